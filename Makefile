@@ -1,0 +1,132 @@
+# carcamap: one non-recursive Makefile.
+#   make                 library + command into build/
+#   make test            unit (cmocka), scenario and CLI golden tests
+#   make maps            the main job: compile, check and render the bundled maps
+#   make bench           benchmarks (figures and ratios)
+#   make SAN=address,undefined test   the same tests in a sanitizer tree
+#   make install PREFIX=/usr/local DESTDIR=
+# Missing Debian build dependencies are installed by tools/configure.sh
+# (as root), which also writes build/config.mk with the flags.
+
+.DEFAULT_GOAL := all
+SAN ?=
+V ?= 0
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+CFLAGS ?= -O2 -g
+VERSION := 0.1.0
+
+comma := ,
+ifeq ($(strip $(SAN)),)
+O := build
+SANFLAGS :=
+else
+O := build/san-$(subst $(comma),-,$(SAN))
+SANFLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+CONFIG := build/config.mk
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+include $(CONFIG)
+endif
+$(CONFIG): tools/configure.sh
+	$(Q)sh tools/configure.sh $@
+
+WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+        -Wmissing-prototypes -Wvla -Wformat=2
+ALL_CPPFLAGS := -Ilib/include -Ilib -I$(O)/gen -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
+ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(DEP_CFLAGS) -MMD -MP
+ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
+
+LIB_SRC := $(sort $(wildcard lib/*.c))
+SCHEMAS := $(sort $(wildcard schemas/*.xsd))
+LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o) $(O)/obj/gen/schemas.o
+LIB := $(O)/libcarcamap.a
+TOOL_SRC := $(sort $(wildcard tools/*.c))
+TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/obj/%.o)
+BIN := $(O)/carcamap
+
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_UTIL_SRC := $(sort $(wildcard tests/unit/util_*.c))
+UNIT_UTIL_OBJ := $(UNIT_UTIL_SRC:%.c=$(O)/obj/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+SCEN_BIN := $(if $(wildcard tests/scenarios/runner.c),$(O)/tests/scenario_runner)
+BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
+BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(O)/bench/%)
+
+.SECONDARY:
+.PHONY: all test unit-test cli-test scenario-test bench maps install clean
+all: $(BIN)
+
+$(O)/obj/%.o: %.c $(CONFIG)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+# The XSDs are compiled into the library: the installed command needs no source tree.
+$(O)/gen/schemas.c: $(SCHEMAS) tools/embed.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tools/embed.sh $(SCHEMAS) > $@.tmp && mv $@.tmp $@
+$(O)/obj/gen/schemas.o: $(O)/gen/schemas.c $(CONFIG)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(TOOL_OBJ) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(TOOL_OBJ) $(LIB) $(DEP_LIBS)
+
+$(O)/tests/%: $(O)/obj/tests/unit/%.o $(UNIT_UTIL_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(UNIT_UTIL_OBJ) $(LIB) $(DEP_LIBS) $(CMOCKA_LIBS)
+$(O)/tests/scenario_runner: $(O)/obj/tests/scenarios/runner.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS) $(CMOCKA_LIBS)
+$(O)/bench/%: $(O)/obj/tests/bench/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS)
+
+$(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
+
+test: unit-test scenario-test cli-test
+unit-test: $(UNIT_BIN) $(BIN)
+	$(Q)fail=0; for t in $(UNIT_BIN); do echo "== $$t"; $$t || fail=1; done; exit $$fail
+scenario-test: $(SCEN_BIN) $(BIN)
+	$(Q)$(if $(SCEN_BIN),$(SCEN_BIN) tests/scenarios,true)
+cli-test: $(BIN)
+	$(Q)sh tests/cli/run.sh $(BIN)
+
+bench: $(BENCH_BIN) $(BIN)
+	$(Q)for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
+# The main job on the bundled data (see README).
+maps: $(BIN)
+	$(Q)sh tools/maps.sh $(BIN) $(O)
+
+$(O)/carcamap.pc: Makefile
+	@mkdir -p $(dir $@)
+	$(Q)printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nRequires.private: libxml-2.0 libpng sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm\n' '$(PREFIX)' '$(VERSION)' > $@
+
+install: $(BIN) $(LIB) $(O)/carcamap.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/include/carcamap $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/carcamap
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libcarcamap.a
+	install -m 644 lib/include/carcamap/*.h $(DESTDIR)$(PREFIX)/include/carcamap/
+	install -m 644 $(O)/carcamap.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/carcamap.pc
+	install -m 644 tools/carcamap.1 $(DESTDIR)$(PREFIX)/share/man/man1/carcamap.1
+
+clean:
+	rm -rf build
+
+-include $(shell find $(O)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,480 @@
+/* diag.c: the diagnostics sink (carcamap/diag.h). Owns the list of
+ * diagnostics, the ignore/only filters and the strict switch, and renders
+ * the list as text (with quoted source lines), JSON and SARIF 2.1.0. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/catalog.h"
+#include "carcamap/diag.h"
+#include "json_int.h"
+#include "util_int.h"
+
+typedef struct {
+	char *file;
+	char *text;
+	size_t len;
+} source;
+
+struct cm_diags {
+	cm_diag *v;
+	size_t n, cap;
+	size_t *order; /* insertion sequence, for a stable sort */
+	char **ignore;
+	size_t n_ignore;
+	char **only;
+	size_t n_only;
+	int strict;
+	source *src;
+	size_t n_src;
+};
+
+int cm_diags_new(cm_diags **out)
+{
+	*out = calloc(1, sizeof **out);
+	return *out ? 0 : CM_ENOMEM;
+}
+
+static void diag_release(cm_diag *g)
+{
+	free(g->rule);
+	free(g->file);
+	free(g->where);
+	free(g->message);
+}
+
+void cm_diags_clear(cm_diags *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		diag_release(&d->v[i]);
+	d->n = 0;
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void cm_diags_free(cm_diags *d)
+{
+	if (!d)
+		return;
+	cm_diags_clear(d);
+	free(d->v);
+	free(d->order);
+	free_list(d->ignore, d->n_ignore);
+	free_list(d->only, d->n_only);
+	for (size_t i = 0; i < d->n_src; i++) {
+		free(d->src[i].file);
+		free(d->src[i].text);
+	}
+	free(d->src);
+	free(d);
+}
+
+static bool in_list(char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return true;
+	return false;
+}
+
+static int push(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof *nv);
+	if (!nv)
+		return CM_ENOMEM;
+	*v = nv;
+	if (!(nv[*n] = cm_strdup(s)))
+		return CM_ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+int cm_diags_ignore(cm_diags *d, const char *rule) { return push(&d->ignore, &d->n_ignore, rule); }
+int cm_diags_only(cm_diags *d, const char *rule) { return push(&d->only, &d->n_only, rule); }
+void cm_diags_set_strict(cm_diags *d, int strict) { d->strict = strict; }
+
+static void vadd(cm_diags *d, cm_severity sev, const char *rule, const char *file, unsigned line,
+                 unsigned col, const char *where, const char *fmt, va_list ap)
+{
+	if (rule && in_list(d->ignore, d->n_ignore, rule))
+		return;
+	if (rule && d->n_only && !in_list(d->only, d->n_only, rule))
+		return;
+	if (d->strict && sev == CM_SEV_WARNING)
+		sev = CM_SEV_ERROR;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 16;
+		cm_diag *nv = realloc(d->v, cap * sizeof *nv);
+		if (!nv)
+			return;
+		d->v = nv;
+		size_t *no = realloc(d->order, cap * sizeof *no);
+		if (!no)
+			return;
+		d->order = no;
+		d->cap = cap;
+	}
+	cm_diag *g = &d->v[d->n];
+	memset(g, 0, sizeof *g);
+	g->severity = sev;
+	g->rule = rule ? cm_strdup(rule) : NULL;
+	g->file = file ? cm_strdup(file) : NULL;
+	g->where = where ? cm_strdup(where) : NULL;
+	g->line = line;
+	g->col = col;
+	g->message = cm_vasprintf(fmt, ap);
+	d->order[d->n] = d->n;
+	d->n++;
+}
+
+void cm_diags_add(cm_diags *d, cm_severity sev, const char *rule, const char *file, unsigned line,
+                  unsigned col, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vadd(d, sev, rule, file, line, col, where, fmt, ap);
+	va_end(ap);
+}
+
+void cm_diags_check(cm_diags *d, const char *id, const char *file, unsigned line, unsigned col,
+                    const char *where, const char *fmt, ...)
+{
+	const cm_check_info *ci = cm_catalog_find(id);
+	cm_severity sev = ci ? ci->severity : CM_SEV_ERROR;
+	va_list ap;
+	va_start(ap, fmt);
+	vadd(d, sev, id, file, line, col, where, fmt, ap);
+	va_end(ap);
+}
+
+size_t cm_diags_count(const cm_diags *d) { return d->n; }
+const cm_diag *cm_diags_get(const cm_diags *d, size_t i) { return i < d->n ? &d->v[i] : NULL; }
+
+size_t cm_diags_count_at_least(const cm_diags *d, cm_severity sev)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < d->n; i++)
+		c += d->v[i].severity >= sev;
+	return c;
+}
+
+size_t cm_diags_errors(const cm_diags *d) { return cm_diags_count_at_least(d, CM_SEV_ERROR); }
+
+static size_t count_exact(const cm_diags *d, cm_severity sev)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < d->n; i++)
+		c += d->v[i].severity == sev;
+	return c;
+}
+
+int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t len)
+{
+	for (size_t i = 0; i < d->n_src; i++)
+		if (strcmp(d->src[i].file, file) == 0)
+			return 0;
+	source *ns = realloc(d->src, (d->n_src + 1) * sizeof *ns);
+	if (!ns)
+		return CM_ENOMEM;
+	d->src = ns;
+	source *s = &ns[d->n_src];
+	s->file = cm_strdup(file);
+	s->text = malloc(len + 1);
+	if (!s->file || !s->text) {
+		free(s->file);
+		free(s->text);
+		return CM_ENOMEM;
+	}
+	memcpy(s->text, text, len);
+	s->text[len] = '\0';
+	s->len = len;
+	d->n_src++;
+	return 0;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a != NULL) - (b != NULL);
+	return strcmp(a, b);
+}
+
+void cm_diags_sort(cm_diags *d)
+{
+	/* insertion sort keeps it stable and simple; lists are short */
+	for (size_t i = 1; i < d->n; i++) {
+		cm_diag g = d->v[i];
+		size_t o = d->order[i];
+		size_t j = i;
+		while (j > 0) {
+			cm_diag *p = &d->v[j - 1];
+			int c = cmp_str(p->file, g.file);
+			if (!c)
+				c = p->line != g.line ? (p->line < g.line ? -1 : 1) : 0;
+			if (!c)
+				c = p->col != g.col ? (p->col < g.col ? -1 : 1) : 0;
+			if (!c)
+				c = d->order[j - 1] < o ? -1 : 1;
+			if (c <= 0)
+				break;
+			d->v[j] = *p;
+			d->order[j] = d->order[j - 1];
+			j--;
+		}
+		d->v[j] = g;
+		d->order[j] = o;
+	}
+}
+
+const char *cm_severity_name(cm_severity s)
+{
+	switch (s) {
+	case CM_SEV_NOTE: return "note";
+	case CM_SEV_WARNING: return "warning";
+	case CM_SEV_ERROR: return "error";
+	}
+	return "error";
+}
+
+static const source *find_source(const cm_diags *d, const char *file)
+{
+	if (!file)
+		return NULL;
+	for (size_t i = 0; i < d->n_src; i++)
+		if (strcmp(d->src[i].file, file) == 0)
+			return &d->src[i];
+	return NULL;
+}
+
+/* Prints line `line` of the source, tabs kept, and a caret under col. */
+static void quote_line(FILE *f, const source *s, unsigned line, unsigned col)
+{
+	const char *p = s->text, *end = s->text + s->len;
+	for (unsigned l = 1; l < line && p < end; l++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return;
+		p = nl + 1;
+	}
+	if (p >= end)
+		return;
+	const char *e = memchr(p, '\n', (size_t)(end - p));
+	if (!e)
+		e = end;
+	size_t n = (size_t)(e - p);
+	if (n && p[n - 1] == '\r')
+		n--;
+	if (n > 200)
+		n = 200;
+	fprintf(f, "  %5u | %.*s\n", line, (int)n, p);
+	if (col > 0 && col <= n + 1) {
+		fputs("        | ", f);
+		for (unsigned i = 1; i < col; i++)
+			fputc(p[i - 1] == '\t' ? '\t' : ' ', f);
+		fputs("^\n", f);
+	}
+}
+
+int cm_diags_write_text(const cm_diags *d, FILE *f)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const cm_diag *g = &d->v[i];
+		if (g->file) {
+			fputs(g->file, f);
+			if (g->line) {
+				fprintf(f, ":%u", g->line);
+				if (g->col)
+					fprintf(f, ":%u", g->col);
+			}
+			fputs(": ", f);
+		}
+		fprintf(f, "%s: ", cm_severity_name(g->severity));
+		if (g->where)
+			fprintf(f, "%s: ", g->where);
+		fputs(g->message ? g->message : "(out of memory)", f);
+		if (g->rule)
+			fprintf(f, " [%s]", g->rule);
+		fputc('\n', f);
+		const source *s = find_source(d, g->file);
+		if (s && g->line)
+			quote_line(f, s, g->line, g->col);
+	}
+	return ferror(f) ? CM_EIO : 0;
+}
+
+void cm_diags_summary(const cm_diags *d, char *buf, size_t size)
+{
+	size_t e = count_exact(d, CM_SEV_ERROR), w = count_exact(d, CM_SEV_WARNING);
+	snprintf(buf, size, "%zu error%s, %zu warning%s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
+}
+
+int cm_diags_write_json(const cm_diags *d, FILE *f)
+{
+	cm_json j;
+	cm_json_init(&j, f, true);
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "diagnostics");
+	cm_json_arr_begin(&j);
+	for (size_t i = 0; i < d->n; i++) {
+		const cm_diag *g = &d->v[i];
+		cm_json_obj_begin(&j);
+		cm_json_key(&j, "severity");
+		cm_json_str(&j, cm_severity_name(g->severity));
+		cm_json_key(&j, "rule");
+		cm_json_str(&j, g->rule);
+		cm_json_key(&j, "file");
+		cm_json_str(&j, g->file);
+		cm_json_key(&j, "line");
+		cm_json_int(&j, g->line);
+		cm_json_key(&j, "column");
+		cm_json_int(&j, g->col);
+		cm_json_key(&j, "where");
+		cm_json_str(&j, g->where);
+		cm_json_key(&j, "message");
+		cm_json_str(&j, g->message ? g->message : "(out of memory)");
+		cm_json_obj_end(&j);
+	}
+	cm_json_arr_end(&j);
+	cm_json_key(&j, "errors");
+	cm_json_int(&j, (long long)count_exact(d, CM_SEV_ERROR));
+	cm_json_key(&j, "warnings");
+	cm_json_int(&j, (long long)count_exact(d, CM_SEV_WARNING));
+	cm_json_key(&j, "notes");
+	cm_json_int(&j, (long long)count_exact(d, CM_SEV_NOTE));
+	cm_json_obj_end(&j);
+	return cm_json_finish(&j) ? CM_EIO : 0;
+}
+
+static const char *sarif_level(cm_severity s)
+{
+	return s == CM_SEV_ERROR ? "error" : s == CM_SEV_WARNING ? "warning" : "note";
+}
+
+int cm_diags_write_sarif(const cm_diags *d, FILE *f)
+{
+	cm_json j;
+	cm_json_init(&j, f, true);
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "$schema");
+	cm_json_str(&j, "https://json.schemastore.org/sarif-2.1.0.json");
+	cm_json_key(&j, "version");
+	cm_json_str(&j, "2.1.0");
+	cm_json_key(&j, "runs");
+	cm_json_arr_begin(&j);
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "tool");
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "driver");
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "name");
+	cm_json_str(&j, "carcamap");
+	cm_json_key(&j, "version");
+	cm_json_str(&j, CM_VERSION_STRING);
+	cm_json_key(&j, "rules");
+	cm_json_arr_begin(&j);
+	for (size_t i = 0; i < cm_catalog_count(); i++) {
+		const cm_check_info *ci = cm_catalog_get(i);
+		cm_json_obj_begin(&j);
+		cm_json_key(&j, "id");
+		cm_json_str(&j, ci->id);
+		cm_json_key(&j, "shortDescription");
+		cm_json_obj_begin(&j);
+		cm_json_key(&j, "text");
+		cm_json_str(&j, ci->title);
+		cm_json_obj_end(&j);
+		cm_json_key(&j, "help");
+		cm_json_obj_begin(&j);
+		cm_json_key(&j, "text");
+		cm_json_str(&j, ci->fix);
+		cm_json_obj_end(&j);
+		cm_json_key(&j, "defaultConfiguration");
+		cm_json_obj_begin(&j);
+		cm_json_key(&j, "level");
+		cm_json_str(&j, sarif_level(ci->severity));
+		cm_json_obj_end(&j);
+		if (ci->rule && *ci->rule) {
+			cm_json_key(&j, "properties");
+			cm_json_obj_begin(&j);
+			cm_json_key(&j, "gameRule");
+			cm_json_str(&j, ci->rule);
+			cm_json_obj_end(&j);
+		}
+		cm_json_obj_end(&j);
+	}
+	cm_json_arr_end(&j);
+	cm_json_obj_end(&j);
+	cm_json_obj_end(&j);
+	cm_json_key(&j, "results");
+	cm_json_arr_begin(&j);
+	for (size_t i = 0; i < d->n; i++) {
+		const cm_diag *g = &d->v[i];
+		cm_json_obj_begin(&j);
+		if (g->rule) {
+			cm_json_key(&j, "ruleId");
+			cm_json_str(&j, g->rule);
+			for (size_t k = 0; k < cm_catalog_count(); k++)
+				if (strcmp(cm_catalog_get(k)->id, g->rule) == 0) {
+					cm_json_key(&j, "ruleIndex");
+					cm_json_int(&j, (long long)k);
+					break;
+				}
+		}
+		cm_json_key(&j, "level");
+		cm_json_str(&j, sarif_level(g->severity));
+		cm_json_key(&j, "message");
+		cm_json_obj_begin(&j);
+		cm_json_key(&j, "text");
+		cm_json_str(&j, g->message ? g->message : "(out of memory)");
+		cm_json_obj_end(&j);
+		if (g->file || g->where) {
+			cm_json_key(&j, "locations");
+			cm_json_arr_begin(&j);
+			cm_json_obj_begin(&j);
+			if (g->file) {
+				cm_json_key(&j, "physicalLocation");
+				cm_json_obj_begin(&j);
+				cm_json_key(&j, "artifactLocation");
+				cm_json_obj_begin(&j);
+				cm_json_key(&j, "uri");
+				cm_json_str(&j, g->file);
+				cm_json_obj_end(&j);
+				if (g->line) {
+					cm_json_key(&j, "region");
+					cm_json_obj_begin(&j);
+					cm_json_key(&j, "startLine");
+					cm_json_int(&j, g->line);
+					if (g->col) {
+						cm_json_key(&j, "startColumn");
+						cm_json_int(&j, g->col);
+					}
+					cm_json_obj_end(&j);
+				}
+				cm_json_obj_end(&j);
+			}
+			if (g->where) {
+				cm_json_key(&j, "logicalLocations");
+				cm_json_arr_begin(&j);
+				cm_json_obj_begin(&j);
+				cm_json_key(&j, "fullyQualifiedName");
+				cm_json_str(&j, g->where);
+				cm_json_obj_end(&j);
+				cm_json_arr_end(&j);
+			}
+			cm_json_obj_end(&j);
+			cm_json_arr_end(&j);
+		}
+		cm_json_obj_end(&j);
+	}
+	cm_json_arr_end(&j);
+	cm_json_obj_end(&j);
+	cm_json_arr_end(&j);
+	cm_json_obj_end(&j);
+	return cm_json_finish(&j) ? CM_EIO : 0;
+}

@@ -1,0 +1,30 @@
+/* carcamap/carcamap.h: the whole public API of libcarcamap, and the few
+ * functions that belong to no single module (version, file detection). */
+#ifndef CARCAMAP_H
+#define CARCAMAP_H
+
+#include "common.h"
+#include "diag.h"
+#include "catalog.h"
+#include "tile.h"
+#include "tileset.h"
+#include "map.h"
+
+/* "0.1.0" */
+const char *cm_version(void);
+
+typedef enum {
+	CM_FILE_UNKNOWN = 0,
+	CM_FILE_TILESET,  /* XML, root <tileset> */
+	CM_FILE_MAP,      /* XML, root <map> */
+	CM_FILE_LEGEND,   /* XML, root <legend> */
+	CM_FILE_PACK,     /* SQLite database (not yet checked to be a carcamap pack) */
+	CM_FILE_PNG
+} cm_file_kind;
+
+/* Sniffs a file's first bytes. Reports an unreadable file into d (no rule)
+ * and returns CM_FILE_UNKNOWN without a diagnostic for unknown content. */
+cm_file_kind cm_file_detect(const char *path, cm_diags *d);
+const char *cm_file_kind_name(cm_file_kind k);
+
+#endif

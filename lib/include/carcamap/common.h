@@ -1,0 +1,33 @@
+/* carcamap/common.h: error codes and small types shared by every module. */
+#ifndef CARCAMAP_COMMON_H
+#define CARCAMAP_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Return codes: 0 is success, failures are negative. Details of a failure
+ * go to the cm_diags sink passed to the function. */
+enum {
+	CM_OK = 0,
+	CM_EINVAL = -1,   /* the input has problems (reported as diagnostics) */
+	CM_ENOMEM = -2,   /* out of memory */
+	CM_EIO = -3,      /* a file could not be read or written */
+	CM_EFORMAT = -4,  /* not a file of the expected kind */
+	CM_EVERSION = -5, /* a newer format version than this build reads */
+	CM_ENOTFOUND = -6,/* a named thing does not exist */
+	CM_ELIMIT = -7,   /* a size or resource limit was exceeded */
+	CM_EINTERNAL = -8 /* a bug or an unexpected library failure */
+};
+
+/* Short lowercase text for a CM_E… code (static storage). */
+const char *cm_strerror(int code);
+
+/* Game editions. C3 plays as C2 unless a rule says otherwise. */
+typedef enum { CM_EDITION_C1 = 0, CM_EDITION_C2 = 1, CM_EDITION_C3 = 2 } cm_edition;
+#define CM_EDITION_COUNT 3
+
+/* "C1", "C2", "C3"; parse returns 0 or CM_EINVAL. */
+const char *cm_edition_name(cm_edition e);
+int cm_edition_parse(const char *s, cm_edition *out);
+
+#endif

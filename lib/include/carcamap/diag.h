@@ -1,0 +1,76 @@
+/* carcamap/diag.h: the diagnostics sink. Every module reports problems here
+ * instead of printing; the command renders them as text, JSON or SARIF. */
+#ifndef CARCAMAP_DIAG_H
+#define CARCAMAP_DIAG_H
+
+#include <stdio.h>
+#include "common.h"
+
+typedef enum { CM_SEV_NOTE = 0, CM_SEV_WARNING = 1, CM_SEV_ERROR = 2 } cm_severity;
+
+typedef struct {
+	cm_severity severity;
+	char *rule;     /* "CM0101"; may be NULL for I/O failures */
+	char *file;     /* path as given; may be NULL */
+	unsigned line;  /* 1-based; 0 when unknown */
+	unsigned col;   /* 1-based; 0 when unknown */
+	char *where;    /* place in a model without lines ("map germany, square (3,4), side N"); may be NULL */
+	char *message;  /* lowercase, no full stop */
+} cm_diag;
+
+typedef struct cm_diags cm_diags;
+
+/* A new empty sink in *out; free with cm_diags_free. Returns 0 or CM_ENOMEM. */
+int cm_diags_new(cm_diags **out);
+/* Frees the sink and every diagnostic; NULL is a no-op. */
+void cm_diags_free(cm_diags *d);
+/* Forgets every diagnostic, keeps the sink and its settings. */
+void cm_diags_clear(cm_diags *d);
+
+/* Adds a diagnostic; strings are copied; rule, file, where may be NULL.
+ * On allocation failure the diagnostic is counted but its text dropped. */
+void cm_diags_add(cm_diags *d, cm_severity sev, const char *rule, const char *file,
+                  unsigned line, unsigned col, const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 8, 9)))
+#endif
+	;
+
+size_t cm_diags_count(const cm_diags *d);
+/* The i-th diagnostic (borrowed), in the order added. */
+const cm_diag *cm_diags_get(const cm_diags *d, size_t i);
+/* Number of diagnostics of at least the given severity. */
+size_t cm_diags_count_at_least(const cm_diags *d, cm_severity sev);
+size_t cm_diags_errors(const cm_diags *d);
+
+/* Filters applied when diagnostics are added: a rule listed with ignore is
+ * dropped; when any rule is listed with only, every other rule is dropped
+ * (diagnostics without a rule always pass). strict turns warnings into errors.
+ * Return 0 or CM_ENOMEM. */
+int cm_diags_ignore(cm_diags *d, const char *rule);
+int cm_diags_only(cm_diags *d, const char *rule);
+void cm_diags_set_strict(cm_diags *d, int strict);
+
+/* Keeps a copy of a file's text so text output can quote the offending
+ * source line under each diagnostic for that file. 0 or CM_ENOMEM. */
+int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t len);
+
+/* Sorts by file, line, column, then insertion order (stable). */
+void cm_diags_sort(cm_diags *d);
+
+/* "error", "warning", "note". */
+const char *cm_severity_name(cm_severity s);
+
+/* Rendering. text: one line each, "file:line:col: error: message [CM0001]"
+ * (parts that are unknown are left out) and, when source text is available
+ * for the file (cm_diags_set_source), the quoted source line and a caret.
+ * json: {"diagnostics":[…],"errors":N,"warnings":N,"notes":N}.
+ * sarif: SARIF 2.1.0 with tool.driver.rules from the check catalogue.
+ * Each returns 0 or CM_EIO. */
+int cm_diags_write_text(const cm_diags *d, FILE *f);
+int cm_diags_write_json(const cm_diags *d, FILE *f);
+int cm_diags_write_sarif(const cm_diags *d, FILE *f);
+/* "N errors, N warnings" summary line (no newline) into buf. */
+void cm_diags_summary(const cm_diags *d, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,153 @@
+/* carcamap/map.h: the map model (DESIGN.md "Core model"): a grid of printed
+ * squares with kinds, names, coats of arms and markers; big cities as
+ * printed pseudo-tiles; edge prints on the map edge; ferries; islands;
+ * setup, decks and rule options. Read from a descriptor (schemas/map.xsd),
+ * optionally with squares from an annotated image; checked by CM02xx. */
+#ifndef CARCAMAP_MAP_H
+#define CARCAMAP_MAP_H
+
+#include "tile.h"
+#include "tileset.h"
+
+typedef enum {
+	CM_SQ_NONE = 0,  /* not printed: map edge */
+	CM_SQ_LAND,
+	CM_SQ_START,
+	CM_SQ_TOWN,
+	CM_SQ_BIGCITY,   /* part of a printed big city (bigcity index on the square) */
+	CM_SQ_WAVES,
+	CM_SQ_LANDMARK,
+	CM_SQ_ISLAND,    /* island id on the square */
+	CM_SQ_HALF       /* USA seam half square; no tile unless combined */
+} cm_square_kind;
+#define CM_SQ_KIND_COUNT 9
+const char *cm_square_kind_name(cm_square_kind k); /* "none", "land", … */
+int cm_square_kind_parse(const char *s, cm_square_kind *out);
+/* Whether a tile may ever go on a square of this kind (land, start, town, island). */
+bool cm_square_kind_playable(cm_square_kind k);
+
+typedef enum {
+	CM_PRINT_NONE = 0, /* the side faces another playable square: no print */
+	CM_PRINT_NEUTRAL,  /* map edge, nothing printed: any side may face it */
+	CM_PRINT_ROAD,
+	CM_PRINT_CITY
+} cm_print_kind;
+const char *cm_print_kind_name(cm_print_kind k);
+
+typedef struct {
+	cm_print_kind kind;
+	uint8_t arms;      /* coats of arms printed on the segment */
+	char *label;       /* "to Denmark"; may be NULL */
+	unsigned line;
+} cm_edge_print;
+
+typedef struct {
+	cm_square_kind kind;
+	char *name;        /* town, start square or landmark name; may be NULL */
+	uint8_t arms;      /* island squares: coats of arms scored at placement (MAP-ISLAND) */
+	int island;        /* index into cm_map.islands, or -1 */
+	int bigcity;       /* index into cm_map.bigcities, or -1 */
+	char **markers;    /* Map-Chips prints kept for later (MAP-CHIPS-IGNORED) */
+	size_t n_markers;
+	/* Per side, for playable squares whose side faces no playable square
+	 * (edge, waves, landmark, none, half): the print there. CM_PRINT_NONE on
+	 * sides facing playable squares and big-city squares. */
+	cm_edge_print print[4];
+	unsigned line;     /* line of the defining element, 0 when from an image only */
+} cm_square;
+
+/* One printed square of a big city: features in the tile vocabulary, in the
+ * square's own orientation (never rotated). City slots facing another piece
+ * of the same big city join it; slots facing playable squares must be met
+ * by tiles; slots facing the map edge are closed there. */
+typedef struct {
+	int x, y;
+	cm_tile_type tile;   /* tile.id NULL; counts unused */
+} cm_bigcity_piece;
+
+typedef struct {
+	char *name;          /* "Berlin" */
+	cm_bigcity_piece *pieces;
+	size_t n_pieces;
+	unsigned line;
+} cm_bigcity;
+
+/* A ferry route joins the road print on side s1 of square (x1,y1) to the
+ * road print on side s2 of (x2,y2); counts as one road tile (MAP-FERRY-SCORE). */
+typedef struct {
+	char *name;
+	int x1, y1;
+	cm_side s1;
+	int x2, y2;
+	cm_side s2;
+	uint8_t arms;
+	unsigned line;
+} cm_ferry;
+
+typedef struct {
+	char *name;          /* id used by squares and the legend */
+	unsigned line;
+} cm_island;
+
+typedef struct {
+	int starts_used;     /* start squares used at setup */
+	int tiles_min, tiles_max; /* recommended land tiles (0 = unset) */
+	int followers;       /* per player (MAP-TILES: 9) */
+} cm_setup;
+
+/* A deck entry: a whole tile set (tile NULL, count -1 = the set's own
+ * counts for the edition), or one tile type of it with an explicit count. */
+typedef struct {
+	char *tileset;       /* tile set id */
+	char *tile;          /* tile type id or NULL */
+	int count;           /* -1 = as in the set */
+	unsigned line;
+} cm_deck_entry;
+
+typedef enum { CM_FARMERS_C1 = 1, CM_FARMERS_C2 = 2 } cm_farmers;
+
+/* Rule options (RULES.md); cm_rules_default gives each its stated default. */
+typedef struct {
+	cm_edition edition;
+	bool tiny_city;        /* BASE-SCORE: complete 2-tile city scores 2 (C1 default on) */
+	cm_farmers farmers;    /* BASE-FINAL: farmer rules (default C2 rules) */
+	bool farmers_bigcity;  /* MAP-FIELD-BIGCITY: default true */
+	bool town_extra_turn;  /* MAP-TOWN 1, default false */
+	bool town_cost;        /* MAP-TOWN 2, default false */
+	bool town_road_bonus;  /* MAP-TOWN 3, default false */
+	bool abbey_edge;       /* ABBEY-PLACE: map edge/big city/landmark close an abbey side; default true */
+} cm_rules;
+void cm_rules_default(cm_rules *r, cm_edition e);
+
+typedef struct cm_map {
+	char *id;            /* "germany" (unique in a pack) */
+	char *name;          /* "Germany" */
+	int cols, rows;
+	cm_square *squares;  /* cols*rows, row-major: squares[y*cols + x] */
+	cm_bigcity *bigcities;
+	size_t n_bigcities;
+	cm_ferry *ferries;
+	size_t n_ferries;
+	cm_island *islands;
+	size_t n_islands;
+	cm_setup setup;
+	cm_deck_entry *deck;
+	size_t n_deck;
+	cm_rules rules;
+	char *image;         /* annotated image path as written in the descriptor, or NULL */
+	char *legend;        /* legend path as written, or NULL */
+	char *file;          /* descriptor path; NULL when built in memory or read from a pack */
+	unsigned line;
+} cm_map;
+
+static inline cm_square *cm_map_at(const cm_map *m, int x, int y)
+{
+	return (x >= 0 && y >= 0 && x < m->cols && y < m->rows) ? &m->squares[y * m->cols + x] : NULL;
+}
+
+/* A new map of cols x rows squares of kind none, rules at C2 defaults.
+ * Returns 0, CM_EINVAL (bad size) or CM_ENOMEM. */
+int cm_map_new(int cols, int rows, cm_map **out);
+void cm_map_free(cm_map *m);
+
+#endif

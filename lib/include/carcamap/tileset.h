@@ -1,0 +1,43 @@
+/* carcamap/tileset.h: tile sets, read from XML (schemas/tileset.xsd), with
+ * the semantic checks CM01xx. A tile set is a named, edition-tagged
+ * collection of tile types with counts; a map's deck is a list of them. */
+#ifndef CARCAMAP_TILESET_H
+#define CARCAMAP_TILESET_H
+
+#include "tile.h"
+
+typedef struct cm_tileset {
+	char *id;            /* "base", "inns-cathedrals" (unique in a pack) */
+	char *name;          /* display name */
+	bool base;           /* a base set: exactly one start tile */
+	int total[CM_EDITION_COUNT]; /* declared totals; -1 when not declared */
+	cm_tile_type *tiles;
+	size_t n_tiles;
+	char *file;          /* source path, NULL when built in memory */
+	unsigned line;       /* line of the root element */
+} cm_tileset;
+
+/* Reads and checks a tile set file: XML syntax, schema, then every semantic
+ * check, all problems into d. *out is set only when there are no errors.
+ * Returns 0, CM_EINVAL (see d), CM_EIO, CM_ENOMEM. */
+int cm_tileset_load_file(const char *path, cm_diags *d, cm_tileset **out);
+/* The same from memory; file names the text in diagnostics. */
+int cm_tileset_load_memory(const char *buf, size_t len, const char *file, cm_diags *d,
+                           cm_tileset **out);
+/* Runs the semantic checks on a tile set built in memory (cm_tileset_load_*
+ * already does). Returns 0 or CM_EINVAL when any error was reported. */
+int cm_tileset_check(const cm_tileset *ts, cm_diags *d);
+/* Frees the set and everything it owns; NULL is a no-op. */
+void cm_tileset_free(cm_tileset *ts);
+
+/* Copies of each tile type in an edition, summed. */
+int cm_tileset_total(const cm_tileset *ts, cm_edition e);
+/* The tile type with this id (borrowed), or NULL. */
+const cm_tile_type *cm_tileset_find(const cm_tileset *ts, const char *id);
+/* Index of the start tile, or -1. */
+int cm_tileset_start(const cm_tileset *ts);
+
+/* Writes the set as XML (schemas/tileset.xsd), deterministic. 0 or CM_EIO. */
+int cm_tileset_write_xml(const cm_tileset *ts, FILE *f);
+
+#endif

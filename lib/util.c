@@ -1,0 +1,162 @@
+/* util.c: string, file and array helpers (util_int.h), and the names of
+ * shared enums and error codes (carcamap/common.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "carcamap/common.h"
+#include "carcamap/diag.h"
+#include "util_int.h"
+
+char *cm_strdup(const char *s)
+{
+	return s ? cm_strndup(s, strlen(s)) : NULL;
+}
+
+char *cm_strndup(const char *s, size_t n)
+{
+	if (!s)
+		return NULL;
+	char *p = malloc(n + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *cm_vasprintf(const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return NULL;
+	char *p = malloc((size_t)n + 1);
+	if (p)
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *cm_asprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *p = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *len)
+{
+	*out = NULL;
+	*len = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		return CM_EIO;
+	}
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "is a directory");
+		fclose(f);
+		return CM_EIO;
+	}
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap + 1);
+	int rc = 0;
+	if (!buf) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		if (n == cap) {
+			if (cap >= max) {
+				cm_diags_add(d, CM_SEV_ERROR, "CM0004", path, 0, 0, NULL,
+				             "file is larger than the limit of %zu bytes", max);
+				rc = CM_ELIMIT;
+				goto out;
+			}
+			size_t ncap = cap * 2 > max ? max : cap * 2;
+			char *nb = realloc(buf, ncap + 1);
+			if (!nb) {
+				rc = CM_ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		size_t r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0) {
+			if (ferror(f)) {
+				cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "read error: %s",
+				             strerror(errno));
+				rc = CM_EIO;
+				goto out;
+			}
+			break;
+		}
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	buf = NULL;
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+int cm_grow(void **v, size_t *cap, size_t n, size_t es)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 8;
+	while (nc <= n)
+		nc *= 2;
+	void *p = realloc(*v, nc * es);
+	if (!p)
+		return CM_ENOMEM;
+	*v = p;
+	*cap = nc;
+	return 0;
+}
+
+const char *cm_strerror(int code)
+{
+	switch (code) {
+	case CM_OK: return "success";
+	case CM_EINVAL: return "invalid input";
+	case CM_ENOMEM: return "out of memory";
+	case CM_EIO: return "input/output error";
+	case CM_EFORMAT: return "not a file of the expected kind";
+	case CM_EVERSION: return "newer format version than this build reads";
+	case CM_ENOTFOUND: return "not found";
+	case CM_ELIMIT: return "limit exceeded";
+	case CM_EINTERNAL: return "internal error";
+	}
+	return "unknown error";
+}
+
+const char *cm_edition_name(cm_edition e)
+{
+	switch (e) {
+	case CM_EDITION_C1: return "C1";
+	case CM_EDITION_C2: return "C2";
+	case CM_EDITION_C3: return "C3";
+	}
+	return "C2";
+}
+
+int cm_edition_parse(const char *s, cm_edition *out)
+{
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		if (strcmp(s, cm_edition_name((cm_edition)e)) == 0) {
+			*out = (cm_edition)e;
+			return 0;
+		}
+	return CM_EINVAL;
+}

@@ -1,0 +1,32 @@
+/* util_int.h: small helpers every module uses (strings, files, growth). */
+#ifndef CM_UTIL_INT_H
+#define CM_UTIL_INT_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include "carcamap/diag.h"
+
+#define CM_VERSION_STRING "0.1.0"
+
+/* Largest input file any reader accepts (XML, PNG, packs are checked apart). */
+#define CM_MAX_INPUT_BYTES (64u * 1024u * 1024u)
+
+char *cm_strdup(const char *s);          /* NULL on failure or NULL input */
+char *cm_strndup(const char *s, size_t n);
+char *cm_asprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+char *cm_vasprintf(const char *fmt, va_list ap);
+
+/* Reads a whole file (at most max bytes) into a NUL-terminated buffer.
+ * Reports failures into d (no rule id) and returns 0, CM_EIO, CM_ELIMIT or
+ * CM_ENOMEM. */
+int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *len);
+
+/* Grows *v (element size es) so that it holds at least n+1 elements.
+ * Returns 0 or CM_ENOMEM. */
+int cm_grow(void **v, size_t *cap, size_t n, size_t es);
+
+#endif

@@ -1,0 +1,224 @@
+/* xml.c: safe XML loading (xml_int.h). Owns the libxml2 settings every
+ * reader shares: no network, no DTD loading or entity substitution, a
+ * DOCTYPE refused outright, libxml2's default size limits, and structured
+ * error capture into the diagnostics sink. */
+#include <libxml/parser.h>
+#include <libxml/xmlschemas.h>
+#include <libxml/xmlerror.h>
+#include <string.h>
+#include "carcamap/catalog.h"
+#include "schema_int.h"
+#include "util_int.h"
+#include "xml_int.h"
+
+typedef struct {
+	cm_diags *d;
+	const char *file;
+	const char *rule;
+	int count;
+} err_ctx;
+
+static void on_error(void *data, xmlErrorPtr e)
+{
+	err_ctx *c = data;
+	if (!e || e->level == XML_ERR_NONE)
+		return;
+	if (++c->count > 100)
+		return; /* a broken file can raise thousands; the first ones tell */
+	cm_severity sev = e->level == XML_ERR_WARNING ? CM_SEV_WARNING : CM_SEV_ERROR;
+	char msg[512];
+	snprintf(msg, sizeof msg, "%s", e->message ? e->message : "xml error");
+	size_t n = strlen(msg);
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+		msg[--n] = '\0';
+	/* libxml2 starts messages with a capital; house style is lowercase */
+	if (msg[0] >= 'A' && msg[0] <= 'Z' && !(msg[1] >= 'A' && msg[1] <= 'Z'))
+		msg[0] = (char)(msg[0] - 'A' + 'a');
+	unsigned line = e->line > 0 ? (unsigned)e->line : 0;
+	unsigned col = e->int2 > 0 && c->rule && strcmp(c->rule, "CM0001") == 0 ? (unsigned)e->int2 : 0;
+	cm_diags_add(c->d, sev, c->rule, c->file, line, col, NULL, "%s", msg);
+}
+
+static const cm_embedded_schema *find_schema(const char *name)
+{
+	for (const cm_embedded_schema *s = cm_embedded_schemas; s->name; s++)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	return NULL;
+}
+
+static int validate(xmlDoc *doc, const char *file, const char *schema, cm_diags *d)
+{
+	const cm_embedded_schema *es = find_schema(schema);
+	if (!es) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL, "internal: no schema %s", schema);
+		return CM_EINTERNAL;
+	}
+	int rc = CM_EINTERNAL;
+	xmlSchemaParserCtxt *pc = xmlSchemaNewMemParserCtxt((const char *)es->data, (int)es->size);
+	xmlSchema *s = NULL;
+	xmlSchemaValidCtxt *vc = NULL;
+	if (!pc)
+		goto out;
+	err_ctx pcx = { d, file, NULL, 0 };
+	xmlSetStructuredErrorFunc(&pcx, on_error);
+	s = xmlSchemaParse(pc);
+	if (!s) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL, "internal: schema %s does not load", schema);
+		goto out;
+	}
+	vc = xmlSchemaNewValidCtxt(s);
+	if (!vc)
+		goto out;
+	err_ctx c = { d, file, "CM0002", 0 };
+	xmlSetStructuredErrorFunc(&c, on_error);
+	xmlSchemaSetValidStructuredErrors(vc, on_error, &c);
+	int v = xmlSchemaValidateDoc(vc, doc);
+	rc = v == 0 ? 0 : CM_EINVAL;
+	if (v != 0 && c.count == 0)
+		cm_diags_add(d, CM_SEV_ERROR, "CM0002", file, 0, 0, NULL, "document does not follow %s", schema);
+out:
+	xmlSchemaFreeValidCtxt(vc);
+	xmlSchemaFree(s);
+	xmlSchemaFreeParserCtxt(pc);
+	return rc;
+}
+
+int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char *schema,
+                       cm_diags *d, xmlDoc **out)
+{
+	*out = NULL;
+	if (len > CM_MAX_INPUT_BYTES || len > 0x7fffffffu) {
+		cm_diags_check(d, "CM0004", file, 0, 0, NULL, "xml file is larger than %u bytes",
+		               CM_MAX_INPUT_BYTES);
+		return CM_EINVAL;
+	}
+	xmlParserCtxt *ctxt = xmlNewParserCtxt();
+	if (!ctxt)
+		return CM_ENOMEM;
+	err_ctx c = { d, file, "CM0001", 0 };
+	/* libxml2 2.9 has no per-context structured handler: set the
+	 * (thread-local) global one for the duration of the parse. */
+	xmlSetStructuredErrorFunc(&c, on_error);
+	/* NONET: never fetch; no NOENT/DTDLOAD/DTDATTR: entities stay unexpanded
+	 * and no external subset is read. NONET also blocks file:// DTDs. */
+	int opts = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_NOBLANKS;
+	xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, file, NULL, opts);
+	int rc = 0;
+	if (!doc || !ctxt->wellFormed) {
+		if (c.count == 0)
+			cm_diags_check(d, "CM0001", file, 0, 0, NULL, "not well-formed xml");
+		rc = CM_EINVAL;
+		goto out;
+	}
+	if (doc->intSubset || doc->extSubset) {
+		xmlDtd *dtd = doc->intSubset ? doc->intSubset : doc->extSubset;
+		cm_diags_check(d, "CM0003", file, cm_xml_line((xmlNode *)dtd), 0, NULL,
+		               "document type declarations are not allowed");
+		rc = CM_EINVAL;
+		goto out;
+	}
+	if (!xmlDocGetRootElement(doc)) {
+		cm_diags_check(d, "CM0001", file, 0, 0, NULL, "document has no root element");
+		rc = CM_EINVAL;
+		goto out;
+	}
+	if (schema)
+		rc = validate(doc, file, schema, d);
+out:
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	xmlFreeParserCtxt(ctxt);
+	if (rc) {
+		xmlFreeDoc(doc);
+		return rc;
+	}
+	*out = doc;
+	return 0;
+}
+
+int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc **out)
+{
+	char *buf;
+	size_t len;
+	*out = NULL;
+	int rc = cm_read_file(path, CM_MAX_INPUT_BYTES, d, &buf, &len);
+	if (rc)
+		return rc;
+	cm_diags_set_source(d, path, buf, len);
+	rc = cm_xml_load_memory(buf, len, path, schema, d, out);
+	free(buf);
+	return rc;
+}
+
+int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size)
+{
+	/* Skip BOM, declaration, comments, processing instructions and space;
+	 * take the first start tag's local name. No parser: cheap and safe. */
+	const char *p = text, *end = text + len;
+	if (len >= 3 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF)
+		p += 3;
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+			p++;
+		if (p >= end || *p != '<')
+			return CM_EFORMAT;
+		if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
+			const char *q = p + 4;
+			while (q + 2 < end && memcmp(q, "-->", 3) != 0)
+				q++;
+			if (q + 2 >= end)
+				return CM_EFORMAT;
+			p = q + 3;
+			continue;
+		}
+		if (end - p >= 2 && (p[1] == '?' || p[1] == '!')) {
+			const char *q = memchr(p, '>', (size_t)(end - p));
+			if (!q)
+				return CM_EFORMAT;
+			p = q + 1;
+			continue;
+		}
+		p++;
+		const char *s = p;
+		while (p < end && *p != ' ' && *p != '>' && *p != '/' && *p != '\t' && *p != '\r' && *p != '\n')
+			p++;
+		const char *colon = memchr(s, ':', (size_t)(p - s));
+		if (colon)
+			s = colon + 1;
+		size_t n = (size_t)(p - s);
+		if (n == 0 || n + 1 > size)
+			return CM_EFORMAT;
+		memcpy(buf, s, n);
+		buf[n] = '\0';
+		return 0;
+	}
+	return CM_EFORMAT;
+}
+
+char *cm_xml_attr(const xmlNode *n, const char *name)
+{
+	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
+	if (!v)
+		return NULL;
+	char *s = cm_strdup((const char *)v);
+	xmlFree(v);
+	return s;
+}
+
+unsigned cm_xml_line(const xmlNode *n)
+{
+	long l = n ? xmlGetLineNo((xmlNode *)n) : 0;
+	return l > 0 ? (unsigned)l : 0;
+}
+
+xmlNode *cm_xml_elem(xmlNode *n)
+{
+	while (n && n->type != XML_ELEMENT_NODE)
+		n = n->next;
+	return n;
+}
+
+int cm_xml_is(const xmlNode *n, const char *name)
+{
+	return n && n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}

@@ -1,0 +1,33 @@
+/* xml_int.h: safe XML loading shared by every XML reader (tile sets, maps,
+ * legends). No network, no DTD, no entity expansion, size limits, errors as
+ * diagnostics with line and column, validation against an embedded XSD. */
+#ifndef CM_XML_INT_H
+#define CM_XML_INT_H
+
+#include <libxml/tree.h>
+#include "carcamap/diag.h"
+
+/* Parses buf (len bytes, named file in diagnostics) and, when schema is not
+ * NULL, validates it against the embedded schema of that name ("map.xsd").
+ * Documents with a DOCTYPE are refused (CM0003). Every problem goes to d
+ * (CM0001 syntax, CM0002 schema). On success *out holds the document (free
+ * with xmlFreeDoc). Returns 0, CM_EINVAL or CM_ENOMEM. */
+int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char *schema,
+                       cm_diags *d, xmlDoc **out);
+/* The same for a file; also keeps the text in d for quoting source lines. */
+int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc **out);
+
+/* Name of the root element of an XML text without building a tree, into
+ * buf; 0 or CM_EFORMAT when buf is not XML. */
+int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size);
+
+/* Attribute value as a malloc'd string, or NULL when absent. */
+char *cm_xml_attr(const xmlNode *n, const char *name);
+/* Line of a node (0 if unknown). */
+unsigned cm_xml_line(const xmlNode *n);
+/* Next element sibling starting at n itself (n may be NULL). */
+xmlNode *cm_xml_elem(xmlNode *n);
+/* Whether n is an element with this local name. */
+int cm_xml_is(const xmlNode *n, const char *name);
+
+#endif

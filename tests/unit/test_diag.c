@@ -1,0 +1,158 @@
+/* test_diag.c: the diagnostics sink: filters, strict, sort, text/JSON/SARIF. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/catalog.h"
+#include "carcamap/diag.h"
+
+/* Renders with fn into a string (caller frees). */
+static char *render(const cm_diags *d, int (*fn)(const cm_diags *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fn(d, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_diag__text_format_and_counts(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_diags_add(d, CM_SEV_ERROR, "CM0001", "a.xml", 3, 7, NULL, "bad %s", "thing");
+	cm_diags_add(d, CM_SEV_WARNING, NULL, "b.xml", 0, 0, NULL, "no line");
+	cm_diags_add(d, CM_SEV_NOTE, "CM0002", NULL, 0, 0, "map x, square (1,2)", "a note");
+	assert_int_equal(cm_diags_count(d), 3);
+	assert_int_equal(cm_diags_errors(d), 1);
+	assert_int_equal(cm_diags_count_at_least(d, CM_SEV_WARNING), 2);
+	char *t = render(d, cm_diags_write_text);
+	assert_string_equal(t, "a.xml:3:7: error: bad thing [CM0001]\n"
+	                       "b.xml: warning: no line\n"
+	                       "note: map x, square (1,2): a note [CM0002]\n");
+	free(t);
+	char sum[64];
+	cm_diags_summary(d, sum, sizeof sum);
+	assert_string_equal(sum, "1 error, 1 warning");
+	cm_diags_free(d);
+	cm_diags_free(NULL);
+}
+
+static void test_diag__quotes_source_line(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	const char *src = "<a>\n  <b x='1'/>\n</a>\n";
+	assert_int_equal(cm_diags_set_source(d, "f.xml", src, strlen(src)), 0);
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "f.xml", 2, 3, NULL, "here");
+	char *t = render(d, cm_diags_write_text);
+	assert_string_equal(t, "f.xml:2:3: error: here\n"
+	                       "      2 |   <b x='1'/>\n"
+	                       "        |   ^\n");
+	free(t);
+	cm_diags_free(d);
+}
+
+static void test_diag__filters_and_strict(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_diags_ignore(d, "CM0002");
+	cm_diags_add(d, CM_SEV_ERROR, "CM0002", NULL, 0, 0, NULL, "ignored");
+	assert_int_equal(cm_diags_count(d), 0);
+	cm_diags_only(d, "CM0001");
+	cm_diags_add(d, CM_SEV_ERROR, "CM0003", NULL, 0, 0, NULL, "not selected");
+	cm_diags_add(d, CM_SEV_WARNING, "CM0001", NULL, 0, 0, NULL, "selected");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, NULL, "no rule passes");
+	assert_int_equal(cm_diags_count(d), 2);
+	assert_int_equal(cm_diags_errors(d), 1);
+	cm_diags_set_strict(d, 1);
+	cm_diags_add(d, CM_SEV_WARNING, "CM0001", NULL, 0, 0, NULL, "now an error");
+	assert_int_equal(cm_diags_get(d, 2)->severity, CM_SEV_ERROR);
+	cm_diags_free(d);
+}
+
+static void test_diag__sort_is_stable(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "b", 1, 0, NULL, "b1");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "a", 9, 0, NULL, "a9");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "a", 2, 0, NULL, "a2-first");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "a", 2, 0, NULL, "a2-second");
+	cm_diags_sort(d);
+	assert_string_equal(cm_diags_get(d, 0)->message, "a2-first");
+	assert_string_equal(cm_diags_get(d, 1)->message, "a2-second");
+	assert_string_equal(cm_diags_get(d, 2)->message, "a9");
+	assert_string_equal(cm_diags_get(d, 3)->message, "b1");
+	cm_diags_free(d);
+}
+
+static void test_diag__json_escapes(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_diags_add(d, CM_SEV_ERROR, "CM0001", "q\"\\.xml", 1, 2, NULL, "tab\there \xff bad utf8");
+	char *t = render(d, cm_diags_write_json);
+	assert_non_null(strstr(t, "\"file\": \"q\\\"\\\\.xml\""));
+	assert_non_null(strstr(t, "\"message\": \"tab\\there \\ufffd bad utf8\""));
+	assert_non_null(strstr(t, "\"errors\": 1"));
+	free(t);
+	cm_diags_free(d);
+}
+
+static void test_diag__sarif_has_rules_and_region(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_diags_check(d, "CM0001", "x.xml", 4, 0, NULL, "broken");
+	char *t = render(d, cm_diags_write_sarif);
+	assert_non_null(strstr(t, "\"version\": \"2.1.0\""));
+	assert_non_null(strstr(t, "\"ruleId\": \"CM0001\""));
+	assert_non_null(strstr(t, "\"startLine\": 4"));
+	assert_null(strstr(t, "startColumn"));
+	assert_non_null(strstr(t, "\"id\": \"CM0005\""));
+	free(t);
+	cm_diags_free(d);
+}
+
+static void test_diag__catalogue_is_sorted_and_unique(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < cm_catalog_count(); i++) {
+		const cm_check_info *c = cm_catalog_get(i);
+		assert_int_equal(strlen(c->id), 6);
+		assert_true(strncmp(c->id, "CM", 2) == 0);
+		assert_true(c->title[0] && c->fix[0]);
+		if (i > 0)
+			assert_true(strcmp(cm_catalog_get(i - 1)->id, c->id) < 0);
+		assert_ptr_equal(cm_catalog_find(c->id), c);
+	}
+	assert_null(cm_catalog_find("CM9999"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diag__text_format_and_counts),
+		cmocka_unit_test(test_diag__quotes_source_line),
+		cmocka_unit_test(test_diag__filters_and_strict),
+		cmocka_unit_test(test_diag__sort_is_stable),
+		cmocka_unit_test(test_diag__json_escapes),
+		cmocka_unit_test(test_diag__sarif_has_rules_and_region),
+		cmocka_unit_test(test_diag__catalogue_is_sorted_and_unique),
+	};
+	return cmocka_run_group_tests_name("diag", tests, NULL, NULL);
+}

@@ -1,0 +1,46 @@
+/* cli.h: what every subcommand shares: exit codes, output formats, printing
+ * diagnostics, and small option helpers. No XML, SQL or PNG here. */
+#ifndef CM_CLI_H
+#define CM_CLI_H
+
+#include <stdio.h>
+#include "carcamap/carcamap.h"
+
+/* Exit status (DESIGN.md "Command line"). */
+enum { EXIT_CLEAN = 0, EXIT_PROBLEMS = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
+
+typedef enum { FMT_TEXT = 0, FMT_JSON, FMT_SARIF } cli_format;
+
+/* Parses "text", "json", "sarif" (allowed: a mask of 1<<FMT_…). Prints a
+ * usage error and returns -1 when not allowed. */
+int cli_parse_format(const char *cmd, const char *s, unsigned allowed, cli_format *out);
+
+/* Prints a usage error "carcamap CMD: message" and a hint to --help. Returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
+/* Prints diagnostics: text to stderr (plus a summary line when summary is
+ * set), json/sarif to stdout. Returns 0 or EXIT_IO when writing failed. */
+int cli_print_diags(cm_diags *d, cli_format fmt, int summary);
+
+/* Exit code for a library return code and diagnostics: EXIT_IO for
+ * CM_EIO/CM_ENOMEM/CM_EINTERNAL, EXIT_PROBLEMS when d has errors, else 0. */
+int cli_exit_code(int rc, const cm_diags *d);
+
+/* Parses a whole non-negative decimal int (no sign, no junk); -1 on error. */
+long cli_parse_uint(const char *s, long max);
+
+/* Subcommands: each parses its own options (getopt_long) and returns an exit code. */
+int cmd_check(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_compile(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_render(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+
+#endif

@@ -1,0 +1,57 @@
+/* main.c: the carcamap command. Dispatches to one file per subcommand
+ * (tools/cmd_<name>.c); global options are --help and --version only. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+typedef struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} command;
+
+static const command commands[] = {
+	{ "check", cmd_check, "validate tile sets, maps and packs against the rules" },
+	{ "list", cmd_list, "list the tiles of a tile set, or the maps and tile sets of a pack" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: carcamap <command> [options] [files]\n"
+	        "\n"
+	        "carcamap authors, checks and exports boards and tile sets for\n"
+	        "Carcassonne Maps.\n"
+	        "\n"
+	        "Commands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f,
+	        "\n"
+	        "Run 'carcamap <command> --help' for a command's options.\n"
+	        "Exit status: 0 clean, 1 problems found in the input, 2 usage error,\n"
+	        "3 I/O or internal failure.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return EXIT_CLEAN;
+	}
+	if (strcmp(cmd, "--version") == 0) {
+		printf("carcamap %s\n", cm_version());
+		return EXIT_CLEAN;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(cmd, commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "carcamap: unknown command '%s'\n", cmd);
+	fprintf(stderr, "Try 'carcamap --help' for the list of commands.\n");
+	return EXIT_USAGE;
+}
