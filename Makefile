@@ -62,7 +62,7 @@ BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(O)/bench/%)
 
 .SECONDARY:
-.PHONY: all test unit-test cli-test scenario-test bench maps install clean
+.PHONY: all test headers-test unit-test cli-test scenario-test bench maps install clean
 all: $(BIN)
 
 $(O)/obj/%.o: %.c $(CONFIG)
@@ -98,7 +98,13 @@ $(O)/bench/%: $(O)/obj/tests/bench/%.o $(LIB)
 
 $(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 
-test: unit-test scenario-test cli-test
+test: headers-test unit-test scenario-test cli-test
+# Every public header compiles on its own (STYLE.md "Headers").
+HEADERS := $(sort $(wildcard lib/include/carcamap/*.h))
+headers-test: $(HEADERS:lib/include/carcamap/%.h=$(O)/hdr/%.ok)
+$(O)/hdr/%.ok: lib/include/carcamap/%.h $(CONFIG)
+	@mkdir -p $(dir $@)
+	$(Q)printf '#include <carcamap/%s.h>\n' $* | $(CC) -Ilib/include $(WARN) -fsyntax-only -x c - && touch $@
 unit-test: $(UNIT_BIN) $(BIN)
 	$(Q)fail=0; for t in $(UNIT_BIN); do echo "== $$t"; $$t || fail=1; done; exit $$fail
 scenario-test: $(SCEN_BIN) $(BIN)
