@@ -242,9 +242,10 @@ static void check_coverage(const checker *c, const cm_tile_type *t)
 					o = &t->features[j];
 			char buf[64];
 			cm_slots_format(twice, buf, sizeof buf);
-			report(c, "CM0102", feature_line(t, f), t, f, "slots %s of %s '%s' already belong to %s '%s'", buf,
-			       cm_feature_kind_name(f->kind), fid(f), o ? cm_feature_kind_name(o->kind) : "?",
-			       o ? fid(o) : "?");
+			bool one = popcount32(twice) == 1;
+			report(c, "CM0102", feature_line(t, f), t, f, "slot%s %s of %s '%s' already belong%s to %s '%s'",
+			       one ? "" : "s", buf, cm_feature_kind_name(f->kind), fid(f), one ? "s" : "",
+			       o ? cm_feature_kind_name(o->kind) : "?", o ? fid(o) : "?");
 		}
 		seen |= f->slots;
 	}
@@ -252,8 +253,9 @@ static void check_coverage(const checker *c, const cm_tile_type *t)
 	if (missing) {
 		char buf[64];
 		cm_slots_format(missing, buf, sizeof buf);
-		report(c, "CM0101", t->line, t, NULL, "slots %s of tile %s belong to no feature", buf,
-		       t->id ? t->id : "?");
+		bool one = popcount32(missing) == 1;
+		report(c, "CM0101", t->line, t, NULL, "slot%s %s of tile %s belong%s to no feature", one ? "" : "s", buf,
+		       t->id ? t->id : "?", one ? "s" : "");
 	}
 }
 
@@ -378,22 +380,22 @@ static void check_set(const checker *c, unsigned root_line)
 	}
 	if (ts->base && starts == 0)
 		report(c, "CM0113", root_line, NULL, NULL, "base set has no start tile: mark one with start=\"true\"");
-	int done_decl[CM_EDITION_COUNT], done_sum[CM_EDITION_COUNT], n_done = 0;
+	/* total="70" declares every edition: one diagnostic names every edition
+	 * with the same declared and counted numbers */
+	bool said[CM_EDITION_COUNT] = { false, false, false };
 	for (int e = 0; e < CM_EDITION_COUNT; e++) {
 		int decl = ts->total[e], sum = cm_tileset_total(ts, (cm_edition)e);
-		if (decl < 0 || decl == sum)
+		if (said[e] || decl < 0 || decl == sum)
 			continue;
-		/* total="70" declares every edition: say it once, not three times */
-		bool dup = false;
-		for (int k = 0; k < n_done; k++)
-			dup |= done_decl[k] == decl && done_sum[k] == sum;
-		if (dup)
-			continue;
-		done_decl[n_done] = decl;
-		done_sum[n_done++] = sum;
-		report(c, "CM0114", root_line, NULL, NULL,
-		       "declared total %d does not match the %d drawn tiles of %s", decl, sum,
-		       cm_edition_name((cm_edition)e));
+		char eds[32] = "";
+		for (int k = e; k < CM_EDITION_COUNT; k++)
+			if (ts->total[k] == decl && cm_tileset_total(ts, (cm_edition)k) == sum) {
+				said[k] = true;
+				size_t l = strlen(eds);
+				snprintf(eds + l, sizeof eds - l, "%s%s", l ? ", " : "", cm_edition_name((cm_edition)k));
+			}
+		report(c, "CM0114", root_line, NULL, NULL, "declared total %d does not match the %d drawn tiles of %s",
+		       decl, sum, eds);
 	}
 }
 

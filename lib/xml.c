@@ -190,8 +190,16 @@ int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size)
 			continue;
 		}
 		if (end - p >= 2 && (p[1] == '?' || p[1] == '!')) {
-			const char *q = memchr(p, '>', (size_t)(end - p));
-			if (!q)
+			/* a DOCTYPE's internal subset [...] holds '>' of its own: skip
+			 * it whole, so that such files are still recognised (and then
+			 * refused with CM0003 rather than called unknown) */
+			const char *q = p;
+			int depth = 0;
+			while (q < end && (*q != '>' || depth > 0)) {
+				depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
+				q++;
+			}
+			if (q >= end)
 				return CM_EFORMAT;
 			p = q + 1;
 			continue;
