@@ -52,13 +52,15 @@ static void print_editions(const char *label, const int *v)
 
 static void print_feature(const cm_tile_type *t, const cm_feature *f)
 {
-	printf("    %-9s %-4s", cm_feature_kind_name(f->kind), f->id);
+	/* ids padded to 4 columns, but no trailing blanks */
+	int pad = 5 - (int)strlen(f->id);
+	printf("    %-9s %s", cm_feature_kind_name(f->kind), f->id);
 	if (f->slots) {
 		char buf[64];
 		cm_slots_format(f->slots, buf, sizeof buf);
-		printf(" [%s]", buf);
+		printf("%*s[%s]", pad > 1 ? pad : 1, "", buf);
 	} else if (f->kind == CM_FEAT_FIELD) {
-		printf(" [inner]");
+		printf("%*s[inner]", pad > 1 ? pad : 1, "");
 	}
 	if (f->arms)
 		printf(" arms %u", (unsigned)f->arms);
