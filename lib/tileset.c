@@ -568,25 +568,28 @@ static uint32_t read_contact(loader *L, const xmlNode *n, const cm_tile_type *t)
 	return ok ? m : 0;
 }
 
-static int read_counts(loader *L, const xmlNode *n, cm_tile_type *t)
+/* count, count-c1.. on a tile or total, total-c1.. on the set: one value
+ * for every edition or one per edition, never both (rule). A missing
+ * edition is `none`; C3 plays the C2 set unless the file says otherwise. */
+static void read_editions(loader *L, const xmlNode *n, const char *one, int none, const char *rule,
+                          unsigned line, int *v)
 {
-	static const char *const names[CM_EDITION_COUNT] = { "count-c1", "count-c2", "count-c3" };
+	char names[CM_EDITION_COUNT][16];
 	bool per_edition = false;
-	for (int e = 0; e < CM_EDITION_COUNT; e++)
+	for (int e = 0; e < CM_EDITION_COUNT; e++) {
+		snprintf(names[e], sizeof names[e], "%s-c%d", one, e + 1);
 		per_edition |= has_attr(n, names[e]);
-	if (has_attr(n, "count")) {
-		if (per_edition)
-			load_error(L, "CM0112", t->line, "tile %s gives both count and count-c1/c2/c3", t->id);
-		int c = attr_int(n, "count", 0);
-		for (int e = 0; e < CM_EDITION_COUNT; e++)
-			t->count[e] = c;
-		return 0;
 	}
-	t->count[CM_EDITION_C1] = attr_int(n, names[0], 0);
-	t->count[CM_EDITION_C2] = attr_int(n, names[1], 0);
-	/* C3 plays the C2 set unless the file says otherwise */
-	t->count[CM_EDITION_C3] = attr_int(n, names[2], t->count[CM_EDITION_C2]);
-	return 0;
+	if (has_attr(n, one)) {
+		if (per_edition)
+			load_error(L, rule, line, "give %s or %s-c1/c2/c3, not both", one, one);
+		for (int e = 0; e < CM_EDITION_COUNT; e++)
+			v[e] = attr_int(n, one, none);
+		return;
+	}
+	v[CM_EDITION_C1] = attr_int(n, names[0], none);
+	v[CM_EDITION_C2] = attr_int(n, names[1], none);
+	v[CM_EDITION_C3] = attr_int(n, names[2], v[CM_EDITION_C2]);
 }
 
 static int read_tile(loader *L, xmlNode *n, cm_tile_type *t, unsigned **contact_line)
@@ -596,7 +599,7 @@ static int read_tile(loader *L, xmlNode *n, cm_tile_type *t, unsigned **contact_
 		return CM_ENOMEM;
 	t->name = cm_xml_attr(n, "name");
 	t->start = attr_true(n, "start");
-	read_counts(L, n, t);
+	read_editions(L, n, "count", 0, "CM0112", t->line, t->count);
 	size_t nf = 0, nc = 0;
 	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
 		if (cm_xml_is(c, "contact"))
@@ -635,25 +638,6 @@ static int read_tile(loader *L, xmlNode *n, cm_tile_type *t, unsigned **contact_
 	return 0;
 }
 
-static void read_totals(loader *L, const xmlNode *root, cm_tileset *ts)
-{
-	static const char *const names[CM_EDITION_COUNT] = { "total-c1", "total-c2", "total-c3" };
-	bool per_edition = false;
-	for (int e = 0; e < CM_EDITION_COUNT; e++)
-		per_edition |= has_attr(root, names[e]);
-	if (has_attr(root, "total")) {
-		if (per_edition)
-			load_error(L, "CM0114", ts->line, "give total or total-c1/c2/c3, not both");
-		int v = attr_int(root, "total", -1);
-		for (int e = 0; e < CM_EDITION_COUNT; e++)
-			ts->total[e] = v;
-		return;
-	}
-	ts->total[CM_EDITION_C1] = attr_int(root, names[0], -1);
-	ts->total[CM_EDITION_C2] = attr_int(root, names[1], -1);
-	ts->total[CM_EDITION_C3] = attr_int(root, names[2], ts->total[CM_EDITION_C2]);
-}
-
 static int build(loader *L, xmlDoc *doc, cm_tileset **out)
 {
 	xmlNode *root = xmlDocGetRootElement(doc);
@@ -669,7 +653,7 @@ static int build(loader *L, xmlDoc *doc, cm_tileset **out)
 	char *kind = attr_token(root, "kind");
 	ts->base = kind && strcmp(kind, "base") == 0;
 	free(kind);
-	read_totals(L, root, ts);
+	read_editions(L, root, "total", -1, "CM0114", ts->line, ts->total);
 	size_t n = 0;
 	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
 		n++;
