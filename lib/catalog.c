@@ -21,6 +21,36 @@ static const cm_check_info checks[] = {
 	  "give a tile set or map XML file, a legend, a PNG image or a carcamap pack" },
 
 	/* ---- CM01xx: tile sets (lib/tileset.c) ---- */
+	{ "CM0101", E, "edge slot covered by no feature", "BASE-FEATURES",
+	  "add the slot to the feature that reaches that part of the edge (often a field)" },
+	{ "CM0102", E, "edge slot covered by more than one feature", "BASE-FEATURES",
+	  "keep each slot in exactly one feature of the tile" },
+	{ "CM0103", E, "feature does not fit its kind", "BASE-FEATURES",
+	  "a city covers whole sides, a road middle slots only, monastery and garden no slots, an abbey all 12; "
+	  "arms, cathedral and good belong on cities, inn on roads, touches on fields" },
+	{ "CM0104", E, "tile id used twice in the set", "", "give each tile of the set its own id" },
+	{ "CM0105", E, "feature id used twice in a tile", "", "give each feature of the tile its own id" },
+	{ "CM0106", E, "touches does not name a city of the tile", "BASE-FINAL",
+	  "list in touches only the ids of city features of the same tile" },
+	{ "CM0107", E, "contact names an unknown feature", "WAGON-C1",
+	  "list in a contact only the ids of features of the same tile" },
+	{ "CM0108", E, "contact with fewer than two features", "WAGON-C1",
+	  "name at least two different features in each contact, or remove it" },
+	{ "CM0109", E, "field or garden in a contact", "WAGON-C1",
+	  "remove it from the contact: a wagon never stands on a field or a garden" },
+	{ "CM0110", E, "road and city on the same side in a contact", "WAGON-C1",
+	  "check the slots: one side cannot show both a road and a city" },
+	{ "CM0111", W, "contact listed twice", "WAGON-C1", "remove the repeated contact" },
+	{ "CM0112", E, "tile counts missing or contradictory", "",
+	  "give count, or count-c1/count-c2/count-c3 (not both), with at least one copy in some edition" },
+	{ "CM0113", E, "wrong start tile", "MAP-START",
+	  "mark exactly one drawn tile start=\"true\" in a base set, and none in an expansion" },
+	{ "CM0114", E, "declared total does not match the counts", "",
+	  "fix the total (drawn tiles only: abbey tiles do not count) or the tile counts; "
+	  "give total or total-c1/total-c2/total-c3, not both" },
+	{ "CM0115", E, "abbey tile holds other features", "ABBEY-PLACE",
+	  "an abbey tile holds one abbey and nothing else" },
+	{ "CM0116", E, "too many features on a tile", "", "split the tile's features: a tile holds at most 32" },
 
 	/* end CM01xx */
 
