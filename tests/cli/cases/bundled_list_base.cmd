@@ -1,0 +1,1 @@
+$CM list maps/tilesets/base.xml
