@@ -886,80 +886,54 @@ static int pragma_int(cm_diags *d, sqlite3 *db, const char *path, const char *sq
 	return rc;
 }
 
-/* Runs quick_check and foreign_key_check; reports up to 5 problems. */
-static int check_integrity(cm_diags *d, sqlite3 *db, const char *path)
+/* Runs a query whose rows may report problems: report(d, path, row)
+ * returns 1 when the row was a problem. Returns CM_EFORMAT when any was. */
+static int report_rows(cm_diags *d, sqlite3 *db, const char *path, const char *sql,
+                       int (*report)(cm_diags *, const char *, sqlite3_stmt *))
 {
 	sqlite3_stmt *st = NULL;
 	int n = 0, rc;
-	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(5)", -1, &st, NULL) != SQLITE_OK)
-		return db_fail(d, db, path, "quick_check");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *msg = (const char *)sqlite3_column_text(st, 0);
-		if (msg && strcmp(msg, "ok") == 0)
-			continue;
-		/* one line per diagnostic: drop SQLite's "*** in database main ***" heading */
-		char line[256];
-		const char *head = "*** in database main ***\n";
-		if (msg && strncmp(msg, head, strlen(head)) == 0)
-			msg += strlen(head);
-		snprintf(line, sizeof line, "%s", msg ? msg : "?");
-		for (char *c = line; *c; c++)
-			if (*c == '\n' || *c == '\r')
-				*c = ' ';
-		cm_diags_check(d, "CM0404", path, 0, 0, NULL, "quick_check: %s", line);
-		n++;
-	}
-	if (rc != SQLITE_DONE) {
-		rc = db_fail(d, db, path, "quick_check");
-		sqlite3_finalize(st);
-		return rc;
-	}
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_fail(d, db, path, "cannot check the pack");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		n += report(d, path, st);
+	rc = rc == SQLITE_DONE ? (n ? CM_EFORMAT : 0) : db_fail(d, db, path, "cannot check the pack");
 	sqlite3_finalize(st);
-	return n ? CM_EFORMAT : 0;
+	return rc;
 }
 
-static int check_foreign_keys(cm_diags *d, sqlite3 *db, const char *path)
+static int quick_check_row(cm_diags *d, const char *path, sqlite3_stmt *st)
 {
-	sqlite3_stmt *st = NULL;
-	int n = 0, rc;
-	if (sqlite3_prepare_v2(db, "PRAGMA foreign_key_check", -1, &st, NULL) != SQLITE_OK)
-		return db_fail(d, db, path, "foreign_key_check");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n++ < 5)
-			cm_diags_check(d, "CM0407", path, 0, 0, NULL,
-			               "row %lld of table %.64s refers to a missing row of %.64s",
-			               sqlite3_column_int64(st, 1), (const char *)sqlite3_column_text(st, 0),
-			               (const char *)sqlite3_column_text(st, 2));
-	}
-	if (rc != SQLITE_DONE) {
-		rc = db_fail(d, db, path, "foreign_key_check");
-		sqlite3_finalize(st);
-		return rc;
-	}
-	sqlite3_finalize(st);
-	return n ? CM_EFORMAT : 0;
+	const char *msg = (const char *)sqlite3_column_text(st, 0);
+	if (msg && strcmp(msg, "ok") == 0)
+		return 0;
+	/* one line per diagnostic: drop SQLite's "*** in database main ***" heading */
+	char line[256];
+	const char *head = "*** in database main ***\n";
+	if (msg && strncmp(msg, head, strlen(head)) == 0)
+		msg += strlen(head);
+	snprintf(line, sizeof line, "%s", msg ? msg : "?");
+	for (char *c = line; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	cm_diags_check(d, "CM0404", path, 0, 0, NULL, "quick_check: %s", line);
+	return 1;
 }
 
-static int refuse_code(cm_diags *d, sqlite3 *db, const char *path)
+static int foreign_key_row(cm_diags *d, const char *path, sqlite3_stmt *st)
 {
-	sqlite3_stmt *st = NULL;
-	int n = 0, rc;
-	if (sqlite3_prepare_v2(db, "SELECT type, name FROM sqlite_schema WHERE type IN ('trigger', 'view')"
-	                           " ORDER BY type, name", -1, &st, NULL) != SQLITE_OK)
-		return db_fail(d, db, path, "cannot read the schema");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cm_diags_check(d, "CM0406", path, 0, 0, NULL, "pack contains %s %.64s",
-		               (const char *)sqlite3_column_text(st, 0),
-		               (const char *)sqlite3_column_text(st, 1));
-		n++;
-	}
-	if (rc != SQLITE_DONE) {
-		rc = db_fail(d, db, path, "cannot read the schema");
-		sqlite3_finalize(st);
-		return rc;
-	}
-	sqlite3_finalize(st);
-	return n ? CM_EFORMAT : 0;
+	cm_diags_check(d, "CM0407", path, 0, 0, NULL,
+	               "row %lld of table %.64s refers to a missing row of %.64s",
+	               sqlite3_column_int64(st, 1), (const char *)sqlite3_column_text(st, 0),
+	               (const char *)sqlite3_column_text(st, 2));
+	return 1;
+}
+
+static int code_row(cm_diags *d, const char *path, sqlite3_stmt *st)
+{
+	cm_diags_check(d, "CM0406", path, 0, 0, NULL, "pack contains %s %.64s",
+	               (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
+	return 1;
 }
 
 /* One table's shape: "STRICT;name TYPE notnull pk;…", comparable as text. */
@@ -1187,8 +1161,12 @@ int cm_pack_open(const char *path, cm_diags *d, cm_pack **out)
 		rc = CM_EFORMAT;
 		goto out;
 	}
-	if ((rc = check_integrity(d, p->db, path)) != 0 || (rc = refuse_code(d, p->db, path)) != 0 ||
-	    (rc = check_tables(d, p->db, path)) != 0 || (rc = check_foreign_keys(d, p->db, path)) != 0 ||
+	if ((rc = report_rows(d, p->db, path, "PRAGMA quick_check(5)", quick_check_row)) != 0 ||
+	    (rc = report_rows(d, p->db, path, "SELECT type, name FROM sqlite_schema WHERE type IN"
+	                                      " ('trigger', 'view') ORDER BY type, name", code_row)) != 0 ||
+	    (rc = check_tables(d, p->db, path)) != 0 ||
+	    (rc = report_rows(d, p->db, path, "SELECT \"table\", rowid, parent FROM"
+	                                      " pragma_foreign_key_check LIMIT 5", foreign_key_row)) != 0 ||
 	    (rc = load_ids(d, p->db, path, "maps", &p->maps, &p->n_maps)) != 0 ||
 	    (rc = load_ids(d, p->db, path, "tilesets", &p->sets, &p->n_sets)) != 0)
 		goto out;
@@ -1390,6 +1368,27 @@ static bool col_seq(rd *r, sqlite3_stmt *st, int c, size_t want)
 	return true;
 }
 
+/* The next element of an ordered list read row by row: checks the row's
+ * sequence number (column c) against *n, grows the array and returns the
+ * new zeroed element, or NULL when the list must not be read further. */
+static void *rd_next(rd *r, sqlite3_stmt *st, int c, void **arr, size_t *n, size_t *cap,
+                     size_t es, size_t max)
+{
+	if (!col_seq(r, st, c, *n))
+		return NULL;
+	if (*n >= max) {
+		rd_bad(r, "more than %zu entries", max);
+		return NULL;
+	}
+	if (cm_grow(arr, cap, *n, es) != 0) {
+		rd_nomem(r);
+		return NULL;
+	}
+	char *e = (char *)*arr + es * (*n)++;
+	memset(e, 0, es);
+	return e;
+}
+
 /* Reads the features (seq, kind, local_id, slots, arms, cathedral, inn,
  * good, touches) and contacts (seq, features) of one tile from bound
  * statements. */
@@ -1401,18 +1400,10 @@ static void read_tile(rd *r, sqlite3_stmt *fs, sqlite3_stmt *cs, cm_tile_type *t
 	while (!r->rc && rd_step(r, fs)) {
 		snprintf(w, sizeof w, "%s, feature %zu", where, t->n_features);
 		r->where = w;
-		if (!col_seq(r, fs, 0, t->n_features))
+		cm_feature *f = rd_next(r, fs, 0, (void **)&t->features, &t->n_features, &cap,
+		                        sizeof *f, CM_MAX_FEATURES);
+		if (!f)
 			break;
-		if (t->n_features >= CM_MAX_FEATURES) {
-			rd_bad(r, "more than %d features", CM_MAX_FEATURES);
-			break;
-		}
-		if (cm_grow((void **)&t->features, &cap, t->n_features, sizeof *t->features) != 0) {
-			rd_nomem(r);
-			break;
-		}
-		cm_feature *f = &t->features[t->n_features++];
-		memset(f, 0, sizeof *f);
 		int kind = 0, good = 0;
 		long long slots = 0, arms = 0, touches = 0;
 		if (col_name(r, fs, 1, "feature kind", n_feature, 0, CM_FEAT_KIND_COUNT, &kind) &&
@@ -1436,13 +1427,11 @@ static void read_tile(rd *r, sqlite3_stmt *fs, sqlite3_stmt *cs, cm_tile_type *t
 		snprintf(w, sizeof w, "%s, contact %zu", where, t->n_contacts);
 		r->where = w;
 		long long v;
-		if (!col_seq(r, cs, 0, t->n_contacts) || !col_int(r, cs, 1, "contact", 0, 0xFFFFFFFFll, &v))
+		uint32_t *c = rd_next(r, cs, 0, (void **)&t->contacts, &t->n_contacts, &cap, sizeof *c,
+		                      MAX_ITEMS);
+		if (!c || !col_int(r, cs, 1, "contact", 0, 0xFFFFFFFFll, &v))
 			break;
-		if (cm_grow((void **)&t->contacts, &cap, t->n_contacts, sizeof *t->contacts) != 0) {
-			rd_nomem(r);
-			break;
-		}
-		t->contacts[t->n_contacts++] = (uint32_t)v;
+		*c = (uint32_t)v;
 	}
 	r->where = where;
 	/* overlapping slots are the tile set checks' business; derive keeps the first */
@@ -1508,15 +1497,9 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 	while (!r.rc && rd_step(&r, ts)) {
 		snprintf(w, sizeof w, "%s, tile %zu", where, set->n_tiles);
 		r.where = w;
-		if (!col_seq(&r, ts, 0, set->n_tiles))
-			break;
-		if (cm_grow((void **)&set->tiles, &cap, set->n_tiles, sizeof *set->tiles) != 0) {
-			rd_nomem(&r);
-			break;
-		}
-		cm_tile_type *t = &set->tiles[set->n_tiles++];
-		memset(t, 0, sizeof *t);
-		if (!col_text(&r, ts, 1, "tile id", false, &t->id) ||
+		cm_tile_type *t = rd_next(&r, ts, 0, (void **)&set->tiles, &set->n_tiles, &cap, sizeof *t,
+		                          MAX_ITEMS);
+		if (!t || !col_text(&r, ts, 1, "tile id", false, &t->id) ||
 		    !col_text(&r, ts, 2, "tile name", true, &t->name))
 			break;
 		snprintf(w, sizeof w, "%s, tile %.100s", where, t->id);
@@ -1635,19 +1618,9 @@ static void read_names(rd *r, const char *sql, const char *id, const char *what,
 	while (!r->rc && rd_step(r, st)) {
 		snprintf(w, sizeof w, "%s, %s %zu", where, what, *n);
 		r->where = w;
-		if (!col_seq(r, st, 0, *n))
+		char *item = rd_next(r, st, 0, arr, n, &cap, es, MAX_ITEMS);
+		if (!item)
 			break;
-		if (*n >= MAX_ITEMS) {
-			rd_bad(r, "more than %d of them", MAX_ITEMS);
-			break;
-		}
-		if (cm_grow(arr, &cap, *n, es) != 0) {
-			rd_nomem(r);
-			break;
-		}
-		char *item = (char *)*arr + es * *n;
-		memset(item, 0, es);
-		(*n)++;
 		char *name = NULL;
 		col_text(r, st, 1, "name", true, &name);
 		memcpy(item + name_off, &name, sizeof name);
@@ -1742,15 +1715,10 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 			rd_bad(r, "marker on a square that is not stored");
 			continue;
 		}
-		char *text = NULL;
-		if (!col_seq(r, mk, 2, s->n_markers) || !col_text(r, mk, 3, "marker", false, &text))
+		char **text = rd_next(r, mk, 2, (void **)&s->markers, &s->n_markers, &cap, sizeof *text,
+		                      MAX_ITEMS);
+		if (!text || !col_text(r, mk, 3, "marker", false, text))
 			continue;
-		if (cm_grow((void **)&s->markers, &cap, s->n_markers, sizeof *s->markers) != 0) {
-			free(text);
-			rd_nomem(r);
-			break;
-		}
-		s->markers[s->n_markers++] = text;
 	}
 	rd_bind(pr, id, -1, -1);
 	while (!r->rc && rd_step(r, pr)) {
@@ -1791,15 +1759,11 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		prev = b;
 		snprintf(w, sizeof w, "%s, big city %lld, piece %zu", where, b, bc->n_pieces);
 		r->where = w;
-		if (!col_seq(r, pc, 1, bc->n_pieces) || !col_int(r, pc, 2, "x", -1, MAX_GRID, &px) ||
+		cm_bigcity_piece *piece = rd_next(r, pc, 1, (void **)&bc->pieces, &bc->n_pieces, &cap,
+		                                  sizeof *piece, MAX_ITEMS);
+		if (!piece || !col_int(r, pc, 2, "x", -1, MAX_GRID, &px) ||
 		    !col_int(r, pc, 3, "y", -1, MAX_GRID, &py))
 			break;
-		if (cm_grow((void **)&bc->pieces, &cap, bc->n_pieces, sizeof *bc->pieces) != 0) {
-			rd_nomem(r);
-			break;
-		}
-		cm_bigcity_piece *piece = &bc->pieces[bc->n_pieces++];
-		memset(piece, 0, sizeof *piece);
 		piece->x = (int)px;
 		piece->y = (int)py;
 		rd_bind(fs, id, (int)b, (int)(bc->n_pieces - 1));
@@ -1811,14 +1775,10 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	while (!r->rc && rd_step(r, fe)) {
 		snprintf(w, sizeof w, "%s, ferry %zu", where, m->n_ferries);
 		r->where = w;
-		if (!col_seq(r, fe, 0, m->n_ferries))
+		cm_ferry *f = rd_next(r, fe, 0, (void **)&m->ferries, &m->n_ferries, &cap, sizeof *f,
+		                      MAX_ITEMS);
+		if (!f)
 			break;
-		if (cm_grow((void **)&m->ferries, &cap, m->n_ferries, sizeof *m->ferries) != 0) {
-			rd_nomem(r);
-			break;
-		}
-		cm_ferry *f = &m->ferries[m->n_ferries++];
-		memset(f, 0, sizeof *f);
 		long long c[5] = { 0 };
 		int s1 = 0, s2 = 0;
 		if (col_text(r, fe, 1, "name", true, &f->name) &&
@@ -1840,14 +1800,10 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	while (!r->rc && rd_step(r, dk)) {
 		snprintf(w, sizeof w, "%s, deck entry %zu", where, m->n_deck);
 		r->where = w;
-		if (!col_seq(r, dk, 0, m->n_deck))
+		cm_deck_entry *e = rd_next(r, dk, 0, (void **)&m->deck, &m->n_deck, &cap, sizeof *e,
+		                           MAX_ITEMS);
+		if (!e)
 			break;
-		if (cm_grow((void **)&m->deck, &cap, m->n_deck, sizeof *m->deck) != 0) {
-			rd_nomem(r);
-			break;
-		}
-		cm_deck_entry *e = &m->deck[m->n_deck++];
-		memset(e, 0, sizeof *e);
 		long long count;
 		if (col_text(r, dk, 1, "tile set", false, &e->tileset) &&
 		    col_text(r, dk, 2, "tile", true, &e->tile) &&
