@@ -46,7 +46,7 @@ ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(DEP_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
-SCHEMAS := $(sort $(wildcard schemas/*.xsd))
+SCHEMAS := $(sort $(wildcard schemas/*.xsd schemas/*.sql))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o) $(O)/obj/gen/schemas.o
 LIB := $(O)/libcarcamap.a
 TOOL_SRC := $(sort $(wildcard tools/*.c))
@@ -70,7 +70,8 @@ $(O)/obj/%.o: %.c $(CONFIG)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-# The XSDs are compiled into the library: the installed command needs no source tree.
+# The XSDs and the pack schema (pack.sql) are compiled into the library: the
+# installed command needs no source tree.
 $(O)/gen/schemas.c: $(SCHEMAS) tools/embed.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh tools/embed.sh $(SCHEMAS) > $@.tmp && mv $@.tmp $@

@@ -63,6 +63,28 @@ static const cm_check_info checks[] = {
 	/* end CM03xx */
 
 	/* ---- CM04xx: packs (lib/pack.c) ---- */
+	{ "CM0401", E, "not an sqlite database", "",
+	  "give a pack written by carcamap compile; this file is something else" },
+	{ "CM0402", E, "sqlite database of another application", "",
+	  "give a pack written by carcamap compile; this database belongs to another program" },
+	{ "CM0403", E, "pack format version newer than this carcamap reads", "",
+	  "upgrade carcamap, or recompile the pack from its sources with this version" },
+	{ "CM0404", E, "pack file is damaged", "",
+	  "recompile the pack from its sources: the file was truncated or altered" },
+	{ "CM0405", E, "pack tables do not match the pack format", "",
+	  "recompile the pack from its sources with carcamap compile; do not edit packs by hand" },
+	{ "CM0406", E, "pack contains triggers or views", "",
+	  "recompile the pack from its sources: carcamap packs never hold triggers or views" },
+	{ "CM0407", E, "pack holds an invalid value", "",
+	  "recompile the pack from its sources: a value is out of range or refers to nothing" },
+	{ "CM0408", E, "stored content hash does not match the content", "",
+	  "recompile the pack from its sources: the content was changed after it was written" },
+	{ "CM0409", E, "deck names a tile set or tile not in the pack", "",
+	  "add the tile set to the pack, or fix the tile set or tile id in the deck" },
+	{ "CM0410", E, "duplicate map or tile set id in a pack", "",
+	  "give each map and tile set in a pack its own id" },
+	{ "CM0411", E, "model value a pack cannot hold", "",
+	  "fix the value in the source file: it is missing, out of range or refers to nothing" },
 
 	/* end CM04xx */
 
