@@ -1438,21 +1438,6 @@ static void read_tile(rd *r, sqlite3_stmt *fs, sqlite3_stmt *cs, cm_tile_type *t
 	cm_tile_type_derive(t);
 }
 
-/* Frees a tile set built here (the same as cm_tileset_free, which lives in
- * the tile set module). */
-static void free_tileset(cm_tileset *ts)
-{
-	if (!ts)
-		return;
-	for (size_t i = 0; i < ts->n_tiles; i++)
-		cm_tile_type_clear(&ts->tiles[i]);
-	free(ts->tiles);
-	free(ts->id);
-	free(ts->name);
-	free(ts->file);
-	free(ts);
-}
-
 static bool has_id(char **ids, size_t n, const char *id)
 {
 	return id && bsearch(&id, ids, n, sizeof *ids, cmp_str) != NULL;
@@ -1524,7 +1509,7 @@ out:
 	sqlite3_finalize(fs);
 	sqlite3_finalize(cs);
 	if (r.rc)
-		free_tileset(set);
+		cm_tileset_free(set);
 	else
 		*out = set;
 	return r.rc;
@@ -1876,7 +1861,7 @@ int cm_pack_verify_map(cm_pack *p, const char *id, cm_diags *d)
 	}
 out:
 	for (size_t i = 0; i < n; i++)
-		free_tileset(sets[i]);
+		cm_tileset_free(sets[i]);
 	free(sets);
 	cm_map_free(m);
 	return rc;

@@ -43,8 +43,8 @@ static int teardown(void **state)
 {
 	fx *f = *state;
 	cm_map_free(f->map);
-	util_tileset_free(f->sets[0]);
-	util_tileset_free(f->sets[1]);
+	cm_tileset_free(f->sets[0]);
+	cm_tileset_free(f->sets[1]);
 	cm_diags_free(f->d);
 	util_rmtree(f->dir);
 	free(f);
@@ -149,7 +149,7 @@ static void test_pack__round_trip(void **state)
 		if (!eq)
 			fprintf(stderr, "tile set %s: %s\n", f->sets[i]->id, why);
 		assert_true(eq);
-		util_tileset_free(ts);
+		cm_tileset_free(ts);
 	}
 	uint8_t stored[32], want[32];
 	assert_int_equal(cm_pack_map_hash(p, "sample", stored), 0);
@@ -482,10 +482,10 @@ static void test_pack__hostile_values(void **state)
 			rc = cm_pack_read_map(p, "sample", f->d, &m);
 			cm_map_free(m);
 			int rc2 = cm_pack_read_tileset(p, "base", f->d, &ts);
-			util_tileset_free(ts);
+			cm_tileset_free(ts);
 			ts = NULL;
 			int rc3 = cm_pack_read_tileset(p, "inns", f->d, &ts);
-			util_tileset_free(ts);
+			cm_tileset_free(ts);
 			int rc4 = rc || rc2 || rc3 ? 0 : cm_pack_verify_map(p, "sample", f->d);
 			rc = rc ? rc : rc2 ? rc2 : rc3 ? rc3 : rc4;
 		}

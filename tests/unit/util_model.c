@@ -197,19 +197,6 @@ cm_map *util_map_sample(void)
 	return m;
 }
 
-void util_tileset_free(cm_tileset *ts)
-{
-	if (!ts)
-		return;
-	for (size_t i = 0; i < ts->n_tiles; i++)
-		cm_tile_type_clear(&ts->tiles[i]);
-	free(ts->tiles);
-	free(ts->id);
-	free(ts->name);
-	free(ts->file);
-	free(ts);
-}
-
 /* ---- comparison ---- */
 
 static int differ(char *why, size_t n, const char *what)

@@ -17,7 +17,6 @@ cm_tileset *util_tileset_inns(void);
  * and one tile of "inns"). */
 cm_map *util_map_sample(void);
 /* Frees a tile set built by these helpers or read from a pack. */
-void util_tileset_free(cm_tileset *ts);
 
 /* 1 when equal; otherwise 0 and the first difference written into why. */
 int util_tileset_equal(const cm_tileset *a, const cm_tileset *b, char *why, size_t n);
