@@ -339,6 +339,33 @@ static void test_image__catalogue_rows(void **state)
 	}
 }
 
+/* The example in schemas/legend.md loads without diagnostics. */
+static void test_image__spec_example_loads(void **state)
+{
+	(void)state;
+	FILE *f = fopen("schemas/legend.md", "r");
+	assert_non_null(f);
+	static char text[16384];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	char *a = strstr(text, "```xml\n");
+	assert_non_null(a);
+	a += 7;
+	char *b = strstr(a, "```");
+	assert_non_null(b);
+	cm_diags *d;
+	cm_legend *lg;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_legend_load_memory(a, (size_t)(b - a), "legend.md", d, &lg), 0);
+	assert_int_equal(cm_diags_count(d), 0);
+	assert_int_equal(lg->n_colours, 12);
+	assert_int_equal(lg->tolerance, 4);
+	assert_int_equal(lg->grid.sample, 5);
+	cm_legend_free(lg);
+	cm_diags_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_image__missing_file_is_io_error),
 		cmocka_unit_test(test_image__apply_fills_and_reports_conflicts),
 		cmocka_unit_test(test_image__catalogue_rows),
+		cmocka_unit_test(test_image__spec_example_loads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
