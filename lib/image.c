@@ -718,9 +718,10 @@ static int island_index(cm_map *m, const char *id)
 	if (!v)
 		return -1;
 	m->islands = v;
+	/* zeroed whole: fields added to cm_island later start empty */
+	memset(&v[m->n_islands], 0, sizeof *v);
 	if (!(v[m->n_islands].name = cm_strdup(id)))
 		return -1;
-	v[m->n_islands].line = 0;
 	return (int)m->n_islands++;
 }
 

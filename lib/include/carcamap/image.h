@@ -71,7 +71,9 @@ const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, con
  * CM_ENOMEM. */
 int cm_image_import(const char *png_path, const cm_legend *lg, cm_diags *d, cm_map **out);
 
-/* Fills the squares of m from the image: the grid must have m's size
+/* Fills the squares of m from the image png_path (the descriptor's
+ * m->image, resolved by the caller against the descriptor's directory,
+ * read with the legend m->legend names): the grid must have m's size
  * (CM0331). A square the descriptor left undefined (kind none) takes the
  * image's kind, island, name, markers and arms; a square it defines (kind
  * other than none) must agree in kind and island id, else CM0330 names the
