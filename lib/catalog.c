@@ -59,6 +59,38 @@ static const cm_check_info checks[] = {
 	/* end CM02xx */
 
 	/* ---- CM03xx: images and legends (lib/image.c) ---- */
+	{ "CM0301", E, "legend format newer than this build reads", "",
+	  "use a carcamap release that reads this legend format, or write format=\"1\"" },
+	{ "CM0302", E, "legend colours too close for the tolerance", "",
+	  "make the colours differ by more than twice the tolerance in some channel, or lower the tolerance" },
+	{ "CM0303", E, "legend colour inconsistent with its kind", "MAP-ISLAND",
+	  "give island (and arms) only on island colours, and an island id on every island colour" },
+	{ "CM0304", E, "legend sample larger than the cell", "",
+	  "make sample at most the cell width and height" },
+	{ "CM0310", E, "png cannot be decoded", "",
+	  "re-export the image as PNG from the drawing program; the file is damaged or not a PNG" },
+	{ "CM0311", E, "png larger than the limits", "",
+	  "scale the image down: at most 16384 pixels per side and 100 million pixels" },
+	{ "CM0312", W, "png colour management ignored", "",
+	  "colours are read raw: export without gamma or colour profile, or make sure the raw values are the legend's" },
+	{ "CM0313", W, "png decoder warning", "", "re-export the image; the decoder repaired or skipped part of it" },
+	{ "CM0320", E, "unknown colour in a cell", "MAP-SQUARE",
+	  "paint the cell's centre in a legend colour, or add the colour to the legend" },
+	{ "CM0321", E, "cell mixes legend colours", "MAP-SQUARE",
+	  "paint the sample around the cell's centre in one colour, or check the grid geometry in the legend" },
+	{ "CM0322", E, "partly transparent pixel in a cell", "MAP-SQUARE",
+	  "paint the cell opaque, or add the colour with its alpha to the legend" },
+	{ "CM0323", E, "grid does not fit the image", "",
+	  "fix the legend's grid origin, cell size, cols and rows for this image" },
+	{ "CM0324", N, "more cell problems not reported", "", "fix the cells reported first, then run again" },
+	{ "CM0330", E, "image disagrees with the descriptor", "MAP-SQUARE",
+	  "make the square's kind in the descriptor and the colour in the image agree" },
+	{ "CM0331", E, "image grid size differs from the map", "",
+	  "make the legend's grid cols and rows the map's size" },
+	{ "CM0340", W, "no legend colour for a square kind", "",
+	  "add a colour for the kind to the legend; the built-in colour was drawn instead" },
+	{ "CM0341", E, "rendered image larger than the limits", "",
+	  "use a smaller scale: at most 16384 pixels per side and 100 million pixels" },
 
 	/* end CM03xx */
 
