@@ -283,9 +283,10 @@ typedef struct {
 /* Reads <grid> into *kinds (cols*rows, row-major). Reports each unknown
  * character and each row whose length differs from the first (CM0216) and
  * goes on; fails only when no grid can be built. */
-static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kinds)
+static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kinds, unsigned **lines)
 {
 	*kinds = NULL;
+	*lines = NULL;
 	xmlChar *txt = xmlNodeGetContent(g);
 	if (!txt) {
 		r->oom = true;
@@ -325,7 +326,7 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 	for (size_t i = 0; i < nr; i++) {
 		if (rv[i].n != rv[0].n)
 			rd_report(r, "CM0216", rv[i].line, rv[i].col,
-			          "grid row %zu has %zu squares, the first row has %zu", i, rv[i].n, rv[0].n);
+			          "grid row y=%zu has %zu squares, row y=0 has %zu", i, rv[i].n, rv[0].n);
 		if (rv[i].n > width)
 			width = rv[i].n;
 	}
@@ -336,11 +337,14 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 		goto out;
 	}
 	*kinds = calloc(width * nr, 1);
-	if (!*kinds) {
+	*lines = calloc(nr, sizeof **lines);
+	if (!*kinds || !*lines) {
 		r->oom = true;
 		rc = CM_ENOMEM;
 		goto out;
 	}
+	for (size_t y = 0; y < nr; y++)
+		(*lines)[y] = rv[y].line;
 	for (size_t y = 0; y < nr; y++)
 		for (size_t x = 0; x < rv[y].n; x++) {
 			unsigned char c = (unsigned char)rv[y].p[x];
@@ -354,10 +358,10 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 			unsigned col = rv[y].col ? rv[y].col + (unsigned)x : 0;
 			if (c > 0x20 && c < 0x7f)
 				rd_report(r, "CM0216", rv[y].line, col,
-				          "unknown square character '%c' in grid row %zu, column %zu", c, y, x);
+				          "unknown square character '%c' at (%zu,%zu) in the grid", c, x, y);
 			else
 				rd_report(r, "CM0216", rv[y].line, col,
-				          "unknown square byte 0x%02x in grid row %zu, column %zu", c, y, x);
+				          "unknown square byte 0x%02x at (%zu,%zu) in the grid", c, x, y);
 		}
 	*cols = (int)width;
 	*rows = (int)nr;
@@ -770,9 +774,9 @@ static void read_piece(reader *r, xmlNode *pn, cm_bigcity_piece *pc)
 		while (p && (len = next_token(&p, &tok)) > 0) {
 			int k = find_feature(t, tok, len);
 			if (k < 0 || (f && t->features[k].kind != CM_FEAT_CITY)) {
-				rd_report(r, "CM0209", cm_xml_line(c), 0, "%s names %.*s, which is no %s of piece (%d,%d)",
-				          contact ? "contact" : "field", (int)len, tok, contact ? "feature" : "city", pc->x,
-				          pc->y);
+				rd_report(r, "CM0209", cm_xml_line(c), 0, "%s%s names %.*s, which is no %s of piece (%d,%d)",
+				          contact ? "contact" : "field ", contact ? "" : f->id ? f->id : "?", (int)len, tok,
+				          contact ? "feature" : "city", pc->x, pc->y);
 				continue;
 			}
 			mask |= 1u << k;
@@ -780,8 +784,9 @@ static void read_piece(reader *r, xmlNode *pn, cm_bigcity_piece *pc)
 		}
 		if (contact) {
 			if (members < 2)
-				rd_report(r, "CM0209", cm_xml_line(c), 0, "a contact joins two features or more, this one %zu",
-				          members);
+				rd_report(r, "CM0209", cm_xml_line(c), 0,
+				          "contact joins %zu feature%s of piece (%d,%d): a contact needs two or more", members,
+				          members == 1 ? "" : "s", pc->x, pc->y);
 			else
 				t->contacts[t->n_contacts++] = mask;
 		} else {
@@ -910,6 +915,7 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, cm_diags *d, cm_ma
 	reader r = { .d = d, .file = file, .depth = depth };
 	size_t errors = cm_diags_errors(d);
 	uint8_t *kinds = NULL;
+	unsigned *row_lines = NULL;
 	cm_map *m = NULL;
 	int rc = 0;
 	unsigned line = cm_xml_line(root);
@@ -940,7 +946,7 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, cm_diags *d, cm_ma
 	} else {
 		int cols = acols, rows = arows;
 		if (grid) {
-			if ((rc = read_grid(&r, grid, &cols, &rows, &kinds)))
+			if ((rc = read_grid(&r, grid, &cols, &rows, &kinds, &row_lines)))
 				goto out;
 		} else if (!cols || !rows) {
 			rd_report(&r, "CM0216", line, 0, "map has no size: give a <grid>, or cols and rows");
@@ -954,8 +960,11 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, cm_diags *d, cm_ma
 		}
 		if ((rc = cm_map_new(cols, rows, &m)))
 			goto out;
-		for (int i = 0; kinds && i < cols * rows; i++)
+		/* a grid row is the defining element of its squares */
+		for (int i = 0; kinds && i < cols * rows; i++) {
 			m->squares[i].kind = (cm_square_kind)kinds[i];
+			m->squares[i].line = row_lines[i / cols];
+		}
 	}
 	if ((acols && acols != m->cols) || (arows && arows != m->rows))
 		rd_report(&r, "CM0216", line, 0, "map says %d x %d squares, its %s has %d x %d", acols ? acols : m->cols,
@@ -1008,6 +1017,7 @@ out:
 	if (r.oom && !rc)
 		rc = CM_ENOMEM;
 	free(kinds);
+	free(row_lines);
 	free(r.seen);
 	free(r.quiet);
 	if (rc) {
@@ -1210,8 +1220,8 @@ static void check_bigcities(const cm_map *m, cm_diags *d, const cm_bigcity_piece
 		free(in);
 		if (reached < n)
 			chk(m, d, "CM0207", bc->line, where_fmt(w, m, "big city %s", name),
-			    "big city %s falls apart: %zu of its %zu pieces are not joined side by side to the first", name,
-			    n - reached, n);
+			    "big city %s falls apart: only %zu of its %zu pieces join the first side by side", name, reached,
+			    n);
 	}
 }
 
@@ -1274,13 +1284,15 @@ static void check_names(const cm_map *m, cm_diags *d)
 	}
 	if (n > 1)
 		qsort(v, n, sizeof *v, name_cmp);
-	for (size_t i = 1; i < n; i++)
-		if (v[i].space == v[i - 1].space && strcmp(v[i].name, v[i - 1].name) == 0) {
-			char w[WHERE_MAX];
-			chk(m, d, "CM0211", v[i].line, where_fmt(w, m, "%s", v[i].what),
-			    "%s %s is used twice (also on line %u)", v[i].space == 1 ? "island id" : "name", v[i].name,
-			    v[i - 1].line);
+	for (size_t i = 1, first = 0; i < n; i++) {
+		if (v[i].space != v[first].space || strcmp(v[i].name, v[first].name) != 0) {
+			first = i;
+			continue;
 		}
+		char w[WHERE_MAX];
+		chk(m, d, "CM0211", v[i].line, where_fmt(w, m, "%s", v[i].what), "%s %s is used twice (first on line %u)",
+		    v[i].space == 1 ? "island id" : "name", v[i].name, v[first].line);
+	}
 out:
 	free(v);
 }
@@ -1377,7 +1389,8 @@ static void check_ferries(const cm_map *m, cm_diags *d)
 			    cm_side_name(f->s1), f->x1, f->y1);
 	}
 	for (int i = 0; i < m->cols * m->rows; i++)
-		if (m->squares[i].island >= 0 && (size_t)m->squares[i].island < m->n_islands)
+		if (m->squares[i].kind == CM_SQ_ISLAND && m->squares[i].island >= 0 &&
+		    (size_t)m->squares[i].island < m->n_islands)
 			has_square[m->squares[i].island] = true;
 	for (size_t i = 0; i < m->n_islands; i++) {
 		const cm_island *is = &m->islands[i];
