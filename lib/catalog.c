@@ -58,7 +58,7 @@ static const cm_check_info checks[] = {
 	{ "CM0216", E, "map grid malformed", "MAP-SQUARE",
 	  "give every grid row the same length in the documented square characters, or cols and rows with no grid" },
 	{ "CM0217", E, "combined map half does not load", "MAP-HALF",
-	  "fix the half's descriptor, or its path (relative to the combining descriptor)" },
+	  "fix the half's descriptor or its path (relative to the combining descriptor); halves are plain maps" },
 	{ "CM0218", E, "map format version not supported", "",
 	  "write format=\"1\" or update carcamap" },
 

@@ -141,7 +141,6 @@ static const int side_dx[4] = { 0, 1, 0, -1 };
 static const int side_dy[4] = { -1, 0, 1, 0 };
 #define MAX_SIDE 4
 #define MAX_GRID 1024         /* cm_map_new's limit */
-#define MAX_COMBINE_DEPTH 4   /* a combined map may itself be combined, a little */
 #define WHERE_MAX 200
 
 /* Whether side s of (x,y) faces a square that takes tiles or a printed big
@@ -468,8 +467,9 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 	unsigned line = cm_xml_line(c);
 	cm_map *half[2] = { NULL, NULL }, *m = NULL;
 	int rc = 0;
-	if (r->depth >= MAX_COMBINE_DEPTH) {
-		rd_report(r, "CM0217", line, 0, "combined maps nest deeper than %d levels", MAX_COMBINE_DEPTH);
+	/* halves are plain maps: this also stops a descriptor combining itself */
+	if (r->depth > 0) {
+		rd_report(r, "CM0217", line, 0, "a half of a combined map cannot combine maps itself");
 		return CM_EINVAL;
 	}
 	for (int h = 0; h < 2; h++) {
@@ -490,12 +490,12 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 	if (rc)
 		goto out;
 	const cm_map *w = half[0], *e = half[1];
-	long dy = attr_int(c, "dy", 0);
-	long y0 = dy < 0 ? dy : 0;
-	long cols = (long)w->cols + e->cols - 1;
-	long rows = ((long)w->rows > dy + e->rows ? (long)w->rows : dy + e->rows) - y0;
+	long long dy = attr_int(c, "dy", 0);
+	long long y0 = dy < 0 ? dy : 0;
+	long long cols = (long long)w->cols + e->cols - 1;
+	long long rows = ((long long)w->rows > dy + e->rows ? (long long)w->rows : dy + e->rows) - y0;
 	if (cols > MAX_GRID || rows > MAX_GRID) {
-		rd_report(r, "CM0217", line, 0, "combined map of %ld x %ld squares is larger than %d x %d", cols,
+		rd_report(r, "CM0217", line, 0, "combined map of %lld x %lld squares is larger than %d x %d", cols,
 		          rows, MAX_GRID, MAX_GRID);
 		rc = CM_EINVAL;
 		goto out;

@@ -278,6 +278,31 @@ static void test_map__combined_halves_pair(void **state)
 	cm_map_free(m);
 }
 
+/* With an image, the grid may be absent: the reader keeps the references. */
+static void test_map__image_without_grid(void **state)
+{
+	(void)state;
+	static const char xml[] = "<map format=\"1\" id=\"pic\" name=\"Pic\" cols=\"3\" rows=\"2\">\n"
+	                          "  <image src=\"pic.png\" legend=\"pic-legend.xml\"/>\n"
+	                          "  <square x=\"1\" y=\"1\" kind=\"start\" name=\"Here\"/>\n"
+	                          "</map>\n";
+	cm_diags *d;
+	cm_map *m = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_map_load_memory(xml, sizeof xml - 1, "pic.xml", d, &m), 0);
+	assert_int_equal(cm_diags_count(d), 0);
+	assert_string_equal(m->image, "pic.png");
+	assert_string_equal(m->legend, "pic-legend.xml");
+	assert_int_equal(m->cols, 3);
+	assert_int_equal(m->rows, 2);
+	assert_int_equal(at(m, 1, 1)->kind, CM_SQ_START);
+	assert_int_equal(at(m, 1, 1)->line, 3);
+	assert_int_equal(at(m, 0, 0)->kind, CM_SQ_NONE);
+	assert_int_equal(at(m, 1, 1)->print[CM_N].kind, CM_PRINT_NEUTRAL);
+	cm_map_free(m);
+	cm_diags_free(d);
+}
+
 /* In-memory maps have no lines: diagnostics say where instead. */
 static void test_map__in_memory_checks_say_where(void **state)
 {
@@ -480,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_map__round_trip_is_equal_and_stable),
 		cmocka_unit_test(test_map__equal_notices_changes),
 		cmocka_unit_test(test_map__combined_halves_pair),
+		cmocka_unit_test(test_map__image_without_grid),
 		cmocka_unit_test(test_map__in_memory_checks_say_where),
 		cmocka_unit_test(test_map__bad_fixtures_report_exactly_what_they_expect),
 		cmocka_unit_test(test_map__every_check_has_a_fixture),
