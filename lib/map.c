@@ -206,6 +206,7 @@ typedef struct {
 	uint8_t *seen;   /* per square: described by a <square> element */
 	uint8_t *quiet;  /* per square: an island problem already reported (QUIET_ISLAND) */
 	int depth;       /* <combine> nesting */
+	size_t cap_islands, cap_bigcities, cap_ferries; /* allocated lengths of the map's arrays */
 	bool oom;
 } reader;
 
@@ -624,8 +625,7 @@ static int island_index(const cm_map *m, const char *id)
 static void read_island(reader *r, xmlNode *n)
 {
 	cm_map *m = r->m;
-	size_t cap = m->n_islands;
-	if (!rd_grow(r, (void **)&m->islands, &cap, m->n_islands, sizeof *m->islands))
+	if (!rd_grow(r, (void **)&m->islands, &r->cap_islands, m->n_islands, sizeof *m->islands))
 		return;
 	cm_island *is = &m->islands[m->n_islands++];
 	memset(is, 0, sizeof *is);
@@ -800,8 +800,7 @@ static void read_piece(reader *r, xmlNode *pn, cm_bigcity_piece *pc)
 static void read_bigcity(reader *r, xmlNode *n)
 {
 	cm_map *m = r->m;
-	size_t cap = m->n_bigcities;
-	if (!rd_grow(r, (void **)&m->bigcities, &cap, m->n_bigcities, sizeof *m->bigcities))
+	if (!rd_grow(r, (void **)&m->bigcities, &r->cap_bigcities, m->n_bigcities, sizeof *m->bigcities))
 		return;
 	int idx = (int)m->n_bigcities;
 	cm_bigcity *bc = &m->bigcities[m->n_bigcities++];
@@ -827,8 +826,7 @@ static void read_bigcity(reader *r, xmlNode *n)
 static void read_ferry(reader *r, xmlNode *n)
 {
 	cm_map *m = r->m;
-	size_t cap = m->n_ferries;
-	if (!rd_grow(r, (void **)&m->ferries, &cap, m->n_ferries, sizeof *m->ferries))
+	if (!rd_grow(r, (void **)&m->ferries, &r->cap_ferries, m->n_ferries, sizeof *m->ferries))
 		return;
 	cm_ferry *f = &m->ferries[m->n_ferries++];
 	memset(f, 0, sizeof *f);
@@ -970,6 +968,9 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, cm_diags *d, cm_ma
 		rd_report(&r, "CM0216", line, 0, "map says %d x %d squares, its %s has %d x %d", acols ? acols : m->cols,
 		          arows ? arows : m->rows, comb ? "combination" : "grid", m->cols, m->rows);
 	r.m = m;
+	r.cap_islands = m->n_islands; /* a combination allocates exactly */
+	r.cap_bigcities = m->n_bigcities;
+	r.cap_ferries = m->n_ferries;
 	m->line = line;
 	m->id = rd_attr(&r, root, "id");
 	m->name = rd_attr(&r, root, "name");
@@ -1300,7 +1301,10 @@ out:
 /* Squares and their edge prints and islands (CM0203, CM0205). */
 static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 {
+	/* the where strings are formatted only for a diagnostic: this loop sees every square */
 	char w[WHERE_MAX];
+#define WHERE_SIDE where_fmt(w, m, "square (%d,%d), side %s", x, y, side)
+#define WHERE_SQ where_fmt(w, m, "square (%d,%d)", x, y)
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *sq = cm_map_at(m, x, y);
@@ -1309,44 +1313,45 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 				const cm_edge_print *p = &sq->print[s];
 				unsigned line = sq_line(m, sq, p->line);
 				const char *side = cm_side_name((cm_side)s);
-				where_fmt(w, m, "square (%d,%d), side %s", x, y, side);
 				if (!playable && p->kind != CM_PRINT_NONE)
-					chk(m, d, "CM0203", line, w,
+					chk(m, d, "CM0203", line, WHERE_SIDE,
 					    "%s print on side %s of square (%d,%d), which is %s: only squares that take tiles have edge prints",
 					    cm_print_kind_name(p->kind), side, x, y, cm_square_kind_name(sq->kind));
 				if (!playable)
 					continue;
 				bool land = faces_land(m, x, y, s);
 				if (land && p->kind != CM_PRINT_NONE)
-					chk(m, d, "CM0203", line, w,
+					chk(m, d, "CM0203", line, WHERE_SIDE,
 					    "%s print on side %s of square (%d,%d) faces a square that takes tiles or a big city",
 					    cm_print_kind_name(p->kind), side, x, y);
 				else if (!land && p->kind == CM_PRINT_NONE)
-					chk(m, d, "CM0203", line, w, "side %s of square (%d,%d) faces the map edge and has no print",
-					    side, x, y);
+					chk(m, d, "CM0203", line, WHERE_SIDE,
+					    "side %s of square (%d,%d) faces the map edge and has no print", side, x, y);
 				if (p->kind == CM_PRINT_NEUTRAL && p->arms)
-					chk(m, d, "CM0203", line, w,
+					chk(m, d, "CM0203", line, WHERE_SIDE,
 					    "neutral print on side %s of square (%d,%d) has coats of arms: print a road or a city",
 					    side, x, y);
 			}
 			if (quiet && (quiet[y * m->cols + x] & QUIET_ISLAND))
 				continue;
-			where_fmt(w, m, "square (%d,%d)", x, y);
 			unsigned line = sq_line(m, sq, 0);
 			if (sq->kind == CM_SQ_ISLAND && sq->island < 0)
-				chk(m, d, "CM0205", line, w, "island square (%d,%d) names no island", x, y);
+				chk(m, d, "CM0205", line, WHERE_SQ, "island square (%d,%d) names no island", x, y);
 			else if (sq->island >= 0 && (size_t)sq->island >= m->n_islands)
-				chk(m, d, "CM0205", line, w, "square (%d,%d) names island %d, which does not exist", x, y,
-				    sq->island);
+				chk(m, d, "CM0205", line, WHERE_SQ, "square (%d,%d) names island %d, which does not exist", x,
+				    y, sq->island);
 			else if (sq->kind != CM_SQ_ISLAND && sq->island >= 0)
-				chk(m, d, "CM0205", line, w, "square (%d,%d) is %s and names island %s: only island squares do",
-				    x, y, cm_square_kind_name(sq->kind), m->islands[sq->island].name);
+				chk(m, d, "CM0205", line, WHERE_SQ,
+				    "square (%d,%d) is %s and names island %s: only island squares do", x, y,
+				    cm_square_kind_name(sq->kind), m->islands[sq->island].name);
 			if (sq->kind != CM_SQ_ISLAND && sq->arms)
-				chk(m, d, "CM0205", line, w,
+				chk(m, d, "CM0205", line, WHERE_SQ,
 				    "square (%d,%d) is %s and has coats of arms: only island squares have them", x, y,
 				    cm_square_kind_name(sq->kind));
 		}
 }
+#undef WHERE_SIDE
+#undef WHERE_SQ
 
 /* Ferries join road prints (CM0204), and every island is reached by one (CM0206). */
 static void check_ferries(const cm_map *m, cm_diags *d)
@@ -1452,7 +1457,8 @@ static void check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 				continue;
 			where_fmt(w, m, "square (%d,%d)", x, y);
 			if (count[i] == 0)
-				chk(m, d, "CM0208", sq_line(m, sq, 0), w, "big-city square (%d,%d) is a piece of no big city", x, y);
+				chk(m, d, "CM0208", sq_line(m, sq, 0), w, "big-city square (%d,%d) is a piece of no big city", x,
+				    y);
 			else
 				chk(m, d, "CM0208", at[i]->tile.line, w, "big-city square (%d,%d) has %d pieces, one expected", x,
 				    y, count[i]);
