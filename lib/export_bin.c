@@ -19,7 +19,7 @@ typedef struct {
 
 static void put(buf *b, const void *src, size_t n)
 {
-	if (b->err)
+	if (b->err || n == 0)
 		return;
 	if (b->n + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 256;
