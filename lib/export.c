@@ -155,6 +155,13 @@ out:
 	return rc;
 }
 
+int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk)
+{
+	memset(dk, 0, sizeof *dk);
+	int rc = cm_export_check_model(m, NULL);
+	return rc ? rc : cm_export_deck_resolve(m, sets, n_sets, dk);
+}
+
 long cm_export_in_deck(const cm_map *m, const cm_export_deck *dk, size_t si, size_t ti)
 {
 	const cm_tile_type *t = &dk->sets[si]->tiles[ti];
@@ -177,6 +184,25 @@ void cm_export_edges(const cm_tile_type *t, uint8_t edge[4])
 }
 
 /* ---- JSON ---- */
+
+/* "key": value pairs */
+static void kint(cm_json *j, const char *key, long long v)
+{
+	cm_json_key(j, key);
+	cm_json_int(j, v);
+}
+
+static void kstr(cm_json *j, const char *key, const char *v)
+{
+	cm_json_key(j, key);
+	cm_json_str(j, v);
+}
+
+static void kbool(cm_json *j, const char *key, bool v)
+{
+	cm_json_key(j, key);
+	cm_json_bool(j, v);
+}
 
 static void json_opt_int(cm_json *j, const char *key, long long v, bool set)
 {
@@ -212,26 +238,19 @@ static void json_shape(cm_json *j, const cm_tile_type *t)
 	for (size_t i = 0; i < t->n_features; i++) {
 		const cm_feature *f = &t->features[i];
 		cm_json_obj_begin(j);
-		cm_json_key(j, "id");
-		cm_json_str(j, f->id);
-		cm_json_key(j, "kind");
-		cm_json_str(j, cm_feature_kind_name(f->kind));
+		kstr(j, "id", f->id);
+		kstr(j, "kind", cm_feature_kind_name(f->kind));
 		cm_json_key(j, "slots");
 		cm_json_arr_begin(j);
 		for (int b = 0; b < 12; b++)
 			if (f->slots & (1u << b))
 				cm_json_str(j, cm_slot_name(b));
 		cm_json_arr_end(j);
-		cm_json_key(j, "mask");
-		cm_json_int(j, f->slots);
-		cm_json_key(j, "arms");
-		cm_json_int(j, f->arms);
-		cm_json_key(j, "cathedral");
-		cm_json_bool(j, f->cathedral);
-		cm_json_key(j, "inn");
-		cm_json_bool(j, f->inn);
-		cm_json_key(j, "good");
-		cm_json_str(j, f->good == CM_GOOD_NONE ? NULL : cm_good_name(f->good));
+		kint(j, "mask", f->slots);
+		kint(j, "arms", f->arms);
+		kbool(j, "cathedral", f->cathedral);
+		kbool(j, "inn", f->inn);
+		kstr(j, "good", f->good == CM_GOOD_NONE ? NULL : cm_good_name(f->good));
 		cm_json_key(j, "touches");
 		json_mask_list(j, f->touches);
 		cm_json_obj_end(j);
@@ -262,16 +281,11 @@ static void json_squares(cm_json *j, const cm_map *m)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *s = cm_map_at(m, x, y);
 			cm_json_obj_begin(j);
-			cm_json_key(j, "x");
-			cm_json_int(j, x);
-			cm_json_key(j, "y");
-			cm_json_int(j, y);
-			cm_json_key(j, "kind");
-			cm_json_str(j, cm_square_kind_name(s->kind));
-			cm_json_key(j, "name");
-			cm_json_str(j, s->name);
-			cm_json_key(j, "arms");
-			cm_json_int(j, s->arms);
+			kint(j, "x", x);
+			kint(j, "y", y);
+			kstr(j, "kind", cm_square_kind_name(s->kind));
+			kstr(j, "name", s->name);
+			kint(j, "arms", s->arms);
 			json_opt_int(j, "island", s->island, s->island >= 0);
 			json_opt_int(j, "bigcity", s->bigcity, s->bigcity >= 0);
 			cm_json_key(j, "markers");
@@ -301,18 +315,12 @@ static void json_squares(cm_json *j, const cm_map *m)
 				if (p->kind == CM_PRINT_NONE)
 					continue;
 				cm_json_obj_begin(j);
-				cm_json_key(j, "x");
-				cm_json_int(j, x);
-				cm_json_key(j, "y");
-				cm_json_int(j, y);
-				cm_json_key(j, "side");
-				cm_json_str(j, cm_side_name((cm_side)e));
-				cm_json_key(j, "kind");
-				cm_json_str(j, cm_print_kind_name(p->kind));
-				cm_json_key(j, "arms");
-				cm_json_int(j, p->arms);
-				cm_json_key(j, "label");
-				cm_json_str(j, p->label);
+				kint(j, "x", x);
+				kint(j, "y", y);
+				kstr(j, "side", cm_side_name((cm_side)e));
+				kstr(j, "kind", cm_print_kind_name(p->kind));
+				kint(j, "arms", p->arms);
+				kstr(j, "label", p->label);
 				cm_json_obj_end(j);
 			}
 	cm_json_arr_end(j);
@@ -322,12 +330,9 @@ static void json_place(cm_json *j, const char *key, int x, int y, cm_side s)
 {
 	cm_json_key(j, key);
 	cm_json_obj_begin(j);
-	cm_json_key(j, "x");
-	cm_json_int(j, x);
-	cm_json_key(j, "y");
-	cm_json_int(j, y);
-	cm_json_key(j, "side");
-	cm_json_str(j, cm_side_name(s));
+	kint(j, "x", x);
+	kint(j, "y", y);
+	kstr(j, "side", cm_side_name(s));
 	cm_json_obj_end(j);
 }
 
@@ -338,16 +343,13 @@ static void json_features_of_map(cm_json *j, const cm_map *m)
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *b = &m->bigcities[i];
 		cm_json_obj_begin(j);
-		cm_json_key(j, "name");
-		cm_json_str(j, b->name);
+		kstr(j, "name", b->name);
 		cm_json_key(j, "pieces");
 		cm_json_arr_begin(j);
 		for (size_t k = 0; k < b->n_pieces; k++) {
 			cm_json_obj_begin(j);
-			cm_json_key(j, "x");
-			cm_json_int(j, b->pieces[k].x);
-			cm_json_key(j, "y");
-			cm_json_int(j, b->pieces[k].y);
+			kint(j, "x", b->pieces[k].x);
+			kint(j, "y", b->pieces[k].y);
 			json_shape(j, &b->pieces[k].tile);
 			cm_json_obj_end(j);
 		}
@@ -361,12 +363,10 @@ static void json_features_of_map(cm_json *j, const cm_map *m)
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *f = &m->ferries[i];
 		cm_json_obj_begin(j);
-		cm_json_key(j, "name");
-		cm_json_str(j, f->name);
+		kstr(j, "name", f->name);
 		json_place(j, "from", f->x1, f->y1, f->s1);
 		json_place(j, "to", f->x2, f->y2, f->s2);
-		cm_json_key(j, "arms");
-		cm_json_int(j, f->arms);
+		kint(j, "arms", f->arms);
 		cm_json_obj_end(j);
 	}
 	cm_json_arr_end(j);
@@ -375,8 +375,7 @@ static void json_features_of_map(cm_json *j, const cm_map *m)
 	cm_json_arr_begin(j);
 	for (size_t i = 0; i < m->n_islands; i++) {
 		cm_json_obj_begin(j);
-		cm_json_key(j, "name");
-		cm_json_str(j, m->islands[i].name);
+		kstr(j, "name", m->islands[i].name);
 		cm_json_obj_end(j);
 	}
 	cm_json_arr_end(j);
@@ -387,33 +386,23 @@ static void json_setup_rules(cm_json *j, const cm_map *m)
 	const cm_setup *s = &m->setup;
 	cm_json_key(j, "setup");
 	cm_json_obj_begin(j);
-	cm_json_key(j, "starts_used");
-	cm_json_int(j, s->starts_used);
+	kint(j, "starts_used", s->starts_used);
 	json_opt_int(j, "tiles_min", s->tiles_min, s->tiles_min > 0);
 	json_opt_int(j, "tiles_max", s->tiles_max, s->tiles_max > 0);
-	cm_json_key(j, "followers");
-	cm_json_int(j, s->followers);
+	kint(j, "followers", s->followers);
 	cm_json_obj_end(j);
 
 	const cm_rules *r = &m->rules;
 	cm_json_key(j, "rules");
 	cm_json_obj_begin(j);
-	cm_json_key(j, "edition");
-	cm_json_str(j, cm_edition_name(r->edition));
-	cm_json_key(j, "tiny_city");
-	cm_json_bool(j, r->tiny_city);
-	cm_json_key(j, "farmers");
-	cm_json_str(j, r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
-	cm_json_key(j, "farmers_bigcity");
-	cm_json_bool(j, r->farmers_bigcity);
-	cm_json_key(j, "town_extra_turn");
-	cm_json_bool(j, r->town_extra_turn);
-	cm_json_key(j, "town_cost");
-	cm_json_bool(j, r->town_cost);
-	cm_json_key(j, "town_road_bonus");
-	cm_json_bool(j, r->town_road_bonus);
-	cm_json_key(j, "abbey_edge");
-	cm_json_bool(j, r->abbey_edge);
+	kstr(j, "edition", cm_edition_name(r->edition));
+	kbool(j, "tiny_city", r->tiny_city);
+	kstr(j, "farmers", r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
+	kbool(j, "farmers_bigcity", r->farmers_bigcity);
+	kbool(j, "town_extra_turn", r->town_extra_turn);
+	kbool(j, "town_cost", r->town_cost);
+	kbool(j, "town_road_bonus", r->town_road_bonus);
+	kbool(j, "abbey_edge", r->abbey_edge);
 	cm_json_obj_end(j);
 }
 
@@ -426,10 +415,8 @@ static void json_deck(cm_json *j, const cm_map *m, const cm_export_deck *dk)
 	for (size_t i = 0; i < m->n_deck; i++) {
 		const cm_deck_entry *e = &m->deck[i];
 		cm_json_obj_begin(j);
-		cm_json_key(j, "tileset");
-		cm_json_str(j, e->tileset);
-		cm_json_key(j, "tile");
-		cm_json_str(j, e->tile);
+		kstr(j, "tileset", e->tileset);
+		kstr(j, "tile", e->tile);
 		json_opt_int(j, "count", e->count, e->count >= 0);
 		cm_json_obj_end(j);
 	}
@@ -439,29 +426,21 @@ static void json_deck(cm_json *j, const cm_map *m, const cm_export_deck *dk)
 	for (size_t si = 0; si < dk->n_sets; si++) {
 		const cm_tileset *ts = dk->sets[si];
 		cm_json_obj_begin(j);
-		cm_json_key(j, "id");
-		cm_json_str(j, ts->id);
-		cm_json_key(j, "name");
-		cm_json_str(j, ts->name);
-		cm_json_key(j, "base");
-		cm_json_bool(j, ts->base);
+		kstr(j, "id", ts->id);
+		kstr(j, "name", ts->name);
+		kbool(j, "base", ts->base);
 		json_editions(j, "totals", ts->total);
 		cm_json_key(j, "tiles");
 		cm_json_arr_begin(j);
 		for (size_t ti = 0; ti < ts->n_tiles; ti++) {
 			const cm_tile_type *t = &ts->tiles[ti];
 			cm_json_obj_begin(j);
-			cm_json_key(j, "id");
-			cm_json_str(j, t->id);
-			cm_json_key(j, "name");
-			cm_json_str(j, t->name);
-			cm_json_key(j, "start");
-			cm_json_bool(j, t->start);
-			cm_json_key(j, "count");
-			cm_json_int(j, t->count[m->rules.edition]);
+			kstr(j, "id", t->id);
+			kstr(j, "name", t->name);
+			kbool(j, "start", t->start);
+			kint(j, "count", t->count[m->rules.edition]);
 			json_editions(j, "counts", t->count);
-			cm_json_key(j, "in_deck");
-			cm_json_int(j, cm_export_in_deck(m, dk, si, ti));
+			kint(j, "in_deck", cm_export_in_deck(m, dk, si, ti));
 			json_shape(j, t);
 			cm_json_obj_end(j);
 		}
@@ -475,10 +454,7 @@ static void json_deck(cm_json *j, const cm_map *m, const cm_export_deck *dk)
 int cm_export_json(const cm_map *m, cm_tileset *const *sets, size_t n_sets, FILE *f)
 {
 	cm_export_deck dk;
-	int rc = cm_export_check_model(m, NULL);
-	if (rc)
-		return rc;
-	rc = cm_export_deck_resolve(m, sets, n_sets, &dk);
+	int rc = cm_export_prepare(m, sets, n_sets, &dk);
 	if (rc)
 		return rc;
 	cm_json j;

@@ -396,10 +396,7 @@ int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
 	*out = NULL;
 	*len = 0;
 	cm_export_deck dk;
-	int rc = cm_export_check_model(m, NULL);
-	if (rc)
-		return rc;
-	rc = cm_export_deck_resolve(m, sets, n_sets, &dk);
+	int rc = cm_export_prepare(m, sets, n_sets, &dk);
 	if (rc)
 		return rc;
 	writer w;

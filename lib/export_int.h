@@ -23,6 +23,9 @@ int cm_export_check_model(const cm_map *m, const char **where);
 int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
                            cm_export_deck *dk);
 void cm_export_deck_clear(cm_export_deck *dk);
+/* Both of the above, as every writer starts: 0, CM_EINVAL, CM_ENOTFOUND or
+ * CM_ENOMEM (then *dk is empty). */
+int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk);
 /* Copies of tile type ti of used set si in the deck: the sum over the deck
  * entries naming it or its whole set (an entry count of -1 means the set's
  * count for the map's edition). */
