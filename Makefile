@@ -62,7 +62,7 @@ BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(O)/bench/%)
 
 .SECONDARY:
-.PHONY: all test headers-test unit-test cli-test scenario-test bench maps install clean
+.PHONY: all test headers-test unit-test cli-test scenario-test export-test bench maps install clean
 all: $(BIN)
 
 $(O)/obj/%.o: %.c $(CONFIG)
@@ -99,7 +99,7 @@ $(O)/bench/%: $(O)/obj/tests/bench/%.o $(LIB)
 
 $(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 
-test: headers-test unit-test scenario-test cli-test
+test: headers-test unit-test scenario-test cli-test export-test
 # Every public header compiles on its own (STYLE.md "Headers").
 HEADERS := $(sort $(wildcard lib/include/carcamap/*.h))
 headers-test: $(HEADERS:lib/include/carcamap/%.h=$(O)/hdr/%.ok)
@@ -112,6 +112,9 @@ scenario-test: $(SCEN_BIN) $(BIN)
 	$(Q)$(if $(SCEN_BIN),$(SCEN_BIN) tests/scenarios,true)
 cli-test: $(BIN)
 	$(Q)sh tests/cli/run.sh $(BIN)
+# Export samples against the JSON Schema, Tiled and a C99 build of the reader.
+export-test: $(O)/tests/test_export
+	$(Q)CC='$(CC)' sh tests/export/run.sh $(O)
 
 bench: $(BENCH_BIN) $(BIN)
 	$(Q)for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
