@@ -92,11 +92,32 @@ static int worse(int a, int b)
 	return a ? a : b;
 }
 
-int cli_workspace_load(cm_workspace *w, int n, char **files, cm_diags *d)
+#ifndef CM_TILESET_DIR
+#define CM_TILESET_DIR "/usr/local/share/carcamap/tilesets"
+#endif
+
+int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags *d)
 {
 	int worst = 0;
 	for (int i = 0; i < n; i++)
 		worst = worse(worst, cm_workspace_load(w, files[i], d));
+	if (!decks)
+		return worst;
+	const char *env = getenv("CARCAMAP_TILESETS");
+	while (env && *env) {
+		const char *colon = strchr(env, ':');
+		size_t len = colon ? (size_t)(colon - env) : strlen(env);
+		char dir[4096];
+		if (len && len < sizeof dir) {
+			memcpy(dir, env, len);
+			dir[len] = '\0';
+			if (cm_workspace_add_tileset_dir(w, dir))
+				return CM_ENOMEM;
+		}
+		env = colon ? colon + 1 : NULL;
+	}
+	if (cm_workspace_add_tileset_dir(w, CM_TILESET_DIR))
+		return CM_ENOMEM;
 	return worse(worst, cm_workspace_resolve(w, d));
 }
 

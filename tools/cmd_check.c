@@ -161,7 +161,7 @@ int cmd_check(int argc, char **argv)
 		ec = cli_usage_error("check", "no files to check");
 		goto out;
 	}
-	int worst = cli_workspace_load(w, argc - optind, argv + optind, d);
+	int worst = cli_workspace_load(w, argc - optind, argv + optind, 1, d);
 	cm_diags_sort(d);
 	if (fmt == FMT_TEXT) {
 		int files = argc - optind;
