@@ -135,9 +135,13 @@ int cmd_import(int argc, char **argv)
 		cm_map_default_prints(m);
 		if (out) {
 			/* beside the target, renamed into place: never a half-written file */
-			tmp = cm_asprintf("%s.tmp.%ld", out, (long)getpid());
-			f = tmp ? fopen(tmp, "w") : NULL;
+			int fd = cm_tmp_beside(out, &tmp);
+			f = fd >= 0 ? fdopen(fd, "w") : NULL;
 			if (!f) {
+				if (fd >= 0) {
+					close(fd);
+					remove(tmp);
+				}
 				cm_diags_add(d, CM_SEV_ERROR, NULL, out, 0, 0, NULL, "cannot write");
 				rc = CM_EIO;
 			}
