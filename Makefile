@@ -79,6 +79,10 @@ $(O)/obj/gen/schemas.o: $(O)/gen/schemas.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes -c $< -o $@
 
+# The installed command finds the bundled tile sets here.
+TILESET_DIR := $(PREFIX)/share/carcamap/tilesets
+$(O)/obj/tools/cli.o: ALL_CPPFLAGS += -DCM_TILESET_DIR='"$(TILESET_DIR)"'
+
 $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
@@ -135,6 +139,8 @@ install: $(BIN) $(LIB) $(O)/carcamap.pc
 	install -m 644 lib/include/carcamap/*.h $(DESTDIR)$(PREFIX)/include/carcamap/
 	install -m 644 $(O)/carcamap.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/carcamap.pc
 	install -m 644 tools/carcamap.1 $(DESTDIR)$(PREFIX)/share/man/man1/carcamap.1
+	install -d $(DESTDIR)$(TILESET_DIR)
+	install -m 644 maps/tilesets/*.xml $(DESTDIR)$(TILESET_DIR)/
 
 clean:
 	rm -rf build

@@ -19,6 +19,8 @@ static const cm_check_info checks[] = {
 	{ "CM0004", E, "input larger than the limit", "", "split the file or check that it is the right file" },
 	{ "CM0005", E, "unknown file kind", "",
 	  "give a tile set or map XML file, a legend, a PNG image or a carcamap pack" },
+	{ "CM0006", E, "id defined twice across the inputs", "",
+	  "give each map and tile set its own id, or pass each file once" },
 
 	/* ---- CM01xx: tile sets (lib/tileset.c) ---- */
 	{ "CM0101", E, "edge slot covered by no feature", "BASE-FEATURES",

@@ -832,3 +832,24 @@ out:
 	reader_free(r);
 	return rc;
 }
+
+int cm_image_apply_descriptor(cm_map *m, const char *descriptor, cm_diags *d)
+{
+	if (!m->image)
+		return 0;
+	cm_legend *lg = NULL;
+	char *png = cm_path_resolve(descriptor, m->image);
+	char *legend = m->legend ? cm_path_resolve(descriptor, m->legend) : NULL;
+	int rc = CM_ENOMEM;
+	if (!png || (m->legend && !legend))
+		goto out;
+	rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
+	if (rc)
+		goto out;
+	rc = cm_image_apply(m, png, lg, d);
+out:
+	cm_legend_free(lg);
+	free(png);
+	free(legend);
+	return rc;
+}

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <libxml/tree.h>
 #include "carcamap/catalog.h"
+#include "carcamap/image.h"
 #include "carcamap/map.h"
 #include "util_int.h"
 #include "xml_int.h"
@@ -206,6 +207,7 @@ typedef struct {
 	uint8_t *seen;   /* per square: described by a <square> element */
 	uint8_t *quiet;  /* per square: an island problem already reported (QUIET_ISLAND) */
 	int depth;       /* <combine> nesting */
+	unsigned flags;  /* CM_MAP_LOAD_… */
 	size_t cap_islands, cap_bigcities, cap_ferries; /* allocated lengths of the map's arrays */
 	bool oom;
 } reader;
@@ -445,15 +447,7 @@ static int copy_square(cm_square *dst, const cm_square *src, int island_off, int
 	return 0;
 }
 
-static char *resolve_path(const char *base, const char *rel)
-{
-	const char *slash = base ? strrchr(base, '/') : NULL;
-	if (rel[0] == '/' || !slash)
-		return cm_strdup(rel);
-	return cm_asprintf("%.*s/%s", (int)(slash - base), base, rel);
-}
-
-static int load_path(const char *path, int depth, cm_diags *d, cm_map **out);
+static int load_path(const char *path, int depth, unsigned flags, cm_diags *d, cm_map **out);
 
 /* Places both halves on one grid (MAP-HALF): the east map is laid over the
  * west map so that the east map's column 0 is the west map's last column,
@@ -475,8 +469,8 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 	}
 	for (int h = 0; h < 2; h++) {
 		char *rel = rd_attr(r, c, which[h]);
-		char *path = rel ? resolve_path(r->file, rel) : NULL;
-		int lrc = path ? load_path(path, r->depth + 1, r->d, &half[h]) : CM_ENOMEM;
+		char *path = rel ? cm_path_resolve(r->file, rel) : NULL;
+		int lrc = path ? load_path(path, r->depth + 1, r->flags, r->d, &half[h]) : CM_ENOMEM;
 		if (lrc == CM_ENOMEM) {
 			r->oom = true;
 			rc = CM_ENOMEM;
@@ -906,11 +900,12 @@ static void read_rules(reader *r, xmlNode *n)
 
 static void check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet);
 
-static int load_doc(xmlDoc *doc, const char *file, int depth, cm_diags *d, cm_map **out)
+static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm_diags *d,
+                    cm_map **out)
 {
 	*out = NULL;
 	xmlNode *root = xmlDocGetRootElement(doc);
-	reader r = { .d = d, .file = file, .depth = depth };
+	reader r = { .d = d, .file = file, .depth = depth, .flags = flags };
 	size_t errors = cm_diags_errors(d);
 	uint8_t *kinds = NULL;
 	unsigned *row_lines = NULL;
@@ -1010,6 +1005,15 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, cm_diags *d, cm_ma
 		rc = CM_ENOMEM;
 		goto out;
 	}
+	/* the image gives the squares the descriptor leaves open; checking
+	 * before it is read would report a board of empty squares */
+	if ((flags & CM_MAP_LOAD_IMAGE) && m->image) {
+		int irc = cm_image_apply_descriptor(m, file, d);
+		if (irc) {
+			rc = irc == CM_ENOMEM ? CM_ENOMEM : CM_EINVAL;
+			goto out;
+		}
+	}
 	cm_map_default_prints(m);
 	check_structure(m, d, r.quiet);
 	if (cm_diags_errors(d) > errors)
@@ -1029,21 +1033,26 @@ out:
 	return 0;
 }
 
-static int load_path(const char *path, int depth, cm_diags *d, cm_map **out)
+static int load_path(const char *path, int depth, unsigned flags, cm_diags *d, cm_map **out)
 {
 	xmlDoc *doc;
 	*out = NULL;
 	int rc = cm_xml_load_file(path, "map.xsd", d, &doc);
 	if (rc)
 		return rc;
-	rc = load_doc(doc, path, depth, d, out);
+	rc = load_doc(doc, path, depth, flags, d, out);
 	xmlFreeDoc(doc);
 	return rc;
 }
 
 int cm_map_load_file(const char *path, cm_diags *d, cm_map **out)
 {
-	return load_path(path, 0, d, out);
+	return load_path(path, 0, 0, d, out);
+}
+
+int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map **out)
+{
+	return load_path(path, 0, flags, d, out);
 }
 
 int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *d, cm_map **out)
@@ -1053,7 +1062,7 @@ int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *
 	int rc = cm_xml_load_memory(buf, len, file, "map.xsd", d, &doc);
 	if (rc)
 		return rc;
-	rc = load_doc(doc, file, 0, d, out);
+	rc = load_doc(doc, file, 0, 0, d, out);
 	xmlFreeDoc(doc);
 	return rc;
 }

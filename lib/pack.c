@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 #include "carcamap/catalog.h"
+#include "carcamap/export.h"
 #include "carcamap/pack.h"
 #include "schema_int.h"
 #include "sha256_int.h"
@@ -749,6 +750,33 @@ static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t 
 	return bad ? CM_EINVAL : 0;
 }
 
+/* Stores the client binary encoding of a map (export-bin.md), in the same
+ * transaction as its model, so a pack never holds one without the other. */
+static int put_binary(wr *w, const cm_map *m, cm_tileset *const *sets, size_t n_sets)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	int rc = cm_export_bin(m, sets, n_sets, &buf, &len);
+	if (rc) {
+		cm_diags_add(w->d, CM_SEV_ERROR, NULL, w->path, 0, 0, NULL,
+		             "map %s: cannot encode the client binary: %s", m->id, cm_strerror(rc));
+		return rc == CM_ENOMEM ? rc : CM_EINVAL;
+	}
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(w->db, "INSERT INTO map_binary (map_id, format_version, data) VALUES (?, ?, ?)",
+	                       -1, &st, NULL) != SQLITE_OK) {
+		free(buf);
+		return sql_fail(w, "prepare");
+	}
+	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, CM_EXPORT_BIN_MAJOR);
+	sqlite3_bind_blob(st, 3, len ? (const void *)buf : "", (int)len, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : sql_fail(w, "store binary");
+	sqlite3_finalize(st);
+	free(buf);
+	return rc;
+}
+
 int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
                   cm_tileset *const *sets_in, size_t n_sets, cm_diags *d)
 {
@@ -809,6 +837,8 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 		rc = put_tileset(&w, sets[i]);
 	for (size_t i = 0; i < n_maps && !rc; i++)
 		rc = put_map(&w, maps[i], hashes + 32 * i);
+	for (size_t i = 0; i < n_maps && !rc; i++)
+		rc = put_binary(&w, maps[i], sets, n_sets);
 	if (rc)
 		goto out;
 	if (sqlite3_exec(w.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {

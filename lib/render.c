@@ -220,15 +220,15 @@ static int encode(writer *w, const canvas *c, int alpha)
 static int write_png(const canvas *c, int alpha, const char *path, cm_diags *d)
 {
 	int rc = 0;
-	char *tmp = cm_asprintf("%s.tmp.XXXXXX", path);
+	char *tmp = NULL;
 	writer *w = calloc(1, sizeof *w);
-	if (!tmp || !w) {
+	if (!w) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
 	w->d = d;
 	w->path = path;
-	int fd = mkstemp(tmp);
+	int fd = cm_tmp_beside(path, &tmp);
 	if (fd < 0 || !(w->f = fdopen(fd, "wb"))) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot create a file beside it: %s",
 		             strerror(errno));

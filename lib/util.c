@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "carcamap/common.h"
 #include "carcamap/diag.h"
 #include "util_int.h"
@@ -108,6 +110,36 @@ out:
 	free(buf);
 	fclose(f);
 	return rc;
+}
+
+char *cm_path_resolve(const char *base, const char *rel)
+{
+	const char *slash = base ? strrchr(base, '/') : NULL;
+	if (rel[0] == '/' || !slash)
+		return cm_strdup(rel);
+	return cm_asprintf("%.*s/%s", (int)(slash - base), base, rel);
+}
+
+int cm_tmp_beside(const char *path, char **name)
+{
+	*name = NULL;
+	for (unsigned n = 0; n < 100; n++) {
+		char *t = cm_asprintf("%s.tmp.%ld.%u", path, (long)getpid(), n);
+		if (!t) {
+			errno = ENOMEM;
+			return -1;
+		}
+		int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			*name = t;
+			return fd;
+		}
+		free(t);
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 int cm_grow(void **v, size_t *cap, size_t n, size_t es)

@@ -171,8 +171,8 @@ static void add_island(cm_map *m, const char *name)
 {
 	m->islands = realloc(m->islands, (m->n_islands + 1) * sizeof *m->islands);
 	assert_non_null(m->islands);
-	m->islands[m->n_islands].name = sdup(name);
-	m->islands[m->n_islands++].line = 0;
+	memset(&m->islands[m->n_islands], 0, sizeof m->islands[0]);
+	m->islands[m->n_islands++].name = sdup(name);
 }
 
 /* 5x4 with every model part:
@@ -233,7 +233,7 @@ static cm_map *make_sample(void)
 	m->ferries = calloc(1, sizeof *m->ferries);
 	m->n_ferries = 1;
 	m->ferries[0] = (cm_ferry){ sdup("Channel"), 1, 3, CM_S, 3, 3, CM_S, 1, 0 };
-	m->setup = (cm_setup){ 1, 40, 60, 7 };
+	m->setup = (cm_setup){ .starts_used = 1, .tiles_min = 40, .tiles_max = 60, .followers = 7 };
 	cm_rules_default(&m->rules, CM_EDITION_C1);
 	m->rules.farmers = CM_FARMERS_C1;
 	m->rules.town_cost = true;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sqlite3.h>
 #include "carcamap/catalog.h"
+#include "carcamap/export.h"
 #include "carcamap/pack.h"
 #include "util_model.h"
 
@@ -496,6 +497,26 @@ static void test_pack__hostile_values(void **state)
 	free(bytes);
 }
 
+/* A written pack carries each map's client binary, equal to cm_export_bin. */
+static void test_pack__write_stores_client_binary(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	unsigned char *want = NULL;
+	size_t want_len = 0;
+	assert_int_equal(cm_export_bin(f->map, f->sets, 2, &want, &want_len), 0);
+	cm_pack *p = NULL;
+	uint8_t *data = NULL;
+	size_t len = 0;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_map_binary(p, "sample", CM_EXPORT_BIN_MAJOR, &data, &len), 0);
+	assert_int_equal(len, want_len);
+	assert_memory_equal(data, want, len);
+	free(data);
+	free(want);
+	cm_pack_close(p);
+}
+
 static void test_pack__map_binary(void **state)
 {
 	fx *f = *state;
@@ -566,6 +587,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pack__truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__hostile_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__map_binary, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__write_stores_client_binary, setup, teardown),
 		cmocka_unit_test(test_pack__catalogue_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

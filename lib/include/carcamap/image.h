@@ -82,4 +82,10 @@ int cm_image_import(const char *png_path, const cm_legend *lg, cm_diags *d, cm_m
  * CM_EINVAL (m is then partly filled), or as cm_image_import. */
 int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diags *d);
 
+/* Applies the image a descriptor names (m->image, and m->legend or the
+ * built-in legend), both resolved against the directory of descriptor (the
+ * descriptor's path; NULL: the current directory), as cm_image_apply does.
+ * Returns what cm_legend_load_file or cm_image_apply return. */
+int cm_image_apply_descriptor(cm_map *m, const char *descriptor, cm_diags *d);
+
 #endif

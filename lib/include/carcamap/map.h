@@ -166,6 +166,13 @@ void cm_map_free(cm_map *m);
  * Returns 0, CM_EINVAL (see d), CM_EVERSION (newer format), CM_EIO,
  * CM_ENOMEM. */
 int cm_map_load_file(const char *path, cm_diags *d, cm_map **out);
+/* Flags for cm_map_load_file_flags. */
+#define CM_MAP_LOAD_IMAGE 1u /* read the squares of <image> (paths relative to the
+                              * descriptor; the legend, or the built-in one) before
+                              * the checks: what every command does */
+/* cm_map_load_file with flags; halves of a combined map get the same flags. */
+int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map **out);
+
 /* The same from memory; file names the text in diagnostics and is the base
  * for <combine> paths (NULL: the current directory). */
 int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *d,
