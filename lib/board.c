@@ -693,8 +693,8 @@ int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
 		b->front_pos[s] = -1;
 	}
 	memset(b->rot, 0, (size_t)N);
-	memset(b->stamp, 0, (size_t)N * sizeof *b->stamp);
-	b->epoch = 0;
+	/* stamp, nstamp and epoch carry over: stamps only compare to the
+	 * current epoch, which keeps rising (cm__epoch clears on wrap) */
 	b->n_front = 0;
 	b->n_filled = 0;
 	memset(b->bc_connected, 0, b->map->n_bigcities + 1);

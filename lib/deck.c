@@ -202,7 +202,7 @@ int cm_deck_build(const cm_map *map, const cm_tileset *const *sets, size_t n_set
 		for (size_t s = 0; s < n_sets && rc == 0; s++)
 			rc = add_whole_set(k, &cap, sets[s], e);
 	}
-	for (size_t i = 0; i < map->n_deck && rc >= 0; i++) {
+	for (size_t i = 0; i < map->n_deck && rc != CM_ENOMEM; i++) {
 		const cm_deck_entry *de = &map->deck[i];
 		char where[160];
 		snprintf(where, sizeof where, "map %s, deck entry %zu", map->id ? map->id : "?", i + 1);
