@@ -84,6 +84,25 @@ out:
 	return rc;
 }
 
+/* Line of the DOCTYPE in buf: libxml2 gives a DTD node the line of the node
+ * before it, or none. Comments are skipped, so a DOCTYPE named inside one
+ * is not taken. 0 when not found. */
+static unsigned doctype_line(const char *buf, size_t len)
+{
+	unsigned line = 1;
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\n') {
+			line++;
+		} else if (len - i >= 4 && memcmp(buf + i, "<!--", 4) == 0) {
+			for (i += 4; i < len && !(len - i >= 3 && memcmp(buf + i, "-->", 3) == 0); i++)
+				line += buf[i] == '\n';
+		} else if (len - i >= 9 && memcmp(buf + i, "<!DOCTYPE", 9) == 0) {
+			return line;
+		}
+	}
+	return 0;
+}
+
 int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char *schema,
                        cm_diags *d, xmlDoc **out)
 {
@@ -112,8 +131,7 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 		goto out;
 	}
 	if (doc->intSubset || doc->extSubset) {
-		xmlDtd *dtd = doc->intSubset ? doc->intSubset : doc->extSubset;
-		cm_diags_check(d, "CM0003", file, cm_xml_line((xmlNode *)dtd), 0, NULL,
+		cm_diags_check(d, "CM0003", file, doctype_line(buf, len), 0, NULL,
 		               "document type declarations are not allowed");
 		rc = CM_EINVAL;
 		goto out;
@@ -172,8 +190,16 @@ int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size)
 			continue;
 		}
 		if (end - p >= 2 && (p[1] == '?' || p[1] == '!')) {
-			const char *q = memchr(p, '>', (size_t)(end - p));
-			if (!q)
+			/* a DOCTYPE's internal subset [...] holds '>' of its own: skip
+			 * it whole, so that such files are still recognised (and then
+			 * refused with CM0003 rather than called unknown) */
+			const char *q = p;
+			int depth = 0;
+			while (q < end && (*q != '>' || depth > 0)) {
+				depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
+				q++;
+			}
+			if (q >= end)
 				return CM_EFORMAT;
 			p = q + 1;
 			continue;

@@ -30,14 +30,24 @@ int cm_tileset_check(const cm_tileset *ts, cm_diags *d);
 /* Frees the set and everything it owns; NULL is a no-op. */
 void cm_tileset_free(cm_tileset *ts);
 
-/* Copies of each tile type in an edition, summed. */
+/* Copies of each drawn tile type in an edition, summed: abbey tiles (dealt
+ * one per player, never drawn) are left out, as in the declared totals. */
 int cm_tileset_total(const cm_tileset *ts, cm_edition e);
+/* Whether t is an abbey tile: it holds an abbey feature. */
+bool cm_tileset_is_abbey_tile(const cm_tile_type *t);
 /* The tile type with this id (borrowed), or NULL. */
 const cm_tile_type *cm_tileset_find(const cm_tileset *ts, const char *id);
 /* Index of the start tile, or -1. */
 int cm_tileset_start(const cm_tileset *ts);
 
-/* Writes the set as XML (schemas/tileset.xsd), deterministic. 0 or CM_EIO. */
+/* Writes the set as XML (schemas/tileset.xsd), deterministic: reading it
+ * back gives an equal model. 0 or CM_EIO. */
 int cm_tileset_write_xml(const cm_tileset *ts, FILE *f);
+/* Writes the set as indented JSON, deterministic: {"id","name","kind",
+ * "totals":{"C1",…},"declared":{"C1": n or null,…},"tiles":[{"id","name",
+ * "count":{"C1",…},"start","abbey","edges":[N,E,S,W],"features":[{"id",
+ * "kind","slots":[…], kind's attributes}],"contacts":[[ids]]}]}.
+ * 0 or CM_EIO. */
+int cm_tileset_write_json(const cm_tileset *ts, FILE *f);
 
 #endif

@@ -1,0 +1,943 @@
+/* tileset.c: tile sets (carcamap/tileset.h). Owns the reader of
+ * schemas/tileset.xsd files (the XML is parsed and validated by xml.c, this
+ * file builds the model and resolves ids), the semantic checks CM01xx, and
+ * the XML and JSON writers. Rules of each check: schemas/tileset.md. */
+#include <libxml/tree.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/catalog.h"
+#include "carcamap/tileset.h"
+#include "json_int.h"
+#include "util_int.h"
+#include "xml_int.h"
+
+/* ------------------------------------------------------------------ */
+/* small helpers                                                       */
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* A copy of s without leading and trailing white space (xs:token values
+ * may carry it); NULL when s is NULL or memory runs out. */
+static char *trimmed(const char *s)
+{
+	if (!s)
+		return NULL;
+	while (is_space(*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && is_space(s[n - 1]))
+		n--;
+	return cm_strndup(s, n);
+}
+
+/* The next white-space separated token of *p into tok (at most size-1
+ * characters, longer ones are cut); false at the end. */
+static bool next_token(const char **p, char *tok, size_t size)
+{
+	const char *s = *p;
+	while (is_space(*s))
+		s++;
+	if (!*s)
+		return false;
+	size_t n = 0;
+	while (*s && !is_space(*s)) {
+		if (n + 1 < size)
+			tok[n++] = *s;
+		s++;
+	}
+	tok[n] = '\0';
+	*p = s;
+	return true;
+}
+
+static int popcount32(uint32_t v)
+{
+	int n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+/* Sides (bit s) on which a slot mask has at least one slot. */
+static unsigned sides_of(cm_slots m)
+{
+	unsigned r = 0;
+	for (int s = 0; s < 4; s++)
+		if (m & CM_SIDE_SLOTS(s))
+			r |= 1u << s;
+	return r;
+}
+
+bool cm_tileset_is_abbey_tile(const cm_tile_type *t)
+{
+	for (size_t i = 0; i < t->n_features; i++)
+		if (t->features[i].kind == CM_FEAT_ABBEY)
+			return true;
+	return false;
+}
+
+int cm_tileset_total(const cm_tileset *ts, cm_edition e)
+{
+	int n = 0;
+	for (size_t i = 0; i < ts->n_tiles; i++)
+		if (!cm_tileset_is_abbey_tile(&ts->tiles[i]))
+			n += ts->tiles[i].count[e];
+	return n;
+}
+
+const cm_tile_type *cm_tileset_find(const cm_tileset *ts, const char *id)
+{
+	for (size_t i = 0; i < ts->n_tiles; i++)
+		if (ts->tiles[i].id && strcmp(ts->tiles[i].id, id) == 0)
+			return &ts->tiles[i];
+	return NULL;
+}
+
+int cm_tileset_start(const cm_tileset *ts)
+{
+	for (size_t i = 0; i < ts->n_tiles; i++)
+		if (ts->tiles[i].start)
+			return (int)i;
+	return -1;
+}
+
+void cm_tileset_free(cm_tileset *ts)
+{
+	if (!ts)
+		return;
+	for (size_t i = 0; i < ts->n_tiles; i++)
+		cm_tile_type_clear(&ts->tiles[i]);
+	free(ts->tiles);
+	free(ts->id);
+	free(ts->name);
+	free(ts->file);
+	free(ts);
+}
+
+/* ------------------------------------------------------------------ */
+/* semantic checks                                                     */
+
+/* Where a problem is: the file and line of the element, or, for a model
+ * built in memory (no file), a `where` string naming tile and feature. */
+typedef struct {
+	cm_diags *d;
+	const cm_tileset *ts;
+	/* per tile, the source line of each contact (loader only, else NULL):
+	 * the model keeps contacts as masks without lines */
+	unsigned *const *contact_line;
+} checker;
+
+static void report(const checker *c, const char *id, unsigned line, const cm_tile_type *t,
+                   const cm_feature *f, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 7)))
+#endif
+	;
+
+static void report(const checker *c, const char *id, unsigned line, const cm_tile_type *t,
+                   const cm_feature *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	char *where = NULL;
+	if (!c->ts->file) {
+		const char *set = c->ts->id ? c->ts->id : "?";
+		if (t && f)
+			where = cm_asprintf("tile set %s, tile %s, feature %s", set, t->id ? t->id : "?",
+			                    f->id ? f->id : "?");
+		else if (t)
+			where = cm_asprintf("tile set %s, tile %s", set, t->id ? t->id : "?");
+		else
+			where = cm_asprintf("tile set %s", set);
+	}
+	cm_diags_check(c->d, id, c->ts->file, c->ts->file ? line : 0, 0, where, "%s",
+	               msg ? msg : "(out of memory)");
+	free(where);
+	free(msg);
+}
+
+static unsigned feature_line(const cm_tile_type *t, const cm_feature *f)
+{
+	return f->line ? f->line : t->line;
+}
+
+static const char *fid(const cm_feature *f)
+{
+	return f->id ? f->id : "?";
+}
+
+/* CM0103: slots and attributes allowed by the feature's kind. */
+static void check_shape(const checker *c, const cm_tile_type *t, const cm_feature *f)
+{
+	unsigned line = feature_line(t, f);
+	const char *kind = cm_feature_kind_name(f->kind);
+	char buf[64];
+	if (f->slots & ~CM_SLOTS_ALL)
+		report(c, "CM0103", line, t, f, "%s '%s' has slot bits beyond the 12 edge slots", kind, fid(f));
+	cm_slots m = f->slots & CM_SLOTS_ALL;
+	switch (f->kind) {
+	case CM_FEAT_CITY:
+		if (!m)
+			report(c, "CM0103", line, t, f, "city '%s' covers no slots: a city reaches the edge", fid(f));
+		for (int s = 0; s < 4; s++) {
+			cm_slots side = CM_SIDE_SLOTS(s);
+			if ((m & side) && (m & side) != side) {
+				cm_slots_format(m & side, buf, sizeof buf);
+				report(c, "CM0103", line, t, f,
+				       "city '%s' covers %s but not the whole side %s (a city covers whole sides)", fid(f),
+				       buf, cm_side_name((cm_side)s));
+			}
+		}
+		break;
+	case CM_FEAT_ROAD: {
+		cm_slots mid = CM_SIDE_MID(CM_N) | CM_SIDE_MID(CM_E) | CM_SIDE_MID(CM_S) | CM_SIDE_MID(CM_W);
+		if (!m)
+			report(c, "CM0103", line, t, f, "road '%s' covers no slots: a road reaches the edge", fid(f));
+		if (m & ~mid) {
+			cm_slots_format(m & ~mid, buf, sizeof buf);
+			report(c, "CM0103", line, t, f, "road '%s' covers %s: a road covers middle slots only (Nm Em Sm Wm)",
+			       fid(f), buf);
+		}
+		break;
+	}
+	case CM_FEAT_MONASTERY:
+	case CM_FEAT_GARDEN:
+		if (m)
+			report(c, "CM0103", line, t, f, "%s '%s' covers slots: a %s lies inside the tile", kind, fid(f), kind);
+		break;
+	case CM_FEAT_ABBEY:
+		if (m != CM_SLOTS_ALL)
+			report(c, "CM0103", line, t, f, "abbey '%s' must cover all 12 slots", fid(f));
+		break;
+	case CM_FEAT_FIELD:
+		break;
+	}
+	if (f->kind != CM_FEAT_CITY && (f->arms || f->cathedral || f->good != CM_GOOD_NONE))
+		report(c, "CM0103", line, t, f, "%s '%s' has arms, a cathedral or a good: only a city has them", kind,
+		       fid(f));
+	if (f->kind != CM_FEAT_ROAD && f->inn)
+		report(c, "CM0103", line, t, f, "%s '%s' has an inn: only a road has one", kind, fid(f));
+	if (f->kind != CM_FEAT_FIELD && f->touches)
+		report(c, "CM0103", line, t, f, "%s '%s' has touches: only a field touches cities", kind, fid(f));
+}
+
+/* CM0101, CM0102: every edge slot belongs to exactly one feature. */
+static void check_coverage(const checker *c, const cm_tile_type *t)
+{
+	cm_slots seen = 0;
+	for (size_t k = 0; k < t->n_features; k++) {
+		const cm_feature *f = &t->features[k];
+		cm_slots twice = f->slots & seen & CM_SLOTS_ALL;
+		if (twice) {
+			/* name the first earlier feature that holds one of them */
+			const cm_feature *o = NULL;
+			for (size_t j = 0; j < k && !o; j++)
+				if (t->features[j].slots & twice)
+					o = &t->features[j];
+			char buf[64];
+			cm_slots_format(twice, buf, sizeof buf);
+			bool one = popcount32(twice) == 1;
+			report(c, "CM0102", feature_line(t, f), t, f, "slot%s %s of %s '%s' already belong%s to %s '%s'",
+			       one ? "" : "s", buf, cm_feature_kind_name(f->kind), fid(f), one ? "s" : "",
+			       o ? cm_feature_kind_name(o->kind) : "?", o ? fid(o) : "?");
+		}
+		seen |= f->slots;
+	}
+	cm_slots missing = (cm_slots)(~seen & CM_SLOTS_ALL);
+	if (missing) {
+		char buf[64];
+		cm_slots_format(missing, buf, sizeof buf);
+		bool one = popcount32(missing) == 1;
+		report(c, "CM0101", t->line, t, NULL, "slot%s %s of tile %s belong%s to no feature", one ? "" : "s", buf,
+		       t->id ? t->id : "?", one ? "s" : "");
+	}
+}
+
+/* CM0107-CM0111 for contact i of tile t (index ti). */
+static void check_contact(const checker *c, size_t ti, const cm_tile_type *t, size_t i)
+{
+	unsigned line = c->contact_line && c->contact_line[ti] ? c->contact_line[ti][i] : t->line;
+	uint32_t m = t->contacts[i];
+	size_t n = t->n_features < CM_MAX_FEATURES ? t->n_features : CM_MAX_FEATURES;
+	uint32_t valid = n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1u);
+	if (m & ~valid)
+		report(c, "CM0107", line, t, NULL, "contact %zu names feature numbers the tile does not have", i + 1);
+	m &= valid;
+	if (popcount32(m) < 2)
+		report(c, "CM0108", line, t, NULL, "contact has %d feature%s: it needs at least two", popcount32(m),
+		       popcount32(m) == 1 ? "" : "s");
+	for (size_t k = 0; k < n; k++) {
+		const cm_feature *f = &t->features[k];
+		if (!(m & (1u << k)))
+			continue;
+		if (f->kind == CM_FEAT_FIELD || f->kind == CM_FEAT_GARDEN)
+			report(c, "CM0109", line, t, f, "%s '%s' is in a contact: a wagon never stands on a %s",
+			       cm_feature_kind_name(f->kind), fid(f), cm_feature_kind_name(f->kind));
+		if (f->kind != CM_FEAT_ROAD)
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			const cm_feature *g = &t->features[j];
+			if (!(m & (1u << j)) || g->kind != CM_FEAT_CITY)
+				continue;
+			unsigned both = sides_of(f->slots) & sides_of(g->slots);
+			for (int s = 0; s < 4; s++)
+				if (both & (1u << s))
+					report(c, "CM0110", line, t, f,
+					       "road '%s' and city '%s' are in contact on the same side %s, "
+					       "which cannot show both",
+					       fid(f), fid(g), cm_side_name((cm_side)s));
+		}
+	}
+	for (size_t j = 0; j < i; j++)
+		if (t->contacts[j] == t->contacts[i]) {
+			report(c, "CM0111", line, t, NULL, "contact %zu repeats contact %zu", i + 1, j + 1);
+			break;
+		}
+}
+
+static void check_tile(const checker *c, size_t ti)
+{
+	const cm_tileset *ts = c->ts;
+	const cm_tile_type *t = &ts->tiles[ti];
+	for (size_t j = 0; j < ti; j++)
+		if (t->id && ts->tiles[j].id && strcmp(t->id, ts->tiles[j].id) == 0) {
+			report(c, "CM0104", t->line, t, NULL, "tile id '%s' is already used (line %u)", t->id,
+			       ts->tiles[j].line);
+			break;
+		}
+	if (t->n_features > CM_MAX_FEATURES)
+		report(c, "CM0116", t->line, t, NULL, "tile %s has %zu features; at most %d are allowed",
+		       t->id ? t->id : "?", t->n_features, CM_MAX_FEATURES);
+	bool abbey_tile = cm_tileset_is_abbey_tile(t);
+	bool abbey_seen = false;
+	for (size_t k = 0; k < t->n_features; k++) {
+		const cm_feature *f = &t->features[k];
+		for (size_t j = 0; j < k; j++)
+			if (f->id && t->features[j].id && strcmp(f->id, t->features[j].id) == 0) {
+				report(c, "CM0105", feature_line(t, f), t, f, "feature id '%s' is already used in this tile",
+				       f->id);
+				break;
+			}
+		check_shape(c, t, f);
+		if (abbey_tile) {
+			if (f->kind == CM_FEAT_ABBEY && !abbey_seen)
+				abbey_seen = true;
+			else
+				report(c, "CM0115", feature_line(t, f), t, f,
+				       "%s '%s' is on an abbey tile, which holds its abbey only",
+				       cm_feature_kind_name(f->kind), fid(f));
+		}
+		for (int b = 0; b < 32; b++) {
+			if (!(f->touches & (1u << b)))
+				continue;
+			if ((size_t)b >= t->n_features)
+				report(c, "CM0106", feature_line(t, f), t, f, "%s '%s' touches feature number %d, which the tile does not have",
+				       cm_feature_kind_name(f->kind), fid(f), b + 1);
+			else if (t->features[b].kind != CM_FEAT_CITY)
+				report(c, "CM0106", feature_line(t, f), t, f, "%s '%s' touches '%s', which is a %s, not a city",
+				       cm_feature_kind_name(f->kind), fid(f), fid(&t->features[b]),
+				       cm_feature_kind_name(t->features[b].kind));
+		}
+	}
+	check_coverage(c, t);
+	for (size_t i = 0; i < t->n_contacts; i++)
+		check_contact(c, ti, t, i);
+	int any = 0;
+	for (int e = 0; e < CM_EDITION_COUNT; e++) {
+		if (t->count[e] < 0)
+			report(c, "CM0112", t->line, t, NULL, "tile %s has a negative count for %s", t->id ? t->id : "?",
+			       cm_edition_name((cm_edition)e));
+		any |= t->count[e] > 0;
+	}
+	if (!any)
+		report(c, "CM0112", t->line, t, NULL, "tile %s has no copies in any edition", t->id ? t->id : "?");
+	if (t->start && abbey_tile)
+		report(c, "CM0113", t->line, t, NULL, "an abbey tile is never drawn, so it cannot be the start tile");
+}
+
+static void check_set(const checker *c, unsigned root_line)
+{
+	const cm_tileset *ts = c->ts;
+	int starts = 0;
+	for (size_t i = 0; i < ts->n_tiles; i++) {
+		check_tile(c, i);
+		const cm_tile_type *t = &ts->tiles[i];
+		if (!t->start || cm_tileset_is_abbey_tile(t))
+			continue;
+		if (!ts->base)
+			report(c, "CM0113", t->line, t, NULL, "tile %s is a start tile, but an expansion has none",
+			       t->id ? t->id : "?");
+		else if (starts > 0)
+			report(c, "CM0113", t->line, t, NULL, "tile %s is a second start tile; a base set has one",
+			       t->id ? t->id : "?");
+		starts++;
+	}
+	if (ts->base && starts == 0)
+		report(c, "CM0113", root_line, NULL, NULL, "base set has no start tile: mark one with start=\"true\"");
+	/* total="70" declares every edition: one diagnostic names every edition
+	 * with the same declared and counted numbers */
+	bool said[CM_EDITION_COUNT] = { false, false, false };
+	for (int e = 0; e < CM_EDITION_COUNT; e++) {
+		int decl = ts->total[e], sum = cm_tileset_total(ts, (cm_edition)e);
+		if (said[e] || decl < 0 || decl == sum)
+			continue;
+		char eds[32] = "";
+		for (int k = e; k < CM_EDITION_COUNT; k++)
+			if (ts->total[k] == decl && cm_tileset_total(ts, (cm_edition)k) == sum) {
+				said[k] = true;
+				size_t l = strlen(eds);
+				snprintf(eds + l, sizeof eds - l, "%s%s", l ? ", " : "", cm_edition_name((cm_edition)k));
+			}
+		report(c, "CM0114", root_line, NULL, NULL, "declared total %d does not match the %d drawn tiles of %s",
+		       decl, sum, eds);
+	}
+}
+
+int cm_tileset_check(const cm_tileset *ts, cm_diags *d)
+{
+	size_t before = cm_diags_errors(d);
+	checker c = { d, ts, NULL };
+	check_set(&c, ts->line);
+	return cm_diags_errors(d) > before ? CM_EINVAL : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* reader                                                              */
+
+typedef struct {
+	cm_diags *d;
+	const char *file;
+	unsigned **contact_line; /* per tile, see checker */
+	int rc;                  /* CM_ENOMEM once memory ran out */
+} loader;
+
+static void load_error(loader *L, const char *id, unsigned line, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+static void load_error(loader *L, const char *id, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	cm_diags_check(L->d, id, L->file, line, 0, NULL, "%s", msg ? msg : "(out of memory)");
+	free(msg);
+}
+
+/* A whole non-negative number; the schema has checked the syntax. */
+static int attr_int(const xmlNode *n, const char *name, int dflt)
+{
+	char *s = cm_xml_attr(n, name);
+	if (!s)
+		return dflt;
+	long v = strtol(s, NULL, 10);
+	free(s);
+	return v < 0 ? 0 : v > 999999 ? 999999 : (int)v;
+}
+
+/* An attribute as a token: white space around it removed (xs:token). */
+static char *attr_token(const xmlNode *n, const char *name)
+{
+	char *s = cm_xml_attr(n, name);
+	char *t = trimmed(s);
+	free(s);
+	return t;
+}
+
+static bool attr_true(const xmlNode *n, const char *name)
+{
+	char *s = attr_token(n, name);
+	bool v = s && strcmp(s, "true") == 0;
+	free(s);
+	return v;
+}
+
+static bool has_attr(const xmlNode *n, const char *name)
+{
+	return xmlHasProp((xmlNode *)n, (const xmlChar *)name) != NULL;
+}
+
+/* Index of the first feature with this id among the first n, or -1. */
+static int find_feature(const cm_tile_type *t, size_t n, const char *id)
+{
+	for (size_t k = 0; k < n; k++)
+		if (t->features[k].id && strcmp(t->features[k].id, id) == 0)
+			return (int)k;
+	return -1;
+}
+
+static int parse_good(const char *s, cm_good *out)
+{
+	for (int g = CM_GOOD_WINE; g <= CM_GOOD_CLOTH; g++)
+		if (strcmp(s, cm_good_name((cm_good)g)) == 0) {
+			*out = (cm_good)g;
+			return 0;
+		}
+	return CM_EINVAL;
+}
+
+/* One feature element into f. A slot named twice is CM0102 here: the mask
+ * cannot hold it twice, so the checks would never see it. */
+static int read_feature(loader *L, const xmlNode *n, cm_feature_kind kind, cm_feature *f)
+{
+	f->kind = kind;
+	f->line = cm_xml_line(n);
+	if (!(f->id = attr_token(n, "id")))
+		return CM_ENOMEM; /* required by the schema */
+	char *slots = cm_xml_attr(n, "slots");
+	if (slots) {
+		const char *p = slots;
+		char tok[8];
+		while (next_token(&p, tok, sizeof tok)) {
+			int b = cm_slot_parse(tok);
+			if (b < 0)
+				continue; /* the schema allows only slot names */
+			if (f->slots & (1u << b))
+				load_error(L, "CM0102", f->line, "slot %s is listed twice in %s '%s'", tok,
+				           cm_feature_kind_name(kind), f->id);
+			f->slots |= (cm_slots)(1u << b);
+		}
+		free(slots);
+	} else if (kind == CM_FEAT_ABBEY) {
+		f->slots = CM_SLOTS_ALL; /* an abbey covers every slot (tileset.md) */
+	}
+	f->arms = (uint8_t)attr_int(n, "arms", 0);
+	f->cathedral = attr_true(n, "cathedral");
+	f->inn = attr_true(n, "inn");
+	char *good = attr_token(n, "good");
+	if (good && parse_good(good, &f->good) != 0)
+		f->good = CM_GOOD_NONE;
+	free(good);
+	return 0;
+}
+
+/* touches="c1 c2" of feature k, resolved once every feature of the tile is
+ * known. Unknown ids are CM0106; what they name is checked later. */
+static void read_touches(loader *L, const xmlNode *n, cm_tile_type *t, size_t k)
+{
+	char *s = cm_xml_attr(n, "touches");
+	if (!s)
+		return;
+	cm_feature *f = &t->features[k];
+	const char *p = s;
+	char tok[64];
+	while (next_token(&p, tok, sizeof tok)) {
+		int j = find_feature(t, t->n_features, tok);
+		if (j < 0)
+			load_error(L, "CM0106", f->line, "field '%s' touches '%s', which is no feature of this tile",
+			           f->id, tok);
+		else if (j < CM_MAX_FEATURES) /* beyond that: CM0116 from the checks */
+			f->touches |= 1u << j;
+	}
+	free(s);
+}
+
+/* A <contact>: a mask of the named features, or 0 when a name is unknown
+ * (CM0107, the contact is dropped) or beyond the feature limit. */
+static uint32_t read_contact(loader *L, const xmlNode *n, const cm_tile_type *t)
+{
+	char *s = cm_xml_attr(n, "features");
+	if (!s)
+		return 0;
+	uint32_t m = 0;
+	bool ok = true;
+	const char *p = s;
+	char tok[64];
+	while (next_token(&p, tok, sizeof tok)) {
+		int j = find_feature(t, t->n_features, tok);
+		if (j < 0) {
+			load_error(L, "CM0107", cm_xml_line(n), "contact names '%s', which is no feature of this tile",
+			           tok);
+			ok = false;
+		} else if (j >= CM_MAX_FEATURES) {
+			ok = false;
+		} else {
+			m |= 1u << j;
+		}
+	}
+	free(s);
+	return ok ? m : 0;
+}
+
+/* count, count-c1.. on a tile or total, total-c1.. on the set: one value
+ * for every edition or one per edition, never both (rule). A missing
+ * edition is `none`; C3 plays the C2 set unless the file says otherwise. */
+static void read_editions(loader *L, const xmlNode *n, const char *one, int none, const char *rule,
+                          unsigned line, int *v)
+{
+	char names[CM_EDITION_COUNT][16];
+	bool per_edition = false;
+	for (int e = 0; e < CM_EDITION_COUNT; e++) {
+		snprintf(names[e], sizeof names[e], "%s-c%d", one, e + 1);
+		per_edition |= has_attr(n, names[e]);
+	}
+	if (has_attr(n, one)) {
+		if (per_edition)
+			load_error(L, rule, line, "give %s or %s-c1/c2/c3, not both", one, one);
+		for (int e = 0; e < CM_EDITION_COUNT; e++)
+			v[e] = attr_int(n, one, none);
+		return;
+	}
+	v[CM_EDITION_C1] = attr_int(n, names[0], none);
+	v[CM_EDITION_C2] = attr_int(n, names[1], none);
+	v[CM_EDITION_C3] = attr_int(n, names[2], v[CM_EDITION_C2]);
+}
+
+static int read_tile(loader *L, xmlNode *n, cm_tile_type *t, unsigned **contact_line)
+{
+	t->line = cm_xml_line(n);
+	if (!(t->id = attr_token(n, "id")))
+		return CM_ENOMEM;
+	t->name = cm_xml_attr(n, "name");
+	t->start = attr_true(n, "start");
+	read_editions(L, n, "count", 0, "CM0112", t->line, t->count);
+	size_t nf = 0, nc = 0;
+	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
+		if (cm_xml_is(c, "contact"))
+			nc++;
+		else
+			nf++;
+	}
+	t->features = calloc(nf ? nf : 1, sizeof *t->features);
+	t->contacts = calloc(nc ? nc : 1, sizeof *t->contacts);
+	*contact_line = calloc(nc ? nc : 1, sizeof **contact_line);
+	if (!t->features || !t->contacts || !*contact_line)
+		return CM_ENOMEM;
+	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
+		cm_feature_kind kind;
+		if (cm_xml_is(c, "contact") || cm_feature_kind_parse((const char *)c->name, &kind) != 0)
+			continue;
+		int rc = read_feature(L, c, kind, &t->features[t->n_features++]);
+		if (rc)
+			return rc;
+	}
+	size_t k = 0;
+	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
+		if (cm_xml_is(c, "contact")) {
+			uint32_t m = read_contact(L, c, t);
+			if (m) {
+				(*contact_line)[t->n_contacts] = cm_xml_line(c);
+				t->contacts[t->n_contacts++] = m;
+			}
+		} else {
+			if (cm_xml_is(c, "field"))
+				read_touches(L, c, t, k);
+			k++;
+		}
+	}
+	cm_tile_type_derive(t); /* a slot covered twice is CM0102 from the checks */
+	return 0;
+}
+
+static int build(loader *L, xmlDoc *doc, cm_tileset **out)
+{
+	xmlNode *root = xmlDocGetRootElement(doc);
+	int rc = CM_ENOMEM;
+	cm_tileset *ts = calloc(1, sizeof *ts);
+	if (!ts)
+		return CM_ENOMEM;
+	ts->line = cm_xml_line(root);
+	if (L->file && !(ts->file = cm_strdup(L->file)))
+		goto out;
+	if (!(ts->id = attr_token(root, "id")) || !(ts->name = cm_xml_attr(root, "name")))
+		goto out;
+	char *kind = attr_token(root, "kind");
+	ts->base = kind && strcmp(kind, "base") == 0;
+	free(kind);
+	read_editions(L, root, "total", -1, "CM0114", ts->line, ts->total);
+	size_t n = 0;
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
+		n++;
+	ts->tiles = calloc(n ? n : 1, sizeof *ts->tiles);
+	L->contact_line = calloc(n ? n : 1, sizeof *L->contact_line);
+	if (!ts->tiles || !L->contact_line)
+		goto out;
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
+		rc = read_tile(L, c, &ts->tiles[ts->n_tiles], &L->contact_line[ts->n_tiles]);
+		ts->n_tiles++; /* counted even when half read, so that free releases it */
+		if (rc)
+			goto out;
+	}
+	checker ck = { L->d, ts, L->contact_line };
+	check_set(&ck, ts->line);
+	rc = 0;
+out:
+	if (L->contact_line)
+		for (size_t i = 0; i < n; i++)
+			free(L->contact_line[i]);
+	free(L->contact_line);
+	L->contact_line = NULL;
+	if (rc) {
+		cm_tileset_free(ts);
+		return rc;
+	}
+	*out = ts;
+	return 0;
+}
+
+/* Builds and checks the model of a parsed, schema-valid document. */
+static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_tileset **out)
+{
+	size_t before = cm_diags_errors(d);
+	loader L = { d, file, NULL, 0 };
+	cm_tileset *ts = NULL;
+	int rc = build(&L, doc, &ts);
+	if (rc == CM_ENOMEM)
+		cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL, "out of memory reading the tile set");
+	if (!rc && cm_diags_errors(d) > before) {
+		cm_tileset_free(ts);
+		return CM_EINVAL;
+	}
+	if (!rc)
+		*out = ts;
+	return rc;
+}
+
+int cm_tileset_load_memory(const char *buf, size_t len, const char *file, cm_diags *d,
+                           cm_tileset **out)
+{
+	*out = NULL;
+	xmlDoc *doc = NULL;
+	int rc = cm_xml_load_memory(buf, len, file, "tileset.xsd", d, &doc);
+	if (rc)
+		return rc;
+	rc = load_doc(doc, file, d, out);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+int cm_tileset_load_file(const char *path, cm_diags *d, cm_tileset **out)
+{
+	*out = NULL;
+	xmlDoc *doc = NULL;
+	int rc = cm_xml_load_file(path, "tileset.xsd", d, &doc);
+	if (rc)
+		return rc;
+	rc = load_doc(doc, path, d, out);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* writers                                                             */
+
+/* Writes s escaped for a double-quoted attribute value. */
+static void xml_attr(FILE *f, const char *name, const char *s)
+{
+	fprintf(f, " %s=\"", name);
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\t': fputs("&#9;", f); break;
+		case '\n': fputs("&#10;", f); break;
+		case '\r': fputs("&#13;", f); break;
+		default: fputc(*s, f); break;
+		}
+	}
+	fputc('"', f);
+}
+
+/* The ids of the features in mask m, space-separated, in feature order. */
+static void xml_ids(FILE *f, const char *name, const cm_tile_type *t, uint32_t m)
+{
+	fprintf(f, " %s=\"", name);
+	bool first = true;
+	for (size_t k = 0; k < t->n_features && k < CM_MAX_FEATURES; k++)
+		if (m & (1u << k)) {
+			fprintf(f, "%s%s", first ? "" : " ", fid(&t->features[k]));
+			first = false;
+		}
+	fputc('"', f);
+}
+
+/* count="n" when every edition has n, else the per-edition attributes that
+ * the reader's defaults (missing = 0, C3 = C2) do not already give. */
+static void xml_counts(FILE *f, const int *v, const char *one, const char *const *per, bool opt)
+{
+	if (v[0] == v[1] && v[1] == v[2]) {
+		if (!opt || v[0] >= 0)
+			fprintf(f, " %s=\"%d\"", one, v[0]);
+		return;
+	}
+	int none = opt ? -1 : 0;
+	if (v[0] != none)
+		fprintf(f, " %s=\"%d\"", per[0], v[0]);
+	if (v[1] != none)
+		fprintf(f, " %s=\"%d\"", per[1], v[1]);
+	if (v[2] != v[1] && v[2] >= 0)
+		fprintf(f, " %s=\"%d\"", per[2], v[2]);
+}
+
+int cm_tileset_write_xml(const cm_tileset *ts, FILE *f)
+{
+	static const char *const counts[] = { "count-c1", "count-c2", "count-c3" };
+	static const char *const totals[] = { "total-c1", "total-c2", "total-c3" };
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset format=\"1\"", f);
+	xml_attr(f, "id", ts->id ? ts->id : "");
+	xml_attr(f, "name", ts->name ? ts->name : "");
+	fprintf(f, " kind=\"%s\"", ts->base ? "base" : "expansion");
+	xml_counts(f, ts->total, "total", totals, true);
+	fputs(">\n", f);
+	for (size_t i = 0; i < ts->n_tiles; i++) {
+		const cm_tile_type *t = &ts->tiles[i];
+		fputs("  <tile", f);
+		xml_attr(f, "id", t->id ? t->id : "");
+		if (t->name)
+			xml_attr(f, "name", t->name);
+		xml_counts(f, t->count, "count", counts, false);
+		if (t->start)
+			fputs(" start=\"true\"", f);
+		fputs(">\n", f);
+		for (size_t k = 0; k < t->n_features; k++) {
+			const cm_feature *ft = &t->features[k];
+			fprintf(f, "    <%s", cm_feature_kind_name(ft->kind));
+			xml_attr(f, "id", fid(ft));
+			if (ft->slots) {
+				char buf[64];
+				cm_slots_format(ft->slots, buf, sizeof buf);
+				xml_attr(f, "slots", buf);
+			}
+			if (ft->arms)
+				fprintf(f, " arms=\"%u\"", (unsigned)ft->arms);
+			if (ft->cathedral)
+				fputs(" cathedral=\"true\"", f);
+			if (ft->good != CM_GOOD_NONE)
+				fprintf(f, " good=\"%s\"", cm_good_name(ft->good));
+			if (ft->inn)
+				fputs(" inn=\"true\"", f);
+			if (ft->touches)
+				xml_ids(f, "touches", t, ft->touches);
+			fputs("/>\n", f);
+		}
+		for (size_t c = 0; c < t->n_contacts; c++) {
+			fputs("    <contact", f);
+			xml_ids(f, "features", t, t->contacts[c]);
+			fputs("/>\n", f);
+		}
+		fputs("  </tile>\n", f);
+	}
+	fputs("</tileset>\n", f);
+	return ferror(f) ? CM_EIO : 0;
+}
+
+static void json_ids(cm_json *j, const cm_tile_type *t, uint32_t m)
+{
+	cm_json_arr_begin(j);
+	for (size_t k = 0; k < t->n_features && k < CM_MAX_FEATURES; k++)
+		if (m & (1u << k))
+			cm_json_str(j, fid(&t->features[k]));
+	cm_json_arr_end(j);
+}
+
+static void json_editions(cm_json *j, const int *v, bool opt)
+{
+	cm_json_obj_begin(j);
+	for (int e = 0; e < CM_EDITION_COUNT; e++) {
+		cm_json_key(j, cm_edition_name((cm_edition)e));
+		if (opt && v[e] < 0)
+			cm_json_null(j);
+		else
+			cm_json_int(j, v[e]);
+	}
+	cm_json_obj_end(j);
+}
+
+static void json_feature(cm_json *j, const cm_tile_type *t, const cm_feature *ft)
+{
+	cm_json_obj_begin(j);
+	cm_json_key(j, "id");
+	cm_json_str(j, fid(ft));
+	cm_json_key(j, "kind");
+	cm_json_str(j, cm_feature_kind_name(ft->kind));
+	cm_json_key(j, "slots");
+	cm_json_arr_begin(j);
+	for (int b = 0; b < 12; b++)
+		if (ft->slots & (1u << b))
+			cm_json_str(j, cm_slot_name(b));
+	cm_json_arr_end(j);
+	if (ft->kind == CM_FEAT_CITY) {
+		cm_json_key(j, "arms");
+		cm_json_int(j, ft->arms);
+		cm_json_key(j, "cathedral");
+		cm_json_bool(j, ft->cathedral);
+		cm_json_key(j, "good");
+		if (ft->good != CM_GOOD_NONE)
+			cm_json_str(j, cm_good_name(ft->good));
+		else
+			cm_json_null(j);
+	} else if (ft->kind == CM_FEAT_ROAD) {
+		cm_json_key(j, "inn");
+		cm_json_bool(j, ft->inn);
+	} else if (ft->kind == CM_FEAT_FIELD) {
+		cm_json_key(j, "touches");
+		json_ids(j, t, ft->touches);
+	}
+	cm_json_obj_end(j);
+}
+
+int cm_tileset_write_json(const cm_tileset *ts, FILE *f)
+{
+	cm_json j;
+	cm_json_init(&j, f, true);
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "id");
+	cm_json_str(&j, ts->id);
+	cm_json_key(&j, "name");
+	cm_json_str(&j, ts->name);
+	cm_json_key(&j, "kind");
+	cm_json_str(&j, ts->base ? "base" : "expansion");
+	int sums[CM_EDITION_COUNT];
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		sums[e] = cm_tileset_total(ts, (cm_edition)e);
+	cm_json_key(&j, "totals");
+	json_editions(&j, sums, false);
+	cm_json_key(&j, "declared");
+	json_editions(&j, ts->total, true);
+	cm_json_key(&j, "tiles");
+	cm_json_arr_begin(&j);
+	for (size_t i = 0; i < ts->n_tiles; i++) {
+		const cm_tile_type *t = &ts->tiles[i];
+		cm_json_obj_begin(&j);
+		cm_json_key(&j, "id");
+		cm_json_str(&j, t->id);
+		cm_json_key(&j, "name");
+		cm_json_str(&j, t->name);
+		cm_json_key(&j, "count");
+		json_editions(&j, t->count, false);
+		cm_json_key(&j, "start");
+		cm_json_bool(&j, t->start);
+		cm_json_key(&j, "abbey");
+		cm_json_bool(&j, cm_tileset_is_abbey_tile(t));
+		cm_json_key(&j, "edges");
+		cm_json_arr_begin(&j);
+		for (int s = 0; s < 4; s++)
+			cm_json_str(&j, cm_edge_kind_name((cm_edge_kind)t->edge[s]));
+		cm_json_arr_end(&j);
+		cm_json_key(&j, "features");
+		cm_json_arr_begin(&j);
+		for (size_t k = 0; k < t->n_features; k++)
+			json_feature(&j, t, &t->features[k]);
+		cm_json_arr_end(&j);
+		cm_json_key(&j, "contacts");
+		cm_json_arr_begin(&j);
+		for (size_t c = 0; c < t->n_contacts; c++)
+			json_ids(&j, t, t->contacts[c]);
+		cm_json_arr_end(&j);
+		cm_json_obj_end(&j);
+	}
+	cm_json_arr_end(&j);
+	cm_json_obj_end(&j);
+	return cm_json_finish(&j) ? CM_EIO : 0;
+}

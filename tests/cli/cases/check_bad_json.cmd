@@ -1,0 +1,1 @@
+$CM check --format=json tests/fixtures/tileset/bad/CM0110-road-city-same-side.xml tests/fixtures/tileset/bad/CM0111-contact-twice.xml

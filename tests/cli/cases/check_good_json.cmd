@@ -1,0 +1,1 @@
+$CM check --format json tests/fixtures/tileset/good/base-mini.xml

@@ -1,0 +1,1 @@
+$CM check --format sarif tests/fixtures/tileset/good/base-mini.xml

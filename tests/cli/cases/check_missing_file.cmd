@@ -1,0 +1,1 @@
+$CM check tests/fixtures/tileset/good/base-mini.xml no/such/file.xml

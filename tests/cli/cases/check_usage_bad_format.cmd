@@ -1,0 +1,1 @@
+$CM check --format xml tests/fixtures/tileset/good/base-mini.xml

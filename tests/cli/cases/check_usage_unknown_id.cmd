@@ -1,0 +1,1 @@
+$CM check --ignore CM9999 tests/fixtures/tileset/good/base-mini.xml

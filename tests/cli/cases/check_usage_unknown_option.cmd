@@ -1,0 +1,1 @@
+$CM check --frobnicate tests/fixtures/tileset/good/base-mini.xml

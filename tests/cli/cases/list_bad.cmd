@@ -1,0 +1,1 @@
+$CM list tests/fixtures/tileset/bad/CM0101-slot-uncovered.xml

@@ -1,0 +1,1 @@
+$CM list --format json tests/fixtures/tileset/good/expansion-abbey.xml

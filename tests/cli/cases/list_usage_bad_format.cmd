@@ -1,0 +1,1 @@
+$CM list --format sarif tests/fixtures/tileset/good/base-mini.xml

@@ -1,0 +1,1 @@
+$CM list tests/fixtures/tileset/good/base-mini.xml tests/fixtures/tileset/good/expansion-abbey.xml

@@ -1,0 +1,1 @@
+$CM list -x tests/fixtures/tileset/good/base-mini.xml

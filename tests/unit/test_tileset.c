@@ -1,0 +1,499 @@
+/* test_tileset.c: the tile set reader, the semantic checks and the writers
+ * (carcamap/tileset.h). Bad inputs are data: every file in
+ * tests/fixtures/tileset/bad names the (rule, line) diagnostics it must
+ * produce in "<!-- expect: CM0107 line 9 -->" comments, and one runner
+ * checks them all; every file in good/ must load without a diagnostic. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/catalog.h"
+#include "carcamap/tileset.h"
+
+#define BAD_DIR "tests/fixtures/tileset/bad"
+#define GOOD_DIR "tests/fixtures/tileset/good"
+
+static const char good_xml[] =
+	"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	"<tileset format=\"1\" id=\"mini\" name=\"Mini &amp; co\" kind=\"base\" total-c1=\"9\" total-c2=\"8\" total-c3=\"7\">\n"
+	"  <tile id=\"D\" count=\"2\" start=\"true\" name=\"city cap N, road W-E\">\n"
+	"    <city id=\"c1\" slots=\"Nw Nm Ne\" arms=\"1\"/>\n"
+	"    <road id=\"r1\" slots=\"Em Wm\" inn=\"true\"/>\n"
+	"    <field id=\"f1\" slots=\"En Wn\" touches=\" c1 \"/>\n"
+	"    <field id=\"f2\" slots=\"Es Se Sm Sw Ws\"/>\n"
+	"  </tile>\n"
+	"  <tile id=\"E\" count-c1=\"5\" count-c2=\"4\">\n" /* line 9 */
+	"    <city id=\"c1\" slots=\"Nw Nm Ne\" cathedral=\"true\" good=\"wine\"/>\n"
+	"    <field id=\"f1\" slots=\"En Em Es Se Sm Sw Ws Wm Wn\" touches=\"c1\"/>\n"
+	"  </tile>\n"
+	"  <tile id=\"A\" count-c1=\"2\" count-c2=\"2\" count-c3=\"1\">\n"
+	"    <monastery id=\"m1\"/>\n"
+	"    <road id=\"r1\" slots=\"Sm\"/>\n"
+	"    <field id=\"f1\" slots=\"Nw Nm Ne En Em Es Se Sw Ws Wm Wn\"/>\n"
+	"    <garden id=\"g1\"/>\n"
+	"    <contact features=\"m1 r1\"/>\n"
+	"  </tile>\n"
+	"  <tile id=\"AB\" count=\"6\">\n"
+	"    <abbey id=\"a1\"/>\n"
+	"  </tile>\n"
+	"</tileset>\n";
+
+static cm_tileset *load_good(cm_diags **d)
+{
+	assert_int_equal(cm_diags_new(d), 0);
+	cm_tileset *ts = NULL;
+	int rc = cm_tileset_load_memory(good_xml, strlen(good_xml), "good.xml", *d, &ts);
+	if (rc)
+		cm_diags_write_text(*d, stderr);
+	assert_int_equal(rc, 0);
+	assert_non_null(ts);
+	assert_int_equal(cm_diags_count(*d), 0);
+	return ts;
+}
+
+static cm_slots slots(const char *s)
+{
+	cm_slots m = 0;
+	assert_int_equal(cm_slots_parse(s, &m), 0);
+	return m;
+}
+
+static void test_tileset__reads_model(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	cm_tileset *ts = load_good(&d);
+	assert_string_equal(ts->id, "mini");
+	assert_string_equal(ts->name, "Mini & co");
+	assert_true(ts->base);
+	assert_int_equal(ts->line, 2);
+	assert_string_equal(ts->file, "good.xml");
+	assert_int_equal(ts->n_tiles, 4);
+	assert_int_equal(ts->total[CM_EDITION_C1], 9);
+	assert_int_equal(ts->total[CM_EDITION_C2], 8);
+	assert_int_equal(ts->total[CM_EDITION_C3], 7);
+
+	const cm_tile_type *d1 = cm_tileset_find(ts, "D");
+	assert_ptr_equal(d1, &ts->tiles[0]);
+	assert_true(d1->start);
+	assert_string_equal(d1->name, "city cap N, road W-E");
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		assert_int_equal(d1->count[e], 2);
+	assert_int_equal(d1->n_features, 4);
+	assert_int_equal(d1->features[0].kind, CM_FEAT_CITY);
+	assert_string_equal(d1->features[0].id, "c1");
+	assert_int_equal(d1->features[0].slots, slots("Nw Nm Ne"));
+	assert_int_equal(d1->features[0].arms, 1);
+	assert_int_equal(d1->features[0].line, 4);
+	assert_int_equal(d1->features[1].kind, CM_FEAT_ROAD);
+	assert_true(d1->features[1].inn);
+	assert_int_equal(d1->features[1].slots, slots("Em Wm"));
+	assert_int_equal(d1->features[2].touches, 1u << 0); /* touches c1, spaces trimmed */
+	assert_int_equal(d1->features[3].touches, 0);
+	assert_int_equal(d1->edge[CM_N], CM_EDGE_CITY);
+	assert_int_equal(d1->edge[CM_E], CM_EDGE_ROAD);
+	assert_int_equal(d1->edge[CM_S], CM_EDGE_FIELD);
+	assert_int_equal(d1->edge[CM_W], CM_EDGE_ROAD);
+	assert_int_equal(d1->slot_feature[cm_slot_parse("Wn")], 2);
+
+	const cm_tile_type *e = cm_tileset_find(ts, "E");
+	assert_int_equal(e->line, 9);
+	assert_int_equal(e->count[CM_EDITION_C1], 5);
+	assert_int_equal(e->count[CM_EDITION_C2], 4);
+	assert_int_equal(e->count[CM_EDITION_C3], 4); /* C3 defaults to C2 */
+	assert_true(e->features[0].cathedral);
+	assert_int_equal(e->features[0].good, CM_GOOD_WINE);
+	assert_false(e->start);
+
+	const cm_tile_type *a = cm_tileset_find(ts, "A");
+	assert_int_equal(a->count[CM_EDITION_C3], 1);
+	assert_int_equal(a->features[0].kind, CM_FEAT_MONASTERY);
+	assert_int_equal(a->features[0].slots, 0);
+	assert_int_equal(a->features[3].kind, CM_FEAT_GARDEN);
+	assert_int_equal(a->n_contacts, 1);
+	assert_int_equal(a->contacts[0], (1u << 0) | (1u << 1));
+	assert_int_equal(a->edge[CM_S], CM_EDGE_ROAD);
+	assert_int_equal(a->edge[CM_N], CM_EDGE_FIELD);
+
+	/* the abbey tile: all 12 slots by default, abbey edges, not drawn */
+	const cm_tile_type *ab = cm_tileset_find(ts, "AB");
+	assert_true(cm_tileset_is_abbey_tile(ab));
+	assert_false(cm_tileset_is_abbey_tile(a));
+	assert_int_equal(ab->features[0].slots, CM_SLOTS_ALL);
+	for (int s = 0; s < 4; s++)
+		assert_int_equal(ab->edge[s], CM_EDGE_ABBEY);
+	assert_int_equal(cm_tileset_total(ts, CM_EDITION_C1), 9);
+	assert_int_equal(cm_tileset_total(ts, CM_EDITION_C2), 8);
+	assert_int_equal(cm_tileset_total(ts, CM_EDITION_C3), 7);
+
+	assert_null(cm_tileset_find(ts, "Z"));
+	assert_int_equal(cm_tileset_start(ts), 0);
+	cm_tileset_free(ts);
+	cm_tileset_free(NULL);
+	cm_diags_free(d);
+}
+
+/* total-c3 and count-c3 default to the C2 values; a missing total is -1 */
+static void test_tileset__c3_defaults_to_c2(void **state)
+{
+	(void)state;
+	static const char xml[] =
+		"<tileset format=\"1\" id=\"x\" name=\"x\" kind=\"expansion\" total-c2=\"3\">\n"
+		"  <tile id=\"B\" count-c1=\"1\" count-c2=\"3\">\n"
+		"    <field id=\"f1\" slots=\"Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn\"/>\n"
+		"  </tile>\n"
+		"</tileset>\n";
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_tileset *ts = NULL;
+	assert_int_equal(cm_tileset_load_memory(xml, strlen(xml), "x.xml", d, &ts), 0);
+	assert_int_equal(ts->total[CM_EDITION_C1], -1);
+	assert_int_equal(ts->total[CM_EDITION_C2], 3);
+	assert_int_equal(ts->total[CM_EDITION_C3], 3);
+	assert_int_equal(ts->tiles[0].count[CM_EDITION_C1], 1);
+	assert_int_equal(ts->tiles[0].count[CM_EDITION_C3], 3);
+	assert_false(ts->base);
+	assert_int_equal(cm_tileset_start(ts), -1);
+	cm_tileset_free(ts);
+	cm_diags_free(d);
+}
+
+static void assert_same_set(const cm_tileset *a, const cm_tileset *b)
+{
+	assert_string_equal(a->id, b->id);
+	assert_string_equal(a->name, b->name);
+	assert_int_equal(a->base, b->base);
+	assert_memory_equal(a->total, b->total, sizeof a->total);
+	assert_int_equal(a->n_tiles, b->n_tiles);
+	for (size_t i = 0; i < a->n_tiles; i++) {
+		const cm_tile_type *s = &a->tiles[i], *t = &b->tiles[i];
+		assert_string_equal(s->id, t->id);
+		assert_int_equal(s->name == NULL, t->name == NULL);
+		if (s->name)
+			assert_string_equal(s->name, t->name);
+		assert_memory_equal(s->count, t->count, sizeof s->count);
+		assert_int_equal(s->start, t->start);
+		assert_int_equal(s->n_features, t->n_features);
+		for (size_t k = 0; k < s->n_features; k++) {
+			const cm_feature *f = &s->features[k], *g = &t->features[k];
+			assert_int_equal(f->kind, g->kind);
+			assert_string_equal(f->id, g->id);
+			assert_int_equal(f->slots, g->slots);
+			assert_int_equal(f->arms, g->arms);
+			assert_int_equal(f->cathedral, g->cathedral);
+			assert_int_equal(f->inn, g->inn);
+			assert_int_equal(f->good, g->good);
+			assert_int_equal(f->touches, g->touches);
+		}
+		assert_int_equal(s->n_contacts, t->n_contacts);
+		for (size_t c = 0; c < s->n_contacts; c++)
+			assert_int_equal(s->contacts[c], t->contacts[c]);
+		assert_memory_equal(s->edge, t->edge, sizeof s->edge);
+	}
+}
+
+/* Writes ts as XML into a malloc'd string. */
+static char *to_xml(const cm_tileset *ts, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	assert_non_null(f);
+	assert_int_equal(cm_tileset_write_xml(ts, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Writes ts as XML, reads it back and asserts an equal model, and that
+ * writing the copy gives the same bytes; returns the XML (caller frees). */
+static char *round_trip(const cm_tileset *ts, const char *name)
+{
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	size_t len, len2;
+	char *xml = to_xml(ts, &len);
+	cm_tileset *back = NULL;
+	assert_int_equal(cm_tileset_load_memory(xml, len, name, d, &back), 0);
+	assert_int_equal(cm_diags_count(d), 0);
+	assert_same_set(ts, back);
+	char *xml2 = to_xml(back, &len2);
+	assert_int_equal(len, len2);
+	assert_memory_equal(xml, xml2, len);
+	free(xml2);
+	cm_tileset_free(back);
+	cm_diags_free(d);
+	return xml;
+}
+
+static void test_tileset__write_xml_round_trip(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	cm_tileset *ts = load_good(&d);
+	char *xml = round_trip(ts, "written.xml");
+	/* editions that differ keep their per-edition form */
+	assert_non_null(strstr(xml, "count-c1=\"5\" count-c2=\"4\""));
+	assert_non_null(strstr(xml, "count-c1=\"2\" count-c2=\"2\" count-c3=\"1\""));
+	assert_non_null(strstr(xml, "total-c1=\"9\" total-c2=\"8\" total-c3=\"7\""));
+	assert_non_null(strstr(xml, "name=\"Mini &amp; co\""));
+	free(xml);
+	cm_tileset_free(ts);
+	cm_diags_free(d);
+}
+
+/* A model built in memory is checked too, with `where` instead of lines. */
+static void test_tileset__check_in_memory_model(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	cm_tileset *ts = load_good(&d);
+	assert_int_equal(cm_tileset_check(ts, d), 0);
+	free(ts->file);
+	ts->file = NULL;
+	cm_tile_type *a = &ts->tiles[2];
+	a->features[1].slots = slots("Sm Sw"); /* road on a half-side slot */
+	a->features[2].inn = true;             /* an inn on a field */
+	a->contacts[0] |= 1u << 2;             /* the field joins the contact */
+	assert_int_equal(cm_tileset_check(ts, d), CM_EINVAL);
+	const char *want[] = { "CM0103", "CM0103", "CM0102", "CM0109" };
+	assert_int_equal(cm_diags_count(d), 4);
+	for (size_t i = 0; i < 4; i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		assert_string_equal(g->rule, want[i]);
+		assert_null(g->file);
+		assert_int_equal(g->line, 0);
+		assert_non_null(g->where);
+		assert_non_null(strstr(g->where, "tile set mini, tile A"));
+	}
+	cm_tileset_free(ts);
+	cm_diags_free(d);
+}
+
+/* ---- fixtures ---- */
+
+typedef struct {
+	char rule[16];
+	unsigned line;
+	int seen;
+} expect;
+
+static char *read_all(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+	char chunk[4096];
+	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		char *nb = realloc(buf, cap = n + r + 1);
+		assert_non_null(nb);
+		buf = nb;
+		memcpy(buf + n, chunk, r);
+		n += r;
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	(void)cap;
+	return buf;
+}
+
+static size_t parse_expects(const char *text, expect *v, size_t max)
+{
+	size_t n = 0;
+	for (const char *p = text; (p = strstr(p, "<!-- expect:")) != NULL; p++) {
+		expect e = { "", 0, 0 };
+		if (sscanf(p, "<!-- expect: %15s line %u -->", e.rule, &e.line) == 2 && n < max)
+			v[n++] = e;
+	}
+	return n;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* Sorted names of the .xml files in dir; returns the count. */
+static size_t list_xml(const char *dir, char names[][128], size_t max)
+{
+	DIR *dp = opendir(dir);
+	assert_non_null(dp);
+	size_t n = 0;
+	struct dirent *de;
+	while ((de = readdir(dp)) != NULL) {
+		size_t l = strlen(de->d_name);
+		if (l > 4 && l < 128 && strcmp(de->d_name + l - 4, ".xml") == 0 && n < max)
+			strcpy(names[n++], de->d_name);
+	}
+	closedir(dp);
+	qsort(names, n, sizeof names[0], cmp_names);
+	return n;
+}
+
+#define MAX_FIXTURES 256
+static char fixture_names[MAX_FIXTURES][128];
+
+/* Every bad fixture produces exactly the (rule, line) pairs it names: each
+ * named pair at least once, and no diagnostic that is not named. */
+static void test_tileset__bad_fixtures(void **state)
+{
+	(void)state;
+	size_t n = list_xml(BAD_DIR, fixture_names, MAX_FIXTURES);
+	assert_true(n > 0);
+	int failures = 0;
+	for (size_t i = 0; i < n; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "%s/%s", BAD_DIR, fixture_names[i]);
+		char *text = read_all(path);
+		assert_non_null(text);
+		expect ex[16];
+		size_t n_ex = parse_expects(text, ex, 16);
+		free(text);
+		if (n_ex == 0) {
+			print_error("%s: no expect comment\n", path);
+			failures++;
+			continue;
+		}
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		cm_tileset *ts = NULL;
+		int rc = cm_tileset_load_file(path, d, &ts);
+		bool any_error = false;
+		for (size_t k = 0; k < n_ex; k++) {
+			const cm_check_info *ci = cm_catalog_find(ex[k].rule);
+			if (!ci) {
+				print_error("%s: expects %s, which is not in the catalogue\n", path, ex[k].rule);
+				failures++;
+			} else if (ci->severity == CM_SEV_ERROR) {
+				any_error = true;
+			}
+		}
+		if (any_error != (rc != 0) || any_error != (ts == NULL)) {
+			print_error("%s: load returned %d (errors expected: %s)\n", path, rc, any_error ? "yes" : "no");
+			failures++;
+		}
+		for (size_t k = 0; k < cm_diags_count(d); k++) {
+			const cm_diag *g = cm_diags_get(d, k);
+			bool named = false;
+			for (size_t x = 0; x < n_ex; x++)
+				if (g->rule && strcmp(g->rule, ex[x].rule) == 0 && g->line == ex[x].line) {
+					ex[x].seen = 1;
+					named = true;
+				}
+			if (!named) {
+				print_error("%s:%u: unexpected %s: %s\n", path, g->line, g->rule ? g->rule : "(no rule)",
+				            g->message);
+				failures++;
+			}
+		}
+		for (size_t x = 0; x < n_ex; x++)
+			if (!ex[x].seen) {
+				print_error("%s: expected %s on line %u, not reported\n", path, ex[x].rule, ex[x].line);
+				failures++;
+			}
+		cm_tileset_free(ts);
+		cm_diags_free(d);
+	}
+	assert_int_equal(failures, 0);
+}
+
+/* Removing a check must fail a test: every CM01xx id of the catalogue is
+ * named by at least one bad fixture, as are the XML-level ids. */
+static void test_tileset__every_check_has_a_bad_fixture(void **state)
+{
+	(void)state;
+	size_t n = list_xml(BAD_DIR, fixture_names, MAX_FIXTURES);
+	static expect all[MAX_FIXTURES * 16];
+	size_t n_all = 0;
+	for (size_t i = 0; i < n; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "%s/%s", BAD_DIR, fixture_names[i]);
+		char *text = read_all(path);
+		assert_non_null(text);
+		n_all += parse_expects(text, all + n_all, 16);
+		free(text);
+	}
+	int missing = 0;
+	for (size_t i = 0; i < cm_catalog_count(); i++) {
+		const char *id = cm_catalog_get(i)->id;
+		bool wanted = strncmp(id, "CM01", 4) == 0 || strcmp(id, "CM0001") == 0 ||
+		              strcmp(id, "CM0002") == 0 || strcmp(id, "CM0003") == 0;
+		if (!wanted)
+			continue;
+		bool found = false;
+		for (size_t k = 0; k < n_all && !found; k++)
+			found = strcmp(all[k].rule, id) == 0;
+		if (!found) {
+			print_error("%s has no bad fixture in %s\n", id, BAD_DIR);
+			missing++;
+		}
+	}
+	assert_int_equal(missing, 0);
+}
+
+/* Every good fixture loads without a diagnostic and survives a round trip
+ * through cm_tileset_write_xml. */
+static void test_tileset__good_fixtures(void **state)
+{
+	(void)state;
+	size_t n = list_xml(GOOD_DIR, fixture_names, MAX_FIXTURES);
+	assert_true(n > 0);
+	for (size_t i = 0; i < n; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "%s/%s", GOOD_DIR, fixture_names[i]);
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		cm_tileset *ts = NULL;
+		int rc = cm_tileset_load_file(path, d, &ts);
+		if (rc || cm_diags_count(d)) {
+			print_error("%s: rc %d\n", path, rc);
+			cm_diags_write_text(d, stderr);
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(cm_diags_count(d), 0);
+		assert_int_equal(cm_tileset_check(ts, d), 0);
+		free(round_trip(ts, path));
+		cm_tileset_free(ts);
+		cm_diags_free(d);
+	}
+}
+
+static void test_tileset__json_lists_tiles(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	cm_tileset *ts = load_good(&d);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(cm_tileset_write_json(ts, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"edges\": [\n        \"city\",\n        \"road\",\n        \"field\",\n        \"road\"\n      ]"));
+	assert_non_null(strstr(buf, "\"touches\": [\n            \"c1\"\n          ]"));
+	assert_non_null(strstr(buf, "\"C3\": 7"));
+	free(buf);
+	cm_tileset_free(ts);
+	cm_diags_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tileset__reads_model),
+		cmocka_unit_test(test_tileset__c3_defaults_to_c2),
+		cmocka_unit_test(test_tileset__write_xml_round_trip),
+		cmocka_unit_test(test_tileset__check_in_memory_model),
+		cmocka_unit_test(test_tileset__bad_fixtures),
+		cmocka_unit_test(test_tileset__every_check_has_a_bad_fixture),
+		cmocka_unit_test(test_tileset__good_fixtures),
+		cmocka_unit_test(test_tileset__json_lists_tiles),
+	};
+	return cmocka_run_group_tests_name("tileset", tests, NULL, NULL);
+}
