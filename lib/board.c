@@ -490,8 +490,8 @@ static int build_static(cm_board *b, cm_diags *d)
 			continue;
 		for (int k = 1; k <= 2; k++) { /* E and S: each pair once */
 			int q = b->nb[s * 4 + k];
-			if (q < 0 || b->bc_base[q] < 0 || piece_city[q] != piece_city[s])
-				continue;
+			if (q < 0 || b->bc_base[q] < 0)
+				continue; /* pieces side by side meet like tiles (schemas/map.md) */
 			const int8_t *sa = b->bc_info[b->bc_type[s]].slot[0];
 			const int8_t *sc = b->bc_info[b->bc_type[q]].slot[0];
 			for (int p = 0; p < 3; p++) {

@@ -221,10 +221,7 @@ int cm_deck_build(const cm_map *map, const cm_tileset *const *sets, size_t n_set
 				rc = r2;
 			continue;
 		}
-		const cm_tile_type *t = NULL;
-		for (size_t j = 0; j < ts->n_tiles && !t; j++)
-			if (ts->tiles[j].id && strcmp(ts->tiles[j].id, de->tile) == 0)
-				t = &ts->tiles[j];
+		const cm_tile_type *t = cm_tileset_find(ts, de->tile);
 		if (!t) {
 			deck_err(d, where, "unknown tile in the tile set", de->tile);
 			rc = CM_EINVAL;

@@ -204,19 +204,6 @@ nomem:
 
 /* ---- scenarios ---- */
 
-static void free_set(cm_tileset *ts)
-{
-	if (!ts)
-		return;
-	for (size_t i = 0; i < ts->n_tiles; i++)
-		cm_tile_type_clear(&ts->tiles[i]);
-	free(ts->tiles);
-	free(ts->id);
-	free(ts->name);
-	free(ts->file);
-	free(ts);
-}
-
 void cm_scenario_free(cm_scenario *s)
 {
 	if (!s)
@@ -227,7 +214,7 @@ void cm_scenario_free(cm_scenario *s)
 	free(s->rule_ids);
 	cm_map_free(s->map);
 	for (size_t i = 0; i < s->n_sets; i++)
-		free_set(s->sets[i]);
+		cm_tileset_free(s->sets[i]);
 	free(s->sets);
 	for (size_t i = 0; i < s->n_steps; i++) {
 		for (int k = 0; k < s->steps[i].n_tok; k++)
@@ -238,8 +225,6 @@ void cm_scenario_free(cm_scenario *s)
 	free(s->file);
 	free(s);
 }
-
-static const char grid_chars[] = ".#STB~LIH"; /* by cm_square_kind */
 
 static int side_parse(const char *s)
 {
@@ -589,43 +574,62 @@ static void grid_line(rd *r, const char *row)
 		return;
 	}
 	for (int x = 0; x < m->cols; x++) {
-		const char *c = strchr(grid_chars, row[x]);
-		if (!c || !row[x]) {
+		cm_square_kind k;
+		if (cm_square_kind_from_char(row[x], &k) < 0) {
 			bad(r, "unknown square character in %s", row);
 			break;
 		}
 		cm_square *q = cm_map_at(m, x, r->grid_y);
-		q->kind = (cm_square_kind)(c - grid_chars);
+		q->kind = k;
 		q->line = r->line;
 	}
 	r->grid_y++;
 	r->grid_rows--;
 }
 
-/* MAP-EDGE-NEUTRAL: every side of a playable square facing a square that
- * takes no tile and is no big city gets a neutral print unless given. */
-static void default_prints(cm_map *m)
+/* MAP-EDGE-NEUTRAL (cm_map_default_prints), and island squares without
+ * an island belong to the only island there is. */
+static void finish_map(cm_map *m)
 {
-	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
-	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
-			cm_square *q = cm_map_at(m, x, y);
-			if (!cm_square_kind_playable(q->kind))
-				continue;
-			for (int k = 0; k < 4; k++) {
-				const cm_square *o = cm_map_at(m, x + dx[k], y + dy[k]);
-				bool edge = !o || (!cm_square_kind_playable(o->kind) && o->kind != CM_SQ_BIGCITY);
-				if (edge && q->print[k].kind == CM_PRINT_NONE)
-					q->print[k].kind = CM_PRINT_NEUTRAL;
-				if (!edge)
-					q->print[k].kind = CM_PRINT_NONE;
-			}
-			if (q->kind == CM_SQ_ISLAND && q->island < 0 && m->n_islands == 1)
-				q->island = 0;
-		}
+	cm_map_default_prints(m);
+	for (int i = 0; i < m->cols * m->rows; i++)
+		if (m->squares[i].kind == CM_SQ_ISLAND && m->squares[i].island < 0 && m->n_islands == 1)
+			m->squares[i].island = 0;
 }
 
 static void process(rd *r, char *buf, int depth);
+
+/* path relative to the directory of the file being read */
+static char *resolve(const rd *r, const char *path)
+{
+	const char *slash = r->file ? strrchr(r->file, '/') : NULL;
+	if (path[0] == '/' || !slash)
+		return cm_strdup(path);
+	return cm_asprintf("%.*s/%s", (int)(slash - r->file), r->file, path);
+}
+
+/* "tileset PATH": a tile set file (schemas/tileset.md), checked. */
+static void load_tileset(rd *r, const char *path)
+{
+	cm_scenario *s = r->s;
+	char *full = resolve(r, path);
+	cm_tileset *ts = NULL;
+	cm_tileset **v = full ? realloc(s->sets, (s->n_sets + 1) * sizeof *v) : NULL;
+	if (!v) {
+		free(full);
+		r->rc = CM_ENOMEM;
+		return;
+	}
+	s->sets = v;
+	int rc = cm_tileset_load_file(full, r->d, &ts);
+	if (rc == CM_ENOMEM)
+		r->rc = CM_ENOMEM;
+	else if (rc < 0)
+		bad(r, "cannot load tile set %s", full);
+	else
+		v[s->n_sets++] = ts;
+	free(full);
+}
 
 /* "include PATH": another file's lines, as if written here; the path is
  * relative to the including file's directory. */
@@ -635,12 +639,7 @@ static void include(rd *r, const char *path, int depth)
 		bad(r, "includes nested too deep: %s", path);
 		return;
 	}
-	char *full;
-	const char *slash = r->file ? strrchr(r->file, '/') : NULL;
-	if (path[0] == '/' || !slash)
-		full = cm_strdup(path);
-	else
-		full = cm_asprintf("%.*s/%s", (int)(slash - r->file), r->file, path);
+	char *full = resolve(r, path);
 	char *text = NULL;
 	size_t len;
 	if (!full || cm_read_file(full, CM_MAX_INPUT_BYTES, r->d, &text, &len) < 0) {
@@ -671,7 +670,7 @@ static cm_tileset *new_set(rd *r, const char *id)
 	s->sets = v;
 	cm_tileset *ts = calloc(1, sizeof *ts);
 	if (!ts || !(ts->id = cm_strdup(id)) || !(ts->name = cm_strdup(id))) {
-		free_set(ts);
+		cm_tileset_free(ts);
 		return NULL;
 	}
 	for (int e = 0; e < CM_EDITION_COUNT; e++)
@@ -724,6 +723,11 @@ static void process(rd *r, char *buf, int depth)
 				bad(r, "%s needs one path", tok[0]);
 			else
 				include(r, tok[1], depth);
+		} else if (strcmp(tok[0], "tileset") == 0) {
+			if (n != 2)
+				bad(r, "%s needs one path", tok[0]);
+			else
+				load_tileset(r, tok[1]);
 		} else if (strcmp(tok[0], "set") == 0) {
 			if (n != 2)
 				bad(r, "%s needs one id", tok[0]);
@@ -792,7 +796,7 @@ int cm_scenario_read_text(const char *text, const char *file, cm_diags *d, cm_sc
 	if (!s->map)
 		bad(&r, "%s: no map line", "map");
 	if (s->map)
-		default_prints(s->map);
+		finish_map(s->map);
 	free(buf);
 	if (r.rc < 0) {
 		cm_scenario_free(s);
