@@ -17,6 +17,9 @@ static void err(cm_diags *d, const char *where, const char *msg)
 
 /* ---- union-find over feature pieces ---- */
 
+/* cm_slot_facing as a table: the hot paths join sides slot by slot */
+static const int8_t facing[12] = { 8, 7, 6, 11, 10, 9, 2, 1, 0, 5, 4, 3 };
+
 int cm__sq_nodes(const cm_board *b, int s, int32_t *lo)
 {
 	if (b->tile[s] >= 0) {
@@ -146,7 +149,7 @@ static void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c
 {
 	node *n = b->nodes;
 	for (int p = 0; p < 3; p++) {
-		int ia = 3 * d + p, ic = cm_slot_facing(ia);
+		int ia = 3 * d + p, ic = facing[ia];
 		int32_t x = a + sa[ia], y = c + sc[ic];
 		int kx = n[x].kind, ky = n[y].kind;
 		if (kx == CM_FEAT_ABBEY || ky == CM_FEAT_ABBEY) {

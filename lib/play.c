@@ -3,34 +3,39 @@
  * the benchmark. Uses only the turn API's fast paths; no allocation. */
 #include "board_int.h"
 
-/* The k-th legal placement of tile t in frontier order. */
-static void kth_placement(const cm_board *b, int t, uint32_t k, int *sq, int *rot)
-{
-	const uint8_t *rm = b->deck->info[t].rotmask;
-	for (int i = 0; i < b->n_front; i++) {
-		int s = b->front[i];
-		unsigned m = rm[b->req[s]];
-		for (int r = 0; m; r++, m >>= 1)
-			if ((m & 1) && k-- == 0) {
-				*sq = s;
-				*rot = r;
-				return;
-			}
-	}
-	*sq = -1;
-	*rot = 0;
-}
+/* Legal rotations per rotation mask, counted. */
+static const uint8_t popc4[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
 
 int cm_board_play_random(cm_board *b, cm_rng *rng)
 {
 	if (b->last_sq >= 0 || b->final_done)
 		return CM_EINVAL;
-	int t;
-	while (cm_board_draw(b, &t) == 0) {
-		uint32_t total = (uint32_t)cm_board_placements(b, t, NULL, 0);
-		int s, r;
-		kth_placement(b, t, cm_rng_below(rng, total), &s, &r);
-		if (s < 0 || cm_board_place(b, t, s % b->cols, s / b->cols, r) < 0)
+	while (b->pile_top < b->pile_n) {
+		int t = b->pile[b->pile_top];
+		const uint8_t *rm = b->deck->info[t].rotmask;
+		/* one pass over the frontier counts the legal placements; the
+		 * draw, the count and the choice of cm_board_draw,
+		 * cm_board_placements and a walk would take three */
+		uint32_t total = 0;
+		for (int i = 0; i < b->n_front; i++)
+			total += popc4[rm[b->req[b->front[i]]]];
+		if (total == 0) {
+			cm_board_put_aside(b, t); /* BASE-PLACE: put aside, draw again */
+			continue;
+		}
+		uint32_t k = cm_rng_below(rng, total);
+		int s = -1, r = 0;
+		for (int i = 0; s < 0; i++) {
+			unsigned m = rm[b->req[b->front[i]]];
+			if (k >= popc4[m]) {
+				k -= popc4[m];
+				continue;
+			}
+			s = b->front[i];
+			for (r = 0; !((m >> r) & 1) || k--; r++)
+				;
+		}
+		if (cm_board_place(b, t, s % b->cols, s / b->cols, r) < 0)
 			return CM_EINTERNAL;
 		int spots[CM_MAX_FEATURES];
 		size_t n = cm_board_spots(b, CM_FOLLOWER_MEEPLE, spots, CM_MAX_FEATURES);
