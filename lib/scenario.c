@@ -246,8 +246,11 @@ typedef struct {
 	int grid_rows; /* rows of the grid still to read */
 	int grid_y;
 	int cur_bigcity;
-	cm_rules rules;       /* given to the map at the end: any order of lines */
-	cm_setup setup;
+	/* given to the map at the end, so lines may come in any order and a
+	 * map file keeps what the scenario does not set */
+	char **opts;          /* "name=value", checked */
+	size_t n_opts;
+	int starts, followers; /* 0: not given */
 	cm_deck_entry *deck;
 	size_t n_deck;
 } rd;
@@ -305,6 +308,7 @@ static int find_island(const cm_map *m, const char *name)
 }
 
 static cm_tileset *new_set(rd *r, const char *id);
+static char *resolve(const rd *r, const char *path);
 
 /* One header line; returns false when the verb is not a header verb. */
 static bool header_line(rd *r, char *raw, char **tok, int n)
@@ -341,19 +345,47 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 		else
 			bad(r, "%s is \"setup none\" or \"setup random\"", v);
 	} else if (strcmp(v, "starts") == 0) {
-		if (n != 2 || !to_int(tok[1], 1, 64, &r->setup.starts_used))
+		if (n != 2 || !to_int(tok[1], 1, 64, &r->starts))
 			bad(r, "%s must be 1 to 64", v);
 	} else if (strcmp(v, "followers") == 0) {
-		if (n != 2 || !to_int(tok[1], 1, 255, &r->setup.followers))
+		if (n != 2 || !to_int(tok[1], 1, 255, &r->followers))
 			bad(r, "%s must be 1 to 255", v);
 	} else if (strcmp(v, "option") == 0) {
 		for (int i = 1; i < n; i++) {
-			char *eq = strchr(tok[i], '=');
+			char *copy = cm_strdup(tok[i]);
+			char *eq = copy ? strchr(copy, '=') : NULL;
+			cm_rules scratch;
+			cm_rules_default(&scratch, CM_EDITION_C2);
 			if (eq)
 				*eq = '\0';
-			if (!eq || cm_board_rule_set(&r->rules, tok[i], eq + 1) < 0)
+			if (!eq || cm_board_rule_set(&scratch, copy, eq + 1) < 0) {
 				bad(r, "unknown rule option or value: %s", tok[i]);
+			} else {
+				*eq = '=';
+				char **o = realloc(r->opts, (r->n_opts + 1) * sizeof *o);
+				if (!o) {
+					free(copy);
+					r->rc = CM_ENOMEM;
+					return true;
+				}
+				r->opts = o;
+				o[r->n_opts++] = copy;
+				copy = NULL;
+			}
+			free(copy);
 		}
+	} else if (strcmp(v, "mapfile") == 0) {
+		if (s->map || n != 2) {
+			bad(r, "%s needs one path, and no map before it", v);
+			return true;
+		}
+		char *full = resolve(r, tok[1]);
+		int rc = full ? cm_map_load_file(full, r->d, &s->map) : CM_ENOMEM;
+		if (rc == CM_ENOMEM)
+			r->rc = CM_ENOMEM;
+		else if (rc < 0)
+			bad(r, "cannot load map %s", full);
+		free(full);
 	} else if (strcmp(v, "deck") == 0) { /* deck SET [TILE COUNT] */
 		if (n != 2 && n != 4) {
 			bad(r, "%s needs SET or SET TILE COUNT", v);
@@ -759,6 +791,49 @@ static void process(rd *r, char *buf, int depth)
 	}
 }
 
+static void free_deck(cm_deck_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].tileset);
+		free(v[i].tile);
+	}
+	free(v);
+}
+
+/* The scenario's rule options, setup and deck onto the map. */
+static void give_map(rd *r, cm_map *m)
+{
+	for (size_t i = 0; i < r->n_opts; i++) {
+		char *eq = strchr(r->opts[i], '=');
+		*eq = '\0';
+		cm_board_rule_set(&m->rules, r->opts[i], eq + 1);
+		*eq = '=';
+	}
+	if (r->starts)
+		m->setup.starts_used = r->starts;
+	if (r->followers)
+		m->setup.followers = r->followers;
+	if (r->n_deck) {
+		free_deck(m->deck, m->n_deck);
+		m->deck = r->deck;
+		m->n_deck = r->n_deck;
+		r->deck = NULL;
+		r->n_deck = 0;
+	}
+}
+
+static void rd_clear(rd *r)
+{
+	for (size_t i = 0; i < r->n_opts; i++)
+		free(r->opts[i]);
+	free(r->opts);
+	r->opts = NULL;
+	r->n_opts = 0;
+	free_deck(r->deck, r->n_deck);
+	r->deck = NULL;
+	r->n_deck = 0;
+}
+
 int cm_scenario_read_text(const char *text, const char *file, cm_diags *d, cm_scenario **out)
 {
 	*out = NULL;
@@ -769,26 +844,12 @@ int cm_scenario_read_text(const char *text, const char *file, cm_diags *d, cm_sc
 		goto nomem;
 	s->players = 2;
 	s->seed = 1;
-	cm_rules_default(&r.rules, CM_EDITION_C2);
-	r.setup.starts_used = 1;
-	r.setup.followers = 9;
 	if (file && !(s->file = cm_strdup(file)))
 		goto nomem;
 	process(&r, buf, 0);
-	if (s->map) {
-		s->map->rules = r.rules;
-		s->map->setup.starts_used = r.setup.starts_used;
-		s->map->setup.followers = r.setup.followers;
-		s->map->deck = r.deck;
-		s->map->n_deck = r.n_deck;
-		r.deck = NULL;
-		r.n_deck = 0;
-	}
-	for (size_t i = 0; i < r.n_deck; i++) {
-		free(r.deck[i].tileset);
-		free(r.deck[i].tile);
-	}
-	free(r.deck);
+	if (s->map)
+		give_map(&r, s->map);
+	rd_clear(&r);
 	if (r.rc == CM_ENOMEM)
 		goto nomem;
 	if (r.grid_rows > 0)
@@ -805,6 +866,7 @@ int cm_scenario_read_text(const char *text, const char *file, cm_diags *d, cm_sc
 	*out = s;
 	return 0;
 nomem:
+	rd_clear(&r);
 	free(buf);
 	cm_scenario_free(s);
 	return CM_ENOMEM;
