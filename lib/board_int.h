@@ -187,6 +187,7 @@ const type_info *cm__sq_info(const cm_board *b, int s);
 #define CM__FNV_INIT 0xCBF29CE484222325ull
 uint64_t cm__fnv(uint64_t h, const void *p, size_t n);
 uint64_t cm__fnv_u32(uint64_t h, uint32_t v); /* little-endian bytes */
+uint64_t cm__hash_tile(uint64_t h, const cm_tile_type *t); /* features */
 
 /* score.c */
 void cm__score_feature(cm_board *b, int32_t root, bool final, bool award);

@@ -139,6 +139,19 @@ static int deck_finish(cm_deck *k, cm_diags *d)
 	return rc;
 }
 
+/* Hands k out when everything went well, frees it otherwise. */
+static int deck_done(cm_deck *k, int rc, cm_diags *d, cm_deck **out)
+{
+	if (rc == 0)
+		rc = deck_finish(k, d);
+	if (rc < 0) {
+		cm_deck_free(k);
+		return rc;
+	}
+	*out = k;
+	return 0;
+}
+
 static int add_type(cm_deck *k, size_t *cap, const cm_tile_type *t, int count, bool replace)
 {
 	for (size_t i = 0; i < k->n_types; i++)
@@ -234,14 +247,7 @@ int cm_deck_build(const cm_map *map, const cm_tileset *const *sets, size_t n_set
 		else if (t->start && ts->base && k->start < 0)
 			k->start = at;
 	}
-	if (rc == 0)
-		rc = deck_finish(k, d);
-	if (rc < 0) {
-		cm_deck_free(k);
-		return rc;
-	}
-	*out = k;
-	return 0;
+	return deck_done(k, rc, d, out);
 }
 
 int cm_deck_from_types(const cm_tile_type *const *types, const int *counts, size_t n, int start,
@@ -262,14 +268,7 @@ int cm_deck_from_types(const cm_tile_type *const *types, const int *counts, size
 	}
 	k->n_types = rc == 0 ? n : 0;
 	k->start = start >= 0 && (size_t)start < n ? start : -1;
-	if (rc == 0)
-		rc = deck_finish(k, d);
-	if (rc < 0) {
-		cm_deck_free(k);
-		return rc;
-	}
-	*out = k;
-	return 0;
+	return deck_done(k, rc, d, out);
 }
 
 void cm_deck_free(cm_deck *k)
@@ -343,13 +342,20 @@ uint64_t cm_deck_hash(const cm_deck *k)
 		const cm_tile_type *t = k->types[i];
 		h = cm__fnv(h, t->id, strlen(t->id) + 1);
 		h = cm__fnv_u32(h, (uint32_t)(k->count[i] * 2 + ((int)i == k->start)));
-		for (size_t f = 0; f < t->n_features; f++) {
-			const cm_feature *ft = &t->features[f];
-			h = cm__fnv_u32(h, (uint32_t)ft->kind);
-			h = cm__fnv_u32(h, ft->slots);
-			h = cm__fnv_u32(h, ft->arms);
-			h = cm__fnv_u32(h, ft->touches);
-		}
+		h = cm__hash_tile(h, t);
+	}
+	return h;
+}
+
+uint64_t cm__hash_tile(uint64_t h, const cm_tile_type *t)
+{
+	h = cm__fnv_u32(h, (uint32_t)t->n_features);
+	for (size_t f = 0; f < t->n_features; f++) {
+		const cm_feature *ft = &t->features[f];
+		h = cm__fnv_u32(h, (uint32_t)ft->kind);
+		h = cm__fnv_u32(h, ft->slots);
+		h = cm__fnv_u32(h, ft->arms);
+		h = cm__fnv_u32(h, ft->touches);
 	}
 	return h;
 }

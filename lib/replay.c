@@ -76,19 +76,6 @@ static uint64_t hash_str(uint64_t h, const char *s)
 	return cm__fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
 }
 
-static uint64_t hash_tile(uint64_t h, const cm_tile_type *t)
-{
-	h = cm__fnv_u32(h, (uint32_t)t->n_features);
-	for (size_t f = 0; f < t->n_features; f++) {
-		const cm_feature *ft = &t->features[f];
-		h = cm__fnv_u32(h, (uint32_t)ft->kind);
-		h = cm__fnv_u32(h, ft->slots);
-		h = cm__fnv_u32(h, ft->arms);
-		h = cm__fnv_u32(h, ft->touches);
-	}
-	return h;
-}
-
 uint64_t cm_replay_map_hash(const cm_map *m)
 {
 	uint64_t h = CM__FNV_INIT;
@@ -111,7 +98,7 @@ uint64_t cm_replay_map_hash(const cm_map *m)
 			const cm_bigcity_piece *p = &m->bigcities[c].pieces[k];
 			h = cm__fnv_u32(h, (uint32_t)p->x);
 			h = cm__fnv_u32(h, (uint32_t)p->y);
-			h = hash_tile(h, &p->tile);
+			h = cm__hash_tile(h, &p->tile);
 		}
 	}
 	for (size_t f = 0; f < m->n_ferries; f++) {

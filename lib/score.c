@@ -192,6 +192,22 @@ void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 	}
 }
 
+/* An item for the player who just placed, about the square placed on. */
+static cm_score_item *placer_item(cm_board *b, cm_item_type type, int points, const char *rule,
+                                  const char *reason)
+{
+	cm_score_item *it = cm__item(b);
+	it->type = type;
+	it->points = points;
+	it->players = 1u << b->cur;
+	it->x = b->last_sq % b->cols;
+	it->y = b->last_sq / b->cols;
+	it->rule = rule;
+	it->reason = reason;
+	award(b, it, false);
+	return it;
+}
+
 int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 {
 	int s = b->last_sq;
@@ -199,30 +215,12 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 		return CM_EINVAL;
 	b->n_items = 0;
 	node *n = b->nodes;
-	if (b->island_arms[s]) {
-		cm_score_item *it = cm__item(b);
-		it->type = CM_ITEM_ISLAND;
-		it->arms = b->island_arms[s];
-		it->points = 2 * it->arms;
-		it->players = 1u << b->cur;
-		it->x = s % b->cols;
-		it->y = s / b->cols;
-		it->rule = "MAP-ISLAND";
-		it->reason = "tile on an island square: 2 per coat of arms";
-		award(b, it, false);
-	}
+	if (b->island_arms[s])
+		placer_item(b, CM_ITEM_ISLAND, 2 * b->island_arms[s], "MAP-ISLAND",
+		            "tile on an island square: 2 per coat of arms")->arms = b->island_arms[s];
 	bool town = b->sq_kind[s] == CM_SQ_TOWN;
-	if (town && b->rules.town_cost) {
-		cm_score_item *it = cm__item(b);
-		it->type = CM_ITEM_TOWN_COST;
-		it->points = -2;
-		it->players = 1u << b->cur;
-		it->x = s % b->cols;
-		it->y = s / b->cols;
-		it->rule = "MAP-TOWN";
-		it->reason = "tile on a town square (town-cost): -2";
-		award(b, it, false);
-	}
+	if (town && b->rules.town_cost)
+		placer_item(b, CM_ITEM_TOWN_COST, -2, "MAP-TOWN", "tile on a town square (town-cost): -2");
 	const type_info *ti = &b->deck->info[b->tile[s]];
 	for (int f = 0; f < ti->n_feat; f++) {
 		if (ti->kind[f] != CM_FEAT_ROAD && ti->kind[f] != CM_FEAT_CITY)

@@ -7,7 +7,12 @@
  *
  * Lifetimes: a deck borrows the tile types of the sets it was built from,
  * and a board borrows its map and deck: keep them alive and unchanged
- * while the deck or board lives. Nothing here prints. */
+ * while the deck or board lives. Nothing here prints.
+ *
+ * Not yet here (RULES.md 3 and 4): wagons (CM_FOLLOWER_WAGON is reserved;
+ * the tile model's contacts carry the C1 adjacency) and placing an abbey
+ * (abbey types are kept out of the pile; an abbey's sides already match
+ * anything and close what they meet when joined). */
 #ifndef CARCAMAP_BOARD_H
 #define CARCAMAP_BOARD_H
 
@@ -91,8 +96,9 @@ typedef enum { CM_FOLLOWER_MEEPLE = 0, CM_FOLLOWER_WAGON = 1 } cm_follower_kind;
  *      uniformly among those legal against the square's printed constraints
  *      (edge prints, big cities) and tiles already placed.
  * Followers per player: map->setup.followers (9 when 0; MAP-TILES).
- * Player 0 moves first. Returns 0, CM_EINVAL (bad player count, setup
- * impossible: see d, which may be NULL) or CM_ENOMEM. */
+ * Player 0 moves first. Returns 0, CM_EINVAL (bad player count, a map
+ * the engine cannot play: a big-city piece or ferry out of place, setup
+ * impossible; see d, which may be NULL), CM_ELIMIT or CM_ENOMEM. */
 int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int n_players,
                  uint64_t seed, unsigned flags, cm_diags *d, cm_board **out);
 /* Starts a new game on the same map, deck, rules, players and flags with
