@@ -245,6 +245,7 @@ typedef struct {
 	cm_tileset *set; /* where "tile" lines go */
 	int grid_rows; /* rows of the grid still to read */
 	int grid_y;
+	unsigned map_line;
 	int cur_bigcity;
 	/* given to the map at the end, so lines may come in any order and a
 	 * map file keeps what the scenario does not set */
@@ -568,6 +569,7 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 		s->map->id = cm_strdup(s->name ? s->name : "scenario");
 		r->grid_rows = h;
 		r->grid_y = 0;
+		r->map_line = r->line;
 	} else if (strcmp(v, "tile") == 0) {
 		cm_tile_type t;
 		int rc = cm_scenario_parse_tile(raw + 4, &t, err, sizeof err);
@@ -852,10 +854,14 @@ int cm_scenario_read_text(const char *text, const char *file, cm_diags *d, cm_sc
 	rd_clear(&r);
 	if (r.rc == CM_ENOMEM)
 		goto nomem;
-	if (r.grid_rows > 0)
+	if (r.grid_rows > 0) {
+		r.line = r.map_line;
 		bad(&r, "%s: the grid has fewer rows than the map line says", "map");
-	if (!s->map)
+	}
+	if (!s->map) {
+		r.line = 0; /* the whole file */
 		bad(&r, "%s: no map line", "map");
+	}
 	if (s->map)
 		finish_map(s->map);
 	free(buf);
