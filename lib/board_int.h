@@ -68,7 +68,7 @@ typedef struct {
 	uint8_t kind;
 	uint8_t flags;
 	uint8_t feat;   /* feature index on its square, 255 for prints and ferries */
-	uint8_t nfol;   /* roots: followers */
+	uint16_t nfol;  /* roots: followers (6 players x up to 255) */
 	uint8_t fol[CM_MAX_PLAYERS];
 } node;
 
