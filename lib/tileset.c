@@ -642,6 +642,7 @@ static int build(loader *L, xmlDoc *doc, cm_tileset **out)
 {
 	xmlNode *root = xmlDocGetRootElement(doc);
 	int rc = CM_ENOMEM;
+	size_t n = 0; /* tiles; set before the first goto, the clean-up reads it */
 	cm_tileset *ts = calloc(1, sizeof *ts);
 	if (!ts)
 		return CM_ENOMEM;
@@ -654,7 +655,6 @@ static int build(loader *L, xmlDoc *doc, cm_tileset **out)
 	ts->base = kind && strcmp(kind, "base") == 0;
 	free(kind);
 	read_editions(L, root, "total", -1, "CM0114", ts->line, ts->total);
-	size_t n = 0;
 	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
 		n++;
 	ts->tiles = calloc(n ? n : 1, sizeof *ts->tiles);
