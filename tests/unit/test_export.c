@@ -167,12 +167,13 @@ static void auto_prints(cm_map *m)
 		}
 }
 
-static void add_island(cm_map *m, const char *name)
+static void add_island(cm_map *m, const char *name, const char *title)
 {
 	m->islands = realloc(m->islands, (m->n_islands + 1) * sizeof *m->islands);
 	assert_non_null(m->islands);
 	memset(&m->islands[m->n_islands], 0, sizeof m->islands[0]);
-	m->islands[m->n_islands++].name = sdup(name);
+	m->islands[m->n_islands].name = sdup(name);
+	m->islands[m->n_islands++].title = sdup(title);
 }
 
 /* 5x4 with every model part:
@@ -198,7 +199,7 @@ static cm_map *make_sample(void)
 	s->markers[0] = sdup("chip:wine");
 	s->markers[1] = sdup("chip:grain");
 	s->n_markers = 2;
-	add_island(m, "Corsica");
+	add_island(m, "corsica", "Corsica");
 	cm_map_at(m, 4, 2)->island = 0;
 	cm_map_at(m, 4, 2)->arms = 1;
 	cm_map_at(m, 4, 3)->island = 0;
@@ -254,15 +255,17 @@ static cm_map *make_tiny(void)
 	return m;
 }
 
-/* 12x9 with every square kind in a pattern, two islands, C3, the abbey set */
+/* 12x9 with every square kind in a pattern, two islands (one titled, one
+ * with a title only), C3 with the rule options the sample leaves at their
+ * defaults switched on, the abbey set */
 static cm_map *make_wide(void)
 {
 	cm_map *m;
 	assert_int_equal(cm_map_new(12, 9, &m), 0);
 	m->id = sdup("wide");
 	m->name = sdup("Wide");
-	add_island(m, "North");
-	add_island(m, NULL);
+	add_island(m, "North", NULL);
+	add_island(m, NULL, "The South");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			cm_square *s = cm_map_at(m, x, y);
@@ -274,6 +277,10 @@ static cm_map *make_wide(void)
 		}
 	auto_prints(m);
 	cm_rules_default(&m->rules, CM_EDITION_C3);
+	m->rules.town_extra_turn = true;
+	m->rules.town_road_bonus = true;
+	m->rules.farmers_bigcity = false;
+	m->rules.abbey_edge = false;
 	deck(m, "abbey", NULL, -1);
 	deck(m, "base", "D", 1);
 	return m;
@@ -545,9 +552,10 @@ static void round_trip(const cm_map *m, cm_tileset *sets[3], cm_tileset *const *
 	}
 	assert_int_equal(cmap_count(r, CMAP_T_ISLANDS), m->n_islands);
 	for (uint32_t i = 0; i < m->n_islands; i++) {
-		const char *name;
-		assert_int_equal(cmap_get_island(r, i, &name), 0);
-		expect_str(name, m->islands[i].name);
+		cmap_island is;
+		assert_int_equal(cmap_get_island(r, i, &is), 0);
+		expect_str(is.name, m->islands[i].name);
+		expect_str(is.title, m->islands[i].title);
 	}
 
 	assert_int_equal(cmap_count(r, CMAP_T_TILESETS), n_used);

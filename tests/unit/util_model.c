@@ -120,9 +120,15 @@ cm_map *util_map_sample(void)
 	m->setup.tiles_min = 10;
 	m->setup.tiles_max = 20;
 	m->setup.followers = 7;
+	/* every rule option differs from cm_map_new's default, so that a reader
+	 * that drops one is caught */
 	cm_rules_default(&m->rules, CM_EDITION_C1);
 	m->rules.farmers = CM_FARMERS_C1;
+	m->rules.farmers_bigcity = false;
+	m->rules.town_extra_turn = true;
 	m->rules.town_cost = true;
+	m->rules.town_road_bonus = true;
+	m->rules.abbey_edge = false;
 	/* rows 1..3, cols 1..4 are land; row 0 waves; the rest is not printed */
 	for (int y = 1; y <= 3; y++)
 		for (int x = 1; x <= 4; x++)
@@ -145,7 +151,9 @@ cm_map *util_map_sample(void)
 	m->islands = calloc(2, sizeof *m->islands);
 	m->n_islands = 2;
 	m->islands[0].name = sdup("Sylt");
+	m->islands[0].title = sdup("Sylt (Nordfriesland)");
 	m->islands[1].name = NULL;
+	m->islands[1].title = NULL;
 	s = cm_map_at(m, 5, 1);
 	s->kind = CM_SQ_ISLAND;
 	s->island = 0;
@@ -169,6 +177,8 @@ cm_map *util_map_sample(void)
 		add_feature(&p->tile, CM_FEAT_CITY, "c", CM_SLOTS_ALL & ~CM_SIDE_SLOTS(k ? CM_E : CM_W));
 		add_feature(&p->tile, CM_FEAT_FIELD, NULL, CM_SIDE_SLOTS(k ? CM_E : CM_W));
 		p->tile.features[0].arms = (uint8_t)k;
+		p->tile.features[0].cathedral = k == 1;
+		p->tile.features[0].good = k ? CM_GOOD_CLOTH : CM_GOOD_NONE;
 		p->tile.features[1].touches = 1;
 		if (k)
 			add_contact(&p->tile, 3);
@@ -270,8 +280,10 @@ int util_map_equal(const cm_map *a, const cm_map *b, char *why, size_t n)
 	SAME_STR(a->legend, b->legend, "legend");
 	SAME_INT(a->cols, b->cols, "cols");
 	SAME_INT(a->rows, b->rows, "rows");
-	if (memcmp(&a->setup, &b->setup, sizeof a->setup))
-		return differ(why, n, "setup");
+	SAME_INT(a->setup.starts_used, b->setup.starts_used, "start squares used");
+	SAME_INT(a->setup.tiles_min, b->setup.tiles_min, "tiles min");
+	SAME_INT(a->setup.tiles_max, b->setup.tiles_max, "tiles max");
+	SAME_INT(a->setup.followers, b->setup.followers, "followers");
 	SAME_INT(a->rules.edition, b->rules.edition, "edition");
 	SAME_INT(a->rules.tiny_city, b->rules.tiny_city, "tiny city");
 	SAME_INT(a->rules.farmers, b->rules.farmers, "farmers");
@@ -297,8 +309,10 @@ int util_map_equal(const cm_map *a, const cm_map *b, char *why, size_t n)
 		}
 	}
 	SAME_INT(a->n_islands, b->n_islands, "island count");
-	for (size_t i = 0; i < a->n_islands; i++)
+	for (size_t i = 0; i < a->n_islands; i++) {
 		SAME_STR(a->islands[i].name, b->islands[i].name, "island name");
+		SAME_STR(a->islands[i].title, b->islands[i].title, "island title");
+	}
 	SAME_INT(a->n_bigcities, b->n_bigcities, "big city count");
 	for (size_t i = 0; i < a->n_bigcities; i++) {
 		const cm_bigcity *c = &a->bigcities[i], *d = &b->bigcities[i];

@@ -13,8 +13,9 @@ cm_tileset *util_tileset_base(void);
 /* "inns": one tile with an inn, a cathedral city and a trade good. */
 cm_tileset *util_tileset_inns(void);
 /* "sample": 6x5 map using every part of the model (kinds, names, markers,
- * edge prints, a two-square big city, islands, a ferry, a deck of "base"
- * and one tile of "inns"). */
+ * edge prints, a two-square big city, islands with and without a title, a
+ * ferry, a deck of "base" and one tile of "inns"); every rule option is set
+ * away from its default. */
 cm_map *util_map_sample(void);
 /* Frees a tile set built by these helpers or read from a pack. */
 
