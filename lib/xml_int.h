@@ -4,6 +4,7 @@
 #ifndef CM_XML_INT_H
 #define CM_XML_INT_H
 
+#include <stdbool.h>
 #include <libxml/tree.h>
 #include "carcamap/diag.h"
 
@@ -23,6 +24,16 @@ int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size);
 
 /* Attribute value as a malloc'd string, or NULL when absent. */
 char *cm_xml_attr(const xmlNode *n, const char *name);
+/* The same without white space around it (xs:token values may carry it). */
+char *cm_xml_attr_token(const xmlNode *n, const char *name);
+/* An integer attribute (the schema checked its syntax), clamped to int;
+ * dflt when absent. */
+int cm_xml_attr_int(const xmlNode *n, const char *name, int dflt);
+/* An xs:boolean attribute ("true" or "1" is true); dflt when absent. */
+bool cm_xml_attr_bool(const xmlNode *n, const char *name, bool dflt);
+/* The next white-space separated token of *p: its start in *tok, its
+ * length returned, 0 at the end; *p moves past it. */
+size_t cm_xml_next_token(const char **p, const char **tok);
 /* Line of a node (0 if unknown). */
 unsigned cm_xml_line(const xmlNode *n);
 /* Next element sibling starting at n itself (n may be NULL). */
