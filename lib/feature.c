@@ -201,6 +201,50 @@ int cm_feature_read(const xmlNode *parent, const cm_feature_rules *rules, const 
 	return 0;
 }
 
+/* ---- writing ---- */
+
+/* ` name="id id"`: the ids of the features in mask m, in feature order */
+static void write_ids(FILE *f, const char *name, const cm_tile_type *t, uint32_t m)
+{
+	fprintf(f, " %s=\"", name);
+	for (size_t k = 0, n = 0; k < t->n_features && k < CM_MAX_FEATURES; k++)
+		if (m & (1u << k)) {
+			fputs(n++ ? " " : "", f);
+			cm_xml_put_escaped(f, cm_feature_id(&t->features[k]));
+		}
+	fputc('"', f);
+}
+
+void cm_feature_write_xml(FILE *f, const cm_tile_type *t, const char *indent)
+{
+	char buf[64];
+	for (size_t k = 0; k < t->n_features; k++) {
+		const cm_feature *ft = &t->features[k];
+		fprintf(f, "%s<%s", indent, cm_feature_kind_name(ft->kind));
+		cm_xml_put_attr(f, "id", cm_feature_id(ft));
+		if (ft->slots) {
+			cm_slots_format(ft->slots, buf, sizeof buf);
+			cm_xml_put_attr(f, "slots", buf);
+		}
+		if (ft->arms)
+			fprintf(f, " arms=\"%u\"", (unsigned)ft->arms);
+		if (ft->cathedral)
+			fputs(" cathedral=\"true\"", f);
+		if (ft->good != CM_GOOD_NONE)
+			fprintf(f, " good=\"%s\"", cm_good_name(ft->good));
+		if (ft->inn)
+			fputs(" inn=\"true\"", f);
+		if (ft->touches)
+			write_ids(f, "touches", t, ft->touches);
+		fputs("/>\n", f);
+	}
+	for (size_t c = 0; c < t->n_contacts; c++) {
+		fprintf(f, "%s<contact", indent);
+		write_ids(f, "features", t, t->contacts[c]);
+		fputs("/>\n", f);
+	}
+}
+
 /* ---- checks ---- */
 
 static void say(const cm_feature_checker *c, const char *rule, unsigned line, const cm_feature *f,

@@ -6,6 +6,7 @@
 #ifndef CM_FEATURE_INT_H
 #define CM_FEATURE_INT_H
 
+#include <stdio.h>
 #include <libxml/tree.h>
 #include "carcamap/tile.h"
 
@@ -59,6 +60,11 @@ void cm_feature_check_coverage(const cm_feature_checker *c, const cm_tile_type *
 void cm_feature_check_contact(const cm_feature_checker *c, const cm_tile_type *t, size_t i);
 /* All of them, in that order (per feature: id, shape, touches). */
 void cm_feature_check(const cm_feature_checker *c, const cm_tile_type *t);
+
+/* Writes t's features and contacts as the elements cm_feature_read reads,
+ * one per line after indent: attributes that hold their default are left
+ * out; touches and contacts name features by id. */
+void cm_feature_write_xml(FILE *f, const cm_tile_type *t, const char *indent);
 
 /* Line of feature f of t: its own, else the tile's. */
 unsigned cm_feature_line(const cm_tile_type *t, const cm_feature *f);

@@ -1396,31 +1396,6 @@ int cm_map_check(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 
 /* ---- the canonical writer ---- */
 
-static void put_esc(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		/* character references keep these exact through attribute normalization */
-		case '\n': fputs("&#10;", f); break;
-		case '\r': fputs("&#13;", f); break;
-		case '\t': fputs("&#9;", f); break;
-		default: fputc(*s, f); break;
-		}
-}
-
-static void put_attr(FILE *f, const char *name, const char *v)
-{
-	if (!v)
-		return;
-	fprintf(f, " %s=\"", name);
-	put_esc(f, v);
-	fputc('"', f);
-}
-
 static void put_bool(FILE *f, const char *name, bool v)
 {
 	fprintf(f, " %s=\"%s\"", name, v ? "true" : "false");
@@ -1428,58 +1403,21 @@ static void put_bool(FILE *f, const char *name, bool v)
 
 static void write_piece(FILE *f, const cm_bigcity_piece *pc)
 {
-	const cm_tile_type *t = &pc->tile;
-	char buf[64];
 	fprintf(f, "    <piece x=\"%d\" y=\"%d\">\n", pc->x, pc->y);
-	for (size_t i = 0; i < t->n_features; i++) {
-		const cm_feature *ft = &t->features[i];
-		fprintf(f, "      <%s", cm_feature_kind_name(ft->kind));
-		put_attr(f, "id", ft->id);
-		if (ft->slots) {
-			cm_slots_format(ft->slots, buf, sizeof buf);
-			put_attr(f, "slots", buf);
-		}
-		if (ft->kind == CM_FEAT_CITY && ft->arms)
-			fprintf(f, " arms=\"%u\"", ft->arms);
-		if (ft->kind == CM_FEAT_CITY && ft->cathedral)
-			put_bool(f, "cathedral", true);
-		if (ft->kind == CM_FEAT_CITY && ft->good)
-			put_attr(f, "good", cm_good_name(ft->good));
-		if (ft->kind == CM_FEAT_ROAD && ft->inn)
-			put_bool(f, "inn", true);
-		if (ft->kind == CM_FEAT_FIELD && ft->touches) {
-			fputs(" touches=\"", f);
-			for (size_t k = 0, n = 0; k < t->n_features && k < 32; k++)
-				if (ft->touches & (1u << k)) {
-					fputs(n++ ? " " : "", f);
-					put_esc(f, t->features[k].id ? t->features[k].id : "?");
-				}
-			fputc('"', f);
-		}
-		fputs("/>\n", f);
-	}
-	for (size_t i = 0; i < t->n_contacts; i++) {
-		fputs("      <contact features=\"", f);
-		for (size_t k = 0, n = 0; k < t->n_features && k < 32; k++)
-			if (t->contacts[i] & (1u << k)) {
-				fputs(n++ ? " " : "", f);
-				put_esc(f, t->features[k].id ? t->features[k].id : "?");
-			}
-		fputs("\"/>\n", f);
-	}
+	cm_feature_write_xml(f, &pc->tile, "      ");
 	fputs("    </piece>\n", f);
 }
 
 int cm_map_write_xml(const cm_map *m, FILE *f)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map format=\"1\"", f);
-	put_attr(f, "id", m->id ? m->id : "");
-	put_attr(f, "name", m->name ? m->name : "");
+	cm_xml_put_attr(f, "id", m->id ? m->id : "");
+	cm_xml_put_attr(f, "name", m->name ? m->name : "");
 	fputs(">\n", f);
 	if (m->image) {
 		fputs("  <image", f);
-		put_attr(f, "src", m->image);
-		put_attr(f, "legend", m->legend);
+		cm_xml_put_attr(f, "src", m->image);
+		cm_xml_put_attr(f, "legend", m->legend);
 		fputs("/>\n", f);
 	}
 	fputs("  <grid>\n", f);
@@ -1492,8 +1430,8 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 	fputs("  </grid>\n", f);
 	for (size_t i = 0; i < m->n_islands; i++) {
 		fputs("  <island", f);
-		put_attr(f, "id", m->islands[i].name);
-		put_attr(f, "name", m->islands[i].title);
+		cm_xml_put_attr(f, "id", m->islands[i].name);
+		cm_xml_put_attr(f, "name", m->islands[i].title);
 		fputs("/>\n", f);
 	}
 	for (int y = 0; y < m->rows; y++)
@@ -1502,9 +1440,9 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 			if (!sq->name && sq->island < 0 && !sq->arms && !sq->n_markers)
 				continue;
 			fprintf(f, "  <square x=\"%d\" y=\"%d\"", x, y);
-			put_attr(f, "name", sq->name);
+			cm_xml_put_attr(f, "name", sq->name);
 			if (sq->island >= 0 && (size_t)sq->island < m->n_islands)
-				put_attr(f, "island", m->islands[sq->island].name);
+				cm_xml_put_attr(f, "island", m->islands[sq->island].name);
 			if (sq->arms)
 				fprintf(f, " arms=\"%u\"", sq->arms);
 			if (!sq->n_markers) {
@@ -1514,7 +1452,7 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 			fputs(">\n", f);
 			for (size_t k = 0; k < sq->n_markers; k++) {
 				fputs("    <marker>", f);
-				put_esc(f, sq->markers[k]);
+				cm_xml_put_escaped(f, sq->markers[k]);
 				fputs("</marker>\n", f);
 			}
 			fputs("  </square>\n", f);
@@ -1530,12 +1468,12 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 				        cm_print_kind_name(p->kind));
 				if (p->arms)
 					fprintf(f, " arms=\"%u\"", p->arms);
-				put_attr(f, "label", p->label);
+				cm_xml_put_attr(f, "label", p->label);
 				fputs("/>\n", f);
 			}
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		fputs("  <bigcity", f);
-		put_attr(f, "name", m->bigcities[i].name ? m->bigcities[i].name : "");
+		cm_xml_put_attr(f, "name", m->bigcities[i].name ? m->bigcities[i].name : "");
 		fputs(">\n", f);
 		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++)
 			write_piece(f, &m->bigcities[i].pieces[k]);
@@ -1544,7 +1482,7 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *fe = &m->ferries[i];
 		fputs("  <ferry", f);
-		put_attr(f, "name", fe->name);
+		cm_xml_put_attr(f, "name", fe->name);
 		fprintf(f, " x1=\"%d\" y1=\"%d\" side1=\"%s\" x2=\"%d\" y2=\"%d\" side2=\"%s\"", fe->x1, fe->y1,
 		        cm_side_name(fe->s1), fe->x2, fe->y2, cm_side_name(fe->s2));
 		if (fe->arms)
@@ -1564,12 +1502,12 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 			const cm_deck_entry *e = &m->deck[i];
 			if (!e->tile) {
 				fputs("    <set", f);
-				put_attr(f, "id", e->tileset);
+				cm_xml_put_attr(f, "id", e->tileset);
 				fputs("/>\n", f);
 			} else {
 				fputs("    <tile", f);
-				put_attr(f, "set", e->tileset);
-				put_attr(f, "id", e->tile);
+				cm_xml_put_attr(f, "set", e->tileset);
+				cm_xml_put_attr(f, "id", e->tile);
 				fprintf(f, " count=\"%d\"/>\n", e->count);
 			}
 		}

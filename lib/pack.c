@@ -1079,17 +1079,9 @@ out:
  * is reported as such (no rule). */
 static int sniff(const char *path, cm_diags *d)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+	FILE *f;
+	if (cm_open_read(path, d, &f))
 		return CM_EIO;
-	}
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "is a directory");
-		fclose(f);
-		return CM_EIO;
-	}
 	char head[100];
 	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);

@@ -17,16 +17,6 @@
 /* ------------------------------------------------------------------ */
 /* small helpers                                                       */
 
-/* Sides (bit s) on which a slot mask has at least one slot. */
-static unsigned sides_of(cm_slots m)
-{
-	unsigned r = 0;
-	for (int s = 0; s < 4; s++)
-		if (m & CM_SIDE_SLOTS(s))
-			r |= 1u << s;
-	return r;
-}
-
 bool cm_tileset_is_abbey_tile(const cm_tile_type *t)
 {
 	for (size_t i = 0; i < t->n_features; i++)
@@ -153,7 +143,7 @@ static void check_contact(const checker *c, const cm_feature_checker *fc, const 
 			const cm_feature *g = &t->features[j];
 			if (!(m & (1u << j)) || g->kind != CM_FEAT_CITY)
 				continue;
-			unsigned both = sides_of(f->slots) & sides_of(g->slots);
+			unsigned both = cm_slots_sides(f->slots) & cm_slots_sides(g->slots);
 			for (int s = 0; s < 4; s++)
 				if (both & (1u << s))
 					report(c, "CM0110", line, t, f,
@@ -423,38 +413,6 @@ int cm_tileset_load_file(const char *path, cm_diags *d, cm_tileset **out)
 /* ------------------------------------------------------------------ */
 /* writers                                                             */
 
-/* Writes s escaped for a double-quoted attribute value. */
-static void xml_attr(FILE *f, const char *name, const char *s)
-{
-	fprintf(f, " %s=\"", name);
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\t': fputs("&#9;", f); break;
-		case '\n': fputs("&#10;", f); break;
-		case '\r': fputs("&#13;", f); break;
-		default: fputc(*s, f); break;
-		}
-	}
-	fputc('"', f);
-}
-
-/* The ids of the features in mask m, space-separated, in feature order. */
-static void xml_ids(FILE *f, const char *name, const cm_tile_type *t, uint32_t m)
-{
-	fprintf(f, " %s=\"", name);
-	bool first = true;
-	for (size_t k = 0; k < t->n_features && k < CM_MAX_FEATURES; k++)
-		if (m & (1u << k)) {
-			fprintf(f, "%s%s", first ? "" : " ", cm_feature_id(&t->features[k]));
-			first = false;
-		}
-	fputc('"', f);
-}
-
 /* count="n" when every edition has n, else the per-edition attributes that
  * the reader's defaults (missing = 0, C3 = C2) do not already give. */
 static void xml_counts(FILE *f, const int *v, const char *one, const char *const *per, bool opt)
@@ -478,47 +436,22 @@ int cm_tileset_write_xml(const cm_tileset *ts, FILE *f)
 	static const char *const counts[] = { "count-c1", "count-c2", "count-c3" };
 	static const char *const totals[] = { "total-c1", "total-c2", "total-c3" };
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset format=\"1\"", f);
-	xml_attr(f, "id", ts->id ? ts->id : "");
-	xml_attr(f, "name", ts->name ? ts->name : "");
+	cm_xml_put_attr(f, "id", ts->id ? ts->id : "");
+	cm_xml_put_attr(f, "name", ts->name ? ts->name : "");
 	fprintf(f, " kind=\"%s\"", ts->base ? "base" : "expansion");
 	xml_counts(f, ts->total, "total", totals, true);
 	fputs(">\n", f);
 	for (size_t i = 0; i < ts->n_tiles; i++) {
 		const cm_tile_type *t = &ts->tiles[i];
 		fputs("  <tile", f);
-		xml_attr(f, "id", t->id ? t->id : "");
+		cm_xml_put_attr(f, "id", t->id ? t->id : "");
 		if (t->name)
-			xml_attr(f, "name", t->name);
+			cm_xml_put_attr(f, "name", t->name);
 		xml_counts(f, t->count, "count", counts, false);
 		if (t->start)
 			fputs(" start=\"true\"", f);
 		fputs(">\n", f);
-		for (size_t k = 0; k < t->n_features; k++) {
-			const cm_feature *ft = &t->features[k];
-			fprintf(f, "    <%s", cm_feature_kind_name(ft->kind));
-			xml_attr(f, "id", cm_feature_id(ft));
-			if (ft->slots) {
-				char buf[64];
-				cm_slots_format(ft->slots, buf, sizeof buf);
-				xml_attr(f, "slots", buf);
-			}
-			if (ft->arms)
-				fprintf(f, " arms=\"%u\"", (unsigned)ft->arms);
-			if (ft->cathedral)
-				fputs(" cathedral=\"true\"", f);
-			if (ft->good != CM_GOOD_NONE)
-				fprintf(f, " good=\"%s\"", cm_good_name(ft->good));
-			if (ft->inn)
-				fputs(" inn=\"true\"", f);
-			if (ft->touches)
-				xml_ids(f, "touches", t, ft->touches);
-			fputs("/>\n", f);
-		}
-		for (size_t c = 0; c < t->n_contacts; c++) {
-			fputs("    <contact", f);
-			xml_ids(f, "features", t, t->contacts[c]);
-			fputs("/>\n", f);
-		}
+		cm_feature_write_xml(f, t, "    ");
 		fputs("  </tile>\n", f);
 	}
 	fputs("</tileset>\n", f);

@@ -288,6 +288,30 @@ bool cm_xml_attr_bool(const xmlNode *n, const char *name, bool dflt)
 	return b;
 }
 
+void cm_xml_put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\t': fputs("&#9;", f); break;
+		case '\n': fputs("&#10;", f); break;
+		case '\r': fputs("&#13;", f); break;
+		default: fputc(*s, f); break;
+		}
+}
+
+void cm_xml_put_attr(FILE *f, const char *name, const char *v)
+{
+	if (!v)
+		return;
+	fprintf(f, " %s=\"", name);
+	cm_xml_put_escaped(f, v);
+	fputc('"', f);
+}
+
 unsigned cm_xml_line(const xmlNode *n)
 {
 	long l = n ? xmlGetLineNo((xmlNode *)n) : 0;

@@ -5,6 +5,7 @@
 #define CM_XML_INT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <libxml/tree.h>
 #include "carcamap/diag.h"
 
@@ -34,6 +35,12 @@ bool cm_xml_attr_bool(const xmlNode *n, const char *name, bool dflt);
 /* The next white-space separated token of *p: its start in *tok, its
  * length returned, 0 at the end; *p moves past it. */
 size_t cm_xml_next_token(const char **p, const char **tok);
+/* Writes s escaped for XML text or a double-quoted attribute value: & < > "
+ * and, as character references, the tab, newline and carriage return that
+ * attribute normalization would otherwise turn into spaces. */
+void cm_xml_put_escaped(FILE *f, const char *s);
+/* Writes ` name="v"` with v escaped; nothing when v is NULL. */
+void cm_xml_put_attr(FILE *f, const char *name, const char *v);
 /* Line of a node (0 if unknown). */
 unsigned cm_xml_line(const xmlNode *n);
 /* Next element sibling starting at n itself (n may be NULL). */
