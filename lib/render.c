@@ -93,16 +93,6 @@ static void side_mid(int x0, int y0, int n, cm_side s, int *x, int *y)
 	*y = y0 + (fy[s] * (n - 1)) / 2;
 }
 
-/* Sides (bit per side) on which the slot mask has any slot. */
-static unsigned sides_of(cm_slots m)
-{
-	unsigned s = 0;
-	for (int i = 0; i < 4; i++)
-		if (m & CM_SIDE_SLOTS(i))
-			s |= 1u << i;
-	return s;
-}
-
 /* Draws tile type t turned r quarter turns into the n x n square at (x0,y0).
  * A city on one side is a band a third deep; a city over several sides fills
  * every pixel nearer to one of its sides than to the others. */
@@ -113,7 +103,7 @@ static void draw_tile(canvas *c, int x0, int y0, int n, const cm_tile_type *t, i
 		const cm_feature *f = &t->features[fi];
 		if (f->kind != CM_FEAT_CITY)
 			continue;
-		unsigned sides = sides_of(cm_slots_rotate(f->slots, r));
+		unsigned sides = cm_slots_sides(cm_slots_rotate(f->slots, r));
 		int one = sides && !(sides & (sides - 1));
 		for (int j = 0; j < n; j++)
 			for (int i = 0; i < n; i++) {

@@ -51,10 +51,9 @@ char *cm_asprintf(const char *fmt, ...)
 	return p;
 }
 
-int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *len)
+int cm_open_read(const char *path, cm_diags *d, FILE **out)
 {
 	*out = NULL;
-	*len = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
@@ -66,6 +65,17 @@ int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *
 		fclose(f);
 		return CM_EIO;
 	}
+	*out = f;
+	return 0;
+}
+
+int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *len)
+{
+	*out = NULL;
+	*len = 0;
+	FILE *f;
+	if (cm_open_read(path, d, &f))
+		return CM_EIO;
 	size_t cap = 65536, n = 0;
 	char *buf = malloc(cap + 1);
 	int rc = 0;

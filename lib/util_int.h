@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "carcamap/diag.h"
 
 #define CM_VERSION_STRING "0.1.0"
@@ -20,6 +21,9 @@ char *cm_asprintf(const char *fmt, ...)
 	;
 char *cm_vasprintf(const char *fmt, va_list ap);
 
+/* Opens a file for reading; a directory is refused. Reports failures into
+ * d (no rule id: "cannot open: …", "is a directory"). 0 or CM_EIO. */
+int cm_open_read(const char *path, cm_diags *d, FILE **out);
 /* Reads a whole file (at most max bytes) into a NUL-terminated buffer.
  * Reports failures into d (no rule id) and returns 0, CM_EIO, CM_ELIMIT or
  * CM_ENOMEM. */
