@@ -93,7 +93,8 @@ static void print_text(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	printf("squares filled: %.2f of %d playable (%.1f%%), fewest %d, most %d\n",
 	       mean(s->squares_filled, g), s->squares_playable, 100.0 * cm_play_stats_fill(s),
 	       s->filled_min, s->filled_max);
-	printf("squares never filled: %d", never_filled(s));
+	int never = never_filled(s);
+	printf("squares never filled: %d%s", never, never ? " at" : "");
 	for (int i = 0; i < s->cols * s->rows; i++)
 		if (s->fill[i] == 0)
 			printf(" (%d,%d)", i % s->cols, i / s->cols);
@@ -120,6 +121,13 @@ static void print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	cm_json j;
 	cm_json_init(&j, stdout, true);
 	cm_json_obj_begin(&j);
+	cm_json_key(&j, "format"); /* name and version: schemas/play-json.md */
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "name");
+	cm_json_str(&j, "carcamap-play");
+	cm_json_key(&j, "version");
+	cm_json_str(&j, "1.0");
+	cm_json_obj_end(&j);
 	cm_json_key(&j, "map");
 	cm_json_str(&j, m->id);
 	cm_json_key(&j, "games");
@@ -185,7 +193,7 @@ static void print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	cm_json_obj_begin(&j);
 	cm_json_key(&j, "games");
 	cm_json_int(&j, s->stranded_games);
-	cm_json_key(&j, "tiles");
+	cm_json_key(&j, "per_game");
 	cm_json_fixed(&j, mean(s->stranded, g), 4);
 	cm_json_obj_end(&j);
 
@@ -288,8 +296,7 @@ int cmd_play(int argc, char **argv)
 			break;
 		case 's':
 			if ((v = cli_parse_uint(optarg, LONG_MAX)) < 0)
-				ec = cli_usage_error("play", "--seed takes a whole number from 0 to %ld, not '%s'",
-				                     LONG_MAX, optarg);
+				ec = cli_usage_error("play", "--seed takes a whole number, not '%s'", optarg);
 			seed = (uint64_t)v;
 			break;
 		case 'p':

@@ -3,6 +3,7 @@
  * placements of a tile with their follower spots, the joined features on a
  * square, or the final scoring if the game ended now; as text or JSON
  * (schemas/rules-json.md). All game logic is the library's. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,13 @@ static void head(ctx *c, const char *q)
 	}
 	cm_json_init(&c->j, stdout, true);
 	cm_json_obj_begin(&c->j);
+	cm_json_key(&c->j, "format"); /* name and version: schemas/rules-json.md */
+	cm_json_obj_begin(&c->j);
+	cm_json_key(&c->j, "name");
+	cm_json_str(&c->j, "carcamap-rules");
+	cm_json_key(&c->j, "version");
+	cm_json_str(&c->j, "1.0");
+	cm_json_obj_end(&c->j);
 	cm_json_key(&c->j, "map");
 	cm_json_str(&c->j, c->m->id);
 	cm_json_key(&c->j, "moves");
@@ -466,7 +474,7 @@ static int read_replay(const char *path, cm_diags *d, cm_replay **out)
 {
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot read the replay");
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
 		return CM_EIO;
 	}
 	int rc = cm_replay_read(f, path, d, out);

@@ -1,0 +1,1 @@
+$CM play maps/benelux/benelux.xml --games 1 --seed 11 --replay "$TMPDIR_CASE/g.txt" >/dev/null; for k in 0 1 30; do $CM rules "$TMPDIR_CASE/g.txt" maps/benelux/benelux.xml --moves $k --score; done; $CM rules "$TMPDIR_CASE/g.txt" maps/benelux/benelux.xml --moves 30 --legal V --format json | head -40
