@@ -123,53 +123,34 @@ static void print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	cm_json_obj_begin(&j);
 	cm_json_key(&j, "format"); /* name and version: schemas/play-json.md */
 	cm_json_obj_begin(&j);
-	cm_json_key(&j, "name");
-	cm_json_str(&j, "carcamap-play");
-	cm_json_key(&j, "version");
-	cm_json_str(&j, "1.0");
+	cm_json_kv_str(&j, "name", "carcamap-play");
+	cm_json_kv_str(&j, "version", "1.0");
 	cm_json_obj_end(&j);
-	cm_json_key(&j, "map");
-	cm_json_str(&j, m->id);
-	cm_json_key(&j, "games");
-	cm_json_int(&j, g);
-	cm_json_key(&j, "players");
-	cm_json_int(&j, s->players);
-	cm_json_key(&j, "seed");
-	cm_json_int(&j, (long long)seed);
-	cm_json_key(&j, "rules");
-	cm_json_str(&j, rules);
-	cm_json_key(&j, "deck_tiles");
-	cm_json_int(&j, s->deck_tiles);
-	cm_json_key(&j, "tiles_placed");
-	cm_json_fixed(&j, mean(s->tiles_placed, g), 4);
-	cm_json_key(&j, "setup_tiles");
-	cm_json_fixed(&j, mean(s->setup_tiles, g), 4);
+	cm_json_kv_str(&j, "map", m->id);
+	cm_json_kv_int(&j, "games", g);
+	cm_json_kv_int(&j, "players", s->players);
+	cm_json_kv_int(&j, "seed", (long long)seed);
+	cm_json_kv_str(&j, "rules", rules);
+	cm_json_kv_int(&j, "deck_tiles", s->deck_tiles);
+	cm_json_kv_fixed(&j, "tiles_placed", mean(s->tiles_placed, g), 4);
+	cm_json_kv_fixed(&j, "setup_tiles", mean(s->setup_tiles, g), 4);
 
 	cm_json_key(&j, "squares");
 	cm_json_obj_begin(&j);
-	cm_json_key(&j, "cols");
-	cm_json_int(&j, s->cols);
-	cm_json_key(&j, "rows");
-	cm_json_int(&j, s->rows);
-	cm_json_key(&j, "playable");
-	cm_json_int(&j, s->squares_playable);
-	cm_json_key(&j, "filled");
-	cm_json_fixed(&j, mean(s->squares_filled, g), 4);
-	cm_json_key(&j, "fill");
-	cm_json_fixed(&j, cm_play_stats_fill(s), 4);
-	cm_json_key(&j, "filled_min");
-	cm_json_int(&j, s->filled_min);
-	cm_json_key(&j, "filled_max");
-	cm_json_int(&j, s->filled_max);
+	cm_json_kv_int(&j, "cols", s->cols);
+	cm_json_kv_int(&j, "rows", s->rows);
+	cm_json_kv_int(&j, "playable", s->squares_playable);
+	cm_json_kv_fixed(&j, "filled", mean(s->squares_filled, g), 4);
+	cm_json_kv_fixed(&j, "fill", cm_play_stats_fill(s), 4);
+	cm_json_kv_int(&j, "filled_min", s->filled_min);
+	cm_json_kv_int(&j, "filled_max", s->filled_max);
 	cm_json_key(&j, "never_filled");
 	cm_json_arr_begin(&j);
 	for (int i = 0; i < s->cols * s->rows; i++)
 		if (s->fill[i] == 0) {
 			cm_json_obj_begin(&j);
-			cm_json_key(&j, "x");
-			cm_json_int(&j, i % s->cols);
-			cm_json_key(&j, "y");
-			cm_json_int(&j, i / s->cols);
+			cm_json_kv_int(&j, "x", i % s->cols);
+			cm_json_kv_int(&j, "y", i / s->cols);
 			cm_json_obj_end(&j);
 		}
 	cm_json_arr_end(&j);
@@ -191,10 +172,8 @@ static void print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 
 	cm_json_key(&j, "stranded");
 	cm_json_obj_begin(&j);
-	cm_json_key(&j, "games");
-	cm_json_int(&j, s->stranded_games);
-	cm_json_key(&j, "per_game");
-	cm_json_fixed(&j, mean(s->stranded, g), 4);
+	cm_json_kv_int(&j, "games", s->stranded_games);
+	cm_json_kv_fixed(&j, "per_game", mean(s->stranded, g), 4);
 	cm_json_obj_end(&j);
 
 	cm_json_key(&j, "points");
@@ -204,10 +183,8 @@ static void print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 		cm_json_key(&j, cm_feature_kind_name(named[i]));
 		cm_json_fixed(&j, mean(s->points_kind[named[i]], g), 4);
 	}
-	cm_json_key(&j, "other");
-	cm_json_fixed(&j, mean(other_points(s), g), 4);
-	cm_json_key(&j, "final");
-	cm_json_fixed(&j, mean(s->final_points, g), 4);
+	cm_json_kv_fixed(&j, "other", mean(other_points(s), g), 4);
+	cm_json_kv_fixed(&j, "final", mean(s->final_points, g), 4);
 	cm_json_obj_end(&j);
 
 	cm_json_key(&j, "scores");
@@ -220,8 +197,7 @@ static void print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	for (int p = 0; p < s->players; p++)
 		cm_json_int(&j, s->wins[p]);
 	cm_json_arr_end(&j);
-	cm_json_key(&j, "ties");
-	cm_json_int(&j, s->ties);
+	cm_json_kv_int(&j, "ties", s->ties);
 	cm_json_obj_end(&j);
 	cm_json_finish(&j);
 }

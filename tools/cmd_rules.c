@@ -131,28 +131,20 @@ static void head(ctx *c, const char *q)
 	cm_json_obj_begin(&c->j);
 	cm_json_key(&c->j, "format"); /* name and version: schemas/rules-json.md */
 	cm_json_obj_begin(&c->j);
-	cm_json_key(&c->j, "name");
-	cm_json_str(&c->j, "carcamap-rules");
-	cm_json_key(&c->j, "version");
-	cm_json_str(&c->j, "1.0");
+	cm_json_kv_str(&c->j, "name", "carcamap-rules");
+	cm_json_kv_str(&c->j, "version", "1.0");
 	cm_json_obj_end(&c->j);
-	cm_json_key(&c->j, "map");
-	cm_json_str(&c->j, c->m->id);
-	cm_json_key(&c->j, "moves");
-	cm_json_int(&c->j, c->moves);
-	cm_json_key(&c->j, "moves_total");
-	cm_json_int(&c->j, c->moves_total);
-	cm_json_key(&c->j, "player");
-	cm_json_int(&c->j, cm_board_current(c->b));
-	cm_json_key(&c->j, "pile");
-	cm_json_int(&c->j, cm_board_pile(c->b));
+	cm_json_kv_str(&c->j, "map", c->m->id);
+	cm_json_kv_int(&c->j, "moves", c->moves);
+	cm_json_kv_int(&c->j, "moves_total", c->moves_total);
+	cm_json_kv_int(&c->j, "player", cm_board_current(c->b));
+	cm_json_kv_int(&c->j, "pile", cm_board_pile(c->b));
 	cm_json_key(&c->j, "scores");
 	cm_json_arr_begin(&c->j);
 	for (int p = 0; p < players; p++)
 		cm_json_int(&c->j, cm_board_score(c->b, p));
 	cm_json_arr_end(&c->j);
-	cm_json_key(&c->j, "query");
-	cm_json_str(&c->j, q);
+	cm_json_kv_str(&c->j, "query", q);
 }
 
 static int legal(ctx *c, int t)
@@ -168,8 +160,7 @@ static int legal(ctx *c, int t)
 	if (c->fmt == FMT_TEXT) {
 		printf("tile %s: %zu legal placement%s\n", tt->id, n, n == 1 ? "" : "s");
 	} else {
-		cm_json_key(j, "tile");
-		cm_json_str(j, tt->id);
+		cm_json_kv_str(j, "tile", tt->id);
 		cm_json_key(j, "placements");
 		cm_json_arr_begin(j);
 	}
@@ -192,12 +183,9 @@ static int legal(ctx *c, int t)
 			continue;
 		}
 		cm_json_obj_begin(j);
-		cm_json_key(j, "x");
-		cm_json_int(j, pl[i].x);
-		cm_json_key(j, "y");
-		cm_json_int(j, pl[i].y);
-		cm_json_key(j, "rotation");
-		cm_json_int(j, pl[i].rot);
+		cm_json_kv_int(j, "x", pl[i].x);
+		cm_json_kv_int(j, "y", pl[i].y);
+		cm_json_kv_int(j, "rotation", pl[i].rot);
 		cm_json_key(j, "spots");
 		if (k < 0) {
 			cm_json_null(j);
@@ -205,10 +193,8 @@ static int legal(ctx *c, int t)
 			cm_json_arr_begin(j);
 			for (int s = 0; s < k; s++) {
 				cm_json_obj_begin(j);
-				cm_json_key(j, "feature");
-				cm_json_int(j, spots[s]);
-				cm_json_key(j, "kind");
-				cm_json_str(j, cm_feature_kind_name(tt->features[spots[s]].kind));
+				cm_json_kv_int(j, "feature", spots[s]);
+				cm_json_kv_str(j, "kind", cm_feature_kind_name(tt->features[spots[s]].kind));
 				cm_json_obj_end(j);
 			}
 			cm_json_arr_end(j);
@@ -270,31 +256,19 @@ static void feature_json(cm_json *j, const cm_board *b, int x, int y, int f, con
                          const cm_feature_info *fi)
 {
 	cm_json_obj_begin(j);
-	cm_json_key(j, "index");
-	cm_json_int(j, f);
-	cm_json_key(j, "id");
-	cm_json_str(j, id);
-	cm_json_key(j, "kind");
-	cm_json_str(j, cm_feature_kind_name(fi->kind));
-	cm_json_key(j, "complete");
-	cm_json_bool(j, fi->complete);
-	cm_json_key(j, "scored");
-	cm_json_bool(j, fi->scored);
-	cm_json_key(j, "open");
-	cm_json_int(j, fi->open);
-	cm_json_key(j, "tiles");
-	cm_json_int(j, fi->tiles);
-	cm_json_key(j, "arms");
-	cm_json_int(j, fi->arms);
-	const struct {
-		const char *k;
-		bool v;
-	} flags[] = { { "inn", fi->inn }, { "cathedral", fi->cathedral }, { "bigcity", fi->bigcity },
-		      { "print", fi->print }, { "ferry", fi->ferry } };
-	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-		cm_json_key(j, flags[i].k);
-		cm_json_bool(j, flags[i].v);
-	}
+	cm_json_kv_int(j, "index", f);
+	cm_json_kv_str(j, "id", id);
+	cm_json_kv_str(j, "kind", cm_feature_kind_name(fi->kind));
+	cm_json_kv_bool(j, "complete", fi->complete);
+	cm_json_kv_bool(j, "scored", fi->scored);
+	cm_json_kv_int(j, "open", fi->open);
+	cm_json_kv_int(j, "tiles", fi->tiles);
+	cm_json_kv_int(j, "arms", fi->arms);
+	cm_json_kv_bool(j, "inn", fi->inn);
+	cm_json_kv_bool(j, "cathedral", fi->cathedral);
+	cm_json_kv_bool(j, "bigcity", fi->bigcity);
+	cm_json_kv_bool(j, "print", fi->print);
+	cm_json_kv_bool(j, "ferry", fi->ferry);
 	cm_json_key(j, "followers");
 	cm_json_arr_begin(j);
 	for (int p = 0; p < cm_board_players(b); p++)
@@ -327,23 +301,17 @@ static void square(ctx *c, int x, int y)
 		else
 			printf("%s\n", cm_board_open_square(c->b, x, y) ? "empty, open" : "empty");
 	} else {
-		cm_json_key(j, "x");
-		cm_json_int(j, x);
-		cm_json_key(j, "y");
-		cm_json_int(j, y);
-		cm_json_key(j, "kind");
-		cm_json_str(j, cm_square_kind_name(sq->kind));
-		cm_json_key(j, "name");
-		cm_json_str(j, sq->name);
-		cm_json_key(j, "tile");
-		cm_json_str(j, tile);
+		cm_json_kv_int(j, "x", x);
+		cm_json_kv_int(j, "y", y);
+		cm_json_kv_str(j, "kind", cm_square_kind_name(sq->kind));
+		cm_json_kv_str(j, "name", sq->name);
+		cm_json_kv_str(j, "tile", tile);
 		cm_json_key(j, "rotation");
 		if (tile)
 			cm_json_int(j, rot);
 		else
 			cm_json_null(j);
-		cm_json_key(j, "open");
-		cm_json_bool(j, cm_board_open_square(c->b, x, y));
+		cm_json_kv_bool(j, "open", cm_board_open_square(c->b, x, y));
 		cm_json_key(j, "features");
 		cm_json_arr_begin(j);
 	}
@@ -406,37 +374,25 @@ static int score(ctx *c)
 			continue;
 		}
 		cm_json_obj_begin(j);
-		cm_json_key(j, "type");
-		cm_json_str(j, item_type(s->type));
-		cm_json_key(j, "kind");
-		cm_json_str(j, s->type == CM_ITEM_FEATURE ? cm_feature_kind_name(s->kind) : NULL);
-		cm_json_key(j, "complete");
-		cm_json_bool(j, s->complete);
-		cm_json_key(j, "x");
-		cm_json_int(j, s->x);
-		cm_json_key(j, "y");
-		cm_json_int(j, s->y);
-		cm_json_key(j, "feature");
-		cm_json_int(j, s->feature);
-		const struct {
-			const char *k;
-			int v;
-		} nums[] = { { "tiles", s->tiles }, { "arms", s->arms }, { "cities", s->cities },
-			     { "towns", s->towns }, { "points", s->points } };
-		for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
-			cm_json_key(j, nums[k].k);
-			cm_json_int(j, nums[k].v);
-		}
+		cm_json_kv_str(j, "type", item_type(s->type));
+		cm_json_kv_str(j, "kind", s->type == CM_ITEM_FEATURE ? cm_feature_kind_name(s->kind) : NULL);
+		cm_json_kv_bool(j, "complete", s->complete);
+		cm_json_kv_int(j, "x", s->x);
+		cm_json_kv_int(j, "y", s->y);
+		cm_json_kv_int(j, "feature", s->feature);
+		cm_json_kv_int(j, "tiles", s->tiles);
+		cm_json_kv_int(j, "arms", s->arms);
+		cm_json_kv_int(j, "cities", s->cities);
+		cm_json_kv_int(j, "towns", s->towns);
+		cm_json_kv_int(j, "points", s->points);
 		cm_json_key(j, "players");
 		cm_json_arr_begin(j);
 		for (int p = 0; p < players; p++)
 			if (s->players & (1u << p))
 				cm_json_int(j, p);
 		cm_json_arr_end(j);
-		cm_json_key(j, "rule");
-		cm_json_str(j, s->rule);
-		cm_json_key(j, "reason");
-		cm_json_str(j, s->reason);
+		cm_json_kv_str(j, "rule", s->rule);
+		cm_json_kv_str(j, "reason", s->reason);
 		cm_json_obj_end(j);
 	}
 	if (c->fmt == FMT_TEXT) {
