@@ -16,6 +16,7 @@ typedef struct {
 	const char *file;
 	const char *rule;
 	int count;
+	int doctype; /* a DOCTYPE was met and the parse stopped there */
 } err_ctx;
 
 static void on_error(void *data, xmlErrorPtr e)
@@ -60,7 +61,7 @@ static int validate(xmlDoc *doc, const char *file, const char *schema, cm_diags 
 	xmlSchemaValidCtxt *vc = NULL;
 	if (!pc)
 		goto out;
-	err_ctx pcx = { d, file, NULL, 0 };
+	err_ctx pcx = { d, file, NULL, 0, 0 };
 	xmlSetStructuredErrorFunc(&pcx, on_error);
 	s = xmlSchemaParse(pc);
 	if (!s) {
@@ -70,7 +71,7 @@ static int validate(xmlDoc *doc, const char *file, const char *schema, cm_diags 
 	vc = xmlSchemaNewValidCtxt(s);
 	if (!vc)
 		goto out;
-	err_ctx c = { d, file, "CM0002", 0 };
+	err_ctx c = { d, file, "CM0002", 0, 0 };
 	xmlSetStructuredErrorFunc(&c, on_error);
 	xmlSchemaSetValidStructuredErrors(vc, on_error, &c);
 	int v = xmlSchemaValidateDoc(vc, doc);
@@ -82,6 +83,20 @@ out:
 	xmlSchemaFree(s);
 	xmlSchemaFreeParserCtxt(pc);
 	return rc;
+}
+
+/* SAX handler for a DOCTYPE, called before its internal subset is read:
+ * stop the parse there, so that no entity or parameter entity of a hostile
+ * subset is ever declared, resolved or expanded, and the only diagnostic is
+ * CM0003 (not a cascade of entity errors that hides the cause). */
+static void refuse_doctype(void *ctx, const xmlChar *name, const xmlChar *ext_id, const xmlChar *sys_id)
+{
+	(void)name;
+	(void)ext_id;
+	(void)sys_id;
+	xmlParserCtxt *ctxt = ctx;
+	((err_ctx *)ctxt->_private)->doctype = 1;
+	xmlStopParser(ctxt);
 }
 
 /* Line of the DOCTYPE in buf: libxml2 gives a DTD node the line of the node
@@ -115,24 +130,26 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 	xmlParserCtxt *ctxt = xmlNewParserCtxt();
 	if (!ctxt)
 		return CM_ENOMEM;
-	err_ctx c = { d, file, "CM0001", 0 };
+	err_ctx c = { d, file, "CM0001", 0, 0 };
 	/* libxml2 2.9 has no per-context structured handler: set the
 	 * (thread-local) global one for the duration of the parse. */
 	xmlSetStructuredErrorFunc(&c, on_error);
+	ctxt->_private = &c;
+	ctxt->sax->internalSubset = refuse_doctype;
 	/* NONET: never fetch; no NOENT/DTDLOAD/DTDATTR: entities stay unexpanded
 	 * and no external subset is read. NONET also blocks file:// DTDs. */
 	int opts = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_NOBLANKS;
 	xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, file, NULL, opts);
 	int rc = 0;
-	if (!doc || !ctxt->wellFormed) {
-		if (c.count == 0)
-			cm_diags_check(d, "CM0001", file, 0, 0, NULL, "not well-formed xml");
+	if (c.doctype || (doc && (doc->intSubset || doc->extSubset))) {
+		cm_diags_check(d, "CM0003", file, doctype_line(buf, len), 0, NULL,
+		               "document type declarations are not allowed");
 		rc = CM_EINVAL;
 		goto out;
 	}
-	if (doc->intSubset || doc->extSubset) {
-		cm_diags_check(d, "CM0003", file, doctype_line(buf, len), 0, NULL,
-		               "document type declarations are not allowed");
+	if (!doc || !ctxt->wellFormed) {
+		if (c.count == 0)
+			cm_diags_check(d, "CM0001", file, 0, 0, NULL, "not well-formed xml");
 		rc = CM_EINVAL;
 		goto out;
 	}
