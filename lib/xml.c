@@ -118,6 +118,67 @@ static unsigned doctype_line(const char *buf, size_t len)
 	return 0;
 }
 
+/* Most attributes one element may carry: carcamap's formats use about ten.
+ * libxml2 2.9 checks each new attribute against all earlier ones of the
+ * element, so an element with n attributes costs n*n: 200000 attributes
+ * (2 MB) parse for minutes. */
+#define MAX_ATTRIBUTES 64
+
+/* Skips from p (inside buf..end) past the terminator term; end if absent. */
+static const char *skip_past(const char *p, const char *end, const char *term)
+{
+	size_t n = strlen(term);
+	for (; (size_t)(end - p) >= n; p++)
+		if (memcmp(p, term, n) == 0)
+			return p + n;
+	return end;
+}
+
+/* The line of the first tag with more than MAX_ATTRIBUTES attributes, 0 if
+ * none. A cheap pre-pass over the text, exact for well-formed XML: outside
+ * comments, processing instructions and CDATA every '<' opens markup, and
+ * inside a tag every '=' outside a quoted value belongs to one attribute. */
+static unsigned too_many_attributes(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	unsigned line = 1;
+	while (p < end) {
+		const char *lt = memchr(p, '<', (size_t)(end - p));
+		if (!lt)
+			break;
+		for (const char *q = p; q < lt; q++)
+			line += *q == '\n';
+		p = lt;
+		const char *next;
+		if (end - p >= 4 && memcmp(p, "<!--", 4) == 0)
+			next = skip_past(p + 4, end, "-->");
+		else if (end - p >= 9 && memcmp(p, "<![CDATA[", 9) == 0)
+			next = skip_past(p + 9, end, "]]>");
+		else if (end - p >= 2 && p[1] == '?')
+			next = skip_past(p + 2, end, "?>");
+		else
+			next = NULL;
+		if (next) {
+			for (const char *q = p; q < next; q++)
+				line += *q == '\n';
+			p = next;
+			continue;
+		}
+		unsigned n = 0, tag_line = line;
+		char quote = 0;
+		for (p++; p < end && (quote || *p != '>') && (quote || *p != '<'); p++) {
+			line += *p == '\n';
+			if (quote)
+				quote = *p == quote ? 0 : quote;
+			else if (*p == '"' || *p == '\'')
+				quote = *p;
+			else if (*p == '=' && ++n > MAX_ATTRIBUTES)
+				return tag_line;
+		}
+	}
+	return 0;
+}
+
 int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char *schema,
                        cm_diags *d, xmlDoc **out)
 {
@@ -125,6 +186,12 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 	if (len > CM_MAX_INPUT_BYTES || len > 0x7fffffffu) {
 		cm_diags_check(d, "CM0004", file, 0, 0, NULL, "xml file is larger than %u bytes",
 		               CM_MAX_INPUT_BYTES);
+		return CM_EINVAL;
+	}
+	unsigned crowded = too_many_attributes(buf, len);
+	if (crowded) {
+		cm_diags_check(d, "CM0004", file, crowded, 0, NULL, "an element has more than %d attributes",
+		               MAX_ATTRIBUTES);
 		return CM_EINVAL;
 	}
 	xmlParserCtxt *ctxt = xmlNewParserCtxt();
