@@ -46,7 +46,7 @@ ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(DEP_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
-SCHEMAS := $(sort $(wildcard schemas/*.xsd))
+SCHEMAS := $(sort $(wildcard schemas/*.xsd schemas/*.sql))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o) $(O)/obj/gen/schemas.o
 LIB := $(O)/libcarcamap.a
 TOOL_SRC := $(sort $(wildcard tools/*.c))
@@ -62,7 +62,7 @@ BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(O)/bench/%)
 
 .SECONDARY:
-.PHONY: all test headers-test unit-test cli-test scenario-test bench maps install clean
+.PHONY: all test headers-test unit-test cli-test scenario-test export-test bench maps install clean
 all: $(BIN)
 
 $(O)/obj/%.o: %.c $(CONFIG)
@@ -70,13 +70,18 @@ $(O)/obj/%.o: %.c $(CONFIG)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-# The XSDs are compiled into the library: the installed command needs no source tree.
+# The XSDs and the pack schema (pack.sql) are compiled into the library: the
+# installed command needs no source tree.
 $(O)/gen/schemas.c: $(SCHEMAS) tools/embed.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh tools/embed.sh $(SCHEMAS) > $@.tmp && mv $@.tmp $@
 $(O)/obj/gen/schemas.o: $(O)/gen/schemas.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes -c $< -o $@
+
+# The installed command finds the bundled tile sets here.
+TILESET_DIR := $(PREFIX)/share/carcamap/tilesets
+$(O)/obj/tools/cli.o: ALL_CPPFLAGS += -DCM_TILESET_DIR='"$(TILESET_DIR)"'
 
 $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
@@ -98,7 +103,7 @@ $(O)/bench/%: $(O)/obj/tests/bench/%.o $(LIB)
 
 $(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 
-test: headers-test unit-test scenario-test cli-test
+test: headers-test unit-test scenario-test cli-test export-test
 # Every public header compiles on its own (STYLE.md "Headers").
 HEADERS := $(sort $(wildcard lib/include/carcamap/*.h))
 headers-test: $(HEADERS:lib/include/carcamap/%.h=$(O)/hdr/%.ok)
@@ -111,6 +116,9 @@ scenario-test: $(SCEN_BIN) $(BIN)
 	$(Q)$(if $(SCEN_BIN),$(SCEN_BIN) tests/scenarios,true)
 cli-test: $(BIN)
 	$(Q)sh tests/cli/run.sh $(BIN)
+# Export samples against the JSON Schema, Tiled and a C99 build of the reader.
+export-test: $(O)/tests/test_export
+	$(Q)CC='$(CC)' sh tests/export/run.sh $(O)
 
 bench: $(BENCH_BIN) $(BIN)
 	$(Q)for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
@@ -131,6 +139,8 @@ install: $(BIN) $(LIB) $(O)/carcamap.pc
 	install -m 644 lib/include/carcamap/*.h $(DESTDIR)$(PREFIX)/include/carcamap/
 	install -m 644 $(O)/carcamap.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/carcamap.pc
 	install -m 644 tools/carcamap.1 $(DESTDIR)$(PREFIX)/share/man/man1/carcamap.1
+	install -d $(DESTDIR)$(TILESET_DIR)
+	install -m 644 maps/tilesets/*.xml $(DESTDIR)$(TILESET_DIR)/
 
 clean:
 	rm -rf build

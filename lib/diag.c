@@ -377,10 +377,28 @@ int cm_diags_write_sarif(const cm_diags *d, FILE *f)
 	cm_json_str(&j, "carcamap");
 	cm_json_key(&j, "version");
 	cm_json_str(&j, CM_VERSION_STRING);
+	/* rules: the catalogue entries the results use, in catalogue order;
+	 * results point at them by ruleIndex */
+	size_t n_cat = cm_catalog_count();
+	long *index = calloc(n_cat ? n_cat : 1, sizeof *index);
+	if (!index)
+		return CM_ENOMEM;
+	for (size_t i = 0; i < n_cat; i++)
+		index[i] = -1;
+	for (size_t i = 0; i < d->n; i++)
+		for (size_t k = 0; d->v[i].rule && k < n_cat; k++)
+			if (strcmp(cm_catalog_get(k)->id, d->v[i].rule) == 0)
+				index[k] = 0;
+	long used = 0;
+	for (size_t i = 0; i < n_cat; i++)
+		if (index[i] == 0)
+			index[i] = used++;
 	cm_json_key(&j, "rules");
 	cm_json_arr_begin(&j);
-	for (size_t i = 0; i < cm_catalog_count(); i++) {
+	for (size_t i = 0; i < n_cat; i++) {
 		const cm_check_info *ci = cm_catalog_get(i);
+		if (index[i] < 0)
+			continue;
 		cm_json_obj_begin(&j);
 		cm_json_key(&j, "id");
 		cm_json_str(&j, ci->id);
@@ -419,10 +437,10 @@ int cm_diags_write_sarif(const cm_diags *d, FILE *f)
 		if (g->rule) {
 			cm_json_key(&j, "ruleId");
 			cm_json_str(&j, g->rule);
-			for (size_t k = 0; k < cm_catalog_count(); k++)
-				if (strcmp(cm_catalog_get(k)->id, g->rule) == 0) {
+			for (size_t k = 0; k < n_cat; k++)
+				if (index[k] >= 0 && strcmp(cm_catalog_get(k)->id, g->rule) == 0) {
 					cm_json_key(&j, "ruleIndex");
-					cm_json_int(&j, (long long)k);
+					cm_json_int(&j, index[k]);
 					break;
 				}
 		}
@@ -476,5 +494,6 @@ int cm_diags_write_sarif(const cm_diags *d, FILE *f)
 	cm_json_obj_end(&j);
 	cm_json_arr_end(&j);
 	cm_json_obj_end(&j);
+	free(index);
 	return cm_json_finish(&j) ? CM_EIO : 0;
 }

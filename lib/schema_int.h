@@ -1,4 +1,4 @@
-/* schema_int.h: the XSDs compiled into the library (generated table). */
+/* schema_int.h: the schemas (XSDs, pack.sql) compiled into the library (generated table). */
 #ifndef CM_SCHEMA_INT_H
 #define CM_SCHEMA_INT_H
 

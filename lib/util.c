@@ -110,6 +110,14 @@ out:
 	return rc;
 }
 
+char *cm_path_resolve(const char *base, const char *rel)
+{
+	const char *slash = base ? strrchr(base, '/') : NULL;
+	if (rel[0] == '/' || !slash)
+		return cm_strdup(rel);
+	return cm_asprintf("%.*s/%s", (int)(slash - base), base, rel);
+}
+
 int cm_grow(void **v, size_t *cap, size_t n, size_t es)
 {
 	if (n < *cap)

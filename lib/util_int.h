@@ -25,6 +25,10 @@ char *cm_vasprintf(const char *fmt, va_list ap);
  * CM_ENOMEM. */
 int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *len);
 
+/* rel resolved against the directory of the file base (rel as is when it
+ * is absolute or base has no directory). New string, NULL on OOM. */
+char *cm_path_resolve(const char *base, const char *rel);
+
 /* Grows *v (element size es) so that it holds at least n+1 elements.
  * Returns 0 or CM_ENOMEM. */
 int cm_grow(void **v, size_t *cap, size_t n, size_t es);

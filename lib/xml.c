@@ -32,9 +32,15 @@ static void on_error(void *data, xmlErrorPtr e)
 	size_t n = strlen(msg);
 	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 		msg[--n] = '\0';
-	/* libxml2 starts messages with a capital; house style is lowercase */
-	if (msg[0] >= 'A' && msg[0] <= 'Z' && !(msg[1] >= 'A' && msg[1] <= 'Z'))
-		msg[0] = (char)(msg[0] - 'A' + 'a');
+	/* libxml2 writes sentences ("Element 'x': The attribute ... missing.");
+	 * house style is lowercase clauses without a full stop */
+	if (n && msg[n - 1] == '.')
+		msg[--n] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		int start = i == 0 || (i >= 2 && msg[i - 2] == ':' && msg[i - 1] == ' ');
+		if (start && msg[i] >= 'A' && msg[i] <= 'Z' && !(msg[i + 1] >= 'A' && msg[i + 1] <= 'Z'))
+			msg[i] = (char)(msg[i] - 'A' + 'a');
+	}
 	unsigned line = e->line > 0 ? (unsigned)e->line : 0;
 	unsigned col = e->int2 > 0 && c->rule && strcmp(c->rule, "CM0001") == 0 ? (unsigned)e->int2 : 0;
 	cm_diags_add(c->d, sev, c->rule, c->file, line, col, NULL, "%s", msg);

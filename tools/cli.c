@@ -82,3 +82,67 @@ long cli_parse_uint(const char *s, long max)
 		return -1;
 	return v;
 }
+
+static int worse(int a, int b)
+{
+	if (a == CM_EIO || a == CM_ENOMEM || a == CM_EINTERNAL)
+		return a;
+	if (b == CM_EIO || b == CM_ENOMEM || b == CM_EINTERNAL)
+		return b;
+	return a ? a : b;
+}
+
+#ifndef CM_TILESET_DIR
+#define CM_TILESET_DIR "/usr/local/share/carcamap/tilesets"
+#endif
+
+int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags *d)
+{
+	int worst = 0;
+	for (int i = 0; i < n; i++)
+		worst = worse(worst, cm_workspace_load(w, files[i], d));
+	if (!decks)
+		return worst;
+	const char *env = getenv("CARCAMAP_TILESETS");
+	while (env && *env) {
+		const char *colon = strchr(env, ':');
+		size_t len = colon ? (size_t)(colon - env) : strlen(env);
+		char dir[4096];
+		if (len && len < sizeof dir) {
+			memcpy(dir, env, len);
+			dir[len] = '\0';
+			if (cm_workspace_add_tileset_dir(w, dir))
+				return CM_ENOMEM;
+		}
+		env = colon ? colon + 1 : NULL;
+	}
+	if (cm_workspace_add_tileset_dir(w, CM_TILESET_DIR))
+		return CM_ENOMEM;
+	return worse(worst, cm_workspace_resolve(w, d));
+}
+
+cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name)
+{
+	size_t n = cm_workspace_map_count(w);
+	if (name) {
+		cm_map *m = cm_workspace_find_map(w, name);
+		if (m)
+			return m;
+		fprintf(stderr, "carcamap %s: no map '%s'", cmd, name);
+	} else if (n == 1) {
+		return cm_workspace_map(w, 0);
+	} else if (n == 0) {
+		fprintf(stderr, "carcamap %s: the input holds no map\n", cmd);
+		return NULL;
+	} else {
+		fprintf(stderr, "carcamap %s: the input holds %zu maps; choose one with --map", cmd, n);
+	}
+	if (n) {
+		fprintf(stderr, " (maps:");
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, " %s", cm_workspace_map(w, i)->id);
+		fprintf(stderr, ")");
+	}
+	fprintf(stderr, "\n");
+	return NULL;
+}

@@ -30,6 +30,17 @@ int cli_print_diags(cm_diags *d, cli_format fmt, int summary);
  * CM_EIO/CM_ENOMEM/CM_EINTERNAL, EXIT_PROBLEMS when d has errors, else 0. */
 int cli_exit_code(int rc, const cm_diags *d);
 
+/* Loads files into w (cm_workspace_load each) and, when decks is set,
+ * resolves the decks (cm_workspace_resolve) after adding the default tile
+ * set directories: $CARCAMAP_TILESETS (colon-separated), then the installed
+ * ones (CM_TILESET_DIR). Returns the worst library code: an I/O failure
+ * outranks problems. */
+int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags *d);
+
+/* The map to work on: the one with id name, or the only map when name is
+ * NULL. Prints a usage-style error naming the maps and returns NULL. */
+cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name);
+
 /* Parses a whole non-negative decimal int (no sign, no junk); -1 on error. */
 long cli_parse_uint(const char *s, long max);
 

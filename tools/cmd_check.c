@@ -13,10 +13,11 @@ static void usage(FILE *f)
 	        "usage: carcamap check [options] FILE...\n"
 	        "       carcamap check --list [--format text|json]\n"
 	        "\n"
-	        "Checks tile sets (and, later, maps and packs) against their format and\n"
-	        "the game's rules, and reports every problem found, each with its place\n"
-	        "and a stable check id (CM0101 ...). The kind of each file is detected\n"
-	        "from its content.\n"
+	        "Checks tile sets, map descriptors (with their annotated images) and map\n"
+	        "packs against their formats and the game's rules, and reports every\n"
+	        "problem found, each with its place and a stable check id (CM0101 ...).\n"
+	        "The kind of each file is detected from its content. All files form one\n"
+	        "set: a map's deck may name a tile set given alongside it.\n"
 	        "\n"
 	        "Options:\n"
 	        "  --format FMT   text (default): diagnostics on stderr, as\n"
@@ -26,54 +27,24 @@ static void usage(FILE *f)
 	        "  --strict       treat warnings as errors\n"
 	        "  --ignore ID    drop diagnostics of check ID (repeatable)\n"
 	        "  --only ID      keep only diagnostics of check ID (repeatable)\n"
+	        "  -T, --tilesets DIR\n"
+	        "                 search DIR for the tile sets that map decks name\n"
+	        "                 (repeatable; after the files given, before each\n"
+	        "                 descriptor's ../tilesets directory)\n"
 	        "  --list         print the catalogue of checks (id, severity, game rule,\n"
 	        "                 title) instead of checking files\n"
 	        "  -h, --help     show this help\n"
 	        "\n"
 	        "Examples:\n"
 	        "  carcamap check maps/tilesets/*.xml\n"
+	        "  carcamap check maps/germany/germany.xml\n"
+	        "  carcamap check build/maps.pack\n"
 	        "  carcamap check --format sarif maps/tilesets/base.xml > report.sarif\n"
 	        "  carcamap check --ignore CM0111 --strict my-tiles.xml\n"
 	        "  carcamap check --list --format json\n"
 	        "\n"
-	        "Exit status: 0 no errors, 1 errors found in the input (or a file kind\n"
-	        "that cannot be checked yet), 2 usage error, 3 a file could not be read\n"
-	        "or an internal failure.\n");
-}
-
-/* Files whose kind is known but whose checks are not written yet. */
-static int not_supported(cm_diags *d, const char *path, cm_file_kind k)
-{
-	cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "checking %s files is not supported yet",
-	             cm_file_kind_name(k));
-	return CM_EINVAL;
-}
-
-/* Checks one file; 0, CM_EINVAL (problems, in d) or an I/O code. */
-static int check_file(const char *path, cm_diags *d)
-{
-	size_t before = cm_diags_count(d);
-	cm_file_kind k = cm_file_detect(path, d);
-	switch (k) {
-	case CM_FILE_TILESET: {
-		cm_tileset *ts = NULL;
-		int rc = cm_tileset_load_file(path, d, &ts);
-		cm_tileset_free(ts);
-		return rc;
-	}
-	case CM_FILE_MAP:
-	case CM_FILE_LEGEND:
-	case CM_FILE_PACK:
-	case CM_FILE_PNG:
-		return not_supported(d, path, k);
-	case CM_FILE_UNKNOWN:
-		break;
-	}
-	if (cm_diags_count(d) > before)
-		return CM_EIO; /* cm_file_detect could not read it and said why */
-	cm_diags_check(d, "CM0005", path, 0, 0, NULL,
-	               "not a tile set, map, legend, PNG image or carcamap pack");
-	return CM_EINVAL;
+	        "Exit status: 0 no errors, 1 errors found in the input, 2 usage error,\n"
+	        "3 a file could not be read or an internal failure.\n");
 }
 
 static int list_catalog(cli_format fmt)
@@ -129,6 +100,7 @@ int cmd_check(int argc, char **argv)
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "tilesets", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -137,9 +109,18 @@ int cmd_check(int argc, char **argv)
 		return EXIT_IO;
 	cli_format fmt = FMT_TEXT;
 	int list = 0, ec = EXIT_CLEAN, c;
+	cm_workspace *w = NULL;
+	if (cm_workspace_new(&w)) {
+		cm_diags_free(d);
+		return EXIT_IO;
+	}
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'T':
+			if (cm_workspace_add_tileset_dir(w, optarg))
+				ec = EXIT_IO;
+			break;
 		case 'f':
 			if (cli_parse_format("check", optarg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF, &fmt))
 				ec = EXIT_USAGE;
@@ -180,12 +161,7 @@ int cmd_check(int argc, char **argv)
 		ec = cli_usage_error("check", "no files to check");
 		goto out;
 	}
-	int worst = 0;
-	for (int i = optind; i < argc; i++) {
-		int rc = check_file(argv[i], d);
-		if (!worst || rc == CM_EIO || rc == CM_ENOMEM || rc == CM_EINTERNAL)
-			worst = rc ? rc : worst; /* I/O failures outrank problems */
-	}
+	int worst = cli_workspace_load(w, argc - optind, argv + optind, 1, d);
 	cm_diags_sort(d);
 	if (fmt == FMT_TEXT) {
 		int files = argc - optind;
@@ -200,6 +176,7 @@ int cmd_check(int argc, char **argv)
 	if (!ec)
 		ec = cli_exit_code(worst, d);
 out:
+	cm_workspace_free(w);
 	cm_diags_free(d);
 	return ec;
 }

@@ -44,7 +44,9 @@ esac
 
 # pkg-config module -> Debian package that provides it
 mods="libxml-2.0:libxml2-dev libpng:libpng-dev sqlite3:libsqlite3-dev cmocka:libcmocka-dev"
-tools_needed="xmllint:libxml2-utils sqlite3:sqlite3"
+# tools the tests run (command:package); /usr/bin/jsonschema because a
+# pip-installed jsonschema elsewhere on PATH is not the Debian one the tests use
+tools_needed="xmllint:libxml2-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled"
 
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"

@@ -11,7 +11,10 @@ typedef struct {
 } command;
 
 static const command commands[] = {
+	{ "compile", cmd_compile, "compile map descriptors and tile sets into a map pack" },
+	{ "import", cmd_import, "read the squares of an annotated map image into a descriptor" },
 	{ "check", cmd_check, "validate tile sets, maps and packs against the rules" },
+	{ "render", cmd_render, "draw a map as a PNG picture" },
 	{ "list", cmd_list, "list the tiles of a tile set, or the maps and tile sets of a pack" },
 };
 

@@ -123,7 +123,10 @@ static void test_diag__sarif_has_rules_and_region(void **state)
 	assert_non_null(strstr(t, "\"ruleId\": \"CM0001\""));
 	assert_non_null(strstr(t, "\"startLine\": 4"));
 	assert_null(strstr(t, "startColumn"));
-	assert_non_null(strstr(t, "\"id\": \"CM0005\""));
+	assert_non_null(strstr(t, "\"id\": \"CM0001\""));
+	assert_non_null(strstr(t, "\"ruleIndex\": 0"));
+	/* only the rules the results use are listed */
+	assert_null(strstr(t, "\"id\": \"CM0005\""));
 	free(t);
 	cm_diags_free(d);
 }

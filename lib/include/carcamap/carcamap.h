@@ -9,6 +9,11 @@
 #include "tile.h"
 #include "tileset.h"
 #include "map.h"
+#include "image.h"
+#include "render.h"
+#include "pack.h"
+#include "export.h"
+#include "workspace.h"
 
 /* "0.1.0" */
 const char *cm_version(void);

@@ -23,6 +23,11 @@ typedef enum {
 #define CM_SQ_KIND_COUNT 9
 const char *cm_square_kind_name(cm_square_kind k); /* "none", "land", … */
 int cm_square_kind_parse(const char *s, cm_square_kind *out);
+/* The descriptor's grid key (schemas/map.md): '.' none, '#' land, 'S' start,
+ * 'T' town, 'B' bigcity, '~' waves, 'L' landmark, 'I' island, 'H' half.
+ * from_char returns 0 or CM_EINVAL for any other character. */
+char cm_square_kind_char(cm_square_kind k);
+int cm_square_kind_from_char(char c, cm_square_kind *out);
 /* Whether a tile may ever go on a square of this kind (land, start, town, island). */
 bool cm_square_kind_playable(cm_square_kind k);
 
@@ -62,7 +67,7 @@ typedef struct {
  * by tiles; slots facing the map edge are closed there. */
 typedef struct {
 	int x, y;
-	cm_tile_type tile;   /* tile.id NULL; counts unused */
+	cm_tile_type tile;   /* tile.id NULL; counts unused; tile.line: the <piece> element */
 } cm_bigcity_piece;
 
 typedef struct {
@@ -86,6 +91,7 @@ typedef struct {
 
 typedef struct {
 	char *name;          /* id used by squares and the legend */
+	char *title;         /* display name ("Mallorca"); may be NULL */
 	unsigned line;
 } cm_island;
 
@@ -93,6 +99,7 @@ typedef struct {
 	int starts_used;     /* start squares used at setup */
 	int tiles_min, tiles_max; /* recommended land tiles (0 = unset) */
 	int followers;       /* per player (MAP-TILES: 9) */
+	unsigned line;
 } cm_setup;
 
 /* A deck entry: a whole tile set (tile NULL, count -1 = the set's own
@@ -148,6 +155,55 @@ static inline cm_square *cm_map_at(const cm_map *m, int x, int y)
 /* A new map of cols x rows squares of kind none, rules at C2 defaults.
  * Returns 0, CM_EINVAL (bad size) or CM_ENOMEM. */
 int cm_map_new(int cols, int rows, cm_map **out);
+/* Frees the map and everything it owns; NULL is a no-op. */
 void cm_map_free(cm_map *m);
+
+/* Reads a map descriptor (schemas/map.md): XML syntax, schema (map.xsd),
+ * then every structural check that needs no tile set (cm_map_check without
+ * sets). A <combine> descriptor loads its two halves (paths relative to
+ * path) and joins them. Every problem goes to d with file and line.
+ * *out is set only when no error was reported; the caller frees it.
+ * Returns 0, CM_EINVAL (see d), CM_EVERSION (newer format), CM_EIO,
+ * CM_ENOMEM. */
+int cm_map_load_file(const char *path, cm_diags *d, cm_map **out);
+/* Flags for cm_map_load_file_flags. */
+#define CM_MAP_LOAD_IMAGE 1u /* read the squares of <image> (paths relative to the
+                              * descriptor; the legend, or the built-in one) before
+                              * the checks: what every command does */
+/* cm_map_load_file with flags; halves of a combined map get the same flags. */
+int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map **out);
+
+/* The same from memory; file names the text in diagnostics and is the base
+ * for <combine> paths (NULL: the current directory). */
+int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *d,
+                       cm_map **out);
+
+/* Sets the default edge prints (MAP-EDGE-NEUTRAL): every side of a playable
+ * square that faces a square that can take no tile and is no big city
+ * (none, waves, landmark, half, off the grid) and has CM_PRINT_NONE gets
+ * CM_PRINT_NEUTRAL. Other sides are left alone. The reader calls it; a
+ * module that builds squares itself (from an image) calls it after. */
+void cm_map_default_prints(cm_map *m);
+
+/* Structural checks CM02xx on a map (from a descriptor, an image or a pack):
+ * coordinates, edge prints, ferries, islands, big-city pieces, start
+ * squares, names, setup, deck entries; with n_sets > 0 also the deck's
+ * references against the given tile sets (cm_map_check_deck). Diagnostics
+ * carry m->file and the element's line, or a `where` string ("map germany,
+ * square (3,4), side N") when the line is unknown. Returns 0 or CM_EINVAL
+ * when any error was reported. */
+int cm_map_check(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, cm_diags *d);
+/* Only the deck references (CM0212, CM0213): for a map already loaded with
+ * cm_map_load_*, which ran every other check. 0 or CM_EINVAL. */
+int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_sets,
+                      cm_diags *d);
+
+/* Writes the map as a canonical descriptor (schemas/map.md "Canonical
+ * form"): deterministic, a full grid, only non-default values. Reading the
+ * output gives a map equal to m (cm_map_equal). Returns 0 or CM_EIO. */
+int cm_map_write_xml(const cm_map *m, FILE *f);
+
+/* Model equality, ignoring file and line fields and derived tile fields. */
+bool cm_map_equal(const cm_map *a, const cm_map *b);
 
 #endif

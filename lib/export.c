@@ -1,0 +1,486 @@
+/* export.c: the JSON export for game clients (schemas/export-json.md) and
+ * what the three exporters share (export_int.h): the model check every
+ * writer runs before writing a byte, and the resolution of the deck against
+ * the tile sets given. The binary and TMX writers are export_bin.c and
+ * export_tmx.c. */
+#include <stdlib.h>
+#include <string.h>
+#include "export_int.h"
+#include "json_int.h"
+
+/* ---- shared: model check and deck ---- */
+
+static int check_tile(const cm_tile_type *t)
+{
+	if (t->n_features > CM_MAX_FEATURES || (t->n_features && !t->features) ||
+	    (t->n_contacts && !t->contacts))
+		return CM_EINVAL;
+	uint32_t all = t->n_features == 32 ? 0xFFFFFFFFu : (1u << t->n_features) - 1;
+	for (size_t i = 0; i < t->n_features; i++) {
+		const cm_feature *f = &t->features[i];
+		if ((unsigned)f->kind >= CM_FEAT_KIND_COUNT || (unsigned)f->good > CM_GOOD_CLOTH ||
+		    (f->slots & ~CM_SLOTS_ALL) || (f->touches & ~all))
+			return CM_EINVAL;
+	}
+	for (size_t i = 0; i < t->n_contacts; i++)
+		if (t->contacts[i] & ~all)
+			return CM_EINVAL;
+	return 0;
+}
+
+static bool on_map(const cm_map *m, int x, int y)
+{
+	return x >= 0 && y >= 0 && x < m->cols && y < m->rows;
+}
+
+int cm_export_check_model(const cm_map *m, const char **where)
+{
+	const char *w = NULL;
+	if (!m->id)
+		w = "map id";
+	else if (m->cols <= 0 || m->rows <= 0 || m->cols > 65535 || m->rows > 65535 || !m->squares)
+		w = "map size";
+	else if ((unsigned)m->rules.edition >= CM_EDITION_COUNT ||
+	         (m->rules.farmers != CM_FARMERS_C1 && m->rules.farmers != CM_FARMERS_C2))
+		w = "rules";
+	for (int i = 0; !w && i < m->cols * m->rows; i++) {
+		const cm_square *s = &m->squares[i];
+		if ((unsigned)s->kind >= CM_SQ_KIND_COUNT)
+			w = "square kind";
+		else if (s->island < -1 || (s->island >= 0 && (size_t)s->island >= m->n_islands))
+			w = "square island index";
+		else if (s->bigcity < -1 || (s->bigcity >= 0 && (size_t)s->bigcity >= m->n_bigcities))
+			w = "square big city index";
+		else if (s->n_markers && !s->markers)
+			w = "square markers";
+		for (size_t k = 0; !w && k < s->n_markers; k++)
+			if (!s->markers[k])
+				w = "square marker";
+		for (int e = 0; !w && e < 4; e++)
+			if ((unsigned)s->print[e].kind > CM_PRINT_CITY)
+				w = "edge print kind";
+	}
+	for (size_t i = 0; !w && i < m->n_bigcities; i++)
+		for (size_t k = 0; !w && k < m->bigcities[i].n_pieces; k++) {
+			const cm_bigcity_piece *p = &m->bigcities[i].pieces[k];
+			if (!on_map(m, p->x, p->y))
+				w = "big city piece position";
+			else if (check_tile(&p->tile))
+				w = "big city piece features";
+		}
+	for (size_t i = 0; !w && i < m->n_ferries; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		if (!on_map(m, f->x1, f->y1) || !on_map(m, f->x2, f->y2) ||
+		    (unsigned)f->s1 > CM_W || (unsigned)f->s2 > CM_W)
+			w = "ferry ends";
+	}
+	for (size_t i = 0; !w && i < m->n_deck; i++)
+		if (!m->deck[i].tileset)
+			w = "deck entry";
+	if (where)
+		*where = w;
+	return w ? CM_EINVAL : 0;
+}
+
+static int check_set(const cm_tileset *ts)
+{
+	if (ts->n_tiles && !ts->tiles)
+		return CM_EINVAL;
+	for (size_t i = 0; i < ts->n_tiles; i++)
+		if (!ts->tiles[i].id || check_tile(&ts->tiles[i]))
+			return CM_EINVAL;
+	return 0;
+}
+
+/* Index of the tile type with this id in ts, or -1 (tile ids are unique in a
+ * checked set; the first one wins otherwise). */
+static int find_tile(const cm_tileset *ts, const char *id)
+{
+	for (size_t i = 0; i < ts->n_tiles; i++)
+		if (strcmp(ts->tiles[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+void cm_export_deck_clear(cm_export_deck *dk)
+{
+	free(dk->sets);
+	free(dk->entry_set);
+	free(dk->entry_tile);
+	memset(dk, 0, sizeof *dk);
+}
+
+int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
+                           cm_export_deck *dk)
+{
+	memset(dk, 0, sizeof *dk);
+	if (m->n_deck == 0)
+		return 0;
+	int rc = 0;
+	dk->sets = calloc(m->n_deck, sizeof *dk->sets);
+	dk->entry_set = calloc(m->n_deck, sizeof *dk->entry_set);
+	dk->entry_tile = calloc(m->n_deck, sizeof *dk->entry_tile);
+	if (!dk->sets || !dk->entry_set || !dk->entry_tile) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < m->n_deck; i++) {
+		const cm_deck_entry *e = &m->deck[i];
+		const cm_tileset *ts = NULL;
+		for (size_t k = 0; k < n_sets && !ts; k++)
+			if (sets[k] && sets[k]->id && strcmp(sets[k]->id, e->tileset) == 0)
+				ts = sets[k];
+		if (!ts || check_set(ts)) {
+			rc = ts ? CM_EINVAL : CM_ENOTFOUND;
+			goto out;
+		}
+		size_t si = 0;
+		while (si < dk->n_sets && dk->sets[si] != ts)
+			si++;
+		if (si == dk->n_sets)
+			dk->sets[dk->n_sets++] = ts;
+		dk->entry_set[i] = si;
+		dk->entry_tile[i] = -1;
+		if (e->tile) {
+			dk->entry_tile[i] = find_tile(ts, e->tile);
+			if (dk->entry_tile[i] < 0) {
+				rc = CM_ENOTFOUND;
+				goto out;
+			}
+		}
+	}
+out:
+	if (rc)
+		cm_export_deck_clear(dk);
+	return rc;
+}
+
+int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk)
+{
+	memset(dk, 0, sizeof *dk);
+	int rc = cm_export_check_model(m, NULL);
+	return rc ? rc : cm_export_deck_resolve(m, sets, n_sets, dk);
+}
+
+long cm_export_in_deck(const cm_map *m, const cm_export_deck *dk, size_t si, size_t ti)
+{
+	const cm_tile_type *t = &dk->sets[si]->tiles[ti];
+	long n = 0;
+	for (size_t i = 0; i < m->n_deck; i++) {
+		if (dk->entry_set[i] != si || (dk->entry_tile[i] >= 0 && (size_t)dk->entry_tile[i] != ti))
+			continue;
+		int c = m->deck[i].count < 0 ? t->count[m->rules.edition] : m->deck[i].count;
+		n += c > 0 ? c : 0;
+	}
+	return n;
+}
+
+void cm_export_edges(const cm_tile_type *t, uint8_t edge[4])
+{
+	/* derive on a shallow copy: it writes only the copy's derived arrays */
+	cm_tile_type c = *t;
+	(void)cm_tile_type_derive(&c);
+	memcpy(edge, c.edge, 4);
+}
+
+/* ---- JSON ---- */
+
+/* "key": value pairs */
+static void kint(cm_json *j, const char *key, long long v)
+{
+	cm_json_key(j, key);
+	cm_json_int(j, v);
+}
+
+static void kstr(cm_json *j, const char *key, const char *v)
+{
+	cm_json_key(j, key);
+	cm_json_str(j, v);
+}
+
+static void kbool(cm_json *j, const char *key, bool v)
+{
+	cm_json_key(j, key);
+	cm_json_bool(j, v);
+}
+
+static void json_opt_int(cm_json *j, const char *key, long long v, bool set)
+{
+	cm_json_key(j, key);
+	if (set)
+		cm_json_int(j, v);
+	else
+		cm_json_null(j);
+}
+
+static void json_mask_list(cm_json *j, uint32_t mask)
+{
+	cm_json_arr_begin(j);
+	for (int b = 0; b < 32; b++)
+		if (mask & (1u << b))
+			cm_json_int(j, b);
+	cm_json_arr_end(j);
+}
+
+/* features, contacts and derived edges: the shape shared by tile types and
+ * big-city pieces */
+static void json_shape(cm_json *j, const cm_tile_type *t)
+{
+	uint8_t edge[4];
+	cm_export_edges(t, edge);
+	cm_json_key(j, "edges");
+	cm_json_arr_begin(j);
+	for (int s = 0; s < 4; s++)
+		cm_json_str(j, cm_edge_kind_name((cm_edge_kind)edge[s]));
+	cm_json_arr_end(j);
+	cm_json_key(j, "features");
+	cm_json_arr_begin(j);
+	for (size_t i = 0; i < t->n_features; i++) {
+		const cm_feature *f = &t->features[i];
+		cm_json_obj_begin(j);
+		kstr(j, "id", f->id);
+		kstr(j, "kind", cm_feature_kind_name(f->kind));
+		cm_json_key(j, "slots");
+		cm_json_arr_begin(j);
+		for (int b = 0; b < 12; b++)
+			if (f->slots & (1u << b))
+				cm_json_str(j, cm_slot_name(b));
+		cm_json_arr_end(j);
+		kint(j, "mask", f->slots);
+		kint(j, "arms", f->arms);
+		kbool(j, "cathedral", f->cathedral);
+		kbool(j, "inn", f->inn);
+		kstr(j, "good", f->good == CM_GOOD_NONE ? NULL : cm_good_name(f->good));
+		cm_json_key(j, "touches");
+		json_mask_list(j, f->touches);
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
+	cm_json_key(j, "contacts");
+	cm_json_arr_begin(j);
+	for (size_t i = 0; i < t->n_contacts; i++)
+		json_mask_list(j, t->contacts[i]);
+	cm_json_arr_end(j);
+}
+
+static void json_editions(cm_json *j, const char *key, const int *v)
+{
+	cm_json_key(j, key);
+	cm_json_obj_begin(j);
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		json_opt_int(j, cm_edition_name((cm_edition)e), v[e], v[e] >= 0);
+	cm_json_obj_end(j);
+}
+
+static void json_squares(cm_json *j, const cm_map *m)
+{
+	size_t n_prints = 0;
+	cm_json_key(j, "squares");
+	cm_json_arr_begin(j);
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *s = cm_map_at(m, x, y);
+			cm_json_obj_begin(j);
+			kint(j, "x", x);
+			kint(j, "y", y);
+			kstr(j, "kind", cm_square_kind_name(s->kind));
+			kstr(j, "name", s->name);
+			kint(j, "arms", s->arms);
+			json_opt_int(j, "island", s->island, s->island >= 0);
+			json_opt_int(j, "bigcity", s->bigcity, s->bigcity >= 0);
+			cm_json_key(j, "markers");
+			cm_json_arr_begin(j);
+			for (size_t k = 0; k < s->n_markers; k++)
+				cm_json_str(j, s->markers[k]);
+			cm_json_arr_end(j);
+			/* per side, the index of its print in edge_prints */
+			cm_json_key(j, "prints");
+			cm_json_obj_begin(j);
+			for (int e = 0; e < 4; e++)
+				if (s->print[e].kind != CM_PRINT_NONE) {
+					cm_json_key(j, cm_side_name((cm_side)e));
+					cm_json_int(j, (long long)n_prints++);
+				}
+			cm_json_obj_end(j);
+			cm_json_obj_end(j);
+		}
+	cm_json_arr_end(j);
+
+	cm_json_key(j, "edge_prints");
+	cm_json_arr_begin(j);
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++)
+			for (int e = 0; e < 4; e++) {
+				const cm_edge_print *p = &cm_map_at(m, x, y)->print[e];
+				if (p->kind == CM_PRINT_NONE)
+					continue;
+				cm_json_obj_begin(j);
+				kint(j, "x", x);
+				kint(j, "y", y);
+				kstr(j, "side", cm_side_name((cm_side)e));
+				kstr(j, "kind", cm_print_kind_name(p->kind));
+				kint(j, "arms", p->arms);
+				kstr(j, "label", p->label);
+				cm_json_obj_end(j);
+			}
+	cm_json_arr_end(j);
+}
+
+static void json_place(cm_json *j, const char *key, int x, int y, cm_side s)
+{
+	cm_json_key(j, key);
+	cm_json_obj_begin(j);
+	kint(j, "x", x);
+	kint(j, "y", y);
+	kstr(j, "side", cm_side_name(s));
+	cm_json_obj_end(j);
+}
+
+static void json_features_of_map(cm_json *j, const cm_map *m)
+{
+	cm_json_key(j, "bigcities");
+	cm_json_arr_begin(j);
+	for (size_t i = 0; i < m->n_bigcities; i++) {
+		const cm_bigcity *b = &m->bigcities[i];
+		cm_json_obj_begin(j);
+		kstr(j, "name", b->name);
+		cm_json_key(j, "pieces");
+		cm_json_arr_begin(j);
+		for (size_t k = 0; k < b->n_pieces; k++) {
+			cm_json_obj_begin(j);
+			kint(j, "x", b->pieces[k].x);
+			kint(j, "y", b->pieces[k].y);
+			json_shape(j, &b->pieces[k].tile);
+			cm_json_obj_end(j);
+		}
+		cm_json_arr_end(j);
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
+
+	cm_json_key(j, "ferries");
+	cm_json_arr_begin(j);
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		cm_json_obj_begin(j);
+		kstr(j, "name", f->name);
+		json_place(j, "from", f->x1, f->y1, f->s1);
+		json_place(j, "to", f->x2, f->y2, f->s2);
+		kint(j, "arms", f->arms);
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
+
+	cm_json_key(j, "islands");
+	cm_json_arr_begin(j);
+	for (size_t i = 0; i < m->n_islands; i++) {
+		cm_json_obj_begin(j);
+		kstr(j, "name", m->islands[i].name);
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
+}
+
+static void json_setup_rules(cm_json *j, const cm_map *m)
+{
+	const cm_setup *s = &m->setup;
+	cm_json_key(j, "setup");
+	cm_json_obj_begin(j);
+	kint(j, "starts_used", s->starts_used);
+	json_opt_int(j, "tiles_min", s->tiles_min, s->tiles_min > 0);
+	json_opt_int(j, "tiles_max", s->tiles_max, s->tiles_max > 0);
+	kint(j, "followers", s->followers);
+	cm_json_obj_end(j);
+
+	const cm_rules *r = &m->rules;
+	cm_json_key(j, "rules");
+	cm_json_obj_begin(j);
+	kstr(j, "edition", cm_edition_name(r->edition));
+	kbool(j, "tiny_city", r->tiny_city);
+	kstr(j, "farmers", r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
+	kbool(j, "farmers_bigcity", r->farmers_bigcity);
+	kbool(j, "town_extra_turn", r->town_extra_turn);
+	kbool(j, "town_cost", r->town_cost);
+	kbool(j, "town_road_bonus", r->town_road_bonus);
+	kbool(j, "abbey_edge", r->abbey_edge);
+	cm_json_obj_end(j);
+}
+
+static void json_deck(cm_json *j, const cm_map *m, const cm_export_deck *dk)
+{
+	cm_json_key(j, "deck");
+	cm_json_obj_begin(j);
+	cm_json_key(j, "entries");
+	cm_json_arr_begin(j);
+	for (size_t i = 0; i < m->n_deck; i++) {
+		const cm_deck_entry *e = &m->deck[i];
+		cm_json_obj_begin(j);
+		kstr(j, "tileset", e->tileset);
+		kstr(j, "tile", e->tile);
+		json_opt_int(j, "count", e->count, e->count >= 0);
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
+	cm_json_key(j, "tilesets");
+	cm_json_arr_begin(j);
+	for (size_t si = 0; si < dk->n_sets; si++) {
+		const cm_tileset *ts = dk->sets[si];
+		cm_json_obj_begin(j);
+		kstr(j, "id", ts->id);
+		kstr(j, "name", ts->name);
+		kbool(j, "base", ts->base);
+		json_editions(j, "totals", ts->total);
+		cm_json_key(j, "tiles");
+		cm_json_arr_begin(j);
+		for (size_t ti = 0; ti < ts->n_tiles; ti++) {
+			const cm_tile_type *t = &ts->tiles[ti];
+			cm_json_obj_begin(j);
+			kstr(j, "id", t->id);
+			kstr(j, "name", t->name);
+			kbool(j, "start", t->start);
+			kint(j, "count", t->count[m->rules.edition]);
+			json_editions(j, "counts", t->count);
+			kint(j, "in_deck", cm_export_in_deck(m, dk, si, ti));
+			json_shape(j, t);
+			cm_json_obj_end(j);
+		}
+		cm_json_arr_end(j);
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
+	cm_json_obj_end(j);
+}
+
+int cm_export_json(const cm_map *m, cm_tileset *const *sets, size_t n_sets, FILE *f)
+{
+	cm_export_deck dk;
+	int rc = cm_export_prepare(m, sets, n_sets, &dk);
+	if (rc)
+		return rc;
+	cm_json j;
+	cm_json_init(&j, f, true);
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "format");
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "name");
+	cm_json_str(&j, "carcamap-map");
+	cm_json_key(&j, "version");
+	cm_json_str(&j, CM_EXPORT_JSON_VERSION);
+	cm_json_obj_end(&j);
+	cm_json_key(&j, "id");
+	cm_json_str(&j, m->id);
+	cm_json_key(&j, "name");
+	cm_json_str(&j, m->name);
+	cm_json_key(&j, "cols");
+	cm_json_int(&j, m->cols);
+	cm_json_key(&j, "rows");
+	cm_json_int(&j, m->rows);
+	json_setup_rules(&j, m);
+	json_squares(&j, m);
+	json_features_of_map(&j, m);
+	json_deck(&j, m, &dk);
+	cm_json_obj_end(&j);
+	rc = cm_json_finish(&j) ? CM_EIO : 0;
+	cm_export_deck_clear(&dk);
+	return rc;
+}

@@ -1,0 +1,418 @@
+/* export_bin.c: the compact binary export (schemas/export-bin.md): a header,
+ * a section table with a CRC-32 per section, and little-endian record
+ * tables that lib/reader/cmap.c reads without carcamap. Sections are built
+ * in separate buffers, then laid out 4-aligned in a fixed order. */
+#include <stdlib.h>
+#include <string.h>
+#include "export_int.h"
+
+#define NONE32 0xFFFFFFFFu
+#define HEADER_SIZE 24u
+#define ENTRY_SIZE 16u
+
+/* A growing byte buffer; the first failure sticks in err. */
+typedef struct {
+	unsigned char *p;
+	size_t n, cap;
+	int err;
+} buf;
+
+static void put(buf *b, const void *src, size_t n)
+{
+	if (b->err || n == 0)
+		return;
+	if (b->n + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		while (cap < b->n + n)
+			cap *= 2;
+		unsigned char *p = realloc(b->p, cap);
+		if (!p) {
+			b->err = CM_ENOMEM;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, src, n);
+	b->n += n;
+}
+
+static void put8(buf *b, unsigned v)
+{
+	unsigned char c = (unsigned char)v;
+	put(b, &c, 1);
+}
+
+static void put16(buf *b, unsigned v)
+{
+	unsigned char c[2] = { (unsigned char)v, (unsigned char)(v >> 8) };
+	put(b, c, 2);
+}
+
+static void put32(buf *b, uint32_t v)
+{
+	unsigned char c[4] = { (unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+	                       (unsigned char)(v >> 24) };
+	put(b, c, 4);
+}
+
+static void set32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+/* CRC-32 (ISO-HDLC, the zlib and PNG one), bitwise: the sections are small
+ * and a table would be one more thing to get wrong. */
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+	uint32_t c = 0xFFFFFFFFu;
+	for (size_t i = 0; i < n; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+	}
+	return c ^ 0xFFFFFFFFu;
+}
+
+/* The string table: NUL-terminated strings referenced by offset, each
+ * distinct string stored once (open addressing over offsets). */
+typedef struct {
+	buf b;
+	uint32_t *slot; /* offset + 1, 0 = empty */
+	size_t n_slots, used;
+} strtab;
+
+static uint32_t hash_str(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static int strtab_rehash(strtab *t)
+{
+	size_t n = t->n_slots ? t->n_slots * 2 : 256;
+	uint32_t *slot = calloc(n, sizeof *slot);
+	if (!slot)
+		return CM_ENOMEM;
+	for (size_t i = 0; i < t->n_slots; i++)
+		if (t->slot[i]) {
+			size_t k = hash_str((char *)t->b.p + t->slot[i] - 1) & (n - 1);
+			while (slot[k])
+				k = (k + 1) & (n - 1);
+			slot[k] = t->slot[i];
+		}
+	free(t->slot);
+	t->slot = slot;
+	t->n_slots = n;
+	return 0;
+}
+
+/* The offset of s in the table (added if new), NONE32 for NULL. */
+static uint32_t str_ref(strtab *t, const char *s)
+{
+	if (!s || t->b.err)
+		return NONE32;
+	if (2 * (t->used + 1) > t->n_slots && (t->b.err = strtab_rehash(t)))
+		return NONE32;
+	size_t k = hash_str(s) & (t->n_slots - 1);
+	for (; t->slot[k]; k = (k + 1) & (t->n_slots - 1))
+		if (strcmp((char *)t->b.p + t->slot[k] - 1, s) == 0)
+			return t->slot[k] - 1;
+	size_t len = strlen(s) + 1;
+	if (t->b.n + len >= NONE32) {
+		t->b.err = CM_ELIMIT;
+		return NONE32;
+	}
+	uint32_t off = (uint32_t)t->b.n;
+	put(&t->b, s, len);
+	if (t->b.err)
+		return NONE32;
+	t->slot[k] = off + 1;
+	t->used++;
+	return off;
+}
+
+/* Section ids in file order. */
+enum { S_META, S_RULE, S_STRS, S_SQRS, S_MRKS, S_PRNT, S_BIGC, S_PIEC, S_FEAT, S_CONT,
+       S_FERY, S_ISLD, S_TSET, S_TILE, S_DECK, S_COUNT };
+static const char tags[S_COUNT][5] = { "META", "RULE", "STRS", "SQRS", "MRKS", "PRNT", "BIGC",
+                                       "PIEC", "FEAT", "CONT", "FERY", "ISLD", "TSET", "TILE",
+                                       "DECK" };
+/* v1.0 record size of each table section (0: not a table) */
+static const uint32_t rec_size[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 4, 32, 48, 12 };
+
+typedef struct {
+	buf s[S_COUNT];      /* record bytes of each section (STRS: in st) */
+	uint32_t n[S_COUNT]; /* records */
+	strtab st;
+	int err;
+} writer;
+
+static void rec(writer *w, int sec)
+{
+	if (w->n[sec] == NONE32)
+		w->err = CM_ELIMIT;
+	else
+		w->n[sec]++;
+}
+
+/* Appends t's features and contacts to FEAT and CONT; writes first/count
+ * pairs and (before them) the derived edges into the record in sec. */
+static void put_shape(writer *w, int sec, const cm_tile_type *t)
+{
+	uint8_t edge[4];
+	cm_export_edges(t, edge);
+	put(&w->s[sec], edge, 4);
+	put32(&w->s[sec], w->n[S_FEAT]);
+	put32(&w->s[sec], (uint32_t)t->n_features);
+	put32(&w->s[sec], w->n[S_CONT]);
+	put32(&w->s[sec], (uint32_t)t->n_contacts);
+	for (size_t i = 0; i < t->n_features; i++) {
+		const cm_feature *f = &t->features[i];
+		buf *b = &w->s[S_FEAT];
+		put8(b, f->kind);
+		put8(b, f->arms);
+		put8(b, (f->cathedral ? 1u : 0u) | (f->inn ? 2u : 0u));
+		put8(b, f->good);
+		put16(b, f->slots);
+		put16(b, 0);
+		put32(b, str_ref(&w->st, f->id));
+		put32(b, f->touches);
+		rec(w, S_FEAT);
+	}
+	for (size_t i = 0; i < t->n_contacts; i++) {
+		put32(&w->s[S_CONT], t->contacts[i]);
+		rec(w, S_CONT);
+	}
+}
+
+static void put_map(writer *w, const cm_map *m)
+{
+	buf *b = &w->s[S_META];
+	put32(b, str_ref(&w->st, m->id));
+	put32(b, str_ref(&w->st, m->name));
+	put32(b, (uint32_t)m->cols);
+	put32(b, (uint32_t)m->rows);
+	rec(w, S_META);
+
+	b = &w->s[S_RULE];
+	const cm_rules *r = &m->rules;
+	put32(b, (uint32_t)m->setup.starts_used);
+	put32(b, (uint32_t)m->setup.tiles_min);
+	put32(b, (uint32_t)m->setup.tiles_max);
+	put32(b, (uint32_t)m->setup.followers);
+	put8(b, r->edition);
+	put8(b, r->farmers);
+	put8(b, (r->tiny_city ? 1u : 0u) | (r->farmers_bigcity ? 2u : 0u) |
+	        (r->town_extra_turn ? 4u : 0u) | (r->town_cost ? 8u : 0u) |
+	        (r->town_road_bonus ? 16u : 0u) | (r->abbey_edge ? 32u : 0u));
+	put8(b, 0);
+	rec(w, S_RULE);
+
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *s = cm_map_at(m, x, y);
+			if (s->n_markers > 0xFFFF) {
+				w->err = CM_ELIMIT;
+				return;
+			}
+			b = &w->s[S_SQRS];
+			put8(b, s->kind);
+			put8(b, s->arms);
+			put16(b, (unsigned)s->n_markers);
+			put32(b, str_ref(&w->st, s->name));
+			put32(b, s->island < 0 ? NONE32 : (uint32_t)s->island);
+			put32(b, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
+			put32(b, w->n[S_MRKS]);
+			rec(w, S_SQRS);
+			for (size_t k = 0; k < s->n_markers; k++) {
+				put32(&w->s[S_MRKS], str_ref(&w->st, s->markers[k]));
+				rec(w, S_MRKS);
+			}
+			for (int e = 0; e < 4; e++) {
+				const cm_edge_print *p = &s->print[e];
+				if (p->kind == CM_PRINT_NONE)
+					continue;
+				b = &w->s[S_PRNT];
+				put16(b, (unsigned)x);
+				put16(b, (unsigned)y);
+				put8(b, (unsigned)e);
+				put8(b, p->kind);
+				put8(b, p->arms);
+				put8(b, 0);
+				put32(b, str_ref(&w->st, p->label));
+				rec(w, S_PRNT);
+			}
+		}
+
+	for (size_t i = 0; i < m->n_bigcities; i++) {
+		const cm_bigcity *c = &m->bigcities[i];
+		put32(&w->s[S_BIGC], str_ref(&w->st, c->name));
+		put32(&w->s[S_BIGC], w->n[S_PIEC]);
+		put32(&w->s[S_BIGC], (uint32_t)c->n_pieces);
+		rec(w, S_BIGC);
+		for (size_t k = 0; k < c->n_pieces; k++) {
+			put16(&w->s[S_PIEC], (unsigned)c->pieces[k].x);
+			put16(&w->s[S_PIEC], (unsigned)c->pieces[k].y);
+			put_shape(w, S_PIEC, &c->pieces[k].tile);
+			rec(w, S_PIEC);
+		}
+	}
+
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		b = &w->s[S_FERY];
+		put32(b, str_ref(&w->st, f->name));
+		put16(b, (unsigned)f->x1);
+		put16(b, (unsigned)f->y1);
+		put16(b, (unsigned)f->x2);
+		put16(b, (unsigned)f->y2);
+		put8(b, f->s1);
+		put8(b, f->s2);
+		put8(b, f->arms);
+		put8(b, 0);
+		rec(w, S_FERY);
+	}
+	for (size_t i = 0; i < m->n_islands; i++) {
+		put32(&w->s[S_ISLD], str_ref(&w->st, m->islands[i].name));
+		rec(w, S_ISLD);
+	}
+}
+
+static void put_deck(writer *w, const cm_map *m, const cm_export_deck *dk)
+{
+	uint32_t *first_tile = calloc(dk->n_sets + 1, sizeof *first_tile);
+	if (!first_tile) {
+		w->err = CM_ENOMEM;
+		return;
+	}
+	for (size_t si = 0; si < dk->n_sets; si++) {
+		const cm_tileset *ts = dk->sets[si];
+		buf *b = &w->s[S_TSET];
+		first_tile[si] = w->n[S_TILE];
+		put32(b, str_ref(&w->st, ts->id));
+		put32(b, str_ref(&w->st, ts->name));
+		put8(b, ts->base ? 1 : 0);
+		put8(b, 0);
+		put16(b, 0);
+		for (int e = 0; e < CM_EDITION_COUNT; e++)
+			put32(b, ts->total[e] < 0 ? NONE32 : (uint32_t)ts->total[e]);
+		put32(b, w->n[S_TILE]);
+		put32(b, (uint32_t)ts->n_tiles);
+		rec(w, S_TSET);
+		for (size_t ti = 0; ti < ts->n_tiles; ti++) {
+			const cm_tile_type *t = &ts->tiles[ti];
+			long in_deck = cm_export_in_deck(m, dk, si, ti);
+			if (in_deck > 0x7FFFFFFFL)
+				w->err = CM_ELIMIT;
+			b = &w->s[S_TILE];
+			put32(b, str_ref(&w->st, t->id));
+			put32(b, str_ref(&w->st, t->name));
+			for (int e = 0; e < CM_EDITION_COUNT; e++)
+				put32(b, t->count[e] < 0 ? 0 : (uint32_t)t->count[e]);
+			put32(b, (uint32_t)in_deck);
+			put8(b, t->start ? 1 : 0);
+			put8(b, 0);
+			put16(b, 0);
+			put_shape(w, S_TILE, t);
+			rec(w, S_TILE);
+		}
+	}
+	for (size_t i = 0; i < m->n_deck; i++) {
+		size_t si = dk->entry_set[i];
+		buf *b = &w->s[S_DECK];
+		put32(b, (uint32_t)si);
+		put32(b, dk->entry_tile[i] < 0 ? NONE32 : first_tile[si] + (uint32_t)dk->entry_tile[i]);
+		put32(b, m->deck[i].count < 0 ? NONE32 : (uint32_t)m->deck[i].count);
+		rec(w, S_DECK);
+	}
+	free(first_tile);
+}
+
+/* Lays the sections out after the header and the table. */
+static int assemble(writer *w, unsigned char **out, size_t *len)
+{
+	buf body[S_COUNT];
+	memset(body, 0, sizeof body);
+	size_t off = HEADER_SIZE + ENTRY_SIZE * S_COUNT;
+	size_t offs[S_COUNT];
+	int rc = 0;
+	for (int s = 0; s < S_COUNT; s++) {
+		if (s == S_STRS) {
+			body[s] = w->st.b;
+		} else {
+			put32(&body[s], w->n[s]);
+			put32(&body[s], rec_size[s]);
+			put(&body[s], w->s[s].p, w->s[s].n);
+			if (body[s].err) {
+				rc = body[s].err;
+				goto out;
+			}
+		}
+		offs[s] = off;
+		off += (body[s].n + 3) & ~(size_t)3;
+	}
+	if (off > NONE32) {
+		rc = CM_ELIMIT;
+		goto out;
+	}
+	unsigned char *p = calloc(1, off);
+	if (!p) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	memcpy(p, "CMAP\r\n\x1a\n", 8);
+	p[8] = CM_EXPORT_BIN_MAJOR;
+	p[10] = CM_EXPORT_BIN_MINOR;
+	set32(p + 12, (uint32_t)off);
+	set32(p + 16, S_COUNT);
+	for (int s = 0; s < S_COUNT; s++) {
+		unsigned char *e = p + HEADER_SIZE + ENTRY_SIZE * (size_t)s;
+		memcpy(e, tags[s], 4);
+		set32(e + 4, (uint32_t)offs[s]);
+		set32(e + 8, (uint32_t)body[s].n);
+		set32(e + 12, crc32_of(body[s].p, body[s].n));
+		if (body[s].n)
+			memcpy(p + offs[s], body[s].p, body[s].n);
+	}
+	set32(p + 20, crc32_of(p + HEADER_SIZE, ENTRY_SIZE * S_COUNT));
+	*out = p;
+	*len = off;
+out:
+	for (int s = 0; s < S_COUNT; s++)
+		if (s != S_STRS)
+			free(body[s].p);
+	return rc;
+}
+
+int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
+                  unsigned char **out, size_t *len)
+{
+	*out = NULL;
+	*len = 0;
+	cm_export_deck dk;
+	int rc = cm_export_prepare(m, sets, n_sets, &dk);
+	if (rc)
+		return rc;
+	writer w;
+	memset(&w, 0, sizeof w);
+	(void)str_ref(&w.st, ""); /* offset 0 is the empty string */
+	put_map(&w, m);
+	put_deck(&w, m, &dk);
+	rc = w.err ? w.err : w.st.b.err;
+	for (int s = 0; !rc && s < S_COUNT; s++)
+		rc = w.s[s].err;
+	if (!rc)
+		rc = assemble(&w, out, len);
+	for (int s = 0; s < S_COUNT; s++)
+		free(w.s[s].p);
+	free(w.st.b.p);
+	free(w.st.slot);
+	cm_export_deck_clear(&dk);
+	return rc;
+}

@@ -1,0 +1,36 @@
+/* export_int.h: what the three exporters share (lib/export.c): the model
+ * consistency check every writer runs first, and the resolution of the
+ * map's deck against the tile sets given. */
+#ifndef CM_EXPORT_INT_H
+#define CM_EXPORT_INT_H
+
+#include "carcamap/export.h"
+
+/* The tile sets a deck uses, in order of first use, and per deck entry the
+ * used-set index and the tile type index in that set (-1: the whole set). */
+typedef struct {
+	const cm_tileset **sets;
+	size_t n_sets;
+	size_t *entry_set;
+	int *entry_tile;
+} cm_export_deck;
+
+/* Checks the indices and enumerations the exports rely on. 0 or CM_EINVAL;
+ * when where is not NULL it gets a static description of the first problem. */
+int cm_export_check_model(const cm_map *m, const char **where);
+/* Resolves m's deck against sets. 0, CM_ENOTFOUND or CM_ENOMEM (then *dk is
+ * empty). Release with cm_export_deck_clear. */
+int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
+                           cm_export_deck *dk);
+void cm_export_deck_clear(cm_export_deck *dk);
+/* Both of the above, as every writer starts: 0, CM_EINVAL, CM_ENOTFOUND or
+ * CM_ENOMEM (then *dk is empty). */
+int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk);
+/* Copies of tile type ti of used set si in the deck: the sum over the deck
+ * entries naming it or its whole set (an entry count of -1 means the set's
+ * count for the map's edition). */
+long cm_export_in_deck(const cm_map *m, const cm_export_deck *dk, size_t si, size_t ti);
+/* Edge kinds of t derived from its features (t itself is not modified). */
+void cm_export_edges(const cm_tile_type *t, uint8_t edge[4]);
+
+#endif

@@ -1,0 +1,855 @@
+/* image.c: annotated map images (carcamap/image.h): the legend reader, and
+ * the PNG import that classifies the cells of the legend's grid. Owns every
+ * libpng read: low-level API, raw sample values, size limits, every libpng
+ * error and warning as a diagnostic. Cells are classified while the rows are
+ * decoded, so only the sample rows are kept and the decode dominates. */
+#include <errno.h>
+#include <inttypes.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/catalog.h"
+#include "carcamap/image.h"
+#include "util_int.h"
+#include "xml_int.h"
+
+/* ------------------------------------------------------------------ legend */
+
+static int hexdigit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* "#rrggbb" or "#rrggbbaa" (the schema checked the syntax). */
+static int parse_rgba(const char *s, uint8_t out[4])
+{
+	size_t n = s ? strlen(s) : 0;
+	if ((n != 7 && n != 9) || s[0] != '#')
+		return CM_EINVAL;
+	out[3] = 255;
+	for (size_t i = 0; i < (n - 1) / 2; i++) {
+		int hi = hexdigit(s[1 + 2 * i]), lo = hexdigit(s[2 + 2 * i]);
+		if (hi < 0 || lo < 0)
+			return CM_EINVAL;
+		out[i] = (uint8_t)(hi * 16 + lo);
+	}
+	return 0;
+}
+
+static void format_rgba(char buf[10], const uint8_t c[4])
+{
+	if (c[3] == 255)
+		snprintf(buf, 10, "#%02x%02x%02x", c[0], c[1], c[2]);
+	else
+		snprintf(buf, 10, "#%02x%02x%02x%02x", c[0], c[1], c[2], c[3]);
+}
+
+static void colour_rgba(const cm_legend_colour *c, uint8_t out[4])
+{
+	out[0] = c->r;
+	out[1] = c->g;
+	out[2] = c->b;
+	out[3] = c->a;
+}
+
+/* Largest per-channel difference. Fully transparent colours are equal
+ * whatever their RGB: editors keep arbitrary values under alpha 0. */
+static int colour_distance(const uint8_t p[4], const cm_legend_colour *c)
+{
+	if (p[3] == 0 && c->a == 0)
+		return 0;
+	int q[4] = { c->r, c->g, c->b, c->a }, m = 0;
+	for (int i = 0; i < 4; i++) {
+		int v = p[i] > q[i] ? p[i] - q[i] : q[i] - p[i];
+		if (v > m)
+			m = v;
+	}
+	return m;
+}
+
+/* Integer attribute with a default (libxml2 does not fill schema defaults). */
+static int attr_int(const xmlNode *n, const char *name, int def)
+{
+	char *s = cm_xml_attr(n, name);
+	if (!s)
+		return def;
+	long v = strtol(s, NULL, 10); /* the schema bounded it */
+	free(s);
+	return (int)v;
+}
+
+void cm_legend_free(cm_legend *lg)
+{
+	if (!lg)
+		return;
+	for (size_t i = 0; i < lg->n_colours; i++) {
+		free(lg->colours[i].island);
+		free(lg->colours[i].name);
+		free(lg->colours[i].marker);
+	}
+	free(lg->colours);
+	free(lg->file);
+	free(lg);
+}
+
+static int read_colour(const xmlNode *n, const char *file, cm_diags *d, cm_legend_colour *c)
+{
+	char *v = cm_xml_attr(n, "value"), *k = cm_xml_attr(n, "kind");
+	uint8_t rgba[4];
+	int rc = 0;
+	c->line = cm_xml_line(n);
+	if (parse_rgba(v, rgba) || !k || cm_square_kind_parse(k, &c->kind)) {
+		/* unreachable after schema validation; kept for in-memory callers */
+		cm_diags_check(d, "CM0002", file, c->line, 0, NULL, "bad colour value or kind");
+		rc = CM_EINVAL;
+		goto out;
+	}
+	c->r = rgba[0];
+	c->g = rgba[1];
+	c->b = rgba[2];
+	c->a = rgba[3];
+	c->island = cm_xml_attr(n, "island");
+	c->name = cm_xml_attr(n, "name");
+	c->marker = cm_xml_attr(n, "marker");
+	c->arms = (uint8_t)attr_int(n, "arms", 0);
+	if (c->kind == CM_SQ_ISLAND && !c->island) {
+		cm_diags_check(d, "CM0303", file, c->line, 0, NULL, "island colour %s has no island id", v);
+		rc = CM_EINVAL;
+	}
+	if (c->kind != CM_SQ_ISLAND && (c->island || c->arms)) {
+		cm_diags_check(d, "CM0303", file, c->line, 0, NULL,
+		               "colour %s of kind %s has an island id or coats of arms; only island colours may",
+		               v, cm_square_kind_name(c->kind));
+		rc = CM_EINVAL;
+	}
+out:
+	free(v);
+	free(k);
+	return rc;
+}
+
+/* Checks between colours and between grid values. */
+static int check_legend(const cm_legend *lg, const char *file, cm_diags *d)
+{
+	int rc = 0;
+	for (size_t i = 0; i < lg->n_colours; i++)
+		for (size_t j = 0; j < i; j++) {
+			uint8_t p[4];
+			colour_rgba(&lg->colours[i], p);
+			int dist = colour_distance(p, &lg->colours[j]);
+			if (dist > 2 * lg->tolerance)
+				continue;
+			char a[10], b[10];
+			format_rgba(a, p);
+			colour_rgba(&lg->colours[j], p);
+			format_rgba(b, p);
+			cm_diags_check(d, "CM0302", file, lg->colours[i].line, 0, NULL,
+			               "colour %s is %d from colour %s of line %u: with tolerance %d a pixel "
+			               "could match both",
+			               a, dist, b, lg->colours[j].line, lg->tolerance);
+			rc = CM_EINVAL;
+		}
+	const cm_legend_grid *g = &lg->grid;
+	if (g->sample > g->cell_w || g->sample > g->cell_h) {
+		cm_diags_check(d, "CM0304", file, 0, 0, NULL, "sample %d is larger than the cell of %dx%d pixels",
+		               g->sample, g->cell_w, g->cell_h);
+		rc = CM_EINVAL;
+	}
+	return rc;
+}
+
+static int legend_from_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_legend **out)
+{
+	xmlNode *root = xmlDocGetRootElement(doc);
+	int rc = 0;
+	cm_legend *lg = calloc(1, sizeof *lg);
+	if (!lg)
+		return CM_ENOMEM;
+	lg->grid = (cm_legend_grid){ 0, 0, 1, 1, 0, 0, 1 };
+	int format = attr_int(root, "format", 1);
+	if (format != 1) {
+		cm_diags_check(d, "CM0301", file, cm_xml_line(root), 0, NULL,
+		               "legend format %d is newer than format 1 that this build reads", format);
+		rc = CM_EVERSION;
+		goto out;
+	}
+	lg->tolerance = attr_int(root, "tolerance", 0);
+	if (file && !(lg->file = cm_strdup(file))) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	size_t cap = 0;
+	for (xmlNode *n = cm_xml_elem(root->children); n; n = cm_xml_elem(n->next)) {
+		if (cm_xml_is(n, "grid")) {
+			cm_legend_grid *g = &lg->grid;
+			g->x = attr_int(n, "x", 0);
+			g->y = attr_int(n, "y", 0);
+			g->cell_w = attr_int(n, "cell-width", 1);
+			g->cell_h = attr_int(n, "cell-height", 1);
+			g->cols = attr_int(n, "cols", 0);
+			g->rows = attr_int(n, "rows", 0);
+			g->sample = attr_int(n, "sample", 1);
+		} else if (cm_xml_is(n, "colour")) {
+			if (cm_grow((void **)&lg->colours, &cap, lg->n_colours, sizeof *lg->colours)) {
+				rc = CM_ENOMEM;
+				goto out;
+			}
+			cm_legend_colour *c = &lg->colours[lg->n_colours++];
+			memset(c, 0, sizeof *c);
+			if (read_colour(n, file, d, c))
+				rc = CM_EINVAL;
+		}
+	}
+	if (check_legend(lg, file, d))
+		rc = CM_EINVAL;
+out:
+	if (rc) {
+		cm_legend_free(lg);
+		return rc;
+	}
+	*out = lg;
+	return 0;
+}
+
+int cm_legend_load_memory(const char *buf, size_t len, const char *file, cm_diags *d, cm_legend **out)
+{
+	xmlDoc *doc;
+	*out = NULL;
+	int rc = cm_xml_load_memory(buf, len, file, "legend.xsd", d, &doc);
+	if (rc)
+		return rc;
+	rc = legend_from_doc(doc, file, d, out);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+int cm_legend_load_file(const char *path, cm_diags *d, cm_legend **out)
+{
+	xmlDoc *doc;
+	*out = NULL;
+	int rc = cm_xml_load_file(path, "legend.xsd", d, &doc);
+	if (rc)
+		return rc;
+	rc = legend_from_doc(doc, path, d, out);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+/* Built-in colours, by kind: sea for none, greens for land, browns for
+ * towns and cities, blue waves, grey landmarks, straw for half squares. */
+static const uint8_t default_colours[CM_SQ_KIND_COUNT][3] = {
+	{ 0xa8, 0xc8, 0xe8 }, { 0xc8, 0xdc, 0x8c }, { 0xe8, 0xc8, 0x90 },
+	{ 0xd8, 0xb8, 0x78 }, { 0xb0, 0x50, 0x30 }, { 0x68, 0x90, 0xc0 },
+	{ 0x90, 0x90, 0x90 }, { 0xa0, 0xd0, 0x70 }, { 0xd0, 0xd0, 0xa0 },
+};
+
+int cm_legend_default(cm_legend **out)
+{
+	*out = NULL;
+	cm_legend *lg = calloc(1, sizeof *lg);
+	if (!lg || !(lg->colours = calloc(CM_SQ_KIND_COUNT, sizeof *lg->colours))) {
+		free(lg);
+		return CM_ENOMEM;
+	}
+	lg->grid = (cm_legend_grid){ 0, 0, 1, 1, 0, 0, 1 };
+	for (int k = 0; k < CM_SQ_KIND_COUNT; k++) {
+		cm_legend_colour *c = &lg->colours[k];
+		c->r = default_colours[k][0];
+		c->g = default_colours[k][1];
+		c->b = default_colours[k][2];
+		c->a = 255;
+		c->kind = (cm_square_kind)k;
+		/* every island square imported with the built-in legend joins one island */
+		if (k == CM_SQ_ISLAND && !(c->island = cm_strdup("island"))) {
+			lg->n_colours = CM_SQ_KIND_COUNT;
+			cm_legend_free(lg);
+			return CM_ENOMEM;
+		}
+	}
+	lg->n_colours = CM_SQ_KIND_COUNT;
+	*out = lg;
+	return 0;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static int has_marker(const cm_square *s, const char *marker)
+{
+	for (size_t i = 0; i < s->n_markers; i++)
+		if (strcmp(s->markers[i], marker) == 0)
+			return 1;
+	return 0;
+}
+
+const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, const cm_square *s)
+{
+	const char *island = s->island >= 0 && (size_t)s->island < m->n_islands ? m->islands[s->island].name : NULL;
+	const cm_legend_colour *best = NULL;
+	int best_score = -1;
+	for (size_t i = 0; i < lg->n_colours; i++) {
+		const cm_legend_colour *c = &lg->colours[i];
+		if (c->kind != s->kind)
+			continue;
+		/* an attribute the colour gives but the square lacks disqualifies
+		 * it (importing it would add what the square has not) */
+		if ((c->island && !str_eq(c->island, island)) || (c->name && !str_eq(c->name, s->name)) ||
+		    (c->marker && !has_marker(s, c->marker)) || (c->arms && c->arms != s->arms))
+			continue;
+		int score = (c->island != NULL) + (c->name != NULL) + (c->marker != NULL) + (c->arms != 0);
+		if (score > best_score) {
+			best = c;
+			best_score = score;
+		}
+	}
+	if (!best) /* fall back to any colour of the kind */
+		for (size_t i = 0; i < lg->n_colours && !best; i++)
+			if (lg->colours[i].kind == s->kind)
+				best = &lg->colours[i];
+	return best;
+}
+
+/* ------------------------------------------------------------- png reader */
+
+#define MAX_WARNINGS 20
+#define MAX_CELL_DIAGS 200
+#define CHUNK_CACHE_MAX 256            /* ancillary chunks kept */
+#define CHUNK_MALLOC_MAX (8u << 20)    /* largest decompressed ancillary chunk */
+
+/* Everything the decode touches lives here, on the heap: after a longjmp
+ * from libpng only memory, not registers, is trusted. */
+typedef struct {
+	const char *path;
+	const cm_legend *lg;
+	cm_diags *d;
+	FILE *f;
+	png_structp png;
+	png_infop info;
+	int rc;              /* set before png_error when the code is not CM_EINVAL */
+	int warnings;
+	int w, h;
+	cm_legend_grid g;    /* with cols and rows resolved */
+	uint8_t *samples;    /* sample rows: g.sample per cell row, w*4 bytes each */
+	size_t sample_rows;  /* rows allocated in samples */
+	uint8_t **rows;      /* the sample_rows row pointers into samples */
+	uint8_t *scratch;    /* destination of rows outside every sample */
+	int *cell;           /* legend index per cell, -1 for a bad cell */
+	int cell_diags;      /* cell diagnostics issued, capped */
+	int bad_cells;
+} reader;
+
+static void lower_first(char *s)
+{
+	if (s[0] >= 'A' && s[0] <= 'Z' && !(s[1] >= 'A' && s[1] <= 'Z'))
+		s[0] = (char)(s[0] - 'A' + 'a');
+}
+
+static void on_png_error(png_structp png, png_const_charp msg)
+{
+	reader *r = png_get_error_ptr(png);
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", msg ? msg : "unknown error");
+	lower_first(buf);
+	cm_diags_check(r->d, "CM0310", r->path, 0, 0, NULL, "cannot decode png: %s", buf);
+	png_longjmp(png, 1);
+}
+
+static void on_png_warning(png_structp png, png_const_charp msg)
+{
+	reader *r = png_get_error_ptr(png);
+	if (++r->warnings > MAX_WARNINGS)
+		return;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", msg ? msg : "unknown warning");
+	lower_first(buf);
+	cm_diags_check(r->d, "CM0313", r->path, 0, 0, NULL, "png decoder: %s", buf);
+}
+
+static void on_png_read(png_structp png, png_bytep buf, size_t n)
+{
+	reader *r = png_get_io_ptr(png);
+	if (fread(buf, 1, n, r->f) != n)
+		png_error(png, ferror(r->f) ? "read error" : "file ends early (truncated)");
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Reads the signature and the IHDR size ourselves, so that absurd sizes get
+ * a message with the numbers before libpng allocates anything. */
+static int precheck(reader *r)
+{
+	unsigned char b[24];
+	size_t n = fread(b, 1, sizeof b, r->f);
+	if (n < 8 || png_sig_cmp(b, 0, 8)) {
+		cm_diags_check(r->d, "CM0310", r->path, 0, 0, NULL, "not a png file (no png signature)");
+		return CM_EFORMAT;
+	}
+	if (n == sizeof b && memcmp(b + 12, "IHDR", 4) == 0) {
+		uint32_t w = be32(b + 16), h = be32(b + 20);
+		if (w > CM_IMAGE_MAX_SIDE || h > CM_IMAGE_MAX_SIDE ||
+		    (uint64_t)w * h > CM_IMAGE_MAX_PIXELS) {
+			cm_diags_check(r->d, "CM0311", r->path, 0, 0, NULL,
+			               "png claims %" PRIu32 "x%" PRIu32 " pixels; the limit is %d per side and %u in all",
+			               w, h, CM_IMAGE_MAX_SIDE, CM_IMAGE_MAX_PIXELS);
+			return CM_ELIMIT;
+		}
+	}
+	if (fseek(r->f, 0, SEEK_SET)) {
+		cm_diags_add(r->d, CM_SEV_ERROR, NULL, r->path, 0, 0, NULL, "cannot seek: %s", strerror(errno));
+		return CM_EIO;
+	}
+	return 0;
+}
+
+/* Warns about chunks a viewer applies but we do not: the colours a viewer
+ * shows may differ from the raw values compared with the legend. */
+static void warn_colour_management(reader *r)
+{
+	static const struct { png_uint_32 flag; const char *name; } chunks[] = {
+		{ PNG_INFO_gAMA, "gAMA" }, { PNG_INFO_cHRM, "cHRM" },
+		{ PNG_INFO_iCCP, "iCCP" }, { PNG_INFO_sRGB, "sRGB" },
+	};
+	char list[32] = "";
+	for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++)
+		if (png_get_valid(r->png, r->info, chunks[i].flag)) {
+			if (list[0])
+				strcat(list, ", ");
+			strcat(list, chunks[i].name);
+		}
+	if (list[0])
+		cm_diags_check(r->d, "CM0312", r->path, 0, 0, NULL,
+		               "png carries %s: colours are read raw, as stored, not as a viewer shows them", list);
+}
+
+/* Resolves the grid against the image size; every sample must lie inside. */
+static int resolve_grid(reader *r)
+{
+	cm_legend_grid *g = &r->g;
+	*g = r->lg->grid;
+	if (g->cols == 0)
+		g->cols = r->w > g->x ? (r->w - g->x) / g->cell_w : 0;
+	if (g->rows == 0)
+		g->rows = r->h > g->y ? (r->h - g->y) / g->cell_h : 0;
+	const char *why = NULL;
+	if (g->cols <= 0 || g->rows <= 0)
+		why = "no whole cell fits right of and below the origin";
+	else if (g->cols > 1024 || g->rows > 1024)
+		why = "more than 1024 cells per side (the map limit)";
+	else if ((int64_t)g->x + (int64_t)(g->cols - 1) * g->cell_w + g->cell_w / 2 - g->sample / 2 + g->sample > r->w ||
+	         (int64_t)g->y + (int64_t)(g->rows - 1) * g->cell_h + g->cell_h / 2 - g->sample / 2 + g->sample > r->h)
+		why = "the samples of the last cells lie outside the image";
+	if (!why)
+		return 0;
+	cm_diags_check(r->d, "CM0323", r->path, 0, 0, NULL,
+	               "grid of %dx%d cells of %dx%d pixels at (%d,%d) does not fit the %dx%d image: %s",
+	               g->cols, g->rows, g->cell_w, g->cell_h, g->x, g->y, r->w, r->h, why);
+	return CM_EINVAL;
+}
+
+/* Index of the sample row y within its cell row (*cr), or -1. */
+static int sample_index(const reader *r, int y, int *cr)
+{
+	const cm_legend_grid *g = &r->g;
+	if (y < g->y)
+		return -1;
+	int c = (y - g->y) / g->cell_h;
+	if (c >= g->rows)
+		return -1;
+	int k = y - (g->y + c * g->cell_h + g->cell_h / 2 - g->sample / 2);
+	if (k < 0 || k >= g->sample)
+		return -1;
+	*cr = c;
+	return k;
+}
+
+static int match(const cm_legend *lg, const uint8_t p[4])
+{
+	for (size_t i = 0; i < lg->n_colours; i++)
+		if (colour_distance(p, &lg->colours[i]) <= lg->tolerance)
+			return (int)i;
+	return -1;
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 7, 8)))
+#endif
+static void cell_diag(reader *r, const char *id, int cc, int cr, int px, int py, const char *fmt, ...)
+{
+	if (++r->cell_diags > MAX_CELL_DIAGS)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	char where[96];
+	snprintf(where, sizeof where, "cell (%d,%d), pixel (%d,%d)", cc, cr, px, py);
+	cm_diags_check(r->d, id, r->path, 0, 0, where, "%s", msg ? msg : "");
+	free(msg);
+}
+
+static void describe(const cm_legend_colour *c, char *buf, size_t size)
+{
+	uint8_t p[4];
+	char hex[10];
+	colour_rgba(c, p);
+	format_rgba(hex, p);
+	snprintf(buf, size, "%s (%s, legend line %u)", hex, cm_square_kind_name(c->kind), c->line);
+}
+
+/* Classifies the cells of cell row cr from its sample rows. The common case,
+ * a sample of one colour, costs one comparison per pixel. */
+static void classify_row(reader *r, int cr, uint8_t *const *rows)
+{
+	const cm_legend_grid *g = &r->g;
+	const cm_legend *lg = r->lg;
+	int s = g->sample;
+	for (int cc = 0; cc < g->cols; cc++) {
+		int x0 = g->x + cc * g->cell_w + g->cell_w / 2 - s / 2;
+		int y0 = g->y + cr * g->cell_h + g->cell_h / 2 - s / 2;
+		int first = -2, bad = 0;
+		uint32_t last = 0;
+		int last_idx = -2;
+		for (int k = 0; k < s && !bad; k++) {
+			const uint8_t *p = rows[k] + 4 * (size_t)x0;
+			for (int i = 0; i < s; i++, p += 4) {
+				uint32_t key = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+				int idx = key == last && last_idx != -2 ? last_idx : match(lg, p);
+				last = key;
+				last_idx = idx;
+				if (idx >= 0 && (first == -2 || idx == first)) {
+					first = idx;
+					continue;
+				}
+				char hex[10], what[128];
+				format_rgba(hex, p);
+				int px = x0 + i, py = y0 + k;
+				bad = 1;
+				if (idx < 0 && p[3] != 0 && p[3] != 255) {
+					cell_diag(r, "CM0322", cc, cr, px, py,
+					          "partly transparent pixel %s matches no legend colour", hex);
+				} else if (idx < 0) {
+					int best = -1, bd = 256;
+					for (size_t j = 0; j < lg->n_colours; j++) {
+						int dj = colour_distance(p, &lg->colours[j]);
+						if (dj < bd) {
+							bd = dj;
+							best = (int)j;
+						}
+					}
+					if (best >= 0) {
+						describe(&lg->colours[best], what, sizeof what);
+						cell_diag(r, "CM0320", cc, cr, px, py,
+						          "unknown colour %s: nearest legend colour is %s at distance %d, "
+						          "tolerance %d",
+						          hex, what, bd, lg->tolerance);
+					} else {
+						cell_diag(r, "CM0320", cc, cr, px, py, "unknown colour %s: the legend has no colours",
+						          hex);
+					}
+				} else {
+					char other[128];
+					describe(&lg->colours[first], what, sizeof what);
+					describe(&lg->colours[idx], other, sizeof other);
+					cell_diag(r, "CM0321", cc, cr, px, py, "sample mixes %s and %s", what, other);
+				}
+				break;
+			}
+		}
+		if (bad)
+			r->bad_cells++;
+		r->cell[cr * g->cols + cc] = bad ? -1 : first;
+	}
+}
+
+/* The decode proper. libpng longjmps here on any error; all state is in *r.
+ * Returns 0 or a CM_E code; diagnostics are already in r->d. */
+static int decode(reader *r)
+{
+	if (setjmp(png_jmpbuf(r->png)))
+		return r->rc ? r->rc : CM_EINVAL;
+	png_structp png = r->png;
+	png_infop info = r->info;
+	png_set_read_fn(png, r, on_png_read);
+	png_set_user_limits(png, CM_IMAGE_MAX_SIDE, CM_IMAGE_MAX_SIDE);
+	png_set_chunk_cache_max(png, CHUNK_CACHE_MAX);
+	png_set_chunk_malloc_max(png, CHUNK_MALLOC_MAX);
+	png_read_info(png, info);
+
+	png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+	if ((uint64_t)w * h > CM_IMAGE_MAX_PIXELS || w > CM_IMAGE_MAX_SIDE || h > CM_IMAGE_MAX_SIDE) {
+		r->rc = CM_ELIMIT;
+		cm_diags_check(r->d, "CM0311", r->path, 0, 0, NULL, "png has %ux%u pixels; the limit is %u",
+		               (unsigned)w, (unsigned)h, CM_IMAGE_MAX_PIXELS);
+		return r->rc;
+	}
+	r->w = (int)w;
+	r->h = (int)h;
+	warn_colour_management(r);
+
+	/* Only lossless reshaping to RGBA8: palette, low-depth grey and tRNS
+	 * expanded, grey copied to RGB, 16-bit cut to its high byte, opaque
+	 * alpha added. No gamma, no background, no colour conversion. */
+	int ct = png_get_color_type(png, info);
+	png_set_expand(png);
+	if (png_get_bit_depth(png, info) == 16)
+		png_set_strip_16(png);
+	if (!(ct & PNG_COLOR_MASK_COLOR))
+		png_set_gray_to_rgb(png);
+	if (!(ct & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
+		png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+	int passes = png_set_interlace_handling(png);
+	png_read_update_info(png, info);
+	size_t rowbytes = png_get_rowbytes(png, info);
+	if (rowbytes != (size_t)w * 4) {
+		r->rc = CM_EINTERNAL;
+		png_error(png, "internal: rows are not rgba8 after the transformations");
+	}
+
+	if (resolve_grid(r))
+		return CM_EINVAL;
+	const cm_legend_grid *g = &r->g;
+	/* Adam7 fills rows over 7 passes, so every sample row must live until
+	 * the end; a plain image needs the sample rows of one cell row only. */
+	r->sample_rows = (size_t)g->sample * (passes > 1 ? (size_t)g->rows : 1);
+	r->cell = malloc((size_t)g->cols * (size_t)g->rows * sizeof *r->cell);
+	r->samples = malloc(r->sample_rows * rowbytes);
+	r->scratch = malloc(rowbytes);
+	r->rows = malloc(r->sample_rows * sizeof *r->rows);
+	if (!r->cell || !r->samples || !r->scratch || !r->rows) {
+		r->rc = CM_ENOMEM;
+		png_error(png, "out of memory for the sample rows");
+	}
+	uint8_t **rows = r->rows;
+	for (size_t i = 0; i < r->sample_rows; i++)
+		rows[i] = r->samples + i * rowbytes;
+
+	for (int pass = 0; pass < passes; pass++)
+		for (int y = 0; y < r->h; y++) {
+			int cr = 0, k = sample_index(r, y, &cr);
+			uint8_t *dst = k < 0 ? r->scratch : rows[(passes > 1 ? (size_t)cr * (size_t)g->sample : 0) + (size_t)k];
+			png_read_row(png, dst, NULL);
+			if (passes == 1 && k == g->sample - 1)
+				classify_row(r, cr, rows);
+		}
+	if (passes > 1)
+		for (int cr = 0; cr < g->rows; cr++)
+			classify_row(r, cr, rows + (size_t)cr * (size_t)g->sample);
+	/* reads the chunks after the image data: their CRCs count too */
+	png_read_end(png, NULL);
+	return 0;
+}
+
+static void reader_free(reader *r)
+{
+	if (!r)
+		return;
+	if (r->png)
+		png_destroy_read_struct(&r->png, r->info ? &r->info : NULL, NULL);
+	if (r->f)
+		fclose(r->f);
+	free(r->samples);
+	free(r->scratch);
+	free(r->rows);
+	free(r->cell);
+	free(r);
+}
+
+/* Opens, decodes and classifies; *out holds the reader with cell[] filled.
+ * Cell problems make CM_EINVAL but still return the reader. */
+static int read_cells(const char *path, const cm_legend *lg, cm_diags *d, reader **out)
+{
+	*out = NULL;
+	reader *r = calloc(1, sizeof *r);
+	if (!r)
+		return CM_ENOMEM;
+	r->path = path;
+	r->lg = lg;
+	r->d = d;
+	int rc = 0;
+	if (!(r->f = fopen(path, "rb"))) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		rc = CM_EIO;
+		goto out;
+	}
+	if ((rc = precheck(r)))
+		goto out;
+	r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r, on_png_error, on_png_warning);
+	if (!r->png || !(r->info = png_create_info_struct(r->png))) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	if ((rc = decode(r)))
+		goto out;
+	if (r->cell_diags > MAX_CELL_DIAGS)
+		cm_diags_check(d, "CM0324", path, 0, 0, NULL, "%d more cells with problems not reported",
+		               r->cell_diags - MAX_CELL_DIAGS);
+	if (r->bad_cells)
+		rc = CM_EINVAL;
+	*out = r;
+	return rc;
+out:
+	reader_free(r);
+	return rc;
+}
+
+
+/* ------------------------------------------------------------------ import */
+
+/* Index of the island named id in m, added when missing; -1 on ENOMEM. */
+static int island_index(cm_map *m, const char *id)
+{
+	for (size_t i = 0; i < m->n_islands; i++)
+		if (strcmp(m->islands[i].name, id) == 0)
+			return (int)i;
+	cm_island *v = realloc(m->islands, (m->n_islands + 1) * sizeof *v);
+	if (!v)
+		return -1;
+	m->islands = v;
+	/* zeroed whole: fields added to cm_island later start empty */
+	memset(&v[m->n_islands], 0, sizeof *v);
+	if (!(v[m->n_islands].name = cm_strdup(id)))
+		return -1;
+	return (int)m->n_islands++;
+}
+
+static int add_marker(cm_square *s, const char *marker)
+{
+	if (has_marker(s, marker))
+		return 0;
+	char **v = realloc(s->markers, (s->n_markers + 1) * sizeof *v);
+	if (!v)
+		return CM_ENOMEM;
+	s->markers = v;
+	if (!(v[s->n_markers] = cm_strdup(marker)))
+		return CM_ENOMEM;
+	s->n_markers++;
+	return 0;
+}
+
+/* Adds what colour c says to square s (kind set by the caller). */
+static int fill_square(cm_map *m, cm_square *s, const cm_legend_colour *c)
+{
+	if (c->island && s->island < 0 && (s->island = island_index(m, c->island)) < 0)
+		return CM_ENOMEM;
+	if (c->name && !s->name && !(s->name = cm_strdup(c->name)))
+		return CM_ENOMEM;
+	if (c->marker && add_marker(s, c->marker))
+		return CM_ENOMEM;
+	if (c->arms && !s->arms)
+		s->arms = c->arms;
+	return 0;
+}
+
+int cm_image_import(const char *png_path, const cm_legend *lg, cm_diags *d, cm_map **out)
+{
+	reader *r;
+	cm_map *m = NULL;
+	*out = NULL;
+	int rc = read_cells(png_path, lg, d, &r);
+	if (rc)
+		goto out;
+	if ((rc = cm_map_new(r->g.cols, r->g.rows, &m)))
+		goto out;
+	for (int i = 0; i < r->g.cols * r->g.rows; i++) {
+		const cm_legend_colour *c = &lg->colours[r->cell[i]];
+		m->squares[i].kind = c->kind;
+		if ((rc = fill_square(m, &m->squares[i], c)))
+			goto out;
+	}
+	if (!(m->image = cm_strdup(png_path)) || (lg->file && !(m->legend = cm_strdup(lg->file)))) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	*out = m;
+	m = NULL;
+out:
+	cm_map_free(m);
+	reader_free(r);
+	return rc;
+}
+
+int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diags *d)
+{
+	reader *r;
+	/* cells with problems are skipped, the others still applied and compared */
+	int rc = read_cells(png_path, lg, d, &r);
+	if (!r)
+		return rc;
+	const cm_legend_grid *g = &r->g;
+	if (g->cols != m->cols || g->rows != m->rows) {
+		cm_diags_check(d, "CM0331", png_path, 0, 0, NULL, "image grid is %dx%d cells but map %s is %dx%d squares",
+		               g->cols, g->rows, m->id ? m->id : "", m->cols, m->rows);
+		rc = CM_EINVAL;
+		goto out;
+	}
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			cm_square *s = cm_map_at(m, x, y);
+			int idx = r->cell[y * m->cols + x];
+			if (idx < 0)
+				continue;
+			const cm_legend_colour *c = &lg->colours[idx];
+			if (s->kind == CM_SQ_NONE) {
+				s->kind = c->kind;
+			} else {
+				const char *island = s->island >= 0 ? m->islands[s->island].name : NULL;
+				int kind_differs = s->kind != c->kind;
+				if (kind_differs || (c->island && island && strcmp(c->island, island) != 0)) {
+					char what[128], where[160];
+					describe(c, what, sizeof what);
+					int px = g->x + x * g->cell_w + g->cell_w / 2, py = g->y + y * g->cell_h + g->cell_h / 2;
+					snprintf(where, sizeof where, "square (%d,%d)", x, y);
+					cm_diags_check(d, "CM0330", m->file, s->line, 0, where,
+					               "square is %s%s%s in the descriptor but %s%s%s in image %s: colour %s "
+					               "at cell (%d,%d), pixel (%d,%d)",
+					               cm_square_kind_name(s->kind), island ? " of island " : "",
+					               island ? island : "", cm_square_kind_name(c->kind),
+					               c->island ? " of island " : "", c->island ? c->island : "", png_path,
+					               what, x, y, px, py);
+					rc = CM_EINVAL;
+					continue;
+				}
+			}
+			if (fill_square(m, s, c)) {
+				rc = CM_ENOMEM;
+				goto out;
+			}
+		}
+out:
+	reader_free(r);
+	return rc;
+}
+
+int cm_image_apply_descriptor(cm_map *m, const char *descriptor, cm_diags *d)
+{
+	if (!m->image)
+		return 0;
+	cm_legend *lg = NULL;
+	char *png = cm_path_resolve(descriptor, m->image);
+	char *legend = m->legend ? cm_path_resolve(descriptor, m->legend) : NULL;
+	int rc = CM_ENOMEM;
+	if (!png || (m->legend && !legend))
+		goto out;
+	rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
+	if (rc)
+		goto out;
+	rc = cm_image_apply(m, png, lg, d);
+out:
+	cm_legend_free(lg);
+	free(png);
+	free(legend);
+	return rc;
+}

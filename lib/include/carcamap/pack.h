@@ -1,0 +1,91 @@
+/* carcamap/pack.h: map packs, SQLite files holding maps and tile sets
+ * (DESIGN.md "Pack (SQLite)", schema and promises in schemas/pack.md).
+ * Writing is atomic (temporary file beside the target, then rename);
+ * opening treats the file as hostile and checks it before any read.
+ * Problems are reported into a cm_diags sink with ids CM04xx. */
+#ifndef CARCAMAP_PACK_H
+#define CARCAMAP_PACK_H
+
+#include "common.h"
+#include "diag.h"
+#include "map.h"
+#include "tileset.h"
+
+/* The pack format this build writes and the newest it reads. */
+#define CM_PACK_VERSION 1
+/* SQLite application_id of every carcamap pack: 'CAMP'. */
+#define CM_PACK_APPLICATION_ID 0x43414D50u
+
+typedef struct cm_pack cm_pack;
+
+/* Writes a new pack at path holding the given maps and tile sets, replacing
+ * any file there. The pack is built in one transaction in a temporary file
+ * beside path, synced, then renamed over path: on any failure the temporary
+ * file is removed and path is untouched. The models are checked first
+ * (CM0409 a deck names a set or tile not given, CM0410 duplicate ids,
+ * CM0411 a value the pack cannot hold). Maps and sets are stored in id
+ * order and the output bytes depend only on the inputs (no timestamps).
+ * Borrowed: maps and sets. Returns 0, CM_EINVAL (see d), CM_EIO (cannot
+ * create, write or rename; see d), CM_ENOMEM. */
+int cm_pack_write(const char *path, cm_map *const *maps, size_t n_maps, cm_tileset *const *sets,
+                  size_t n_sets, cm_diags *d);
+
+/* Opens a pack read-only as untrusted input: SQLite defensive mode, no
+ * trusted schema, cell size checks, no extensions. Checks, in order: the
+ * SQLite header (CM0401), the application id (CM0402), the format version
+ * (CM0403, CM_EVERSION), PRAGMA quick_check and foreign keys (CM0404),
+ * triggers or views (CM0406), tables and columns against schemas/pack.sql
+ * (CM0405), and the id lists. *out is set only on success; free it with
+ * cm_pack_close. Returns 0, CM_EIO (cannot open), CM_EFORMAT (not a
+ * carcamap pack or damaged), CM_EVERSION, CM_ENOMEM. */
+int cm_pack_open(const char *path, cm_diags *d, cm_pack **out);
+/* Closes the pack; NULL is a no-op. */
+void cm_pack_close(cm_pack *p);
+
+/* Maps and tile sets in the pack, sorted by id (bytewise). The ids are
+ * borrowed from the pack; i out of range gives NULL. */
+size_t cm_pack_map_count(const cm_pack *p);
+const char *cm_pack_map_id(const cm_pack *p, size_t i);
+size_t cm_pack_tileset_count(const cm_pack *p);
+const char *cm_pack_tileset_id(const cm_pack *p, size_t i);
+
+/* Reads one map or tile set into a new model in *out (caller frees with
+ * cm_map_free / cm_tileset_free). Every value is range-checked; problems
+ * are reported as CM0407 with file = the pack path and a where such as
+ * "map germany, square (3,4)", and the model is then also checked as
+ * cm_pack_write would (CM0407). file and line fields of the result are
+ * NULL and 0. Returns 0, CM_ENOTFOUND (no such id), CM_EINVAL, CM_EFORMAT
+ * (SQLite reports damage), CM_ENOMEM. */
+int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out);
+int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **out);
+
+/* The content hash stored for a map. Returns 0, CM_ENOTFOUND, CM_EFORMAT. */
+int cm_pack_map_hash(cm_pack *p, const char *id, uint8_t out[32]);
+/* Reads the map and the tile sets its deck uses, recomputes cm_map_hash and
+ * compares it with the stored one (CM0408 on a mismatch). Returns 0,
+ * CM_EINVAL (mismatch or unreadable content, see d), CM_ENOTFOUND, CM_ENOMEM. */
+int cm_pack_verify_map(cm_pack *p, const char *id, cm_diags *d);
+
+/* The client binary encoding of a map stored in the reserved table, in
+ * format_version. *data is a new buffer (caller frees with free) of *len
+ * bytes. Returns 0, CM_ENOTFOUND (no map, or no binary in that version),
+ * CM_EFORMAT, CM_ENOMEM. */
+int cm_pack_map_binary(cm_pack *p, const char *id, int format_version, uint8_t **data,
+                       size_t *len);
+/* Stores (or replaces) the binary encoding of map id in the pack at path,
+ * atomically: the pack is checked as by cm_pack_open, copied to a
+ * temporary file beside it, changed there, synced and renamed over path.
+ * Returns 0, CM_ENOTFOUND (no such map), CM_EIO, CM_EFORMAT, CM_EVERSION,
+ * CM_ENOMEM. */
+int cm_pack_put_map_binary(const char *path, const char *id, int format_version,
+                           const void *data, size_t len, cm_diags *d);
+
+/* SHA-256 over a canonical serialization of a map's logical content and of
+ * the tile sets its deck uses (schemas/pack.md "Content hash"): file names,
+ * image and legend paths and line numbers are left out, so the same map
+ * from another directory has the same hash. sets must hold every tile set
+ * the deck names (more are ignored). Returns 0, CM_ENOTFOUND (a deck set
+ * is missing from sets), CM_EINVAL (a value the serialization cannot hold). */
+int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32]);
+
+#endif

@@ -1,0 +1,53 @@
+/* carcamap/workspace.h: the maps and tile sets one command works on. A
+ * workspace loads descriptors (with their annotated images), tile sets and
+ * packs, finds the tile sets that decks name, and hands out each map with
+ * the sets its deck uses. Every command that takes map files uses one. */
+#ifndef CARCAMAP_WORKSPACE_H
+#define CARCAMAP_WORKSPACE_H
+
+#include "map.h"
+#include "tileset.h"
+
+typedef struct cm_workspace cm_workspace;
+
+/* A new empty workspace in *out; free with cm_workspace_free. 0 or CM_ENOMEM. */
+int cm_workspace_new(cm_workspace **out);
+/* Frees the workspace and every model it loaded; NULL is a no-op. */
+void cm_workspace_free(cm_workspace *w);
+
+/* Adds a directory searched for tile set files (*.xml with a <tileset>
+ * root) when a deck names a set that no loaded file defines. Directories
+ * are searched in the order added, after the files given to
+ * cm_workspace_load, and before each map descriptor's ../tilesets (the
+ * layout of the bundled maps/). The string is copied. 0 or CM_ENOMEM. */
+int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir);
+
+/* Loads a file by its kind: a tile set; a map descriptor (its <image>
+ * applied: CM_MAP_LOAD_IMAGE); a pack (every map and tile set in it).
+ * An id defined twice across the inputs is an error (CM0006). Problems go
+ * to d. Returns 0, CM_EINVAL (see d), CM_EFORMAT (unknown kind: CM0005),
+ * CM_EIO, CM_EVERSION, CM_ENOMEM. */
+int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d);
+
+/* Finds the tile sets every map's deck names (loading them from the search
+ * directories when needed) and checks the deck references (CM0212, CM0213).
+ * Returns 0 or CM_EINVAL (see d) or CM_ENOMEM. */
+int cm_workspace_resolve(cm_workspace *w, cm_diags *d);
+
+/* Maps and tile sets in load order (borrowed; i out of range gives NULL). */
+size_t cm_workspace_map_count(const cm_workspace *w);
+cm_map *cm_workspace_map(const cm_workspace *w, size_t i);
+cm_map *cm_workspace_find_map(const cm_workspace *w, const char *id);
+size_t cm_workspace_tileset_count(const cm_workspace *w);
+cm_tileset *cm_workspace_tileset(const cm_workspace *w, size_t i);
+cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id);
+
+/* The tile sets m's deck names, found in the workspace, sorted by id, as a
+ * new array of borrowed pointers in *out (free the array only). A set that
+ * is not loaded is left out (cm_workspace_resolve reports it). 0 or CM_ENOMEM. */
+int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, cm_tileset ***out, size_t *n);
+
+/* Where a map came from: its descriptor path, or "PACK" for a pack (borrowed). */
+const char *cm_workspace_map_source(const cm_workspace *w, size_t i);
+
+#endif

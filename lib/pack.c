@@ -1,0 +1,2035 @@
+/* pack.c: map packs (carcamap/pack.h). Owns the SQLite side of carcamap:
+ * atomic writing of a pack from the in-memory model, opening a pack as
+ * hostile input (header, application id, version, quick_check, schema), and
+ * reading it back into the model with every value range-checked. Also the
+ * canonical content hash of a map (schemas/pack.md "Content hash"). */
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include "carcamap/catalog.h"
+#include "carcamap/export.h"
+#include "carcamap/pack.h"
+#include "schema_int.h"
+#include "sha256_int.h"
+#include "util_int.h"
+
+/* Limits shared by writing and reading: what a pack may hold. */
+#define MAX_TEXT 4096         /* bytes in one text value */
+#define MAX_ITEMS 65536       /* entries in one list (tiles, markers, ferries, …) */
+#define MAX_COUNT 1000000     /* a count, total or setup figure */
+#define MAX_GRID 1024         /* cols and rows, as cm_map_new */
+#define MAX_BLOB (256 * 1024 * 1024) /* one value as SQLite returns it */
+
+struct cm_pack {
+	sqlite3 *db;
+	char *path;
+	char **maps, **sets; /* ids, sorted bytewise */
+	size_t n_maps, n_sets;
+};
+
+/* ---- model checks, shared by the writer (CM0411) and reader (CM0407) ---- */
+
+typedef struct {
+	cm_diags *d;
+	const char *rule;
+	const char *file;
+	int bad;
+} chk;
+
+static void complain(cm_diags *d, const char *rule, const char *file, const char *where,
+                     const char *fmt, va_list ap)
+{
+	char *msg = cm_vasprintf(fmt, ap);
+	cm_diags_check(d, rule, file, 0, 0, where, "%s", msg ? msg : "invalid value");
+	free(msg);
+}
+
+static void fail(chk *c, const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+static void fail(chk *c, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	complain(c->d, c->rule, c->file, where, fmt, ap);
+	va_end(ap);
+	c->bad = 1;
+}
+
+static void check_text(chk *c, const char *where, const char *what, const char *s, bool required)
+{
+	if (!s) {
+		if (required)
+			fail(c, where, "%s is missing", what);
+	} else if (strlen(s) > MAX_TEXT) {
+		fail(c, where, "%s is longer than %d bytes", what, MAX_TEXT);
+	} else if (required && !*s) {
+		fail(c, where, "%s is empty", what);
+	}
+}
+
+static void check_range(chk *c, const char *where, const char *what, long long v, long long lo,
+                        long long hi)
+{
+	if (v < lo || v > hi)
+		fail(c, where, "%s is %lld, outside %lld..%lld", what, v, lo, hi);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The first id that occurs twice among n (NULLs skipped), or NULL. */
+static const char *duplicate_id(const char **ids, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ids[i])
+			ids[k++] = ids[i];
+	qsort(ids, k, sizeof *ids, cmp_str);
+	for (size_t i = 1; i < k; i++)
+		if (strcmp(ids[i - 1], ids[i]) == 0)
+			return ids[i];
+	return NULL;
+}
+
+/* A tile type, or the pseudo-tile of a big city piece (piece: no id, no counts). */
+static void check_tile(chk *c, const char *where, const cm_tile_type *t, bool piece)
+{
+	char w[512];
+	if (!piece) {
+		check_text(c, where, "tile id", t->id, true);
+		check_text(c, where, "tile name", t->name, false);
+		for (int e = 0; e < CM_EDITION_COUNT; e++)
+			check_range(c, where, "tile count", t->count[e], 0, MAX_COUNT);
+	}
+	if (t->n_features > CM_MAX_FEATURES) {
+		fail(c, where, "%zu features, more than %d", t->n_features, CM_MAX_FEATURES);
+		return;
+	}
+	uint32_t known = t->n_features == 32 ? 0xFFFFFFFFu : (1u << t->n_features) - 1;
+	for (size_t i = 0; i < t->n_features; i++) {
+		const cm_feature *f = &t->features[i];
+		snprintf(w, sizeof w, "%s, feature %zu", where, i);
+		check_range(c, w, "feature kind", (long long)f->kind, 0, CM_FEAT_KIND_COUNT - 1);
+		check_text(c, w, "feature id", f->id, false);
+		check_range(c, w, "slot mask", f->slots, 0, CM_SLOTS_ALL);
+		check_range(c, w, "trade good", (long long)f->good, CM_GOOD_NONE, CM_GOOD_CLOTH);
+		if (f->touches & ~known)
+			fail(c, w, "touches 0x%x names features the tile does not have", (unsigned)f->touches);
+	}
+	if (t->n_contacts > MAX_ITEMS)
+		fail(c, where, "%zu contacts, more than %d", t->n_contacts, MAX_ITEMS);
+	for (size_t i = 0; i < t->n_contacts && i < MAX_ITEMS; i++)
+		if (t->contacts[i] & ~known) {
+			snprintf(w, sizeof w, "%s, contact %zu", where, i);
+			fail(c, w, "contact 0x%x names features the tile does not have",
+			     (unsigned)t->contacts[i]);
+		}
+}
+
+static void check_tileset(chk *c, const cm_tileset *ts)
+{
+	char where[256], w[512];
+	snprintf(where, sizeof where, "tile set %.100s", ts->id ? ts->id : "?");
+	check_text(c, where, "tile set id", ts->id, true);
+	check_text(c, where, "tile set name", ts->name, false);
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		check_range(c, where, "declared total", ts->total[e], -1, MAX_COUNT);
+	if (ts->n_tiles > MAX_ITEMS) {
+		fail(c, where, "%zu tile types, more than %d", ts->n_tiles, MAX_ITEMS);
+		return;
+	}
+	const char **ids = malloc((ts->n_tiles + 1) * sizeof *ids);
+	for (size_t i = 0; i < ts->n_tiles; i++) {
+		snprintf(w, sizeof w, "%s, tile %.100s", where, ts->tiles[i].id ? ts->tiles[i].id : "?");
+		check_tile(c, w, &ts->tiles[i], false);
+		if (ids)
+			ids[i] = ts->tiles[i].id;
+	}
+	const char *dup = ids ? duplicate_id(ids, ts->n_tiles) : NULL;
+	if (dup)
+		fail(c, where, "tile id %.100s occurs twice", dup);
+	free(ids);
+}
+
+static bool inside(const cm_map *m, int x, int y)
+{
+	return x >= 0 && y >= 0 && x < m->cols && y < m->rows;
+}
+
+static void check_map(chk *c, const cm_map *m)
+{
+	char where[256], w[512];
+	snprintf(where, sizeof where, "map %.100s", m->id ? m->id : "?");
+	check_text(c, where, "map id", m->id, true);
+	check_text(c, where, "map name", m->name, false);
+	check_text(c, where, "image", m->image, false);
+	check_text(c, where, "legend", m->legend, false);
+	if (m->cols < 1 || m->rows < 1 || m->cols > MAX_GRID || m->rows > MAX_GRID || !m->squares) {
+		fail(c, where, "grid %d x %d is outside 1..%d", m->cols, m->rows, MAX_GRID);
+		return;
+	}
+	check_range(c, where, "start squares used", m->setup.starts_used, 0, MAX_COUNT);
+	check_range(c, where, "tiles min", m->setup.tiles_min, 0, MAX_COUNT);
+	check_range(c, where, "tiles max", m->setup.tiles_max, 0, MAX_COUNT);
+	check_range(c, where, "followers", m->setup.followers, 0, MAX_COUNT);
+	check_range(c, where, "edition", (long long)m->rules.edition, 0, CM_EDITION_COUNT - 1);
+	check_range(c, where, "farmers", (long long)m->rules.farmers, CM_FARMERS_C1, CM_FARMERS_C2);
+	if (m->n_islands > MAX_ITEMS || m->n_bigcities > MAX_ITEMS || m->n_ferries > MAX_ITEMS ||
+	    m->n_deck > MAX_ITEMS) {
+		fail(c, where, "more than %d islands, big cities, ferries or deck entries", MAX_ITEMS);
+		return;
+	}
+	for (size_t i = 0; i < m->n_islands; i++) {
+		snprintf(w, sizeof w, "%s, island %zu", where, i);
+		check_text(c, w, "island name", m->islands[i].name, false);
+	}
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *s = cm_map_at(m, x, y);
+			snprintf(w, sizeof w, "%s, square (%d,%d)", where, x, y);
+			check_range(c, w, "square kind", (long long)s->kind, 0, CM_SQ_KIND_COUNT - 1);
+			check_text(c, w, "square name", s->name, false);
+			check_range(c, w, "island", s->island, -1, (long long)m->n_islands - 1);
+			check_range(c, w, "big city", s->bigcity, -1, (long long)m->n_bigcities - 1);
+			if (s->n_markers > MAX_ITEMS)
+				fail(c, w, "%zu markers, more than %d", s->n_markers, MAX_ITEMS);
+			for (size_t k = 0; k < s->n_markers && k < MAX_ITEMS; k++)
+				check_text(c, w, "marker", s->markers[k], true);
+			for (int e = 0; e < 4; e++) {
+				check_range(c, w, "edge print kind", (long long)s->print[e].kind, 0, CM_PRINT_CITY);
+				check_text(c, w, "edge print label", s->print[e].label, false);
+			}
+		}
+	for (size_t i = 0; i < m->n_bigcities; i++) {
+		const cm_bigcity *b = &m->bigcities[i];
+		snprintf(w, sizeof w, "%s, big city %zu", where, i);
+		check_text(c, w, "big city name", b->name, false);
+		if (b->n_pieces > MAX_ITEMS) {
+			fail(c, w, "%zu pieces, more than %d", b->n_pieces, MAX_ITEMS);
+			continue;
+		}
+		for (size_t k = 0; k < b->n_pieces; k++) {
+			char pw[600];
+			snprintf(pw, sizeof pw, "%s, piece %zu", w, k);
+			if (!inside(m, b->pieces[k].x, b->pieces[k].y))
+				fail(c, pw, "square (%d,%d) is outside the %dx%d grid", b->pieces[k].x,
+				     b->pieces[k].y, m->cols, m->rows);
+			check_tile(c, pw, &b->pieces[k].tile, true);
+		}
+	}
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		snprintf(w, sizeof w, "%s, ferry %zu", where, i);
+		check_text(c, w, "ferry name", f->name, false);
+		if (!inside(m, f->x1, f->y1) || !inside(m, f->x2, f->y2))
+			fail(c, w, "end (%d,%d) or (%d,%d) is outside the %dx%d grid", f->x1, f->y1, f->x2,
+			     f->y2, m->cols, m->rows);
+		check_range(c, w, "side", (long long)f->s1, 0, 3);
+		check_range(c, w, "side", (long long)f->s2, 0, 3);
+	}
+	for (size_t i = 0; i < m->n_deck; i++) {
+		snprintf(w, sizeof w, "%s, deck entry %zu", where, i);
+		check_text(c, w, "deck tile set", m->deck[i].tileset, true);
+		check_text(c, w, "deck tile", m->deck[i].tile, false);
+		check_range(c, w, "deck count", m->deck[i].count, -1, MAX_COUNT);
+	}
+}
+
+/* ---- content hash ---- */
+
+/* The canonical serialization (schemas/pack.md): integers as 8-byte
+ * big-endian two's complement, strings as a 4-byte big-endian length and
+ * their bytes (NULL as length 0xFFFFFFFF), enums by name. */
+static void h_int(cm_sha256 *h, long long v)
+{
+	uint8_t b[8];
+	uint64_t u = (uint64_t)v;
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(u >> (56 - 8 * i));
+	cm_sha256_update(h, b, 8);
+}
+
+static void h_str(cm_sha256 *h, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	uint32_t len = s ? (uint32_t)n : 0xFFFFFFFFu;
+	uint8_t b[4] = { (uint8_t)(len >> 24), (uint8_t)(len >> 16), (uint8_t)(len >> 8), (uint8_t)len };
+	cm_sha256_update(h, b, 4);
+	if (s)
+		cm_sha256_update(h, s, n);
+}
+
+static void h_tile(cm_sha256 *h, const cm_tile_type *t)
+{
+	h_int(h, (long long)t->n_features);
+	for (size_t i = 0; i < t->n_features; i++) {
+		const cm_feature *f = &t->features[i];
+		h_str(h, cm_feature_kind_name(f->kind));
+		h_str(h, f->id);
+		h_int(h, f->slots);
+		h_int(h, f->arms);
+		h_int(h, f->cathedral);
+		h_int(h, f->inn);
+		h_str(h, cm_good_name(f->good));
+		h_int(h, f->touches);
+	}
+	h_int(h, (long long)t->n_contacts);
+	for (size_t i = 0; i < t->n_contacts; i++)
+		h_int(h, t->contacts[i]);
+}
+
+static void h_tileset(cm_sha256 *h, const cm_tileset *ts)
+{
+	h_str(h, ts->id);
+	h_str(h, ts->name);
+	h_int(h, ts->base);
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		h_int(h, ts->total[e]);
+	h_int(h, (long long)ts->n_tiles);
+	for (size_t i = 0; i < ts->n_tiles; i++) {
+		const cm_tile_type *t = &ts->tiles[i];
+		h_str(h, t->id);
+		h_str(h, t->name);
+		for (int e = 0; e < CM_EDITION_COUNT; e++)
+			h_int(h, t->count[e]);
+		h_int(h, t->start);
+		h_tile(h, t);
+	}
+}
+
+static int cmp_set(const void *a, const void *b)
+{
+	return strcmp((*(cm_tileset *const *)a)->id, (*(cm_tileset *const *)b)->id);
+}
+
+static cm_tileset *find_set(cm_tileset *const *sets, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (sets[i] && sets[i]->id && id && strcmp(sets[i]->id, id) == 0)
+			return sets[i];
+	return NULL;
+}
+
+int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
+{
+	if (!m->squares || m->cols < 1 || m->rows < 1)
+		return CM_EINVAL;
+	/* the distinct tile sets of the deck, sorted by id */
+	cm_tileset **used = calloc(m->n_deck + 1, sizeof *used);
+	if (!used)
+		return CM_ENOMEM;
+	size_t n_used = 0;
+	for (size_t i = 0; i < m->n_deck; i++) {
+		cm_tileset *ts = find_set(sets, n_sets, m->deck[i].tileset);
+		if (!ts) {
+			free(used);
+			return CM_ENOTFOUND;
+		}
+		size_t k = 0;
+		while (k < n_used && used[k] != ts)
+			k++;
+		if (k == n_used)
+			used[n_used++] = ts;
+	}
+	qsort(used, n_used, sizeof *used, cmp_set);
+
+	cm_sha256 h;
+	cm_sha256_init(&h);
+	h_str(&h, "carcamap map content 1");
+	h_str(&h, m->id);
+	h_str(&h, m->name);
+	h_int(&h, m->cols);
+	h_int(&h, m->rows);
+	h_int(&h, m->setup.starts_used);
+	h_int(&h, m->setup.tiles_min);
+	h_int(&h, m->setup.tiles_max);
+	h_int(&h, m->setup.followers);
+	h_str(&h, cm_edition_name(m->rules.edition));
+	h_int(&h, m->rules.tiny_city);
+	h_int(&h, m->rules.farmers);
+	h_int(&h, m->rules.farmers_bigcity);
+	h_int(&h, m->rules.town_extra_turn);
+	h_int(&h, m->rules.town_cost);
+	h_int(&h, m->rules.town_road_bonus);
+	h_int(&h, m->rules.abbey_edge);
+	h_int(&h, (long long)m->n_islands);
+	for (size_t i = 0; i < m->n_islands; i++)
+		h_str(&h, m->islands[i].name);
+	h_int(&h, (long long)m->n_bigcities);
+	for (size_t i = 0; i < m->n_bigcities; i++) {
+		const cm_bigcity *b = &m->bigcities[i];
+		h_str(&h, b->name);
+		h_int(&h, (long long)b->n_pieces);
+		for (size_t k = 0; k < b->n_pieces; k++) {
+			h_int(&h, b->pieces[k].x);
+			h_int(&h, b->pieces[k].y);
+			h_tile(&h, &b->pieces[k].tile);
+		}
+	}
+	h_int(&h, (long long)m->n_ferries);
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		h_str(&h, f->name);
+		h_int(&h, f->x1);
+		h_int(&h, f->y1);
+		h_str(&h, cm_side_name(f->s1));
+		h_int(&h, f->x2);
+		h_int(&h, f->y2);
+		h_str(&h, cm_side_name(f->s2));
+		h_int(&h, f->arms);
+	}
+	h_int(&h, (long long)m->n_deck);
+	for (size_t i = 0; i < m->n_deck; i++) {
+		h_str(&h, m->deck[i].tileset);
+		h_str(&h, m->deck[i].tile);
+		h_int(&h, m->deck[i].count);
+	}
+	for (int i = 0; i < m->cols * m->rows; i++) {
+		const cm_square *s = &m->squares[i];
+		h_str(&h, cm_square_kind_name(s->kind));
+		h_str(&h, s->name);
+		h_int(&h, s->arms);
+		h_int(&h, s->island);
+		h_int(&h, s->bigcity);
+		h_int(&h, (long long)s->n_markers);
+		for (size_t k = 0; k < s->n_markers; k++)
+			h_str(&h, s->markers[k]);
+		for (int e = 0; e < 4; e++) {
+			h_str(&h, cm_print_kind_name(s->print[e].kind));
+			h_int(&h, s->print[e].arms);
+			h_str(&h, s->print[e].label);
+		}
+	}
+	h_int(&h, (long long)n_used);
+	for (size_t i = 0; i < n_used; i++)
+		h_tileset(&h, used[i]);
+	cm_sha256_final(&h, out);
+	free(used);
+	return 0;
+}
+
+/* ---- temporary files: write beside the target, then rename ---- */
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return cm_strdup(".");
+	if (slash == path)
+		return cm_strdup("/");
+	return cm_strndup(path, (size_t)(slash - path));
+}
+
+/* Creates a new empty file beside path with a unique name (O_EXCL). */
+static int tmp_create(const char *path, cm_diags *d, char **tmp, int *fd)
+{
+	static unsigned counter;
+	*tmp = NULL;
+	*fd = -1;
+	for (int attempt = 0; attempt < 100; attempt++) {
+		char *name = cm_asprintf("%s.tmp-%ld-%u", path, (long)getpid(), counter++);
+		if (!name)
+			return CM_ENOMEM;
+		int f = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (f >= 0) {
+			*tmp = name;
+			*fd = f;
+			return 0;
+		}
+		int err = errno;
+		free(name);
+		if (err != EEXIST) {
+			char *dir = dir_of(path);
+			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL,
+			             "cannot write pack: cannot create a file in directory %s: %s",
+			             dir ? dir : ".", strerror(err));
+			free(dir);
+			return CM_EIO;
+		}
+	}
+	cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL,
+	             "cannot write pack: no free temporary file name beside it");
+	return CM_EIO;
+}
+
+/* Syncs and closes fd, renames tmp over path and syncs the directory so
+ * the rename itself is durable. fd is closed in every case. */
+static int tmp_commit(const char *tmp, int fd, const char *path, cm_diags *d)
+{
+	if (fsync(fd) != 0) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: sync failed: %s",
+		             strerror(errno));
+		close(fd);
+		return CM_EIO;
+	}
+	if (close(fd) != 0 || rename(tmp, path) != 0) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: %s",
+		             strerror(errno));
+		return CM_EIO;
+	}
+	char *dir = dir_of(path);
+	int dfd = dir ? open(dir, O_RDONLY | O_CLOEXEC) : -1;
+	if (dfd >= 0) {
+		fsync(dfd); /* best effort: some file systems refuse directory syncs */
+		close(dfd);
+	}
+	free(dir);
+	return 0;
+}
+
+static int refuse_directory(const char *path, cm_diags *d)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: is a directory");
+		return CM_EIO;
+	}
+	return 0;
+}
+
+/* ---- writing ---- */
+
+static const char *pack_sql(void)
+{
+	for (const cm_embedded_schema *s = cm_embedded_schemas; s->name; s++)
+		if (strcmp(s->name, "pack.sql") == 0)
+			return (const char *)s->data;
+	return NULL;
+}
+
+enum {
+	S_META, S_SET, S_TILE, S_FEAT, S_CONTACT, S_MAP, S_ISLAND, S_BIGCITY, S_SQUARE, S_MARKER,
+	S_PRINT, S_PIECE, S_PFEAT, S_PCONTACT, S_FERRY, S_DECK, S_COUNT
+};
+static const char *const insert_sql[S_COUNT] = {
+	"INSERT INTO pack_meta (key, value) VALUES (?,?)",
+	"INSERT INTO tilesets (id, name, base, total_c1, total_c2, total_c3) VALUES (?,?,?,?,?,?)",
+	"INSERT INTO tile_types (tileset_id, seq, id, name, count_c1, count_c2, count_c3, start)"
+	" VALUES (?,?,?,?,?,?,?,?)",
+	"INSERT INTO features (tileset_id, tile_seq, seq, kind, local_id, slots, arms, cathedral,"
+	" inn, good, touches) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO contacts (tileset_id, tile_seq, seq, features) VALUES (?,?,?,?)",
+	"INSERT INTO maps (id, name, cols, rows, starts_used, tiles_min, tiles_max, followers,"
+	" edition, tiny_city, farmers, farmers_bigcity, town_extra_turn, town_cost,"
+	" town_road_bonus, abbey_edge, image, legend, hash)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO islands (map_id, seq, name) VALUES (?,?,?)",
+	"INSERT INTO bigcities (map_id, seq, name) VALUES (?,?,?)",
+	"INSERT INTO squares (map_id, x, y, kind, name, arms, island, bigcity) VALUES (?,?,?,?,?,?,?,?)",
+	"INSERT INTO square_markers (map_id, x, y, seq, text) VALUES (?,?,?,?,?)",
+	"INSERT INTO edge_prints (map_id, x, y, side, kind, arms, label) VALUES (?,?,?,?,?,?,?)",
+	"INSERT INTO bigcity_pieces (map_id, bigcity, seq, x, y) VALUES (?,?,?,?,?)",
+	"INSERT INTO bigcity_features (map_id, bigcity, piece, seq, kind, local_id, slots, arms,"
+	" cathedral, inn, good, touches) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO bigcity_contacts (map_id, bigcity, piece, seq, features) VALUES (?,?,?,?,?)",
+	"INSERT INTO ferries (map_id, seq, name, x1, y1, side1, x2, y2, side2, arms)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?)",
+	"INSERT INTO deck_entries (map_id, seq, tileset_id, tile_id, count) VALUES (?,?,?,?,?)",
+};
+
+typedef struct {
+	sqlite3 *db;
+	cm_diags *d;
+	const char *path;
+	sqlite3_stmt *st[S_COUNT];
+} wr;
+
+static int sql_fail(wr *w, const char *what)
+{
+	cm_diags_add(w->d, CM_SEV_ERROR, NULL, w->path, 0, 0, NULL, "cannot write pack: %s: %s", what,
+	             sqlite3_errmsg(w->db));
+	return CM_EIO;
+}
+
+/* Inserts one row. fmt gives each value: t text (NULL binds NULL), i int,
+ * o int or NULL when negative, l long long, h 32-byte hash. */
+static int ins(wr *w, int which, const char *fmt, ...)
+{
+	sqlite3_stmt *st = w->st[which];
+	va_list ap;
+	int rc = SQLITE_OK;
+	assert(strlen(fmt) == (size_t)sqlite3_bind_parameter_count(st));
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	va_start(ap, fmt);
+	for (int i = 1; *fmt && rc == SQLITE_OK; fmt++, i++) {
+		switch (*fmt) {
+		case 't': {
+			const char *s = va_arg(ap, const char *);
+			rc = s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+			break;
+		}
+		case 'i': rc = sqlite3_bind_int(st, i, va_arg(ap, int)); break;
+		case 'o': {
+			int v = va_arg(ap, int);
+			rc = v < 0 ? sqlite3_bind_null(st, i) : sqlite3_bind_int(st, i, v);
+			break;
+		}
+		case 'l': rc = sqlite3_bind_int64(st, i, va_arg(ap, long long)); break;
+		case 'h': rc = sqlite3_bind_blob(st, i, va_arg(ap, const uint8_t *), 32, SQLITE_STATIC); break;
+		default: rc = SQLITE_MISUSE; break;
+		}
+	}
+	va_end(ap);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		return sql_fail(w, "insert");
+	return 0;
+}
+
+static const char *good_or_null(cm_good g)
+{
+	return g == CM_GOOD_NONE ? NULL : cm_good_name(g);
+}
+
+/* Features and contacts of a tile type (key = tile set id, k1 = tile seq)
+ * or of a big city piece (key = map id, k1 = big city, k2 = piece). */
+static int put_tile(wr *w, const cm_tile_type *t, const char *key, int k1, int k2)
+{
+	int rc = 0;
+	for (size_t i = 0; i < t->n_features && !rc; i++) {
+		const cm_feature *f = &t->features[i];
+		const char *kind = cm_feature_kind_name(f->kind);
+		if (k2 < 0)
+			rc = ins(w, S_FEAT, "tiittiiiitl", key, k1, (int)i, kind, f->id, (int)f->slots,
+			         (int)f->arms, (int)f->cathedral, (int)f->inn, good_or_null(f->good),
+			         (long long)f->touches);
+		else
+			rc = ins(w, S_PFEAT, "tiiittiiiitl", key, k1, k2, (int)i, kind, f->id, (int)f->slots,
+			         (int)f->arms, (int)f->cathedral, (int)f->inn, good_or_null(f->good),
+			         (long long)f->touches);
+	}
+	for (size_t i = 0; i < t->n_contacts && !rc; i++) {
+		if (k2 < 0)
+			rc = ins(w, S_CONTACT, "tiil", key, k1, (int)i, (long long)t->contacts[i]);
+		else
+			rc = ins(w, S_PCONTACT, "tiiil", key, k1, k2, (int)i, (long long)t->contacts[i]);
+	}
+	return rc;
+}
+
+static int put_tileset(wr *w, const cm_tileset *ts)
+{
+	int rc = ins(w, S_SET, "ttiooo", ts->id, ts->name, (int)ts->base, ts->total[0], ts->total[1],
+	             ts->total[2]);
+	for (size_t i = 0; i < ts->n_tiles && !rc; i++) {
+		const cm_tile_type *t = &ts->tiles[i];
+		rc = ins(w, S_TILE, "tittiiii", ts->id, (int)i, t->id, t->name, t->count[0], t->count[1],
+		         t->count[2], (int)t->start);
+		if (!rc)
+			rc = put_tile(w, t, ts->id, (int)i, -1);
+	}
+	return rc;
+}
+
+/* A square gets a row when it is printed or carries anything: squares of
+ * kind none are left out unless a reader would otherwise lose data. */
+static bool square_stored(const cm_square *s)
+{
+	if (s->kind != CM_SQ_NONE || s->name || s->arms || s->island >= 0 || s->bigcity >= 0 ||
+	    s->n_markers)
+		return true;
+	for (int e = 0; e < 4; e++)
+		if (s->print[e].kind != CM_PRINT_NONE || s->print[e].arms || s->print[e].label)
+			return true;
+	return false;
+}
+
+static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
+{
+	const cm_rules *r = &m->rules;
+	int rc = ins(w, S_MAP, "ttiiiiiititiiiiitth", m->id, m->name, m->cols, m->rows,
+	             m->setup.starts_used, m->setup.tiles_min, m->setup.tiles_max, m->setup.followers,
+	             cm_edition_name(r->edition), (int)r->tiny_city,
+	             r->farmers == CM_FARMERS_C1 ? "C1" : "C2", (int)r->farmers_bigcity,
+	             (int)r->town_extra_turn, (int)r->town_cost, (int)r->town_road_bonus,
+	             (int)r->abbey_edge, m->image, m->legend, hash);
+	for (size_t i = 0; i < m->n_islands && !rc; i++)
+		rc = ins(w, S_ISLAND, "tit", m->id, (int)i, m->islands[i].name);
+	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
+		rc = ins(w, S_BIGCITY, "tit", m->id, (int)i, m->bigcities[i].name);
+	for (int y = 0; y < m->rows && !rc; y++)
+		for (int x = 0; x < m->cols && !rc; x++) {
+			const cm_square *s = cm_map_at(m, x, y);
+			if (!square_stored(s))
+				continue;
+			rc = ins(w, S_SQUARE, "tiittioo", m->id, x, y, cm_square_kind_name(s->kind), s->name,
+			         (int)s->arms, s->island, s->bigcity);
+			for (size_t k = 0; k < s->n_markers && !rc; k++)
+				rc = ins(w, S_MARKER, "tiiit", m->id, x, y, (int)k, s->markers[k]);
+			for (int e = 0; e < 4 && !rc; e++) {
+				const cm_edge_print *p = &s->print[e];
+				if (p->kind != CM_PRINT_NONE || p->arms || p->label)
+					rc = ins(w, S_PRINT, "tiittit", m->id, x, y, cm_side_name((cm_side)e),
+					         cm_print_kind_name(p->kind), (int)p->arms, p->label);
+			}
+		}
+	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
+		for (size_t k = 0; k < m->bigcities[i].n_pieces && !rc; k++) {
+			const cm_bigcity_piece *pc = &m->bigcities[i].pieces[k];
+			rc = ins(w, S_PIECE, "tiiii", m->id, (int)i, (int)k, pc->x, pc->y);
+			if (!rc)
+				rc = put_tile(w, &pc->tile, m->id, (int)i, (int)k);
+		}
+	for (size_t i = 0; i < m->n_ferries && !rc; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		rc = ins(w, S_FERRY, "titiitiiti", m->id, (int)i, f->name, f->x1, f->y1,
+		         cm_side_name(f->s1), f->x2, f->y2, cm_side_name(f->s2), (int)f->arms);
+	}
+	for (size_t i = 0; i < m->n_deck && !rc; i++)
+		rc = ins(w, S_DECK, "titti", m->id, (int)i, m->deck[i].tileset, m->deck[i].tile,
+		         m->deck[i].count);
+	return rc;
+}
+
+static int cmp_map(const void *a, const void *b)
+{
+	return strcmp((*(cm_map *const *)a)->id, (*(cm_map *const *)b)->id);
+}
+
+/* Every check cm_pack_write makes before touching the file system. */
+static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t n_sets,
+                        cm_diags *d)
+{
+	chk c = { d, "CM0411", NULL, 0 };
+	for (size_t i = 0; i < n_sets; i++)
+		check_tileset(&c, sets[i]);
+	for (size_t i = 0; i < n_maps; i++)
+		check_map(&c, maps[i]);
+	if (c.bad)
+		return CM_EINVAL;
+	const char **ids = malloc((n_maps + n_sets + 1) * sizeof *ids);
+	if (!ids)
+		return CM_ENOMEM;
+	for (size_t i = 0; i < n_maps; i++)
+		ids[i] = maps[i]->id;
+	const char *dup = duplicate_id(ids, n_maps);
+	if (dup)
+		cm_diags_check(d, "CM0410", NULL, 0, 0, NULL, "map id %.100s occurs twice", dup);
+	for (size_t i = 0; i < n_sets; i++)
+		ids[i] = sets[i]->id;
+	const char *dup2 = duplicate_id(ids, n_sets);
+	if (dup2)
+		cm_diags_check(d, "CM0410", NULL, 0, 0, NULL, "tile set id %.100s occurs twice", dup2);
+	free(ids);
+	int bad = dup || dup2;
+	for (size_t i = 0; i < n_maps; i++)
+		for (size_t k = 0; k < maps[i]->n_deck; k++) {
+			const cm_deck_entry *e = &maps[i]->deck[k];
+			const cm_tileset *ts = find_set(sets, n_sets, e->tileset);
+			char where[256];
+			snprintf(where, sizeof where, "map %.100s, deck entry %zu", maps[i]->id, k);
+			if (!ts) {
+				cm_diags_check(d, "CM0409", NULL, 0, 0, where, "tile set %.100s is not in the pack",
+				               e->tileset);
+				bad = 1;
+				continue;
+			}
+			bool found = !e->tile;
+			for (size_t t = 0; t < ts->n_tiles && !found; t++)
+				found = strcmp(ts->tiles[t].id, e->tile) == 0;
+			if (!found) {
+				cm_diags_check(d, "CM0409", NULL, 0, 0, where, "tile set %.100s has no tile %.100s",
+				               e->tileset, e->tile);
+				bad = 1;
+			}
+		}
+	return bad ? CM_EINVAL : 0;
+}
+
+/* Stores the client binary encoding of a map (export-bin.md), in the same
+ * transaction as its model, so a pack never holds one without the other. */
+static int put_binary(wr *w, const cm_map *m, cm_tileset *const *sets, size_t n_sets)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	int rc = cm_export_bin(m, sets, n_sets, &buf, &len);
+	if (rc) {
+		cm_diags_add(w->d, CM_SEV_ERROR, NULL, w->path, 0, 0, NULL,
+		             "map %s: cannot encode the client binary: %s", m->id, cm_strerror(rc));
+		return rc == CM_ENOMEM ? rc : CM_EINVAL;
+	}
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(w->db, "INSERT INTO map_binary (map_id, format_version, data) VALUES (?, ?, ?)",
+	                       -1, &st, NULL) != SQLITE_OK) {
+		free(buf);
+		return sql_fail(w, "prepare");
+	}
+	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, CM_EXPORT_BIN_MAJOR);
+	sqlite3_bind_blob(st, 3, len ? (const void *)buf : "", (int)len, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : sql_fail(w, "store binary");
+	sqlite3_finalize(st);
+	free(buf);
+	return rc;
+}
+
+int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
+                  cm_tileset *const *sets_in, size_t n_sets, cm_diags *d)
+{
+	int rc = 0, fd = -1;
+	char *tmp = NULL;
+	wr w = { NULL, d, path, { NULL } };
+	uint8_t *hashes = NULL;
+	cm_map **maps = malloc((n_maps + 1) * sizeof *maps);
+	cm_tileset **sets = malloc((n_sets + 1) * sizeof *sets);
+	if (!maps || !sets) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	if (n_maps)
+		memcpy(maps, maps_in, n_maps * sizeof *maps);
+	if (n_sets)
+		memcpy(sets, sets_in, n_sets * sizeof *sets);
+	if ((rc = check_inputs(maps, n_maps, sets, n_sets, d)) != 0)
+		goto out;
+	/* sorted insertion makes the file bytes depend on the content only */
+	qsort(maps, n_maps, sizeof *maps, cmp_map);
+	qsort(sets, n_sets, sizeof *sets, cmp_set);
+	hashes = malloc(32 * (n_maps + 1));
+	if (!hashes) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n_maps; i++)
+		if ((rc = cm_map_hash(maps[i], sets, n_sets, hashes + 32 * i)) != 0)
+			goto out;
+	const char *schema = pack_sql();
+	if (!schema) {
+		rc = CM_EINTERNAL;
+		goto out;
+	}
+	if ((rc = refuse_directory(path, d)) != 0 || (rc = tmp_create(path, d, &tmp, &fd)) != 0)
+		goto out;
+	if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		rc = w.db ? sql_fail(&w, "open") : CM_ENOMEM;
+		goto out;
+	}
+	/* No journal: on failure the whole temporary file is thrown away. */
+	if (sqlite3_exec(w.db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	                       " PRAGMA foreign_keys=ON; BEGIN;", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(w.db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+		rc = sql_fail(&w, "create tables");
+		goto out;
+	}
+	for (int i = 0; i < S_COUNT; i++)
+		if (sqlite3_prepare_v2(w.db, insert_sql[i], -1, &w.st[i], NULL) != SQLITE_OK) {
+			rc = sql_fail(&w, "prepare");
+			goto out;
+		}
+	rc = ins(&w, S_META, "tt", "format", "carcamap-pack");
+	if (!rc)
+		rc = ins(&w, S_META, "tt", "generator", "carcamap " CM_VERSION_STRING);
+	for (size_t i = 0; i < n_sets && !rc; i++)
+		rc = put_tileset(&w, sets[i]);
+	for (size_t i = 0; i < n_maps && !rc; i++)
+		rc = put_map(&w, maps[i], hashes + 32 * i);
+	for (size_t i = 0; i < n_maps && !rc; i++)
+		rc = put_binary(&w, maps[i], sets, n_sets);
+	if (rc)
+		goto out;
+	if (sqlite3_exec(w.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		rc = sql_fail(&w, "commit");
+		goto out;
+	}
+	for (int i = 0; i < S_COUNT; i++) {
+		sqlite3_finalize(w.st[i]);
+		w.st[i] = NULL;
+	}
+	if (sqlite3_close(w.db) != SQLITE_OK) {
+		rc = sql_fail(&w, "close");
+		goto out;
+	}
+	w.db = NULL;
+	rc = tmp_commit(tmp, fd, path, d);
+	fd = -1;
+out:
+	for (int i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(w.st[i]);
+	sqlite3_close(w.db);
+	if (fd >= 0)
+		close(fd);
+	if (rc && tmp)
+		unlink(tmp);
+	free(tmp);
+	free(hashes);
+	free(maps);
+	free(sets);
+	return rc;
+}
+
+/* ---- opening ---- */
+
+static void pack_free_ids(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+void cm_pack_close(cm_pack *p)
+{
+	if (!p)
+		return;
+	sqlite3_close(p->db);
+	pack_free_ids(p->maps, p->n_maps);
+	pack_free_ids(p->sets, p->n_sets);
+	free(p->path);
+	free(p);
+}
+
+/* A failure SQLite reports while reading: damage shows as CORRUPT or
+ * NOTADB; anything else is reported as it is. */
+static int db_fail(cm_diags *d, sqlite3 *db, const char *path, const char *what)
+{
+	int e = sqlite3_errcode(db);
+	if (e == SQLITE_NOMEM)
+		return CM_ENOMEM;
+	cm_diags_check(d, "CM0404", path, 0, 0, NULL, "%s: %s", what, sqlite3_errmsg(db));
+	return CM_EFORMAT;
+}
+
+static int pragma_int(cm_diags *d, sqlite3 *db, const char *path, const char *sql, long long *out)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*out = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		return 0;
+	}
+	rc = db_fail(d, db, path, "cannot read the pack");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Runs a query whose rows may report problems: report(d, path, row)
+ * returns 1 when the row was a problem. Returns CM_EFORMAT when any was. */
+static int report_rows(cm_diags *d, sqlite3 *db, const char *path, const char *sql,
+                       int (*report)(cm_diags *, const char *, sqlite3_stmt *))
+{
+	sqlite3_stmt *st = NULL;
+	int n = 0, rc;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_fail(d, db, path, "cannot check the pack");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		n += report(d, path, st);
+	rc = rc == SQLITE_DONE ? (n ? CM_EFORMAT : 0) : db_fail(d, db, path, "cannot check the pack");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int quick_check_row(cm_diags *d, const char *path, sqlite3_stmt *st)
+{
+	const char *msg = (const char *)sqlite3_column_text(st, 0);
+	if (msg && strcmp(msg, "ok") == 0)
+		return 0;
+	/* one line per diagnostic: drop SQLite's "*** in database main ***" heading */
+	char line[256];
+	const char *head = "*** in database main ***\n";
+	if (msg && strncmp(msg, head, strlen(head)) == 0)
+		msg += strlen(head);
+	snprintf(line, sizeof line, "%s", msg ? msg : "?");
+	for (char *c = line; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	cm_diags_check(d, "CM0404", path, 0, 0, NULL, "quick_check: %s", line);
+	return 1;
+}
+
+static int foreign_key_row(cm_diags *d, const char *path, sqlite3_stmt *st)
+{
+	cm_diags_check(d, "CM0407", path, 0, 0, NULL,
+	               "row %lld of table %.64s refers to a missing row of %.64s",
+	               sqlite3_column_int64(st, 1), (const char *)sqlite3_column_text(st, 0),
+	               (const char *)sqlite3_column_text(st, 2));
+	return 1;
+}
+
+static int code_row(cm_diags *d, const char *path, sqlite3_stmt *st)
+{
+	cm_diags_check(d, "CM0406", path, 0, 0, NULL, "pack contains %s %.64s",
+	               (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
+	return 1;
+}
+
+/* One table's shape: "STRICT;name TYPE notnull pk;…", comparable as text. */
+static char *table_shape(sqlite3 *db, const char *table)
+{
+	sqlite3_stmt *st = NULL;
+	char *s = NULL;
+	size_t len = 0, cap = 0;
+	if (sqlite3_prepare_v2(db, "SELECT (SELECT strict FROM pragma_table_list(?1)), name, type,"
+	                           " \"notnull\", pk FROM pragma_table_info(?1) ORDER BY cid",
+	                       -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	int rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char *row = cm_asprintf("%s%.64s %.32s %d %d;", len ? "" : (sqlite3_column_int(st, 0) ? "STRICT;" : "plain;"),
+		                        (const char *)sqlite3_column_text(st, 1),
+		                        (const char *)sqlite3_column_text(st, 2), sqlite3_column_int(st, 3),
+		                        sqlite3_column_int(st, 4));
+		size_t n = row ? strlen(row) : 0;
+		if (!row || cm_grow((void **)&s, &cap, len + n, 1) != 0) {
+			free(row);
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		memcpy(s + len, row, n + 1);
+		len += n;
+		free(row);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(s);
+		return NULL;
+	}
+	return s ? s : cm_strdup("");
+}
+
+/* Every table of schemas/pack.sql must exist in the pack with the same
+ * columns (name, type, not null, primary key) and be STRICT. */
+static int check_tables(cm_diags *d, sqlite3 *db, const char *path)
+{
+	sqlite3 *ref = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = 0, bad = 0;
+	const char *schema = pack_sql();
+	if (!schema)
+		return CM_EINTERNAL;
+	if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) !=
+	        SQLITE_OK ||
+	    sqlite3_exec(ref, schema, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(ref, "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name",
+	                       -1, &st, NULL) != SQLITE_OK) {
+		rc = CM_EINTERNAL;
+		goto out;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		char *want = table_shape(ref, t), *got = table_shape(db, t);
+		if (!want) {
+			rc = CM_EINTERNAL;
+		} else if (!got) {
+			rc = db_fail(d, db, path, "cannot read the schema");
+		} else if (!*got) {
+			cm_diags_check(d, "CM0405", path, 0, 0, NULL, "table %s is missing", t);
+			bad = 1;
+		} else if (strcmp(want, got) != 0) {
+			cm_diags_check(d, "CM0405", path, 0, 0, NULL,
+			               "table %s has other columns than format version %d defines", t,
+			               CM_PACK_VERSION);
+			bad = 1;
+		}
+		free(want);
+		free(got);
+		if (rc < 0)
+			goto out;
+	}
+	rc = rc == SQLITE_DONE ? (bad ? CM_EFORMAT : 0) : CM_EINTERNAL;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(ref);
+	return rc;
+}
+
+/* Loads "SELECT id FROM <table>" into a sorted array of checked ids. */
+static int load_ids(cm_diags *d, sqlite3 *db, const char *path, const char *table, char ***out,
+                    size_t *n_out)
+{
+	sqlite3_stmt *st = NULL;
+	char **ids = NULL, *sql = cm_asprintf("SELECT id FROM %s", table);
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	if (!sql)
+		return CM_ENOMEM;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		rc = db_fail(d, db, path, "cannot list the pack");
+		goto out;
+	}
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		int bytes = sqlite3_column_bytes(st, 0);
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		if (sqlite3_column_type(st, 0) != SQLITE_TEXT || !t || bytes < 1 || bytes > MAX_TEXT ||
+		    memchr(t, 0, (size_t)bytes)) {
+			cm_diags_check(d, "CM0407", path, 0, 0, NULL, "an id in table %s is not a short text",
+			               table);
+			rc = CM_EFORMAT;
+			goto out;
+		}
+		if (n >= MAX_ITEMS) {
+			cm_diags_check(d, "CM0407", path, 0, 0, NULL, "table %s has more than %d rows", table,
+			               MAX_ITEMS);
+			rc = CM_EFORMAT;
+			goto out;
+		}
+		if (cm_grow((void **)&ids, &cap, n, sizeof *ids) != 0 ||
+		    !(ids[n] = cm_strndup(t, (size_t)bytes))) {
+			rc = CM_ENOMEM;
+			goto out;
+		}
+		n++;
+	}
+	if (s != SQLITE_DONE) {
+		rc = db_fail(d, db, path, "cannot list the pack");
+		goto out;
+	}
+	if (n)
+		qsort(ids, n, sizeof *ids, cmp_str);
+	*out = ids;
+	*n_out = n;
+	ids = NULL;
+out:
+	if (ids)
+		pack_free_ids(ids, n);
+	sqlite3_finalize(st);
+	free(sql);
+	return rc;
+}
+
+/* Whether the first bytes are the SQLite header. A file that cannot be read
+ * is reported as such (no rule). */
+static int sniff(const char *path, cm_diags *d)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		return CM_EIO;
+	}
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "is a directory");
+		fclose(f);
+		return CM_EIO;
+	}
+	char head[100];
+	size_t n = fread(head, 1, sizeof head, f);
+	fclose(f);
+	if (n < 16 || memcmp(head, "SQLite format 3", 16) != 0) {
+		cm_diags_check(d, "CM0401", path, 0, 0, NULL, "not a carcamap pack: not an SQLite database");
+		return CM_EFORMAT;
+	}
+	/* SQLite reads a short header as zeros and would call it another
+	 * application's database */
+	if (n < sizeof head) {
+		cm_diags_check(d, "CM0404", path, 0, 0, NULL,
+		               "file ends within the 100-byte SQLite header (%zu bytes)", n);
+		return CM_EFORMAT;
+	}
+	return 0;
+}
+
+int cm_pack_open(const char *path, cm_diags *d, cm_pack **out)
+{
+	*out = NULL;
+	int rc = sniff(path, d);
+	if (rc)
+		return rc;
+	cm_pack *p = calloc(1, sizeof *p);
+	if (!p || !(p->path = cm_strdup(path))) {
+		free(p);
+		return CM_ENOMEM;
+	}
+	if (sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		if (!p->db)
+			rc = CM_ENOMEM;
+		else {
+			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s",
+			             sqlite3_errmsg(p->db));
+			rc = CM_EIO;
+		}
+		goto out;
+	}
+	/* The file is hostile: no schema-defined code runs with trust, no
+	 * extensions, writes to the schema are refused, cells are checked. */
+	sqlite3_db_config(p->db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(p->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	sqlite3_db_config(p->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+	sqlite3_db_config(p->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
+	sqlite3_db_config(p->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
+	sqlite3_limit(p->db, SQLITE_LIMIT_LENGTH, MAX_BLOB);
+	sqlite3_limit(p->db, SQLITE_LIMIT_ATTACHED, 0);
+	if (sqlite3_exec(p->db, "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON;"
+	                        " PRAGMA query_only=ON; PRAGMA mmap_size=0", NULL, NULL, NULL) != SQLITE_OK) {
+		rc = db_fail(d, p->db, path, "cannot read the pack");
+		goto out;
+	}
+	long long app, ver;
+	if ((rc = pragma_int(d, p->db, path, "PRAGMA application_id", &app)) != 0 ||
+	    (rc = pragma_int(d, p->db, path, "PRAGMA user_version", &ver)) != 0)
+		goto out;
+	if ((uint32_t)app != CM_PACK_APPLICATION_ID) {
+		cm_diags_check(d, "CM0402", path, 0, 0, NULL, "not a carcamap pack (application id 0x%08x)",
+		               (unsigned)(uint32_t)app);
+		rc = CM_EFORMAT;
+		goto out;
+	}
+	if (ver > CM_PACK_VERSION) {
+		cm_diags_check(d, "CM0403", path, 0, 0, NULL,
+		               "pack format version %lld is newer than this carcamap reads (max %d)", ver,
+		               CM_PACK_VERSION);
+		rc = CM_EVERSION;
+		goto out;
+	}
+	if (ver < 1) {
+		cm_diags_check(d, "CM0405", path, 0, 0, NULL, "pack format version %lld does not exist", ver);
+		rc = CM_EFORMAT;
+		goto out;
+	}
+	if ((rc = report_rows(d, p->db, path, "PRAGMA quick_check(5)", quick_check_row)) != 0 ||
+	    (rc = report_rows(d, p->db, path, "SELECT type, name FROM sqlite_schema WHERE type IN"
+	                                      " ('trigger', 'view') ORDER BY type, name", code_row)) != 0 ||
+	    (rc = check_tables(d, p->db, path)) != 0 ||
+	    (rc = report_rows(d, p->db, path, "SELECT \"table\", rowid, parent FROM"
+	                                      " pragma_foreign_key_check LIMIT 5", foreign_key_row)) != 0 ||
+	    (rc = load_ids(d, p->db, path, "maps", &p->maps, &p->n_maps)) != 0 ||
+	    (rc = load_ids(d, p->db, path, "tilesets", &p->sets, &p->n_sets)) != 0)
+		goto out;
+	*out = p;
+	p = NULL;
+out:
+	cm_pack_close(p);
+	return rc;
+}
+
+size_t cm_pack_map_count(const cm_pack *p)
+{
+	return p ? p->n_maps : 0;
+}
+
+const char *cm_pack_map_id(const cm_pack *p, size_t i)
+{
+	return p && i < p->n_maps ? p->maps[i] : NULL;
+}
+
+size_t cm_pack_tileset_count(const cm_pack *p)
+{
+	return p ? p->n_sets : 0;
+}
+
+const char *cm_pack_tileset_id(const cm_pack *p, size_t i)
+{
+	return p && i < p->n_sets ? p->sets[i] : NULL;
+}
+
+/* ---- reading: every value is hostile until checked ---- */
+
+typedef struct {
+	cm_pack *p;
+	cm_diags *d;
+	int rc;            /* first failure: CM_EINVAL, CM_EFORMAT or CM_ENOMEM */
+	const char *where; /* place of the row being read */
+} rd;
+
+static void rd_bad(rd *r, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+static void rd_bad(rd *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	complain(r->d, "CM0407", r->p->path, r->where, fmt, ap);
+	va_end(ap);
+	if (!r->rc)
+		r->rc = CM_EINVAL;
+}
+
+static void rd_nomem(rd *r)
+{
+	r->rc = CM_ENOMEM;
+}
+
+static sqlite3_stmt *rd_prepare(rd *r, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(r->p->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		int e = db_fail(r->d, r->p->db, r->p->path, "cannot read the pack");
+		if (!r->rc || e == CM_ENOMEM)
+			r->rc = e;
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* Steps st: true on a row; false when done or on failure (then r->rc is set). */
+static bool rd_step(rd *r, sqlite3_stmt *st)
+{
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW)
+		return true;
+	if (s != SQLITE_DONE) {
+		int e = db_fail(r->d, r->p->db, r->p->path, "cannot read the pack");
+		if (!r->rc || e == CM_ENOMEM)
+			r->rc = e;
+	}
+	return false;
+}
+
+/* Binds "t…i…" parameters from index 1 and resets the statement. */
+static void rd_bind(sqlite3_stmt *st, const char *key, int k1, int k2)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	if (k1 >= 0)
+		sqlite3_bind_int(st, 2, k1);
+	if (k2 >= 0)
+		sqlite3_bind_int(st, 3, k2);
+}
+
+static bool col_int(rd *r, sqlite3_stmt *st, int c, const char *what, long long lo, long long hi,
+                    long long *out)
+{
+	if (sqlite3_column_type(st, c) != SQLITE_INTEGER) {
+		rd_bad(r, "%s is not an integer", what);
+		return false;
+	}
+	long long v = sqlite3_column_int64(st, c);
+	if (v < lo || v > hi) {
+		rd_bad(r, "%s is %lld, outside %lld..%lld", what, v, lo, hi);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* An integer that may be NULL (read as -1). */
+static bool col_opt_int(rd *r, sqlite3_stmt *st, int c, const char *what, long long hi, long long *out)
+{
+	if (sqlite3_column_type(st, c) == SQLITE_NULL) {
+		*out = -1;
+		return true;
+	}
+	return col_int(r, st, c, what, 0, hi, out);
+}
+
+static bool col_bool(rd *r, sqlite3_stmt *st, int c, const char *what, bool *out)
+{
+	long long v;
+	if (!col_int(r, st, c, what, 0, 1, &v))
+		return false;
+	*out = v != 0;
+	return true;
+}
+
+/* A text of at most MAX_TEXT bytes without NUL bytes, copied into *out;
+ * NULL allowed when nullable. */
+static bool col_text(rd *r, sqlite3_stmt *st, int c, const char *what, bool nullable, char **out)
+{
+	*out = NULL;
+	int type = sqlite3_column_type(st, c);
+	if (type == SQLITE_NULL && nullable)
+		return true;
+	if (type != SQLITE_TEXT) {
+		rd_bad(r, "%s is not a text", what);
+		return false;
+	}
+	const char *t = (const char *)sqlite3_column_text(st, c);
+	int n = sqlite3_column_bytes(st, c);
+	if (!t) {
+		rd_nomem(r);
+		return false;
+	}
+	if (n > MAX_TEXT || memchr(t, 0, (size_t)n)) {
+		rd_bad(r, "%s is longer than %d bytes or holds a NUL byte", what, MAX_TEXT);
+		return false;
+	}
+	if (!(*out = cm_strndup(t, (size_t)n))) {
+		rd_nomem(r);
+		return false;
+	}
+	return true;
+}
+
+/* A name from a fixed list: name(i) for i in lo..hi-1. */
+static bool col_name(rd *r, sqlite3_stmt *st, int c, const char *what, const char *(*name)(int),
+                     int lo, int hi, int *out)
+{
+	if (sqlite3_column_type(st, c) != SQLITE_TEXT) {
+		rd_bad(r, "%s is not a text", what);
+		return false;
+	}
+	const char *t = (const char *)sqlite3_column_text(st, c);
+	int n = sqlite3_column_bytes(st, c);
+	for (int i = lo; t && i < hi; i++)
+		if ((size_t)n == strlen(name(i)) && memcmp(t, name(i), (size_t)n) == 0) {
+			*out = i;
+			return true;
+		}
+	rd_bad(r, "unknown %s '%.32s'", what, t && !memchr(t, 0, (size_t)n) ? t : "?");
+	return false;
+}
+
+static const char *n_square(int i) { return cm_square_kind_name((cm_square_kind)i); }
+static const char *n_print(int i) { return cm_print_kind_name((cm_print_kind)i); }
+static const char *n_feature(int i) { return cm_feature_kind_name((cm_feature_kind)i); }
+static const char *n_side(int i) { return cm_side_name((cm_side)i); }
+static const char *n_edition(int i) { return cm_edition_name((cm_edition)i); }
+static const char *n_good(int i) { return cm_good_name((cm_good)i); }
+
+/* Rows of an ordered list carry seq = 0, 1, 2, …: gaps or repeats mean the
+ * indices other rows use cannot be trusted. */
+static bool col_seq(rd *r, sqlite3_stmt *st, int c, size_t want)
+{
+	long long v;
+	if (!col_int(r, st, c, "sequence number", 0, MAX_ITEMS, &v))
+		return false;
+	if ((size_t)v != want) {
+		rd_bad(r, "sequence number %lld where %zu was expected", v, want);
+		return false;
+	}
+	return true;
+}
+
+/* The next element of an ordered list read row by row: checks the row's
+ * sequence number (column c) against *n, grows the array and returns the
+ * new zeroed element, or NULL when the list must not be read further. */
+static void *rd_next(rd *r, sqlite3_stmt *st, int c, void **arr, size_t *n, size_t *cap,
+                     size_t es, size_t max)
+{
+	if (!col_seq(r, st, c, *n))
+		return NULL;
+	if (*n >= max) {
+		rd_bad(r, "more than %zu entries", max);
+		return NULL;
+	}
+	if (cm_grow(arr, cap, *n, es) != 0) {
+		rd_nomem(r);
+		return NULL;
+	}
+	char *e = (char *)*arr + es * (*n)++;
+	memset(e, 0, es);
+	return e;
+}
+
+/* Reads the features (seq, kind, local_id, slots, arms, cathedral, inn,
+ * good, touches) and contacts (seq, features) of one tile from bound
+ * statements. */
+static void read_tile(rd *r, sqlite3_stmt *fs, sqlite3_stmt *cs, cm_tile_type *t, const char *where)
+{
+	char w[600];
+	size_t cap = 0;
+	r->where = where;
+	while (!r->rc && rd_step(r, fs)) {
+		snprintf(w, sizeof w, "%s, feature %zu", where, t->n_features);
+		r->where = w;
+		cm_feature *f = rd_next(r, fs, 0, (void **)&t->features, &t->n_features, &cap,
+		                        sizeof *f, CM_MAX_FEATURES);
+		if (!f)
+			break;
+		int kind = 0, good = 0;
+		long long slots = 0, arms = 0, touches = 0;
+		if (col_name(r, fs, 1, "feature kind", n_feature, 0, CM_FEAT_KIND_COUNT, &kind) &&
+		    col_text(r, fs, 2, "feature id", true, &f->id) &&
+		    col_int(r, fs, 3, "slot mask", 0, CM_SLOTS_ALL, &slots) &&
+		    col_int(r, fs, 4, "arms", 0, 255, &arms) &&
+		    col_bool(r, fs, 5, "cathedral", &f->cathedral) && col_bool(r, fs, 6, "inn", &f->inn) &&
+		    (sqlite3_column_type(fs, 7) == SQLITE_NULL ||
+		     col_name(r, fs, 7, "trade good", n_good, CM_GOOD_WINE, CM_GOOD_CLOTH + 1, &good)) &&
+		    col_int(r, fs, 8, "touches", 0, 0xFFFFFFFFll, &touches)) {
+			f->kind = (cm_feature_kind)kind;
+			f->slots = (cm_slots)slots;
+			f->arms = (uint8_t)arms;
+			f->good = (cm_good)good;
+			f->touches = (uint32_t)touches;
+		}
+	}
+	cap = 0;
+	r->where = where;
+	while (!r->rc && rd_step(r, cs)) {
+		snprintf(w, sizeof w, "%s, contact %zu", where, t->n_contacts);
+		r->where = w;
+		long long v;
+		uint32_t *c = rd_next(r, cs, 0, (void **)&t->contacts, &t->n_contacts, &cap, sizeof *c,
+		                      MAX_ITEMS);
+		if (!c || !col_int(r, cs, 1, "contact", 0, 0xFFFFFFFFll, &v))
+			break;
+		*c = (uint32_t)v;
+	}
+	r->where = where;
+	/* overlapping slots are the tile set checks' business; derive keeps the first */
+	cm_tile_type_derive(t);
+}
+
+static bool has_id(char **ids, size_t n, const char *id)
+{
+	return id && bsearch(&id, ids, n, sizeof *ids, cmp_str) != NULL;
+}
+
+int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **out)
+{
+	*out = NULL;
+	if (!has_id(p->sets, p->n_sets, id))
+		return CM_ENOTFOUND;
+	char where[256], w[512];
+	snprintf(where, sizeof where, "tile set %.100s", id);
+	rd r = { p, d, 0, where };
+	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL;
+	size_t cap = 0;
+	cm_tileset *set = calloc(1, sizeof *set);
+	if (!set || !(set->id = cm_strdup(id))) {
+		rd_nomem(&r);
+		goto out;
+	}
+	ss = rd_prepare(&r, "SELECT name, base, total_c1, total_c2, total_c3 FROM tilesets WHERE id = ?");
+	ts = rd_prepare(&r, "SELECT seq, id, name, count_c1, count_c2, count_c3, start FROM tile_types"
+	                    " WHERE tileset_id = ? ORDER BY seq");
+	fs = rd_prepare(&r, "SELECT seq, kind, local_id, slots, arms, cathedral, inn, good, touches"
+	                    " FROM features WHERE tileset_id = ? AND tile_seq = ? ORDER BY seq");
+	cs = rd_prepare(&r, "SELECT seq, features FROM contacts WHERE tileset_id = ? AND tile_seq = ?"
+	                    " ORDER BY seq");
+	if (r.rc)
+		goto out;
+	rd_bind(ss, id, -1, -1);
+	if (!rd_step(&r, ss)) {
+		if (!r.rc)
+			r.rc = CM_ENOTFOUND;
+		goto out;
+	}
+	long long v;
+	if (col_text(&r, ss, 0, "name", true, &set->name) && col_bool(&r, ss, 1, "base", &set->base))
+		for (int e = 0; e < CM_EDITION_COUNT; e++)
+			if (col_opt_int(&r, ss, 2 + e, "declared total", MAX_COUNT, &v))
+				set->total[e] = (int)v;
+	rd_bind(ts, id, -1, -1);
+	while (!r.rc && rd_step(&r, ts)) {
+		snprintf(w, sizeof w, "%s, tile %zu", where, set->n_tiles);
+		r.where = w;
+		cm_tile_type *t = rd_next(&r, ts, 0, (void **)&set->tiles, &set->n_tiles, &cap, sizeof *t,
+		                          MAX_ITEMS);
+		if (!t || !col_text(&r, ts, 1, "tile id", false, &t->id) ||
+		    !col_text(&r, ts, 2, "tile name", true, &t->name))
+			break;
+		snprintf(w, sizeof w, "%s, tile %.100s", where, t->id);
+		for (int e = 0; e < CM_EDITION_COUNT; e++)
+			if (col_int(&r, ts, 3 + e, "tile count", 0, MAX_COUNT, &v))
+				t->count[e] = (int)v;
+		col_bool(&r, ts, 6, "start", &t->start);
+		rd_bind(fs, id, (int)(set->n_tiles - 1), -1);
+		rd_bind(cs, id, (int)(set->n_tiles - 1), -1);
+		read_tile(&r, fs, cs, t, w);
+	}
+	r.where = where;
+	if (!r.rc) {
+		chk c = { d, "CM0407", p->path, 0 };
+		check_tileset(&c, set);
+		if (c.bad)
+			r.rc = CM_EINVAL;
+	}
+out:
+	sqlite3_finalize(ss);
+	sqlite3_finalize(ts);
+	sqlite3_finalize(fs);
+	sqlite3_finalize(cs);
+	if (r.rc)
+		cm_tileset_free(set);
+	else
+		*out = set;
+	return r.rc;
+}
+
+static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where);
+
+int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
+{
+	*out = NULL;
+	if (!has_id(p->maps, p->n_maps, id))
+		return CM_ENOTFOUND;
+	char where[256];
+	snprintf(where, sizeof where, "map %.100s", id);
+	rd r = { p, d, 0, where };
+	cm_map *m = NULL;
+	sqlite3_stmt *st = rd_prepare(&r, "SELECT cols, rows, name, starts_used, tiles_min, tiles_max,"
+	                                  " followers, edition, tiny_city, farmers, farmers_bigcity,"
+	                                  " town_extra_turn, town_cost, town_road_bonus, abbey_edge,"
+	                                  " image, legend FROM maps WHERE id = ?");
+	if (!st)
+		goto out;
+	rd_bind(st, id, -1, -1);
+	if (!rd_step(&r, st)) {
+		if (!r.rc)
+			r.rc = CM_ENOTFOUND;
+		goto out;
+	}
+	long long cols, rows, v[4];
+	if (!col_int(&r, st, 0, "cols", 1, MAX_GRID, &cols) ||
+	    !col_int(&r, st, 1, "rows", 1, MAX_GRID, &rows))
+		goto out;
+	if (cm_map_new((int)cols, (int)rows, &m) != 0 || !(m->id = cm_strdup(id))) {
+		rd_nomem(&r);
+		goto out;
+	}
+	static const char *const setup[4] = { "start squares used", "tiles min", "tiles max",
+	                                      "followers" };
+	for (int i = 0; i < 4; i++)
+		if (!col_int(&r, st, 3 + i, setup[i], 0, MAX_COUNT, &v[i]))
+			v[i] = 0;
+	m->setup.starts_used = (int)v[0];
+	m->setup.tiles_min = (int)v[1];
+	m->setup.tiles_max = (int)v[2];
+	m->setup.followers = (int)v[3];
+	int ed = 0, farmers = 0;
+	cm_rules *ru = &m->rules;
+	if (col_text(&r, st, 2, "name", true, &m->name) &&
+	    col_name(&r, st, 7, "edition", n_edition, 0, CM_EDITION_COUNT, &ed) &&
+	    col_bool(&r, st, 8, "tiny city", &ru->tiny_city) &&
+	    col_name(&r, st, 9, "farmers rule", n_edition, CM_EDITION_C1, CM_EDITION_C2 + 1, &farmers) &&
+	    col_bool(&r, st, 10, "farmers with big cities", &ru->farmers_bigcity) &&
+	    col_bool(&r, st, 11, "town extra turn", &ru->town_extra_turn) &&
+	    col_bool(&r, st, 12, "town cost", &ru->town_cost) &&
+	    col_bool(&r, st, 13, "town road bonus", &ru->town_road_bonus) &&
+	    col_bool(&r, st, 14, "abbey at the edge", &ru->abbey_edge) &&
+	    col_text(&r, st, 15, "image", true, &m->image) &&
+	    col_text(&r, st, 16, "legend", true, &m->legend)) {
+		ru->edition = (cm_edition)ed;
+		ru->farmers = farmers == CM_EDITION_C1 ? CM_FARMERS_C1 : CM_FARMERS_C2;
+	}
+	if (!r.rc)
+		read_map_rows(&r, m, id, where);
+	r.where = where;
+	if (!r.rc) {
+		chk c = { d, "CM0407", p->path, 0 };
+		check_map(&c, m);
+		if (c.bad)
+			r.rc = CM_EINVAL;
+	}
+out:
+	sqlite3_finalize(st);
+	if (r.rc)
+		cm_map_free(m);
+	else
+		*out = m;
+	return r.rc;
+}
+
+/* Reads a list of named things (islands, big cities) with seq 0..n-1. */
+static void read_names(rd *r, const char *sql, const char *id, const char *what, void **arr,
+                       size_t *n, size_t es, size_t name_off)
+{
+	sqlite3_stmt *st = rd_prepare(r, sql);
+	char w[400];
+	size_t cap = 0;
+	if (!st)
+		return;
+	rd_bind(st, id, -1, -1);
+	const char *where = r->where;
+	while (!r->rc && rd_step(r, st)) {
+		snprintf(w, sizeof w, "%s, %s %zu", where, what, *n);
+		r->where = w;
+		char *item = rd_next(r, st, 0, arr, n, &cap, es, MAX_ITEMS);
+		if (!item)
+			break;
+		char *name = NULL;
+		col_text(r, st, 1, "name", true, &name);
+		memcpy(item + name_off, &name, sizeof name);
+	}
+	r->where = where;
+	sqlite3_finalize(st);
+}
+
+/* The square at (x,y) of a row, checked to be inside the grid. */
+static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, const cm_map *m, char *w, size_t wn,
+                             const char *where, int *px, int *py)
+{
+	long long x, y;
+	r->where = where;
+	if (!col_int(r, st, c, "x", 0, m->cols - 1, &x) || !col_int(r, st, c + 1, "y", 0, m->rows - 1, &y))
+		return NULL;
+	snprintf(w, wn, "%s, square (%lld,%lld)", where, x, y);
+	r->where = w;
+	*px = (int)x;
+	*py = (int)y;
+	return cm_map_at(m, (int)x, (int)y);
+}
+
+static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
+{
+	char w[600];
+	int x, y;
+	sqlite3_stmt *sq = NULL, *mk = NULL, *pr = NULL, *pc = NULL, *fs = NULL, *cs = NULL,
+	             *fe = NULL, *dk = NULL;
+	uint8_t *seen = calloc((size_t)m->cols * (size_t)m->rows, 1); /* bit 0 row read, 1..4 sides */
+	if (!seen) {
+		rd_nomem(r);
+		return;
+	}
+	read_names(r, "SELECT seq, name FROM islands WHERE map_id = ? ORDER BY seq", id, "island",
+	           (void **)&m->islands, &m->n_islands, sizeof *m->islands, offsetof(cm_island, name));
+	read_names(r, "SELECT seq, name FROM bigcities WHERE map_id = ? ORDER BY seq", id, "big city",
+	           (void **)&m->bigcities, &m->n_bigcities, sizeof *m->bigcities,
+	           offsetof(cm_bigcity, name));
+	sq = rd_prepare(r, "SELECT x, y, kind, name, arms, island, bigcity FROM squares"
+	                   " WHERE map_id = ? ORDER BY y, x");
+	mk = rd_prepare(r, "SELECT x, y, seq, text FROM square_markers WHERE map_id = ? ORDER BY y, x, seq");
+	pr = rd_prepare(r, "SELECT x, y, side, kind, arms, label FROM edge_prints WHERE map_id = ?"
+	                   " ORDER BY y, x, side");
+	pc = rd_prepare(r, "SELECT bigcity, seq, x, y FROM bigcity_pieces WHERE map_id = ?"
+	                   " ORDER BY bigcity, seq");
+	fs = rd_prepare(r, "SELECT seq, kind, local_id, slots, arms, cathedral, inn, good, touches"
+	                   " FROM bigcity_features WHERE map_id = ? AND bigcity = ? AND piece = ?"
+	                   " ORDER BY seq");
+	cs = rd_prepare(r, "SELECT seq, features FROM bigcity_contacts WHERE map_id = ? AND bigcity = ?"
+	                   " AND piece = ? ORDER BY seq");
+	fe = rd_prepare(r, "SELECT seq, name, x1, y1, side1, x2, y2, side2, arms FROM ferries"
+	                   " WHERE map_id = ? ORDER BY seq");
+	dk = rd_prepare(r, "SELECT seq, tileset_id, tile_id, count FROM deck_entries WHERE map_id = ?"
+	                   " ORDER BY seq");
+	if (r->rc)
+		goto out;
+
+	rd_bind(sq, id, -1, -1);
+	while (!r->rc && rd_step(r, sq)) {
+		cm_square *s = col_square(r, sq, 0, m, w, sizeof w, where, &x, &y);
+		if (!s)
+			continue;
+		if (seen[y * m->cols + x] & 1) {
+			rd_bad(r, "square stored twice");
+			continue;
+		}
+		seen[y * m->cols + x] |= 1;
+		int kind = 0;
+		long long arms = 0, island = -1, bigcity = -1;
+		if (col_name(r, sq, 2, "square kind", n_square, 0, CM_SQ_KIND_COUNT, &kind) &&
+		    col_text(r, sq, 3, "name", true, &s->name) && col_int(r, sq, 4, "arms", 0, 255, &arms) &&
+		    col_opt_int(r, sq, 5, "island", (long long)m->n_islands - 1, &island) &&
+		    col_opt_int(r, sq, 6, "big city", (long long)m->n_bigcities - 1, &bigcity)) {
+			s->kind = (cm_square_kind)kind;
+			s->arms = (uint8_t)arms;
+			s->island = (int)island;
+			s->bigcity = (int)bigcity;
+		}
+	}
+	rd_bind(mk, id, -1, -1);
+	size_t cap = 0;
+	cm_square *last = NULL;
+	while (!r->rc && rd_step(r, mk)) {
+		cm_square *s = col_square(r, mk, 0, m, w, sizeof w, where, &x, &y);
+		if (!s)
+			continue;
+		if (s != last)
+			cap = s->n_markers; /* a fresh square: its array is empty */
+		last = s;
+		if (!(seen[y * m->cols + x] & 1)) {
+			rd_bad(r, "marker on a square that is not stored");
+			continue;
+		}
+		char **text = rd_next(r, mk, 2, (void **)&s->markers, &s->n_markers, &cap, sizeof *text,
+		                      MAX_ITEMS);
+		if (!text || !col_text(r, mk, 3, "marker", false, text))
+			continue;
+	}
+	rd_bind(pr, id, -1, -1);
+	while (!r->rc && rd_step(r, pr)) {
+		cm_square *s = col_square(r, pr, 0, m, w, sizeof w, where, &x, &y);
+		int side = 0, kind = 0;
+		long long arms = 0;
+		if (!s || !col_name(r, pr, 2, "side", n_side, 0, 4, &side))
+			continue;
+		uint8_t bit = (uint8_t)(2u << side);
+		if (!(seen[y * m->cols + x] & 1) || (seen[y * m->cols + x] & bit)) {
+			rd_bad(r, "edge print on side %s stored twice or on a square that is not stored",
+			       cm_side_name((cm_side)side));
+			continue;
+		}
+		seen[y * m->cols + x] |= bit;
+		cm_edge_print *p = &s->print[side];
+		if (col_name(r, pr, 3, "edge print kind", n_print, 0, CM_PRINT_CITY + 1, &kind) &&
+		    col_int(r, pr, 4, "arms", 0, 255, &arms) && col_text(r, pr, 5, "label", true, &p->label)) {
+			p->kind = (cm_print_kind)kind;
+			p->arms = (uint8_t)arms;
+		}
+	}
+	rd_bind(pc, id, -1, -1);
+	cap = 0;
+	long long prev = -1;
+	while (!r->rc && rd_step(r, pc)) {
+		long long b, px, py;
+		r->where = where;
+		if (!col_int(r, pc, 0, "big city", 0, (long long)m->n_bigcities - 1, &b))
+			break;
+		cm_bigcity *bc = &m->bigcities[b];
+		if (b != prev)
+			cap = 0;
+		if (b < prev || (b != prev && bc->n_pieces)) {
+			rd_bad(r, "big city pieces out of order");
+			break;
+		}
+		prev = b;
+		snprintf(w, sizeof w, "%s, big city %lld, piece %zu", where, b, bc->n_pieces);
+		r->where = w;
+		cm_bigcity_piece *piece = rd_next(r, pc, 1, (void **)&bc->pieces, &bc->n_pieces, &cap,
+		                                  sizeof *piece, MAX_ITEMS);
+		if (!piece || !col_int(r, pc, 2, "x", -1, MAX_GRID, &px) ||
+		    !col_int(r, pc, 3, "y", -1, MAX_GRID, &py))
+			break;
+		piece->x = (int)px;
+		piece->y = (int)py;
+		rd_bind(fs, id, (int)b, (int)(bc->n_pieces - 1));
+		rd_bind(cs, id, (int)b, (int)(bc->n_pieces - 1));
+		read_tile(r, fs, cs, &piece->tile, w);
+	}
+	rd_bind(fe, id, -1, -1);
+	cap = 0;
+	while (!r->rc && rd_step(r, fe)) {
+		snprintf(w, sizeof w, "%s, ferry %zu", where, m->n_ferries);
+		r->where = w;
+		cm_ferry *f = rd_next(r, fe, 0, (void **)&m->ferries, &m->n_ferries, &cap, sizeof *f,
+		                      MAX_ITEMS);
+		if (!f)
+			break;
+		long long c[5] = { 0 };
+		int s1 = 0, s2 = 0;
+		if (col_text(r, fe, 1, "name", true, &f->name) &&
+		    col_int(r, fe, 2, "x1", -1, MAX_GRID, &c[0]) && col_int(r, fe, 3, "y1", -1, MAX_GRID, &c[1]) &&
+		    col_name(r, fe, 4, "side", n_side, 0, 4, &s1) &&
+		    col_int(r, fe, 5, "x2", -1, MAX_GRID, &c[2]) && col_int(r, fe, 6, "y2", -1, MAX_GRID, &c[3]) &&
+		    col_name(r, fe, 7, "side", n_side, 0, 4, &s2) && col_int(r, fe, 8, "arms", 0, 255, &c[4])) {
+			f->x1 = (int)c[0];
+			f->y1 = (int)c[1];
+			f->s1 = (cm_side)s1;
+			f->x2 = (int)c[2];
+			f->y2 = (int)c[3];
+			f->s2 = (cm_side)s2;
+			f->arms = (uint8_t)c[4];
+		}
+	}
+	rd_bind(dk, id, -1, -1);
+	cap = 0;
+	while (!r->rc && rd_step(r, dk)) {
+		snprintf(w, sizeof w, "%s, deck entry %zu", where, m->n_deck);
+		r->where = w;
+		cm_deck_entry *e = rd_next(r, dk, 0, (void **)&m->deck, &m->n_deck, &cap, sizeof *e,
+		                           MAX_ITEMS);
+		if (!e)
+			break;
+		long long count;
+		if (col_text(r, dk, 1, "tile set", false, &e->tileset) &&
+		    col_text(r, dk, 2, "tile", true, &e->tile) &&
+		    col_int(r, dk, 3, "count", -1, MAX_COUNT, &count))
+			e->count = (int)count;
+	}
+out:
+	r->where = where;
+	sqlite3_finalize(sq);
+	sqlite3_finalize(mk);
+	sqlite3_finalize(pr);
+	sqlite3_finalize(pc);
+	sqlite3_finalize(fs);
+	sqlite3_finalize(cs);
+	sqlite3_finalize(fe);
+	sqlite3_finalize(dk);
+	free(seen);
+}
+
+int cm_pack_map_hash(cm_pack *p, const char *id, uint8_t out[32])
+{
+	if (!has_id(p->maps, p->n_maps, id))
+		return CM_ENOTFOUND;
+	sqlite3_stmt *st = NULL;
+	int rc = CM_EFORMAT;
+	if (sqlite3_prepare_v2(p->db, "SELECT hash FROM maps WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_BLOB &&
+	    sqlite3_column_bytes(st, 0) == 32) {
+		memcpy(out, sqlite3_column_blob(st, 0), 32);
+		rc = 0;
+	}
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int cm_pack_verify_map(cm_pack *p, const char *id, cm_diags *d)
+{
+	cm_map *m = NULL;
+	cm_tileset **sets = NULL;
+	size_t n = 0;
+	uint8_t stored[32], got[32];
+	int rc = cm_pack_read_map(p, id, d, &m);
+	if (rc)
+		goto out;
+	if ((rc = cm_pack_map_hash(p, id, stored)) != 0)
+		goto out;
+	sets = calloc(m->n_deck + 1, sizeof *sets);
+	if (!sets) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < m->n_deck; i++) {
+		if (find_set(sets, n, m->deck[i].tileset))
+			continue;
+		if ((rc = cm_pack_read_tileset(p, m->deck[i].tileset, d, &sets[n])) != 0)
+			goto out;
+		n++;
+	}
+	if ((rc = cm_map_hash(m, sets, n, got)) != 0)
+		goto out;
+	if (memcmp(stored, got, 32) != 0) {
+		char where[256];
+		snprintf(where, sizeof where, "map %.100s", id);
+		cm_diags_check(d, "CM0408", p->path, 0, 0, where,
+		               "stored content hash differs from the hash of the stored content");
+		rc = CM_EINVAL;
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		cm_tileset_free(sets[i]);
+	free(sets);
+	cm_map_free(m);
+	return rc;
+}
+
+int cm_pack_map_binary(cm_pack *p, const char *id, int format_version, uint8_t **data, size_t *len)
+{
+	*data = NULL;
+	*len = 0;
+	if (!has_id(p->maps, p->n_maps, id))
+		return CM_ENOTFOUND;
+	sqlite3_stmt *st = NULL;
+	int rc = CM_EFORMAT, s;
+	if (sqlite3_prepare_v2(p->db, "SELECT data FROM map_binary WHERE map_id = ? AND format_version = ?",
+	                       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, format_version);
+	if ((s = sqlite3_step(st)) == SQLITE_DONE) {
+		rc = CM_ENOTFOUND;
+	} else if (s == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_BLOB) {
+		const void *b = sqlite3_column_blob(st, 0);
+		int n = sqlite3_column_bytes(st, 0);
+		uint8_t *copy = malloc((size_t)n + 1); /* +1: a zero-length blob is still a buffer */
+		if (!copy) {
+			rc = CM_ENOMEM;
+			goto out;
+		}
+		if (n)
+			memcpy(copy, b, (size_t)n);
+		*data = copy;
+		*len = (size_t)n;
+		rc = 0;
+	}
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int copy_file(const char *from, int to, const char *path, cm_diags *d)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC), rc = 0;
+	char buf[65536];
+	if (in < 0) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		return CM_EIO;
+	}
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof buf);
+		if (n == 0)
+			break;
+		if (n < 0 && errno == EINTR)
+			continue;
+		ssize_t off = 0;
+		while (n > 0 && off < n) {
+			ssize_t w = write(to, buf + off, (size_t)(n - off));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				n = -1;
+				break;
+			}
+			off += w;
+		}
+		if (n < 0) {
+			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: %s",
+			             strerror(errno));
+			rc = CM_EIO;
+			break;
+		}
+	}
+	close(in);
+	return rc;
+}
+
+int cm_pack_put_map_binary(const char *path, const char *id, int format_version, const void *data,
+                           size_t len, cm_diags *d)
+{
+	cm_pack *p = NULL;
+	char *tmp = NULL;
+	int fd = -1;
+	wr w = { NULL, d, path, { NULL } };
+	sqlite3_stmt *st = NULL;
+	int rc = cm_pack_open(path, d, &p);
+	if (rc)
+		goto out;
+	bool known = has_id(p->maps, p->n_maps, id);
+	cm_pack_close(p);
+	p = NULL;
+	if (!known) {
+		rc = CM_ENOTFOUND;
+		goto out;
+	}
+	if (len > MAX_BLOB) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL,
+		             "binary encoding of %zu bytes is larger than the limit of %d", len, MAX_BLOB);
+		rc = CM_ELIMIT;
+		goto out;
+	}
+	if ((rc = tmp_create(path, d, &tmp, &fd)) != 0 || (rc = copy_file(path, fd, path, d)) != 0)
+		goto out;
+	if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		rc = w.db ? sql_fail(&w, "open") : CM_ENOMEM;
+		goto out;
+	}
+	sqlite3_db_config(w.db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+	sqlite3_db_config(w.db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
+	if (sqlite3_exec(w.db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA foreign_keys=ON;",
+	                 NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(w.db, "INSERT OR REPLACE INTO map_binary (map_id, format_version, data)"
+	                             " VALUES (?, ?, ?)", -1, &st, NULL) != SQLITE_OK) {
+		rc = sql_fail(&w, "prepare");
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, format_version);
+	sqlite3_bind_blob(st, 3, len ? data : "", (int)len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		rc = sql_fail(&w, "insert");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_close(w.db) != SQLITE_OK) {
+		rc = sql_fail(&w, "close");
+		goto out;
+	}
+	w.db = NULL;
+	rc = tmp_commit(tmp, fd, path, d);
+	fd = -1;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(w.db);
+	if (fd >= 0)
+		close(fd);
+	if (rc && tmp)
+		unlink(tmp);
+	free(tmp);
+	cm_pack_close(p);
+	return rc;
+}

@@ -1,0 +1,550 @@
+/* cmap.c: the dependency-free reader of carcamap's binary map export (see
+ * cmap.h and schemas/export-bin.md). cmap_open validates the whole buffer
+ * once (bounds, CRCs, counts, strings, cross-references, enumerations) so
+ * that the accessors only decode little-endian fields at checked offsets.
+ * Plain C99; the only allocation is the small cmap_map itself. */
+#include <stdlib.h>
+#include <string.h>
+#include "cmap.h"
+
+#define HEADER_SIZE 24u
+#define ENTRY_SIZE 16u
+
+/* Sections this reader knows; the table ones share one layout:
+ * u32 count, u32 record size, then the records. */
+enum { S_META, S_RULE, S_STRS, S_SQRS, S_MRKS, S_PRNT, S_BIGC, S_PIEC, S_FEAT, S_CONT,
+       S_FERY, S_ISLD, S_TSET, S_TILE, S_DECK, S_COUNT };
+static const char tags[S_COUNT][5] = { "META", "RULE", "STRS", "SQRS", "MRKS", "PRNT", "BIGC",
+                                       "PIEC", "FEAT", "CONT", "FERY", "ISLD", "TSET", "TILE",
+                                       "DECK" };
+/* the smallest record size of each table (its 1.0 size); 0: not a table */
+static const uint32_t min_rec[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 4, 32, 48, 12 };
+/* cmap_table -> section */
+static const int table_sec[] = { S_MRKS, S_PRNT, S_BIGC, S_PIEC, S_FEAT, S_CONT,
+                                 S_FERY, S_ISLD, S_TSET, S_TILE, S_DECK };
+
+typedef struct {
+	const unsigned char *p; /* first record */
+	uint32_t n, rs;         /* records, record size */
+} table;
+
+struct cmap_map {
+	unsigned major, minor;
+	const unsigned char *strs;
+	uint32_t strs_len;
+	table t[S_COUNT];
+};
+
+const char *cmap_strerror(int code)
+{
+	switch (code) {
+	case CMAP_OK: return "no error";
+	case CMAP_EARG: return "bad argument";
+	case CMAP_ENOMEM: return "out of memory";
+	case CMAP_ETRUNC: return "file is truncated";
+	case CMAP_EMAGIC: return "not a cmap file";
+	case CMAP_EVERSION: return "unsupported major version";
+	case CMAP_ECRC: return "checksum mismatch";
+	case CMAP_EBOUNDS: return "section outside the file";
+	case CMAP_ECOUNT: return "record count does not fit its section";
+	case CMAP_ESTRREF: return "string offset outside the string table";
+	case CMAP_ESTRTERM: return "string table not terminated";
+	case CMAP_EMISSING: return "required section missing";
+	case CMAP_EFORMAT: return "malformed section";
+	case CMAP_EREF: return "reference out of range";
+	case CMAP_EVALUE: return "value out of range";
+	default: return "unknown error";
+	}
+}
+
+static uint32_t rd16(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t rd32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+	uint32_t c = 0xFFFFFFFFu;
+	size_t i;
+	int k;
+	for (i = 0; i < n; i++) {
+		c ^= p[i];
+		for (k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+	}
+	return c ^ 0xFFFFFFFFu;
+}
+
+static const unsigned char *rec(const cmap_map *m, int s, uint32_t i)
+{
+	return m->t[s].p + (size_t)i * m->t[s].rs;
+}
+
+static const char *str_at(const cmap_map *m, uint32_t off)
+{
+	return off == CMAP_NONE ? NULL : (const char *)m->strs + off;
+}
+
+/* ---- validation ---- */
+
+static int check_str(const cmap_map *m, uint32_t off)
+{
+	return off == CMAP_NONE || off < m->strs_len ? 0 : CMAP_ESTRREF;
+}
+
+/* first+n within a table of size total, without overflow */
+static int check_range(uint32_t first, uint32_t n, uint32_t total)
+{
+	return first <= total && n <= total - first ? 0 : CMAP_EREF;
+}
+
+static int check_opt_index(uint32_t i, uint32_t total)
+{
+	return i == CMAP_NONE || i < total ? 0 : CMAP_EREF;
+}
+
+static int check_xy(const cmap_map *m, uint32_t x, uint32_t y)
+{
+	return x < rd32(rec(m, S_META, 0) + 8) && y < rd32(rec(m, S_META, 0) + 12) ? 0 : CMAP_EREF;
+}
+
+/* A shape at p: edges[4], first/n features, first/n contacts; feature
+ * relations must stay inside the shape's own features. */
+static int check_shape(const cmap_map *m, const unsigned char *p)
+{
+	uint32_t ff = rd32(p + 4), nf = rd32(p + 8), fc = rd32(p + 12), nc = rd32(p + 16);
+	uint32_t i, own;
+	int rc;
+	for (i = 0; i < 4; i++)
+		if (p[i] > CMAP_EDGE_ABBEY)
+			return CMAP_EVALUE;
+	if ((rc = check_range(ff, nf, m->t[S_FEAT].n)) || (rc = check_range(fc, nc, m->t[S_CONT].n)))
+		return rc;
+	if (nf > 32)
+		return CMAP_EFORMAT;
+	own = nf == 32 ? 0xFFFFFFFFu : (1u << nf) - 1u;
+	for (i = 0; i < nf; i++)
+		if (rd32(rec(m, S_FEAT, ff + i) + 12) & ~own)
+			return CMAP_EREF;
+	for (i = 0; i < nc; i++)
+		if (rd32(rec(m, S_CONT, fc + i)) & ~own)
+			return CMAP_EREF;
+	return 0;
+}
+
+/* Checks every record of section s; returns the first problem. */
+static int check_records(const cmap_map *m, int s)
+{
+	const table *t = &m->t[s];
+	uint32_t i;
+	int rc = 0;
+	for (i = 0; i < t->n && !rc; i++) {
+		const unsigned char *p = rec(m, s, i);
+		switch (s) {
+		case S_META:
+			if (rd32(p) == CMAP_NONE)
+				return CMAP_EFORMAT;
+			if (rd32(p + 8) == 0 || rd32(p + 12) == 0 || rd32(p + 8) > 65535 ||
+			    rd32(p + 12) > 65535)
+				return CMAP_EFORMAT;
+			if (!(rc = check_str(m, rd32(p))))
+				rc = check_str(m, rd32(p + 4));
+			break;
+		case S_RULE:
+			if (p[16] > CMAP_C3 || p[17] < 1 || p[17] > 2 || p[18] > 63)
+				return CMAP_EVALUE;
+			break;
+		case S_SQRS:
+			if (p[0] > CMAP_SQ_HALF)
+				return CMAP_EVALUE;
+			if ((rc = check_str(m, rd32(p + 4))) ||
+			    (rc = check_opt_index(rd32(p + 8), m->t[S_ISLD].n)) ||
+			    (rc = check_opt_index(rd32(p + 12), m->t[S_BIGC].n)))
+				return rc;
+			rc = check_range(rd32(p + 16), rd16(p + 2), m->t[S_MRKS].n);
+			break;
+		case S_MRKS:
+		case S_ISLD:
+			rc = check_str(m, rd32(p));
+			break;
+		case S_PRNT:
+			if (p[4] > CMAP_W || p[5] < CMAP_PRINT_NEUTRAL || p[5] > CMAP_PRINT_CITY)
+				return CMAP_EVALUE;
+			if (!(rc = check_xy(m, rd16(p), rd16(p + 2))))
+				rc = check_str(m, rd32(p + 8));
+			break;
+		case S_BIGC:
+			if (!(rc = check_str(m, rd32(p))))
+				rc = check_range(rd32(p + 4), rd32(p + 8), m->t[S_PIEC].n);
+			break;
+		case S_PIEC:
+			if (!(rc = check_xy(m, rd16(p), rd16(p + 2))))
+				rc = check_shape(m, p + 4);
+			break;
+		case S_FEAT:
+			if (p[0] > CMAP_FEAT_ABBEY || p[2] > 3 || p[3] > CMAP_GOOD_CLOTH ||
+			    rd16(p + 4) > 0x0FFF)
+				return CMAP_EVALUE;
+			rc = check_str(m, rd32(p + 8));
+			break;
+		case S_FERY:
+			if (p[12] > CMAP_W || p[13] > CMAP_W)
+				return CMAP_EVALUE;
+			if ((rc = check_xy(m, rd16(p + 4), rd16(p + 6))) ||
+			    (rc = check_xy(m, rd16(p + 8), rd16(p + 10))))
+				return rc;
+			rc = check_str(m, rd32(p));
+			break;
+		case S_TSET:
+			if ((rc = check_str(m, rd32(p))) || (rc = check_str(m, rd32(p + 4))))
+				return rc;
+			if (rd32(p) == CMAP_NONE)
+				return CMAP_EFORMAT;
+			rc = check_range(rd32(p + 24), rd32(p + 28), m->t[S_TILE].n);
+			break;
+		case S_TILE:
+			if ((rc = check_str(m, rd32(p))) || (rc = check_str(m, rd32(p + 4))))
+				return rc;
+			if (rd32(p) == CMAP_NONE)
+				return CMAP_EFORMAT;
+			rc = check_shape(m, p + 28);
+			break;
+		case S_DECK:
+			if (rd32(p) >= m->t[S_TSET].n)
+				return CMAP_EREF;
+			if (rd32(p + 4) != CMAP_NONE) {
+				/* a single tile type: one of its own set's */
+				const unsigned char *ts = rec(m, S_TSET, rd32(p));
+				if (rd32(p + 4) - rd32(ts + 24) >= rd32(ts + 28) ||
+				    rd32(p + 4) < rd32(ts + 24))
+					return CMAP_EREF;
+			}
+			break;
+		default: /* CONT: checked with the shapes that own them */
+			break;
+		}
+	}
+	return rc;
+}
+
+/* Finds the known sections in the table; checks bounds and CRCs of all. */
+static int read_table(cmap_map *m, const unsigned char *b, uint32_t size, uint32_t n,
+                      const unsigned char *sec[S_COUNT], uint32_t sec_len[S_COUNT])
+{
+	uint32_t i;
+	int s;
+	if (n > (size - HEADER_SIZE) / ENTRY_SIZE)
+		return CMAP_EBOUNDS;
+	if (crc32_of(b + HEADER_SIZE, (size_t)n * ENTRY_SIZE) != rd32(b + 20))
+		return CMAP_ECRC;
+	for (i = 0; i < n; i++) {
+		const unsigned char *e = b + HEADER_SIZE + (size_t)i * ENTRY_SIZE;
+		uint32_t off = rd32(e + 4), len = rd32(e + 8);
+		if (off > size || len > size - off)
+			return CMAP_EBOUNDS;
+		if (crc32_of(b + off, len) != rd32(e + 12))
+			return CMAP_ECRC;
+		for (s = 0; s < S_COUNT; s++)
+			if (memcmp(e, tags[s], 4) == 0)
+				break;
+		if (s == S_COUNT)
+			continue; /* unknown: a later minor version's; skipped */
+		if (sec[s])
+			return CMAP_EFORMAT;
+		sec[s] = b + off;
+		sec_len[s] = len;
+	}
+	(void)m;
+	return 0;
+}
+
+static int open_checked(cmap_map *m, const unsigned char *b, size_t len)
+{
+	const unsigned char *sec[S_COUNT] = { 0 };
+	uint32_t sec_len[S_COUNT] = { 0 };
+	uint32_t size;
+	int s, rc;
+	if (memcmp(b, "CMAP\r\n\x1a\n", len < 8 ? len : 8) != 0)
+		return CMAP_EMAGIC;
+	if (len < HEADER_SIZE)
+		return CMAP_ETRUNC;
+	m->major = rd16(b + 8);
+	m->minor = rd16(b + 10);
+	if (m->major != CMAP_MAJOR)
+		return CMAP_EVERSION;
+	size = rd32(b + 12);
+	if (size > len)
+		return CMAP_ETRUNC;
+	if (size < HEADER_SIZE)
+		return CMAP_EFORMAT;
+	if ((rc = read_table(m, b, size, rd32(b + 16), sec, sec_len)))
+		return rc;
+	for (s = 0; s < S_COUNT; s++)
+		if (!sec[s])
+			return CMAP_EMISSING;
+	m->strs = sec[S_STRS];
+	m->strs_len = sec_len[S_STRS];
+	if (m->strs_len && m->strs[m->strs_len - 1] != 0)
+		return CMAP_ESTRTERM;
+	for (s = 0; s < S_COUNT; s++) {
+		table *t = &m->t[s];
+		if (!min_rec[s])
+			continue;
+		if (sec_len[s] < 8)
+			return CMAP_EFORMAT;
+		t->n = rd32(sec[s]);
+		t->rs = rd32(sec[s] + 4);
+		t->p = sec[s] + 8;
+		if (t->rs < min_rec[s])
+			return CMAP_EFORMAT;
+		if (t->n > (sec_len[s] - 8) / t->rs)
+			return CMAP_ECOUNT;
+	}
+	if (m->t[S_META].n != 1 || m->t[S_RULE].n != 1)
+		return CMAP_EFORMAT;
+	if ((rc = check_records(m, S_META)))
+		return rc;
+	if ((uint64_t)cmap_cols(m) * cmap_rows(m) != m->t[S_SQRS].n)
+		return CMAP_EFORMAT;
+	for (s = 0; s < S_COUNT; s++)
+		if (s != S_META && (rc = check_records(m, s)))
+			return rc;
+	return 0;
+}
+
+int cmap_open(const void *buf, size_t len, cmap_map **out)
+{
+	cmap_map *m;
+	int rc;
+	if (!out)
+		return CMAP_EARG;
+	*out = NULL;
+	if (!buf)
+		return CMAP_EARG;
+	m = calloc(1, sizeof *m);
+	if (!m)
+		return CMAP_ENOMEM;
+	rc = open_checked(m, (const unsigned char *)buf, len);
+	if (rc) {
+		free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+void cmap_close(cmap_map *m)
+{
+	free(m);
+}
+
+/* ---- accessors ---- */
+
+void cmap_version(const cmap_map *m, unsigned *major, unsigned *minor)
+{
+	*major = m->major;
+	*minor = m->minor;
+}
+
+const char *cmap_id(const cmap_map *m) { return str_at(m, rd32(rec(m, S_META, 0))); }
+const char *cmap_name(const cmap_map *m) { return str_at(m, rd32(rec(m, S_META, 0) + 4)); }
+uint32_t cmap_cols(const cmap_map *m) { return rd32(rec(m, S_META, 0) + 8); }
+uint32_t cmap_rows(const cmap_map *m) { return rd32(rec(m, S_META, 0) + 12); }
+
+uint32_t cmap_count(const cmap_map *m, cmap_table t)
+{
+	return (unsigned)t < sizeof table_sec / sizeof table_sec[0] ? m->t[table_sec[t]].n : 0;
+}
+
+void cmap_get_rules(const cmap_map *m, cmap_rules *out)
+{
+	const unsigned char *p = rec(m, S_RULE, 0);
+	out->starts_used = (int32_t)rd32(p);
+	out->tiles_min = (int32_t)rd32(p + 4);
+	out->tiles_max = (int32_t)rd32(p + 8);
+	out->followers = (int32_t)rd32(p + 12);
+	out->edition = p[16];
+	out->farmers = p[17];
+	out->tiny_city = (p[18] & 1) != 0;
+	out->farmers_bigcity = (p[18] & 2) != 0;
+	out->town_extra_turn = (p[18] & 4) != 0;
+	out->town_cost = (p[18] & 8) != 0;
+	out->town_road_bonus = (p[18] & 16) != 0;
+	out->abbey_edge = (p[18] & 32) != 0;
+}
+
+/* The record i of section s, or NULL when i is past the end. */
+static const unsigned char *get(const cmap_map *m, int s, uint32_t i, const void *out)
+{
+	return m && out && i < m->t[s].n ? rec(m, s, i) : NULL;
+}
+
+int cmap_get_square(const cmap_map *m, uint32_t x, uint32_t y, cmap_square *out)
+{
+	const unsigned char *p;
+	if (!m || x >= cmap_cols(m) || y >= cmap_rows(m) ||
+	    !(p = get(m, S_SQRS, y * cmap_cols(m) + x, out)))
+		return CMAP_EARG;
+	out->kind = p[0];
+	out->arms = p[1];
+	out->n_markers = rd16(p + 2);
+	out->name = str_at(m, rd32(p + 4));
+	out->island = rd32(p + 8);
+	out->bigcity = rd32(p + 12);
+	out->first_marker = rd32(p + 16);
+	return 0;
+}
+
+int cmap_get_marker(const cmap_map *m, uint32_t i, const char **out)
+{
+	const unsigned char *p = get(m, S_MRKS, i, out);
+	if (!p)
+		return CMAP_EARG;
+	*out = str_at(m, rd32(p));
+	return 0;
+}
+
+int cmap_get_print(const cmap_map *m, uint32_t i, cmap_print *out)
+{
+	const unsigned char *p = get(m, S_PRNT, i, out);
+	if (!p)
+		return CMAP_EARG;
+	out->x = rd16(p);
+	out->y = rd16(p + 2);
+	out->side = p[4];
+	out->kind = p[5];
+	out->arms = p[6];
+	out->label = str_at(m, rd32(p + 8));
+	return 0;
+}
+
+int cmap_get_bigcity(const cmap_map *m, uint32_t i, cmap_bigcity *out)
+{
+	const unsigned char *p = get(m, S_BIGC, i, out);
+	if (!p)
+		return CMAP_EARG;
+	out->name = str_at(m, rd32(p));
+	out->first_piece = rd32(p + 4);
+	out->n_pieces = rd32(p + 8);
+	return 0;
+}
+
+static void shape_at(const unsigned char *p, cmap_shape *out)
+{
+	int s;
+	for (s = 0; s < 4; s++)
+		out->edges[s] = p[s];
+	out->first_feature = rd32(p + 4);
+	out->n_features = rd32(p + 8);
+	out->first_contact = rd32(p + 12);
+	out->n_contacts = rd32(p + 16);
+}
+
+int cmap_get_piece(const cmap_map *m, uint32_t i, cmap_piece *out)
+{
+	const unsigned char *p = get(m, S_PIEC, i, out);
+	if (!p)
+		return CMAP_EARG;
+	out->x = rd16(p);
+	out->y = rd16(p + 2);
+	shape_at(p + 4, &out->shape);
+	return 0;
+}
+
+int cmap_get_feature(const cmap_map *m, uint32_t i, cmap_feature *out)
+{
+	const unsigned char *p = get(m, S_FEAT, i, out);
+	if (!p)
+		return CMAP_EARG;
+	out->kind = p[0];
+	out->arms = p[1];
+	out->cathedral = (p[2] & 1) != 0;
+	out->inn = (p[2] & 2) != 0;
+	out->good = p[3];
+	out->slots = (uint16_t)rd16(p + 4);
+	out->id = str_at(m, rd32(p + 8));
+	out->touches = rd32(p + 12);
+	return 0;
+}
+
+int cmap_get_contact(const cmap_map *m, uint32_t i, uint32_t *out)
+{
+	const unsigned char *p = get(m, S_CONT, i, out);
+	if (!p)
+		return CMAP_EARG;
+	*out = rd32(p);
+	return 0;
+}
+
+int cmap_get_ferry(const cmap_map *m, uint32_t i, cmap_ferry *out)
+{
+	const unsigned char *p = get(m, S_FERY, i, out);
+	if (!p)
+		return CMAP_EARG;
+	out->name = str_at(m, rd32(p));
+	out->x1 = rd16(p + 4);
+	out->y1 = rd16(p + 6);
+	out->x2 = rd16(p + 8);
+	out->y2 = rd16(p + 10);
+	out->s1 = p[12];
+	out->s2 = p[13];
+	out->arms = p[14];
+	return 0;
+}
+
+int cmap_get_island(const cmap_map *m, uint32_t i, const char **name)
+{
+	const unsigned char *p = get(m, S_ISLD, i, name);
+	if (!p)
+		return CMAP_EARG;
+	*name = str_at(m, rd32(p));
+	return 0;
+}
+
+int cmap_get_tileset(const cmap_map *m, uint32_t i, cmap_tileset *out)
+{
+	const unsigned char *p = get(m, S_TSET, i, out);
+	int e;
+	if (!p)
+		return CMAP_EARG;
+	out->id = str_at(m, rd32(p));
+	out->name = str_at(m, rd32(p + 4));
+	out->base = p[8] != 0;
+	for (e = 0; e < 3; e++)
+		out->total[e] = (int32_t)rd32(p + 12 + 4 * e);
+	out->first_tile = rd32(p + 24);
+	out->n_tiles = rd32(p + 28);
+	return 0;
+}
+
+int cmap_get_tile(const cmap_map *m, uint32_t i, cmap_tile *out)
+{
+	const unsigned char *p = get(m, S_TILE, i, out);
+	int e;
+	if (!p)
+		return CMAP_EARG;
+	out->id = str_at(m, rd32(p));
+	out->name = str_at(m, rd32(p + 4));
+	for (e = 0; e < 3; e++)
+		out->count[e] = rd32(p + 8 + 4 * e);
+	out->in_deck = rd32(p + 20);
+	out->start = p[24] != 0;
+	shape_at(p + 28, &out->shape);
+	return 0;
+}
+
+int cmap_get_deck_entry(const cmap_map *m, uint32_t i, cmap_deck_entry *out)
+{
+	const unsigned char *p = get(m, S_DECK, i, out);
+	if (!p)
+		return CMAP_EARG;
+	out->tileset = rd32(p);
+	out->tile = rd32(p + 4);
+	out->count = (int32_t)rd32(p + 8);
+	return 0;
+}

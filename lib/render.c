@@ -1,0 +1,413 @@
+/* render.c: map pictures (carcamap/render.h). Draws into an RGBA canvas
+ * with integer arithmetic only (identical bytes on every machine), then
+ * writes it with libpng's write API into a temporary file beside the target
+ * and renames it into place. Owns the tile drawing from features. */
+#include <errno.h>
+#include <inttypes.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "carcamap/catalog.h"
+#include "carcamap/render.h"
+#include "util_int.h"
+
+typedef struct {
+	uint8_t *px;   /* w*h RGBA */
+	int w, h;
+} canvas;
+
+typedef struct {
+	uint8_t r, g, b, a;
+} rgba;
+
+static const rgba C_FIELD = { 0x9c, 0xc8, 0x6c, 255 };
+static const rgba C_CITY = { 0xc8, 0x78, 0x3c, 255 };
+static const rgba C_ROAD = { 0xf8, 0xf4, 0xe8, 255 };
+static const rgba C_CLOISTER = { 0x8a, 0x4a, 0x24, 255 };
+static const rgba C_GARDEN = { 0x3c, 0x8c, 0x3c, 255 };
+static const rgba C_ARMS = { 0x20, 0x40, 0xc0, 255 };
+static const rgba C_FERRY = { 0x20, 0x40, 0x80, 255 };
+static const rgba C_START = { 0x8b, 0x1a, 0x1a, 255 };
+static const rgba C_GRID = { 0x60, 0x60, 0x60, 255 };
+static const rgba C_MARK = { 0xff, 0x00, 0x00, 255 };
+
+void cm_render_opts_init(cm_render_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->scale = 1;
+	o->flags = CM_RENDER_GRID | CM_RENDER_FEATURES;
+}
+
+static void fill(canvas *c, int x0, int y0, int w, int h, rgba col)
+{
+	int x1 = x0 + w, y1 = y0 + h;
+	if (x0 < 0)
+		x0 = 0;
+	if (y0 < 0)
+		y0 = 0;
+	if (x1 > c->w)
+		x1 = c->w;
+	if (y1 > c->h)
+		y1 = c->h;
+	for (int y = y0; y < y1; y++)
+		for (int x = x0; x < x1; x++) {
+			uint8_t *p = c->px + ((size_t)y * (size_t)c->w + (size_t)x) * 4;
+			p[0] = col.r;
+			p[1] = col.g;
+			p[2] = col.b;
+			p[3] = col.a;
+		}
+}
+
+/* A frame of thickness t inside the rectangle. */
+static void frame(canvas *c, int x0, int y0, int w, int h, int t, rgba col)
+{
+	fill(c, x0, y0, w, t, col);
+	fill(c, x0, y0 + h - t, w, t, col);
+	fill(c, x0, y0, t, h, col);
+	fill(c, x0 + w - t, y0, t, h, col);
+}
+
+/* A line with a square brush of side t, stepped along the longer axis. */
+static void line(canvas *c, int x0, int y0, int x1, int y1, int t, rgba col)
+{
+	int dx = x1 - x0, dy = y1 - y0;
+	int steps = abs(dx) > abs(dy) ? abs(dx) : abs(dy);
+	if (steps == 0)
+		steps = 1;
+	for (int i = 0; i <= steps; i++) {
+		int x = x0 + (dx * i + (dx >= 0 ? steps / 2 : -steps / 2)) / steps;
+		int y = y0 + (dy * i + (dy >= 0 ? steps / 2 : -steps / 2)) / steps;
+		fill(c, x - t / 2, y - t / 2, t, t, col);
+	}
+}
+
+/* Midpoint of side s of the square at pixel (x0,y0) of size n. */
+static void side_mid(int x0, int y0, int n, cm_side s, int *x, int *y)
+{
+	static const int fx[4] = { 1, 2, 1, 0 }, fy[4] = { 0, 1, 2, 1 };
+	*x = x0 + (fx[s] * (n - 1)) / 2;
+	*y = y0 + (fy[s] * (n - 1)) / 2;
+}
+
+/* Sides (bit per side) on which the slot mask has any slot. */
+static unsigned sides_of(cm_slots m)
+{
+	unsigned s = 0;
+	for (int i = 0; i < 4; i++)
+		if (m & CM_SIDE_SLOTS(i))
+			s |= 1u << i;
+	return s;
+}
+
+/* Draws tile type t turned r quarter turns into the n x n square at (x0,y0).
+ * A city on one side is a band a third deep; a city over several sides fills
+ * every pixel nearer to one of its sides than to the others. */
+static void draw_tile(canvas *c, int x0, int y0, int n, const cm_tile_type *t, int r)
+{
+	fill(c, x0, y0, n, n, C_FIELD);
+	for (size_t fi = 0; fi < t->n_features; fi++) {
+		const cm_feature *f = &t->features[fi];
+		if (f->kind != CM_FEAT_CITY)
+			continue;
+		unsigned sides = sides_of(cm_slots_rotate(f->slots, r));
+		int one = sides && !(sides & (sides - 1));
+		for (int j = 0; j < n; j++)
+			for (int i = 0; i < n; i++) {
+				/* distances to N, E, S, W in doubled pixel units from the pixel centre */
+				int dist[4] = { 2 * j + 1, 2 * (n - i) - 1, 2 * (n - j) - 1, 2 * i + 1 };
+				int ns = 0;
+				for (int s = 1; s < 4; s++)
+					if (dist[s] < dist[ns])
+						ns = s;
+				if (!(sides & (1u << ns)) || (one && 3 * dist[ns] > 2 * n))
+					continue;
+				fill(c, x0 + i, y0 + j, 1, 1, C_CITY);
+			}
+		if (f->arms && sides) {
+			int s = 0;
+			while (!(sides & (1u << s)))
+				s++;
+			int mx, my;
+			side_mid(x0, y0, n, (cm_side)s, &mx, &my);
+			int cx = x0 + (n - 1) / 2, cy = y0 + (n - 1) / 2;
+			int d = n / 6 > 1 ? n / 6 : 1;
+			fill(c, mx + (cx - mx) / 3 - d / 2, my + (cy - my) / 3 - d / 2, d, d, C_ARMS);
+		}
+	}
+	int w = n / 10 > 1 ? n / 10 : 1;
+	int cx = x0 + (n - 1) / 2, cy = y0 + (n - 1) / 2;
+	for (size_t fi = 0; fi < t->n_features; fi++) {
+		const cm_feature *f = &t->features[fi];
+		cm_slots m = cm_slots_rotate(f->slots, r);
+		if (f->kind == CM_FEAT_ROAD) {
+			for (int s = 0; s < 4; s++)
+				if (m & CM_SIDE_MID(s)) {
+					int mx, my;
+					side_mid(x0, y0, n, (cm_side)s, &mx, &my);
+					line(c, mx, my, cx, cy, w, C_ROAD);
+				}
+		} else if (f->kind == CM_FEAT_MONASTERY || f->kind == CM_FEAT_ABBEY || f->kind == CM_FEAT_GARDEN) {
+			int d = n / 4 > 1 ? n / 4 : 1;
+			fill(c, cx - d / 2, cy - d / 2, d, d, f->kind == CM_FEAT_GARDEN ? C_GARDEN : C_CLOISTER);
+		}
+	}
+}
+
+static rgba legend_rgba(const cm_legend_colour *c)
+{
+	return (rgba){ c->r, c->g, c->b, c->a };
+}
+
+/* Everything the libpng write touches, on the heap (see image.c on longjmp). */
+typedef struct {
+	cm_diags *d;
+	const char *path;
+	FILE *f;
+	png_structp png;
+	png_infop info;
+} writer;
+
+static void on_write_error(png_structp png, png_const_charp msg)
+{
+	writer *w = png_get_error_ptr(png);
+	cm_diags_add(w->d, CM_SEV_ERROR, NULL, w->path, 0, 0, NULL, "cannot write png: %s", msg ? msg : "error");
+	png_longjmp(png, 1);
+}
+
+static void on_write_warning(png_structp png, png_const_charp msg)
+{
+	writer *w = png_get_error_ptr(png);
+	cm_diags_add(w->d, CM_SEV_WARNING, NULL, w->path, 0, 0, NULL, "png writer: %s", msg ? msg : "warning");
+}
+
+static void on_write_data(png_structp png, png_bytep buf, size_t n)
+{
+	writer *w = png_get_io_ptr(png);
+	if (fwrite(buf, 1, n, w->f) != n)
+		png_error(png, strerror(errno));
+}
+
+static void on_flush(png_structp png)
+{
+	(void)png;
+}
+
+static int encode(writer *w, const canvas *c, int alpha)
+{
+	if (setjmp(png_jmpbuf(w->png)))
+		return CM_EIO;
+	png_set_write_fn(w->png, w, on_write_data, on_flush);
+	png_set_IHDR(w->png, w->info, (png_uint_32)c->w, (png_uint_32)c->h, 8,
+	             alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+	             PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	/* fixed settings: the same map gives the same bytes */
+	png_set_compression_level(w->png, 6);
+	png_set_filter(w->png, PNG_FILTER_TYPE_BASE, PNG_ALL_FILTERS);
+	png_write_info(w->png, w->info);
+	if (!alpha) /* the canvas is RGBA: drop the fourth byte */
+		png_set_filler(w->png, 0, PNG_FILLER_AFTER);
+	for (int y = 0; y < c->h; y++)
+		png_write_row(w->png, c->px + (size_t)y * (size_t)c->w * 4);
+	png_write_end(w->png, NULL);
+	return 0;
+}
+
+/* Writes c to path through a temporary file beside it. */
+static int write_png(const canvas *c, int alpha, const char *path, cm_diags *d)
+{
+	int rc = 0;
+	char *tmp = cm_asprintf("%s.tmp.XXXXXX", path);
+	writer *w = calloc(1, sizeof *w);
+	if (!tmp || !w) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	w->d = d;
+	w->path = path;
+	int fd = mkstemp(tmp);
+	if (fd < 0 || !(w->f = fdopen(fd, "wb"))) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot create a file beside it: %s",
+		             strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		tmp = NULL;
+		rc = CM_EIO;
+		goto out;
+	}
+	w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w, on_write_error, on_write_warning);
+	if (!w->png || !(w->info = png_create_info_struct(w->png))) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	rc = encode(w, c, alpha);
+	if (fclose(w->f) && !rc) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+		rc = CM_EIO;
+	}
+	w->f = NULL;
+	if (!rc && rename(tmp, path)) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot rename into place: %s", strerror(errno));
+		rc = CM_EIO;
+	}
+out:
+	if (w) {
+		if (w->png)
+			png_destroy_write_struct(&w->png, w->info ? &w->info : NULL);
+		if (w->f)
+			fclose(w->f);
+	}
+	if (rc && tmp)
+		unlink(tmp);
+	free(tmp);
+	free(w);
+	return rc;
+}
+
+/* Colour of each square: the legend's best colour for it, or the built-in. */
+static rgba square_colour(const cm_map *m, const cm_legend *lg, const cm_legend *builtin, const cm_square *s,
+                          unsigned *warned, const char *out_png, cm_diags *d)
+{
+	const cm_legend_colour *c = lg ? cm_legend_find(lg, m, s) : NULL;
+	if (c)
+		return legend_rgba(c);
+	if (lg && !(*warned & (1u << s->kind))) {
+		*warned |= 1u << s->kind;
+		cm_diags_check(d, "CM0340", lg->file ? lg->file : out_png, 0, 0, NULL,
+		               "the legend has no colour for squares of kind %s; drawn in the built-in colour",
+		               cm_square_kind_name(s->kind));
+	}
+	return legend_rgba(&builtin->colours[s->kind]);
+}
+
+static void draw_decorations(canvas *c, const cm_map *m, int ox, int oy, int n)
+{
+	int t = n / 12 > 1 ? n / 12 : 1;
+	for (size_t i = 0; i < m->n_bigcities; i++)
+		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++) {
+			const cm_bigcity_piece *p = &m->bigcities[i].pieces[k];
+			draw_tile(c, ox + p->x * n, oy + p->y * n, n, &p->tile, 0);
+		}
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *s = cm_map_at(m, x, y);
+			int x0 = ox + x * n, y0 = oy + y * n;
+			for (int e = 0; e < 4; e++) {
+				int mx, my;
+				side_mid(x0, y0, n, (cm_side)e, &mx, &my);
+				int band = n / 6 > 2 ? n / 6 : 2;
+				if (s->print[e].kind == CM_PRINT_CITY) {
+					static const int bx[4] = { 0, 1, 0, 0 }, by[4] = { 0, 0, 1, 0 };
+					int horiz = e == CM_N || e == CM_S;
+					fill(c, x0 + bx[e] * (n - band), y0 + by[e] * (n - band), horiz ? n : band,
+					     horiz ? band : n, C_CITY);
+				} else if (s->print[e].kind == CM_PRINT_ROAD) {
+					int cx = x0 + (n - 1) / 2, cy = y0 + (n - 1) / 2;
+					line(c, mx, my, mx + (cx - mx) / 2, my + (cy - my) / 2, n / 10 > 1 ? n / 10 : 1, C_ROAD);
+				}
+			}
+			if (s->kind == CM_SQ_START)
+				frame(c, x0 + t, y0 + t, n - 2 * t, n - 2 * t, t, C_START);
+			for (int a = 0; a < s->arms && a < 4; a++) {
+				int d = n / 6 > 1 ? n / 6 : 1;
+				fill(c, x0 + n / 8 + a * (d + 1), y0 + n / 8, d, d, C_ARMS);
+			}
+		}
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		int ax, ay, bx, by;
+		side_mid(ox + f->x1 * n, oy + f->y1 * n, n, f->s1, &ax, &ay);
+		side_mid(ox + f->x2 * n, oy + f->y2 * n, n, f->s2, &bx, &by);
+		line(c, ax, ay, bx, by, n / 12 > 1 ? n / 12 : 1, C_FERRY);
+	}
+}
+
+int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out_png,
+                  cm_diags *d)
+{
+	cm_render_opts def;
+	if (!o) {
+		cm_render_opts_init(&def);
+		o = &def;
+	}
+	if (o->scale < 0 || o->scale > 256) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, NULL, "scale %d is outside 0..256", o->scale);
+		return CM_EINVAL;
+	}
+	cm_legend *builtin = NULL;
+	canvas c = { NULL, 0, 0 };
+	int rc = cm_legend_default(&builtin);
+	if (rc)
+		return rc;
+	/* geometry: the legend's grid (scale 0), or scale pixels per square */
+	int ox = 0, oy = 0, cw = o->scale, ch = o->scale;
+	if (o->scale == 0) {
+		const cm_legend_grid *g = lg ? &lg->grid : &builtin->grid;
+		ox = g->x;
+		oy = g->y;
+		cw = g->cell_w;
+		ch = g->cell_h;
+	}
+	int64_t w = ox + (int64_t)m->cols * cw, h = oy + (int64_t)m->rows * ch;
+	if (w > CM_IMAGE_MAX_SIDE || h > CM_IMAGE_MAX_SIDE || w * h > CM_IMAGE_MAX_PIXELS) {
+		cm_diags_check(d, "CM0341", out_png, 0, 0, NULL,
+		               "picture of %" PRId64 "x%" PRId64 " pixels is over the limit of %d per side and %u in all",
+		               w, h, CM_IMAGE_MAX_SIDE, CM_IMAGE_MAX_PIXELS);
+		rc = CM_ELIMIT;
+		goto out;
+	}
+	c.w = (int)w;
+	c.h = (int)h;
+	if (!(c.px = malloc((size_t)w * (size_t)h * 4))) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	unsigned warned = 0;
+	int alpha = 0;
+	cm_square none_sq = { .kind = CM_SQ_NONE, .island = -1, .bigcity = -1 };
+	rgba bg = square_colour(m, lg, builtin, &none_sq, &warned, out_png, d);
+	fill(&c, 0, 0, c.w, c.h, bg);
+	alpha |= bg.a != 255;
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			rgba col = square_colour(m, lg, builtin, cm_map_at(m, x, y), &warned, out_png, d);
+			alpha |= col.a != 255;
+			fill(&c, ox + x * cw, oy + y * ch, cw, ch, col);
+		}
+	int n = o->scale;
+	if (n >= 8 && (o->flags & CM_RENDER_FEATURES))
+		draw_decorations(&c, m, 0, 0, n);
+	if (n >= 1)
+		for (size_t i = 0; i < o->n_tiles; i++) {
+			const cm_render_tile *t = &o->tiles[i];
+			if (t->type && cm_map_at(m, t->x, t->y))
+				draw_tile(&c, t->x * n, t->y * n, n, t->type, t->rotation);
+		}
+	if (n >= 4 && (o->flags & CM_RENDER_GRID)) {
+		for (int x = 0; x <= m->cols; x++)
+			fill(&c, x == m->cols ? c.w - 1 : x * n, 0, 1, c.h, C_GRID);
+		for (int y = 0; y <= m->rows; y++)
+			fill(&c, 0, y == m->rows ? c.h - 1 : y * n, c.w, 1, C_GRID);
+	}
+	for (size_t i = 0; i < o->n_marks; i++) {
+		const cm_render_mark *k = &o->marks[i];
+		if (!cm_map_at(m, k->x, k->y))
+			continue;
+		int x0 = ox + k->x * cw, y0 = oy + k->y * ch;
+		if (cw < 3 || ch < 3)
+			fill(&c, x0, y0, cw, ch, C_MARK);
+		else
+			frame(&c, x0, y0, cw, ch, cw / 8 > 1 ? cw / 8 : 1, C_MARK);
+	}
+	rc = write_png(&c, alpha, out_png, d);
+out:
+	free(c.px);
+	cm_legend_free(builtin);
+	return rc;
+}

@@ -1,0 +1,308 @@
+/* workspace.c: what one command works on (carcamap/workspace.h): loads tile
+ * sets, map descriptors with their images, and packs; keeps ids unique
+ * across inputs; resolves decks against loaded sets and search directories. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/carcamap.h"
+#include "carcamap/pack.h"
+#include "carcamap/workspace.h"
+#include "util_int.h"
+
+struct cm_workspace {
+	cm_map **maps;
+	char **map_src;
+	size_t n_maps, cap_maps, cap_src;
+	cm_tileset **sets;
+	char **set_src;
+	size_t n_sets, cap_sets, cap_set_src;
+	char **dirs;
+	size_t n_dirs, cap_dirs;
+};
+
+int cm_workspace_new(cm_workspace **out)
+{
+	*out = calloc(1, sizeof **out);
+	return *out ? 0 : CM_ENOMEM;
+}
+
+void cm_workspace_free(cm_workspace *w)
+{
+	if (!w)
+		return;
+	for (size_t i = 0; i < w->n_maps; i++) {
+		cm_map_free(w->maps[i]);
+		free(w->map_src[i]);
+	}
+	for (size_t i = 0; i < w->n_sets; i++) {
+		cm_tileset_free(w->sets[i]);
+		free(w->set_src[i]);
+	}
+	for (size_t i = 0; i < w->n_dirs; i++)
+		free(w->dirs[i]);
+	free(w->maps);
+	free(w->map_src);
+	free(w->sets);
+	free(w->set_src);
+	free(w->dirs);
+	free(w);
+}
+
+int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir)
+{
+	if (cm_grow((void **)&w->dirs, &w->cap_dirs, w->n_dirs, sizeof *w->dirs))
+		return CM_ENOMEM;
+	if (!(w->dirs[w->n_dirs] = cm_strdup(dir)))
+		return CM_ENOMEM;
+	w->n_dirs++;
+	return 0;
+}
+
+size_t cm_workspace_map_count(const cm_workspace *w) { return w->n_maps; }
+cm_map *cm_workspace_map(const cm_workspace *w, size_t i) { return i < w->n_maps ? w->maps[i] : NULL; }
+size_t cm_workspace_tileset_count(const cm_workspace *w) { return w->n_sets; }
+cm_tileset *cm_workspace_tileset(const cm_workspace *w, size_t i) { return i < w->n_sets ? w->sets[i] : NULL; }
+const char *cm_workspace_map_source(const cm_workspace *w, size_t i) { return i < w->n_maps ? w->map_src[i] : NULL; }
+
+cm_map *cm_workspace_find_map(const cm_workspace *w, const char *id)
+{
+	for (size_t i = 0; i < w->n_maps; i++)
+		if (strcmp(w->maps[i]->id, id) == 0)
+			return w->maps[i];
+	return NULL;
+}
+
+cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id)
+{
+	for (size_t i = 0; i < w->n_sets; i++)
+		if (strcmp(w->sets[i]->id, id) == 0)
+			return w->sets[i];
+	return NULL;
+}
+
+/* Takes ownership of m (freed on failure). */
+static int add_map(cm_workspace *w, cm_map *m, const char *src, cm_diags *d)
+{
+	for (size_t i = 0; i < w->n_maps; i++)
+		if (strcmp(w->maps[i]->id, m->id) == 0) {
+			cm_diags_check(d, "CM0006", src, m->line, 0, NULL, "map id '%s' is defined twice (first in %s)",
+			               m->id, w->map_src[i]);
+			cm_map_free(m);
+			return CM_EINVAL;
+		}
+	if (cm_grow((void **)&w->maps, &w->cap_maps, w->n_maps, sizeof *w->maps) ||
+	    cm_grow((void **)&w->map_src, &w->cap_src, w->n_maps, sizeof *w->map_src)) {
+		cm_map_free(m);
+		return CM_ENOMEM;
+	}
+	w->maps[w->n_maps] = m;
+	w->map_src[w->n_maps] = cm_strdup(src);
+	w->n_maps++;
+	return 0;
+}
+
+/* Takes ownership of ts (freed on failure). Two loads of the same file, or
+ * of equal copies, are not a conflict: the search directories often hold a
+ * set that was also given by name; search_dir only loads ids not loaded. */
+static int add_set(cm_workspace *w, cm_tileset *ts, const char *src, cm_diags *d)
+{
+	for (size_t i = 0; i < w->n_sets; i++)
+		if (strcmp(w->sets[i]->id, ts->id) == 0) {
+			cm_diags_check(d, "CM0006", src, ts->line, 0, NULL,
+			               "tile set id '%s' is defined twice (first in %s)", ts->id, w->set_src[i]);
+			cm_tileset_free(ts);
+			return CM_EINVAL;
+		}
+	if (cm_grow((void **)&w->sets, &w->cap_sets, w->n_sets, sizeof *w->sets) ||
+	    cm_grow((void **)&w->set_src, &w->cap_set_src, w->n_sets, sizeof *w->set_src)) {
+		cm_tileset_free(ts);
+		return CM_ENOMEM;
+	}
+	w->sets[w->n_sets] = ts;
+	w->set_src[w->n_sets] = cm_strdup(src);
+	w->n_sets++;
+	return 0;
+}
+
+static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
+{
+	cm_pack *p = NULL;
+	int rc = cm_pack_open(path, d, &p);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < cm_pack_tileset_count(p) && rc != CM_ENOMEM; i++) {
+		cm_tileset *ts = NULL;
+		int r = cm_pack_read_tileset(p, cm_pack_tileset_id(p, i), d, &ts);
+		if (!r)
+			r = add_set(w, ts, path, d);
+		if (r && !rc)
+			rc = r;
+	}
+	for (size_t i = 0; i < cm_pack_map_count(p) && rc != CM_ENOMEM; i++) {
+		cm_map *m = NULL;
+		int r = cm_pack_read_map(p, cm_pack_map_id(p, i), d, &m);
+		if (!r)
+			r = add_map(w, m, path, d);
+		if (r && !rc)
+			rc = r;
+	}
+	cm_pack_close(p);
+	return rc;
+}
+
+int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
+{
+	size_t before = cm_diags_count(d);
+	cm_file_kind k = cm_file_detect(path, d);
+	int rc;
+	switch (k) {
+	case CM_FILE_TILESET: {
+		cm_tileset *ts = NULL;
+		rc = cm_tileset_load_file(path, d, &ts);
+		return rc ? rc : add_set(w, ts, path, d);
+	}
+	case CM_FILE_MAP: {
+		cm_map *m = NULL;
+		rc = cm_map_load_file_flags(path, CM_MAP_LOAD_IMAGE, d, &m);
+		return rc ? rc : add_map(w, m, path, d);
+	}
+	case CM_FILE_PACK:
+		return load_pack(w, path, d);
+	case CM_FILE_LEGEND:
+	case CM_FILE_PNG:
+		cm_diags_check(d, "CM0005", path, 0, 0, NULL,
+		               "a %s is not a map: name it in a map descriptor's <image> element",
+		               cm_file_kind_name(k));
+		return CM_EFORMAT;
+	case CM_FILE_UNKNOWN:
+		break;
+	}
+	if (cm_diags_count(d) > before)
+		return CM_EIO;
+	cm_diags_check(d, "CM0005", path, 0, 0, NULL, "not a tile set, map descriptor or carcamap pack");
+	return CM_EFORMAT;
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Loads, from dir, the tile set files whose id is wanted and not loaded
+ * yet. Files are read in name order so the result does not depend on the
+ * directory's order. Unreadable or foreign files are skipped silently:
+ * a search directory may hold anything. */
+static int search_dir(cm_workspace *w, const char *dir, const char *want, cm_diags *d)
+{
+	DIR *dp = opendir(dir);
+	if (!dp)
+		return 0;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	struct dirent *e;
+	while ((e = readdir(dp)) != NULL) {
+		size_t l = strlen(e->d_name);
+		if (l < 5 || strcmp(e->d_name + l - 4, ".xml") != 0)
+			continue;
+		if (cm_grow((void **)&names, &cap, n, sizeof *names) || !(names[n] = cm_asprintf("%s/%s", dir, e->d_name))) {
+			rc = CM_ENOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(dp);
+	if (n)
+		qsort(names, n, sizeof *names, cmp_cstr);
+	for (size_t i = 0; i < n && !rc && !cm_workspace_find_tileset(w, want); i++) {
+		cm_diags *q = NULL;
+		if (cm_diags_new(&q)) {
+			rc = CM_ENOMEM;
+			break;
+		}
+		if (cm_file_detect(names[i], q) == CM_FILE_TILESET) {
+			cm_tileset *ts = NULL;
+			if (cm_tileset_load_file(names[i], q, &ts) == 0) {
+				if (strcmp(ts->id, want) == 0)
+					rc = add_set(w, ts, names[i], d);
+				else
+					cm_tileset_free(ts);
+			} else if (cm_diags_errors(q)) {
+				/* a broken file that might be the one wanted: say so */
+				cm_diags_add(d, CM_SEV_NOTE, NULL, names[i], 0, 0, NULL,
+				             "skipped while looking for tile set '%s': it has errors", want);
+			}
+		}
+		cm_diags_free(q);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+static int find_set(cm_workspace *w, const char *id, const char *map_src, cm_diags *d)
+{
+	int rc = 0;
+	for (size_t i = 0; i < w->n_dirs && !rc && !cm_workspace_find_tileset(w, id); i++)
+		rc = search_dir(w, w->dirs[i], id, d);
+	if (!rc && !cm_workspace_find_tileset(w, id) && map_src) {
+		/* maps/<name>/<name>.xml next to maps/tilesets/ */
+		char *dir = cm_path_resolve(map_src, "../tilesets");
+		if (!dir)
+			return CM_ENOMEM;
+		rc = search_dir(w, dir, id, d);
+		free(dir);
+	}
+	return rc;
+}
+
+int cm_workspace_resolve(cm_workspace *w, cm_diags *d)
+{
+	int rc = 0;
+	for (size_t i = 0; i < w->n_maps; i++) {
+		cm_map *m = w->maps[i];
+		for (size_t k = 0; k < m->n_deck; k++) {
+			if (cm_workspace_find_tileset(w, m->deck[k].tileset))
+				continue;
+			int r = find_set(w, m->deck[k].tileset, m->file, d);
+			if (r == CM_ENOMEM)
+				return r;
+		}
+		cm_tileset **sets = NULL;
+		size_t n = 0;
+		if (cm_workspace_map_sets(w, m, &sets, &n))
+			return CM_ENOMEM;
+		if (cm_map_check_deck(m, (const cm_tileset *const *)sets, n, d))
+			rc = CM_EINVAL;
+		free(sets);
+	}
+	return rc;
+}
+
+static int cmp_set_id(const void *a, const void *b)
+{
+	return strcmp((*(cm_tileset *const *)a)->id, (*(cm_tileset *const *)b)->id);
+}
+
+int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, cm_tileset ***out, size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	cm_tileset **v = malloc((m->n_deck + 1) * sizeof *v);
+	if (!v)
+		return CM_ENOMEM;
+	size_t k = 0;
+	for (size_t i = 0; i < m->n_deck; i++) {
+		cm_tileset *ts = cm_workspace_find_tileset(w, m->deck[i].tileset);
+		int dup = 0;
+		for (size_t j = 0; j < k; j++)
+			dup |= v[j] == ts;
+		if (ts && !dup)
+			v[k++] = ts;
+	}
+	qsort(v, k, sizeof *v, cmp_set_id);
+	*out = v;
+	*n = k;
+	return 0;
+}

@@ -1,0 +1,319 @@
+/* test_cmap_reader.c: the client reader lib/reader/cmap.c (built into this
+ * program, as a client would) against bad input: one table of patches to a
+ * valid file, each naming the error it must give; every prefix of a file;
+ * every byte flipped with checksums repaired (the sanitizer build proves
+ * that nothing is read out of bounds); an unknown section of a later minor
+ * version is skipped. The valid file comes from libcarcamap's writer. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/export.h"
+#include "../../lib/reader/cmap.c"
+
+/* 3x2 with a name, a marker, an island and a label: every string kind. */
+static unsigned char *valid_file(size_t *len)
+{
+	cm_map *m;
+	assert_int_equal(cm_map_new(3, 2, &m), 0);
+	m->id = strdup("tiny");
+	m->name = strdup("Tiny");
+	for (int i = 0; i < 6; i++)
+		m->squares[i].kind = CM_SQ_LAND;
+	m->squares[0].name = strdup("Aachen");
+	m->squares[1].markers = calloc(1, sizeof(char *));
+	m->squares[1].markers[0] = strdup("chip");
+	m->squares[1].n_markers = 1;
+	m->islands = calloc(1, sizeof *m->islands);
+	m->islands[0].name = strdup("Isle");
+	m->n_islands = 1;
+	m->squares[5].kind = CM_SQ_ISLAND;
+	m->squares[5].island = 0;
+	m->squares[2].print[CM_N].kind = CM_PRINT_ROAD;
+	m->squares[2].print[CM_N].label = strdup("north");
+	unsigned char *bin;
+	assert_int_equal(cm_export_bin(m, NULL, 0, &bin, len), 0);
+	cm_map_free(m);
+	return bin;
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return rd32(p);
+}
+
+static void put32le(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Table entry of a tag, or NULL. */
+static unsigned char *entry(unsigned char *b, const char *tag)
+{
+	for (uint32_t i = 0; i < get32(b + 16); i++) {
+		unsigned char *e = b + HEADER_SIZE + (size_t)i * ENTRY_SIZE;
+		if (memcmp(e, tag, 4) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+/* Recomputes every section's CRC and the table's, as a writer would. */
+static void fix_crcs(unsigned char *b, size_t len)
+{
+	uint32_t n = get32(b + 16);
+	if (n > (len - HEADER_SIZE) / ENTRY_SIZE)
+		return; /* a table past the file: nothing to repair */
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned char *e = b + HEADER_SIZE + (size_t)i * ENTRY_SIZE;
+		uint32_t off = get32(e + 4), l = get32(e + 8);
+		if (off <= len && l <= len - off)
+			put32le(e + 12, crc32_of(b + off, l));
+	}
+	put32le(b + 20, crc32_of(b + HEADER_SIZE, (size_t)n * ENTRY_SIZE));
+}
+
+/* ---- the bad-input table ---- */
+
+enum { V_ABS, V_FILE_LEN, V_SEC_LEN }; /* what a patch value is relative to */
+
+typedef struct {
+	const char *name;
+	const char *where;  /* "hdr", "tab:TAG" (its table entry) or a section tag */
+	int32_t off;        /* byte offset in it; negative: from the end of the section */
+	int width;          /* 1 or 4 bytes */
+	int base;           /* V_* */
+	int64_t value;      /* added to the base */
+	int fix;            /* recompute checksums after patching */
+	int want;
+} patch;
+
+static const patch patches[] = {
+	{ "wrong magic", "hdr", 0, 1, V_ABS, 'X', 1, CMAP_EMAGIC },
+	{ "newer major version", "hdr", 8, 1, V_ABS, 2, 1, CMAP_EVERSION },
+	{ "major version 0", "hdr", 8, 1, V_ABS, 0, 1, CMAP_EVERSION },
+	{ "declared size past the buffer", "hdr", 12, 4, V_FILE_LEN, 1, 1, CMAP_ETRUNC },
+	{ "declared size below the header", "hdr", 12, 4, V_ABS, 8, 1, CMAP_EFORMAT },
+	{ "section table past the file", "hdr", 16, 4, V_ABS, 0x10000000, 1, CMAP_EBOUNDS },
+	{ "section table checksum", "hdr", 20, 1, V_ABS, 0x5A, 0, CMAP_ECRC },
+	{ "section checksum", "SQRS", 8, 1, V_ABS, 0x77, 0, CMAP_ECRC },
+	{ "string table checksum", "STRS", 1, 1, V_ABS, 'Z', 0, CMAP_ECRC },
+	{ "section offset past the file", "tab:META", 4, 4, V_FILE_LEN, 0, 1, CMAP_EBOUNDS },
+	{ "section length past the file", "tab:DECK", 8, 4, V_ABS, 0x7FFFFFFF, 1, CMAP_EBOUNDS },
+	{ "section offset wraps around", "tab:FERY", 4, 4, V_ABS, 0xFFFFFFF0, 1, CMAP_EBOUNDS },
+	{ "record count overflows", "SQRS", 0, 4, V_ABS, 0x80000000, 1, CMAP_ECOUNT },
+	{ "record count past the section", "ISLD", 0, 4, V_ABS, 2, 1, CMAP_ECOUNT },
+	{ "record size below 1.0", "PRNT", 4, 4, V_ABS, 8, 1, CMAP_EFORMAT },
+	{ "record size zero", "MRKS", 4, 4, V_ABS, 0, 1, CMAP_EFORMAT },
+	{ "no META record", "META", 0, 4, V_ABS, 0, 1, CMAP_EFORMAT },
+	{ "square count differs from the grid", "META", 8 + 8, 4, V_ABS, 4, 1, CMAP_EFORMAT },
+	{ "duplicate section", "tab:ISLD", 0, 4, V_ABS, 0x59524546 /* FERY */, 1, CMAP_EFORMAT },
+	{ "required section missing", "tab:RULE", 0, 1, V_ABS, 'r', 1, CMAP_EMISSING },
+	{ "string offset past the table", "META", 8 + 4, 4, V_SEC_LEN, 0, 1, CMAP_ESTRREF },
+	{ "label offset past the table", "PRNT", 8 + 8, 4, V_ABS, 0x7FFFFFF0, 1, CMAP_ESTRREF },
+	{ "string table not terminated", "STRS", -1, 1, V_ABS, 'x', 1, CMAP_ESTRTERM },
+	{ "island index out of range", "SQRS", 8 + 8, 4, V_ABS, 1, 1, CMAP_EREF },
+	{ "marker range wraps around", "SQRS", 8 + 20 + 16, 4, V_ABS, 0xFFFFFFFF, 1, CMAP_EREF },
+	{ "print off the grid", "PRNT", 8 + 0, 4, V_ABS, 3, 1, CMAP_EREF },
+	{ "square kind out of range", "SQRS", 8, 1, V_ABS, 9, 1, CMAP_EVALUE },
+	{ "print side out of range", "PRNT", 8 + 4, 1, V_ABS, 4, 1, CMAP_EVALUE },
+	{ "edition out of range", "RULE", 8 + 16, 1, V_ABS, 3, 1, CMAP_EVALUE },
+};
+
+static void apply(unsigned char *b, size_t len, const patch *p)
+{
+	unsigned char *at;
+	uint32_t sec_len = 0;
+	if (strcmp(p->where, "hdr") == 0) {
+		at = b;
+	} else if (strncmp(p->where, "tab:", 4) == 0) {
+		at = entry(b, p->where + 4);
+		assert_non_null(at);
+	} else {
+		unsigned char *e = entry(b, p->where);
+		assert_non_null(e);
+		at = b + get32(e + 4);
+		sec_len = get32(e + 8);
+	}
+	if (p->off < 0)
+		at += sec_len;
+	at += p->off;
+	int64_t v = p->value + (p->base == V_FILE_LEN ? (int64_t)len : 0) +
+	            (p->base == V_SEC_LEN ? (int64_t)get32(entry(b, "STRS") + 8) : 0);
+	if (p->width == 1)
+		*at = (unsigned char)v;
+	else
+		put32le(at, (uint32_t)v);
+	if (p->fix)
+		fix_crcs(b, len);
+}
+
+static void test_cmap_reader__each_bad_input_has_its_error(void **state)
+{
+	(void)state;
+	size_t len;
+	unsigned char *good = valid_file(&len);
+	cmap_map *m;
+	assert_int_equal(cmap_open(good, len, &m), 0);
+	cmap_close(m);
+	for (size_t i = 0; i < sizeof patches / sizeof patches[0]; i++) {
+		unsigned char *b = malloc(len);
+		assert_non_null(b);
+		memcpy(b, good, len);
+		apply(b, len, &patches[i]);
+		m = (cmap_map *)b; /* must be reset to NULL */
+		int rc = cmap_open(b, len, &m);
+		if (rc != patches[i].want)
+			fail_msg("%s: got %d (%s), want %d (%s)", patches[i].name, rc, cmap_strerror(rc),
+			         patches[i].want, cmap_strerror(patches[i].want));
+		assert_null(m);
+		free(b);
+	}
+	free(good);
+}
+
+/* Every code has its own text. */
+static void test_cmap_reader__error_texts_are_distinct(void **state)
+{
+	(void)state;
+	for (int a = CMAP_EVALUE; a <= 0; a++) {
+		assert_string_not_equal(cmap_strerror(a), "unknown error");
+		for (int b = a + 1; b <= 0; b++)
+			assert_string_not_equal(cmap_strerror(a), cmap_strerror(b));
+	}
+}
+
+static void test_cmap_reader__every_prefix_is_truncated(void **state)
+{
+	(void)state;
+	size_t len;
+	unsigned char *good = valid_file(&len);
+	for (size_t n = 0; n < len; n++) {
+		/* a copy of exactly n bytes, so that the sanitizer sees any overread */
+		unsigned char *b = malloc(n ? n : 1);
+		assert_non_null(b);
+		memcpy(b, good, n);
+		cmap_map *m;
+		assert_int_equal(cmap_open(b, n, &m), CMAP_ETRUNC);
+		free(b);
+	}
+	free(good);
+}
+
+/* Any byte changed, checksums repaired: an error or a map, never a crash or
+ * a read outside the buffer; the accessors of an accepted map stay inside. */
+static void test_cmap_reader__flipped_bytes_never_read_outside(void **state)
+{
+	(void)state;
+	size_t len;
+	unsigned char *good = valid_file(&len);
+	static const unsigned char flips[] = { 0xFF, 0x80, 0x01 };
+	size_t accepted = 0;
+	for (size_t i = 0; i < len; i++)
+		for (size_t f = 0; f < sizeof flips; f++) {
+			unsigned char *b = malloc(len);
+			assert_non_null(b);
+			memcpy(b, good, len);
+			b[i] ^= flips[f];
+			if (i >= HEADER_SIZE)
+				fix_crcs(b, len);
+			cmap_map *m;
+			int rc = cmap_open(b, len, &m);
+			assert_true(rc <= 0 && rc >= CMAP_EVALUE);
+			if (rc == 0) {
+				accepted++;
+				for (uint32_t y = 0; y < cmap_rows(m); y++)
+					for (uint32_t x = 0; x < cmap_cols(m); x++) {
+						cmap_square q;
+						const char *s;
+						assert_int_equal(cmap_get_square(m, x, y, &q), 0);
+						if (q.name)
+							assert_true(strlen(q.name) < len);
+						for (uint32_t k = 0; k < q.n_markers; k++)
+							assert_int_equal(cmap_get_marker(m, q.first_marker + k, &s), 0);
+					}
+				cmap_close(m);
+			}
+			free(b);
+		}
+	assert_true(accepted > 0); /* some bytes are free text: flips there are fine */
+	free(good);
+}
+
+/* A later minor version may add sections: they are skipped. */
+static void test_cmap_reader__unknown_section_is_skipped(void **state)
+{
+	(void)state;
+	size_t len;
+	unsigned char *good = valid_file(&len);
+	uint32_t n = get32(good + 16);
+	static const unsigned char extra[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	size_t len2 = len + ENTRY_SIZE + sizeof extra;
+	unsigned char *b = calloc(1, len2);
+	assert_non_null(b);
+	/* header and table, one more entry, then the old sections moved by one entry */
+	size_t table_end = HEADER_SIZE + (size_t)n * ENTRY_SIZE;
+	memcpy(b, good, table_end);
+	memcpy(b + table_end + ENTRY_SIZE, good + table_end, len - table_end);
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned char *e = b + HEADER_SIZE + (size_t)i * ENTRY_SIZE;
+		put32le(e + 4, get32(e + 4) + ENTRY_SIZE);
+	}
+	unsigned char *e = b + table_end;
+	memcpy(e, "XTRA", 4);
+	put32le(e + 4, (uint32_t)(len + ENTRY_SIZE));
+	put32le(e + 8, sizeof extra);
+	memcpy(b + len + ENTRY_SIZE, extra, sizeof extra);
+	b[10] = 7; /* version 1.7 */
+	put32le(b + 12, (uint32_t)len2);
+	put32le(b + 16, n + 1);
+	fix_crcs(b, len2);
+	cmap_map *m;
+	assert_int_equal(cmap_open(b, len2, &m), 0);
+	unsigned major, minor;
+	cmap_version(m, &major, &minor);
+	assert_int_equal(major, 1);
+	assert_int_equal(minor, 7);
+	assert_string_equal(cmap_id(m), "tiny");
+	cmap_square q;
+	assert_int_equal(cmap_get_square(m, 0, 0, &q), 0);
+	assert_string_equal(q.name, "Aachen");
+	cmap_close(m);
+	free(b);
+	free(good);
+}
+
+static void test_cmap_reader__null_arguments(void **state)
+{
+	(void)state;
+	cmap_map *m = (cmap_map *)&m;
+	assert_int_equal(cmap_open(NULL, 10, &m), CMAP_EARG);
+	assert_null(m);
+	assert_int_equal(cmap_open("x", 1, NULL), CMAP_EARG);
+	cmap_close(NULL);
+	size_t len;
+	unsigned char *good = valid_file(&len);
+	assert_int_equal(cmap_open(good, len, &m), 0);
+	assert_int_equal(cmap_get_square(m, 0, 0, NULL), CMAP_EARG);
+	assert_int_equal(cmap_get_marker(m, 1, NULL), CMAP_EARG);
+	assert_int_equal(cmap_count(m, (cmap_table)99), 0);
+	cmap_close(m);
+	free(good);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cmap_reader__each_bad_input_has_its_error),
+		cmocka_unit_test(test_cmap_reader__error_texts_are_distinct),
+		cmocka_unit_test(test_cmap_reader__every_prefix_is_truncated),
+		cmocka_unit_test(test_cmap_reader__flipped_bytes_never_read_outside),
+		cmocka_unit_test(test_cmap_reader__unknown_section_is_skipped),
+		cmocka_unit_test(test_cmap_reader__null_arguments),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

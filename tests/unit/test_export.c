@@ -1,0 +1,813 @@
+/* test_export.c: the exports for game clients (carcamap/export.h): JSON
+ * against a golden file, binary round trips through the client reader
+ * (lib/reader/cmap.c, built into this program), TMX files, determinism and
+ * failures. Maps and tile sets are built here in memory. With CM_EXPORT_DIR
+ * set, the samples are also written there for tests/export/run.sh. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "carcamap/export.h"
+#include "../../lib/reader/cmap.c"
+
+/* ---- builders ---- */
+
+static char *sdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static cm_tile_type *tile(cm_tileset *ts, const char *id, int c1, int c2, int c3)
+{
+	ts->tiles = realloc(ts->tiles, (ts->n_tiles + 1) * sizeof *ts->tiles);
+	assert_non_null(ts->tiles);
+	cm_tile_type *t = &ts->tiles[ts->n_tiles++];
+	memset(t, 0, sizeof *t);
+	t->id = sdup(id);
+	t->count[0] = c1;
+	t->count[1] = c2;
+	t->count[2] = c3;
+	return t;
+}
+
+static cm_feature *feat(cm_tile_type *t, cm_feature_kind k, const char *id, const char *slots)
+{
+	t->features = realloc(t->features, (t->n_features + 1) * sizeof *t->features);
+	assert_non_null(t->features);
+	cm_feature *f = &t->features[t->n_features++];
+	memset(f, 0, sizeof *f);
+	f->kind = k;
+	f->id = sdup(id);
+	assert_int_equal(cm_slots_parse(slots, &f->slots), 0);
+	return f;
+}
+
+static void contact(cm_tile_type *t, uint32_t mask)
+{
+	t->contacts = realloc(t->contacts, (t->n_contacts + 1) * sizeof *t->contacts);
+	assert_non_null(t->contacts);
+	t->contacts[t->n_contacts++] = mask;
+}
+
+static cm_tileset *new_set(const char *id, const char *name, bool base, int t1, int t2, int t3)
+{
+	cm_tileset *ts = calloc(1, sizeof *ts);
+	assert_non_null(ts);
+	ts->id = sdup(id);
+	ts->name = sdup(name);
+	ts->base = base;
+	ts->total[0] = t1;
+	ts->total[1] = t2;
+	ts->total[2] = t3;
+	return ts;
+}
+
+static void derive_all(cm_tileset *ts)
+{
+	for (size_t i = 0; i < ts->n_tiles; i++)
+		assert_int_equal(cm_tile_type_derive(&ts->tiles[i]), 0);
+}
+
+static void free_set(cm_tileset *ts)
+{
+	if (!ts)
+		return;
+	for (size_t i = 0; i < ts->n_tiles; i++)
+		cm_tile_type_clear(&ts->tiles[i]);
+	free(ts->tiles);
+	free(ts->id);
+	free(ts->name);
+	free(ts);
+}
+
+/* sets[0] base, [1] ic, [2] abbey */
+static void make_sets(cm_tileset *sets[3])
+{
+	cm_tileset *b = sets[0] = new_set("base", "Base game", true, 18, 18, -1);
+	cm_tile_type *t = tile(b, "D", 4, 4, 4);
+	t->start = true;
+	t->name = sdup("city cap with straight road");
+	feat(t, CM_FEAT_CITY, "c1", "Nw Nm Ne");
+	feat(t, CM_FEAT_ROAD, "r1", "Em Wm");
+	feat(t, CM_FEAT_FIELD, "f1", "En Wn")->touches = 1u << 0;
+	feat(t, CM_FEAT_FIELD, "f2", "Es Se Sm Sw Ws");
+	t = tile(b, "B", 4, 4, 4);
+	feat(t, CM_FEAT_MONASTERY, "m1", "");
+	feat(t, CM_FEAT_FIELD, "f1", "Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn");
+	t = tile(b, "V", 9, 9, 9);
+	feat(t, CM_FEAT_ROAD, "r1", "Sm Wm")->inn = true;
+	feat(t, CM_FEAT_FIELD, "f1", "Nw Nm Ne En Em Es Se Wn");
+	feat(t, CM_FEAT_FIELD, "f2", "Sw Ws");
+	t = tile(b, "Q", 1, 1, 2);
+	feat(t, CM_FEAT_CITY, "c1", "Nw Nm Ne En Em Es Ws Wm Wn")->arms = 1;
+	feat(t, CM_FEAT_ROAD, "r1", "Sm");
+	feat(t, CM_FEAT_FIELD, "f1", "Se")->touches = 1u << 0;
+	feat(t, CM_FEAT_FIELD, "f2", "Sw")->touches = 1u << 0;
+	contact(t, 3u);
+	derive_all(b);
+
+	cm_tileset *ic = sets[1] = new_set("ic", "Inns & Cathedrals", false, -1, 18, 18);
+	t = tile(ic, "IC-01", 1, 2, 2);
+	cm_feature *f = feat(t, CM_FEAT_CITY, "c1", "Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn");
+	f->cathedral = true;
+	f->good = CM_GOOD_WINE;
+	t = tile(ic, "IC-02", 0, 1, 1);
+	feat(t, CM_FEAT_FIELD, "f1", "Ne En Em Es Se");
+	feat(t, CM_FEAT_ROAD, "r1", "Nm Sm")->inn = true;
+	feat(t, CM_FEAT_FIELD, "f2", "Sw Ws Wm Wn Nw");
+	derive_all(ic);
+
+	cm_tileset *ab = sets[2] = new_set("abbey", "Abbey & Mayor", false, 2, 2, 2);
+	t = tile(ab, "abbey", 1, 1, 1);
+	feat(t, CM_FEAT_ABBEY, "a1", "Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn");
+	t = tile(ab, "garden", 1, 1, 1);
+	feat(t, CM_FEAT_GARDEN, "g1", "");
+	feat(t, CM_FEAT_FIELD, NULL, "Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn");
+	contact(t, 3u);
+	derive_all(ab);
+}
+
+static void free_sets(cm_tileset *sets[3])
+{
+	for (int i = 0; i < 3; i++)
+		free_set(sets[i]);
+}
+
+static void deck(cm_map *m, const char *set, const char *tile_id, int count)
+{
+	m->deck = realloc(m->deck, (m->n_deck + 1) * sizeof *m->deck);
+	assert_non_null(m->deck);
+	cm_deck_entry *e = &m->deck[m->n_deck++];
+	memset(e, 0, sizeof *e);
+	e->tileset = sdup(set);
+	e->tile = sdup(tile_id);
+	e->count = count;
+}
+
+/* Neutral prints on every side of a playable square that faces no playable
+ * square or big city. */
+static void auto_prints(cm_map *m)
+{
+	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			cm_square *s = cm_map_at(m, x, y);
+			if (!cm_square_kind_playable(s->kind))
+				continue;
+			for (int e = 0; e < 4; e++) {
+				const cm_square *n = cm_map_at(m, x + dx[e], y + dy[e]);
+				if (!n || (!cm_square_kind_playable(n->kind) && n->kind != CM_SQ_BIGCITY))
+					s->print[e].kind = CM_PRINT_NEUTRAL;
+			}
+		}
+}
+
+static void add_island(cm_map *m, const char *name)
+{
+	m->islands = realloc(m->islands, (m->n_islands + 1) * sizeof *m->islands);
+	assert_non_null(m->islands);
+	memset(&m->islands[m->n_islands], 0, sizeof m->islands[0]);
+	m->islands[m->n_islands++].name = sdup(name);
+}
+
+/* 5x4 with every model part:
+ *   none land  land     land    waves
+ *   land start town     bigcity land
+ *   land land  land     bigcity island
+ *   none land  landmark land    island */
+static cm_map *make_sample(void)
+{
+	static const char *const rows[4] = { "01115", "12341", "11147", "01617" };
+	cm_map *m;
+	assert_int_equal(cm_map_new(5, 4, &m), 0);
+	m->id = sdup("sample");
+	m->name = sdup("Sample \"Land\" <&>");
+	for (int y = 0; y < 4; y++)
+		for (int x = 0; x < 5; x++)
+			cm_map_at(m, x, y)->kind = (cm_square_kind)(rows[y][x] - '0');
+	cm_map_at(m, 1, 1)->name = sdup("Paris");
+	cm_map_at(m, 2, 1)->name = sdup("Lyon");
+	cm_map_at(m, 2, 3)->name = sdup("Mont Blanc");
+	cm_square *s = cm_map_at(m, 1, 2);
+	s->markers = calloc(2, sizeof *s->markers);
+	s->markers[0] = sdup("chip:wine");
+	s->markers[1] = sdup("chip:grain");
+	s->n_markers = 2;
+	add_island(m, "Corsica");
+	cm_map_at(m, 4, 2)->island = 0;
+	cm_map_at(m, 4, 2)->arms = 1;
+	cm_map_at(m, 4, 3)->island = 0;
+	auto_prints(m);
+	m->squares[3 * 5 + 1].print[CM_S] = (cm_edge_print){ CM_PRINT_ROAD, 0, sdup("to Spain"), 0 };
+	m->squares[3 * 5 + 3].print[CM_S] = (cm_edge_print){ CM_PRINT_ROAD, 0, NULL, 0 };
+	m->squares[0 * 5 + 2].print[CM_N] = (cm_edge_print){ CM_PRINT_CITY, 2, sdup("Köln"), 0 };
+
+	m->bigcities = calloc(1, sizeof *m->bigcities);
+	m->n_bigcities = 1;
+	cm_bigcity *b = &m->bigcities[0];
+	b->name = sdup("Berlin");
+	b->pieces = calloc(2, sizeof *b->pieces);
+	b->n_pieces = 2;
+	b->pieces[0].x = 3;
+	b->pieces[0].y = 1;
+	feat(&b->pieces[0].tile, CM_FEAT_CITY, "c1", "Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn")->arms = 2;
+	b->pieces[1].x = 3;
+	b->pieces[1].y = 2;
+	cm_tile_type *t = &b->pieces[1].tile;
+	feat(t, CM_FEAT_CITY, "c1", "Nw Nm Ne Wn Wm Ws");
+	feat(t, CM_FEAT_ROAD, "r1", "Em");
+	feat(t, CM_FEAT_FIELD, "f1", "En")->touches = 1u;
+	feat(t, CM_FEAT_FIELD, "f2", "Es Se Sm Sw");
+	contact(t, 3u);
+	for (int y = 1; y <= 2; y++) {
+		cm_map_at(m, 3, y)->bigcity = 0;
+		for (int e = 0; e < 4; e++)
+			cm_map_at(m, 3, y)->print[e].kind = CM_PRINT_NONE;
+	}
+
+	m->ferries = calloc(1, sizeof *m->ferries);
+	m->n_ferries = 1;
+	m->ferries[0] = (cm_ferry){ sdup("Channel"), 1, 3, CM_S, 3, 3, CM_S, 1, 0 };
+	m->setup = (cm_setup){ .starts_used = 1, .tiles_min = 40, .tiles_max = 60, .followers = 7 };
+	cm_rules_default(&m->rules, CM_EDITION_C1);
+	m->rules.farmers = CM_FARMERS_C1;
+	m->rules.town_cost = true;
+	deck(m, "base", NULL, -1);
+	deck(m, "ic", "IC-02", 3);
+	deck(m, "ic", "IC-01", -1);
+	return m;
+}
+
+/* 1x1, no name, no deck */
+static cm_map *make_tiny(void)
+{
+	cm_map *m;
+	assert_int_equal(cm_map_new(1, 1, &m), 0);
+	m->id = sdup("tiny");
+	m->squares[0].kind = CM_SQ_LAND;
+	auto_prints(m);
+	return m;
+}
+
+/* 12x9 with every square kind in a pattern, two islands, C3, the abbey set */
+static cm_map *make_wide(void)
+{
+	cm_map *m;
+	assert_int_equal(cm_map_new(12, 9, &m), 0);
+	m->id = sdup("wide");
+	m->name = sdup("Wide");
+	add_island(m, "North");
+	add_island(m, NULL);
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			cm_square *s = cm_map_at(m, x, y);
+			s->kind = (cm_square_kind)((x * 7 + y * 3) % CM_SQ_KIND_COUNT);
+			if (s->kind == CM_SQ_ISLAND)
+				s->island = (x + y) % 2;
+			if (s->kind == CM_SQ_TOWN)
+				s->name = sdup("Town");
+		}
+	auto_prints(m);
+	cm_rules_default(&m->rules, CM_EDITION_C3);
+	deck(m, "abbey", NULL, -1);
+	deck(m, "base", "D", 1);
+	return m;
+}
+
+/* ---- helpers ---- */
+
+static char *json_of(const cm_map *m, cm_tileset *sets[3], int *rc, size_t *len)
+{
+	char *p = NULL;
+	FILE *f = open_memstream(&p, len);
+	assert_non_null(f);
+	*rc = cm_export_json(m, sets, 3, f);
+	assert_int_equal(fclose(f), 0);
+	return p;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *p = NULL;
+	size_t n = 0, cap = 0, got;
+	char chunk[4096];
+	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		if (n + got > cap) {
+			cap = (n + got) * 2;
+			p = realloc(p, cap);
+			assert_non_null(p);
+		}
+		memcpy(p + n, chunk, got);
+		n += got;
+	}
+	fclose(f);
+	*len = n;
+	return p ? p : calloc(1, 1);
+}
+
+/* The JSON of the sample map must equal the golden file: the format is a
+ * promise to clients (schemas/export-json.md). CM_UPDATE_GOLDEN=1 rewrites it. */
+#define GOLDEN "tests/fixtures/export/sample.json"
+
+/* ---- JSON ---- */
+
+static void test_export__json_matches_golden_and_is_deterministic(void **state)
+{
+	(void)state;
+	cm_tileset *sets[3];
+	make_sets(sets);
+	cm_map *m = make_sample();
+	int rc1, rc2;
+	size_t n1, n2, ng;
+	char *a = json_of(m, sets, &rc1, &n1);
+	char *b = json_of(m, sets, &rc2, &n2);
+	assert_int_equal(rc1, 0);
+	assert_int_equal(rc2, 0);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(a, b, n1);
+	if (getenv("CM_UPDATE_GOLDEN")) {
+		FILE *f = fopen(GOLDEN, "wb");
+		assert_non_null(f);
+		fwrite(a, 1, n1, f);
+		fclose(f);
+	}
+	char *g = read_all(GOLDEN, &ng);
+	assert_non_null(g);
+	assert_int_equal(ng, n1);
+	assert_memory_equal(g, a, n1);
+	/* what a client relies on first */
+	assert_non_null(strstr(a, "\"format\": {\n    \"name\": \"carcamap-map\",\n    \"version\": \"1.0\""));
+	assert_null(strstr(a, "\"abbey\",")); /* a set the deck does not use is not written */
+	free(g);
+	free(a);
+	free(b);
+	cm_map_free(m);
+	free_sets(sets);
+}
+
+static void test_export__json_missing_set_or_tile_writes_nothing(void **state)
+{
+	(void)state;
+	cm_tileset *sets[3];
+	make_sets(sets);
+	cm_map *m = make_sample();
+	int rc;
+	size_t n;
+	free(m->deck[1].tile);
+	m->deck[1].tile = sdup("IC-99");
+	char *p = json_of(m, sets, &rc, &n);
+	assert_int_equal(rc, CM_ENOTFOUND);
+	assert_int_equal(n, 0);
+	free(p);
+	free(m->deck[0].tileset);
+	m->deck[0].tileset = sdup("river");
+	p = json_of(m, sets, &rc, &n);
+	assert_int_equal(rc, CM_ENOTFOUND);
+	assert_int_equal(n, 0);
+	free(p);
+	cm_map_free(m);
+	free_sets(sets);
+}
+
+/* Each inconsistency a writer refuses, one at a time. */
+static void test_export__inconsistent_model_is_refused(void **state)
+{
+	(void)state;
+	cm_tileset *sets[3];
+	make_sets(sets);
+	for (int c = 0; c < 7; c++) {
+		cm_map *m = make_sample();
+		switch (c) {
+		case 0: m->squares[0].island = 1; break;
+		case 1: m->squares[0].bigcity = 5; break;
+		case 2: m->squares[0].kind = (cm_square_kind)CM_SQ_KIND_COUNT; break;
+		case 3: m->ferries[0].x2 = 5; break;
+		case 4: m->bigcities[0].pieces[1].tile.features[2].touches = 1u << 9; break;
+		case 5: m->rules.farmers = (cm_farmers)0; break;
+		case 6: free(m->id); m->id = NULL; break;
+		}
+		int rc;
+		size_t n;
+		char *p = json_of(m, sets, &rc, &n);
+		assert_int_equal(rc, CM_EINVAL);
+		assert_int_equal(n, 0);
+		free(p);
+		unsigned char *bin = (unsigned char *)"x";
+		assert_int_equal(cm_export_bin(m, sets, 3, &bin, &n), CM_EINVAL);
+		assert_null(bin);
+		cm_map_free(m);
+	}
+	free_sets(sets);
+}
+
+/* ---- binary round trip ---- */
+
+static void expect_str(const char *got, const char *want)
+{
+	if (!want)
+		assert_null(got);
+	else
+		assert_string_equal(got, want);
+}
+
+/* The reader's shape equals the tile type's features, contacts, edges. */
+static void expect_shape(const cmap_map *r, const cmap_shape *sh, const cm_tile_type *t)
+{
+	for (int s = 0; s < 4; s++)
+		assert_int_equal(sh->edges[s], t->edge[s]);
+	assert_int_equal(sh->n_features, t->n_features);
+	assert_int_equal(sh->n_contacts, t->n_contacts);
+	for (size_t i = 0; i < t->n_features; i++) {
+		cmap_feature f;
+		const cm_feature *w = &t->features[i];
+		assert_int_equal(cmap_get_feature(r, sh->first_feature + (uint32_t)i, &f), 0);
+		assert_int_equal(f.kind, w->kind);
+		assert_int_equal(f.slots, w->slots);
+		assert_int_equal(f.arms, w->arms);
+		assert_int_equal(f.cathedral, w->cathedral);
+		assert_int_equal(f.inn, w->inn);
+		assert_int_equal(f.good, w->good);
+		assert_int_equal(f.touches, w->touches);
+		expect_str(f.id, w->id);
+	}
+	for (size_t i = 0; i < t->n_contacts; i++) {
+		uint32_t c;
+		assert_int_equal(cmap_get_contact(r, sh->first_contact + (uint32_t)i, &c), 0);
+		assert_int_equal(c, t->contacts[i]);
+	}
+}
+
+/* Writer -> reader gives the model back; used_sets: the sets in the order
+ * the deck first names them. */
+static void round_trip(const cm_map *m, cm_tileset *sets[3], cm_tileset *const *used, size_t n_used)
+{
+	unsigned char *bin, *bin2;
+	size_t len, len2;
+	assert_int_equal(cm_export_bin(m, sets, 3, &bin, &len), 0);
+	assert_int_equal(cm_export_bin(m, sets, 3, &bin2, &len2), 0);
+	assert_int_equal(len, len2);
+	assert_memory_equal(bin, bin2, len);
+	free(bin2);
+
+	cmap_map *r;
+	assert_int_equal(cmap_open(bin, len, &r), 0);
+	unsigned major, minor;
+	cmap_version(r, &major, &minor);
+	assert_int_equal(major, CM_EXPORT_BIN_MAJOR);
+	assert_int_equal(minor, CM_EXPORT_BIN_MINOR);
+	expect_str(cmap_id(r), m->id);
+	expect_str(cmap_name(r), m->name);
+	assert_int_equal(cmap_cols(r), m->cols);
+	assert_int_equal(cmap_rows(r), m->rows);
+
+	cmap_rules ru;
+	cmap_get_rules(r, &ru);
+	assert_int_equal(ru.starts_used, m->setup.starts_used);
+	assert_int_equal(ru.tiles_min, m->setup.tiles_min);
+	assert_int_equal(ru.tiles_max, m->setup.tiles_max);
+	assert_int_equal(ru.followers, m->setup.followers);
+	assert_int_equal(ru.edition, m->rules.edition);
+	assert_int_equal(ru.farmers, m->rules.farmers);
+	assert_int_equal(ru.tiny_city, m->rules.tiny_city);
+	assert_int_equal(ru.farmers_bigcity, m->rules.farmers_bigcity);
+	assert_int_equal(ru.town_extra_turn, m->rules.town_extra_turn);
+	assert_int_equal(ru.town_cost, m->rules.town_cost);
+	assert_int_equal(ru.town_road_bonus, m->rules.town_road_bonus);
+	assert_int_equal(ru.abbey_edge, m->rules.abbey_edge);
+
+	uint32_t np = 0;
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *s = cm_map_at(m, x, y);
+			cmap_square q;
+			assert_int_equal(cmap_get_square(r, (uint32_t)x, (uint32_t)y, &q), 0);
+			assert_int_equal(q.kind, s->kind);
+			assert_int_equal(q.arms, s->arms);
+			expect_str(q.name, s->name);
+			assert_int_equal(q.island, s->island < 0 ? CMAP_NONE : (uint32_t)s->island);
+			assert_int_equal(q.bigcity, s->bigcity < 0 ? CMAP_NONE : (uint32_t)s->bigcity);
+			assert_int_equal(q.n_markers, s->n_markers);
+			for (uint32_t k = 0; k < q.n_markers; k++) {
+				const char *mk;
+				assert_int_equal(cmap_get_marker(r, q.first_marker + k, &mk), 0);
+				assert_string_equal(mk, s->markers[k]);
+			}
+			for (int e = 0; e < 4; e++) {
+				if (s->print[e].kind == CM_PRINT_NONE)
+					continue;
+				cmap_print p;
+				assert_int_equal(cmap_get_print(r, np++, &p), 0);
+				assert_int_equal(p.x, x);
+				assert_int_equal(p.y, y);
+				assert_int_equal(p.side, e);
+				assert_int_equal(p.kind, s->print[e].kind);
+				assert_int_equal(p.arms, s->print[e].arms);
+				expect_str(p.label, s->print[e].label);
+			}
+		}
+	assert_int_equal(cmap_count(r, CMAP_T_PRINTS), np);
+
+	assert_int_equal(cmap_count(r, CMAP_T_BIGCITIES), m->n_bigcities);
+	for (uint32_t i = 0; i < m->n_bigcities; i++) {
+		cmap_bigcity b;
+		assert_int_equal(cmap_get_bigcity(r, i, &b), 0);
+		expect_str(b.name, m->bigcities[i].name);
+		assert_int_equal(b.n_pieces, m->bigcities[i].n_pieces);
+		for (uint32_t k = 0; k < b.n_pieces; k++) {
+			const cm_bigcity_piece *w = &m->bigcities[i].pieces[k];
+			cm_tile_type derived = w->tile; /* the pieces are not derived by the builder */
+			cmap_piece pc;
+			assert_int_equal(cmap_get_piece(r, b.first_piece + k, &pc), 0);
+			assert_int_equal(pc.x, w->x);
+			assert_int_equal(pc.y, w->y);
+			cm_tile_type_derive(&derived);
+			expect_shape(r, &pc.shape, &derived);
+		}
+	}
+
+	assert_int_equal(cmap_count(r, CMAP_T_FERRIES), m->n_ferries);
+	for (uint32_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *w = &m->ferries[i];
+		cmap_ferry f;
+		assert_int_equal(cmap_get_ferry(r, i, &f), 0);
+		expect_str(f.name, w->name);
+		assert_true(f.x1 == (uint32_t)w->x1 && f.y1 == (uint32_t)w->y1 && f.s1 == w->s1);
+		assert_true(f.x2 == (uint32_t)w->x2 && f.y2 == (uint32_t)w->y2 && f.s2 == w->s2);
+		assert_int_equal(f.arms, w->arms);
+	}
+	assert_int_equal(cmap_count(r, CMAP_T_ISLANDS), m->n_islands);
+	for (uint32_t i = 0; i < m->n_islands; i++) {
+		const char *name;
+		assert_int_equal(cmap_get_island(r, i, &name), 0);
+		expect_str(name, m->islands[i].name);
+	}
+
+	assert_int_equal(cmap_count(r, CMAP_T_TILESETS), n_used);
+	for (uint32_t i = 0; i < n_used; i++) {
+		cmap_tileset ts;
+		assert_int_equal(cmap_get_tileset(r, i, &ts), 0);
+		expect_str(ts.id, used[i]->id);
+		expect_str(ts.name, used[i]->name);
+		assert_int_equal(ts.base, used[i]->base);
+		for (int e = 0; e < 3; e++)
+			assert_int_equal(ts.total[e], used[i]->total[e]);
+		assert_int_equal(ts.n_tiles, used[i]->n_tiles);
+		for (uint32_t k = 0; k < ts.n_tiles; k++) {
+			const cm_tile_type *w = &used[i]->tiles[k];
+			cmap_tile t;
+			assert_int_equal(cmap_get_tile(r, ts.first_tile + k, &t), 0);
+			expect_str(t.id, w->id);
+			expect_str(t.name, w->name);
+			assert_int_equal(t.start, w->start);
+			for (int e = 0; e < 3; e++)
+				assert_int_equal(t.count[e], w->count[e]);
+			expect_shape(r, &t.shape, w);
+		}
+	}
+	assert_int_equal(cmap_count(r, CMAP_T_DECK), m->n_deck);
+	for (uint32_t i = 0; i < m->n_deck; i++) {
+		cmap_deck_entry d;
+		cmap_tileset ts;
+		assert_int_equal(cmap_get_deck_entry(r, i, &d), 0);
+		assert_int_equal(cmap_get_tileset(r, d.tileset, &ts), 0);
+		assert_string_equal(ts.id, m->deck[i].tileset);
+		assert_int_equal(d.count, m->deck[i].count);
+		if (!m->deck[i].tile) {
+			assert_int_equal(d.tile, CMAP_NONE);
+		} else {
+			cmap_tile t;
+			assert_int_equal(cmap_get_tile(r, d.tile, &t), 0);
+			assert_string_equal(t.id, m->deck[i].tile);
+		}
+	}
+	/* past the end is refused, never read */
+	cmap_ferry f;
+	assert_int_equal(cmap_get_ferry(r, (uint32_t)m->n_ferries, &f), CMAP_EARG);
+	cmap_square q;
+	assert_int_equal(cmap_get_square(r, (uint32_t)m->cols, 0, &q), CMAP_EARG);
+	cmap_close(r);
+	free(bin);
+}
+
+/* Copies in the deck per tile, in the order of the reader's tile table. */
+static void expect_in_deck(const cm_map *m, cm_tileset *sets[3], const uint32_t *want, size_t n)
+{
+	unsigned char *bin;
+	size_t len;
+	cmap_map *r;
+	assert_int_equal(cm_export_bin(m, sets, 3, &bin, &len), 0);
+	assert_int_equal(cmap_open(bin, len, &r), 0);
+	assert_int_equal(cmap_count(r, CMAP_T_TILES), n);
+	for (uint32_t i = 0; i < n; i++) {
+		cmap_tile t;
+		assert_int_equal(cmap_get_tile(r, i, &t), 0);
+		assert_int_equal(t.in_deck, want[i]);
+	}
+	cmap_close(r);
+	free(bin);
+}
+
+static void test_export__bin_round_trip_sample(void **state)
+{
+	(void)state;
+	cm_tileset *sets[3];
+	make_sets(sets);
+	cm_map *m = make_sample();
+	cm_tileset *used[2] = { sets[0], sets[1] };
+	round_trip(m, sets, used, 2);
+	/* C1 counts of base D B V Q, then IC-01 (whole-set count, C1: 1) and
+	 * IC-02 (explicit 3) */
+	static const uint32_t want[] = { 4, 4, 9, 1, 1, 3 };
+	expect_in_deck(m, sets, want, 6);
+	cm_map_free(m);
+	free_sets(sets);
+}
+
+static void test_export__bin_round_trip_tiny_and_wide(void **state)
+{
+	(void)state;
+	cm_tileset *sets[3];
+	make_sets(sets);
+	cm_map *m = make_tiny();
+	round_trip(m, sets, NULL, 0);
+	cm_map_free(m);
+	m = make_wide();
+	cm_tileset *used[2] = { sets[2], sets[0] };
+	round_trip(m, sets, used, 2);
+	/* abbey set at C3, then base with only D (1 copy) */
+	static const uint32_t want[] = { 1, 1, 1, 0, 0, 0 };
+	expect_in_deck(m, sets, want, 6);
+	cm_map_free(m);
+	free_sets(sets);
+}
+
+static void test_export__bin_missing_tile_gives_no_buffer(void **state)
+{
+	(void)state;
+	cm_tileset *sets[3];
+	make_sets(sets);
+	cm_map *m = make_wide();
+	unsigned char *bin;
+	size_t len = 7;
+	assert_int_equal(cm_export_bin(m, sets, 2, &bin, &len), CM_ENOTFOUND); /* no abbey set */
+	assert_null(bin);
+	assert_int_equal(len, 0);
+	cm_map_free(m);
+	free_sets(sets);
+}
+
+/* ---- TMX ---- */
+
+static char *tmpdir(void)
+{
+	char *d = strdup("/tmp/cm-export-XXXXXX");
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	char *p = malloc(strlen(dir) + strlen(name) + 2);
+	assert_non_null(p);
+	sprintf(p, "%s/%s", dir, name);
+	return p;
+}
+
+static void test_export__tmx_files_are_deterministic(void **state)
+{
+	(void)state;
+	char *dir = tmpdir();
+	cm_map *m = make_sample();
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	char *t1 = path_in(dir, "a.tmx"), *t2 = path_in(dir, "b.tmx");
+	char *p1 = path_in(dir, "a.kinds.png"), *p2 = path_in(dir, "b.kinds.png");
+	assert_int_equal(cm_export_tmx(m, t1, d), 0);
+	assert_int_equal(cm_export_tmx(m, t2, d), 0);
+	assert_int_equal(cm_diags_count(d), 0);
+	size_t n1, n2, k1, k2;
+	char *a = read_all(t1, &n1), *b = read_all(t2, &n2);
+	char *pa = read_all(p1, &k1), *pb = read_all(p2, &k2);
+	assert_non_null(a);
+	assert_non_null(pa);
+	/* identical but for the image name */
+	assert_int_equal(n1, n2);
+	char *img = strstr(b, "b.kinds.png");
+	assert_non_null(img);
+	img[0] = 'a';
+	assert_memory_equal(a, b, n1);
+	assert_int_equal(k1, k2);
+	assert_memory_equal(pa, pb, k1);
+	assert_memory_equal(pa, "\x89PNG\r\n\x1a\n", 8);
+	assert_non_null(strstr(a, "<layer id=\"1\" name=\"squares\" width=\"5\" height=\"4\">"));
+	assert_non_null(strstr(a, "\n1,2,2,2,6,\n2,3,4,5,2,\n2,2,2,5,8,\n1,2,7,2,8\n"));
+	assert_non_null(strstr(a, "value=\"Sample &quot;Land&quot; &lt;&amp;&gt;\""));
+	assert_non_null(strstr(a, "<property name=\"rules.farmers\" value=\"C1\"/>"));
+	const char *groups[] = { "bigcities", "edge_prints", "ferries", "islands", "names" };
+	for (int i = 0; i < 5; i++) {
+		char want[64];
+		snprintf(want, sizeof want, "name=\"%s\"", groups[i]);
+		assert_non_null(strstr(a, want));
+	}
+	free(a);
+	free(b);
+	free(pa);
+	free(pb);
+	remove(t1);
+	remove(t2);
+	remove(p1);
+	remove(p2);
+	assert_int_equal(rmdir(dir), 0); /* nothing else left: no temporary files */
+	free(t1);
+	free(t2);
+	free(p1);
+	free(p2);
+	free(dir);
+	cm_diags_free(d);
+	cm_map_free(m);
+}
+
+static void test_export__tmx_failures_leave_no_file(void **state)
+{
+	(void)state;
+	char *dir = tmpdir();
+	cm_map *m = make_sample();
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	char *t = path_in(dir, "missing/x.tmx");
+	assert_int_equal(cm_export_tmx(m, t, d), CM_EIO);
+	assert_int_equal(cm_diags_errors(d), 1);
+	assert_non_null(strstr(cm_diags_get(d, 0)->message, "cannot write"));
+	free(t);
+	cm_diags_clear(d);
+	t = path_in(dir, "x.tmx");
+	free(m->squares[6].name);
+	m->squares[6].name = sdup("bad \xff byte");
+	assert_int_equal(cm_export_tmx(m, t, d), CM_EINVAL);
+	assert_int_equal(cm_diags_errors(d), 1);
+	assert_non_null(strstr(cm_diags_get(d, 0)->message, "not valid utf-8"));
+	cm_diags_clear(d);
+	m->squares[6].island = 3;
+	assert_int_equal(cm_export_tmx(m, t, d), CM_EINVAL);
+	assert_non_null(strstr(cm_diags_get(d, 0)->message, "square island index"));
+	assert_int_equal(rmdir(dir), 0); /* empty */
+	free(t);
+	free(dir);
+	cm_diags_free(d);
+	cm_map_free(m);
+}
+
+/* For tests/export/run.sh: the samples in every format. */
+static void test_export__write_samples(void **state)
+{
+	(void)state;
+	const char *dir = getenv("CM_EXPORT_DIR");
+	if (!dir)
+		skip();
+	cm_tileset *sets[3];
+	make_sets(sets);
+	cm_map *maps[3] = { make_sample(), make_tiny(), make_wide() };
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	for (int i = 0; i < 3; i++) {
+		char name[64];
+		snprintf(name, sizeof name, "%s.json", maps[i]->id);
+		char *p = path_in(dir, name);
+		FILE *f = fopen(p, "wb");
+		assert_non_null(f);
+		assert_int_equal(cm_export_json(maps[i], sets, 3, f), 0);
+		assert_int_equal(fclose(f), 0);
+		free(p);
+		snprintf(name, sizeof name, "%s.tmx", maps[i]->id);
+		p = path_in(dir, name);
+		assert_int_equal(cm_export_tmx(maps[i], p, d), 0);
+		free(p);
+		cm_map_free(maps[i]);
+	}
+	cm_diags_free(d);
+	free_sets(sets);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_export__json_matches_golden_and_is_deterministic),
+		cmocka_unit_test(test_export__json_missing_set_or_tile_writes_nothing),
+		cmocka_unit_test(test_export__inconsistent_model_is_refused),
+		cmocka_unit_test(test_export__bin_round_trip_sample),
+		cmocka_unit_test(test_export__bin_round_trip_tiny_and_wide),
+		cmocka_unit_test(test_export__bin_missing_tile_gives_no_buffer),
+		cmocka_unit_test(test_export__tmx_files_are_deterministic),
+		cmocka_unit_test(test_export__tmx_failures_leave_no_file),
+		cmocka_unit_test(test_export__write_samples),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,515 @@
+/* test_map.c: the map descriptor (carcamap/map.h): reading every feature,
+ * the canonical writer's round trip, combined maps, in-memory checks, and
+ * one data-driven runner over tests/fixtures/map/bad/ *.xml, whose
+ * "<!-- expect: CM0203 line 12 -->" lines name exactly the diagnostics due. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/catalog.h"
+#include "carcamap/map.h"
+
+#define GOOD "tests/fixtures/map/good/"
+#define BAD "tests/fixtures/map/bad/"
+
+/* Tile sets the deck checks resolve against: "base" with tiles A and D. */
+static cm_tile_type base_tiles[2] = { { .id = "A" }, { .id = "D" } };
+static cm_tileset base_set = { .id = "base", .tiles = base_tiles, .n_tiles = 2 };
+static const cm_tileset *const sets[1] = { &base_set };
+
+static char *diags_text(const cm_diags *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	cm_diags_write_text(d, f);
+	fclose(f);
+	return buf;
+}
+
+/* Loads a fixture that must be clean; fails the test with the diagnostics otherwise. */
+static cm_map *load_clean(const char *path)
+{
+	cm_diags *d;
+	cm_map *m = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	int rc = cm_map_load_file(path, d, &m);
+	if (rc || cm_diags_count(d)) {
+		char *t = diags_text(d);
+		print_message("%s: rc %d\n%s", path, rc, t);
+		free(t);
+	}
+	assert_int_equal(rc, 0);
+	assert_int_equal(cm_diags_count(d), 0);
+	cm_diags_free(d);
+	return m;
+}
+
+static char *write_string(const cm_map *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(cm_map_write_xml(m, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static const cm_square *at(const cm_map *m, int x, int y)
+{
+	const cm_square *s = cm_map_at(m, x, y);
+	assert_non_null(s);
+	return s;
+}
+
+static void test_map__reads_every_feature(void **state)
+{
+	(void)state;
+	cm_map *m = load_clean(GOOD "sample.xml");
+	assert_string_equal(m->id, "sample");
+	assert_string_equal(m->name, "Sample Land");
+	assert_string_equal(m->image, "sample.png");
+	assert_string_equal(m->legend, "legend.xml");
+	assert_int_equal(m->cols, 7);
+	assert_int_equal(m->rows, 5);
+	/* grid key */
+	assert_int_equal(at(m, 0, 0)->kind, CM_SQ_NONE);
+	assert_int_equal(at(m, 1, 0)->kind, CM_SQ_LAND);
+	assert_int_equal(at(m, 2, 0)->kind, CM_SQ_START);
+	assert_int_equal(at(m, 4, 0)->kind, CM_SQ_WAVES);
+	assert_int_equal(at(m, 1, 1)->kind, CM_SQ_BIGCITY);
+	assert_int_equal(at(m, 4, 1)->kind, CM_SQ_LANDMARK);
+	assert_int_equal(at(m, 1, 2)->kind, CM_SQ_TOWN);
+	assert_int_equal(at(m, 4, 3)->kind, CM_SQ_ISLAND);
+	assert_int_equal(at(m, 7 - 1, 4)->kind, CM_SQ_NONE);
+	/* names, markers, islands with arms */
+	assert_string_equal(at(m, 2, 0)->name, "Rostock");
+	assert_string_equal(at(m, 4, 1)->name, "Lighthouse");
+	assert_int_equal(at(m, 1, 2)->n_markers, 2);
+	assert_string_equal(at(m, 1, 2)->markers[0], "wine");
+	assert_string_equal(at(m, 1, 2)->markers[1], "chumak");
+	assert_int_equal(m->n_islands, 1);
+	assert_string_equal(m->islands[0].name, "isle");
+	assert_string_equal(m->islands[0].title, "Isle of Test");
+	assert_int_equal(at(m, 4, 3)->island, 0);
+	assert_int_equal(at(m, 5, 3)->island, 0);
+	assert_int_equal(at(m, 5, 3)->arms, 1);
+	assert_int_equal(at(m, 1, 0)->island, -1);
+	/* explicit edge prints of each kind */
+	const cm_edge_print *p = &at(m, 1, 0)->print[CM_N];
+	assert_int_equal(p->kind, CM_PRINT_CITY);
+	assert_int_equal(p->arms, 1);
+	assert_string_equal(p->label, "to Denmark");
+	p = &at(m, 0, 1)->print[CM_W];
+	assert_int_equal(p->kind, CM_PRINT_ROAD);
+	assert_int_equal(p->arms, 2);
+	assert_string_equal(p->label, "to France");
+	p = &at(m, 3, 0)->print[CM_N];
+	assert_int_equal(p->kind, CM_PRINT_NEUTRAL);
+	assert_string_equal(p->label, "North Sea");
+	/* derived prints: neutral toward none/waves/landmark/off-grid, none toward land and big cities */
+	assert_int_equal(at(m, 1, 0)->print[CM_W].kind, CM_PRINT_NEUTRAL);  /* none */
+	assert_int_equal(at(m, 3, 0)->print[CM_E].kind, CM_PRINT_NEUTRAL);  /* waves */
+	assert_int_equal(at(m, 3, 1)->print[CM_E].kind, CM_PRINT_NEUTRAL);  /* landmark */
+	assert_int_equal(at(m, 1, 4)->print[CM_S].kind, CM_PRINT_NEUTRAL);  /* off the grid */
+	assert_null(at(m, 1, 4)->print[CM_S].label);
+	assert_int_equal(at(m, 1, 0)->print[CM_S].kind, CM_PRINT_NONE);     /* big city */
+	assert_int_equal(at(m, 1, 0)->print[CM_E].kind, CM_PRINT_NONE);     /* start square */
+	assert_int_equal(at(m, 1, 1)->print[CM_N].kind, CM_PRINT_NONE);     /* big cities have no prints */
+	assert_int_equal(at(m, 4, 1)->print[CM_W].kind, CM_PRINT_NONE);     /* nor landmarks */
+	/* big city over two squares with a road leaving it */
+	assert_int_equal(m->n_bigcities, 1);
+	const cm_bigcity *bc = &m->bigcities[0];
+	assert_string_equal(bc->name, "Berlin");
+	assert_int_equal(bc->n_pieces, 2);
+	assert_int_equal(at(m, 1, 1)->bigcity, 0);
+	assert_int_equal(at(m, 2, 1)->bigcity, 0);
+	assert_int_equal(at(m, 3, 1)->bigcity, -1);
+	const cm_tile_type *a = &bc->pieces[0].tile, *b = &bc->pieces[1].tile;
+	assert_int_equal(a->n_features, 3);
+	assert_int_equal(a->edge[CM_W], CM_EDGE_ROAD);
+	assert_int_equal(a->edge[CM_E], CM_EDGE_CITY);
+	assert_true(a->features[1].inn);
+	assert_int_equal(a->features[2].touches, 1u << 0);
+	assert_int_equal(a->n_contacts, 1);
+	assert_int_equal(a->contacts[0], (1u << 0) | (1u << 1));
+	assert_int_equal(b->features[0].arms, 2);
+	assert_true(b->features[0].cathedral);
+	assert_int_equal(b->features[0].good, CM_GOOD_WINE);
+	assert_true(cm_tiles_match(a, 0, CM_E, b, 0));
+	/* ferry */
+	assert_int_equal(m->n_ferries, 1);
+	assert_string_equal(m->ferries[0].name, "Test ferry");
+	assert_int_equal(m->ferries[0].x1, 2);
+	assert_int_equal(m->ferries[0].s1, CM_E);
+	assert_int_equal(m->ferries[0].x2, 4);
+	assert_int_equal(m->ferries[0].s2, CM_W);
+	assert_int_equal(m->ferries[0].arms, 1);
+	/* setup, deck, rules */
+	assert_int_equal(m->setup.starts_used, 2);
+	assert_int_equal(m->setup.tiles_min, 110);
+	assert_int_equal(m->setup.tiles_max, 120);
+	assert_int_equal(m->setup.followers, 9);
+	assert_int_equal(m->n_deck, 3);
+	assert_string_equal(m->deck[0].tileset, "base");
+	assert_null(m->deck[0].tile);
+	assert_int_equal(m->deck[0].count, -1);
+	assert_string_equal(m->deck[2].tileset, "traders-builders");
+	assert_string_equal(m->deck[2].tile, "TB-01");
+	assert_int_equal(m->deck[2].count, 2);
+	assert_int_equal(m->rules.edition, CM_EDITION_C2);
+	assert_false(m->rules.tiny_city);
+	assert_int_equal(m->rules.farmers, CM_FARMERS_C2);
+	assert_false(m->rules.farmers_bigcity);
+	assert_true(m->rules.town_cost);
+	assert_false(m->rules.town_extra_turn);
+	assert_false(m->rules.town_road_bonus);
+	assert_false(m->rules.abbey_edge);
+	/* lines point into the file */
+	assert_int_equal(at(m, 1, 0)->line, 6);
+	assert_true(m->ferries[0].line > 0);
+	cm_map_free(m);
+}
+
+/* read → write → read gives an equal model, and writing is a fixed point. */
+static void round_trip(const char *path)
+{
+	cm_map *m = load_clean(path);
+	char *x1 = write_string(m);
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_map *m2 = NULL;
+	int rc = cm_map_load_memory(x1, strlen(x1), "written.xml", d, &m2);
+	if (rc) {
+		char *t = diags_text(d);
+		print_message("%s\n%s", x1, t);
+		free(t);
+	}
+	assert_int_equal(rc, 0);
+	assert_true(cm_map_equal(m, m2));
+	char *x2 = write_string(m2);
+	assert_string_equal(x1, x2);
+	free(x1);
+	free(x2);
+	cm_map_free(m);
+	cm_map_free(m2);
+	cm_diags_free(d);
+}
+
+static void test_map__round_trip_is_equal_and_stable(void **state)
+{
+	(void)state;
+	round_trip(GOOD "sample.xml");
+	round_trip(GOOD "usa.xml");
+	round_trip(GOOD "usa-west.xml");
+}
+
+/* Equality sees every kind of difference, not only some. */
+static void test_map__equal_notices_changes(void **state)
+{
+	(void)state;
+	cm_map *a = load_clean(GOOD "sample.xml"), *b = load_clean(GOOD "sample.xml");
+	assert_true(cm_map_equal(a, b));
+	b->squares[3].print[CM_S].line = 999; /* lines are not compared */
+	b->line = 77;
+	assert_true(cm_map_equal(a, b));
+	b->rules.town_cost = !b->rules.town_cost;
+	assert_false(cm_map_equal(a, b));
+	b->rules.town_cost = !b->rules.town_cost;
+	b->bigcities[0].pieces[1].tile.features[0].arms++;
+	assert_false(cm_map_equal(a, b));
+	b->bigcities[0].pieces[1].tile.features[0].arms--;
+	cm_map_at(b, 1, 0)->print[CM_N].arms = 7;
+	assert_false(cm_map_equal(a, b));
+	cm_map_at(b, 1, 0)->print[CM_N].arms = 1;
+	b->ferries[0].s2 = CM_N;
+	assert_false(cm_map_equal(a, b));
+	b->ferries[0].s2 = CM_W;
+	assert_true(cm_map_equal(a, b));
+	cm_map_free(a);
+	cm_map_free(b);
+}
+
+/* MAP-HALF: halves pair into land squares; both maps' contents on one grid. */
+static void test_map__combined_halves_pair(void **state)
+{
+	(void)state;
+	cm_map *w = load_clean(GOOD "usa-west.xml");
+	/* alone, a side toward a half square is map edge */
+	assert_int_equal(at(w, 2, 1)->print[CM_E].kind, CM_PRINT_NEUTRAL);
+	assert_int_equal(at(w, 3, 1)->kind, CM_SQ_HALF);
+	cm_map_free(w);
+
+	cm_map *m = load_clean(GOOD "usa.xml");
+	assert_string_equal(m->id, "usa");
+	assert_int_equal(m->cols, 7);
+	assert_int_equal(m->rows, 3);
+	assert_int_equal(at(m, 3, 0)->kind, CM_SQ_LAND);
+	assert_int_equal(at(m, 3, 1)->kind, CM_SQ_LAND);
+	assert_int_equal(at(m, 3, 2)->kind, CM_SQ_NONE);
+	assert_string_equal(at(m, 3, 0)->name, "Kansas City");
+	assert_string_equal(at(m, 3, 1)->name, "Denver"); /* the combining descriptor refines */
+	assert_string_equal(at(m, 1, 0)->name, "Seattle");
+	assert_string_equal(at(m, 5, 0)->name, "Boston");
+	assert_string_equal(at(m, 5, 2)->name, "Miami");
+	int starts = 0;
+	for (int i = 0; i < m->cols * m->rows; i++)
+		starts += m->squares[i].kind == CM_SQ_START;
+	assert_int_equal(starts, 4);
+	/* combined, the same side faces land; the printed road stays */
+	assert_int_equal(at(m, 2, 1)->print[CM_E].kind, CM_PRINT_NONE);
+	assert_int_equal(at(m, 4, 1)->print[CM_W].kind, CM_PRINT_NONE);
+	assert_int_equal(at(m, 3, 0)->print[CM_N].kind, CM_PRINT_NEUTRAL);
+	assert_int_equal(at(m, 3, 1)->print[CM_S].kind, CM_PRINT_NEUTRAL);
+	assert_int_equal(at(m, 2, 0)->print[CM_N].kind, CM_PRINT_ROAD);
+	assert_string_equal(at(m, 2, 0)->print[CM_N].label, "to Canada");
+	/* setup from the combining descriptor */
+	assert_int_equal(m->setup.starts_used, 4);
+	assert_int_equal(m->setup.tiles_min, 220);
+	assert_int_equal(m->setup.tiles_max, 240);
+	assert_int_equal(m->n_deck, 1);
+	cm_map_free(m);
+}
+
+/* With an image, the grid may be absent: the reader keeps the references. */
+static void test_map__image_without_grid(void **state)
+{
+	(void)state;
+	static const char xml[] = "<map format=\"1\" id=\"pic\" name=\"Pic\" cols=\"3\" rows=\"2\">\n"
+	                          "  <image src=\"pic.png\" legend=\"pic-legend.xml\"/>\n"
+	                          "  <square x=\"1\" y=\"1\" kind=\"start\" name=\"Here\"/>\n"
+	                          "</map>\n";
+	cm_diags *d;
+	cm_map *m = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_map_load_memory(xml, sizeof xml - 1, "pic.xml", d, &m), 0);
+	assert_int_equal(cm_diags_count(d), 0);
+	assert_string_equal(m->image, "pic.png");
+	assert_string_equal(m->legend, "pic-legend.xml");
+	assert_int_equal(m->cols, 3);
+	assert_int_equal(m->rows, 2);
+	assert_int_equal(at(m, 1, 1)->kind, CM_SQ_START);
+	assert_int_equal(at(m, 1, 1)->line, 3);
+	assert_int_equal(at(m, 0, 0)->kind, CM_SQ_NONE);
+	assert_int_equal(at(m, 1, 1)->print[CM_N].kind, CM_PRINT_NEUTRAL);
+	cm_map_free(m);
+	cm_diags_free(d);
+}
+
+/* In-memory maps have no lines: diagnostics say where instead. */
+static void test_map__in_memory_checks_say_where(void **state)
+{
+	(void)state;
+	cm_map *m;
+	assert_int_equal(cm_map_new(3, 1, &m), 0);
+	m->id = strdup("mem");
+	m->squares[0].kind = CM_SQ_START;
+	m->squares[1].kind = CM_SQ_LAND;
+	m->squares[2].kind = CM_SQ_WAVES;
+	m->setup.starts_used = 1;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	/* before the default prints, sides toward the edge lack one */
+	assert_int_equal(cm_map_check(m, NULL, 0, d), CM_EINVAL);
+	assert_int_equal(cm_diags_count(d), 6);
+	cm_diags_clear(d);
+	cm_map_default_prints(m);
+	assert_int_equal(cm_map_check(m, NULL, 0, d), 0);
+	assert_int_equal(cm_map_at(m, 1, 0)->print[CM_E].kind, CM_PRINT_NEUTRAL);
+	assert_int_equal(cm_map_at(m, 1, 0)->print[CM_W].kind, CM_PRINT_NONE);
+	m->squares[1].print[CM_W].kind = CM_PRINT_ROAD;
+	m->deck = calloc(1, sizeof *m->deck);
+	m->deck[0] = (cm_deck_entry){ strdup("base"), strdup("Q"), 1, 0 };
+	m->n_deck = 1;
+	assert_int_equal(cm_map_check(m, sets, 1, d), CM_EINVAL);
+	assert_int_equal(cm_diags_count(d), 2);
+	const cm_diag *g = cm_diags_get(d, 0);
+	assert_string_equal(g->rule, "CM0203");
+	assert_int_equal(g->line, 0);
+	assert_string_equal(g->where, "map mem, square (1,0), side W");
+	g = cm_diags_get(d, 1);
+	assert_string_equal(g->rule, "CM0213");
+	assert_string_equal(g->where, "map mem, deck entry 0");
+	cm_diags_free(d);
+	cm_map_free(m);
+}
+
+/* ---- the bad fixtures ---- */
+
+typedef struct {
+	char id[16];
+	unsigned line;
+} expect;
+
+static int expect_cmp(const void *a, const void *b)
+{
+	const expect *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	char *buf = malloc(1 << 16);
+	assert_non_null(buf);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static size_t parse_expects(const char *text, expect *v, size_t max)
+{
+	size_t n = 0;
+	for (const char *p = text; (p = strstr(p, "<!-- expect: ")) != NULL; p++) {
+		assert_true(n < max);
+		assert_int_equal(sscanf(p, "<!-- expect: %15s line %u -->", v[n].id, &v[n].line), 2);
+		n++;
+	}
+	return n;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the *.xml files in BAD (caller frees each and the array). */
+static size_t bad_fixtures(char ***out)
+{
+	DIR *dir = opendir(BAD);
+	assert_non_null(dir);
+	char **v = NULL;
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".xml") != 0)
+			continue;
+		v = realloc(v, (n + 1) * sizeof *v);
+		assert_non_null(v);
+		v[n++] = strdup(e->d_name);
+	}
+	closedir(dir);
+	qsort(v, n, sizeof *v, name_cmp);
+	*out = v;
+	return n;
+}
+
+static void test_map__bad_fixtures_report_exactly_what_they_expect(void **state)
+{
+	(void)state;
+	char **names;
+	size_t n = bad_fixtures(&names), failed = 0;
+	assert_true(n >= 20);
+	for (size_t i = 0; i < n; i++) {
+		char path[512];
+		snprintf(path, sizeof path, BAD "%s", names[i]);
+		char *text = slurp(path);
+		expect want[32], got[64];
+		size_t nw = parse_expects(text, want, 32), ng = 0;
+		free(text);
+		assert_true(nw > 0);
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		cm_map *m = NULL;
+		int rc = cm_map_load_file(path, d, &m);
+		if (rc == 0)
+			rc = cm_map_check_deck(m, sets, 1, d);
+		cm_map_free(m);
+		for (size_t k = 0; k < cm_diags_count(d) && ng < 64; k++, ng++) {
+			const cm_diag *g = cm_diags_get(d, k);
+			snprintf(got[ng].id, sizeof got[ng].id, "%s", g->rule ? g->rule : "none");
+			/* diagnostics about another file (a half map) do not count as this file's lines */
+			got[ng].line = g->file && strcmp(g->file, path) == 0 ? g->line : 0;
+		}
+		qsort(want, nw, sizeof *want, expect_cmp);
+		qsort(got, ng, sizeof *got, expect_cmp);
+		bool same = rc != 0 && nw == ng;
+		for (size_t k = 0; same && k < nw; k++)
+			same = expect_cmp(&want[k], &got[k]) == 0;
+		if (!same) {
+			char *t = diags_text(d);
+			print_message("%s: rc %d, expected %zu diagnostics, got:\n%s", names[i], rc, nw, t);
+			free(t);
+			failed++;
+		}
+		cm_diags_free(d);
+		free(names[i]);
+	}
+	free(names);
+	assert_int_equal(failed, 0);
+}
+
+/* Every CM02xx check in the catalogue has a bad fixture that expects it. */
+static void test_map__every_check_has_a_fixture(void **state)
+{
+	(void)state;
+	char **names;
+	size_t n = bad_fixtures(&names);
+	size_t len = 0;
+	char *all = NULL;
+	for (size_t i = 0; i < n; i++) {
+		char path[512];
+		snprintf(path, sizeof path, BAD "%s", names[i]);
+		char *t = slurp(path);
+		all = realloc(all, len + strlen(t) + 1);
+		assert_non_null(all);
+		memcpy(all + len, t, strlen(t) + 1);
+		len += strlen(t);
+		free(t);
+		free(names[i]);
+	}
+	free(names);
+	size_t checks = 0;
+	for (size_t i = 0; i < cm_catalog_count(); i++) {
+		const cm_check_info *ci = cm_catalog_get(i);
+		if (strncmp(ci->id, "CM02", 4) != 0)
+			continue;
+		checks++;
+		char needle[64];
+		snprintf(needle, sizeof needle, "<!-- expect: %s line", ci->id);
+		if (!strstr(all, needle))
+			print_message("no bad fixture expects %s\n", ci->id);
+		assert_non_null(strstr(all, needle));
+	}
+	assert_true(checks >= 18);
+	free(all);
+}
+
+static void test_map__kind_chars_round_trip(void **state)
+{
+	(void)state;
+	for (int k = 0; k < CM_SQ_KIND_COUNT; k++) {
+		cm_square_kind got;
+		assert_int_equal(cm_square_kind_from_char(cm_square_kind_char((cm_square_kind)k), &got), 0);
+		assert_int_equal(got, k);
+	}
+	cm_square_kind got;
+	assert_int_equal(cm_square_kind_from_char('x', &got), CM_EINVAL);
+	assert_int_equal(cm_square_kind_from_char('\0', &got), CM_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_map__reads_every_feature),
+		cmocka_unit_test(test_map__round_trip_is_equal_and_stable),
+		cmocka_unit_test(test_map__equal_notices_changes),
+		cmocka_unit_test(test_map__combined_halves_pair),
+		cmocka_unit_test(test_map__image_without_grid),
+		cmocka_unit_test(test_map__in_memory_checks_say_where),
+		cmocka_unit_test(test_map__bad_fixtures_report_exactly_what_they_expect),
+		cmocka_unit_test(test_map__every_check_has_a_fixture),
+		cmocka_unit_test(test_map__kind_chars_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,594 @@
+/* test_pack.c: map packs (carcamap/pack.h): round trip, determinism, the
+ * content hash, atomic writing, and hostile or damaged files. Packs are
+ * written into a fresh temporary directory per test and changed with the
+ * SQLite API to make the bad cases. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include "carcamap/catalog.h"
+#include "carcamap/export.h"
+#include "carcamap/pack.h"
+#include "util_model.h"
+
+typedef struct {
+	char *dir;
+	char path[4200];
+	cm_map *map;
+	cm_tileset *sets[2];
+	cm_diags *d;
+} fx;
+
+static int setup(void **state)
+{
+	fx *f = calloc(1, sizeof *f);
+	f->dir = util_tempdir();
+	assert_non_null(f->dir);
+	snprintf(f->path, sizeof f->path, "%s/x.pack", f->dir);
+	f->map = util_map_sample();
+	f->sets[0] = util_tileset_inns(); /* unsorted on purpose */
+	f->sets[1] = util_tileset_base();
+	assert_int_equal(cm_diags_new(&f->d), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fx *f = *state;
+	cm_map_free(f->map);
+	cm_tileset_free(f->sets[0]);
+	cm_tileset_free(f->sets[1]);
+	cm_diags_free(f->d);
+	util_rmtree(f->dir);
+	free(f);
+	return 0;
+}
+
+static int write_sample(fx *f, const char *path)
+{
+	return cm_pack_write(path, &f->map, 1, f->sets, 2, f->d);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	if (!fp)
+		return NULL;
+	fseek(fp, 0, SEEK_END);
+	long n = ftell(fp);
+	fseek(fp, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	*len = fread(b, 1, (size_t)n, fp);
+	fclose(fp);
+	return b;
+}
+
+static void run_sql(const char *path, const char *sql)
+{
+	sqlite3 *db = NULL;
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL),
+	                 SQLITE_OK);
+	char *err = NULL;
+	int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+	if (rc != SQLITE_OK)
+		fprintf(stderr, "sql failed: %s: %s\n", sql, err ? err : "?");
+	sqlite3_free(err);
+	sqlite3_close(db);
+	assert_int_equal(rc, SQLITE_OK);
+}
+
+/* Whether d holds a diagnostic with this rule whose where and message
+ * contain the given parts (NULL matches anything). */
+static int has_diag(const cm_diags *d, const char *rule, const char *where, const char *msg)
+{
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		if (rule && (!g->rule || strcmp(g->rule, rule) != 0))
+			continue;
+		if (where && (!g->where || !strstr(g->where, where)))
+			continue;
+		if (msg && (!g->message || !strstr(g->message, msg)))
+			continue;
+		return 1;
+	}
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		fprintf(stderr, "  have: [%s] %s: %s\n", g->rule ? g->rule : "-", g->where ? g->where : "-",
+		        g->message);
+	}
+	return 0;
+}
+
+static int dir_entries(const char *dir)
+{
+	char cmd[4300];
+	snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+	FILE *p = popen(cmd, "r");
+	int n = -1;
+	if (p) {
+		if (fscanf(p, "%d", &n) != 1)
+			n = -1;
+		pclose(p);
+	}
+	return n;
+}
+
+static void test_pack__round_trip(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	assert_int_equal(cm_diags_count(f->d), 0);
+	cm_pack *p = NULL;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_map_count(p), 1);
+	assert_string_equal(cm_pack_map_id(p, 0), "sample");
+	assert_null(cm_pack_map_id(p, 1));
+	assert_int_equal(cm_pack_tileset_count(p), 2);
+	assert_string_equal(cm_pack_tileset_id(p, 0), "base");
+	assert_string_equal(cm_pack_tileset_id(p, 1), "inns");
+
+	char why[128] = "";
+	cm_map *m = NULL;
+	assert_int_equal(cm_pack_read_map(p, "sample", f->d, &m), 0);
+	int eq = util_map_equal(f->map, m, why, sizeof why);
+	if (!eq)
+		fprintf(stderr, "map: %s\n", why);
+	assert_true(eq);
+	assert_null(m->file);
+	for (int i = 0; i < 2; i++) {
+		cm_tileset *ts = NULL;
+		assert_int_equal(cm_pack_read_tileset(p, f->sets[i]->id, f->d, &ts), 0);
+		eq = util_tileset_equal(f->sets[i], ts, why, sizeof why);
+		if (!eq)
+			fprintf(stderr, "tile set %s: %s\n", f->sets[i]->id, why);
+		assert_true(eq);
+		cm_tileset_free(ts);
+	}
+	uint8_t stored[32], want[32];
+	assert_int_equal(cm_pack_map_hash(p, "sample", stored), 0);
+	assert_int_equal(cm_map_hash(f->map, f->sets, 2, want), 0);
+	assert_memory_equal(stored, want, 32);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	assert_int_equal(cm_diags_count(f->d), 0);
+
+	cm_map *none = NULL;
+	assert_int_equal(cm_pack_read_map(p, "nowhere", f->d, &none), CM_ENOTFOUND);
+	assert_null(none);
+	cm_tileset *nset = NULL;
+	assert_int_equal(cm_pack_read_tileset(p, "sample", f->d, &nset), CM_ENOTFOUND);
+	cm_map_free(m);
+	cm_pack_close(p);
+	cm_pack_close(NULL);
+
+	/* the header fields the format promises */
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	assert_int_equal(sqlite3_open_v2(f->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT (SELECT application_id FROM pragma_application_id),"
+	                                        " (SELECT user_version FROM pragma_user_version),"
+	                                        " (SELECT page_size FROM pragma_page_size)",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int64(st, 0), CM_PACK_APPLICATION_ID);
+	assert_int_equal(sqlite3_column_int(st, 1), CM_PACK_VERSION);
+	assert_int_equal(sqlite3_column_int(st, 2), 4096);
+	sqlite3_finalize(st);
+	/* squares of kind none are stored only when they carry something */
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM squares", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 6 + 12 + 2 + 1);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+static void test_pack__empty_pack(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(cm_pack_write(f->path, NULL, 0, NULL, 0, f->d), 0);
+	cm_pack *p = NULL;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_map_count(p), 0);
+	assert_int_equal(cm_pack_tileset_count(p), 0);
+	cm_pack_close(p);
+}
+
+/* The same inputs give the same bytes, whatever order they come in. */
+static void test_pack__deterministic(void **state)
+{
+	fx *f = *state;
+	char a[4300], b[4300];
+	snprintf(a, sizeof a, "%s/a.pack", f->dir);
+	snprintf(b, sizeof b, "%s/b.pack", f->dir);
+	assert_int_equal(write_sample(f, a), 0);
+	cm_tileset *swapped[2] = { f->sets[1], f->sets[0] };
+	assert_int_equal(cm_pack_write(b, &f->map, 1, swapped, 2, f->d), 0);
+	size_t la, lb;
+	char *ba = slurp(a, &la), *bb = slurp(b, &lb);
+	assert_non_null(ba);
+	assert_non_null(bb);
+	assert_int_equal(la, lb);
+	assert_memory_equal(ba, bb, la);
+	free(ba);
+	free(bb);
+	uint8_t h1[32], h2[32];
+	assert_int_equal(cm_map_hash(f->map, f->sets, 2, h1), 0);
+	assert_int_equal(cm_map_hash(f->map, swapped, 2, h2), 0);
+	assert_memory_equal(h1, h2, 32);
+}
+
+/* Any logical change changes the hash; file names and lines do not. */
+static void test_pack__hash_follows_content(void **state)
+{
+	fx *f = *state;
+	uint8_t base[32], h[32];
+	assert_int_equal(cm_map_hash(f->map, f->sets, 2, base), 0);
+	cm_map *m = f->map;
+	cm_tileset *bs = f->sets[1];
+
+	m->file = strdup("/somewhere/else.xml");
+	m->line = 42;
+	m->squares[0].line = 7;
+	free(m->image);
+	m->image = strdup("other.png");
+	bs->line = 3;
+	assert_int_equal(cm_map_hash(m, f->sets, 2, h), 0);
+	assert_memory_equal(h, base, 32);
+
+#define EXPECT_CHANGE(change, undo)                              \
+	do {                                                         \
+		change;                                                  \
+		assert_int_equal(cm_map_hash(m, f->sets, 2, h), 0);      \
+		assert_memory_not_equal(h, base, 32);                    \
+		undo;                                                    \
+		assert_int_equal(cm_map_hash(m, f->sets, 2, h), 0);      \
+		assert_memory_equal(h, base, 32);                        \
+	} while (0)
+	EXPECT_CHANGE(cm_map_at(m, 1, 2)->kind = CM_SQ_TOWN, cm_map_at(m, 1, 2)->kind = CM_SQ_LAND);
+	EXPECT_CHANGE(cm_map_at(m, 4, 1)->print[CM_E].arms = 3, cm_map_at(m, 4, 1)->print[CM_E].arms = 2);
+	EXPECT_CHANGE(m->deck[1].count = 3, m->deck[1].count = 2);
+	EXPECT_CHANGE(m->rules.town_cost = false, m->rules.town_cost = true);
+	EXPECT_CHANGE(m->ferries[0].s2 = CM_N, m->ferries[0].s2 = CM_W);
+	EXPECT_CHANGE(bs->tiles[1].count[2] = 9, bs->tiles[1].count[2] = 5);
+	EXPECT_CHANGE(bs->tiles[0].features[2].touches = 0, bs->tiles[0].features[2].touches = 1);
+	EXPECT_CHANGE(m->bigcities[0].pieces[1].tile.contacts[0] = 1,
+	              m->bigcities[0].pieces[1].tile.contacts[0] = 3);
+	/* a NULL name and an empty name are different content */
+	EXPECT_CHANGE(m->islands[1].name = strdup(""), (free(m->islands[1].name), m->islands[1].name = NULL));
+#undef EXPECT_CHANGE
+
+	/* a deck set that is not given */
+	assert_int_equal(cm_map_hash(m, f->sets, 1, h), CM_ENOTFOUND);
+}
+
+/* A write that fails leaves an existing pack byte-identical and no
+ * temporary file behind. */
+static void test_pack__failed_write_keeps_target(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	size_t l0, l1;
+	char *before = slurp(f->path, &l0);
+
+	cm_map_at(f->map, 2, 3)->kind = (cm_square_kind)99;
+	assert_int_equal(write_sample(f, f->path), CM_EINVAL);
+	assert_true(has_diag(f->d, "CM0411", "map sample, square (2,3)", "square kind is 99"));
+	cm_map_at(f->map, 2, 3)->kind = CM_SQ_BIGCITY;
+
+	cm_diags_clear(f->d);
+	assert_int_equal(cm_pack_write(f->path, &f->map, 1, f->sets, 1, f->d), CM_EINVAL);
+	assert_true(has_diag(f->d, "CM0409", "map sample, deck entry 0", "tile set base is not in the pack"));
+
+	cm_diags_clear(f->d);
+	cm_map *twice[2] = { f->map, f->map };
+	assert_int_equal(cm_pack_write(f->path, twice, 2, f->sets, 2, f->d), CM_EINVAL);
+	assert_true(has_diag(f->d, "CM0410", NULL, "map id sample occurs twice"));
+
+	char *after = slurp(f->path, &l1);
+	assert_int_equal(l0, l1);
+	assert_memory_equal(before, after, l0);
+	assert_int_equal(dir_entries(f->dir), 1);
+	free(before);
+	free(after);
+
+	/* a directory as the target: refused, nothing left behind */
+	cm_diags_clear(f->d);
+	char sub[4300];
+	snprintf(sub, sizeof sub, "%s/d.pack", f->dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(write_sample(f, sub), CM_EIO);
+	assert_true(has_diag(f->d, NULL, NULL, "is a directory"));
+	assert_int_equal(dir_entries(f->dir), 2);
+	assert_int_equal(dir_entries(sub), 0);
+}
+
+static void test_pack__unwritable_directory(void **state)
+{
+	fx *f = *state;
+	char ro[4300], target[4400];
+	snprintf(ro, sizeof ro, "%s/ro", f->dir);
+	assert_int_equal(mkdir(ro, 0555), 0);
+	if (access(ro, W_OK) == 0) /* root writes anyway: use a directory that does not exist */
+		snprintf(ro, sizeof ro, "%s/missing/dir", f->dir);
+	snprintf(target, sizeof target, "%s/x.pack", ro);
+	assert_int_equal(write_sample(f, target), CM_EIO);
+	assert_true(has_diag(f->d, NULL, NULL, "cannot write pack: cannot create a file in directory"));
+	assert_int_equal(cm_diags_errors(f->d), 1);
+	assert_int_not_equal(access(target, F_OK), 0);
+}
+
+static void expect_open_fails(fx *f, int want_rc, const char *rule, const char *msg)
+{
+	cm_pack *p = NULL;
+	cm_diags_clear(f->d);
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), want_rc);
+	assert_null(p);
+	assert_true(has_diag(f->d, rule, NULL, msg));
+}
+
+static void test_pack__foreign_sqlite_file(void **state)
+{
+	fx *f = *state;
+	run_sql(f->path, "PRAGMA application_id = 42; CREATE TABLE t (a)");
+	expect_open_fails(f, CM_EFORMAT, "CM0402", "not a carcamap pack (application id 0x0000002a)");
+}
+
+static void test_pack__not_sqlite(void **state)
+{
+	fx *f = *state;
+	FILE *fp = fopen(f->path, "wb");
+	fputs("<tileset id=\"x\"/>\n", fp);
+	fclose(fp);
+	expect_open_fails(f, CM_EFORMAT, "CM0401", "not a carcamap pack: not an SQLite database");
+	fp = fopen(f->path, "wb");
+	fclose(fp);
+	expect_open_fails(f, CM_EFORMAT, "CM0401", "not an SQLite database");
+	/* missing file: an I/O failure, no rule */
+	unlink(f->path);
+	expect_open_fails(f, CM_EIO, NULL, "cannot open");
+}
+
+static void test_pack__newer_version(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	run_sql(f->path, "PRAGMA user_version = 2");
+	expect_open_fails(f, CM_EVERSION, "CM0403",
+	                  "pack format version 2 is newer than this carcamap reads (max 1)");
+	run_sql(f->path, "PRAGMA user_version = 0");
+	expect_open_fails(f, CM_EFORMAT, "CM0405", "pack format version 0 does not exist");
+}
+
+static void test_pack__trigger_or_view_refused(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	run_sql(f->path, "CREATE TRIGGER evil AFTER INSERT ON pack_meta BEGIN DELETE FROM maps; END");
+	expect_open_fails(f, CM_EFORMAT, "CM0406", "pack contains trigger evil");
+	run_sql(f->path, "DROP TRIGGER evil; CREATE VIEW v AS SELECT * FROM maps");
+	expect_open_fails(f, CM_EFORMAT, "CM0406", "pack contains view v");
+}
+
+static void test_pack__schema_mismatch(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	run_sql(f->path, "ALTER TABLE ferries ADD COLUMN extra INTEGER");
+	expect_open_fails(f, CM_EFORMAT, "CM0405", "table ferries has other columns");
+	run_sql(f->path, "DROP TABLE map_binary");
+	expect_open_fails(f, CM_EFORMAT, "CM0405", "table map_binary is missing");
+}
+
+static void test_pack__corrupt_page(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	size_t len;
+	char *b = slurp(f->path, &len);
+	assert_true(len >= 8 * 4096);
+	/* wreck the b-tree page header and cell pointers of a middle page */
+	size_t page = len / 4096 / 2;
+	memset(b + page * 4096, 0xA5, 64);
+	FILE *fp = fopen(f->path, "wb");
+	fwrite(b, 1, len, fp);
+	fclose(fp);
+	free(b);
+	expect_open_fails(f, CM_EFORMAT, "CM0404", "quick_check: ");
+}
+
+static void test_pack__truncated(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	struct stat st;
+	assert_int_equal(stat(f->path, &st), 0);
+	assert_int_equal(truncate(f->path, st.st_size / 2), 0);
+	expect_open_fails(f, CM_EFORMAT, "CM0404", NULL);
+	assert_int_equal(truncate(f->path, 50), 0);
+	expect_open_fails(f, CM_EFORMAT, "CM0404", NULL);
+}
+
+/* Hostile values that SQLite accepts: each change, what opening or reading
+ * must say about it (rule, where, message part). */
+static const struct {
+	const char *sql;
+	const char *rule, *where, *msg;
+} hostile[] = {
+	{ "UPDATE squares SET kind = 'castle' WHERE x = 2 AND y = 2", "CM0407", "map sample, square (2,2)",
+	  "unknown square kind 'castle'" },
+	{ "UPDATE squares SET x = 17 WHERE x = 3 AND y = 1", "CM0407", "map sample", "x is 17, outside 0..5" },
+	{ "UPDATE squares SET island = 5 WHERE x = 5 AND y = 1", "CM0407", "map sample, square (5,1)",
+	  "island is 5, outside 0..1" },
+	{ "UPDATE squares SET name = CAST(x'41004200' AS TEXT) WHERE x = 1 AND y = 1", "CM0407",
+	  "map sample, square (1,1)", "holds a NUL byte" },
+	{ "UPDATE squares SET arms = 256 WHERE x = 1 AND y = 1", "CM0407", "map sample, square (1,1)",
+	  "arms is 256, outside 0..255" },
+	{ "UPDATE edge_prints SET side = 'Q' WHERE x = 4 AND y = 2", "CM0407", "map sample, square (4,2)",
+	  "unknown side 'Q'" },
+	{ "UPDATE edge_prints SET kind = 'river' WHERE x = 4 AND y = 2", "CM0407", "map sample, square (4,2)",
+	  "unknown edge print kind 'river'" },
+	{ "UPDATE maps SET cols = 5000", "CM0407", "map sample", "cols is 5000, outside 1..1024" },
+	{ "UPDATE maps SET edition = 'C9'", "CM0407", "map sample", "unknown edition 'C9'" },
+	{ "UPDATE maps SET followers = -3", "CM0407", "map sample", "followers is -3" },
+	{ "UPDATE ferries SET x2 = 40", "CM0407", "map sample, ferry 0", "outside the 6x5 grid" },
+	{ "UPDATE bigcity_pieces SET y = 9 WHERE seq = 1", "CM0407", "map sample, big city 0, piece 1",
+	  "square (2,9) is outside the 6x5 grid" },
+	{ "UPDATE bigcity_features SET touches = 4 WHERE piece = 0 AND seq = 1", "CM0407",
+	  "map sample, big city 0, piece 0, feature 1", "touches 0x4 names features" },
+	{ "UPDATE square_markers SET seq = 5 WHERE x = 2 AND y = 2 AND seq = 1", "CM0407",
+	  "map sample, square (2,2)", "sequence number 5 where 1 was expected" },
+	{ "UPDATE deck_entries SET count = -2 WHERE seq = 1", "CM0407", "map sample, deck entry 1",
+	  "count is -2" },
+	{ "UPDATE features SET touches = 16 WHERE tileset_id = 'base' AND tile_seq = 0 AND seq = 2",
+	  "CM0407", "tile set base, tile D, feature 2", "touches 0x10 names features" },
+	{ "UPDATE features SET kind = 'castle' WHERE tileset_id = 'inns'", "CM0407",
+	  "tile set inns, tile IC-01, feature 0", "unknown feature kind 'castle'" },
+	{ "UPDATE tile_types SET count_c2 = 1000001 WHERE id = 'E'", "CM0407", "tile set base, tile E",
+	  "tile count is 1000001" },
+	{ "UPDATE tilesets SET total_c1 = -5 WHERE id = 'base'", "CM0407", "tile set base",
+	  "declared total is -5" },
+	{ "UPDATE maps SET hash = zeroblob(32)", "CM0408", "map sample", "stored content hash differs" },
+	{ "UPDATE squares SET name = 'Bremen' WHERE x = 1 AND y = 1", "CM0408", "map sample", NULL },
+	{ "PRAGMA foreign_keys = OFF; UPDATE deck_entries SET tileset_id = 'gone' WHERE seq = 0", "CM0407",
+	  NULL, "refers to a missing row of tilesets" },
+};
+
+static void test_pack__hostile_values(void **state)
+{
+	fx *f = *state;
+	char clean[4300];
+	snprintf(clean, sizeof clean, "%s/clean.pack", f->dir);
+	assert_int_equal(write_sample(f, clean), 0);
+	size_t len;
+	char *bytes = slurp(clean, &len);
+	for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+		FILE *fp = fopen(f->path, "wb");
+		fwrite(bytes, 1, len, fp);
+		fclose(fp);
+		run_sql(f->path, hostile[i].sql);
+		cm_diags_clear(f->d);
+		cm_pack *p = NULL;
+		int rc = cm_pack_open(f->path, f->d, &p);
+		if (rc == 0) {
+			cm_map *m = NULL;
+			cm_tileset *ts = NULL;
+			rc = cm_pack_read_map(p, "sample", f->d, &m);
+			cm_map_free(m);
+			int rc2 = cm_pack_read_tileset(p, "base", f->d, &ts);
+			cm_tileset_free(ts);
+			ts = NULL;
+			int rc3 = cm_pack_read_tileset(p, "inns", f->d, &ts);
+			cm_tileset_free(ts);
+			int rc4 = rc || rc2 || rc3 ? 0 : cm_pack_verify_map(p, "sample", f->d);
+			rc = rc ? rc : rc2 ? rc2 : rc3 ? rc3 : rc4;
+		}
+		cm_pack_close(p);
+		if (rc == 0 || !has_diag(f->d, hostile[i].rule, hostile[i].where, hostile[i].msg))
+			fail_msg("case %zu (%s): rc %d, expected diagnostic missing", i, hostile[i].sql, rc);
+	}
+	free(bytes);
+}
+
+/* A written pack carries each map's client binary, equal to cm_export_bin. */
+static void test_pack__write_stores_client_binary(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	unsigned char *want = NULL;
+	size_t want_len = 0;
+	assert_int_equal(cm_export_bin(f->map, f->sets, 2, &want, &want_len), 0);
+	cm_pack *p = NULL;
+	uint8_t *data = NULL;
+	size_t len = 0;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_map_binary(p, "sample", CM_EXPORT_BIN_MAJOR, &data, &len), 0);
+	assert_int_equal(len, want_len);
+	assert_memory_equal(data, want, len);
+	free(data);
+	free(want);
+	cm_pack_close(p);
+}
+
+static void test_pack__map_binary(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	static const uint8_t blob[] = { 1, 2, 0, 3, 255 };
+	assert_int_equal(cm_pack_put_map_binary(f->path, "sample", 1, blob, sizeof blob, f->d), 0);
+	assert_int_equal(cm_pack_put_map_binary(f->path, "nowhere", 1, blob, sizeof blob, f->d),
+	                 CM_ENOTFOUND);
+	assert_int_equal(cm_pack_put_map_binary(f->path, "sample", 2, blob, 0, f->d), 0);
+	assert_int_equal(dir_entries(f->dir), 1);
+
+	cm_pack *p = NULL;
+	uint8_t *data = NULL;
+	size_t len = 0;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_map_binary(p, "sample", 1, &data, &len), 0);
+	assert_int_equal(len, sizeof blob);
+	assert_memory_equal(data, blob, len);
+	free(data);
+	assert_int_equal(cm_pack_map_binary(p, "sample", 2, &data, &len), 0);
+	assert_int_equal(len, 0);
+	free(data);
+	assert_int_equal(cm_pack_map_binary(p, "sample", 3, &data, &len), CM_ENOTFOUND);
+	assert_null(data);
+	assert_int_equal(cm_pack_map_binary(p, "nowhere", 1, &data, &len), CM_ENOTFOUND);
+	/* the model is untouched by the extra table */
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	cm_pack_close(p);
+
+	/* replacing keeps one row per version */
+	assert_int_equal(cm_pack_put_map_binary(f->path, "sample", 1, blob, 2, f->d), 0);
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_map_binary(p, "sample", 1, &data, &len), 0);
+	assert_int_equal(len, 2);
+	free(data);
+	cm_pack_close(p);
+	assert_int_equal(cm_diags_count(f->d), 0);
+}
+
+/* Every CM04xx diagnostic raised here is catalogued with a title and a fix. */
+static void test_pack__catalogue_rows(void **state)
+{
+	(void)state;
+	for (int i = 1; i <= 11; i++) {
+		char id[8];
+		snprintf(id, sizeof id, "CM04%02d", i);
+		const cm_check_info *c = cm_catalog_find(id);
+		assert_non_null(c);
+		assert_true(strlen(c->title) > 0 && strlen(c->fix) > 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_pack__round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__empty_pack, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__deterministic, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__hash_follows_content, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__failed_write_keeps_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__unwritable_directory, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__foreign_sqlite_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__not_sqlite, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__newer_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__trigger_or_view_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__schema_mismatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__corrupt_page, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__truncated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__hostile_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__map_binary, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__write_stores_client_binary, setup, teardown),
+		cmocka_unit_test(test_pack__catalogue_rows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

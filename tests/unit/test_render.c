@@ -1,0 +1,361 @@
+/* test_render.c: map pictures (carcamap/render.h): import-render-import
+ * round trips, tile drawing from features at every rotation, decorations,
+ * deterministic bytes, limits and the write-then-rename guarantee. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "carcamap/catalog.h"
+#include "carcamap/render.h"
+
+#define FIX "tests/fixtures/image/"
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/cm_render_XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+/* Removes every file of the temporary directory, then the directory. */
+static int teardown(void **state)
+{
+	(void)state;
+	DIR *dir = opendir(tmpdir);
+	struct dirent *e;
+	while (dir && (e = readdir(dir)))
+		if (e->d_name[0] != '.') {
+			char p[512];
+			snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+			unlink(p);
+		}
+	if (dir)
+		closedir(dir);
+	return rmdir(tmpdir);
+}
+
+static char *tmp(const char *name)
+{
+	static char p[256];
+	snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static int files_in_tmpdir(void)
+{
+	DIR *dir = opendir(tmpdir);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(dir)))
+		n += e->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+/* The picture as RGBA8 via libpng's simple API (8-bit in, 8-bit out: no
+ * conversion). Caller frees. */
+static uint8_t *read_rgba(const char *path, int *w, int *h)
+{
+	png_image im;
+	memset(&im, 0, sizeof im);
+	im.version = PNG_IMAGE_VERSION;
+	assert_true(png_image_begin_read_from_file(&im, path));
+	im.format = PNG_FORMAT_RGBA;
+	uint8_t *buf = malloc(PNG_IMAGE_SIZE(im));
+	assert_non_null(buf);
+	assert_true(png_image_finish_read(&im, NULL, buf, 0, NULL));
+	*w = (int)im.width;
+	*h = (int)im.height;
+	return buf;
+}
+
+static uint32_t px(const uint8_t *img, int w, int x, int y)
+{
+	const uint8_t *p = img + ((size_t)y * (size_t)w + (size_t)x) * 4;
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static cm_legend *load_legend(const char *path)
+{
+	cm_diags *d;
+	cm_legend *lg;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_legend_load_file(path, d, &lg), 0);
+	cm_diags_free(d);
+	return lg;
+}
+
+static cm_map *import(const char *png, const cm_legend *lg)
+{
+	cm_diags *d;
+	cm_map *m;
+	assert_int_equal(cm_diags_new(&d), 0);
+	int rc = cm_image_import(png, lg, d, &m);
+	if (rc)
+		fail_msg("import %s: %s", png, cm_diags_count(d) ? cm_diags_get(d, 0)->message : "?");
+	cm_diags_free(d);
+	return m;
+}
+
+static void render_ok(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out)
+{
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	int rc = cm_render_map(m, lg, o, out, d);
+	if (rc)
+		fail_msg("render %s: %s", out, cm_diags_count(d) ? cm_diags_get(d, 0)->message : "?");
+	assert_int_equal(cm_diags_count(d), 0);
+	cm_diags_free(d);
+}
+
+static void expect_same_squares(const cm_map *a, const cm_map *b, int names)
+{
+	assert_int_equal(a->cols, b->cols);
+	assert_int_equal(a->rows, b->rows);
+	for (int i = 0; i < a->cols * a->rows; i++) {
+		const cm_square *s = &a->squares[i], *t = &b->squares[i];
+		assert_int_equal(s->kind, t->kind);
+		if (!names)
+			continue;
+		assert_true((!s->name && !t->name) || (s->name && t->name && strcmp(s->name, t->name) == 0));
+		assert_int_equal(s->n_markers, t->n_markers);
+		for (size_t k = 0; k < s->n_markers; k++)
+			assert_string_equal(s->markers[k], t->markers[k]);
+		assert_int_equal(s->arms, t->arms);
+		assert_int_equal(s->island < 0, t->island < 0);
+		if (s->island >= 0)
+			assert_string_equal(a->islands[s->island].name, b->islands[t->island].name);
+	}
+}
+
+/* Import, render with the legend's own grid (scale 0), import again: the
+ * same squares, names, markers, islands and arms. Then the same at scale 1
+ * with a one-pixel grid, and with the built-in legend. */
+static void test_render__import_render_import_round_trip(void **state)
+{
+	(void)state;
+	cm_legend *lg = load_legend(FIX "colour.xml");
+	cm_map *m1 = import(FIX "colour_rgb8.png", lg);
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	assert_int_equal(o.scale, 1);
+	o.scale = 0;
+	render_ok(m1, lg, &o, tmp("grid.png"));
+	cm_map *m2 = import(tmp("grid.png"), lg);
+	expect_same_squares(m1, m2, 1);
+	cm_map_free(m2);
+
+	lg->grid = (cm_legend_grid){ 0, 0, 1, 1, 0, 0, 1 };
+	render_ok(m1, lg, NULL, tmp("scale1.png"));
+	int w, h;
+	free(read_rgba(tmp("scale1.png"), &w, &h));
+	assert_int_equal(w, 6);
+	assert_int_equal(h, 4);
+	m2 = import(tmp("scale1.png"), lg);
+	expect_same_squares(m1, m2, 1);
+	cm_map_free(m2);
+
+	cm_legend *def;
+	assert_int_equal(cm_legend_default(&def), 0);
+	render_ok(m1, NULL, NULL, tmp("default.png"));
+	m2 = import(tmp("default.png"), def);
+	expect_same_squares(m1, m2, 0);
+	cm_map_free(m2);
+	cm_legend_free(def);
+	cm_map_free(m1);
+	cm_legend_free(lg);
+}
+
+/* A tile with a city on N and a road W-E, at every rotation: the city is
+ * on side r, the road crosses the other axis, fields elsewhere. */
+static void test_render__tile_features_at_every_rotation(void **state)
+{
+	(void)state;
+	cm_feature f[4] = {
+		{ .kind = CM_FEAT_CITY, .slots = CM_SIDE_SLOTS(CM_N) },
+		{ .kind = CM_FEAT_ROAD, .slots = CM_SIDE_MID(CM_E) | CM_SIDE_MID(CM_W) },
+		{ .kind = CM_FEAT_FIELD, .slots = CM_SLOT(CM_E, 0) | CM_SLOT(CM_W, 2) },
+		{ .kind = CM_FEAT_FIELD, .slots = CM_SLOT(CM_E, 2) | CM_SIDE_SLOTS(CM_S) | CM_SLOT(CM_W, 0) },
+	};
+	cm_tile_type t = { .features = f, .n_features = 4 };
+	cm_map *m;
+	assert_int_equal(cm_map_new(4, 1, &m), 0);
+	cm_render_tile tiles[4];
+	for (int r = 0; r < 4; r++) {
+		cm_map_at(m, r, 0)->kind = CM_SQ_LAND;
+		tiles[r] = (cm_render_tile){ r, 0, &t, r };
+	}
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.scale = 30;
+	o.flags = 0;
+	o.tiles = tiles;
+	o.n_tiles = 4;
+	render_ok(m, NULL, &o, tmp("tiles.png"));
+	int w, h;
+	uint8_t *img = read_rgba(tmp("tiles.png"), &w, &h);
+	assert_int_equal(w, 120);
+	assert_int_equal(h, 30);
+	const uint32_t city = 0xc8783c, field = 0x9cc86c, road = 0xf8f4e8;
+	/* points 3 pixels inside the middle of each side N, E, S, W; the centre */
+	static const int sx[4] = { 15, 26, 15, 3 }, sy[4] = { 3, 15, 26, 15 };
+	for (int r = 0; r < 4; r++) {
+		int x0 = 30 * r;
+		for (int s = 0; s < 4; s++) {
+			uint32_t want = s == r ? city : (s - r + 4) % 2 ? road : field;
+			if (px(img, w, x0 + sx[s], sy[s]) != want)
+				fail_msg("rotation %d side %d: %06x, expected %06x", r, s, px(img, w, x0 + sx[s], sy[s]), want);
+		}
+		assert_int_equal(px(img, w, x0 + 14, 14), road);
+		/* the corners away from the city are field */
+		int cx = (r == 0 || r == 3) ? 27 : 2, cy = (r == 0 || r == 1) ? 27 : 2;
+		assert_int_equal(px(img, w, x0 + cx, cy), field);
+	}
+	free(img);
+	cm_map_free(m);
+}
+
+/* A decorated map: start outline, city and road prints, a ferry, a big
+ * city piece, arms, a grid and a marked square; rendered twice to the
+ * same bytes. */
+static void test_render__decorations_and_deterministic_bytes(void **state)
+{
+	(void)state;
+	cm_map *m;
+	assert_int_equal(cm_map_new(3, 3, &m), 0);
+	for (int i = 0; i < 9; i++)
+		m->squares[i].kind = CM_SQ_LAND;
+	cm_map_at(m, 0, 0)->kind = CM_SQ_START;
+	cm_map_at(m, 2, 0)->print[CM_N].kind = CM_PRINT_CITY;
+	cm_map_at(m, 0, 2)->print[CM_W].kind = CM_PRINT_ROAD;
+	cm_map_at(m, 2, 2)->kind = CM_SQ_ISLAND;
+	cm_map_at(m, 2, 2)->arms = 1;
+	cm_map_at(m, 1, 1)->kind = CM_SQ_BIGCITY;
+	cm_feature bf = { .kind = CM_FEAT_CITY, .slots = CM_SLOTS_ALL };
+	cm_bigcity_piece piece = { 1, 1, { .features = &bf, .n_features = 1 } };
+	cm_bigcity bc = { .pieces = &piece, .n_pieces = 1 };
+	m->bigcities = &bc;
+	m->n_bigcities = 1;
+	cm_ferry fe = { .x1 = 0, .y1 = 2, .s1 = CM_S, .x2 = 2, .y2 = 2, .s2 = CM_S };
+	m->ferries = &fe;
+	m->n_ferries = 1;
+	cm_render_mark mark = { 2, 1 };
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.scale = 24;
+	o.marks = &mark;
+	o.n_marks = 1;
+	render_ok(m, NULL, &o, tmp("a.png"));
+	render_ok(m, NULL, &o, tmp("b.png"));
+	int w, h;
+	uint8_t *img = read_rgba(tmp("a.png"), &w, &h);
+	assert_int_equal(w, 72);
+	assert_int_equal(h, 72);
+	assert_int_equal(px(img, w, 48 + 12, 24 + 1), 0xff0000);      /* mark frame */
+	assert_int_equal(px(img, w, 24, 10), 0x606060);               /* grid line */
+	assert_int_equal(px(img, w, 2, 12), 0x8b1a1a);                /* start outline */
+	assert_int_equal(px(img, w, 48 + 12, 1), 0xc8783c);           /* city print on N */
+	assert_int_equal(px(img, w, 3, 48 + 11), 0xf8f4e8);           /* road print on W */
+	assert_int_equal(px(img, w, 24 + 12, 24 + 12), 0xc8783c);     /* big city piece, all city */
+	assert_int_equal(px(img, w, 36, 70), 0x204080);               /* ferry along the south edge */
+	assert_int_equal(px(img, w, 48 + 4, 48 + 4), 0x2040c0);       /* island arms */
+	assert_int_equal(px(img, w, 12, 36), 0xc8dc8c);               /* plain land, built-in colour */
+	free(img);
+	m->bigcities = NULL;
+	m->n_bigcities = 0;
+	m->ferries = NULL;
+	m->n_ferries = 0;
+	cm_map_free(m);
+
+	FILE *a = fopen(tmp("a.png"), "rb"), *b = fopen(tmp("b.png"), "rb");
+	int ca, cb;
+	long n = 0;
+	do {
+		ca = fgetc(a);
+		cb = fgetc(b);
+		assert_int_equal(ca, cb);
+		n++;
+	} while (ca != EOF);
+	fclose(a);
+	fclose(b);
+	assert_true(n > 100);
+}
+
+/* A kind the legend lacks: drawn in the built-in colour, one warning. */
+static void test_render__missing_legend_colour_warns(void **state)
+{
+	(void)state;
+	static const char xml[] = "<legend format=\"1\"><colour value=\"#40a040\" kind=\"land\"/></legend>";
+	cm_diags *d;
+	cm_legend *lg;
+	cm_map *m;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_legend_load_memory(xml, sizeof xml - 1, "mem.xml", d, &lg), 0);
+	assert_int_equal(cm_map_new(3, 1, &m), 0);
+	m->squares[1].kind = CM_SQ_LAND;
+	assert_int_equal(cm_render_map(m, lg, NULL, tmp("warn.png"), d), 0);
+	assert_int_equal(cm_diags_count(d), 1);
+	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0340");
+	assert_string_equal(cm_diags_get(d, 0)->file, "mem.xml");
+	assert_non_null(strstr(cm_diags_get(d, 0)->message, "kind none"));
+	int w, h;
+	uint8_t *img = read_rgba(tmp("warn.png"), &w, &h);
+	assert_int_equal(px(img, w, 1, 0), 0x40a040);
+	assert_int_equal(px(img, w, 0, 0), 0xa8c8e8);
+	free(img);
+	cm_map_free(m);
+	cm_legend_free(lg);
+	cm_diags_free(d);
+}
+
+/* Over the limits, a bad scale or an unwritable place: an error, and no
+ * file (not even a temporary one) left behind. */
+static void test_render__failures_leave_no_file(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	cm_map *m;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_map_new(100, 100, &m), 0);
+	int before = files_in_tmpdir();
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.scale = 200;
+	assert_int_equal(cm_render_map(m, NULL, &o, tmp("big.png"), d), CM_ELIMIT);
+	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0341");
+	o.scale = -1;
+	assert_int_equal(cm_render_map(m, NULL, &o, tmp("bad.png"), d), CM_EINVAL);
+	assert_int_equal(cm_render_map(m, NULL, NULL, "/nonexistent-dir/x.png", d), CM_EIO);
+	/* a directory in the way of the rename */
+	char dir[256];
+	snprintf(dir, sizeof dir, "%s", tmp("taken"));
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(cm_render_map(m, NULL, NULL, dir, d), CM_EIO);
+	rmdir(dir);
+	assert_int_equal(files_in_tmpdir(), before);
+	assert_int_equal(cm_diags_errors(d), 4);
+	cm_map_free(m);
+	cm_diags_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_render__import_render_import_round_trip),
+		cmocka_unit_test(test_render__tile_features_at_every_rotation),
+		cmocka_unit_test(test_render__decorations_and_deterministic_bytes),
+		cmocka_unit_test(test_render__missing_legend_colour_warns),
+		cmocka_unit_test(test_render__failures_leave_no_file),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,85 @@
+/* test_sha256.c: SHA-256 against the FIPS 180-4 / NIST example vectors,
+ * and incremental updates split at every offset. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include "sha256_int.h"
+
+static void hex(const uint8_t d[32], char out[65])
+{
+	for (int i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+static void check(const char *msg, const char *want)
+{
+	uint8_t d[32];
+	char h[65];
+	cm_sha256_buf(msg, strlen(msg), d);
+	hex(d, h);
+	assert_string_equal(h, want);
+}
+
+static void test_sha256__nist_vectors(void **state)
+{
+	(void)state;
+	check("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	check("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	check("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+	      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	check("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopq"
+	      "klmnopqrlmnopqrsmnopqrstnopqrstu",
+	      "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+}
+
+static void test_sha256__million_a(void **state)
+{
+	(void)state;
+	static char a[1000];
+	memset(a, 'a', sizeof a);
+	cm_sha256 c;
+	cm_sha256_init(&c);
+	for (int i = 0; i < 1000; i++)
+		cm_sha256_update(&c, a, sizeof a);
+	uint8_t d[32];
+	char h[65];
+	cm_sha256_final(&c, d);
+	hex(d, h);
+	assert_string_equal(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+/* Splitting the input anywhere (around the 55/56/64-byte padding edges too)
+ * gives the same digest as hashing it in one piece. */
+static void test_sha256__split_updates(void **state)
+{
+	(void)state;
+	char msg[200];
+	for (size_t i = 0; i < sizeof msg; i++)
+		msg[i] = (char)('A' + i % 26);
+	for (size_t len = 0; len <= sizeof msg; len += 1) {
+		uint8_t want[32], got[32];
+		cm_sha256_buf(msg, len, want);
+		for (size_t cut = 0; cut <= len; cut += 7) {
+			cm_sha256 c;
+			cm_sha256_init(&c);
+			cm_sha256_update(&c, msg, cut);
+			cm_sha256_update(&c, msg + cut, len - cut);
+			cm_sha256_final(&c, got);
+			assert_memory_equal(got, want, 32);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sha256__nist_vectors),
+		cmocka_unit_test(test_sha256__million_a),
+		cmocka_unit_test(test_sha256__split_updates),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

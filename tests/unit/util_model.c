@@ -1,0 +1,375 @@
+/* util_model.c: model builders and comparisons for unit tests (util_model.h). */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "util_model.h"
+
+static char *sdup(const char *s)
+{
+	if (!s)
+		return NULL;
+	char *p = malloc(strlen(s) + 1);
+	if (p)
+		strcpy(p, s);
+	return p;
+}
+
+static void add_feature(cm_tile_type *t, cm_feature_kind kind, const char *id, cm_slots slots)
+{
+	t->features = realloc(t->features, (t->n_features + 1) * sizeof *t->features);
+	cm_feature *f = &t->features[t->n_features++];
+	memset(f, 0, sizeof *f);
+	f->kind = kind;
+	f->id = sdup(id);
+	f->slots = slots;
+}
+
+static void add_contact(cm_tile_type *t, uint32_t mask)
+{
+	t->contacts = realloc(t->contacts, (t->n_contacts + 1) * sizeof *t->contacts);
+	t->contacts[t->n_contacts++] = mask;
+}
+
+static cm_tile_type *add_tile(cm_tileset *ts, const char *id, int c1, int c2, int c3)
+{
+	ts->tiles = realloc(ts->tiles, (ts->n_tiles + 1) * sizeof *ts->tiles);
+	cm_tile_type *t = &ts->tiles[ts->n_tiles++];
+	memset(t, 0, sizeof *t);
+	t->id = sdup(id);
+	t->count[0] = c1;
+	t->count[1] = c2;
+	t->count[2] = c3;
+	return t;
+}
+
+static cm_tileset *new_set(const char *id, const char *name)
+{
+	cm_tileset *ts = calloc(1, sizeof *ts);
+	ts->id = sdup(id);
+	ts->name = sdup(name);
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		ts->total[e] = -1;
+	return ts;
+}
+
+cm_tileset *util_tileset_base(void)
+{
+	cm_tileset *ts = new_set("base", "Base game");
+	ts->base = true;
+	ts->total[0] = 7;
+	cm_tile_type *t = add_tile(ts, "D", 4, 4, 4);
+	t->start = true;
+	t->name = sdup("city N, road W-E");
+	add_feature(t, CM_FEAT_CITY, "c1", CM_SIDE_SLOTS(CM_N));
+	add_feature(t, CM_FEAT_ROAD, "r1", CM_SIDE_MID(CM_E) | CM_SIDE_MID(CM_W));
+	add_feature(t, CM_FEAT_FIELD, "f1", CM_SLOT(CM_E, 0) | CM_SLOT(CM_W, 2));
+	add_feature(t, CM_FEAT_FIELD, "f2",
+	            CM_SLOT(CM_E, 2) | CM_SIDE_SLOTS(CM_S) | CM_SLOT(CM_W, 0));
+	t->features[2].touches = 1u << 0;
+	add_contact(t, (1u << 0) | (1u << 1));
+	t = add_tile(ts, "E", 5, 5, 5);
+	add_feature(t, CM_FEAT_CITY, "c1", CM_SIDE_SLOTS(CM_N));
+	add_feature(t, CM_FEAT_FIELD, "f1", CM_SIDE_SLOTS(CM_E) | CM_SIDE_SLOTS(CM_S) | CM_SIDE_SLOTS(CM_W));
+	t->features[0].arms = 1;
+	t->features[1].touches = 1u << 0;
+	t = add_tile(ts, "B", 4, 4, 3);
+	add_feature(t, CM_FEAT_MONASTERY, "m1", 0);
+	add_feature(t, CM_FEAT_FIELD, "f1", CM_SLOTS_ALL);
+	for (size_t i = 0; i < ts->n_tiles; i++)
+		cm_tile_type_derive(&ts->tiles[i]);
+	return ts;
+}
+
+cm_tileset *util_tileset_inns(void)
+{
+	cm_tileset *ts = new_set("inns", NULL);
+	ts->total[1] = 2;
+	ts->total[2] = 2;
+	cm_tile_type *t = add_tile(ts, "IC-01", 0, 2, 2);
+	add_feature(t, CM_FEAT_CITY, "c1", CM_SIDE_SLOTS(CM_N) | CM_SIDE_SLOTS(CM_E));
+	t->features[0].cathedral = true;
+	t->features[0].good = CM_GOOD_WINE;
+	t->features[0].arms = 2;
+	add_feature(t, CM_FEAT_ROAD, "r1", CM_SIDE_MID(CM_S));
+	t->features[1].inn = true;
+	add_feature(t, CM_FEAT_FIELD, NULL, CM_SLOT(CM_S, 0) | CM_SIDE_SLOTS(CM_W));
+	add_feature(t, CM_FEAT_FIELD, "f2", CM_SLOT(CM_S, 2));
+	cm_tile_type_derive(t);
+	return ts;
+}
+
+static void add_marker(cm_square *s, const char *text)
+{
+	s->markers = realloc(s->markers, (s->n_markers + 1) * sizeof *s->markers);
+	s->markers[s->n_markers++] = sdup(text);
+}
+
+cm_map *util_map_sample(void)
+{
+	cm_map *m = NULL;
+	if (cm_map_new(6, 5, &m) != 0)
+		return NULL;
+	m->id = sdup("sample");
+	m->name = sdup("Sample Land");
+	m->image = sdup("sample.png");
+	m->legend = sdup("legend.xml");
+	m->setup.starts_used = 2;
+	m->setup.tiles_min = 10;
+	m->setup.tiles_max = 20;
+	m->setup.followers = 7;
+	cm_rules_default(&m->rules, CM_EDITION_C1);
+	m->rules.farmers = CM_FARMERS_C1;
+	m->rules.town_cost = true;
+	/* rows 1..3, cols 1..4 are land; row 0 waves; the rest is not printed */
+	for (int y = 1; y <= 3; y++)
+		for (int x = 1; x <= 4; x++)
+			cm_map_at(m, x, y)->kind = CM_SQ_LAND;
+	for (int x = 0; x < 6; x++)
+		cm_map_at(m, x, 0)->kind = CM_SQ_WAVES;
+	cm_square *s = cm_map_at(m, 1, 1);
+	s->kind = CM_SQ_START;
+	s->name = sdup("Hamburg");
+	s = cm_map_at(m, 4, 3);
+	s->kind = CM_SQ_START;
+	s->name = sdup("München");
+	s = cm_map_at(m, 2, 2);
+	s->kind = CM_SQ_TOWN;
+	s->name = sdup("Kassel");
+	add_marker(s, "chip:castle");
+	add_marker(s, "chip:\"quoted\"");
+	cm_map_at(m, 3, 1)->kind = CM_SQ_LANDMARK;
+	/* islands at (5,1) and (5,2) */
+	m->islands = calloc(2, sizeof *m->islands);
+	m->n_islands = 2;
+	m->islands[0].name = sdup("Sylt");
+	m->islands[1].name = NULL;
+	s = cm_map_at(m, 5, 1);
+	s->kind = CM_SQ_ISLAND;
+	s->island = 0;
+	s->arms = 1;
+	s = cm_map_at(m, 5, 2);
+	s->kind = CM_SQ_ISLAND;
+	s->island = 1;
+	/* big city over (1,3) and (2,3) */
+	m->bigcities = calloc(1, sizeof *m->bigcities);
+	m->n_bigcities = 1;
+	cm_bigcity *b = &m->bigcities[0];
+	b->name = sdup("Berlin");
+	b->pieces = calloc(2, sizeof *b->pieces);
+	b->n_pieces = 2;
+	for (int k = 0; k < 2; k++) {
+		cm_bigcity_piece *p = &b->pieces[k];
+		p->x = 1 + k;
+		p->y = 3;
+		cm_map_at(m, p->x, p->y)->kind = CM_SQ_BIGCITY;
+		cm_map_at(m, p->x, p->y)->bigcity = 0;
+		add_feature(&p->tile, CM_FEAT_CITY, "c", CM_SLOTS_ALL & ~CM_SIDE_SLOTS(k ? CM_E : CM_W));
+		add_feature(&p->tile, CM_FEAT_FIELD, NULL, CM_SIDE_SLOTS(k ? CM_E : CM_W));
+		p->tile.features[0].arms = (uint8_t)k;
+		p->tile.features[1].touches = 1;
+		if (k)
+			add_contact(&p->tile, 3);
+		cm_tile_type_derive(&p->tile);
+	}
+	/* edge prints */
+	s = cm_map_at(m, 1, 1);
+	s->print[CM_W].kind = CM_PRINT_ROAD;
+	s->print[CM_W].label = sdup("to Denmark");
+	s = cm_map_at(m, 4, 1);
+	s->print[CM_E].kind = CM_PRINT_CITY;
+	s->print[CM_E].arms = 2;
+	s->print[CM_N].kind = CM_PRINT_NEUTRAL;
+	s = cm_map_at(m, 4, 2);
+	s->print[CM_E].kind = CM_PRINT_ROAD;
+	/* a none square that still carries a marker is kept */
+	add_marker(cm_map_at(m, 0, 4), "note");
+	/* ferry from (4,2) E to the island (5,2) */
+	m->ferries = calloc(1, sizeof *m->ferries);
+	m->n_ferries = 1;
+	m->ferries[0] = (cm_ferry){ sdup("Sylt ferry"), 4, 2, CM_E, 5, 2, CM_W, 1, 0 };
+	m->deck = calloc(2, sizeof *m->deck);
+	m->n_deck = 2;
+	m->deck[0] = (cm_deck_entry){ sdup("base"), NULL, -1, 0 };
+	m->deck[1] = (cm_deck_entry){ sdup("inns"), sdup("IC-01"), 2, 0 };
+	return m;
+}
+
+/* ---- comparison ---- */
+
+static int differ(char *why, size_t n, const char *what)
+{
+	snprintf(why, n, "%s differs", what);
+	return 0;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+#define SAME_INT(x, y, what)                                 \
+	do {                                                     \
+		if ((long long)(x) != (long long)(y))                \
+			return differ(why, n, what);       \
+	} while (0)
+#define SAME_STR(x, y, what)                                 \
+	do {                                                     \
+		if (!str_eq((x), (y)))                               \
+			return differ(why, n, what);       \
+	} while (0)
+
+static int tile_eq(const cm_tile_type *a, const cm_tile_type *b, char *why, size_t n)
+{
+	SAME_STR(a->id, b->id, "tile id");
+	SAME_STR(a->name, b->name, "tile name");
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		SAME_INT(a->count[e], b->count[e], "tile count");
+	SAME_INT(a->start, b->start, "start flag");
+	SAME_INT(a->n_features, b->n_features, "feature count");
+	for (size_t i = 0; i < a->n_features; i++) {
+		const cm_feature *f = &a->features[i], *g = &b->features[i];
+		SAME_INT(f->kind, g->kind, "feature kind");
+		SAME_STR(f->id, g->id, "feature id");
+		SAME_INT(f->slots, g->slots, "feature slots");
+		SAME_INT(f->arms, g->arms, "feature arms");
+		SAME_INT(f->cathedral, g->cathedral, "cathedral");
+		SAME_INT(f->inn, g->inn, "inn");
+		SAME_INT(f->good, g->good, "good");
+		SAME_INT(f->touches, g->touches, "touches");
+	}
+	SAME_INT(a->n_contacts, b->n_contacts, "contact count");
+	for (size_t i = 0; i < a->n_contacts; i++)
+		SAME_INT(a->contacts[i], b->contacts[i], "contact");
+	if (memcmp(a->edge, b->edge, sizeof a->edge) || memcmp(a->slot_feature, b->slot_feature, sizeof a->slot_feature))
+		return differ(why, n, "derived edges");
+	return 1;
+}
+
+int util_tileset_equal(const cm_tileset *a, const cm_tileset *b, char *why, size_t n)
+{
+	SAME_STR(a->id, b->id, "tile set id");
+	SAME_STR(a->name, b->name, "tile set name");
+	SAME_INT(a->base, b->base, "base flag");
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		SAME_INT(a->total[e], b->total[e], "declared total");
+	SAME_INT(a->n_tiles, b->n_tiles, "tile count");
+	for (size_t i = 0; i < a->n_tiles; i++)
+		if (!tile_eq(&a->tiles[i], &b->tiles[i], why, n))
+			return 0;
+	return 1;
+}
+
+int util_map_equal(const cm_map *a, const cm_map *b, char *why, size_t n)
+{
+	SAME_STR(a->id, b->id, "map id");
+	SAME_STR(a->name, b->name, "map name");
+	SAME_STR(a->image, b->image, "image");
+	SAME_STR(a->legend, b->legend, "legend");
+	SAME_INT(a->cols, b->cols, "cols");
+	SAME_INT(a->rows, b->rows, "rows");
+	if (memcmp(&a->setup, &b->setup, sizeof a->setup))
+		return differ(why, n, "setup");
+	SAME_INT(a->rules.edition, b->rules.edition, "edition");
+	SAME_INT(a->rules.tiny_city, b->rules.tiny_city, "tiny city");
+	SAME_INT(a->rules.farmers, b->rules.farmers, "farmers");
+	SAME_INT(a->rules.farmers_bigcity, b->rules.farmers_bigcity, "farmers big city");
+	SAME_INT(a->rules.town_extra_turn, b->rules.town_extra_turn, "town extra turn");
+	SAME_INT(a->rules.town_cost, b->rules.town_cost, "town cost");
+	SAME_INT(a->rules.town_road_bonus, b->rules.town_road_bonus, "town road bonus");
+	SAME_INT(a->rules.abbey_edge, b->rules.abbey_edge, "abbey edge");
+	for (int i = 0; i < a->cols * a->rows; i++) {
+		const cm_square *s = &a->squares[i], *t = &b->squares[i];
+		SAME_INT(s->kind, t->kind, "square kind");
+		SAME_STR(s->name, t->name, "square name");
+		SAME_INT(s->arms, t->arms, "square arms");
+		SAME_INT(s->island, t->island, "square island");
+		SAME_INT(s->bigcity, t->bigcity, "square big city");
+		SAME_INT(s->n_markers, t->n_markers, "marker count");
+		for (size_t k = 0; k < s->n_markers; k++)
+			SAME_STR(s->markers[k], t->markers[k], "marker");
+		for (int e = 0; e < 4; e++) {
+			SAME_INT(s->print[e].kind, t->print[e].kind, "edge print kind");
+			SAME_INT(s->print[e].arms, t->print[e].arms, "edge print arms");
+			SAME_STR(s->print[e].label, t->print[e].label, "edge print label");
+		}
+	}
+	SAME_INT(a->n_islands, b->n_islands, "island count");
+	for (size_t i = 0; i < a->n_islands; i++)
+		SAME_STR(a->islands[i].name, b->islands[i].name, "island name");
+	SAME_INT(a->n_bigcities, b->n_bigcities, "big city count");
+	for (size_t i = 0; i < a->n_bigcities; i++) {
+		const cm_bigcity *c = &a->bigcities[i], *d = &b->bigcities[i];
+		SAME_STR(c->name, d->name, "big city name");
+		SAME_INT(c->n_pieces, d->n_pieces, "piece count");
+		for (size_t k = 0; k < c->n_pieces; k++) {
+			SAME_INT(c->pieces[k].x, d->pieces[k].x, "piece x");
+			SAME_INT(c->pieces[k].y, d->pieces[k].y, "piece y");
+			if (!tile_eq(&c->pieces[k].tile, &d->pieces[k].tile, why, n))
+				return 0;
+		}
+	}
+	SAME_INT(a->n_ferries, b->n_ferries, "ferry count");
+	for (size_t i = 0; i < a->n_ferries; i++) {
+		const cm_ferry *f = &a->ferries[i], *g = &b->ferries[i];
+		SAME_STR(f->name, g->name, "ferry name");
+		SAME_INT(f->x1, g->x1, "ferry x1");
+		SAME_INT(f->y1, g->y1, "ferry y1");
+		SAME_INT(f->s1, g->s1, "ferry side1");
+		SAME_INT(f->x2, g->x2, "ferry x2");
+		SAME_INT(f->y2, g->y2, "ferry y2");
+		SAME_INT(f->s2, g->s2, "ferry side2");
+		SAME_INT(f->arms, g->arms, "ferry arms");
+	}
+	SAME_INT(a->n_deck, b->n_deck, "deck size");
+	for (size_t i = 0; i < a->n_deck; i++) {
+		SAME_STR(a->deck[i].tileset, b->deck[i].tileset, "deck tile set");
+		SAME_STR(a->deck[i].tile, b->deck[i].tile, "deck tile");
+		SAME_INT(a->deck[i].count, b->deck[i].count, "deck count");
+	}
+	return 1;
+}
+
+/* ---- temporary directories ---- */
+
+char *util_tempdir(void)
+{
+	const char *base = getenv("TMPDIR");
+	char tmpl[4096];
+	snprintf(tmpl, sizeof tmpl, "%s/carcamap-test-XXXXXX", base && *base ? base : "/tmp");
+	char *d = mkdtemp(tmpl);
+	return d ? sdup(d) : NULL;
+}
+
+static void rm_rf(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0)
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		chmod(path, 0700);
+		DIR *dir = opendir(path);
+		struct dirent *e;
+		while (dir && (e = readdir(dir))) {
+			if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+				continue;
+			char sub[4096];
+			snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+			rm_rf(sub);
+		}
+		if (dir)
+			closedir(dir);
+		rmdir(path);
+	} else {
+		unlink(path);
+	}
+}
+
+void util_rmtree(char *dir)
+{
+	if (dir)
+		rm_rf(dir);
+	free(dir);
+}

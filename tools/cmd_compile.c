@@ -1,0 +1,142 @@
+/* cmd_compile.c: `carcamap compile`: reads map descriptors (with their
+ * images), tile sets and packs, runs every check, and writes one pack only
+ * when there are no errors. The library writes packs atomically. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: carcamap compile [options] FILE...\n"
+	        "\n"
+	        "Compiles map descriptors (XML, with the annotated images they name),\n"
+	        "tile sets and packs into one map pack (an SQLite file). Every check\n"
+	        "runs first; the pack is written only when no error was found, in one\n"
+	        "transaction into a temporary file that then replaces PACK, so a failed\n"
+	        "run never leaves a partial or damaged pack. The tile sets that a map's\n"
+	        "deck names are taken from the files given, then from --tilesets\n"
+	        "directories, then from the descriptor's ../tilesets directory.\n"
+	        "\n"
+	        "Options:\n"
+	        "  -o, --output PACK  the pack to write (default: MAPID.pack when the\n"
+	        "                     input holds one map)\n"
+	        "  -T, --tilesets DIR search DIR for tile sets (repeatable)\n"
+	        "  --strict           treat warnings as errors\n"
+	        "  --format FMT       diagnostics as text (stderr, default), json or\n"
+	        "                     sarif (stdout)\n"
+	        "  -h, --help         show this help\n"
+	        "\n"
+	        "Examples:\n"
+	        "  carcamap compile maps/germany/germany.xml          # germany.pack\n"
+	        "  carcamap compile -o all.pack maps/*/[a-z]*.xml\n"
+	        "  carcamap compile -o mine.pack -T ~/tiles my-map.xml\n"
+	        "\n"
+	        "Exit status: 0 pack written (warnings allowed), 1 problems found (no\n"
+	        "pack written), 2 usage error, 3 I/O or internal failure.\n");
+}
+
+int cmd_compile(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "tilesets", required_argument, NULL, 'T' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	cm_diags *d = NULL;
+	cm_workspace *w = NULL;
+	char *auto_out = NULL;
+	cm_map **maps = NULL;
+	cm_tileset **sets = NULL;
+	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
+		cm_diags_free(d);
+		return EXIT_IO;
+	}
+	const char *out = NULL;
+	cli_format fmt = FMT_TEXT;
+	int ec = EXIT_CLEAN, c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:T:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'T':
+			if (cm_workspace_add_tileset_dir(w, optarg))
+				ec = EXIT_IO;
+			break;
+		case 's':
+			cm_diags_set_strict(d, 1);
+			break;
+		case 'f':
+			if (cli_parse_format("compile", optarg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF, &fmt))
+				ec = EXIT_USAGE;
+			break;
+		case 'h':
+			usage(stdout);
+			goto done;
+		case ':':
+			ec = cli_usage_error("compile", "option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			ec = cli_usage_error("compile", "unknown option '%s'", argv[optind - 1]);
+			break;
+		}
+		if (ec)
+			goto done;
+	}
+	if (optind >= argc) {
+		ec = cli_usage_error("compile", "no files to compile");
+		goto done;
+	}
+	int rc = cli_workspace_load(w, argc - optind, argv + optind, 1, d);
+	size_t n_maps = cm_workspace_map_count(w), n_sets = cm_workspace_tileset_count(w);
+	if (!rc && n_maps == 0 && n_sets == 0) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, NULL, "nothing to compile: no map or tile set");
+		rc = CM_EINVAL;
+	}
+	if (!out && !rc) {
+		if (n_maps != 1) {
+			ec = cli_usage_error("compile", "the input holds %zu maps: name the pack with -o", n_maps);
+			goto done;
+		}
+		auto_out = malloc(strlen(cm_workspace_map(w, 0)->id) + 6);
+		if (!auto_out) {
+			ec = EXIT_IO;
+			goto done;
+		}
+		sprintf(auto_out, "%s.pack", cm_workspace_map(w, 0)->id);
+		out = auto_out;
+	}
+	if (!rc && cm_diags_errors(d) == 0) {
+		maps = malloc((n_maps + 1) * sizeof *maps);
+		sets = malloc((n_sets + 1) * sizeof *sets);
+		if (!maps || !sets) {
+			ec = EXIT_IO;
+			goto done;
+		}
+		for (size_t i = 0; i < n_maps; i++)
+			maps[i] = cm_workspace_map(w, i);
+		for (size_t i = 0; i < n_sets; i++)
+			sets[i] = cm_workspace_tileset(w, i);
+		rc = cm_pack_write(out, maps, n_maps, sets, n_sets, d);
+		if (!rc && fmt == FMT_TEXT)
+			fprintf(stderr, "wrote %s: %zu map%s, %zu tile set%s\n", out, n_maps, n_maps == 1 ? "" : "s",
+			        n_sets, n_sets == 1 ? "" : "s");
+	}
+	cm_diags_sort(d);
+	ec = cli_print_diags(d, fmt, fmt == FMT_TEXT && cm_diags_count(d) > 0);
+	if (!ec)
+		ec = cli_exit_code(rc, d);
+done:
+	free(maps);
+	free(sets);
+	free(auto_out);
+	cm_workspace_free(w);
+	cm_diags_free(d);
+	return ec;
+}

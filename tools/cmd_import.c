@@ -1,0 +1,172 @@
+/* cmd_import.c: `carcamap import`: reads the squares of an annotated map
+ * image through a colour legend and writes a map descriptor skeleton. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include <unistd.h>
+#include "util_int.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: carcamap import [options] IMAGE.png\n"
+	        "\n"
+	        "Reads the grid of squares from an annotated map image: each cell is\n"
+	        "classified by the colour of the pixels around its centre, through a\n"
+	        "legend (schemas/legend.md) that maps colours to square kinds, island\n"
+	        "ids, names and markers, and says where the grid lies. Colours are read\n"
+	        "raw (no gamma or colour management). Every cell that mixes colours, has\n"
+	        "an unknown colour (the nearest legend colour is named) or is partly\n"
+	        "transparent is reported with its cell and pixel.\n"
+	        "\n"
+	        "The result is a map descriptor (schemas/map.md) with the full grid and\n"
+	        "an <image> element naming the picture: add names, big cities, edge\n"
+	        "prints, ferries, setup and deck to it by hand.\n"
+	        "\n"
+	        "Options:\n"
+	        "  --legend FILE     the colour legend (default: the built-in colours,\n"
+	        "                    one pixel per square)\n"
+	        "  -o, --output FILE the descriptor to write (default: stdout)\n"
+	        "  --id ID           map id (default: the image's file name)\n"
+	        "  --name NAME       display name (default: the id)\n"
+	        "  -h, --help        show this help\n"
+	        "\n"
+	        "Examples:\n"
+	        "  carcamap import --legend maps/legend.xml scan.png -o my-map.xml\n"
+	        "  carcamap import tiny.png\n"
+	        "\n"
+	        "Exit status: 0 written, 1 problems in the image or legend, 2 usage error,\n"
+	        "3 I/O or internal failure.\n");
+}
+
+/* The file name of path without directory and extension, as a map id
+ * ([a-z0-9-], lowercase); NULL if nothing usable is left. */
+static char *id_from_path(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	char *id = cm_strdup(b);
+	if (!id)
+		return NULL;
+	char *dot = strrchr(id, '.');
+	if (dot)
+		*dot = '\0';
+	size_t k = 0;
+	for (size_t i = 0; id[i]; i++) {
+		char ch = id[i];
+		if (ch >= 'A' && ch <= 'Z')
+			ch = (char)(ch - 'A' + 'a');
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
+			id[k++] = ch;
+		else if (k && id[k - 1] != '-')
+			id[k++] = '-';
+	}
+	while (k && id[k - 1] == '-')
+		k--;
+	id[k] = '\0';
+	if (!k) {
+		free(id);
+		return NULL;
+	}
+	return id;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "legend", required_argument, NULL, 'l' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *legend = NULL, *out = NULL, *id = NULL, *name = NULL;
+	int ec = EXIT_CLEAN, c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l': legend = optarg; break;
+		case 'o': out = optarg; break;
+		case 'i': id = optarg; break;
+		case 'n': name = optarg; break;
+		case 'h':
+			usage(stdout);
+			return EXIT_CLEAN;
+		case ':':
+			return cli_usage_error("import", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error("import", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("import", "no image to import");
+	if (argc - optind > 1)
+		return cli_usage_error("import", "one image at a time");
+	const char *png = argv[optind];
+	cm_diags *d = NULL;
+	cm_legend *lg = NULL;
+	cm_map *m = NULL;
+	char *tmp = NULL;
+	FILE *f = NULL;
+	if (cm_diags_new(&d))
+		return EXIT_IO;
+	int rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
+	if (!rc)
+		rc = cm_image_import(png, lg, d, &m);
+	if (!rc) {
+		m->id = id ? cm_strdup(id) : id_from_path(png);
+		if (!m->id) {
+			cm_diags_add(d, CM_SEV_ERROR, NULL, png, 0, 0, NULL,
+			             "no map id can be made from the file name: give --id");
+			rc = CM_EINVAL;
+		}
+	}
+	if (!rc) {
+		m->name = cm_strdup(name ? name : m->id);
+		m->image = cm_strdup(png);
+		m->legend = legend ? cm_strdup(legend) : NULL;
+		/* a skeleton: every start square is used until the author says otherwise */
+		int starts = 0;
+		for (int i = 0; i < m->cols * m->rows; i++)
+			starts += m->squares[i].kind == CM_SQ_START;
+		m->setup.starts_used = starts ? starts : 1;
+		cm_map_default_prints(m);
+		if (out) {
+			/* beside the target, renamed into place: never a half-written file */
+			tmp = cm_asprintf("%s.tmp.%ld", out, (long)getpid());
+			f = tmp ? fopen(tmp, "w") : NULL;
+			if (!f) {
+				cm_diags_add(d, CM_SEV_ERROR, NULL, out, 0, 0, NULL, "cannot write");
+				rc = CM_EIO;
+			}
+		} else {
+			f = stdout;
+		}
+	}
+	if (!rc) {
+		rc = cm_map_write_xml(m, f);
+		if (f != stdout) {
+			if (fclose(f) || rc) {
+				rc = CM_EIO;
+				remove(tmp);
+			} else if (rename(tmp, out)) {
+				remove(tmp);
+				cm_diags_add(d, CM_SEV_ERROR, NULL, out, 0, 0, NULL, "cannot write");
+				rc = CM_EIO;
+			}
+		} else if (fflush(stdout)) {
+			rc = CM_EIO;
+		}
+	}
+	cm_diags_sort(d);
+	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
+	if (!ec)
+		ec = cli_exit_code(rc, d);
+	free(tmp);
+	cm_map_free(m);
+	cm_legend_free(lg);
+	cm_diags_free(d);
+	return ec;
+}

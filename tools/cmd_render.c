@@ -1,0 +1,135 @@
+/* cmd_render.c: `carcamap render`: draws a map (from a descriptor or a
+ * pack) as a PNG picture with the library's renderer. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "util_int.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: carcamap render [options] (MAP.xml | PACK --map ID) [TILESETS...]\n"
+	        "\n"
+	        "Draws a map as a PNG picture: squares coloured by kind with the legend's\n"
+	        "colours, and at larger scales the printed big cities with their\n"
+	        "features, edge prints, ferries, islands, start squares and a grid.\n"
+	        "At --scale 1 (one pixel per square) or --scale 0 (the legend's own\n"
+	        "grid) the picture is an annotated image that 'carcamap import' reads\n"
+	        "back to the same squares.\n"
+	        "\n"
+	        "Options:\n"
+	        "  -o, --output FILE  the PNG to write (default: MAPID.png)\n"
+	        "  --map ID           the map to draw when the input holds several\n"
+	        "  --scale N          pixels per square, 0..256 (default 24)\n"
+	        "  --legend FILE      colours (default: the descriptor's legend, else the\n"
+	        "                     built-in colours)\n"
+	        "  --no-grid          no lines between squares\n"
+	        "  --no-features      squares only: no cities, prints, ferries, outlines\n"
+	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
+	        "  -h, --help         show this help\n"
+	        "\n"
+	        "Examples:\n"
+	        "  carcamap render maps/benelux/benelux.xml -o benelux.png\n"
+	        "  carcamap render build/maps.pack --map france --scale 32 -o france.png\n"
+	        "  carcamap render --scale 0 --legend maps/legend.xml my-map.xml -o my-map.png\n"
+	        "\n"
+	        "Exit status: 0 written, 1 problems in the input, 2 usage error, 3 I/O or\n"
+	        "internal failure.\n");
+}
+
+int cmd_render(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "map", required_argument, NULL, 'm' },
+		{ "scale", required_argument, NULL, 's' },
+		{ "legend", required_argument, NULL, 'l' },
+		{ "no-grid", no_argument, NULL, 'g' },
+		{ "no-features", no_argument, NULL, 'F' },
+		{ "tilesets", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	cm_diags *d = NULL;
+	cm_workspace *w = NULL;
+	cm_legend *lg = NULL;
+	char *auto_out = NULL, *legend_path = NULL;
+	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
+		cm_diags_free(d);
+		return EXIT_IO;
+	}
+	const char *out = NULL, *map_id = NULL, *legend = NULL;
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.scale = 24;
+	int ec = EXIT_CLEAN, c;
+	long v;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:T:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': out = optarg; break;
+		case 'm': map_id = optarg; break;
+		case 'l': legend = optarg; break;
+		case 'g': o.flags &= ~(unsigned)CM_RENDER_GRID; break;
+		case 'F': o.flags &= ~(unsigned)CM_RENDER_FEATURES; break;
+		case 's':
+			if ((v = cli_parse_uint(optarg, 256)) < 0)
+				ec = cli_usage_error("render", "--scale takes a whole number from 0 to 256, not '%s'", optarg);
+			o.scale = (int)v;
+			break;
+		case 'T':
+			if (cm_workspace_add_tileset_dir(w, optarg))
+				ec = EXIT_IO;
+			break;
+		case 'h':
+			usage(stdout);
+			goto done;
+		case ':':
+			ec = cli_usage_error("render", "option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			ec = cli_usage_error("render", "unknown option '%s'", argv[optind - 1]);
+			break;
+		}
+		if (ec)
+			goto done;
+	}
+	if (optind >= argc) {
+		ec = cli_usage_error("render", "no map to render");
+		goto done;
+	}
+	int rc = cli_workspace_load(w, argc - optind, argv + optind, 0, d);
+	cm_map *m = NULL;
+	if (!rc) {
+		m = cli_select_map("render", w, map_id);
+		if (!m) {
+			ec = EXIT_USAGE;
+			goto done;
+		}
+		if (!legend && m->legend && m->file)
+			legend = legend_path = cm_path_resolve(m->file, m->legend);
+		rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
+	}
+	if (!rc) {
+		if (!out) {
+			out = auto_out = cm_asprintf("%s.png", m->id);
+			if (!out) {
+				ec = EXIT_IO;
+				goto done;
+			}
+		}
+		rc = cm_render_map(m, lg, &o, out, d);
+	}
+	cm_diags_sort(d);
+	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
+	if (!ec)
+		ec = cli_exit_code(rc, d);
+done:
+	cm_legend_free(lg);
+	free(legend_path);
+	free(auto_out);
+	cm_workspace_free(w);
+	cm_diags_free(d);
+	return ec;
+}
