@@ -193,11 +193,17 @@ $(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	@$(if $(Q),echo "  FUZZLD  $@")
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANFLAGS) -o $@ $< $(FUZZ_LIB) $(DEP_LIBS)
 
-fuzz-build: $(FUZZ_BIN)
+# Seeds for the pack and binary readers are written by the normal library.
+SEEDGEN := $(O)/tests/fuzz-seedgen
+$(SEEDGEN): $(O)/obj/tests/fuzz/seedgen.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS)
+
+fuzz-build: $(FUZZ_BIN) $(SEEDGEN)
 fuzz: fuzz-build
-	$(Q)sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+	$(Q)SEEDGEN=$(SEEDGEN) sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 fuzz-smoke: fuzz-build
-	$(Q)sh tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_BIN)
+	$(Q)SEEDGEN=$(SEEDGEN) sh tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_BIN)
 
 cli-valgrind: $(BIN)
 	$(Q)sh tools/configure.sh valgrind

@@ -37,6 +37,14 @@ seed() {
   if [ -f tests/fuzz/seed-"$r".sh ]; then
     sh tests/fuzz/seed-"$r".sh "$dir" >/dev/null 2>&1 || echo "fuzz: seed-$r.sh failed (continuing)" >&2
   fi
+  # packs and binary maps: written from the fixture maps by seedgen
+  case $r in pack|cmap)
+    if [ -n "${SEEDGEN:-}" ] && [ ! -d "$fz/seedgen" ]; then
+      "$SEEDGEN" "$fz/seedgen" tests/fixtures/map/good/*.xml maps/*/*.xml >/dev/null 2>&1 ||
+        echo "fuzz: seedgen failed (continuing)" >&2
+    fi
+    cp "$fz/seedgen/$r"/* "$dir"/ 2>/dev/null ;;
+  esac
   find maps tests/fixtures -type f -size -$((maxseed / 1024 + 1))k 2>/dev/null | sort |
   while read -r f; do
     case $f in *.expect|*.md|*.gen) continue ;; esac
