@@ -252,7 +252,14 @@ int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc *
 	int rc = cm_read_file(path, CM_MAX_INPUT_BYTES, d, &buf, &len);
 	if (rc)
 		return rc;
-	cm_diags_set_source(d, path, buf, len);
+	/* Quote source lines only from a file of the expected kind: a map that
+	 * names /etc/passwd as its legend or as a half must not make the
+	 * diagnostics show that file's lines. */
+	char root[64];
+	size_t n;
+	if (!schema || (cm_xml_root_name(buf, len, root, sizeof root) == 0 && (n = strlen(root)) > 0 &&
+	                strncmp(schema, root, n) == 0 && strcmp(schema + n, ".xsd") == 0))
+		cm_diags_set_source(d, path, buf, len);
 	rc = cm_xml_load_memory(buf, len, path, schema, d, out);
 	free(buf);
 	return rc;
