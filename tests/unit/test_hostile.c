@@ -4,7 +4,9 @@
  * X.expect naming the return code and the diagnostics the reader must
  * produce; one runner checks them all, each under a time limit. Inputs
  * that crashed a fuzzer stay here as regression cases. Formats: README.md
- * in that directory. */
+ * in that directory. Then what no input file can say: pack output into a
+ * read-only directory, onto a full disk, and two writers racing to one
+ * path, each ending in a clean error or a valid pack, never a damaged one. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,9 +18,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <sqlite3.h>
 #include "carcamap/carcamap.h"
+#include "carcamap/image.h"
+#include "carcamap/pack.h"
+#include "util_model.h"
 
 #define HOSTILE_DIR "tests/fixtures/hostile"
 #define DEFAULT_SECONDS 60
@@ -55,10 +63,70 @@ static int read_tileset(const char *path, cm_diags *d)
 	return rc;
 }
 
+static int read_map(const char *path, cm_diags *d)
+{
+	cm_map *m = NULL;
+	int rc = cm_map_load_file_flags(path, CM_MAP_LOAD_IMAGE, d, &m);
+	if ((rc == 0) != (m != NULL))
+		fail_msg("%s: map reader returned %d with%s a model", path, rc, m ? "" : "out");
+	cm_map_free(m);
+	return rc;
+}
+
+static int read_legend(const char *path, cm_diags *d)
+{
+	cm_legend *lg = NULL;
+	int rc = cm_legend_load_file(path, d, &lg);
+	if ((rc == 0) != (lg != NULL))
+		fail_msg("%s: legend reader returned %d with%s a legend", path, rc, lg ? "" : "out");
+	cm_legend_free(lg);
+	return rc;
+}
+
+/* PNG import with the built-in legend. */
+static int read_image(const char *path, cm_diags *d)
+{
+	cm_legend *lg = NULL;
+	assert_int_equal(cm_legend_default(&lg), 0);
+	cm_map *m = NULL;
+	int rc = cm_image_import(path, lg, d, &m);
+	if ((rc == 0) != (m != NULL))
+		fail_msg("%s: image import returned %d with%s a map", path, rc, m ? "" : "out");
+	cm_map_free(m);
+	cm_legend_free(lg);
+	return rc;
+}
+
+/* Opens the pack and reads every map and tile set in it: the first
+ * failure is the result. */
+static int read_pack(const char *path, cm_diags *d)
+{
+	cm_pack *p = NULL;
+	int rc = cm_pack_open(path, d, &p);
+	for (size_t i = 0; p && !rc && i < cm_pack_tileset_count(p); i++) {
+		cm_tileset *ts = NULL;
+		rc = cm_pack_read_tileset(p, cm_pack_tileset_id(p, i), d, &ts);
+		cm_tileset_free(ts);
+	}
+	for (size_t i = 0; p && !rc && i < cm_pack_map_count(p); i++) {
+		cm_map *m = NULL;
+		rc = cm_pack_read_map(p, cm_pack_map_id(p, i), d, &m);
+		cm_map_free(m);
+		if (!rc)
+			rc = cm_pack_verify_map(p, cm_pack_map_id(p, i), d);
+	}
+	cm_pack_close(p);
+	return rc;
+}
+
 static const struct {
 	const char *dir;
 	reader_fn read;
 } readers[] = {
+	{ "image", read_image },
+	{ "legend", read_legend },
+	{ "map", read_map },
+	{ "pack", read_pack },
 	{ "tileset", read_tileset },
 };
 
@@ -78,6 +146,39 @@ static void on_alarm(int sig)
 
 /* ------------------------------------------------------------------ */
 /* recipes (X.gen): the input built line by line                        */
+
+/* The sample pack of util_model (one map, two tile sets) at path. */
+static bool write_sample_pack(const char *path, char *err, size_t errsize)
+{
+	cm_tileset *sets[2] = { util_tileset_base(), util_tileset_inns() };
+	cm_map *m = util_map_sample();
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	remove(path);
+	int rc = cm_pack_write(path, &m, 1, sets, 2, d);
+	if (rc)
+		fmt(err, errsize, "writing the sample pack: %s", cm_strerror(rc));
+	cm_diags_free(d);
+	cm_map_free(m);
+	cm_tileset_free(sets[0]);
+	cm_tileset_free(sets[1]);
+	return rc == 0;
+}
+
+/* Runs SQL on the database at path, as an attacker's tool would (triggers,
+ * views, schema writes allowed). */
+static bool run_sql(const char *path, const char *sql, char *err, size_t errsize)
+{
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+	bool ok = sqlite3_open(path, &db) == SQLITE_OK &&
+	          sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK;
+	if (!ok)
+		fmt(err, errsize, "sql: %s", msg ? msg : db ? sqlite3_errmsg(db) : "cannot open");
+	sqlite3_free(msg);
+	sqlite3_close(db);
+	return ok;
+}
 
 /* s with \n \t \r \\ \xHH decoded into out (n bytes); false on a bad escape. */
 static bool unescape(const char *s, char *out, size_t *n)
@@ -110,9 +211,49 @@ static bool unescape(const char *s, char *out, size_t *n)
 	return true;
 }
 
+/* CRC-32 of PNG chunks (ISO 3309), bit by bit: test data is small. */
+static uint32_t crc32_png(const unsigned char *p, size_t n, uint32_t crc)
+{
+	crc = ~crc;
+	for (size_t i = 0; i < n; i++) {
+		crc ^= p[i];
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+	}
+	return ~crc;
+}
+
+/* Writes a PNG chunk "TYPE HEXDATA" with its length and CRC (the CRC
+ * inverted when bad). False when arg is malformed. */
+static bool png_chunk(FILE *o, const char *arg, bool bad)
+{
+	unsigned char buf[4 + 4096];
+	size_t n = 0;
+	if (strlen(arg) < 4)
+		return false;
+	memcpy(buf, arg, 4);
+	for (const char *p = arg + 4; *p; p++) {
+		if (*p == ' ')
+			continue;
+		unsigned v;
+		if (n >= 4096 || !p[1] || sscanf(p, "%2x", &v) != 1)
+			return false;
+		buf[4 + n++] = (unsigned char)v;
+		p++;
+	}
+	uint32_t crc = crc32_png(buf, 4 + n, 0) ^ (bad ? 0xFFFFFFFFu : 0u);
+	unsigned char len[4] = { (unsigned char)(n >> 24), (unsigned char)(n >> 16), (unsigned char)(n >> 8),
+		                 (unsigned char)n };
+	unsigned char c[4] = { (unsigned char)(crc >> 24), (unsigned char)(crc >> 16), (unsigned char)(crc >> 8),
+		               (unsigned char)crc };
+	return fwrite(len, 1, 4, o) == 4 && fwrite(buf, 1, 4 + n, o) == 4 + n && fwrite(c, 1, 4, o) == 4;
+}
+
 /* Builds the input of recipe gen into out. Lines: "text STR", "repeat N
- * STR", "repeat-numbered N STR" (%u in STR is the copy's number, from 0);
- * '#' starts a comment. Returns false with a message in err. */
+ * STR", "repeat-numbered N STR" (%u in STR is the copy's number, from 0),
+ * "png-chunk TYPE HEX" and "png-chunk-badcrc TYPE HEX" (a chunk with its
+ * length and CRC, or a wrong CRC), "pack" (the file becomes the sample
+ * pack), "sql STATEMENTS" (run on the file); '#' starts a comment. Returns false with a message in err. */
 static bool generate(const char *gen, const char *out, char *err, size_t errsize)
 {
 	FILE *in = fopen(gen, "r");
@@ -127,6 +268,8 @@ static bool generate(const char *gen, const char *out, char *err, size_t errsize
 		line[strcspn(line, "\n")] = '\0';
 		if (!line[0] || line[0] == '#')
 			continue;
+		if (strcmp(line, "pack") == 0)
+			strcat(line, " "); /* the one directive without an argument */
 		char *sp = strchr(line, ' ');
 		if (!sp) {
 			fmt(err, errsize, "%s:%u: no argument", gen, lineno);
@@ -146,6 +289,29 @@ static bool generate(const char *gen, const char *out, char *err, size_t errsize
 				break;
 			}
 			arg = end + 1;
+		} else if (strcmp(line, "png-chunk") == 0 || strcmp(line, "png-chunk-badcrc") == 0) {
+			if (!png_chunk(o, arg, strcmp(line, "png-chunk") != 0)) {
+				fmt(err, errsize, "%s:%u: png-chunk needs TYPE and hex data", gen, lineno);
+				ok = false;
+				break;
+			}
+			continue;
+		} else if (strcmp(line, "pack") == 0 || strcmp(line, "sql") == 0) {
+			/* binary recipes for packs: the sample pack, then SQL on it */
+			if (fclose(o) != 0) {
+				o = NULL;
+				fmt(err, errsize, "%s: write failed", out);
+				ok = false;
+				break;
+			}
+			o = NULL;
+			ok = strcmp(line, "pack") == 0 ? write_sample_pack(out, err, errsize)
+			                               : run_sql(out, arg, err, errsize);
+			if (ok && !(o = fopen(out, "ab"))) {
+				fmt(err, errsize, "%s: cannot reopen", out);
+				ok = false;
+			}
+			continue;
 		} else if (strcmp(line, "text") != 0) {
 			fmt(err, errsize, "%s:%u: unknown directive '%s'", gen, lineno, line);
 			ok = false;
@@ -431,8 +597,20 @@ static int run_reader(const char *sub, reader_fn read, const char *tmp, int *cas
 		if (check_expect(exp, current, rc, d))
 			failed++;
 		cm_diags_free(d);
-		if (strncmp(path, tmp, strlen(tmp)) == 0)
+		if (strncmp(path, tmp, strlen(tmp)) == 0) {
+			/* a reader writes nothing beside its input (-wal, -shm, ...) */
 			remove(path);
+			size_t left;
+			char **names2 = list_dir(tmp, &left);
+			for (size_t k = 0; k < left; k++) {
+				fprintf(stderr, "hostile %s: reading it left %s beside it\n", current, names2[k]);
+				fmt(path, sizeof path, "%s/%s", tmp, names2[k]);
+				remove(path);
+				free(names2[k]);
+			}
+			free(names2);
+			failed += left > 0;
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -473,11 +651,256 @@ static void test_hostile__every_directory_has_a_reader(void **state)
 	free(names);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* pack output under hostile conditions                                 */
+
+typedef struct {
+	cm_tileset *sets[2];
+	cm_map *map;
+	char *dir;
+	char path[4200];
+} out_fx;
+
+static int out_setup(void **state)
+{
+	out_fx *f = calloc(1, sizeof *f);
+	assert_non_null(f);
+	f->sets[0] = util_tileset_base();
+	f->sets[1] = util_tileset_inns();
+	f->map = util_map_sample();
+	f->dir = util_tempdir();
+	assert_non_null(f->dir);
+	fmt(f->path, sizeof f->path, "%s/out.pack", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int out_teardown(void **state)
+{
+	out_fx *f = *state;
+	cm_map_free(f->map);
+	cm_tileset_free(f->sets[0]);
+	cm_tileset_free(f->sets[1]);
+	util_rmtree(f->dir);
+	free(f);
+	return 0;
+}
+
+/* The pack with the sample map (n_maps 1) or with the tile sets only (0). */
+static int write_pack(out_fx *f, const char *path, size_t n_maps, cm_diags *d)
+{
+	return cm_pack_write(path, &f->map, n_maps, f->sets, 2, d);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	long n = ftell(fp);
+	assert_true(n >= 0);
+	rewind(fp);
+	char *b = malloc((size_t)n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	*len = (size_t)n;
+	return b;
+}
+
+static size_t dir_entries(const char *dir)
+{
+	size_t n;
+	char **names = list_dir(dir, &n);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return n;
+}
+
+/* 0 when path is a pack that opens and reads whole; its map count in *maps. */
+static int valid_pack(const char *path, size_t *maps)
+{
+	cm_diags *d = NULL;
+	if (cm_diags_new(&d))
+		return CM_ENOMEM;
+	cm_pack *p = NULL;
+	int rc = cm_pack_open(path, d, &p);
+	if (!rc)
+		*maps = cm_pack_map_count(p);
+	cm_pack_close(p);
+	if (!rc)
+		rc = read_pack(path, d);
+	if (rc)
+		cm_diags_write_text(d, stderr);
+	cm_diags_free(d);
+	return rc;
+}
+
+/* Whether a failed write said so: CM_EIO and a "cannot write pack" error. */
+static bool clean_write_error(int rc, const cm_diags *d, const char *why)
+{
+	bool said = false;
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		said |= g->severity == CM_SEV_ERROR && g->message && strstr(g->message, "cannot write pack") &&
+		        (!why || strstr(g->message, why));
+	}
+	if (rc != CM_EIO || !said) {
+		fprintf(stderr, "write returned %d (%s), diagnostics:\n", rc, cm_strerror(rc));
+		cm_diags_write_text(d, stderr);
+	}
+	return rc == CM_EIO && said;
+}
+
+/* Waits for child pid; its exit status (0: its checks passed), or -1. */
+static int child_status(pid_t pid)
+{
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The disk fills up in the middle of a compile (the file size limit of the
+ * writing process stands in for it, with no hook in lib/pack.c: SQLite's
+ * write fails at the half of the pack, as on a full disk, though it names
+ * EFBIG an I/O error rather than "full"): the write fails cleanly, the pack
+ * already there is unchanged and no temporary file is left. */
+static void test_hostile__pack_full_disk(void **state)
+{
+	out_fx *f = *state;
+	char scratch[4300];
+	fmt(scratch, sizeof scratch, "%s/scratch.pack", f->dir);
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(write_pack(f, scratch, 1, d), 0);
+	struct stat st;
+	assert_int_equal(stat(scratch, &st), 0);
+	assert_int_equal(remove(scratch), 0);
+	assert_int_equal(write_pack(f, f->path, 0, d), 0);
+	size_t l0, l1;
+	char *before = slurp(f->path, &l0);
+
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN); /* the write fails with EFBIG instead */
+		struct rlimit rl = { (rlim_t)st.st_size / 2, (rlim_t)st.st_size / 2 };
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+			_exit(2);
+		cm_diags_clear(d);
+		int rc = write_pack(f, f->path, 1, d);
+		_exit(clean_write_error(rc, d, NULL) ? 0 : 1);
+	}
+	assert_int_equal(child_status(pid), 0);
+	char *after = slurp(f->path, &l1);
+	assert_int_equal(l0, l1);
+	assert_memory_equal(before, after, l0);
+	assert_int_equal(dir_entries(f->dir), 1);
+	size_t maps = 9;
+	assert_int_equal(valid_pack(f->path, &maps), 0);
+	assert_int_equal(maps, 0);
+	free(before);
+	free(after);
+	cm_diags_free(d);
+}
+
+/* A compile into a directory the user cannot write: a clean error, the
+ * pack there unchanged. Root writes anywhere, so as root the writer runs
+ * in a child as user nobody. */
+static void test_hostile__pack_read_only_directory(void **state)
+{
+	out_fx *f = *state;
+	char ro[4300], target[4400];
+	fmt(ro, sizeof ro, "%s/ro", f->dir);
+	fmt(target, sizeof target, "%s/x.pack", ro);
+	assert_int_equal(mkdir(ro, 0755), 0);
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(write_pack(f, target, 0, d), 0);
+	size_t l0, l1;
+	char *before = slurp(target, &l0);
+	assert_int_equal(chmod(ro, 0555), 0);
+	assert_int_equal(chmod(f->dir, 0755), 0);
+
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+			_exit(77);
+		cm_diags_clear(d);
+		int rc = write_pack(f, target, 1, d);
+		_exit(clean_write_error(rc, d, "cannot create a file in directory") ? 0 : 1);
+	}
+	int status = child_status(pid);
+	assert_int_equal(chmod(ro, 0755), 0);
+	if (status == 77)
+		skip(); /* root without the right to become another user */
+	assert_int_equal(status, 0);
+	char *after = slurp(target, &l1);
+	assert_int_equal(l0, l1);
+	assert_memory_equal(before, after, l0);
+	assert_int_equal(dir_entries(ro), 1);
+	free(before);
+	free(after);
+	cm_diags_free(d);
+}
+
+#define RACE_WRITES 8
+#define RACE_READS 40
+
+/* Two compiles race to one path (one writes the map, one the tile sets
+ * only) while a third process keeps opening it: every write succeeds or
+ * fails cleanly, every open sees one whole pack or the other, and the
+ * last file is a valid pack with no temporary file left beside it. */
+static void test_hostile__pack_writers_race(void **state)
+{
+	out_fx *f = *state;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(write_pack(f, f->path, 0, d), 0);
+	fflush(NULL);
+	pid_t pids[3];
+	for (int k = 0; k < 3; k++) {
+		pids[k] = fork();
+		assert_true(pids[k] >= 0);
+		if (pids[k] != 0)
+			continue;
+		int bad = 0;
+		if (k < 2) {
+			for (int i = 0; i < RACE_WRITES; i++) {
+				cm_diags_clear(d);
+				int rc = write_pack(f, f->path, (size_t)(1 - k), d);
+				bad += rc != 0 && !clean_write_error(rc, d, NULL);
+			}
+		} else {
+			for (int i = 0; i < RACE_READS; i++) {
+				size_t maps = 9;
+				bad += valid_pack(f->path, &maps) != 0 || maps > 1;
+			}
+		}
+		_exit(bad ? 1 : 0);
+	}
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(child_status(pids[k]), 0);
+	size_t maps = 9;
+	assert_int_equal(valid_pack(f->path, &maps), 0);
+	assert_true(maps <= 1);
+	assert_int_equal(dir_entries(f->dir), 1);
+	cm_diags_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hostile__fixtures),
 		cmocka_unit_test(test_hostile__every_directory_has_a_reader),
+		cmocka_unit_test_setup_teardown(test_hostile__pack_full_disk, out_setup, out_teardown),
+		cmocka_unit_test_setup_teardown(test_hostile__pack_read_only_directory, out_setup, out_teardown),
+		cmocka_unit_test_setup_teardown(test_hostile__pack_writers_race, out_setup, out_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
