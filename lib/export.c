@@ -376,6 +376,7 @@ static void json_features_of_map(cm_json *j, const cm_map *m)
 	for (size_t i = 0; i < m->n_islands; i++) {
 		cm_json_obj_begin(j);
 		kstr(j, "name", m->islands[i].name);
+		kstr(j, "title", m->islands[i].title);
 		cm_json_obj_end(j);
 	}
 	cm_json_arr_end(j);

@@ -144,7 +144,7 @@ static const char tags[S_COUNT][5] = { "META", "RULE", "STRS", "SQRS", "MRKS", "
                                        "PIEC", "FEAT", "CONT", "FERY", "ISLD", "TSET", "TILE",
                                        "DECK" };
 /* v1.0 record size of each table section (0: not a table) */
-static const uint32_t rec_size[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 4, 32, 48, 12 };
+static const uint32_t rec_size[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 8, 32, 48, 12 };
 
 typedef struct {
 	buf s[S_COUNT];      /* record bytes of each section (STRS: in st) */
@@ -280,6 +280,7 @@ static void put_map(writer *w, const cm_map *m)
 	}
 	for (size_t i = 0; i < m->n_islands; i++) {
 		put32(&w->s[S_ISLD], str_ref(&w->st, m->islands[i].name));
+		put32(&w->s[S_ISLD], str_ref(&w->st, m->islands[i].title));
 		rec(w, S_ISLD);
 	}
 }

@@ -364,11 +364,12 @@ static void islands_group(tmx *t)
 			const cm_square *s = cm_map_at(m, x, y);
 			if (s->island < 0)
 				continue;
-			const char *name = m->islands[s->island].name;
-			object(t, name ? name : "", (long)x * TS, (long)y * TS, TS, TS);
+			const cm_island *is = &m->islands[s->island];
+			object(t, is->name ? is->name : "", (long)x * TS, (long)y * TS, TS, TS);
 			start(t, "properties");
 			prop_int(t, "arms", s->arms);
 			prop_int(t, "island", s->island);
+			prop(t, "title", NULL, is->title ? is->title : "");
 			end(t);
 			end(t);
 		}

@@ -75,17 +75,6 @@ static int colour_distance(const uint8_t p[4], const cm_legend_colour *c)
 	return m;
 }
 
-/* Integer attribute with a default (libxml2 does not fill schema defaults). */
-static int attr_int(const xmlNode *n, const char *name, int def)
-{
-	char *s = cm_xml_attr(n, name);
-	if (!s)
-		return def;
-	long v = strtol(s, NULL, 10); /* the schema bounded it */
-	free(s);
-	return (int)v;
-}
-
 void cm_legend_free(cm_legend *lg)
 {
 	if (!lg)
@@ -119,7 +108,7 @@ static int read_colour(const xmlNode *n, const char *file, cm_diags *d, cm_legen
 	c->island = cm_xml_attr(n, "island");
 	c->name = cm_xml_attr(n, "name");
 	c->marker = cm_xml_attr(n, "marker");
-	c->arms = (uint8_t)attr_int(n, "arms", 0);
+	c->arms = (uint8_t)cm_xml_attr_int(n, "arms", 0);
 	if (c->kind == CM_SQ_ISLAND && !c->island) {
 		cm_diags_check(d, "CM0303", file, c->line, 0, NULL, "island colour %s has no island id", v);
 		rc = CM_EINVAL;
@@ -174,14 +163,14 @@ static int legend_from_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_legend
 	if (!lg)
 		return CM_ENOMEM;
 	lg->grid = (cm_legend_grid){ 0, 0, 1, 1, 0, 0, 1 };
-	int format = attr_int(root, "format", 1);
+	int format = cm_xml_attr_int(root, "format", 1);
 	if (format != 1) {
 		cm_diags_check(d, "CM0301", file, cm_xml_line(root), 0, NULL,
 		               "legend format %d is newer than format 1 that this build reads", format);
 		rc = CM_EVERSION;
 		goto out;
 	}
-	lg->tolerance = attr_int(root, "tolerance", 0);
+	lg->tolerance = cm_xml_attr_int(root, "tolerance", 0);
 	if (file && !(lg->file = cm_strdup(file))) {
 		rc = CM_ENOMEM;
 		goto out;
@@ -190,13 +179,13 @@ static int legend_from_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_legend
 	for (xmlNode *n = cm_xml_elem(root->children); n; n = cm_xml_elem(n->next)) {
 		if (cm_xml_is(n, "grid")) {
 			cm_legend_grid *g = &lg->grid;
-			g->x = attr_int(n, "x", 0);
-			g->y = attr_int(n, "y", 0);
-			g->cell_w = attr_int(n, "cell-width", 1);
-			g->cell_h = attr_int(n, "cell-height", 1);
-			g->cols = attr_int(n, "cols", 0);
-			g->rows = attr_int(n, "rows", 0);
-			g->sample = attr_int(n, "sample", 1);
+			g->x = cm_xml_attr_int(n, "x", 0);
+			g->y = cm_xml_attr_int(n, "y", 0);
+			g->cell_w = cm_xml_attr_int(n, "cell-width", 1);
+			g->cell_h = cm_xml_attr_int(n, "cell-height", 1);
+			g->cols = cm_xml_attr_int(n, "cols", 0);
+			g->rows = cm_xml_attr_int(n, "rows", 0);
+			g->sample = cm_xml_attr_int(n, "sample", 1);
 		} else if (cm_xml_is(n, "colour")) {
 			if (cm_grow((void **)&lg->colours, &cap, lg->n_colours, sizeof *lg->colours)) {
 				rc = CM_ENOMEM;

@@ -10,6 +10,7 @@
 #include "carcamap/catalog.h"
 #include "carcamap/image.h"
 #include "carcamap/map.h"
+#include "feature_int.h"
 #include "util_int.h"
 #include "xml_int.h"
 
@@ -174,30 +175,6 @@ static int side_parse(const char *s)
 	return -1;
 }
 
-/* Index of the feature whose id is the len bytes at tok, or -1. */
-static int find_feature(const cm_tile_type *t, const char *tok, size_t len)
-{
-	for (size_t i = 0; i < t->n_features; i++)
-		if (t->features[i].id && strlen(t->features[i].id) == len &&
-		    memcmp(t->features[i].id, tok, len) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* Next whitespace-separated token of *p: start in *tok, length returned (0 at the end). */
-static size_t next_token(const char **p, const char **tok)
-{
-	const char *s = *p;
-	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-		s++;
-	const char *e = s;
-	while (*e && *e != ' ' && *e != '\t' && *e != '\n' && *e != '\r')
-		e++;
-	*tok = s;
-	*p = e;
-	return (size_t)(e - s);
-}
-
 /* ---- the reader ---- */
 
 typedef struct {
@@ -227,32 +204,6 @@ static void rd_report(reader *r, const char *id, unsigned line, unsigned col, co
 	va_end(ap);
 	cm_diags_check(r->d, id, r->file, line, col, NULL, "%s", msg ? msg : "out of memory");
 	free(msg);
-}
-
-/* Integer attribute (the schema checked its syntax), clamped to int. */
-static int attr_int(const xmlNode *n, const char *name, int dflt)
-{
-	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
-	if (!v)
-		return dflt;
-	long long x = strtoll((const char *)v, NULL, 10);
-	xmlFree(v);
-	if (x > INT_MAX)
-		x = INT_MAX;
-	if (x < INT_MIN)
-		x = INT_MIN;
-	return (int)x;
-}
-
-static bool attr_bool(const xmlNode *n, const char *name, bool dflt)
-{
-	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
-	if (!v)
-		return dflt;
-	/* xs:boolean: true, false, 1, 0, with surrounding space collapsed */
-	bool b = strstr((const char *)v, "true") || strchr((const char *)v, '1');
-	xmlFree(v);
-	return b;
 }
 
 static char *rd_attr(reader *r, const xmlNode *n, const char *name)
@@ -485,7 +436,7 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 	if (rc)
 		goto out;
 	const cm_map *w = half[0], *e = half[1];
-	long long dy = attr_int(c, "dy", 0);
+	long long dy = cm_xml_attr_int(c, "dy", 0);
 	long long y0 = dy < 0 ? dy : 0;
 	long long cols = (long long)w->cols + e->cols - 1;
 	long long rows = ((long long)w->rows > dy + e->rows ? (long long)w->rows : dy + e->rows) - y0;
@@ -632,7 +583,7 @@ static void read_square(reader *r, xmlNode *n)
 {
 	cm_map *m = r->m;
 	unsigned line = cm_xml_line(n);
-	int x = attr_int(n, "x", 0), y = attr_int(n, "y", 0);
+	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
 	cm_square *sq = cm_map_at(m, x, y);
 	if (!sq) {
 		rd_report(r, "CM0201", line, 0, "square (%d,%d) is outside the %dx%d grid", x, y, m->cols, m->rows);
@@ -661,7 +612,7 @@ static void read_square(reader *r, xmlNode *n)
 		free(sq->name);
 		sq->name = name;
 	}
-	sq->arms = (uint8_t)attr_int(n, "arms", sq->arms);
+	sq->arms = (uint8_t)cm_xml_attr_int(n, "arms", sq->arms);
 	char *island = rd_attr(r, n, "island");
 	if (island) {
 		sq->island = island_index(m, island);
@@ -683,7 +634,7 @@ static void read_square(reader *r, xmlNode *n)
 static void read_edge(reader *r, xmlNode *n)
 {
 	unsigned line = cm_xml_line(n);
-	int x = attr_int(n, "x", 0), y = attr_int(n, "y", 0);
+	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
 	char *side = rd_attr(r, n, "side"), *print = rd_attr(r, n, "print");
 	int s = side_parse(side);
 	cm_square *sq = cm_map_at(r->m, x, y);
@@ -698,7 +649,7 @@ static void read_edge(reader *r, xmlNode *n)
 		} else {
 			p->kind = strcmp(print, "road") == 0 ? CM_PRINT_ROAD
 			          : strcmp(print, "city") == 0 ? CM_PRINT_CITY : CM_PRINT_NEUTRAL;
-			p->arms = (uint8_t)attr_int(n, "arms", 0);
+			p->arms = (uint8_t)cm_xml_attr_int(n, "arms", 0);
 			p->label = rd_attr(r, n, "label");
 			p->line = line;
 		}
@@ -707,88 +658,25 @@ static void read_edge(reader *r, xmlNode *n)
 	free(print);
 }
 
-/* Reads a <piece>'s features in the tile set vocabulary. Field `touches`
- * and <contact> names are resolved here (CM0209 when they name nothing
- * usable); slot coverage is left to the checks, which see in-memory maps
- * too. */
+/* Big-city pieces use the tile set's feature vocabulary (feature.c); every
+ * problem with them is CM0209. */
+static const cm_feature_rules piece_rules = {
+	.slot_twice = "CM0209", .uncovered = "CM0209", .shape = "CM0209", .feature_id = "CM0209",
+	.touches = "CM0209", .contact = "CM0209", .contact_size = "CM0209", .too_many = "CM0209",
+};
+
+/* Reads a <piece>'s features. Names in `touches` and <contact> that are no
+ * feature, and contacts of fewer than two features, are reported here (the
+ * model keeps no line per contact for the checks); the rest is left to the
+ * checks, which see in-memory maps too. */
 static void read_piece(reader *r, xmlNode *pn, cm_bigcity_piece *pc)
 {
 	cm_tile_type *t = &pc->tile;
 	t->line = cm_xml_line(pn);
-	pc->x = attr_int(pn, "x", 0);
-	pc->y = attr_int(pn, "y", 0);
-	size_t nf = 0, nc = 0;
-	for (xmlNode *c = cm_xml_elem(pn->children); c; c = cm_xml_elem(c->next))
-		cm_xml_is(c, "contact") ? nc++ : nf++;
-	if (nf > CM_MAX_FEATURES) {
-		rd_report(r, "CM0209", t->line, 0, "piece (%d,%d) has %zu features, at most %d", pc->x, pc->y, nf,
-		          CM_MAX_FEATURES);
-		nf = CM_MAX_FEATURES;
-	}
-	t->features = calloc(nf ? nf : 1, sizeof *t->features);
-	t->contacts = calloc(nc ? nc : 1, sizeof *t->contacts);
-	if (!t->features || !t->contacts) {
+	pc->x = cm_xml_attr_int(pn, "x", 0);
+	pc->y = cm_xml_attr_int(pn, "y", 0);
+	if (cm_feature_read(pn, &piece_rules, "piece", true, r->d, r->file, t, NULL))
 		r->oom = true;
-		return;
-	}
-	for (xmlNode *c = cm_xml_elem(pn->children); c && t->n_features < nf; c = cm_xml_elem(c->next)) {
-		cm_feature_kind k;
-		if (cm_feature_kind_parse((const char *)c->name, &k))
-			continue; /* <contact> */
-		cm_feature *f = &t->features[t->n_features++];
-		f->kind = k;
-		f->line = cm_xml_line(c);
-		f->id = rd_attr(r, c, "id");
-		char *slots = rd_attr(r, c, "slots");
-		if (slots && cm_slots_parse(slots, &f->slots))
-			rd_report(r, "CM0209", f->line, 0, "feature %s names a slot twice: %s", f->id, slots);
-		free(slots);
-		f->arms = (uint8_t)attr_int(c, "arms", 0);
-		f->cathedral = attr_bool(c, "cathedral", false);
-		f->inn = attr_bool(c, "inn", false);
-		char *good = rd_attr(r, c, "good");
-		f->good = !good ? CM_GOOD_NONE
-		          : strcmp(good, "wine") == 0 ? CM_GOOD_WINE
-		          : strcmp(good, "grain") == 0 ? CM_GOOD_GRAIN : CM_GOOD_CLOTH;
-		free(good);
-	}
-	/* names resolve once every feature of the piece is known */
-	size_t fi = 0;
-	for (xmlNode *c = cm_xml_elem(pn->children); c; c = cm_xml_elem(c->next)) {
-		bool contact = cm_xml_is(c, "contact");
-		if (!contact && fi >= t->n_features)
-			continue; /* beyond CM_MAX_FEATURES, reported above */
-		cm_feature *f = contact ? NULL : &t->features[fi++];
-		if (f && f->kind != CM_FEAT_FIELD)
-			continue;
-		char *list = rd_attr(r, c, contact ? "features" : "touches");
-		const char *p = list, *tok;
-		size_t len, members = 0;
-		uint32_t mask = 0;
-		while (p && (len = next_token(&p, &tok)) > 0) {
-			int k = find_feature(t, tok, len);
-			if (k < 0 || (f && t->features[k].kind != CM_FEAT_CITY)) {
-				rd_report(r, "CM0209", cm_xml_line(c), 0, "%s%s names %.*s, which is no %s of piece (%d,%d)",
-				          contact ? "contact" : "field ", contact ? "" : f->id ? f->id : "?", (int)len, tok,
-				          contact ? "feature" : "city", pc->x, pc->y);
-				continue;
-			}
-			mask |= 1u << k;
-			members++;
-		}
-		if (contact) {
-			if (members < 2)
-				rd_report(r, "CM0209", cm_xml_line(c), 0,
-				          "contact joins %zu feature%s of piece (%d,%d): a contact needs two or more", members,
-				          members == 1 ? "" : "s", pc->x, pc->y);
-			else
-				t->contacts[t->n_contacts++] = mask;
-		} else {
-			f->touches = mask;
-		}
-		free(list);
-	}
-	cm_tile_type_derive(t); /* a slot covered twice is reported by the checks */
 }
 
 static void read_bigcity(reader *r, xmlNode *n)
@@ -825,16 +713,16 @@ static void read_ferry(reader *r, xmlNode *n)
 	cm_ferry *f = &m->ferries[m->n_ferries++];
 	memset(f, 0, sizeof *f);
 	f->name = rd_attr(r, n, "name");
-	f->x1 = attr_int(n, "x1", 0);
-	f->y1 = attr_int(n, "y1", 0);
-	f->x2 = attr_int(n, "x2", 0);
-	f->y2 = attr_int(n, "y2", 0);
+	f->x1 = cm_xml_attr_int(n, "x1", 0);
+	f->y1 = cm_xml_attr_int(n, "y1", 0);
+	f->x2 = cm_xml_attr_int(n, "x2", 0);
+	f->y2 = cm_xml_attr_int(n, "y2", 0);
 	char *s1 = rd_attr(r, n, "side1"), *s2 = rd_attr(r, n, "side2");
 	f->s1 = (cm_side)(side_parse(s1) < 0 ? 0 : side_parse(s1));
 	f->s2 = (cm_side)(side_parse(s2) < 0 ? 0 : side_parse(s2));
 	free(s1);
 	free(s2);
-	f->arms = (uint8_t)attr_int(n, "arms", 0);
+	f->arms = (uint8_t)cm_xml_attr_int(n, "arms", 0);
 	f->line = cm_xml_line(n);
 }
 
@@ -852,10 +740,10 @@ static void read_setup(reader *r, xmlNode *n)
 	if (!n)
 		return;
 	s->line = cm_xml_line(n);
-	s->starts_used = attr_int(n, "starts", s->starts_used);
-	s->tiles_min = attr_int(n, "tiles-min", 0);
-	s->tiles_max = attr_int(n, "tiles-max", 0);
-	s->followers = attr_int(n, "followers", 9);
+	s->starts_used = cm_xml_attr_int(n, "starts", s->starts_used);
+	s->tiles_min = cm_xml_attr_int(n, "tiles-min", 0);
+	s->tiles_max = cm_xml_attr_int(n, "tiles-max", 0);
+	s->followers = cm_xml_attr_int(n, "followers", 9);
 }
 
 static void read_deck(reader *r, xmlNode *n)
@@ -871,7 +759,7 @@ static void read_deck(reader *r, xmlNode *n)
 		bool whole = cm_xml_is(c, "set");
 		e->tileset = rd_attr(r, c, whole ? "id" : "set");
 		e->tile = whole ? NULL : rd_attr(r, c, "id");
-		e->count = whole ? -1 : attr_int(c, "count", 1);
+		e->count = whole ? -1 : cm_xml_attr_int(c, "count", 1);
 	}
 }
 
@@ -886,16 +774,16 @@ static void read_rules(reader *r, xmlNode *n)
 	cm_rules_default(ru, ed);
 	if (!n)
 		return;
-	ru->tiny_city = attr_bool(n, "tiny-city", ru->tiny_city);
+	ru->tiny_city = cm_xml_attr_bool(n, "tiny-city", ru->tiny_city);
 	char *f = rd_attr(r, n, "farmers");
 	if (f)
 		ru->farmers = strcmp(f, "C1") == 0 ? CM_FARMERS_C1 : CM_FARMERS_C2;
 	free(f);
-	ru->farmers_bigcity = attr_bool(n, "farmers-bigcity", ru->farmers_bigcity);
-	ru->town_extra_turn = attr_bool(n, "town-extra-turn", ru->town_extra_turn);
-	ru->town_cost = attr_bool(n, "town-cost", ru->town_cost);
-	ru->town_road_bonus = attr_bool(n, "town-road-bonus", ru->town_road_bonus);
-	ru->abbey_edge = attr_bool(n, "abbey-edge", ru->abbey_edge);
+	ru->farmers_bigcity = cm_xml_attr_bool(n, "farmers-bigcity", ru->farmers_bigcity);
+	ru->town_extra_turn = cm_xml_attr_bool(n, "town-extra-turn", ru->town_extra_turn);
+	ru->town_cost = cm_xml_attr_bool(n, "town-cost", ru->town_cost);
+	ru->town_road_bonus = cm_xml_attr_bool(n, "town-road-bonus", ru->town_road_bonus);
+	ru->abbey_edge = cm_xml_attr_bool(n, "abbey-edge", ru->abbey_edge);
 }
 
 static void check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet);
@@ -912,7 +800,7 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 	cm_map *m = NULL;
 	int rc = 0;
 	unsigned line = cm_xml_line(root);
-	int format = attr_int(root, "format", 1);
+	int format = cm_xml_attr_int(root, "format", 1);
 	if (format != 1) {
 		rd_report(&r, "CM0218", line, 0, "map format %d is newer than this build reads (1)", format);
 		return CM_EVERSION;
@@ -932,7 +820,7 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 		else if (cm_xml_is(c, "rules"))
 			rules = c;
 	}
-	int acols = attr_int(root, "cols", 0), arows = attr_int(root, "rows", 0);
+	int acols = cm_xml_attr_int(root, "cols", 0), arows = cm_xml_attr_int(root, "rows", 0);
 	if (comb) {
 		if ((rc = combine(&r, comb, &m)))
 			goto out;
@@ -1121,58 +1009,35 @@ static cm_edge_kind slot_category(const cm_tile_type *t, int bit)
 	return CM_EDGE_FIELD;
 }
 
-/* One piece's features, as a tile set's checks would see a tile (CM0209). */
+typedef struct {
+	const cm_map *m;
+	cm_diags *d;
+	const char *where;
+} piece_report;
+
+static void report_piece(void *arg, const char *rule, unsigned line, const cm_feature *f, const char *msg)
+{
+	const piece_report *pr = arg;
+	(void)f;
+	chk(pr->m, pr->d, rule, line, pr->where, "%s", msg);
+}
+
+/* One piece's features, as a tile set's checks would see a tile (CM0209);
+ * a printed big city has no abbey. */
 static void check_piece(const cm_map *m, cm_diags *d, const cm_bigcity *bc, const cm_bigcity_piece *pc)
 {
-	char w[WHERE_MAX];
+	char w[WHERE_MAX], name[64];
 	const cm_tile_type *t = &pc->tile;
 	where_fmt(w, m, "big city %s, piece (%d,%d)", bc->name ? bc->name : "?", pc->x, pc->y);
-	cm_slots cover = 0;
-	for (size_t i = 0; i < t->n_features; i++) {
-		const cm_feature *f = &t->features[i];
-		unsigned line = f->line ? f->line : t->line;
-		const char *id = f->id ? f->id : "?";
-		char buf[64];
-		for (size_t k = 0; k < i; k++)
-			if (f->id && t->features[k].id && strcmp(f->id, t->features[k].id) == 0)
-				chk(m, d, "CM0209", line, w, "feature id %s is used twice in piece (%d,%d)", id, pc->x, pc->y);
-		if (f->slots & cover) {
-			cm_slots_format(f->slots & cover, buf, sizeof buf);
-			chk(m, d, "CM0209", line, w, "%s %s covers %s, which another feature covers", cm_feature_kind_name(f->kind),
-			    id, buf);
-		}
-		cover |= f->slots;
-		for (int s = 0; f->kind == CM_FEAT_CITY && s < MAX_SIDE; s++)
-			if ((f->slots & CM_SIDE_SLOTS(s)) && (f->slots & CM_SIDE_SLOTS(s)) != CM_SIDE_SLOTS(s))
-				chk(m, d, "CM0209", line, w, "city %s covers part of side %s: a city covers whole sides", id,
-				    cm_side_name((cm_side)s));
-		cm_slots mids = CM_SIDE_MID(0) | CM_SIDE_MID(1) | CM_SIDE_MID(2) | CM_SIDE_MID(3);
-		if (f->kind == CM_FEAT_ROAD && (f->slots & ~mids))
-			chk(m, d, "CM0209", line, w, "road %s covers a corner slot: a road covers middle slots", id);
-		if ((f->kind == CM_FEAT_MONASTERY || f->kind == CM_FEAT_GARDEN || f->kind == CM_FEAT_ABBEY) && f->slots)
-			chk(m, d, "CM0209", line, w, "%s %s has slots: a big-city piece has none of those on its sides",
-			    cm_feature_kind_name(f->kind), id);
-		if ((f->kind == CM_FEAT_ROAD || f->kind == CM_FEAT_CITY) && !f->slots)
-			chk(m, d, "CM0209", line, w, "%s %s covers no slot", cm_feature_kind_name(f->kind), id);
-		for (int k = 0; k < 32; k++)
-			if ((f->touches & (1u << k)) &&
-			    ((size_t)k >= t->n_features || t->features[k].kind != CM_FEAT_CITY))
-				chk(m, d, "CM0209", line, w, "field %s touches feature %d, which is no city", id, k);
-	}
-	if (cover != CM_SLOTS_ALL) {
-		char buf[64];
-		cm_slots_format((cm_slots)(CM_SLOTS_ALL & ~cover), buf, sizeof buf);
-		chk(m, d, "CM0209", t->line, w, "slots %s of piece (%d,%d) belong to no feature", buf, pc->x, pc->y);
-	}
-	for (size_t i = 0; i < t->n_contacts; i++) {
-		uint32_t c = t->contacts[i];
-		int members = 0;
-		for (int k = 0; k < 32; k++)
-			members += (c >> k) & 1u;
-		if (members < 2 || (t->n_features < 32 && (c >> t->n_features)))
-			chk(m, d, "CM0209", t->line, w, "contact %zu of piece (%d,%d) does not join two features of it", i,
-			    pc->x, pc->y);
-	}
+	snprintf(name, sizeof name, "piece (%d,%d)", pc->x, pc->y);
+	piece_report pr = { m, d, w };
+	const cm_feature_checker fc = { &piece_rules, "piece", name, NULL, report_piece, &pr };
+	cm_feature_check(&fc, t);
+	for (size_t i = 0; i < t->n_features; i++)
+		if (t->features[i].kind == CM_FEAT_ABBEY)
+			chk(m, d, "CM0209", cm_feature_line(t, &t->features[i]), w,
+			    "abbey '%s' on piece (%d,%d): a printed big city has no abbey",
+			    cm_feature_id(&t->features[i]), pc->x, pc->y);
 }
 
 /* Pieces that sit side by side must meet like tiles (city slot to city
@@ -1540,31 +1405,6 @@ int cm_map_check(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 
 /* ---- the canonical writer ---- */
 
-static void put_esc(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		/* character references keep these exact through attribute normalization */
-		case '\n': fputs("&#10;", f); break;
-		case '\r': fputs("&#13;", f); break;
-		case '\t': fputs("&#9;", f); break;
-		default: fputc(*s, f); break;
-		}
-}
-
-static void put_attr(FILE *f, const char *name, const char *v)
-{
-	if (!v)
-		return;
-	fprintf(f, " %s=\"", name);
-	put_esc(f, v);
-	fputc('"', f);
-}
-
 static void put_bool(FILE *f, const char *name, bool v)
 {
 	fprintf(f, " %s=\"%s\"", name, v ? "true" : "false");
@@ -1572,58 +1412,21 @@ static void put_bool(FILE *f, const char *name, bool v)
 
 static void write_piece(FILE *f, const cm_bigcity_piece *pc)
 {
-	const cm_tile_type *t = &pc->tile;
-	char buf[64];
 	fprintf(f, "    <piece x=\"%d\" y=\"%d\">\n", pc->x, pc->y);
-	for (size_t i = 0; i < t->n_features; i++) {
-		const cm_feature *ft = &t->features[i];
-		fprintf(f, "      <%s", cm_feature_kind_name(ft->kind));
-		put_attr(f, "id", ft->id);
-		if (ft->slots) {
-			cm_slots_format(ft->slots, buf, sizeof buf);
-			put_attr(f, "slots", buf);
-		}
-		if (ft->kind == CM_FEAT_CITY && ft->arms)
-			fprintf(f, " arms=\"%u\"", ft->arms);
-		if (ft->kind == CM_FEAT_CITY && ft->cathedral)
-			put_bool(f, "cathedral", true);
-		if (ft->kind == CM_FEAT_CITY && ft->good)
-			put_attr(f, "good", cm_good_name(ft->good));
-		if (ft->kind == CM_FEAT_ROAD && ft->inn)
-			put_bool(f, "inn", true);
-		if (ft->kind == CM_FEAT_FIELD && ft->touches) {
-			fputs(" touches=\"", f);
-			for (size_t k = 0, n = 0; k < t->n_features && k < 32; k++)
-				if (ft->touches & (1u << k)) {
-					fputs(n++ ? " " : "", f);
-					put_esc(f, t->features[k].id ? t->features[k].id : "?");
-				}
-			fputc('"', f);
-		}
-		fputs("/>\n", f);
-	}
-	for (size_t i = 0; i < t->n_contacts; i++) {
-		fputs("      <contact features=\"", f);
-		for (size_t k = 0, n = 0; k < t->n_features && k < 32; k++)
-			if (t->contacts[i] & (1u << k)) {
-				fputs(n++ ? " " : "", f);
-				put_esc(f, t->features[k].id ? t->features[k].id : "?");
-			}
-		fputs("\"/>\n", f);
-	}
+	cm_feature_write_xml(f, &pc->tile, "      ");
 	fputs("    </piece>\n", f);
 }
 
 int cm_map_write_xml(const cm_map *m, FILE *f)
 {
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map format=\"1\"", f);
-	put_attr(f, "id", m->id ? m->id : "");
-	put_attr(f, "name", m->name ? m->name : "");
+	cm_xml_put_attr(f, "id", m->id ? m->id : "");
+	cm_xml_put_attr(f, "name", m->name ? m->name : "");
 	fputs(">\n", f);
 	if (m->image) {
 		fputs("  <image", f);
-		put_attr(f, "src", m->image);
-		put_attr(f, "legend", m->legend);
+		cm_xml_put_attr(f, "src", m->image);
+		cm_xml_put_attr(f, "legend", m->legend);
 		fputs("/>\n", f);
 	}
 	fputs("  <grid>\n", f);
@@ -1636,8 +1439,8 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 	fputs("  </grid>\n", f);
 	for (size_t i = 0; i < m->n_islands; i++) {
 		fputs("  <island", f);
-		put_attr(f, "id", m->islands[i].name);
-		put_attr(f, "name", m->islands[i].title);
+		cm_xml_put_attr(f, "id", m->islands[i].name);
+		cm_xml_put_attr(f, "name", m->islands[i].title);
 		fputs("/>\n", f);
 	}
 	for (int y = 0; y < m->rows; y++)
@@ -1646,9 +1449,9 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 			if (!sq->name && sq->island < 0 && !sq->arms && !sq->n_markers)
 				continue;
 			fprintf(f, "  <square x=\"%d\" y=\"%d\"", x, y);
-			put_attr(f, "name", sq->name);
+			cm_xml_put_attr(f, "name", sq->name);
 			if (sq->island >= 0 && (size_t)sq->island < m->n_islands)
-				put_attr(f, "island", m->islands[sq->island].name);
+				cm_xml_put_attr(f, "island", m->islands[sq->island].name);
 			if (sq->arms)
 				fprintf(f, " arms=\"%u\"", sq->arms);
 			if (!sq->n_markers) {
@@ -1658,7 +1461,7 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 			fputs(">\n", f);
 			for (size_t k = 0; k < sq->n_markers; k++) {
 				fputs("    <marker>", f);
-				put_esc(f, sq->markers[k]);
+				cm_xml_put_escaped(f, sq->markers[k]);
 				fputs("</marker>\n", f);
 			}
 			fputs("  </square>\n", f);
@@ -1674,12 +1477,12 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 				        cm_print_kind_name(p->kind));
 				if (p->arms)
 					fprintf(f, " arms=\"%u\"", p->arms);
-				put_attr(f, "label", p->label);
+				cm_xml_put_attr(f, "label", p->label);
 				fputs("/>\n", f);
 			}
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		fputs("  <bigcity", f);
-		put_attr(f, "name", m->bigcities[i].name ? m->bigcities[i].name : "");
+		cm_xml_put_attr(f, "name", m->bigcities[i].name ? m->bigcities[i].name : "");
 		fputs(">\n", f);
 		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++)
 			write_piece(f, &m->bigcities[i].pieces[k]);
@@ -1688,7 +1491,7 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *fe = &m->ferries[i];
 		fputs("  <ferry", f);
-		put_attr(f, "name", fe->name);
+		cm_xml_put_attr(f, "name", fe->name);
 		fprintf(f, " x1=\"%d\" y1=\"%d\" side1=\"%s\" x2=\"%d\" y2=\"%d\" side2=\"%s\"", fe->x1, fe->y1,
 		        cm_side_name(fe->s1), fe->x2, fe->y2, cm_side_name(fe->s2));
 		if (fe->arms)
@@ -1708,12 +1511,12 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 			const cm_deck_entry *e = &m->deck[i];
 			if (!e->tile) {
 				fputs("    <set", f);
-				put_attr(f, "id", e->tileset);
+				cm_xml_put_attr(f, "id", e->tileset);
 				fputs("/>\n", f);
 			} else {
 				fputs("    <tile", f);
-				put_attr(f, "set", e->tileset);
-				put_attr(f, "id", e->tile);
+				cm_xml_put_attr(f, "set", e->tileset);
+				cm_xml_put_attr(f, "id", e->tile);
 				fprintf(f, " count=\"%d\"/>\n", e->count);
 			}
 		}

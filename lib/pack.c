@@ -194,6 +194,7 @@ static void check_map(chk *c, const cm_map *m)
 	for (size_t i = 0; i < m->n_islands; i++) {
 		snprintf(w, sizeof w, "%s, island %zu", where, i);
 		check_text(c, w, "island name", m->islands[i].name, false);
+		check_text(c, w, "island title", m->islands[i].title, false);
 	}
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
@@ -365,8 +366,10 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 	h_int(&h, m->rules.town_road_bonus);
 	h_int(&h, m->rules.abbey_edge);
 	h_int(&h, (long long)m->n_islands);
-	for (size_t i = 0; i < m->n_islands; i++)
+	for (size_t i = 0; i < m->n_islands; i++) {
 		h_str(&h, m->islands[i].name);
+		h_str(&h, m->islands[i].title);
+	}
 	h_int(&h, (long long)m->n_bigcities);
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *b = &m->bigcities[i];
@@ -525,7 +528,7 @@ static const char *const insert_sql[S_COUNT] = {
 	" edition, tiny_city, farmers, farmers_bigcity, town_extra_turn, town_cost,"
 	" town_road_bonus, abbey_edge, image, legend, hash)"
 	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	"INSERT INTO islands (map_id, seq, name) VALUES (?,?,?)",
+	"INSERT INTO islands (map_id, seq, name, title) VALUES (?,?,?,?)",
 	"INSERT INTO bigcities (map_id, seq, name) VALUES (?,?,?)",
 	"INSERT INTO squares (map_id, x, y, kind, name, arms, island, bigcity) VALUES (?,?,?,?,?,?,?,?)",
 	"INSERT INTO square_markers (map_id, x, y, seq, text) VALUES (?,?,?,?,?)",
@@ -658,7 +661,7 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 	             (int)r->town_extra_turn, (int)r->town_cost, (int)r->town_road_bonus,
 	             (int)r->abbey_edge, m->image, m->legend, hash);
 	for (size_t i = 0; i < m->n_islands && !rc; i++)
-		rc = ins(w, S_ISLAND, "tit", m->id, (int)i, m->islands[i].name);
+		rc = ins(w, S_ISLAND, "titt", m->id, (int)i, m->islands[i].name, m->islands[i].title);
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
 		rc = ins(w, S_BIGCITY, "tit", m->id, (int)i, m->bigcities[i].name);
 	for (int y = 0; y < m->rows && !rc; y++)
@@ -1106,17 +1109,9 @@ out:
  * is reported as such (no rule). */
 static int sniff(const char *path, cm_diags *d)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+	FILE *f;
+	if (cm_open_read(path, d, &f))
 		return CM_EIO;
-	}
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "is a directory");
-		fclose(f);
-		return CM_EIO;
-	}
 	char head[100];
 	size_t n = fread(head, 1, sizeof head, f);
 	fclose(f);
@@ -1630,9 +1625,11 @@ out:
 	return r.rc;
 }
 
-/* Reads a list of named things (islands, big cities) with seq 0..n-1. */
+/* Reads a list of named things (islands, big cities) with seq 0..n-1: the
+ * query gives seq, name and, when title_off is not NO_TITLE, a title. */
+#define NO_TITLE ((size_t)-1)
 static void read_names(rd *r, const char *sql, const char *id, const char *what, void **arr,
-                       size_t *n, size_t es, size_t name_off)
+                       size_t *n, size_t es, size_t name_off, size_t title_off)
 {
 	sqlite3_stmt *st = rd_prepare(r, sql);
 	char w[400];
@@ -1647,9 +1644,11 @@ static void read_names(rd *r, const char *sql, const char *id, const char *what,
 		char *item = rd_next(r, st, 0, arr, n, &cap, es, MAX_ITEMS);
 		if (!item)
 			break;
-		char *name = NULL;
-		col_text(r, st, 1, "name", true, &name);
+		char *name = NULL, *title = NULL;
+		bool ok = col_text(r, st, 1, "name", true, &name);
 		memcpy(item + name_off, &name, sizeof name);
+		if (ok && title_off != NO_TITLE && col_text(r, st, 2, "title", true, &title))
+			memcpy(item + title_off, &title, sizeof title);
 	}
 	r->where = where;
 	sqlite3_finalize(st);
@@ -1681,11 +1680,12 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		rd_nomem(r);
 		return;
 	}
-	read_names(r, "SELECT seq, name FROM islands WHERE map_id = ? ORDER BY seq", id, "island",
-	           (void **)&m->islands, &m->n_islands, sizeof *m->islands, offsetof(cm_island, name));
+	read_names(r, "SELECT seq, name, title FROM islands WHERE map_id = ? ORDER BY seq", id, "island",
+	           (void **)&m->islands, &m->n_islands, sizeof *m->islands, offsetof(cm_island, name),
+	           offsetof(cm_island, title));
 	read_names(r, "SELECT seq, name FROM bigcities WHERE map_id = ? ORDER BY seq", id, "big city",
 	           (void **)&m->bigcities, &m->n_bigcities, sizeof *m->bigcities,
-	           offsetof(cm_bigcity, name));
+	           offsetof(cm_bigcity, name), NO_TITLE);
 	sq = rd_prepare(r, "SELECT x, y, kind, name, arms, island, bigcity FROM squares"
 	                   " WHERE map_id = ? ORDER BY y, x");
 	mk = rd_prepare(r, "SELECT x, y, seq, text FROM square_markers WHERE map_id = ? ORDER BY y, x, seq");

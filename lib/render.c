@@ -93,16 +93,6 @@ static void side_mid(int x0, int y0, int n, cm_side s, int *x, int *y)
 	*y = y0 + (fy[s] * (n - 1)) / 2;
 }
 
-/* Sides (bit per side) on which the slot mask has any slot. */
-static unsigned sides_of(cm_slots m)
-{
-	unsigned s = 0;
-	for (int i = 0; i < 4; i++)
-		if (m & CM_SIDE_SLOTS(i))
-			s |= 1u << i;
-	return s;
-}
-
 /* Draws tile type t turned r quarter turns into the n x n square at (x0,y0).
  * A city on one side is a band a third deep; a city over several sides fills
  * every pixel nearer to one of its sides than to the others. */
@@ -113,7 +103,7 @@ static void draw_tile(canvas *c, int x0, int y0, int n, const cm_tile_type *t, i
 		const cm_feature *f = &t->features[fi];
 		if (f->kind != CM_FEAT_CITY)
 			continue;
-		unsigned sides = sides_of(cm_slots_rotate(f->slots, r));
+		unsigned sides = cm_slots_sides(cm_slots_rotate(f->slots, r));
 		int one = sides && !(sides & (sides - 1));
 		for (int j = 0; j < n; j++)
 			for (int i = 0; i < n; i++) {
@@ -220,15 +210,15 @@ static int encode(writer *w, const canvas *c, int alpha)
 static int write_png(const canvas *c, int alpha, const char *path, cm_diags *d)
 {
 	int rc = 0;
-	char *tmp = cm_asprintf("%s.tmp.XXXXXX", path);
+	char *tmp = NULL;
 	writer *w = calloc(1, sizeof *w);
-	if (!tmp || !w) {
+	if (!w) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
 	w->d = d;
 	w->path = path;
-	int fd = mkstemp(tmp);
+	int fd = cm_tmp_beside(path, &tmp);
 	if (fd < 0 || !(w->f = fdopen(fd, "wb"))) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot create a file beside it: %s",
 		             strerror(errno));

@@ -95,6 +95,15 @@ cm_slots cm_slots_facing(cm_slots m)
 	return r;
 }
 
+unsigned cm_slots_sides(cm_slots m)
+{
+	unsigned r = 0;
+	for (int s = 0; s < 4; s++)
+		if (m & CM_SIDE_SLOTS(s))
+			r |= 1u << s;
+	return r;
+}
+
 const char *cm_side_name(cm_side s)
 {
 	static const char *const n[4] = { "N", "E", "S", "W" };

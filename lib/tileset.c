@@ -1,76 +1,21 @@
 /* tileset.c: tile sets (carcamap/tileset.h). Owns the reader of
- * schemas/tileset.xsd files (the XML is parsed and validated by xml.c, this
- * file builds the model and resolves ids), the semantic checks CM01xx, and
- * the XML and JSON writers. Rules of each check: schemas/tileset.md. */
+ * schemas/tileset.xsd files (the XML is parsed and validated by xml.c, the
+ * features of a tile are read and checked by feature.c, which big-city
+ * pieces share), the semantic checks CM01xx, and the XML and JSON writers.
+ * Rules of each check: schemas/tileset.md. */
 #include <libxml/tree.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/tileset.h"
+#include "feature_int.h"
 #include "json_int.h"
 #include "util_int.h"
 #include "xml_int.h"
 
 /* ------------------------------------------------------------------ */
 /* small helpers                                                       */
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* A copy of s without leading and trailing white space (xs:token values
- * may carry it); NULL when s is NULL or memory runs out. */
-static char *trimmed(const char *s)
-{
-	if (!s)
-		return NULL;
-	while (is_space(*s))
-		s++;
-	size_t n = strlen(s);
-	while (n && is_space(s[n - 1]))
-		n--;
-	return cm_strndup(s, n);
-}
-
-/* The next white-space separated token of *p into tok (at most size-1
- * characters, longer ones are cut); false at the end. */
-static bool next_token(const char **p, char *tok, size_t size)
-{
-	const char *s = *p;
-	while (is_space(*s))
-		s++;
-	if (!*s)
-		return false;
-	size_t n = 0;
-	while (*s && !is_space(*s)) {
-		if (n + 1 < size)
-			tok[n++] = *s;
-		s++;
-	}
-	tok[n] = '\0';
-	*p = s;
-	return true;
-}
-
-static int popcount32(uint32_t v)
-{
-	int n = 0;
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
-/* Sides (bit s) on which a slot mask has at least one slot. */
-static unsigned sides_of(cm_slots m)
-{
-	unsigned r = 0;
-	for (int s = 0; s < 4; s++)
-		if (m & CM_SIDE_SLOTS(s))
-			r |= 1u << s;
-	return r;
-}
 
 bool cm_tileset_is_abbey_tile(const cm_tile_type *t)
 {
@@ -162,136 +107,49 @@ static void report(const checker *c, const char *id, unsigned line, const cm_til
 	free(msg);
 }
 
-static unsigned feature_line(const cm_tile_type *t, const cm_feature *f)
+static const cm_feature_rules tile_rules = {
+	.slot_twice = "CM0102", .uncovered = "CM0101", .shape = "CM0103", .feature_id = "CM0105",
+	.touches = "CM0106", .contact = "CM0107", .contact_size = "CM0108", .too_many = "CM0116",
+};
+
+/* feature.c's reports about tile t, through report() */
+typedef struct {
+	const checker *c;
+	const cm_tile_type *t;
+} tile_report;
+
+static void report_feature(void *arg, const char *rule, unsigned line, const cm_feature *f, const char *msg)
 {
-	return f->line ? f->line : t->line;
+	const tile_report *tr = arg;
+	report(tr->c, rule, line, tr->t, f, "%s", msg);
 }
 
-static const char *fid(const cm_feature *f)
+/* CM0109-CM0111 for contact i of tile t (feature.c checked its members). */
+static void check_contact(const checker *c, const cm_feature_checker *fc, const cm_tile_type *t, size_t i)
 {
-	return f->id ? f->id : "?";
-}
-
-/* CM0103: slots and attributes allowed by the feature's kind. */
-static void check_shape(const checker *c, const cm_tile_type *t, const cm_feature *f)
-{
-	unsigned line = feature_line(t, f);
-	const char *kind = cm_feature_kind_name(f->kind);
-	char buf[64];
-	if (f->slots & ~CM_SLOTS_ALL)
-		report(c, "CM0103", line, t, f, "%s '%s' has slot bits beyond the 12 edge slots", kind, fid(f));
-	cm_slots m = f->slots & CM_SLOTS_ALL;
-	switch (f->kind) {
-	case CM_FEAT_CITY:
-		if (!m)
-			report(c, "CM0103", line, t, f, "city '%s' covers no slots: a city reaches the edge", fid(f));
-		for (int s = 0; s < 4; s++) {
-			cm_slots side = CM_SIDE_SLOTS(s);
-			if ((m & side) && (m & side) != side) {
-				cm_slots_format(m & side, buf, sizeof buf);
-				report(c, "CM0103", line, t, f,
-				       "city '%s' covers %s but not the whole side %s (a city covers whole sides)", fid(f),
-				       buf, cm_side_name((cm_side)s));
-			}
-		}
-		break;
-	case CM_FEAT_ROAD: {
-		cm_slots mid = CM_SIDE_MID(CM_N) | CM_SIDE_MID(CM_E) | CM_SIDE_MID(CM_S) | CM_SIDE_MID(CM_W);
-		if (!m)
-			report(c, "CM0103", line, t, f, "road '%s' covers no slots: a road reaches the edge", fid(f));
-		if (m & ~mid) {
-			cm_slots_format(m & ~mid, buf, sizeof buf);
-			report(c, "CM0103", line, t, f, "road '%s' covers %s: a road covers middle slots only (Nm Em Sm Wm)",
-			       fid(f), buf);
-		}
-		break;
-	}
-	case CM_FEAT_MONASTERY:
-	case CM_FEAT_GARDEN:
-		if (m)
-			report(c, "CM0103", line, t, f, "%s '%s' covers slots: a %s lies inside the tile", kind, fid(f), kind);
-		break;
-	case CM_FEAT_ABBEY:
-		if (m != CM_SLOTS_ALL)
-			report(c, "CM0103", line, t, f, "abbey '%s' must cover all 12 slots", fid(f));
-		break;
-	case CM_FEAT_FIELD:
-		break;
-	}
-	if (f->kind != CM_FEAT_CITY && (f->arms || f->cathedral || f->good != CM_GOOD_NONE))
-		report(c, "CM0103", line, t, f, "%s '%s' has arms, a cathedral or a good: only a city has them", kind,
-		       fid(f));
-	if (f->kind != CM_FEAT_ROAD && f->inn)
-		report(c, "CM0103", line, t, f, "%s '%s' has an inn: only a road has one", kind, fid(f));
-	if (f->kind != CM_FEAT_FIELD && f->touches)
-		report(c, "CM0103", line, t, f, "%s '%s' has touches: only a field touches cities", kind, fid(f));
-}
-
-/* CM0101, CM0102: every edge slot belongs to exactly one feature. */
-static void check_coverage(const checker *c, const cm_tile_type *t)
-{
-	cm_slots seen = 0;
-	for (size_t k = 0; k < t->n_features; k++) {
-		const cm_feature *f = &t->features[k];
-		cm_slots twice = f->slots & seen & CM_SLOTS_ALL;
-		if (twice) {
-			/* name the first earlier feature that holds one of them */
-			const cm_feature *o = NULL;
-			for (size_t j = 0; j < k && !o; j++)
-				if (t->features[j].slots & twice)
-					o = &t->features[j];
-			char buf[64];
-			cm_slots_format(twice, buf, sizeof buf);
-			bool one = popcount32(twice) == 1;
-			report(c, "CM0102", feature_line(t, f), t, f, "slot%s %s of %s '%s' already belong%s to %s '%s'",
-			       one ? "" : "s", buf, cm_feature_kind_name(f->kind), fid(f), one ? "s" : "",
-			       o ? cm_feature_kind_name(o->kind) : "?", o ? fid(o) : "?");
-		}
-		seen |= f->slots;
-	}
-	cm_slots missing = (cm_slots)(~seen & CM_SLOTS_ALL);
-	if (missing) {
-		char buf[64];
-		cm_slots_format(missing, buf, sizeof buf);
-		bool one = popcount32(missing) == 1;
-		report(c, "CM0101", t->line, t, NULL, "slot%s %s of tile %s belong%s to no feature", one ? "" : "s", buf,
-		       t->id ? t->id : "?", one ? "s" : "");
-	}
-}
-
-/* CM0107-CM0111 for contact i of tile t (index ti). */
-static void check_contact(const checker *c, size_t ti, const cm_tile_type *t, size_t i)
-{
-	unsigned line = c->contact_line && c->contact_line[ti] ? c->contact_line[ti][i] : t->line;
-	uint32_t m = t->contacts[i];
+	unsigned line = cm_feature_contact_line(fc, t, i);
 	size_t n = t->n_features < CM_MAX_FEATURES ? t->n_features : CM_MAX_FEATURES;
-	uint32_t valid = n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1u);
-	if (m & ~valid)
-		report(c, "CM0107", line, t, NULL, "contact %zu names feature numbers the tile does not have", i + 1);
-	m &= valid;
-	if (popcount32(m) < 2)
-		report(c, "CM0108", line, t, NULL, "contact has %d feature%s: it needs at least two", popcount32(m),
-		       popcount32(m) == 1 ? "" : "s");
+	uint32_t m = t->contacts[i];
 	for (size_t k = 0; k < n; k++) {
 		const cm_feature *f = &t->features[k];
 		if (!(m & (1u << k)))
 			continue;
 		if (f->kind == CM_FEAT_FIELD || f->kind == CM_FEAT_GARDEN)
 			report(c, "CM0109", line, t, f, "%s '%s' is in a contact: a wagon never stands on a %s",
-			       cm_feature_kind_name(f->kind), fid(f), cm_feature_kind_name(f->kind));
+			       cm_feature_kind_name(f->kind), cm_feature_id(f), cm_feature_kind_name(f->kind));
 		if (f->kind != CM_FEAT_ROAD)
 			continue;
 		for (size_t j = 0; j < n; j++) {
 			const cm_feature *g = &t->features[j];
 			if (!(m & (1u << j)) || g->kind != CM_FEAT_CITY)
 				continue;
-			unsigned both = sides_of(f->slots) & sides_of(g->slots);
+			unsigned both = cm_slots_sides(f->slots) & cm_slots_sides(g->slots);
 			for (int s = 0; s < 4; s++)
 				if (both & (1u << s))
 					report(c, "CM0110", line, t, f,
 					       "road '%s' and city '%s' are in contact on the same side %s, "
 					       "which cannot show both",
-					       fid(f), fid(g), cm_side_name((cm_side)s));
+					       cm_feature_id(f), cm_feature_id(g), cm_side_name((cm_side)s));
 		}
 	}
 	for (size_t j = 0; j < i; j++)
@@ -305,49 +163,39 @@ static void check_tile(const checker *c, size_t ti)
 {
 	const cm_tileset *ts = c->ts;
 	const cm_tile_type *t = &ts->tiles[ti];
+	char name[96];
+	snprintf(name, sizeof name, "tile %s", t->id ? t->id : "?");
+	tile_report tr = { c, t };
+	const cm_feature_checker fc = { &tile_rules, "tile", name,
+	                                c->contact_line ? c->contact_line[ti] : NULL, report_feature, &tr };
 	for (size_t j = 0; j < ti; j++)
 		if (t->id && ts->tiles[j].id && strcmp(t->id, ts->tiles[j].id) == 0) {
 			report(c, "CM0104", t->line, t, NULL, "tile id '%s' is already used (line %u)", t->id,
 			       ts->tiles[j].line);
 			break;
 		}
-	if (t->n_features > CM_MAX_FEATURES)
-		report(c, "CM0116", t->line, t, NULL, "tile %s has %zu features; at most %d are allowed",
-		       t->id ? t->id : "?", t->n_features, CM_MAX_FEATURES);
+	cm_feature_check_count(&fc, t);
 	bool abbey_tile = cm_tileset_is_abbey_tile(t);
 	bool abbey_seen = false;
 	for (size_t k = 0; k < t->n_features; k++) {
 		const cm_feature *f = &t->features[k];
-		for (size_t j = 0; j < k; j++)
-			if (f->id && t->features[j].id && strcmp(f->id, t->features[j].id) == 0) {
-				report(c, "CM0105", feature_line(t, f), t, f, "feature id '%s' is already used in this tile",
-				       f->id);
-				break;
-			}
-		check_shape(c, t, f);
+		cm_feature_check_id(&fc, t, k);
+		cm_feature_check_shape(&fc, t, f);
 		if (abbey_tile) {
 			if (f->kind == CM_FEAT_ABBEY && !abbey_seen)
 				abbey_seen = true;
 			else
-				report(c, "CM0115", feature_line(t, f), t, f,
+				report(c, "CM0115", cm_feature_line(t, f), t, f,
 				       "%s '%s' is on an abbey tile, which holds its abbey only",
-				       cm_feature_kind_name(f->kind), fid(f));
+				       cm_feature_kind_name(f->kind), cm_feature_id(f));
 		}
-		for (int b = 0; b < 32; b++) {
-			if (!(f->touches & (1u << b)))
-				continue;
-			if ((size_t)b >= t->n_features)
-				report(c, "CM0106", feature_line(t, f), t, f, "%s '%s' touches feature number %d, which the tile does not have",
-				       cm_feature_kind_name(f->kind), fid(f), b + 1);
-			else if (t->features[b].kind != CM_FEAT_CITY)
-				report(c, "CM0106", feature_line(t, f), t, f, "%s '%s' touches '%s', which is a %s, not a city",
-				       cm_feature_kind_name(f->kind), fid(f), fid(&t->features[b]),
-				       cm_feature_kind_name(t->features[b].kind));
-		}
+		cm_feature_check_touches(&fc, t, f);
 	}
-	check_coverage(c, t);
-	for (size_t i = 0; i < t->n_contacts; i++)
-		check_contact(c, ti, t, i);
+	cm_feature_check_coverage(&fc, t);
+	for (size_t i = 0; i < t->n_contacts; i++) {
+		cm_feature_check_contact(&fc, t, i);
+		check_contact(c, &fc, t, i);
+	}
 	int any = 0;
 	for (int e = 0; e < CM_EDITION_COUNT; e++) {
 		if (t->count[e] < 0)
@@ -433,139 +281,9 @@ static void load_error(loader *L, const char *id, unsigned line, const char *fmt
 	free(msg);
 }
 
-/* A whole non-negative number; the schema has checked the syntax. */
-static int attr_int(const xmlNode *n, const char *name, int dflt)
-{
-	char *s = cm_xml_attr(n, name);
-	if (!s)
-		return dflt;
-	long v = strtol(s, NULL, 10);
-	free(s);
-	return v < 0 ? 0 : v > 999999 ? 999999 : (int)v;
-}
-
-/* An attribute as a token: white space around it removed (xs:token). */
-static char *attr_token(const xmlNode *n, const char *name)
-{
-	char *s = cm_xml_attr(n, name);
-	char *t = trimmed(s);
-	free(s);
-	return t;
-}
-
-static bool attr_true(const xmlNode *n, const char *name)
-{
-	char *s = attr_token(n, name);
-	bool v = s && strcmp(s, "true") == 0;
-	free(s);
-	return v;
-}
-
 static bool has_attr(const xmlNode *n, const char *name)
 {
 	return xmlHasProp((xmlNode *)n, (const xmlChar *)name) != NULL;
-}
-
-/* Index of the first feature with this id among the first n, or -1. */
-static int find_feature(const cm_tile_type *t, size_t n, const char *id)
-{
-	for (size_t k = 0; k < n; k++)
-		if (t->features[k].id && strcmp(t->features[k].id, id) == 0)
-			return (int)k;
-	return -1;
-}
-
-static int parse_good(const char *s, cm_good *out)
-{
-	for (int g = CM_GOOD_WINE; g <= CM_GOOD_CLOTH; g++)
-		if (strcmp(s, cm_good_name((cm_good)g)) == 0) {
-			*out = (cm_good)g;
-			return 0;
-		}
-	return CM_EINVAL;
-}
-
-/* One feature element into f. A slot named twice is CM0102 here: the mask
- * cannot hold it twice, so the checks would never see it. */
-static int read_feature(loader *L, const xmlNode *n, cm_feature_kind kind, cm_feature *f)
-{
-	f->kind = kind;
-	f->line = cm_xml_line(n);
-	if (!(f->id = attr_token(n, "id")))
-		return CM_ENOMEM; /* required by the schema */
-	char *slots = cm_xml_attr(n, "slots");
-	if (slots) {
-		const char *p = slots;
-		char tok[8];
-		while (next_token(&p, tok, sizeof tok)) {
-			int b = cm_slot_parse(tok);
-			if (b < 0)
-				continue; /* the schema allows only slot names */
-			if (f->slots & (1u << b))
-				load_error(L, "CM0102", f->line, "slot %s is listed twice in %s '%s'", tok,
-				           cm_feature_kind_name(kind), f->id);
-			f->slots |= (cm_slots)(1u << b);
-		}
-		free(slots);
-	} else if (kind == CM_FEAT_ABBEY) {
-		f->slots = CM_SLOTS_ALL; /* an abbey covers every slot (tileset.md) */
-	}
-	f->arms = (uint8_t)attr_int(n, "arms", 0);
-	f->cathedral = attr_true(n, "cathedral");
-	f->inn = attr_true(n, "inn");
-	char *good = attr_token(n, "good");
-	if (good && parse_good(good, &f->good) != 0)
-		f->good = CM_GOOD_NONE;
-	free(good);
-	return 0;
-}
-
-/* touches="c1 c2" of feature k, resolved once every feature of the tile is
- * known. Unknown ids are CM0106; what they name is checked later. */
-static void read_touches(loader *L, const xmlNode *n, cm_tile_type *t, size_t k)
-{
-	char *s = cm_xml_attr(n, "touches");
-	if (!s)
-		return;
-	cm_feature *f = &t->features[k];
-	const char *p = s;
-	char tok[64];
-	while (next_token(&p, tok, sizeof tok)) {
-		int j = find_feature(t, t->n_features, tok);
-		if (j < 0)
-			load_error(L, "CM0106", f->line, "field '%s' touches '%s', which is no feature of this tile",
-			           f->id, tok);
-		else if (j < CM_MAX_FEATURES) /* beyond that: CM0116 from the checks */
-			f->touches |= 1u << j;
-	}
-	free(s);
-}
-
-/* A <contact>: a mask of the named features, or 0 when a name is unknown
- * (CM0107, the contact is dropped) or beyond the feature limit. */
-static uint32_t read_contact(loader *L, const xmlNode *n, const cm_tile_type *t)
-{
-	char *s = cm_xml_attr(n, "features");
-	if (!s)
-		return 0;
-	uint32_t m = 0;
-	bool ok = true;
-	const char *p = s;
-	char tok[64];
-	while (next_token(&p, tok, sizeof tok)) {
-		int j = find_feature(t, t->n_features, tok);
-		if (j < 0) {
-			load_error(L, "CM0107", cm_xml_line(n), "contact names '%s', which is no feature of this tile",
-			           tok);
-			ok = false;
-		} else if (j >= CM_MAX_FEATURES) {
-			ok = false;
-		} else {
-			m |= 1u << j;
-		}
-	}
-	free(s);
-	return ok ? m : 0;
 }
 
 /* count, count-c1.. on a tile or total, total-c1.. on the set: one value
@@ -584,77 +302,42 @@ static void read_editions(loader *L, const xmlNode *n, const char *one, int none
 		if (per_edition)
 			load_error(L, rule, line, "give %s or %s-c1/c2/c3, not both", one, one);
 		for (int e = 0; e < CM_EDITION_COUNT; e++)
-			v[e] = attr_int(n, one, none);
+			v[e] = cm_xml_attr_int(n, one, none);
 		return;
 	}
-	v[CM_EDITION_C1] = attr_int(n, names[0], none);
-	v[CM_EDITION_C2] = attr_int(n, names[1], none);
-	v[CM_EDITION_C3] = attr_int(n, names[2], v[CM_EDITION_C2]);
+	v[CM_EDITION_C1] = cm_xml_attr_int(n, names[0], none);
+	v[CM_EDITION_C2] = cm_xml_attr_int(n, names[1], none);
+	v[CM_EDITION_C3] = cm_xml_attr_int(n, names[2], v[CM_EDITION_C2]);
 }
 
 static int read_tile(loader *L, xmlNode *n, cm_tile_type *t, unsigned **contact_line)
 {
 	t->line = cm_xml_line(n);
-	if (!(t->id = attr_token(n, "id")))
+	if (!(t->id = cm_xml_attr_token(n, "id")))
 		return CM_ENOMEM;
 	t->name = cm_xml_attr(n, "name");
-	t->start = attr_true(n, "start");
+	t->start = cm_xml_attr_bool(n, "start", false);
 	read_editions(L, n, "count", 0, "CM0112", t->line, t->count);
-	size_t nf = 0, nc = 0;
-	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
-		if (cm_xml_is(c, "contact"))
-			nc++;
-		else
-			nf++;
-	}
-	t->features = calloc(nf ? nf : 1, sizeof *t->features);
-	t->contacts = calloc(nc ? nc : 1, sizeof *t->contacts);
-	*contact_line = calloc(nc ? nc : 1, sizeof **contact_line);
-	if (!t->features || !t->contacts || !*contact_line)
-		return CM_ENOMEM;
-	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
-		cm_feature_kind kind;
-		if (cm_xml_is(c, "contact") || cm_feature_kind_parse((const char *)c->name, &kind) != 0)
-			continue;
-		int rc = read_feature(L, c, kind, &t->features[t->n_features++]);
-		if (rc)
-			return rc;
-	}
-	size_t k = 0;
-	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
-		if (cm_xml_is(c, "contact")) {
-			uint32_t m = read_contact(L, c, t);
-			if (m) {
-				(*contact_line)[t->n_contacts] = cm_xml_line(c);
-				t->contacts[t->n_contacts++] = m;
-			}
-		} else {
-			if (cm_xml_is(c, "field"))
-				read_touches(L, c, t, k);
-			k++;
-		}
-	}
-	cm_tile_type_derive(t); /* a slot covered twice is CM0102 from the checks */
-	return 0;
+	return cm_feature_read(n, &tile_rules, "tile", false, L->d, L->file, t, contact_line);
 }
 
 static int build(loader *L, xmlDoc *doc, cm_tileset **out)
 {
 	xmlNode *root = xmlDocGetRootElement(doc);
 	int rc = CM_ENOMEM;
+	size_t n = 0; /* tiles; set before the first goto, the clean-up reads it */
 	cm_tileset *ts = calloc(1, sizeof *ts);
 	if (!ts)
 		return CM_ENOMEM;
 	ts->line = cm_xml_line(root);
 	if (L->file && !(ts->file = cm_strdup(L->file)))
 		goto out;
-	if (!(ts->id = attr_token(root, "id")) || !(ts->name = cm_xml_attr(root, "name")))
+	if (!(ts->id = cm_xml_attr_token(root, "id")) || !(ts->name = cm_xml_attr(root, "name")))
 		goto out;
-	char *kind = attr_token(root, "kind");
+	char *kind = cm_xml_attr_token(root, "kind");
 	ts->base = kind && strcmp(kind, "base") == 0;
 	free(kind);
 	read_editions(L, root, "total", -1, "CM0114", ts->line, ts->total);
-	size_t n = 0;
 	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
 		n++;
 	ts->tiles = calloc(n ? n : 1, sizeof *ts->tiles);
@@ -730,38 +413,6 @@ int cm_tileset_load_file(const char *path, cm_diags *d, cm_tileset **out)
 /* ------------------------------------------------------------------ */
 /* writers                                                             */
 
-/* Writes s escaped for a double-quoted attribute value. */
-static void xml_attr(FILE *f, const char *name, const char *s)
-{
-	fprintf(f, " %s=\"", name);
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\t': fputs("&#9;", f); break;
-		case '\n': fputs("&#10;", f); break;
-		case '\r': fputs("&#13;", f); break;
-		default: fputc(*s, f); break;
-		}
-	}
-	fputc('"', f);
-}
-
-/* The ids of the features in mask m, space-separated, in feature order. */
-static void xml_ids(FILE *f, const char *name, const cm_tile_type *t, uint32_t m)
-{
-	fprintf(f, " %s=\"", name);
-	bool first = true;
-	for (size_t k = 0; k < t->n_features && k < CM_MAX_FEATURES; k++)
-		if (m & (1u << k)) {
-			fprintf(f, "%s%s", first ? "" : " ", fid(&t->features[k]));
-			first = false;
-		}
-	fputc('"', f);
-}
-
 /* count="n" when every edition has n, else the per-edition attributes that
  * the reader's defaults (missing = 0, C3 = C2) do not already give. */
 static void xml_counts(FILE *f, const int *v, const char *one, const char *const *per, bool opt)
@@ -785,47 +436,22 @@ int cm_tileset_write_xml(const cm_tileset *ts, FILE *f)
 	static const char *const counts[] = { "count-c1", "count-c2", "count-c3" };
 	static const char *const totals[] = { "total-c1", "total-c2", "total-c3" };
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset format=\"1\"", f);
-	xml_attr(f, "id", ts->id ? ts->id : "");
-	xml_attr(f, "name", ts->name ? ts->name : "");
+	cm_xml_put_attr(f, "id", ts->id ? ts->id : "");
+	cm_xml_put_attr(f, "name", ts->name ? ts->name : "");
 	fprintf(f, " kind=\"%s\"", ts->base ? "base" : "expansion");
 	xml_counts(f, ts->total, "total", totals, true);
 	fputs(">\n", f);
 	for (size_t i = 0; i < ts->n_tiles; i++) {
 		const cm_tile_type *t = &ts->tiles[i];
 		fputs("  <tile", f);
-		xml_attr(f, "id", t->id ? t->id : "");
+		cm_xml_put_attr(f, "id", t->id ? t->id : "");
 		if (t->name)
-			xml_attr(f, "name", t->name);
+			cm_xml_put_attr(f, "name", t->name);
 		xml_counts(f, t->count, "count", counts, false);
 		if (t->start)
 			fputs(" start=\"true\"", f);
 		fputs(">\n", f);
-		for (size_t k = 0; k < t->n_features; k++) {
-			const cm_feature *ft = &t->features[k];
-			fprintf(f, "    <%s", cm_feature_kind_name(ft->kind));
-			xml_attr(f, "id", fid(ft));
-			if (ft->slots) {
-				char buf[64];
-				cm_slots_format(ft->slots, buf, sizeof buf);
-				xml_attr(f, "slots", buf);
-			}
-			if (ft->arms)
-				fprintf(f, " arms=\"%u\"", (unsigned)ft->arms);
-			if (ft->cathedral)
-				fputs(" cathedral=\"true\"", f);
-			if (ft->good != CM_GOOD_NONE)
-				fprintf(f, " good=\"%s\"", cm_good_name(ft->good));
-			if (ft->inn)
-				fputs(" inn=\"true\"", f);
-			if (ft->touches)
-				xml_ids(f, "touches", t, ft->touches);
-			fputs("/>\n", f);
-		}
-		for (size_t c = 0; c < t->n_contacts; c++) {
-			fputs("    <contact", f);
-			xml_ids(f, "features", t, t->contacts[c]);
-			fputs("/>\n", f);
-		}
+		cm_feature_write_xml(f, t, "    ");
 		fputs("  </tile>\n", f);
 	}
 	fputs("</tileset>\n", f);
@@ -837,7 +463,7 @@ static void json_ids(cm_json *j, const cm_tile_type *t, uint32_t m)
 	cm_json_arr_begin(j);
 	for (size_t k = 0; k < t->n_features && k < CM_MAX_FEATURES; k++)
 		if (m & (1u << k))
-			cm_json_str(j, fid(&t->features[k]));
+			cm_json_str(j, cm_feature_id(&t->features[k]));
 	cm_json_arr_end(j);
 }
 
@@ -858,7 +484,7 @@ static void json_feature(cm_json *j, const cm_tile_type *t, const cm_feature *ft
 {
 	cm_json_obj_begin(j);
 	cm_json_key(j, "id");
-	cm_json_str(j, fid(ft));
+	cm_json_str(j, cm_feature_id(ft));
 	cm_json_key(j, "kind");
 	cm_json_str(j, cm_feature_kind_name(ft->kind));
 	cm_json_key(j, "slots");

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "carcamap/common.h"
 #include "carcamap/diag.h"
 #include "util_int.h"
@@ -49,10 +51,9 @@ char *cm_asprintf(const char *fmt, ...)
 	return p;
 }
 
-int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *len)
+int cm_open_read(const char *path, cm_diags *d, FILE **out)
 {
 	*out = NULL;
-	*len = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
@@ -64,6 +65,17 @@ int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *
 		fclose(f);
 		return CM_EIO;
 	}
+	*out = f;
+	return 0;
+}
+
+int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *len)
+{
+	*out = NULL;
+	*len = 0;
+	FILE *f;
+	if (cm_open_read(path, d, &f))
+		return CM_EIO;
 	size_t cap = 65536, n = 0;
 	char *buf = malloc(cap + 1);
 	int rc = 0;
@@ -116,6 +128,28 @@ char *cm_path_resolve(const char *base, const char *rel)
 	if (rel[0] == '/' || !slash)
 		return cm_strdup(rel);
 	return cm_asprintf("%.*s/%s", (int)(slash - base), base, rel);
+}
+
+int cm_tmp_beside(const char *path, char **name)
+{
+	*name = NULL;
+	for (unsigned n = 0; n < 100; n++) {
+		char *t = cm_asprintf("%s.tmp.%ld.%u", path, (long)getpid(), n);
+		if (!t) {
+			errno = ENOMEM;
+			return -1;
+		}
+		int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0) {
+			*name = t;
+			return fd;
+		}
+		free(t);
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 int cm_grow(void **v, size_t *cap, size_t n, size_t es)

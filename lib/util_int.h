@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "carcamap/diag.h"
 
 #define CM_VERSION_STRING "0.1.0"
@@ -20,6 +21,9 @@ char *cm_asprintf(const char *fmt, ...)
 	;
 char *cm_vasprintf(const char *fmt, va_list ap);
 
+/* Opens a file for reading; a directory is refused. Reports failures into
+ * d (no rule id: "cannot open: …", "is a directory"). 0 or CM_EIO. */
+int cm_open_read(const char *path, cm_diags *d, FILE **out);
 /* Reads a whole file (at most max bytes) into a NUL-terminated buffer.
  * Reports failures into d (no rule id) and returns 0, CM_EIO, CM_ELIMIT or
  * CM_ENOMEM. */
@@ -28,6 +32,12 @@ int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *
 /* rel resolved against the directory of the file base (rel as is when it
  * is absolute or base has no directory). New string, NULL on OOM. */
 char *cm_path_resolve(const char *base, const char *rel);
+
+/* Creates a new file beside path (path.tmp.PID.N, O_EXCL, mode 0666 less
+ * the umask, like the final file would get) for writing then renaming into
+ * place. Returns the descriptor and the name in *name (caller frees), or
+ * -1 with errno set. */
+int cm_tmp_beside(const char *path, char **name);
 
 /* Grows *v (element size es) so that it holds at least n+1 elements.
  * Returns 0 or CM_ENOMEM. */

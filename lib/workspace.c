@@ -179,6 +179,10 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	}
 	if (cm_diags_count(d) > before)
 		return CM_EIO;
+	/* a file named as a pack gets the pack reader's precise refusal */
+	size_t len = strlen(path);
+	if (len > 5 && strcmp(path + len - 5, ".pack") == 0)
+		return load_pack(w, path, d);
 	cm_diags_check(d, "CM0005", path, 0, 0, NULL, "not a tile set, map descriptor or carcamap pack");
 	return CM_EFORMAT;
 }

@@ -1,10 +1,13 @@
 /* xml.c: safe XML loading (xml_int.h). Owns the libxml2 settings every
  * reader shares: no network, no DTD loading or entity substitution, a
  * DOCTYPE refused outright, libxml2's default size limits, and structured
- * error capture into the diagnostics sink. */
+ * error capture into the diagnostics sink; and the typed attribute readers
+ * of the schema-valid trees every reader walks. */
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlerror.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "schema_int.h"
@@ -326,6 +329,84 @@ char *cm_xml_attr(const xmlNode *n, const char *name)
 	char *s = cm_strdup((const char *)v);
 	xmlFree(v);
 	return s;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+size_t cm_xml_next_token(const char **p, const char **tok)
+{
+	const char *s = *p;
+	while (is_space(*s))
+		s++;
+	const char *e = s;
+	while (*e && !is_space(*e))
+		e++;
+	*tok = s;
+	*p = e;
+	return (size_t)(e - s);
+}
+
+char *cm_xml_attr_token(const xmlNode *n, const char *name)
+{
+	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
+	if (!v)
+		return NULL;
+	const char *start = (const char *)v;
+	while (is_space(*start))
+		start++;
+	size_t len = strlen(start);
+	while (len && is_space(start[len - 1]))
+		len--;
+	char *s = cm_strndup(start, len);
+	xmlFree(v);
+	return s;
+}
+
+int cm_xml_attr_int(const xmlNode *n, const char *name, int dflt)
+{
+	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
+	if (!v)
+		return dflt;
+	long long x = strtoll((const char *)v, NULL, 10);
+	xmlFree(v);
+	return x > INT_MAX ? INT_MAX : x < INT_MIN ? INT_MIN : (int)x;
+}
+
+bool cm_xml_attr_bool(const xmlNode *n, const char *name, bool dflt)
+{
+	char *v = cm_xml_attr_token(n, name);
+	if (!v)
+		return dflt;
+	bool b = strcmp(v, "true") == 0 || strcmp(v, "1") == 0;
+	free(v);
+	return b;
+}
+
+void cm_xml_put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\t': fputs("&#9;", f); break;
+		case '\n': fputs("&#10;", f); break;
+		case '\r': fputs("&#13;", f); break;
+		default: fputc(*s, f); break;
+		}
+}
+
+void cm_xml_put_attr(FILE *f, const char *name, const char *v)
+{
+	if (!v)
+		return;
+	fprintf(f, " %s=\"", name);
+	cm_xml_put_escaped(f, v);
+	fputc('"', f);
 }
 
 unsigned cm_xml_line(const xmlNode *n)

@@ -4,6 +4,8 @@
 #ifndef CM_XML_INT_H
 #define CM_XML_INT_H
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <libxml/tree.h>
 #include "carcamap/diag.h"
 
@@ -23,6 +25,22 @@ int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size);
 
 /* Attribute value as a malloc'd string, or NULL when absent. */
 char *cm_xml_attr(const xmlNode *n, const char *name);
+/* The same without white space around it (xs:token values may carry it). */
+char *cm_xml_attr_token(const xmlNode *n, const char *name);
+/* An integer attribute (the schema checked its syntax), clamped to int;
+ * dflt when absent. */
+int cm_xml_attr_int(const xmlNode *n, const char *name, int dflt);
+/* An xs:boolean attribute ("true" or "1" is true); dflt when absent. */
+bool cm_xml_attr_bool(const xmlNode *n, const char *name, bool dflt);
+/* The next white-space separated token of *p: its start in *tok, its
+ * length returned, 0 at the end; *p moves past it. */
+size_t cm_xml_next_token(const char **p, const char **tok);
+/* Writes s escaped for XML text or a double-quoted attribute value: & < > "
+ * and, as character references, the tab, newline and carriage return that
+ * attribute normalization would otherwise turn into spaces. */
+void cm_xml_put_escaped(FILE *f, const char *s);
+/* Writes ` name="v"` with v escaped; nothing when v is NULL. */
+void cm_xml_put_attr(FILE *f, const char *name, const char *v);
 /* Line of a node (0 if unknown). */
 unsigned cm_xml_line(const xmlNode *n);
 /* Next element sibling starting at n itself (n may be NULL). */

@@ -88,7 +88,8 @@ CREATE TABLE maps (
 CREATE TABLE islands (
 	map_id TEXT NOT NULL REFERENCES maps (id),
 	seq INTEGER NOT NULL,         -- island index (squares.island)
-	name TEXT,
+	name TEXT,                    -- island id used by squares and the legend
+	title TEXT,                   -- display name ("Mallorca")
 	PRIMARY KEY (map_id, seq)
 ) STRICT;
 

@@ -116,6 +116,7 @@ int cmd_import(int argc, char **argv)
 	if (!rc)
 		rc = cm_image_import(png, lg, d, &m);
 	if (!rc) {
+		free(m->id);
 		m->id = id ? cm_strdup(id) : id_from_path(png);
 		if (!m->id) {
 			cm_diags_add(d, CM_SEV_ERROR, NULL, png, 0, 0, NULL,
@@ -124,9 +125,10 @@ int cmd_import(int argc, char **argv)
 		}
 	}
 	if (!rc) {
+		/* the importer names the image and legend as given; only the
+		 * names are ours to set */
+		free(m->name);
 		m->name = cm_strdup(name ? name : m->id);
-		m->image = cm_strdup(png);
-		m->legend = legend ? cm_strdup(legend) : NULL;
 		/* a skeleton: every start square is used until the author says otherwise */
 		int starts = 0;
 		for (int i = 0; i < m->cols * m->rows; i++)
@@ -135,9 +137,13 @@ int cmd_import(int argc, char **argv)
 		cm_map_default_prints(m);
 		if (out) {
 			/* beside the target, renamed into place: never a half-written file */
-			tmp = cm_asprintf("%s.tmp.%ld", out, (long)getpid());
-			f = tmp ? fopen(tmp, "w") : NULL;
+			int fd = cm_tmp_beside(out, &tmp);
+			f = fd >= 0 ? fdopen(fd, "w") : NULL;
 			if (!f) {
+				if (fd >= 0) {
+					close(fd);
+					remove(tmp);
+				}
 				cm_diags_add(d, CM_SEV_ERROR, NULL, out, 0, 0, NULL, "cannot write");
 				rc = CM_EIO;
 			}

@@ -2,15 +2,22 @@
  * tile with its counts per edition, edges, features and contacts, and the
  * totals; as text or JSON. Each kind of file is one case of list_file(). */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "json_int.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: carcamap list [--format text|json] FILE\n"
 	        "\n"
-	        "Lists the tiles of a tile set: for each tile its id, its copies per\n"
+	        "For a map descriptor or a pack, lists each map: size, squares by kind,\n"
+	        "start squares, big cities, ferries, islands, edge prints, setup, deck\n"
+	        "and its content hash (SHA-256 over the logical content: equal hashes,\n"
+	        "equal maps); then the tile sets a pack holds.\n"
+	        "\n"
+	        "For a tile set, lists the tiles: for each tile its id, its copies per\n"
 	        "edition (C1, C2, C3), its edges north, east, south, west, its features\n"
 	        "(kind, id, slots, coats of arms, inn, cathedral, trade good, the cities a\n"
 	        "field touches) and the contacts between them; then the totals of drawn\n"
@@ -24,6 +31,7 @@ static void usage(FILE *f)
 	        "\n"
 	        "Examples:\n"
 	        "  carcamap list maps/tilesets/base.xml\n"
+	        "  carcamap list build/maps.pack\n"
 	        "  carcamap list --format json maps/tilesets/base.xml > base.json\n"
 	        "\n"
 	        "Exit status: 0 listed, 1 the file has errors (or is of a kind that\n"
@@ -128,6 +136,218 @@ static int list_tileset(const char *path, cli_format fmt, cm_diags *d)
 	return rc;
 }
 
+static void hex(const uint8_t *h, char *buf)
+{
+	for (int i = 0; i < 32; i++)
+		sprintf(buf + 2 * i, "%02x", h[i]);
+}
+
+/* The content hash of m with the sets of the workspace, or "" when its
+ * deck's tile sets are not all there. */
+static void map_hash(cm_workspace *w, const cm_map *m, char buf[65])
+{
+	cm_tileset **sets = NULL;
+	size_t n = 0;
+	uint8_t h[32];
+	buf[0] = '\0';
+	if (cm_workspace_map_sets(w, m, &sets, &n) == 0 && cm_map_hash(m, sets, n, h) == 0)
+		hex(h, buf);
+	free(sets);
+}
+
+static int deck_size(cm_workspace *w, const cm_map *m)
+{
+	int total = 0;
+	for (size_t i = 0; i < m->n_deck; i++) {
+		const cm_deck_entry *e = &m->deck[i];
+		cm_tileset *ts = cm_workspace_find_tileset(w, e->tileset);
+		if (!ts)
+			return -1;
+		if (e->tile)
+			total += e->count >= 0 ? e->count : (cm_tileset_find(ts, e->tile) ? cm_tileset_find(ts, e->tile)->count[m->rules.edition] : 0);
+		else
+			total += cm_tileset_total(ts, m->rules.edition);
+	}
+	return total;
+}
+
+static void print_map(cm_workspace *w, const cm_map *m)
+{
+	int counts[CM_SQ_KIND_COUNT] = { 0 }, prints[4] = { 0 }, playable = 0;
+	for (int i = 0; i < m->cols * m->rows; i++) {
+		const cm_square *q = &m->squares[i];
+		counts[q->kind]++;
+		playable += cm_square_kind_playable(q->kind);
+		for (int e = 0; e < 4; e++)
+			prints[q->print[e].kind]++;
+	}
+	printf("map %s: %s (%s), %d x %d squares\n", m->id, m->name, cm_edition_name(m->rules.edition), m->cols,
+	       m->rows);
+	printf("    squares   ");
+	for (int k = 1; k < CM_SQ_KIND_COUNT; k++)
+		if (counts[k])
+			printf("%s %d, ", cm_square_kind_name((cm_square_kind)k), counts[k]);
+	printf("playable %d\n", playable);
+	printf("    starts    ");
+	int first = 1;
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *q = cm_map_at(m, x, y);
+			if (q->kind != CM_SQ_START)
+				continue;
+			printf("%s(%d,%d)%s%s", first ? "" : ", ", x, y, q->name ? " " : "", q->name ? q->name : "");
+			first = 0;
+		}
+	printf("; %d used\n", m->setup.starts_used);
+	for (size_t i = 0; i < m->n_bigcities; i++)
+		printf("    big city  %s, %zu square%s\n", m->bigcities[i].name, m->bigcities[i].n_pieces,
+		       m->bigcities[i].n_pieces == 1 ? "" : "s");
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		printf("    ferry     %s%s(%d,%d,%s) - (%d,%d,%s)", f->name ? f->name : "", f->name ? " " : "", f->x1,
+		       f->y1, cm_side_name(f->s1), f->x2, f->y2, cm_side_name(f->s2));
+		if (f->arms)
+			printf(", arms %u", (unsigned)f->arms);
+		printf("\n");
+	}
+	for (size_t i = 0; i < m->n_islands; i++) {
+		int n = 0;
+		for (int k = 0; k < m->cols * m->rows; k++)
+			n += m->squares[k].island == (int)i;
+		printf("    island    %s%s%s%s, %d square%s\n", m->islands[i].name, m->islands[i].title ? " \"" : "",
+		       m->islands[i].title ? m->islands[i].title : "", m->islands[i].title ? "\"" : "", n,
+		       n == 1 ? "" : "s");
+	}
+	printf("    prints    road %d, city %d, neutral %d\n", prints[CM_PRINT_ROAD], prints[CM_PRINT_CITY],
+	       prints[CM_PRINT_NEUTRAL]);
+	printf("    setup     tiles %d-%d, followers %d\n", m->setup.tiles_min, m->setup.tiles_max,
+	       m->setup.followers);
+	printf("    deck     ");
+	for (size_t i = 0; i < m->n_deck; i++) {
+		const cm_deck_entry *e = &m->deck[i];
+		printf(" %s%s%s", e->tileset, e->tile ? "/" : "", e->tile ? e->tile : "");
+		if (e->count >= 0)
+			printf(" x%d", e->count);
+	}
+	int size = deck_size(w, m);
+	if (size >= 0)
+		printf(" = %d tiles\n", size);
+	else
+		printf(" (tile sets not found)\n");
+	char h[65];
+	map_hash(w, m, h);
+	printf("    hash      %s\n", *h ? h : "(tile sets not found)");
+}
+
+static void json_map(cm_json *j, cm_workspace *w, const cm_map *m)
+{
+	int counts[CM_SQ_KIND_COUNT] = { 0 }, playable = 0;
+	for (int i = 0; i < m->cols * m->rows; i++) {
+		counts[m->squares[i].kind]++;
+		playable += cm_square_kind_playable(m->squares[i].kind);
+	}
+	cm_json_obj_begin(j);
+	cm_json_key(j, "id");
+	cm_json_str(j, m->id);
+	cm_json_key(j, "name");
+	cm_json_str(j, m->name);
+	cm_json_key(j, "edition");
+	cm_json_str(j, cm_edition_name(m->rules.edition));
+	cm_json_key(j, "cols");
+	cm_json_int(j, m->cols);
+	cm_json_key(j, "rows");
+	cm_json_int(j, m->rows);
+	cm_json_key(j, "squares");
+	cm_json_obj_begin(j);
+	for (int k = 1; k < CM_SQ_KIND_COUNT; k++) {
+		cm_json_key(j, cm_square_kind_name((cm_square_kind)k));
+		cm_json_int(j, counts[k]);
+	}
+	cm_json_obj_end(j);
+	cm_json_key(j, "playable");
+	cm_json_int(j, playable);
+	cm_json_key(j, "starts_used");
+	cm_json_int(j, m->setup.starts_used);
+	cm_json_key(j, "big_cities");
+	cm_json_int(j, (long long)m->n_bigcities);
+	cm_json_key(j, "ferries");
+	cm_json_int(j, (long long)m->n_ferries);
+	cm_json_key(j, "islands");
+	cm_json_int(j, (long long)m->n_islands);
+	cm_json_key(j, "deck_tiles");
+	int size = deck_size(w, m);
+	if (size >= 0)
+		cm_json_int(j, size);
+	else
+		cm_json_null(j);
+	char h[65];
+	map_hash(w, m, h);
+	cm_json_key(j, "hash");
+	cm_json_str(j, *h ? h : NULL);
+	cm_json_obj_end(j);
+}
+
+/* Maps and tile sets of descriptors or packs. */
+static int list_maps(const char *path, cli_format fmt, cm_diags *d)
+{
+	cm_workspace *w = NULL;
+	if (cm_workspace_new(&w))
+		return CM_ENOMEM;
+	char *files[1] = { (char *)path };
+	int rc = cli_workspace_load(w, 1, files, 0, d);
+	size_t own_sets = cm_workspace_tileset_count(w);
+	if (!rc && cm_workspace_map_count(w)) {
+		/* the hash and deck size need the tile sets: find them quietly */
+		cm_diags *q = NULL;
+		if (cm_diags_new(&q) == 0) {
+			cli_workspace_load(w, 0, NULL, 1, q);
+			cm_diags_free(q);
+		}
+	}
+	if (!rc) {
+		if (fmt == FMT_JSON) {
+			cm_json j;
+			cm_json_init(&j, stdout, true);
+			cm_json_obj_begin(&j);
+			cm_json_key(&j, "maps");
+			cm_json_arr_begin(&j);
+			for (size_t i = 0; i < cm_workspace_map_count(w); i++)
+				json_map(&j, w, cm_workspace_map(w, i));
+			cm_json_arr_end(&j);
+			cm_json_key(&j, "tilesets");
+			cm_json_arr_begin(&j);
+			for (size_t i = 0; i < own_sets; i++) {
+				const cm_tileset *ts = cm_workspace_tileset(w, i);
+				cm_json_obj_begin(&j);
+				cm_json_key(&j, "id");
+				cm_json_str(&j, ts->id);
+				cm_json_key(&j, "name");
+				cm_json_str(&j, ts->name);
+				cm_json_key(&j, "types");
+				cm_json_int(&j, (long long)ts->n_tiles);
+				cm_json_obj_end(&j);
+			}
+			cm_json_arr_end(&j);
+			cm_json_obj_end(&j);
+			if (cm_json_finish(&j))
+				rc = CM_EIO;
+		} else {
+			for (size_t i = 0; i < cm_workspace_map_count(w); i++)
+				print_map(w, cm_workspace_map(w, i));
+			/* tile sets that came with the input (a pack's), not those found */
+			for (size_t i = 0; i < own_sets; i++) {
+				const cm_tileset *ts = cm_workspace_tileset(w, i);
+				printf("tile set %s: %s, %zu tile types, %d tiles (C2)\n", ts->id, ts->name, ts->n_tiles,
+				       cm_tileset_total(ts, CM_EDITION_C2));
+			}
+		}
+	}
+	cm_workspace_free(w);
+	if (fflush(stdout) || ferror(stdout))
+		rc = CM_EIO;
+	return rc;
+}
+
 /* Lists one file; 0, CM_EINVAL (problems, in d) or an I/O code. */
 static int list_file(const char *path, cli_format fmt, cm_diags *d)
 {
@@ -137,8 +357,9 @@ static int list_file(const char *path, cli_format fmt, cm_diags *d)
 	case CM_FILE_TILESET:
 		return list_tileset(path, fmt, d);
 	case CM_FILE_MAP:
-	case CM_FILE_LEGEND:
 	case CM_FILE_PACK:
+		return list_maps(path, fmt, d);
+	case CM_FILE_LEGEND:
 	case CM_FILE_PNG:
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "listing %s files is not supported yet",
 		             cm_file_kind_name(k));

@@ -1,10 +1,21 @@
 #!/bin/sh
-# The main job (`make maps`): check the bundled tile sets, then compile every
-# bundled map into one pack, check the pack and render each map.
-# Usage: tools/maps.sh BIN OUTDIR
+# The main job (`make maps`): check the bundled tile sets and maps, compile
+# every bundled map into one pack, check the pack, and render each map.
+# Usage: tools/maps.sh BIN OUTDIR   (writes OUTDIR/maps.pack, OUTDIR/maps/*.png)
 set -eu
 bin=$1
 out=$2
-mkdir -p "$out"
-echo "== checking tile sets"
-"$bin" check maps/tilesets/*.xml
+mkdir -p "$out/maps"
+descriptors=$(ls maps/*/*.xml | grep -v '^maps/tilesets/' | sort)
+echo "== checking tile sets and maps"
+"$bin" check maps/tilesets/*.xml $descriptors
+echo "== compiling $out/maps.pack"
+"$bin" compile -o "$out/maps.pack" maps/tilesets/*.xml $descriptors
+echo "== checking the pack"
+"$bin" check "$out/maps.pack"
+echo "== rendering"
+for id in $("$bin" list "$out/maps.pack" | sed -n 's/^map \([^:]*\):.*/\1/p'); do
+  "$bin" render "$out/maps.pack" --map "$id" --scale 32 -o "$out/maps/$id.png"
+  echo "  $out/maps/$id.png"
+done
+"$bin" list "$out/maps.pack" | grep -E '^map '

@@ -18,7 +18,7 @@ static const char tags[S_COUNT][5] = { "META", "RULE", "STRS", "SQRS", "MRKS", "
                                        "PIEC", "FEAT", "CONT", "FERY", "ISLD", "TSET", "TILE",
                                        "DECK" };
 /* the smallest record size of each table (its 1.0 size); 0: not a table */
-static const uint32_t min_rec[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 4, 32, 48, 12 };
+static const uint32_t min_rec[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 8, 32, 48, 12 };
 /* cmap_table -> section */
 static const int table_sec[] = { S_MRKS, S_PRNT, S_BIGC, S_PIEC, S_FEAT, S_CONT,
                                  S_FERY, S_ISLD, S_TSET, S_TILE, S_DECK };
@@ -169,8 +169,11 @@ static int check_records(const cmap_map *m, int s)
 			rc = check_range(rd32(p + 16), rd16(p + 2), m->t[S_MRKS].n);
 			break;
 		case S_MRKS:
-		case S_ISLD:
 			rc = check_str(m, rd32(p));
+			break;
+		case S_ISLD:
+			if (!(rc = check_str(m, rd32(p))))
+				rc = check_str(m, rd32(p + 4));
 			break;
 		case S_PRNT:
 			if (p[4] > CMAP_W || p[5] < CMAP_PRINT_NEUTRAL || p[5] > CMAP_PRINT_CITY)
@@ -497,12 +500,13 @@ int cmap_get_ferry(const cmap_map *m, uint32_t i, cmap_ferry *out)
 	return 0;
 }
 
-int cmap_get_island(const cmap_map *m, uint32_t i, const char **name)
+int cmap_get_island(const cmap_map *m, uint32_t i, cmap_island *out)
 {
-	const unsigned char *p = get(m, S_ISLD, i, name);
+	const unsigned char *p = get(m, S_ISLD, i, out);
 	if (!p)
 		return CMAP_EARG;
-	*name = str_at(m, rd32(p));
+	out->name = str_at(m, rd32(p));
+	out->title = str_at(m, rd32(p + 4));
 	return 0;
 }
 

@@ -136,7 +136,11 @@ typedef struct {
 } cmap_ferry;
 int cmap_get_ferry(const cmap_map *m, uint32_t i, cmap_ferry *out);
 
-int cmap_get_island(const cmap_map *m, uint32_t i, const char **name);
+typedef struct {
+	const char *name;     /* the island's id in the descriptor; may be NULL */
+	const char *title;    /* display name ("Mallorca"); may be NULL */
+} cmap_island;
+int cmap_get_island(const cmap_map *m, uint32_t i, cmap_island *out);
 
 typedef struct {
 	const char *id;

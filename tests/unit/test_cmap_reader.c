@@ -14,7 +14,8 @@
 #include "carcamap/export.h"
 #include "../../lib/reader/cmap.c"
 
-/* 3x2 with a name, a marker, an island and a label: every string kind. */
+/* 3x2 with a name, a marker, an island with a title and a label: every
+ * string kind. */
 static unsigned char *valid_file(size_t *len)
 {
 	cm_map *m;
@@ -29,6 +30,7 @@ static unsigned char *valid_file(size_t *len)
 	m->squares[1].n_markers = 1;
 	m->islands = calloc(1, sizeof *m->islands);
 	m->islands[0].name = strdup("Isle");
+	m->islands[0].title = strdup("Isle of Tests");
 	m->n_islands = 1;
 	m->squares[5].kind = CM_SQ_ISLAND;
 	m->squares[5].island = 0;
@@ -115,6 +117,7 @@ static const patch patches[] = {
 	{ "required section missing", "tab:RULE", 0, 1, V_ABS, 'r', 1, CMAP_EMISSING },
 	{ "string offset past the table", "META", 8 + 4, 4, V_SEC_LEN, 0, 1, CMAP_ESTRREF },
 	{ "label offset past the table", "PRNT", 8 + 8, 4, V_ABS, 0x7FFFFFF0, 1, CMAP_ESTRREF },
+	{ "island title offset past the table", "ISLD", 8 + 4, 4, V_ABS, 0x7FFFFFF0, 1, CMAP_ESTRREF },
 	{ "string table not terminated", "STRS", -1, 1, V_ABS, 'x', 1, CMAP_ESTRTERM },
 	{ "island index out of range", "SQRS", 8 + 8, 4, V_ABS, 1, 1, CMAP_EREF },
 	{ "marker range wraps around", "SQRS", 8 + 20 + 16, 4, V_ABS, 0xFFFFFFFF, 1, CMAP_EREF },

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "carcamap/export.h"
+#include "util_model.h"
 #include "../../lib/reader/cmap.c"
 
 /* ---- builders ---- */
@@ -22,157 +23,67 @@ static char *sdup(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-static cm_tile_type *tile(cm_tileset *ts, const char *id, int c1, int c2, int c3)
-{
-	ts->tiles = realloc(ts->tiles, (ts->n_tiles + 1) * sizeof *ts->tiles);
-	assert_non_null(ts->tiles);
-	cm_tile_type *t = &ts->tiles[ts->n_tiles++];
-	memset(t, 0, sizeof *t);
-	t->id = sdup(id);
-	t->count[0] = c1;
-	t->count[1] = c2;
-	t->count[2] = c3;
-	return t;
-}
-
 static cm_feature *feat(cm_tile_type *t, cm_feature_kind k, const char *id, const char *slots)
 {
-	t->features = realloc(t->features, (t->n_features + 1) * sizeof *t->features);
-	assert_non_null(t->features);
-	cm_feature *f = &t->features[t->n_features++];
-	memset(f, 0, sizeof *f);
-	f->kind = k;
-	f->id = sdup(id);
-	assert_int_equal(cm_slots_parse(slots, &f->slots), 0);
-	return f;
-}
-
-static void contact(cm_tile_type *t, uint32_t mask)
-{
-	t->contacts = realloc(t->contacts, (t->n_contacts + 1) * sizeof *t->contacts);
-	assert_non_null(t->contacts);
-	t->contacts[t->n_contacts++] = mask;
-}
-
-static cm_tileset *new_set(const char *id, const char *name, bool base, int t1, int t2, int t3)
-{
-	cm_tileset *ts = calloc(1, sizeof *ts);
-	assert_non_null(ts);
-	ts->id = sdup(id);
-	ts->name = sdup(name);
-	ts->base = base;
-	ts->total[0] = t1;
-	ts->total[1] = t2;
-	ts->total[2] = t3;
-	return ts;
+	return util_feature_add(t, k, id, util_slots(slots));
 }
 
 static void derive_all(cm_tileset *ts)
 {
-	for (size_t i = 0; i < ts->n_tiles; i++)
-		assert_int_equal(cm_tile_type_derive(&ts->tiles[i]), 0);
-}
-
-static void free_set(cm_tileset *ts)
-{
-	if (!ts)
-		return;
-	for (size_t i = 0; i < ts->n_tiles; i++)
-		cm_tile_type_clear(&ts->tiles[i]);
-	free(ts->tiles);
-	free(ts->id);
-	free(ts->name);
-	free(ts);
+	assert_int_equal(util_tileset_derive(ts), 0);
 }
 
 /* sets[0] base, [1] ic, [2] abbey */
 static void make_sets(cm_tileset *sets[3])
 {
-	cm_tileset *b = sets[0] = new_set("base", "Base game", true, 18, 18, -1);
-	cm_tile_type *t = tile(b, "D", 4, 4, 4);
+	cm_tileset *b = sets[0] = util_tileset_new("base", "Base game", true, 18, 18, -1);
+	cm_tile_type *t = util_tile_add(b, "D", 4, 4, 4);
 	t->start = true;
 	t->name = sdup("city cap with straight road");
 	feat(t, CM_FEAT_CITY, "c1", "Nw Nm Ne");
 	feat(t, CM_FEAT_ROAD, "r1", "Em Wm");
 	feat(t, CM_FEAT_FIELD, "f1", "En Wn")->touches = 1u << 0;
 	feat(t, CM_FEAT_FIELD, "f2", "Es Se Sm Sw Ws");
-	t = tile(b, "B", 4, 4, 4);
+	t = util_tile_add(b, "B", 4, 4, 4);
 	feat(t, CM_FEAT_MONASTERY, "m1", "");
 	feat(t, CM_FEAT_FIELD, "f1", "Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn");
-	t = tile(b, "V", 9, 9, 9);
+	t = util_tile_add(b, "V", 9, 9, 9);
 	feat(t, CM_FEAT_ROAD, "r1", "Sm Wm")->inn = true;
 	feat(t, CM_FEAT_FIELD, "f1", "Nw Nm Ne En Em Es Se Wn");
 	feat(t, CM_FEAT_FIELD, "f2", "Sw Ws");
-	t = tile(b, "Q", 1, 1, 2);
+	t = util_tile_add(b, "Q", 1, 1, 2);
 	feat(t, CM_FEAT_CITY, "c1", "Nw Nm Ne En Em Es Ws Wm Wn")->arms = 1;
 	feat(t, CM_FEAT_ROAD, "r1", "Sm");
 	feat(t, CM_FEAT_FIELD, "f1", "Se")->touches = 1u << 0;
 	feat(t, CM_FEAT_FIELD, "f2", "Sw")->touches = 1u << 0;
-	contact(t, 3u);
+	util_contact_add(t, 3u);
 	derive_all(b);
 
-	cm_tileset *ic = sets[1] = new_set("ic", "Inns & Cathedrals", false, -1, 18, 18);
-	t = tile(ic, "IC-01", 1, 2, 2);
+	cm_tileset *ic = sets[1] = util_tileset_new("ic", "Inns & Cathedrals", false, -1, 18, 18);
+	t = util_tile_add(ic, "IC-01", 1, 2, 2);
 	cm_feature *f = feat(t, CM_FEAT_CITY, "c1", "Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn");
 	f->cathedral = true;
 	f->good = CM_GOOD_WINE;
-	t = tile(ic, "IC-02", 0, 1, 1);
+	t = util_tile_add(ic, "IC-02", 0, 1, 1);
 	feat(t, CM_FEAT_FIELD, "f1", "Ne En Em Es Se");
 	feat(t, CM_FEAT_ROAD, "r1", "Nm Sm")->inn = true;
 	feat(t, CM_FEAT_FIELD, "f2", "Sw Ws Wm Wn Nw");
 	derive_all(ic);
 
-	cm_tileset *ab = sets[2] = new_set("abbey", "Abbey & Mayor", false, 2, 2, 2);
-	t = tile(ab, "abbey", 1, 1, 1);
+	cm_tileset *ab = sets[2] = util_tileset_new("abbey", "Abbey & Mayor", false, 2, 2, 2);
+	t = util_tile_add(ab, "abbey", 1, 1, 1);
 	feat(t, CM_FEAT_ABBEY, "a1", "Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn");
-	t = tile(ab, "garden", 1, 1, 1);
+	t = util_tile_add(ab, "garden", 1, 1, 1);
 	feat(t, CM_FEAT_GARDEN, "g1", "");
 	feat(t, CM_FEAT_FIELD, NULL, "Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn");
-	contact(t, 3u);
+	util_contact_add(t, 3u);
 	derive_all(ab);
 }
 
 static void free_sets(cm_tileset *sets[3])
 {
 	for (int i = 0; i < 3; i++)
-		free_set(sets[i]);
-}
-
-static void deck(cm_map *m, const char *set, const char *tile_id, int count)
-{
-	m->deck = realloc(m->deck, (m->n_deck + 1) * sizeof *m->deck);
-	assert_non_null(m->deck);
-	cm_deck_entry *e = &m->deck[m->n_deck++];
-	memset(e, 0, sizeof *e);
-	e->tileset = sdup(set);
-	e->tile = sdup(tile_id);
-	e->count = count;
-}
-
-/* Neutral prints on every side of a playable square that faces no playable
- * square or big city. */
-static void auto_prints(cm_map *m)
-{
-	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
-	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
-			cm_square *s = cm_map_at(m, x, y);
-			if (!cm_square_kind_playable(s->kind))
-				continue;
-			for (int e = 0; e < 4; e++) {
-				const cm_square *n = cm_map_at(m, x + dx[e], y + dy[e]);
-				if (!n || (!cm_square_kind_playable(n->kind) && n->kind != CM_SQ_BIGCITY))
-					s->print[e].kind = CM_PRINT_NEUTRAL;
-			}
-		}
-}
-
-static void add_island(cm_map *m, const char *name)
-{
-	m->islands = realloc(m->islands, (m->n_islands + 1) * sizeof *m->islands);
-	assert_non_null(m->islands);
-	memset(&m->islands[m->n_islands], 0, sizeof m->islands[0]);
-	m->islands[m->n_islands++].name = sdup(name);
+		cm_tileset_free(sets[i]);
 }
 
 /* 5x4 with every model part:
@@ -194,15 +105,13 @@ static cm_map *make_sample(void)
 	cm_map_at(m, 2, 1)->name = sdup("Lyon");
 	cm_map_at(m, 2, 3)->name = sdup("Mont Blanc");
 	cm_square *s = cm_map_at(m, 1, 2);
-	s->markers = calloc(2, sizeof *s->markers);
-	s->markers[0] = sdup("chip:wine");
-	s->markers[1] = sdup("chip:grain");
-	s->n_markers = 2;
-	add_island(m, "Corsica");
+	util_marker_add(s, "chip:wine");
+	util_marker_add(s, "chip:grain");
+	util_island_add(m, "corsica", "Corsica");
 	cm_map_at(m, 4, 2)->island = 0;
 	cm_map_at(m, 4, 2)->arms = 1;
 	cm_map_at(m, 4, 3)->island = 0;
-	auto_prints(m);
+	cm_map_default_prints(m);
 	m->squares[3 * 5 + 1].print[CM_S] = (cm_edge_print){ CM_PRINT_ROAD, 0, sdup("to Spain"), 0 };
 	m->squares[3 * 5 + 3].print[CM_S] = (cm_edge_print){ CM_PRINT_ROAD, 0, NULL, 0 };
 	m->squares[0 * 5 + 2].print[CM_N] = (cm_edge_print){ CM_PRINT_CITY, 2, sdup("Köln"), 0 };
@@ -223,7 +132,7 @@ static cm_map *make_sample(void)
 	feat(t, CM_FEAT_ROAD, "r1", "Em");
 	feat(t, CM_FEAT_FIELD, "f1", "En")->touches = 1u;
 	feat(t, CM_FEAT_FIELD, "f2", "Es Se Sm Sw");
-	contact(t, 3u);
+	util_contact_add(t, 3u);
 	for (int y = 1; y <= 2; y++) {
 		cm_map_at(m, 3, y)->bigcity = 0;
 		for (int e = 0; e < 4; e++)
@@ -237,9 +146,9 @@ static cm_map *make_sample(void)
 	cm_rules_default(&m->rules, CM_EDITION_C1);
 	m->rules.farmers = CM_FARMERS_C1;
 	m->rules.town_cost = true;
-	deck(m, "base", NULL, -1);
-	deck(m, "ic", "IC-02", 3);
-	deck(m, "ic", "IC-01", -1);
+	util_deck_add(m, "base", NULL, -1);
+	util_deck_add(m, "ic", "IC-02", 3);
+	util_deck_add(m, "ic", "IC-01", -1);
 	return m;
 }
 
@@ -250,19 +159,21 @@ static cm_map *make_tiny(void)
 	assert_int_equal(cm_map_new(1, 1, &m), 0);
 	m->id = sdup("tiny");
 	m->squares[0].kind = CM_SQ_LAND;
-	auto_prints(m);
+	cm_map_default_prints(m);
 	return m;
 }
 
-/* 12x9 with every square kind in a pattern, two islands, C3, the abbey set */
+/* 12x9 with every square kind in a pattern, two islands (one titled, one
+ * with a title only), C3 with the rule options the sample leaves at their
+ * defaults switched on, the abbey set */
 static cm_map *make_wide(void)
 {
 	cm_map *m;
 	assert_int_equal(cm_map_new(12, 9, &m), 0);
 	m->id = sdup("wide");
 	m->name = sdup("Wide");
-	add_island(m, "North");
-	add_island(m, NULL);
+	util_island_add(m, "North", NULL);
+	util_island_add(m, NULL, "The South");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			cm_square *s = cm_map_at(m, x, y);
@@ -272,10 +183,14 @@ static cm_map *make_wide(void)
 			if (s->kind == CM_SQ_TOWN)
 				s->name = sdup("Town");
 		}
-	auto_prints(m);
+	cm_map_default_prints(m);
 	cm_rules_default(&m->rules, CM_EDITION_C3);
-	deck(m, "abbey", NULL, -1);
-	deck(m, "base", "D", 1);
+	m->rules.town_extra_turn = true;
+	m->rules.town_road_bonus = true;
+	m->rules.farmers_bigcity = false;
+	m->rules.abbey_edge = false;
+	util_deck_add(m, "abbey", NULL, -1);
+	util_deck_add(m, "base", "D", 1);
 	return m;
 }
 
@@ -545,9 +460,10 @@ static void round_trip(const cm_map *m, cm_tileset *sets[3], cm_tileset *const *
 	}
 	assert_int_equal(cmap_count(r, CMAP_T_ISLANDS), m->n_islands);
 	for (uint32_t i = 0; i < m->n_islands; i++) {
-		const char *name;
-		assert_int_equal(cmap_get_island(r, i, &name), 0);
-		expect_str(name, m->islands[i].name);
+		cmap_island is;
+		assert_int_equal(cmap_get_island(r, i, &is), 0);
+		expect_str(is.name, m->islands[i].name);
+		expect_str(is.title, m->islands[i].title);
 	}
 
 	assert_int_equal(cmap_count(r, CMAP_T_TILESETS), n_used);
@@ -645,6 +561,19 @@ static void test_export__bin_round_trip_tiny_and_wide(void **state)
 	/* abbey set at C3, then base with only D (1 copy) */
 	static const uint32_t want[] = { 1, 1, 1, 0, 0, 0 };
 	expect_in_deck(m, sets, want, 6);
+	cm_map_free(m);
+	free_sets(sets);
+}
+
+/* The shared sample of tests/unit/util_model.c: every rule option away from
+ * its default, island titles, a piece with a cathedral and a good. */
+static void test_export__bin_round_trip_util_sample(void **state)
+{
+	(void)state;
+	cm_tileset *sets[3] = { util_tileset_inns(), util_tileset_base(), NULL };
+	cm_map *m = util_map_sample();
+	cm_tileset *used[2] = { sets[1], sets[0] };
+	round_trip(m, sets, used, 2);
 	cm_map_free(m);
 	free_sets(sets);
 }
@@ -804,6 +733,7 @@ int main(void)
 		cmocka_unit_test(test_export__inconsistent_model_is_refused),
 		cmocka_unit_test(test_export__bin_round_trip_sample),
 		cmocka_unit_test(test_export__bin_round_trip_tiny_and_wide),
+		cmocka_unit_test(test_export__bin_round_trip_util_sample),
 		cmocka_unit_test(test_export__bin_missing_tile_gives_no_buffer),
 		cmocka_unit_test(test_export__tmx_files_are_deterministic),
 		cmocka_unit_test(test_export__tmx_failures_leave_no_file),

@@ -142,6 +142,7 @@ static void test_pack__round_trip(void **state)
 	if (!eq)
 		fprintf(stderr, "map: %s\n", why);
 	assert_true(eq);
+	assert_true(cm_map_equal(f->map, m));
 	assert_null(m->file);
 	for (int i = 0; i < 2; i++) {
 		cm_tileset *ts = NULL;
@@ -263,6 +264,10 @@ static void test_pack__hash_follows_content(void **state)
 	              m->bigcities[0].pieces[1].tile.contacts[0] = 3);
 	/* a NULL name and an empty name are different content */
 	EXPECT_CHANGE(m->islands[1].name = strdup(""), (free(m->islands[1].name), m->islands[1].name = NULL));
+	EXPECT_CHANGE(m->islands[1].title = strdup("Föhr"), (free(m->islands[1].title), m->islands[1].title = NULL));
+	/* the title is not the name: moving one into the other is a change */
+	EXPECT_CHANGE((m->islands[1].name = m->islands[0].title, m->islands[0].title = NULL),
+	              (m->islands[0].title = m->islands[1].name, m->islands[1].name = NULL));
 #undef EXPECT_CHANGE
 
 	/* a deck set that is not given */

@@ -63,7 +63,13 @@ static void test_tile__facing_slots(void **state)
 		assert_int_equal(cm_slot_facing(i) / 3, (i / 3 + 2) % 4);
 		assert_int_equal(cm_slot_facing(i) % 3, 2 - i % 3);
 		assert_int_equal(cm_slots_facing((cm_slots)(1u << i)), 1u << cm_slot_facing(i));
+		assert_int_equal(cm_slots_sides((cm_slots)(1u << i)), 1u << (i / 3));
 	}
+	assert_int_equal(cm_slots_sides(0), 0);
+	assert_int_equal(cm_slots_sides(CM_SLOTS_ALL), 0xFu);
+	cm_slots m;
+	assert_int_equal(cm_slots_parse("Ne Wm", &m), 0);
+	assert_int_equal(cm_slots_sides(m), (1u << CM_N) | (1u << CM_W));
 }
 
 /* Tile D: city N, road W-E. */

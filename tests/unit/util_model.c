@@ -12,30 +12,49 @@ static char *sdup(const char *s)
 	if (!s)
 		return NULL;
 	char *p = malloc(strlen(s) + 1);
-	if (p)
-		strcpy(p, s);
+	if (!p)
+		abort();
+	strcpy(p, s);
 	return p;
 }
 
-static void add_feature(cm_tile_type *t, cm_feature_kind kind, const char *id, cm_slots slots)
+/* realloc for n elements of es bytes; a test cannot go on without memory */
+static void *grow(void *p, size_t n, size_t es)
 {
-	t->features = realloc(t->features, (t->n_features + 1) * sizeof *t->features);
+	void *q = realloc(p, n * es);
+	if (!q)
+		abort();
+	return q;
+}
+
+cm_slots util_slots(const char *names)
+{
+	cm_slots m = 0;
+	if (cm_slots_parse(names, &m) != 0)
+		abort(); /* a typo in a test */
+	return m;
+}
+
+cm_feature *util_feature_add(cm_tile_type *t, cm_feature_kind kind, const char *id, cm_slots slots)
+{
+	t->features = grow(t->features, t->n_features + 1, sizeof *t->features);
 	cm_feature *f = &t->features[t->n_features++];
 	memset(f, 0, sizeof *f);
 	f->kind = kind;
 	f->id = sdup(id);
 	f->slots = slots;
+	return f;
 }
 
-static void add_contact(cm_tile_type *t, uint32_t mask)
+void util_contact_add(cm_tile_type *t, uint32_t mask)
 {
-	t->contacts = realloc(t->contacts, (t->n_contacts + 1) * sizeof *t->contacts);
+	t->contacts = grow(t->contacts, t->n_contacts + 1, sizeof *t->contacts);
 	t->contacts[t->n_contacts++] = mask;
 }
 
-static cm_tile_type *add_tile(cm_tileset *ts, const char *id, int c1, int c2, int c3)
+cm_tile_type *util_tile_add(cm_tileset *ts, const char *id, int c1, int c2, int c3)
 {
-	ts->tiles = realloc(ts->tiles, (ts->n_tiles + 1) * sizeof *ts->tiles);
+	ts->tiles = grow(ts->tiles, ts->n_tiles + 1, sizeof *ts->tiles);
 	cm_tile_type *t = &ts->tiles[ts->n_tiles++];
 	memset(t, 0, sizeof *t);
 	t->id = sdup(id);
@@ -45,66 +64,89 @@ static cm_tile_type *add_tile(cm_tileset *ts, const char *id, int c1, int c2, in
 	return t;
 }
 
-static cm_tileset *new_set(const char *id, const char *name)
+cm_tileset *util_tileset_new(const char *id, const char *name, bool base, int t1, int t2, int t3)
 {
 	cm_tileset *ts = calloc(1, sizeof *ts);
+	if (!ts)
+		abort();
 	ts->id = sdup(id);
 	ts->name = sdup(name);
-	for (int e = 0; e < CM_EDITION_COUNT; e++)
-		ts->total[e] = -1;
+	ts->base = base;
+	ts->total[0] = t1;
+	ts->total[1] = t2;
+	ts->total[2] = t3;
 	return ts;
+}
+
+int util_tileset_derive(cm_tileset *ts)
+{
+	int rc = 0;
+	for (size_t i = 0; i < ts->n_tiles; i++)
+		if (cm_tile_type_derive(&ts->tiles[i]) != 0)
+			rc = CM_EINVAL;
+	return rc;
+}
+
+void util_marker_add(cm_square *s, const char *text)
+{
+	s->markers = grow(s->markers, s->n_markers + 1, sizeof *s->markers);
+	s->markers[s->n_markers++] = sdup(text);
+}
+
+void util_island_add(cm_map *m, const char *name, const char *title)
+{
+	m->islands = grow(m->islands, m->n_islands + 1, sizeof *m->islands);
+	cm_island *is = &m->islands[m->n_islands++];
+	memset(is, 0, sizeof *is);
+	is->name = sdup(name);
+	is->title = sdup(title);
+}
+
+void util_deck_add(cm_map *m, const char *set, const char *tile, int count)
+{
+	m->deck = grow(m->deck, m->n_deck + 1, sizeof *m->deck);
+	m->deck[m->n_deck++] = (cm_deck_entry){ sdup(set), sdup(tile), count, 0 };
 }
 
 cm_tileset *util_tileset_base(void)
 {
-	cm_tileset *ts = new_set("base", "Base game");
-	ts->base = true;
-	ts->total[0] = 7;
-	cm_tile_type *t = add_tile(ts, "D", 4, 4, 4);
+	cm_tileset *ts = util_tileset_new("base", "Base game", true, 7, -1, -1);
+	cm_tile_type *t = util_tile_add(ts, "D", 4, 4, 4);
 	t->start = true;
 	t->name = sdup("city N, road W-E");
-	add_feature(t, CM_FEAT_CITY, "c1", CM_SIDE_SLOTS(CM_N));
-	add_feature(t, CM_FEAT_ROAD, "r1", CM_SIDE_MID(CM_E) | CM_SIDE_MID(CM_W));
-	add_feature(t, CM_FEAT_FIELD, "f1", CM_SLOT(CM_E, 0) | CM_SLOT(CM_W, 2));
-	add_feature(t, CM_FEAT_FIELD, "f2",
+	util_feature_add(t, CM_FEAT_CITY, "c1", CM_SIDE_SLOTS(CM_N));
+	util_feature_add(t, CM_FEAT_ROAD, "r1", CM_SIDE_MID(CM_E) | CM_SIDE_MID(CM_W));
+	util_feature_add(t, CM_FEAT_FIELD, "f1", CM_SLOT(CM_E, 0) | CM_SLOT(CM_W, 2));
+	util_feature_add(t, CM_FEAT_FIELD, "f2",
 	            CM_SLOT(CM_E, 2) | CM_SIDE_SLOTS(CM_S) | CM_SLOT(CM_W, 0));
 	t->features[2].touches = 1u << 0;
-	add_contact(t, (1u << 0) | (1u << 1));
-	t = add_tile(ts, "E", 5, 5, 5);
-	add_feature(t, CM_FEAT_CITY, "c1", CM_SIDE_SLOTS(CM_N));
-	add_feature(t, CM_FEAT_FIELD, "f1", CM_SIDE_SLOTS(CM_E) | CM_SIDE_SLOTS(CM_S) | CM_SIDE_SLOTS(CM_W));
+	util_contact_add(t, (1u << 0) | (1u << 1));
+	t = util_tile_add(ts, "E", 5, 5, 5);
+	util_feature_add(t, CM_FEAT_CITY, "c1", CM_SIDE_SLOTS(CM_N));
+	util_feature_add(t, CM_FEAT_FIELD, "f1", CM_SIDE_SLOTS(CM_E) | CM_SIDE_SLOTS(CM_S) | CM_SIDE_SLOTS(CM_W));
 	t->features[0].arms = 1;
 	t->features[1].touches = 1u << 0;
-	t = add_tile(ts, "B", 4, 4, 3);
-	add_feature(t, CM_FEAT_MONASTERY, "m1", 0);
-	add_feature(t, CM_FEAT_FIELD, "f1", CM_SLOTS_ALL);
-	for (size_t i = 0; i < ts->n_tiles; i++)
-		cm_tile_type_derive(&ts->tiles[i]);
+	t = util_tile_add(ts, "B", 4, 4, 3);
+	util_feature_add(t, CM_FEAT_MONASTERY, "m1", 0);
+	util_feature_add(t, CM_FEAT_FIELD, "f1", CM_SLOTS_ALL);
+	util_tileset_derive(ts);
 	return ts;
 }
 
 cm_tileset *util_tileset_inns(void)
 {
-	cm_tileset *ts = new_set("inns", NULL);
-	ts->total[1] = 2;
-	ts->total[2] = 2;
-	cm_tile_type *t = add_tile(ts, "IC-01", 0, 2, 2);
-	add_feature(t, CM_FEAT_CITY, "c1", CM_SIDE_SLOTS(CM_N) | CM_SIDE_SLOTS(CM_E));
+	cm_tileset *ts = util_tileset_new("inns", NULL, false, -1, 2, 2);
+	cm_tile_type *t = util_tile_add(ts, "IC-01", 0, 2, 2);
+	util_feature_add(t, CM_FEAT_CITY, "c1", CM_SIDE_SLOTS(CM_N) | CM_SIDE_SLOTS(CM_E));
 	t->features[0].cathedral = true;
 	t->features[0].good = CM_GOOD_WINE;
 	t->features[0].arms = 2;
-	add_feature(t, CM_FEAT_ROAD, "r1", CM_SIDE_MID(CM_S));
+	util_feature_add(t, CM_FEAT_ROAD, "r1", CM_SIDE_MID(CM_S));
 	t->features[1].inn = true;
-	add_feature(t, CM_FEAT_FIELD, NULL, CM_SLOT(CM_S, 0) | CM_SIDE_SLOTS(CM_W));
-	add_feature(t, CM_FEAT_FIELD, "f2", CM_SLOT(CM_S, 2));
+	util_feature_add(t, CM_FEAT_FIELD, NULL, CM_SLOT(CM_S, 0) | CM_SIDE_SLOTS(CM_W));
+	util_feature_add(t, CM_FEAT_FIELD, "f2", CM_SLOT(CM_S, 2));
 	cm_tile_type_derive(t);
 	return ts;
-}
-
-static void add_marker(cm_square *s, const char *text)
-{
-	s->markers = realloc(s->markers, (s->n_markers + 1) * sizeof *s->markers);
-	s->markers[s->n_markers++] = sdup(text);
 }
 
 cm_map *util_map_sample(void)
@@ -120,9 +162,15 @@ cm_map *util_map_sample(void)
 	m->setup.tiles_min = 10;
 	m->setup.tiles_max = 20;
 	m->setup.followers = 7;
+	/* every rule option differs from cm_map_new's default, so that a reader
+	 * that drops one is caught */
 	cm_rules_default(&m->rules, CM_EDITION_C1);
 	m->rules.farmers = CM_FARMERS_C1;
+	m->rules.farmers_bigcity = false;
+	m->rules.town_extra_turn = true;
 	m->rules.town_cost = true;
+	m->rules.town_road_bonus = true;
+	m->rules.abbey_edge = false;
 	/* rows 1..3, cols 1..4 are land; row 0 waves; the rest is not printed */
 	for (int y = 1; y <= 3; y++)
 		for (int x = 1; x <= 4; x++)
@@ -138,14 +186,12 @@ cm_map *util_map_sample(void)
 	s = cm_map_at(m, 2, 2);
 	s->kind = CM_SQ_TOWN;
 	s->name = sdup("Kassel");
-	add_marker(s, "chip:castle");
-	add_marker(s, "chip:\"quoted\"");
+	util_marker_add(s, "chip:castle");
+	util_marker_add(s, "chip:\"quoted\"");
 	cm_map_at(m, 3, 1)->kind = CM_SQ_LANDMARK;
 	/* islands at (5,1) and (5,2) */
-	m->islands = calloc(2, sizeof *m->islands);
-	m->n_islands = 2;
-	m->islands[0].name = sdup("Sylt");
-	m->islands[1].name = NULL;
+	util_island_add(m, "Sylt", "Sylt (Nordfriesland)");
+	util_island_add(m, NULL, NULL);
 	s = cm_map_at(m, 5, 1);
 	s->kind = CM_SQ_ISLAND;
 	s->island = 0;
@@ -166,12 +212,14 @@ cm_map *util_map_sample(void)
 		p->y = 3;
 		cm_map_at(m, p->x, p->y)->kind = CM_SQ_BIGCITY;
 		cm_map_at(m, p->x, p->y)->bigcity = 0;
-		add_feature(&p->tile, CM_FEAT_CITY, "c", CM_SLOTS_ALL & ~CM_SIDE_SLOTS(k ? CM_E : CM_W));
-		add_feature(&p->tile, CM_FEAT_FIELD, NULL, CM_SIDE_SLOTS(k ? CM_E : CM_W));
+		util_feature_add(&p->tile, CM_FEAT_CITY, "c", CM_SLOTS_ALL & ~CM_SIDE_SLOTS(k ? CM_E : CM_W));
+		util_feature_add(&p->tile, CM_FEAT_FIELD, NULL, CM_SIDE_SLOTS(k ? CM_E : CM_W));
 		p->tile.features[0].arms = (uint8_t)k;
+		p->tile.features[0].cathedral = k == 1;
+		p->tile.features[0].good = k ? CM_GOOD_CLOTH : CM_GOOD_NONE;
 		p->tile.features[1].touches = 1;
 		if (k)
-			add_contact(&p->tile, 3);
+			util_contact_add(&p->tile, 3);
 		cm_tile_type_derive(&p->tile);
 	}
 	/* edge prints */
@@ -185,15 +233,13 @@ cm_map *util_map_sample(void)
 	s = cm_map_at(m, 4, 2);
 	s->print[CM_E].kind = CM_PRINT_ROAD;
 	/* a none square that still carries a marker is kept */
-	add_marker(cm_map_at(m, 0, 4), "note");
+	util_marker_add(cm_map_at(m, 0, 4), "note");
 	/* ferry from (4,2) E to the island (5,2) */
 	m->ferries = calloc(1, sizeof *m->ferries);
 	m->n_ferries = 1;
 	m->ferries[0] = (cm_ferry){ sdup("Sylt ferry"), 4, 2, CM_E, 5, 2, CM_W, 1, 0 };
-	m->deck = calloc(2, sizeof *m->deck);
-	m->n_deck = 2;
-	m->deck[0] = (cm_deck_entry){ sdup("base"), NULL, -1, 0 };
-	m->deck[1] = (cm_deck_entry){ sdup("inns"), sdup("IC-01"), 2, 0 };
+	util_deck_add(m, "base", NULL, -1);
+	util_deck_add(m, "inns", "IC-01", 2);
 	return m;
 }
 
@@ -270,8 +316,10 @@ int util_map_equal(const cm_map *a, const cm_map *b, char *why, size_t n)
 	SAME_STR(a->legend, b->legend, "legend");
 	SAME_INT(a->cols, b->cols, "cols");
 	SAME_INT(a->rows, b->rows, "rows");
-	if (memcmp(&a->setup, &b->setup, sizeof a->setup))
-		return differ(why, n, "setup");
+	SAME_INT(a->setup.starts_used, b->setup.starts_used, "start squares used");
+	SAME_INT(a->setup.tiles_min, b->setup.tiles_min, "tiles min");
+	SAME_INT(a->setup.tiles_max, b->setup.tiles_max, "tiles max");
+	SAME_INT(a->setup.followers, b->setup.followers, "followers");
 	SAME_INT(a->rules.edition, b->rules.edition, "edition");
 	SAME_INT(a->rules.tiny_city, b->rules.tiny_city, "tiny city");
 	SAME_INT(a->rules.farmers, b->rules.farmers, "farmers");
@@ -297,8 +345,10 @@ int util_map_equal(const cm_map *a, const cm_map *b, char *why, size_t n)
 		}
 	}
 	SAME_INT(a->n_islands, b->n_islands, "island count");
-	for (size_t i = 0; i < a->n_islands; i++)
+	for (size_t i = 0; i < a->n_islands; i++) {
 		SAME_STR(a->islands[i].name, b->islands[i].name, "island name");
+		SAME_STR(a->islands[i].title, b->islands[i].title, "island title");
+	}
 	SAME_INT(a->n_bigcities, b->n_bigcities, "big city count");
 	for (size_t i = 0; i < a->n_bigcities; i++) {
 		const cm_bigcity *c = &a->bigcities[i], *d = &b->bigcities[i];

@@ -8,15 +8,29 @@
 #include "carcamap/map.h"
 #include "carcamap/tileset.h"
 
+/* Builders: each appends to the model and returns what it added; strings
+ * are copied; a failed allocation aborts the test program. */
+cm_tileset *util_tileset_new(const char *id, const char *name, bool base, int t1, int t2, int t3);
+cm_tile_type *util_tile_add(cm_tileset *ts, const char *id, int c1, int c2, int c3);
+cm_feature *util_feature_add(cm_tile_type *t, cm_feature_kind kind, const char *id, cm_slots slots);
+void util_contact_add(cm_tile_type *t, uint32_t mask);
+/* Derives every tile type; 0, or CM_EINVAL when a slot is covered twice. */
+int util_tileset_derive(cm_tileset *ts);
+/* "Nw Nm Ne" as a mask; aborts on a name that is no slot. */
+cm_slots util_slots(const char *names);
+void util_marker_add(cm_square *s, const char *text);
+void util_island_add(cm_map *m, const char *name, const char *title);
+void util_deck_add(cm_map *m, const char *set, const char *tile, int count);
+
 /* "base": tiles D (start), E and B (monastery), with C1/C2/C3 counts. */
 cm_tileset *util_tileset_base(void);
 /* "inns": one tile with an inn, a cathedral city and a trade good. */
 cm_tileset *util_tileset_inns(void);
 /* "sample": 6x5 map using every part of the model (kinds, names, markers,
- * edge prints, a two-square big city, islands, a ferry, a deck of "base"
- * and one tile of "inns"). */
+ * edge prints, a two-square big city, islands with and without a title, a
+ * ferry, a deck of "base" and one tile of "inns"); every rule option is set
+ * away from its default. */
 cm_map *util_map_sample(void);
-/* Frees a tile set built by these helpers or read from a pack. */
 
 /* 1 when equal; otherwise 0 and the first difference written into why. */
 int util_tileset_equal(const cm_tileset *a, const cm_tileset *b, char *why, size_t n);

@@ -14,6 +14,9 @@
 #include "pack.h"
 #include "export.h"
 #include "workspace.h"
+#include "rng.h"
+#include "board.h"
+#include "scenario.h"
 
 /* "0.1.0" */
 const char *cm_version(void);

@@ -36,6 +36,8 @@ cm_side cm_side_rotate(cm_side s, int r);
 int cm_slot_facing(int bit);
 /* The slots of side s moved to face the neighbour: slot p of s -> slot 2-p of (s+2)%4. */
 cm_slots cm_slots_facing(cm_slots m);
+/* The sides on which m has at least one slot: bit s for side s. */
+unsigned cm_slots_sides(cm_slots m);
 const char *cm_side_name(cm_side s); /* "N" … */
 
 typedef enum {

@@ -1,0 +1,1069 @@
+/* board.c: the game state (carcamap/board.h "Board"): the map's static
+ * structure flattened into arrays, setup (MAP-START), the frontier of open
+ * squares with per-side edge requirements, placement and feature joining
+ * by union-find, followers. Scoring lives in score.c, random play in
+ * play.c, replays in replay.c. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include "board_int.h"
+#include "util_int.h"
+
+static void err(cm_diags *d, const char *where, const char *msg)
+{
+	if (d)
+		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, where, "%s", msg);
+}
+
+/* ---- union-find over feature pieces ---- */
+
+/* cm_slot_facing as a table: the hot paths join sides slot by slot */
+static const int8_t facing[12] = { 8, 7, 6, 11, 10, 9, 2, 1, 0, 5, 4, 3 };
+
+int cm__sq_nodes(const cm_board *b, int s, int32_t *lo)
+{
+	if (b->tile[s] >= 0) {
+		*lo = b->base[s];
+		return b->deck->info[b->tile[s]].n_feat;
+	}
+	if (b->bc_base[s] >= 0) {
+		*lo = b->bc_base[s];
+		return b->bc_info[b->bc_type[s]].n_feat;
+	}
+	*lo = 0;
+	return 0;
+}
+
+const type_info *cm__sq_info(const cm_board *b, int s)
+{
+	if (b->tile[s] >= 0)
+		return &b->deck->info[b->tile[s]];
+	if (b->bc_type[s] >= 0)
+		return &b->bc_info[b->bc_type[s]];
+	return NULL;
+}
+
+uint32_t cm__epoch(cm_board *b)
+{
+	if (++b->epoch == 0) {
+		memset(b->stamp, 0, (size_t)b->n_sq * sizeof *b->stamp);
+		memset(b->nstamp, 0, (size_t)b->max_nodes * sizeof *b->nstamp);
+		b->epoch = 1;
+	}
+	return b->epoch;
+}
+
+/* Squares that two roots of the same kind share (BASE-TILE-COUNT). Only
+ * squares holding two pieces of one kind can be shared, and those pieces
+ * carry NF_MULTI: walk the shorter multi list. */
+static int overlap(cm_board *b, int32_t x, int32_t y)
+{
+	node *n = b->nodes;
+	if (n[x].nmulti > n[y].nmulti) {
+		int32_t t = x;
+		x = y;
+		y = t;
+	}
+	uint32_t ep = cm__epoch(b);
+	int cnt = 0;
+	int32_t h = n[x].mhead, p = h;
+	do {
+		int s = n[p].sq;
+		if (b->stamp[s] != ep) {
+			b->stamp[s] = ep;
+			int32_t lo;
+			int k = cm__sq_nodes(b, s, &lo);
+			for (int32_t q = lo; q < lo + k; q++)
+				if (q != p && n[q].kind == n[p].kind && cm__find(n, q) == y) {
+					cnt++;
+					break;
+				}
+		}
+		p = n[p].mnext;
+	} while (p != h);
+	return cnt;
+}
+
+static int32_t unite(cm_board *b, int32_t a, int32_t c)
+{
+	node *n = b->nodes;
+	int32_t ra = cm__find(n, a), rc = cm__find(n, c);
+	if (ra == rc)
+		return ra;
+	int ov = 0;
+	if (n[ra].nmulti && n[rc].nmulti && n[ra].kind != CM_FEAT_FIELD)
+		ov = overlap(b, ra, rc);
+	if (n[ra].size < n[rc].size) {
+		int32_t t = ra;
+		ra = rc;
+		rc = t;
+	}
+	node *A = &n[ra], *C = &n[rc];
+	C->parent = ra;
+	A->size += C->size;
+	A->open += C->open;
+	A->tiles += C->tiles - ov;
+	A->arms += C->arms;
+	A->nmulti += C->nmulti;
+	A->flags |= (uint8_t)(C->flags & ~NF_MULTI);
+	A->nfol = (uint16_t)(A->nfol + C->nfol);
+	for (int p = 0; p < CM_MAX_PLAYERS; p++)
+		A->fol[p] = (uint8_t)(A->fol[p] + C->fol[p]);
+	int32_t t = A->next;
+	A->next = C->next;
+	C->next = t;
+	if (A->mhead < 0)
+		A->mhead = C->mhead;
+	else if (C->mhead >= 0) {
+		t = n[A->mhead].mnext;
+		n[A->mhead].mnext = n[C->mhead].mnext;
+		n[C->mhead].mnext = t;
+	}
+	return ra;
+}
+
+static void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, uint8_t flags, uint8_t feat,
+                      int open, int arms)
+{
+	memset(nd, 0, sizeof *nd);
+	nd->parent = i;
+	nd->next = i;
+	nd->mnext = i;
+	nd->mhead = (flags & NF_MULTI) ? i : -1;
+	nd->nmulti = (flags & NF_MULTI) ? 1 : 0;
+	nd->sq = sq;
+	nd->kind = kind;
+	nd->flags = flags;
+	nd->feat = feat;
+	nd->open = open;
+	nd->tiles = 1;
+	nd->arms = arms;
+	nd->size = 1;
+}
+
+/* Joins the pieces that meet across side d of a square (features a, slot
+ * table sa) and its neighbour (features c, slot table sc). Roads and
+ * cities join on the middle slot and close one open edge each; fields
+ * join slot by slot. An abbey closes what it meets. */
+static void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc)
+{
+	node *n = b->nodes;
+	for (int p = 0; p < 3; p++) {
+		int ia = 3 * d + p, ic = facing[ia];
+		int32_t x = a + sa[ia], y = c + sc[ic];
+		int kx = n[x].kind, ky = n[y].kind;
+		if (kx == CM_FEAT_ABBEY || ky == CM_FEAT_ABBEY) {
+			if (p == 1) {
+				int32_t o = kx == CM_FEAT_ABBEY ? y : x;
+				if (n[o].kind == CM_FEAT_ROAD || n[o].kind == CM_FEAT_CITY)
+					n[cm__find(n, o)].open--;
+			}
+			continue;
+		}
+		if (kx != ky)
+			continue; /* corners of a city side, or a mismatch legality refused */
+		if (kx == CM_FEAT_FIELD) {
+			unite(b, x, y);
+		} else if (p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
+			int32_t r = unite(b, x, y);
+			n[r].open -= 2;
+		}
+	}
+}
+
+/* ---- the frontier ---- */
+
+static void front_add(cm_board *b, int s)
+{
+	if (b->front_pos[s] >= 0)
+		return;
+	b->front_pos[s] = b->n_front;
+	b->front[b->n_front++] = s;
+}
+
+static void front_del(cm_board *b, int s)
+{
+	int i = b->front_pos[s];
+	if (i < 0)
+		return;
+	int last = b->front[--b->n_front];
+	b->front[i] = last;
+	b->front_pos[last] = i;
+	b->front_pos[s] = -1;
+}
+
+static void reach(cm_board *b, int s)
+{
+	uint8_t f = b->sflags[s];
+	if (!(f & SF_PLAYABLE))
+		return;
+	b->sflags[s] = (uint8_t)(f | SF_REACH);
+	if ((f & SF_ALLOWED) && b->tile[s] < 0)
+		front_add(b, s);
+}
+
+static void open_island(cm_board *b, int isl)
+{
+	if (isl < 0 || b->isl_open[isl])
+		return;
+	b->isl_open[isl] = 1;
+	for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++) {
+		int s = b->isl_sq[i];
+		b->sflags[s] |= SF_ALLOWED;
+		if ((b->sflags[s] & SF_REACH) && b->tile[s] < 0)
+			front_add(b, s);
+	}
+}
+
+static uint8_t req_of_edge(int e)
+{
+	return e == CM_EDGE_ABBEY ? REQ_ANY : (uint8_t)(e + 1);
+}
+
+/* Puts tile t on square s in rotation r: joins features, closes edges at
+ * the map edge (MAP-EDGE-DONE), updates the neighbours' requirements and
+ * the frontier, unlocks big cities (MAP-BIGCITY) and ferries (MAP-FERRY,
+ * MAP-ISLAND), counts down monasteries around. */
+static void put_tile(cm_board *b, int t, int s, int r)
+{
+	const type_info *ti = &b->deck->info[t];
+	node *n = b->nodes;
+	int32_t base = b->n_nodes;
+	assert(b->n_nodes + ti->n_feat <= b->max_nodes);
+	b->n_nodes += ti->n_feat;
+	for (int f = 0; f < ti->n_feat; f++)
+		init_node(&n[base + f], base + f, s, ti->kind[f], ti->nflags[f], (uint8_t)f, ti->open0[f],
+		          ti->arms[f]);
+	b->tile[s] = (int16_t)t;
+	b->rot[s] = (uint8_t)r;
+	b->base[s] = base;
+	b->n_filled++;
+	front_del(b, s);
+	const int8_t *sa = ti->slot[r];
+	if (ti->mon >= 0) {
+		int32_t m = base + ti->mon;
+		int missing = 0;
+		for (int k = 0; k < 8; k++) {
+			int q = b->nb8[s * 8 + k];
+			if (q >= 0 && (b->sflags[q] & SF_PLAYABLE) && b->tile[q] < 0)
+				missing++;
+		}
+		n[m].open = missing;
+		b->mon[s] = m;
+	}
+	for (int d = 0; d < 4; d++) {
+		int key = s * 4 + d, q = b->nb[key];
+		if (q >= 0 && b->tile[q] >= 0) {
+			const type_info *qi = &b->deck->info[b->tile[q]];
+			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]]);
+		} else if (q >= 0 && b->bc_base[q] >= 0) {
+			join_side(b, base, sa, d, b->bc_base[q], b->bc_info[b->bc_type[q]].slot[0]);
+		} else if (q >= 0 && (b->sflags[q] & SF_PLAYABLE)) {
+			int od = (d + 2) % 4;
+			b->req[q] = (uint8_t)((b->req[q] & ~(3u << (2 * od))) |
+			                      ((unsigned)req_of_edge(ti->edge[r][d]) << (2 * od)));
+			reach(b, q);
+		} else {
+			/* the map edge: a printed segment joins, anything else closes */
+			int32_t x = base + sa[3 * d + 1];
+			int kx = n[x].kind;
+			if (kx != CM_FEAT_ROAD && kx != CM_FEAT_CITY)
+				continue;
+			int32_t st = b->side_static[key];
+			if (st >= 0 && n[st].kind == kx) {
+				int32_t rt = unite(b, x, st);
+				n[rt].open -= 2;
+			} else {
+				int32_t rt = cm__find(n, x);
+				n[rt].open--;
+				n[rt].flags |= NF_EDGE;
+			}
+		}
+	}
+	for (int d = 0; d < 4; d++) {
+		int key = s * 4 + d;
+		int fe = b->side_ferry[key];
+		if (fe >= 0 && !b->ferry_used[fe]) {
+			b->ferry_used[fe] = 1;
+			const cm_ferry *fr = &b->map->ferries[fe];
+			int o = fr->y1 * b->cols + fr->x1 == s && (int)fr->s1 == d ? fr->y2 * b->cols + fr->x2
+			                                                            : fr->y1 * b->cols + fr->x1;
+			open_island(b, b->island[o]);
+			reach(b, o);
+		}
+		int c = b->side_bc[key];
+		if (c >= 0 && !b->bc_connected[c]) {
+			b->bc_connected[c] = 1;
+			for (int32_t i = b->bc_adj_start[c]; i < b->bc_adj_start[c + 1]; i++)
+				reach(b, b->bc_adj[i]);
+		}
+	}
+	for (int k = 0; k < 8; k++) {
+		int q = b->nb8[s * 8 + k];
+		if (q >= 0 && b->mon[q] >= 0)
+			n[b->mon[q]].open--;
+	}
+}
+
+/* ---- construction ---- */
+
+static int sq_index(const cm_board *b, int x, int y)
+{
+	return (x >= 0 && y >= 0 && x < b->cols && y < b->rows) ? y * b->cols + x : -1;
+}
+
+#define ALLOC(p, n)                                                   \
+	do {                                                          \
+		(p) = calloc((size_t)(n) + ((n) == 0), sizeof *(p)); \
+		if (!(p))                                             \
+			goto nomem;                                   \
+	} while (0)
+
+/* Everything that depends on the map alone: neighbours, big-city pieces
+ * (joined into static nodes), prints, ferries, islands, start squares. */
+static int build_static(cm_board *b, cm_diags *d)
+{
+	const cm_map *m = b->map;
+	const char *mid = m->id ? m->id : "?";
+	char where[200];
+	int rc = 0;
+	int N = b->n_sq;
+	int16_t *piece_city = NULL;
+	ALLOC(b->nb, N * 4);
+	ALLOC(b->nb8, N * 8);
+	ALLOC(b->sq_kind, N);
+	ALLOC(b->island, N);
+	ALLOC(b->island_arms, N);
+	ALLOC(b->side_static, N * 4);
+	ALLOC(b->side_bc, N * 4);
+	ALLOC(b->side_ferry, N * 4);
+	ALLOC(b->bc_base, N);
+	ALLOC(b->bc_type, N);
+	ALLOC(b->play8, N);
+	ALLOC(b->bc8, N);
+	ALLOC(b->req0, N);
+	ALLOC(b->sflags0, N);
+	ALLOC(b->bc_adj_start, m->n_bigcities + 1);
+	ALLOC(b->isl_start, m->n_islands + 1);
+	ALLOC(b->isl_sq, N);
+	ALLOC(b->start_sq, N);
+	ALLOC(b->start_pick, N);
+	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
+	static const int ex[8] = { -1, 0, 1, 1, 1, 0, -1, -1 }, ey[8] = { -1, -1, -1, 0, 1, 1, 1, 0 };
+	for (int y = 0; y < b->rows; y++)
+		for (int x = 0; x < b->cols; x++) {
+			int s = y * b->cols + x;
+			const cm_square *q = &m->squares[s];
+			for (int k = 0; k < 4; k++) {
+				b->nb[s * 4 + k] = sq_index(b, x + dx[k], y + dy[k]);
+				b->side_static[s * 4 + k] = -1;
+				b->side_bc[s * 4 + k] = -1;
+				b->side_ferry[s * 4 + k] = -1;
+			}
+			for (int k = 0; k < 8; k++)
+				b->nb8[s * 8 + k] = sq_index(b, x + ex[k], y + ey[k]);
+			b->sq_kind[s] = (uint8_t)q->kind;
+			b->bc_base[s] = -1;
+			b->bc_type[s] = -1;
+			b->island[s] = -1;
+			uint8_t f = 0;
+			if (cm_square_kind_playable(q->kind)) {
+				f |= SF_PLAYABLE;
+				b->n_playable++;
+				if (q->kind == CM_SQ_ISLAND) {
+					if (q->island >= 0 && (size_t)q->island < m->n_islands)
+						b->island[s] = (int16_t)q->island;
+					b->island_arms[s] = q->arms;
+				} else {
+					f |= SF_ALLOWED;
+				}
+				/* an island square without a valid island never opens */
+				if (q->kind == CM_SQ_START)
+					b->start_sq[b->n_start++] = s;
+			}
+			if (q->kind == CM_SQ_TOWN)
+				f |= SF_TOWN;
+			b->sflags0[s] = f;
+		}
+	for (int s = 0; s < N; s++)
+		for (int k = 0; k < 8; k++) {
+			int q = b->nb8[s * 8 + k];
+			if (q >= 0 && (b->sflags0[q] & SF_PLAYABLE))
+				b->play8[s]++;
+			if (q >= 0 && m->squares[q].kind == CM_SQ_BIGCITY)
+				b->bc8[s]++;
+		}
+	/* big-city pieces */
+	size_t n_pieces = 0;
+	for (size_t c = 0; c < m->n_bigcities; c++)
+		n_pieces += m->bigcities[c].n_pieces;
+	ALLOC(b->bc_info, n_pieces);
+	b->n_bc_pieces = n_pieces;
+	int n_static = 0;
+	size_t pi = 0;
+	ALLOC(piece_city, N);
+	for (int s = 0; s < N; s++)
+		piece_city[s] = -1;
+	for (size_t c = 0; c < m->n_bigcities; c++)
+		for (size_t k = 0; k < m->bigcities[c].n_pieces; k++, pi++) {
+			const cm_bigcity_piece *p = &m->bigcities[c].pieces[k];
+			int s = sq_index(b, p->x, p->y);
+			snprintf(where, sizeof where, "map %s, big city %s, square (%d,%d)", mid,
+			         m->bigcities[c].name ? m->bigcities[c].name : "?", p->x, p->y);
+			if (s < 0 || m->squares[s].kind != CM_SQ_BIGCITY || b->bc_base[s] >= 0) {
+				err(d, where, "big-city piece not on a free big-city square");
+				rc = CM_EINVAL;
+				continue;
+			}
+			if (cm__type_info(&p->tile, &b->bc_info[pi]) < 0) {
+				err(d, where, "big-city piece has an uncovered slot or too many features");
+				rc = CM_EINVAL;
+				continue;
+			}
+			b->bc_type[s] = (int16_t)pi;
+			b->bc_base[s] = n_static;
+			piece_city[s] = (int16_t)c;
+			n_static += b->bc_info[pi].n_feat;
+			b->sflags0[s] |= SF_BIGCITY;
+		}
+	/* ferries */
+	for (size_t f = 0; f < m->n_ferries; f++) {
+		const cm_ferry *fr = &m->ferries[f];
+		int s1 = sq_index(b, fr->x1, fr->y1), s2 = sq_index(b, fr->x2, fr->y2);
+		snprintf(where, sizeof where, "map %s, ferry %zu", mid, f + 1);
+		if (s1 < 0 || s2 < 0 || s1 == s2 || !(b->sflags0[s1] & SF_PLAYABLE) ||
+		    !(b->sflags0[s2] & SF_PLAYABLE) || (unsigned)fr->s1 > 3 || (unsigned)fr->s2 > 3 ||
+		    b->side_ferry[s1 * 4 + fr->s1] >= 0 || b->side_ferry[s2 * 4 + fr->s2] >= 0) {
+			err(d, where, "ferry ends must be two sides of playable squares");
+			rc = CM_EINVAL;
+			continue;
+		}
+		b->side_ferry[s1 * 4 + fr->s1] = (int16_t)f;
+		b->side_ferry[s2 * 4 + fr->s2] = (int16_t)f;
+	}
+	/* count prints */
+	int n_prints = 0;
+	for (int s = 0; s < N; s++) {
+		if (!(b->sflags0[s] & SF_PLAYABLE))
+			continue;
+		for (int k = 0; k < 4; k++) {
+			cm_print_kind pk = m->squares[s].print[k].kind;
+			if ((pk == CM_PRINT_ROAD || pk == CM_PRINT_CITY) && b->side_ferry[s * 4 + k] < 0)
+				n_prints++;
+		}
+	}
+	b->n_static = n_static + n_prints + (int)m->n_ferries;
+	if (rc < 0)
+		goto out;
+	/* node capacity: the static nodes and every tile of the deck */
+	int64_t cap = b->n_static;
+	for (size_t i = 0; i < b->deck->n_types; i++)
+		cap += (int64_t)b->deck->count[i] * b->deck->info[i].n_feat;
+	if (cap > 0x7fffffff / 2) {
+		err(d, "deck", "deck too large");
+		rc = CM_ELIMIT;
+		goto out;
+	}
+	b->max_nodes = (int)cap;
+	ALLOC(b->nodes, b->max_nodes);
+	ALLOC(b->static_nodes, b->n_static);
+	node *n = b->nodes;
+	/* big-city nodes: open edges towards playable squares; pieces of one
+	 * city join each other; sides facing anything else are closed */
+	for (int s = 0; s < N; s++) {
+		if (b->bc_base[s] < 0)
+			continue;
+		const type_info *pt = &b->bc_info[b->bc_type[s]];
+		for (int f = 0; f < pt->n_feat; f++) {
+			int open = 0;
+			for (int k = 0; k < 4; k++) {
+				int q = b->nb[s * 4 + k];
+				if (pt->slot[0][3 * k + 1] == f && q >= 0 && (b->sflags0[q] & SF_PLAYABLE))
+					open++;
+			}
+			init_node(&n[b->bc_base[s] + f], b->bc_base[s] + f, s, pt->kind[f],
+			          (uint8_t)(pt->nflags[f] | NF_BIGCITY), (uint8_t)f,
+			          (pt->kind[f] == CM_FEAT_ROAD || pt->kind[f] == CM_FEAT_CITY) ? open : 0,
+			          pt->arms[f]);
+		}
+	}
+	b->n_nodes = n_static;
+	for (int s = 0; s < N; s++) {
+		if (b->bc_base[s] < 0)
+			continue;
+		for (int k = 1; k <= 2; k++) { /* E and S: each pair once */
+			int q = b->nb[s * 4 + k];
+			if (q < 0 || b->bc_base[q] < 0)
+				continue; /* pieces side by side meet like tiles (schemas/map.md) */
+			const int8_t *sa = b->bc_info[b->bc_type[s]].slot[0];
+			const int8_t *sc = b->bc_info[b->bc_type[q]].slot[0];
+			for (int p = 0; p < 3; p++) {
+				int ia = 3 * k + p, ic = cm_slot_facing(ia);
+				int32_t x = b->bc_base[s] + sa[ia], y = b->bc_base[q] + sc[ic];
+				if (n[x].kind == n[y].kind)
+					unite(b, x, y);
+			}
+		}
+	}
+	/* prints and ferries */
+	int next = n_static;
+	for (size_t f = 0; f < m->n_ferries; f++) {
+		const cm_ferry *fr = &m->ferries[f];
+		int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
+		int arms = fr->arms + m->squares[s1].print[fr->s1].arms + m->squares[s2].print[fr->s2].arms;
+		init_node(&n[next], next, N + next, CM_FEAT_ROAD, NF_FERRY, 255, 2, arms);
+		b->side_static[s1 * 4 + fr->s1] = next;
+		b->side_static[s2 * 4 + fr->s2] = next;
+		next++;
+	}
+	for (int s = 0; s < N; s++) {
+		if (!(b->sflags0[s] & SF_PLAYABLE))
+			continue;
+		uint8_t req = 0;
+		for (int k = 0; k < 4; k++) {
+			int key = s * 4 + k, q = b->nb[key];
+			const cm_edge_print *pr = &m->squares[s].print[k];
+			uint8_t rq = REQ_ANY;
+			if (q >= 0 && b->bc_base[q] >= 0) {
+				b->side_static[key] = b->bc_base[q];
+				b->side_bc[key] = piece_city[q];
+				rq = req_of_edge(b->bc_info[b->bc_type[q]].edge[0][(k + 2) % 4]);
+			} else if (q >= 0 && (b->sflags0[q] & SF_PLAYABLE)) {
+				rq = REQ_ANY;
+			} else if (b->side_ferry[key] >= 0) {
+				rq = REQ_ROAD;
+			} else if (pr->kind == CM_PRINT_ROAD || pr->kind == CM_PRINT_CITY) {
+				uint8_t kind = pr->kind == CM_PRINT_ROAD ? CM_FEAT_ROAD : CM_FEAT_CITY;
+				init_node(&n[next], next, N + next, kind, NF_PRINT, 255, 1, pr->arms);
+				b->side_static[key] = next++;
+				rq = pr->kind == CM_PRINT_ROAD ? REQ_ROAD : REQ_CITY;
+			}
+			req |= (uint8_t)(rq << (2 * k));
+		}
+		b->req0[s] = req;
+	}
+	assert(next == b->n_static);
+	b->n_nodes = b->n_static;
+	memcpy(b->static_nodes, b->nodes, (size_t)b->n_static * sizeof *b->nodes);
+	/* big-city neighbourhoods (MAP-BIGCITY unlock) */
+	int total = 0;
+	for (size_t c = 0; c < m->n_bigcities; c++) {
+		b->bc_adj_start[c] = total;
+		for (int s = 0; s < N; s++) {
+			if (!(b->sflags0[s] & SF_PLAYABLE))
+				continue;
+			for (int k = 0; k < 4; k++)
+				if (b->side_bc[s * 4 + k] == (int16_t)c) {
+					total++;
+					break;
+				}
+		}
+	}
+	b->bc_adj_start[m->n_bigcities] = total;
+	ALLOC(b->bc_adj, total);
+	total = 0;
+	for (size_t c = 0; c < m->n_bigcities; c++)
+		for (int s = 0; s < N; s++) {
+			if (!(b->sflags0[s] & SF_PLAYABLE))
+				continue;
+			for (int k = 0; k < 4; k++)
+				if (b->side_bc[s * 4 + k] == (int16_t)c) {
+					b->bc_adj[total++] = s;
+					break;
+				}
+		}
+	/* islands */
+	total = 0;
+	for (size_t i = 0; i < m->n_islands; i++) {
+		b->isl_start[i] = total;
+		for (int s = 0; s < N; s++)
+			if (b->island[s] == (int16_t)i)
+				b->isl_sq[total++] = s;
+	}
+	b->isl_start[m->n_islands] = total;
+out:
+	free(piece_city);
+	return rc;
+nomem:
+	free(piece_city);
+	return CM_ENOMEM;
+}
+
+static int take_from_pile(cm_board *b, int t)
+{
+	for (int i = b->pile_top; i < b->pile_n; i++)
+		if (b->pile[i] == t) {
+			/* keep the order of the others: shift the skipped ones down */
+			memmove(&b->pile[b->pile_top + 1], &b->pile[b->pile_top], (size_t)(i - b->pile_top));
+			b->pile[b->pile_top++] = (uint8_t)t;
+			return 0;
+		}
+	return CM_ENOTFOUND;
+}
+
+static void log_move(cm_board *b, cm_move_kind k, int t, int s, int r)
+{
+	assert(b->n_log < b->max_log);
+	move_rec *mv = &b->log[b->n_log++];
+	mv->kind = (uint8_t)k;
+	mv->player = (uint8_t)b->cur;
+	mv->type = (uint8_t)(t < 0 ? 0 : t);
+	mv->rot = (uint8_t)r;
+	mv->x = (int16_t)(s >= 0 ? s % b->cols : -1);
+	mv->y = (int16_t)(s >= 0 ? s / b->cols : -1);
+	mv->feature = -1;
+}
+
+static int pick_rot(cm_board *b, uint8_t mask)
+{
+	int cnt = 0;
+	for (int r = 0; r < 4; r++)
+		cnt += (mask >> r) & 1;
+	int k = (int)cm_rng_below(&b->rng, (uint32_t)cnt);
+	for (int r = 0; r < 4; r++)
+		if (((mask >> r) & 1) && k-- == 0)
+			return r;
+	return -1;
+}
+
+/* MAP-START, as documented at cm_board_new. */
+static int setup(cm_board *b, cm_diags *d)
+{
+	const char *mid = b->map->id ? b->map->id : "?";
+	char where[160];
+	snprintf(where, sizeof where, "map %s", mid);
+	if (b->n_start == 0) {
+		err(d, where, "map has no start square");
+		return CM_EINVAL;
+	}
+	int k = b->map->setup.starts_used;
+	if (k < 1)
+		k = 1;
+	if (k > b->n_start)
+		k = b->n_start;
+	int32_t *pick = b->start_pick;
+	memcpy(pick, b->start_sq, (size_t)b->n_start * sizeof *pick);
+	for (int i = 0; i < k; i++) {
+		int j = i + (int)cm_rng_below(&b->rng, (uint32_t)(b->n_start - i));
+		int32_t t = pick[i];
+		pick[i] = pick[j];
+		pick[j] = t;
+	}
+	for (int i = 0; i < k; i++) {
+		int s = pick[i];
+		snprintf(where, sizeof where, "map %s, start square (%d,%d)", mid, s % b->cols, s / b->cols);
+		int t = -1;
+		uint8_t mask = 0;
+		if (i == 0 && b->deck->start >= 0) {
+			t = b->deck->start;
+			mask = b->deck->info[t].rotmask[b->req[s]];
+			if (!mask) {
+				err(d, where, "the start tile fits no rotation on the start square");
+				return CM_EINVAL;
+			}
+			b->start_used = true;
+		} else {
+			for (int p = b->pile_top; p < b->pile_n && !mask; p++) {
+				mask = b->deck->info[b->pile[p]].rotmask[b->req[s]];
+				if (mask)
+					t = b->pile[p];
+			}
+			if (!mask) {
+				err(d, where, "no tile of the pile fits the start square");
+				return CM_EINVAL;
+			}
+			take_from_pile(b, t);
+		}
+		int r = pick_rot(b, mask);
+		put_tile(b, t, s, r);
+		log_move(b, CM_MOVE_SETUP, t, s, r);
+		b->stats.setup_tiles++;
+	}
+	return 0;
+}
+
+int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
+{
+	int N = b->n_sq;
+	memcpy(b->nodes, b->static_nodes, (size_t)b->n_static * sizeof *b->nodes);
+	b->n_nodes = b->n_static;
+	memcpy(b->req, b->req0, (size_t)N);
+	memcpy(b->sflags, b->sflags0, (size_t)N);
+	for (int s = 0; s < N; s++) {
+		b->tile[s] = -1;
+		b->base[s] = -1;
+		b->mon[s] = -1;
+		b->front_pos[s] = -1;
+	}
+	memset(b->rot, 0, (size_t)N);
+	/* stamp, nstamp and epoch carry over: stamps only compare to the
+	 * current epoch, which keeps rising (cm__epoch clears on wrap) */
+	b->n_front = 0;
+	b->n_filled = 0;
+	memset(b->bc_connected, 0, b->map->n_bigcities + 1);
+	memset(b->isl_open, 0, b->map->n_islands + 1);
+	memset(b->ferry_used, 0, b->map->n_ferries + 1);
+	int fol = b->map->setup.followers > 0 ? b->map->setup.followers : 9;
+	if (fol > 255)
+		fol = 255;
+	for (int p = 0; p < CM_MAX_PLAYERS; p++) {
+		b->score[p] = 0;
+		b->supply[p] = p < b->n_players ? fol : 0;
+	}
+	b->n_fol = 0;
+	b->cur = 0;
+	b->last_sq = -1;
+	b->deployed = false;
+	b->extra_taken = false;
+	b->final_done = false;
+	b->n_items = 0;
+	b->n_log = 0;
+	memset(&b->stats, 0, sizeof b->stats);
+	b->stats.squares_playable = b->n_playable;
+	b->seed = seed;
+	cm_rng_seed(&b->rng, seed);
+	/* the pile */
+	int n = 0;
+	for (size_t i = 0; i < b->deck->n_types; i++) {
+		if (b->deck->info[i].abbey)
+			continue;
+		int c = b->deck->count[i] - ((int)i == b->deck->start);
+		for (int k = 0; k < c; k++)
+			b->pile[n++] = (uint8_t)i;
+	}
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)cm_rng_below(&b->rng, (uint32_t)(i + 1));
+		uint8_t t = b->pile[i];
+		b->pile[i] = b->pile[j];
+		b->pile[j] = t;
+	}
+	b->pile_n = n;
+	b->pile_top = 0;
+	b->start_used = false;
+	if (!(b->flags & CM_BOARD_NO_SETUP))
+		return setup(b, d);
+	return 0;
+}
+
+int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int n_players,
+                 uint64_t seed, unsigned flags, cm_diags *d, cm_board **out)
+{
+	*out = NULL;
+	if (n_players < 2 || n_players > CM_MAX_PLAYERS) {
+		err(d, "board", "a game needs 2 to 6 players");
+		return CM_EINVAL;
+	}
+	cm_board *b = calloc(1, sizeof *b);
+	if (!b)
+		return CM_ENOMEM;
+	b->map = map;
+	b->deck = deck;
+	b->rules = rules ? *rules : map->rules;
+	b->n_players = n_players;
+	b->flags = flags;
+	b->cols = map->cols;
+	b->rows = map->rows;
+	b->n_sq = map->cols * map->rows;
+	int rc;
+	int N = b->n_sq;
+	ALLOC(b->tile, N);
+	ALLOC(b->rot, N);
+	ALLOC(b->base, N);
+	ALLOC(b->req, N);
+	ALLOC(b->sflags, N);
+	ALLOC(b->mon, N);
+	ALLOC(b->front, N);
+	ALLOC(b->front_pos, N);
+	ALLOC(b->stamp, N);
+	for (int s = 0; s < N; s++)
+		b->tile[s] = -1; /* build_static joins big-city pieces */
+	rc = build_static(b, d);
+	if (rc < 0)
+		goto fail;
+	ALLOC(b->bc_connected, map->n_bigcities + 1);
+	ALLOC(b->isl_open, map->n_islands + 1);
+	ALLOC(b->ferry_used, map->n_ferries + 1);
+	ALLOC(b->pile, deck->total + 1);
+	ALLOC(b->nstamp, b->max_nodes);
+	int fol = map->setup.followers > 0 ? map->setup.followers : 9;
+	if (fol > 255)
+		fol = 255;
+	ALLOC(b->fol, fol * n_players);
+	ALLOC(b->fol_node, fol * n_players);
+	b->max_items = (size_t)b->max_nodes + 64;
+	ALLOC(b->items, b->max_items);
+	b->max_log = deck->total + 2;
+	ALLOC(b->log, b->max_log);
+	rc = cm_board_reset(b, seed, d);
+	if (rc < 0)
+		goto fail;
+	*out = b;
+	return 0;
+nomem:
+	rc = CM_ENOMEM;
+fail:
+	cm_board_free(b);
+	return rc;
+}
+
+void cm_board_free(cm_board *b)
+{
+	if (!b)
+		return;
+	void *p[] = { b->nb, b->nb8, b->sq_kind, b->island, b->island_arms, b->side_static, b->side_bc,
+		      b->side_ferry, b->bc_base, b->bc_type, b->bc_info, b->bc_adj_start, b->bc_adj,
+		      b->isl_start, b->isl_sq, b->start_sq, b->start_pick, b->play8, b->bc8, b->req0, b->sflags0,
+		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
+		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
+		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log };
+	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+		free(p[i]);
+	free(b);
+}
+
+/* ---- queries ---- */
+
+const cm_map *cm_board_map(const cm_board *b) { return b->map; }
+const cm_deck *cm_board_deck(const cm_board *b) { return b->deck; }
+const cm_rules *cm_board_rules(const cm_board *b) { return &b->rules; }
+int cm_board_players(const cm_board *b) { return b->n_players; }
+uint64_t cm_board_seed(const cm_board *b) { return b->seed; }
+int cm_board_current(const cm_board *b) { return b->cur; }
+int cm_board_pile(const cm_board *b) { return b->pile_n - b->pile_top; }
+bool cm_board_over(const cm_board *b) { return b->pile_top >= b->pile_n; }
+const cm_game_stats *cm_board_stats(const cm_board *b) { return &b->stats; }
+
+void cm_board_set_current(cm_board *b, int player)
+{
+	if (player >= 0 && player < b->n_players)
+		b->cur = player;
+}
+
+int cm_board_score(const cm_board *b, int player)
+{
+	return player >= 0 && player < b->n_players ? b->score[player] : 0;
+}
+
+int cm_board_supply(const cm_board *b, int player)
+{
+	return player >= 0 && player < b->n_players ? b->supply[player] : 0;
+}
+
+int cm_board_tile_at(const cm_board *b, int x, int y, int *type, int *rot)
+{
+	int s = sq_index(b, x, y);
+	if (s < 0 || b->tile[s] < 0)
+		return CM_ENOTFOUND;
+	if (type)
+		*type = b->tile[s];
+	if (rot)
+		*rot = b->rot[s];
+	return 0;
+}
+
+int cm_board_last_placed(const cm_board *b, int *x, int *y)
+{
+	if (b->last_sq < 0)
+		return CM_ENOTFOUND;
+	*x = b->last_sq % b->cols;
+	*y = b->last_sq / b->cols;
+	return 0;
+}
+
+bool cm_board_open_square(const cm_board *b, int x, int y)
+{
+	int s = sq_index(b, x, y);
+	return s >= 0 && b->front_pos[s] >= 0;
+}
+
+bool cm_board_legal(const cm_board *b, int type, int x, int y, int rot)
+{
+	int s = sq_index(b, x, y);
+	if (s < 0 || type < 0 || (size_t)type >= b->deck->n_types || rot < 0 || rot > 3 ||
+	    b->front_pos[s] < 0 || b->deck->info[type].abbey)
+		return false;
+	return (b->deck->info[type].rotmask[b->req[s]] >> rot) & 1;
+}
+
+size_t cm_board_placements(const cm_board *b, int type, cm_placement *out, size_t max)
+{
+	if (type < 0 || (size_t)type >= b->deck->n_types || b->deck->info[type].abbey)
+		return 0;
+	const uint8_t *rm = b->deck->info[type].rotmask;
+	size_t n = 0;
+	/* row-major order, independent of the frontier's internal order */
+	if (!out || max == 0) {
+		for (int i = 0; i < b->n_front; i++) {
+			unsigned m = rm[b->req[b->front[i]]];
+			n += (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1);
+		}
+		return n;
+	}
+	for (int s = 0; s < b->n_sq; s++) {
+		if (b->front_pos[s] < 0)
+			continue;
+		unsigned m = rm[b->req[s]];
+		for (int r = 0; r < 4; r++)
+			if ((m >> r) & 1) {
+				if (n < max) {
+					out[n].x = s % b->cols;
+					out[n].y = s / b->cols;
+					out[n].rot = r;
+				}
+				n++;
+			}
+	}
+	return n;
+}
+
+static bool any_placement(const cm_board *b, int t)
+{
+	const uint8_t *rm = b->deck->info[t].rotmask;
+	for (int i = 0; i < b->n_front; i++)
+		if (rm[b->req[b->front[i]]])
+			return true;
+	return false;
+}
+
+int cm_board_draw(cm_board *b, int *type)
+{
+	while (b->pile_top < b->pile_n) {
+		int t = b->pile[b->pile_top];
+		if (any_placement(b, t)) {
+			*type = t;
+			return 0;
+		}
+		b->pile_top++;
+		b->stats.stranded++;
+		log_move(b, CM_MOVE_ASIDE, t, -1, 0);
+	}
+	return CM_ENOTFOUND;
+}
+
+int cm_board_put_aside(cm_board *b, int type)
+{
+	if (type < 0 || (size_t)type >= b->deck->n_types || take_from_pile(b, type) < 0)
+		return CM_ENOTFOUND;
+	b->stats.stranded++;
+	log_move(b, CM_MOVE_ASIDE, type, -1, 0);
+	return 0;
+}
+
+int cm_board_place(cm_board *b, int type, int x, int y, int rot)
+{
+	if (b->last_sq >= 0 || b->final_done || !cm_board_legal(b, type, x, y, rot))
+		return CM_EINVAL;
+	if (take_from_pile(b, type) < 0)
+		return CM_ENOTFOUND;
+	int s = y * b->cols + x;
+	put_tile(b, type, s, rot);
+	b->last_sq = s;
+	b->deployed = false;
+	log_move(b, CM_MOVE_PLACE, type, s, rot);
+	b->stats.tiles_placed++;
+	return 0;
+}
+
+int cm_board_place_setup(cm_board *b, int type, int x, int y, int rot)
+{
+	int s = sq_index(b, x, y);
+	if (b->last_sq >= 0 || s < 0 || type < 0 || (size_t)type >= b->deck->n_types || rot < 0 ||
+	    rot > 3 || b->tile[s] >= 0 || (b->sflags[s] & (SF_PLAYABLE | SF_ALLOWED)) !=
+	    (SF_PLAYABLE | SF_ALLOWED) || b->deck->info[type].abbey ||
+	    !((b->deck->info[type].rotmask[b->req[s]] >> rot) & 1))
+		return CM_EINVAL;
+	if (type == b->deck->start && !b->start_used)
+		b->start_used = true;
+	else if (take_from_pile(b, type) < 0)
+		return CM_ENOTFOUND;
+	put_tile(b, type, s, rot);
+	log_move(b, CM_MOVE_SETUP, type, s, rot);
+	b->stats.setup_tiles++;
+	return 0;
+}
+
+size_t cm_board_spots(const cm_board *b, cm_follower_kind kind, int *out, size_t max)
+{
+	int s = b->last_sq;
+	if (s < 0 || b->deployed || kind != CM_FOLLOWER_MEEPLE || b->supply[b->cur] <= 0)
+		return 0;
+	const type_info *ti = &b->deck->info[b->tile[s]];
+	size_t n = 0;
+	for (int f = 0; f < ti->n_feat; f++) {
+		if (ti->kind[f] == CM_FEAT_GARDEN)
+			continue;
+		int32_t r = cm__find(b->nodes, b->base[s] + f);
+		if (b->nodes[r].nfol)
+			continue;
+		if (n < max && out)
+			out[n] = f;
+		n++;
+	}
+	return n;
+}
+
+int cm_board_deploy(cm_board *b, int f, cm_follower_kind kind)
+{
+	int s = b->last_sq;
+	if (s < 0 || b->deployed || kind != CM_FOLLOWER_MEEPLE || b->supply[b->cur] <= 0)
+		return CM_EINVAL;
+	const type_info *ti = &b->deck->info[b->tile[s]];
+	if (f < 0 || f >= ti->n_feat || ti->kind[f] == CM_FEAT_GARDEN)
+		return CM_EINVAL;
+	int32_t nd = b->base[s] + f, r = cm__find(b->nodes, nd);
+	if (b->nodes[r].nfol)
+		return CM_EINVAL; /* BASE-OCCUPIED */
+	b->nodes[r].nfol++;
+	b->nodes[r].fol[b->cur]++;
+	b->supply[b->cur]--;
+	cm_follower *fo = &b->fol[b->n_fol];
+	fo->player = b->cur;
+	fo->kind = kind;
+	fo->x = s % b->cols;
+	fo->y = s / b->cols;
+	fo->feature = f;
+	b->fol_node[b->n_fol++] = nd;
+	b->deployed = true;
+	b->log[b->n_log - 1].feature = (int8_t)f;
+	return 0;
+}
+
+size_t cm_board_followers(const cm_board *b, const cm_follower **out)
+{
+	if (out)
+		*out = b->fol;
+	return (size_t)b->n_fol;
+}
+
+int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *out)
+{
+	int s = sq_index(b, x, y);
+	if (s < 0)
+		return CM_ENOTFOUND;
+	int32_t lo;
+	int k = cm__sq_nodes(b, s, &lo);
+	if (f < 0 || f >= k)
+		return CM_ENOTFOUND;
+	node *n = b->nodes;
+	int32_t r = cm__find(n, lo + f);
+	memset(out, 0, sizeof *out);
+	out->kind = (cm_feature_kind)n[r].kind;
+	out->open = n[r].open;
+	out->arms = n[r].arms;
+	out->tiles = n[r].tiles;
+	if (n[r].kind == CM_FEAT_MONASTERY || n[r].kind == CM_FEAT_ABBEY) {
+		out->tiles = b->play8[s] - n[r].open + b->bc8[s];
+		out->complete = n[r].open == 0;
+	} else if (n[r].kind == CM_FEAT_ROAD || n[r].kind == CM_FEAT_CITY) {
+		out->complete = n[r].open == 0;
+	}
+	out->scored = (n[r].flags & NF_DONE) != 0;
+	for (int p = 0; p < CM_MAX_PLAYERS; p++)
+		out->followers[p] = n[r].fol[p];
+	out->inn = (n[r].flags & NF_INN) != 0;
+	out->cathedral = (n[r].flags & NF_CATHEDRAL) != 0;
+	out->bigcity = (n[r].flags & NF_BIGCITY) != 0;
+	out->print = (n[r].flags & NF_PRINT) != 0;
+	out->ferry = (n[r].flags & NF_FERRY) != 0;
+	return 0;
+}

@@ -1,0 +1,200 @@
+/* board_int.h: the engine's private structures, shared by deck.c, board.c,
+ * score.c, play.c and replay.c. Everything a turn touches is a flat array
+ * sized when the board is made: no allocation per turn. */
+#ifndef CM_BOARD_INT_H
+#define CM_BOARD_INT_H
+
+#include "carcamap/board.h"
+
+/* Per-side requirement of an empty square, 2 bits a side (side s at bits
+ * 2s..2s+1): what the tile's edge there must be. An abbey edge and an
+ * empty or neutral neighbour require nothing. */
+enum { REQ_ANY = 0, REQ_FIELD = 1, REQ_ROAD = 2, REQ_CITY = 3 };
+
+/* Node flags. */
+enum {
+	NF_MULTI = 1,     /* the square holds another piece of the same kind (BASE-TILE-COUNT) */
+	NF_INN = 2,
+	NF_CATHEDRAL = 4,
+	NF_BIGCITY = 8,   /* a printed big-city piece (MAP-BIGCITY-SCORE) */
+	NF_PRINT = 16,    /* a printed edge segment (MAP-EDGE-DONE) */
+	NF_FERRY = 32,    /* a ferry route (MAP-FERRY-SCORE) */
+	NF_DONE = 64,     /* complete and scored (roots only) */
+	NF_EDGE = 128     /* closed by the map edge somewhere (MAP-EDGE-DONE) */
+};
+
+/* What the engine precomputes for a tile type (or a big-city piece, which
+ * is never rotated). */
+typedef struct {
+	uint8_t n_feat;
+	int8_t mon;                        /* monastery or abbey feature, -1 */
+	bool abbey;                        /* has an abbey feature: never drawn */
+	uint8_t kind[CM_MAX_FEATURES];
+	uint8_t arms[CM_MAX_FEATURES];
+	uint8_t open0[CM_MAX_FEATURES];    /* sides a road or city touches */
+	uint8_t nflags[CM_MAX_FEATURES];   /* NF_MULTI, NF_INN, NF_CATHEDRAL */
+	uint32_t touches[CM_MAX_FEATURES]; /* fields: cities on the tile */
+	int8_t slot[4][12];                /* per rotation: feature on each slot */
+	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
+	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
+} type_info;
+
+struct cm_deck {
+	char **set_ids;
+	size_t n_sets;
+	const cm_tile_type **types;
+	int *count;
+	size_t n_types;
+	int start;
+	int total;
+	type_info *info;
+};
+
+/* Fills ti from a tile type. 0 or CM_EINVAL (too many features, a slot
+ * without a feature). */
+int cm__type_info(const cm_tile_type *t, type_info *ti);
+
+typedef struct {
+	int32_t parent;
+	int32_t next;   /* circular list of the pieces under one root */
+	int32_t mnext;  /* circular list of the NF_MULTI pieces under one root */
+	int32_t mhead;  /* roots: a piece of that list, -1 when empty */
+	int32_t sq;     /* tile identity: square index, or n_squares + k for a print or ferry */
+	int32_t open;   /* roots: open edges; monasteries: neighbours missing */
+	int32_t tiles;  /* roots: BASE-TILE-COUNT */
+	int32_t arms;
+	int32_t size;   /* roots: pieces */
+	int32_t nmulti; /* roots: NF_MULTI pieces */
+	uint8_t kind;
+	uint8_t flags;
+	uint8_t feat;   /* feature index on its square, 255 for prints and ferries */
+	uint16_t nfol;  /* roots: followers (6 players x up to 255) */
+	uint8_t fol[CM_MAX_PLAYERS];
+} node;
+
+/* Square flags. */
+enum {
+	SF_PLAYABLE = 1, /* can ever take a tile (land, start, town, island) */
+	SF_REACH = 2,    /* next to a tile, or unlocked */
+	SF_ALLOWED = 4,  /* not an island nobody has connected */
+	SF_TOWN = 8,
+	SF_BIGCITY = 16
+};
+
+typedef struct {
+	uint8_t kind;   /* cm_move_kind */
+	uint8_t player;
+	uint8_t type;
+	uint8_t rot;
+	int16_t x, y;
+	int8_t feature;
+} move_rec;
+
+struct cm_board {
+	const cm_map *map;
+	const cm_deck *deck;
+	cm_rules rules;
+	int n_players;
+	unsigned flags;
+	uint64_t seed;
+	cm_rng rng;
+
+	/* static, per map */
+	int cols, rows, n_sq;
+	int32_t *nb;        /* n_sq*4 neighbour squares (N E S W), -1 off the grid */
+	int32_t *nb8;       /* n_sq*8 squares around, clockwise from the north-west */
+	uint8_t *sq_kind;
+	int16_t *island;    /* island index per square, -1 */
+	uint8_t *island_arms;
+	int32_t *side_static; /* n_sq*4: static node a tile side meets (print, ferry, big city piece base), -1 */
+	int16_t *side_bc;   /* n_sq*4: big city faced on that side, -1 */
+	int16_t *side_ferry;/* n_sq*4: ferry whose end is that side, -1 */
+	int32_t *bc_base;   /* per square: first node of the big-city piece there, -1 */
+	int16_t *bc_type;   /* per square: index into bc_info, -1 */
+	type_info *bc_info; /* one per big-city piece */
+	size_t n_bc_pieces;
+	int32_t *bc_adj_start, *bc_adj; /* per big city: playable squares next to it */
+	int32_t *isl_start, *isl_sq;    /* per island: its squares */
+	int32_t *start_sq;  /* start squares, row-major */
+	int32_t *start_pick;/* scratch for choosing them */
+	int n_start;
+	uint8_t *play8, *bc8; /* per square: playable / big-city squares among the 8 around */
+	uint8_t *req0, *sflags0;
+	node *static_nodes;
+	int n_static;
+	int n_playable;
+
+	/* game state */
+	int16_t *tile;      /* per square: deck type, -1 */
+	uint8_t *rot;
+	int32_t *base;      /* per square: first node of the tile's features */
+	uint8_t *req;
+	uint8_t *sflags;
+	int32_t *mon;       /* per square: monastery node, -1 */
+	int32_t *front, *front_pos;
+	int n_front;
+	int n_filled;
+	uint8_t *bc_connected;
+	uint8_t *isl_open;
+	uint8_t *ferry_used;
+	node *nodes;
+	int n_nodes, max_nodes;
+	uint32_t *stamp;    /* per square, for counting squares once */
+	uint32_t *nstamp;   /* per node, for counting roots once */
+	uint32_t epoch;
+	uint8_t *pile;      /* deck type per copy; pile[pile_top..pile_n) are left */
+	int pile_n, pile_top;
+	bool start_used;
+
+	int cur;
+	int score[CM_MAX_PLAYERS];
+	int supply[CM_MAX_PLAYERS];
+	cm_follower *fol;   /* on the board */
+	int32_t *fol_node;
+	int n_fol;
+
+	/* the turn */
+	int last_sq;        /* square placed this turn, -1 */
+	bool deployed;
+	bool extra_taken;   /* MAP-TOWN 1: this turn is already an extra turn */
+	bool final_done;
+
+	cm_score_item *items;
+	size_t n_items, max_items;
+
+	move_rec *log;
+	int n_log, max_log;
+
+	cm_game_stats stats;
+};
+
+/* union-find */
+static inline int32_t cm__find(node *n, int32_t a)
+{
+	while (n[a].parent != a) {
+		n[a].parent = n[n[a].parent].parent;
+		a = n[a].parent;
+	}
+	return a;
+}
+
+/* board.c */
+uint32_t cm__epoch(cm_board *b); /* a fresh stamp value for stamp and nstamp */
+int cm__sq_nodes(const cm_board *b, int s, int32_t *lo); /* features on square s */
+const type_info *cm__sq_info(const cm_board *b, int s);
+
+/* deck.c: FNV-1a 64 */
+#define CM__FNV_INIT 0xCBF29CE484222325ull
+uint64_t cm__fnv(uint64_t h, const void *p, size_t n);
+uint64_t cm__fnv_u32(uint64_t h, uint32_t v); /* little-endian bytes */
+uint64_t cm__hash_tile(uint64_t h, const cm_tile_type *t); /* features */
+
+/* score.c */
+void cm__score_feature(cm_board *b, int32_t root, bool final, bool award);
+void cm__score_monastery(cm_board *b, int32_t m, int sq, bool final, bool award);
+void cm__return_followers(cm_board *b, int32_t root);
+cm_score_item *cm__item(cm_board *b);
+void cm__final_fields(cm_board *b);
+void cm__item_where(const cm_board *b, int32_t nd, cm_score_item *it);
+
+#endif

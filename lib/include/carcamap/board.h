@@ -1,0 +1,322 @@
+/* carcamap/board.h: the rules engine (DESIGN.md "Rules engine"; RULES.md
+ * sections 1 and 2). A deck built from a map's deck entries and tile sets;
+ * a board over a map, a deck and 2..6 players with the turn API (draw,
+ * legal placements, place, follower spots, deploy, score, final scoring);
+ * random play with statistics; replays. Rule ids from RULES.md name the
+ * rule each behaviour implements.
+ *
+ * Lifetimes: a deck borrows the tile types of the sets it was built from,
+ * and a board borrows its map and deck: keep them alive and unchanged
+ * while the deck or board lives. Nothing here prints.
+ *
+ * Not yet here (RULES.md 3 and 4): wagons (CM_FOLLOWER_WAGON is reserved;
+ * the tile model's contacts carry the C1 adjacency) and placing an abbey
+ * (abbey types are kept out of the pile; an abbey's sides already match
+ * anything and close what they meet when joined). */
+#ifndef CARCAMAP_BOARD_H
+#define CARCAMAP_BOARD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "map.h"
+#include "rng.h"
+#include "tileset.h"
+
+#define CM_MAX_PLAYERS 6
+
+/* ---- Deck ---------------------------------------------------------- */
+
+typedef struct cm_deck cm_deck;
+
+/* Builds the deck of a map from its deck entries (map->deck) and the tile
+ * sets: each entry's set id is looked up in sets[0..n_sets); a whole-set
+ * entry adds every tile type with its count for map->rules.edition; a tile
+ * entry sets that type's count explicitly (it replaces a count that an
+ * earlier whole-set entry gave). A map without deck entries uses every set
+ * given. The start tile (the base set's tile with start="true") is one copy
+ * of that type, set aside for setup (MAP-START); tile types with an abbey
+ * feature are kept apart and never drawn (ABBEY-PLACE, later).
+ * Tile ids must be unique over the deck. Problems (unknown set or tile, a
+ * duplicate id, an empty deck, more than 255 types) go to d as errors
+ * without a rule id, with a `where` string; d may be NULL.
+ * Returns 0, CM_EINVAL or CM_ENOMEM; *out is set on success only. */
+int cm_deck_build(const cm_map *map, const cm_tileset *const *sets, size_t n_sets, cm_diags *d,
+                  cm_deck **out);
+/* A deck from explicit types and counts (tests, tools): types[i] has
+ * counts[i] copies; start is the index of the start tile type or -1
+ * (one copy of it is set aside; it must have count >= 1). Same errors. */
+int cm_deck_from_types(const cm_tile_type *const *types, const int *counts, size_t n, int start,
+                       cm_diags *d, cm_deck **out);
+void cm_deck_free(cm_deck *deck); /* NULL is a no-op */
+
+size_t cm_deck_types(const cm_deck *deck);                   /* distinct tile types */
+const cm_tile_type *cm_deck_type(const cm_deck *deck, size_t i); /* borrowed */
+int cm_deck_count(const cm_deck *deck, size_t i); /* copies of type i, start copy included */
+int cm_deck_total(const cm_deck *deck);           /* all copies, start tile included */
+int cm_deck_start(const cm_deck *deck);           /* start tile type index or -1 */
+int cm_deck_find(const cm_deck *deck, const char *id); /* type index or -1 */
+/* FNV-1a 64 over the types' ids, counts and features: replays check it. */
+uint64_t cm_deck_hash(const cm_deck *deck);
+
+/* ---- Rule options by name ------------------------------------------- */
+
+/* Sets one rule option of r by its RULES.md name: edition=C1|C2|C3,
+ * farmers=C1|C2, and tiny-city, farmers-bigcity, town-extra-turn,
+ * town-cost, town-road-bonus, abbey-edge = yes|no (also on|off, 1|0).
+ * Returns 0, CM_ENOTFOUND (unknown name) or CM_EINVAL (bad value). */
+int cm_board_rule_set(cm_rules *r, const char *name, const char *value);
+/* "edition=C2 farmers=C2 tiny-city=no …" (every option, fixed order) into
+ * buf; returns the length it needs (snprintf rules). */
+int cm_board_rules_format(const cm_rules *r, char *buf, size_t size);
+
+/* ---- Board --------------------------------------------------------- */
+
+typedef struct cm_board cm_board;
+
+/* Follower kinds. Only meeples are deployed today; the wagon (WAGON-*,
+ * issue 6) will be CM_FOLLOWER_WAGON with its own supply and moves. */
+typedef enum { CM_FOLLOWER_MEEPLE = 0, CM_FOLLOWER_WAGON = 1 } cm_follower_kind;
+
+/* cm_board_new flags. */
+#define CM_BOARD_NO_SETUP 1u /* no MAP-START placement: place start tiles
+                              * yourself with cm_board_place_setup */
+
+/* A new board: copies rules (NULL: map->rules), seeds the board's PRNG
+ * with seed, shuffles the pile and, unless CM_BOARD_NO_SETUP, performs the
+ * setup (MAP-START), in this order, every random choice from the board's
+ * PRNG:
+ *   1. the pile: every deck copy except the start tile copy, in deck type
+ *      order, shuffled by Fisher-Yates (i from n-1 down to 1, j = below(i+1));
+ *   2. the start squares: k = map->setup.starts_used clamped to 1..the
+ *      number of start squares, chosen by a partial Fisher-Yates over the
+ *      start squares in row-major order (the first k after the shuffle);
+ *   3. the first chosen square takes the start tile (if the deck has one),
+ *      every other chosen square the first tile of the pile that fits there
+ *      (taken out, the rest keeps its order); each tile in a rotation drawn
+ *      uniformly among those legal against the square's printed constraints
+ *      (edge prints, big cities) and tiles already placed.
+ * Followers per player: map->setup.followers (9 when 0; MAP-TILES).
+ * Player 0 moves first. Returns 0, CM_EINVAL (bad player count, a map
+ * the engine cannot play: a big-city piece or ferry out of place, setup
+ * impossible; see d, which may be NULL), CM_ELIMIT or CM_ENOMEM. */
+int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int n_players,
+                 uint64_t seed, unsigned flags, cm_diags *d, cm_board **out);
+/* Starts a new game on the same map, deck, rules, players and flags with
+ * another seed, without allocating. Same errors as cm_board_new. */
+int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d);
+void cm_board_free(cm_board *b); /* NULL is a no-op */
+
+const cm_map *cm_board_map(const cm_board *b);
+const cm_deck *cm_board_deck(const cm_board *b);
+const cm_rules *cm_board_rules(const cm_board *b);
+int cm_board_players(const cm_board *b);
+uint64_t cm_board_seed(const cm_board *b);
+int cm_board_current(const cm_board *b);          /* player to move */
+void cm_board_set_current(cm_board *b, int player); /* scenarios, `rules` */
+int cm_board_score(const cm_board *b, int player);
+int cm_board_supply(const cm_board *b, int player); /* meeples not on the board */
+int cm_board_pile(const cm_board *b);             /* tiles left to draw */
+bool cm_board_over(const cm_board *b);            /* pile empty */
+
+/* The tile on square (x,y): 0 with *type (deck index) and *rot, or
+ * CM_ENOTFOUND (empty, not a square). type or rot may be NULL. */
+int cm_board_tile_at(const cm_board *b, int x, int y, int *type, int *rot);
+/* The square the current turn placed a tile on: 0 with *x, *y, or
+ * CM_ENOTFOUND when no tile was placed this turn. */
+int cm_board_last_placed(const cm_board *b, int *x, int *y);
+/* Whether some tile may go on (x,y) now: printed, playable, empty, next to
+ * a tile or unlocked (MAP-BIGCITY, MAP-FERRY), and not on an island that
+ * no ferry has connected yet (MAP-ISLAND). */
+bool cm_board_open_square(const cm_board *b, int x, int y);
+
+/* Draws the next tile: a tile without any legal placement is put aside
+ * (counted as stranded) and the next one drawn (BASE-PLACE). Returns 0
+ * with *type, or CM_ENOTFOUND when the pile is empty (the game is over). */
+int cm_board_draw(cm_board *b, int *type);
+
+typedef struct {
+	int x, y, rot;
+} cm_placement;
+
+/* Whether tile type may go on (x,y) in rotation rot (quarter turns
+ * clockwise) now: MAP-SQUARE, BASE-PLACE, MAP-EDGE-PRINT, MAP-BIGCITY,
+ * MAP-FERRY, MAP-ISLAND. */
+bool cm_board_legal(const cm_board *b, int type, int x, int y, int rot);
+/* Every legal placement of tile type: writes at most max into out (out may
+ * be NULL when max is 0) in square order (row-major), then rotation order;
+ * returns the total number. */
+size_t cm_board_placements(const cm_board *b, int type, cm_placement *out, size_t max);
+/* Places tile type (taken from the pile wherever it lies) on (x,y) in
+ * rotation rot for the current player. Returns 0, CM_EINVAL (not legal,
+ * or the previous turn was not ended) or CM_ENOTFOUND (no copy left). */
+int cm_board_place(cm_board *b, int type, int x, int y, int rot);
+/* Setup placement (MAP-START) without the adjacency rule: the square must
+ * be playable and empty and the tile must match prints, big cities and
+ * neighbours. The tile is taken from the pile, or is the set-aside start
+ * tile when type is the start type and that copy is unused. No scoring, no
+ * turn. Returns 0, CM_EINVAL or CM_ENOTFOUND. */
+int cm_board_place_setup(cm_board *b, int type, int x, int y, int rot);
+/* Puts tile type aside without placing it (replays). 0 or CM_ENOTFOUND. */
+int cm_board_put_aside(cm_board *b, int type);
+
+/* Features of the tile just placed on which the current player may deploy
+ * a follower of this kind (BASE-OCCUPIED): not a garden, joined feature
+ * unoccupied, a follower left in the supply; fields are allowed (farmers).
+ * Writes feature indices (into the tile type's features) in increasing
+ * order, at most max; returns the total. 0 when nothing was placed. */
+size_t cm_board_spots(const cm_board *b, cm_follower_kind kind, int *out, size_t max);
+/* Deploys a follower of the current player on feature f of the tile just
+ * placed. Returns 0 or CM_EINVAL (not a spot, already deployed this turn,
+ * a kind that is not implemented yet). */
+int cm_board_deploy(cm_board *b, int feature, cm_follower_kind kind);
+
+/* What a score item is about. */
+typedef enum {
+	CM_ITEM_FEATURE = 0, /* a road, city, monastery or field (item.kind) */
+	CM_ITEM_ISLAND,      /* MAP-ISLAND: coats of arms on the island square just filled */
+	CM_ITEM_TOWN_COST    /* MAP-TOWN option 2: placing on a town costs 2 */
+} cm_item_type;
+
+/* One explained scoring: who scores what, and why. */
+typedef struct {
+	cm_item_type type;
+	cm_feature_kind kind;  /* for CM_ITEM_FEATURE */
+	bool complete;         /* the feature was complete */
+	int x, y;              /* a square of the feature (its lowest node's square) */
+	int feature;           /* that square's feature index, -1 for a printed piece */
+	int tiles;             /* BASE-TILE-COUNT tiles; monasteries: the tiles
+	                        * counted around them; fields: 0 */
+	int arms;              /* coats of arms (tiles and map prints: MAP-COA) */
+	int cities;            /* fields: complete cities supplied */
+	int towns;             /* roads with town-road-bonus: visible towns touched */
+	int points;            /* to each scoring player */
+	unsigned players;      /* bit p: player p scores (0: nobody; shown only in-game) */
+	const char *rule;      /* RULES.md id that decided it ("MAP-EDGE-DONE") */
+	const char *reason;    /* "complete road: 1 per tile, 2 per coat of arms" */
+} cm_score_item;
+
+/* Ends the turn: scores every feature the tile just placed completed
+ * (BASE-*-DONE, BASE-SCORE, MAP-EDGE-DONE, MAP-BIGCITY-SCORE,
+ * MAP-FERRY-SCORE, MAP-MONASTERY-EDGE, MAP-COA, MAP-ISLAND, MAP-TOWN),
+ * returns those followers to their owners and passes the turn (or keeps
+ * it: MAP-TOWN option 1). Completed features nobody occupies are items
+ * with players 0. *items (borrowed; valid until the next call that
+ * changes the board) and *n receive the items; either may be NULL.
+ * Returns 0, or CM_EINVAL when no tile was placed this turn. */
+int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n);
+/* Final scoring (BASE-FINAL, MAP-FINAL; farmers by rules->farmers and
+ * farmers_bigcity): every occupied incomplete road, city and monastery
+ * and every occupied field. Once per game; the items as above. Returns 0,
+ * or CM_EINVAL when already done or a turn is open. Farmers:
+ *   C2 (default): each field scores 3 per complete city it touches, to the
+ *     field's majority;
+ *   C1 (classic, first-edition rule): each complete city touched by an
+ *     occupied field scores 4 once, to the majority of the farmers in all
+ *     fields that touch it. */
+int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n);
+
+/* What the board knows about feature f of the tile on (x,y). */
+typedef struct {
+	cm_feature_kind kind;
+	bool complete;        /* open edges 0 (monastery: no neighbour missing) */
+	bool scored;          /* scored during the game */
+	int open;             /* open edges (monastery: neighbours missing) */
+	int tiles;            /* BASE-TILE-COUNT (monastery: tiles around it) */
+	int arms;
+	int followers[CM_MAX_PLAYERS];
+	bool inn, cathedral;  /* kept, but scored as plain roads and cities
+	                       * (MAP-TILES: only the expansions' tiles are used) */
+	bool bigcity, print, ferry; /* printed pieces in it */
+} cm_feature_info;
+/* 0, or CM_ENOTFOUND (no tile there, no such feature). */
+int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *out);
+
+/* A follower on the board. */
+typedef struct {
+	int player;
+	cm_follower_kind kind;
+	int x, y, feature;
+} cm_follower;
+/* The followers on the board, in deployment order (borrowed; valid until
+ * the board changes). Returns the count. */
+size_t cm_board_followers(const cm_board *b, const cm_follower **out);
+
+/* ---- Random play and statistics ------------------------------------- */
+
+/* Probability (in percent) that random play deploys when it can. */
+#define CM_PLAY_DEPLOY_PERCENT 50
+
+typedef struct {
+	int tiles_placed;       /* by players, setup not included */
+	int setup_tiles;
+	int stranded;           /* drawn with no legal placement, put aside */
+	int squares_filled;     /* squares holding a tile at the end */
+	int squares_playable;   /* squares that could ever take a tile */
+	int turns;
+	int points_kind[CM_FEAT_KIND_COUNT]; /* awarded points (times scoring players) */
+	int points_island, points_town;
+	int final_points;       /* part of the scores from final scoring */
+	int scores[CM_MAX_PLAYERS];
+} cm_game_stats;
+
+/* Plays the game on to the end and scores it: each turn draws, picks a
+ * placement uniformly among the legal ones, deploys with probability
+ * CM_PLAY_DEPLOY_PERCENT on a spot picked uniformly, ends the turn; then
+ * final scoring. Every choice comes from rng, in this order per turn:
+ * below(placements), then, when there are spots, below(100) and, when
+ * deploying, below(spots); the same board state and rng state give the
+ * same game. Returns 0, or CM_EINVAL (a turn was left open, or the game
+ * was already scored). */
+int cm_board_play_random(cm_board *b, cm_rng *rng);
+/* Statistics of the game so far (borrowed). */
+const cm_game_stats *cm_board_stats(const cm_board *b);
+
+/* ---- Replays (schemas/replay.md) ---------------------------------------- */
+
+typedef enum { CM_MOVE_SETUP = 0, CM_MOVE_ASIDE, CM_MOVE_PLACE, CM_MOVE_FINAL } cm_move_kind;
+
+typedef struct {
+	cm_move_kind kind;
+	int player;        /* PLACE: who moved */
+	char *tile;        /* tile type id (SETUP, ASIDE, PLACE) */
+	int x, y, rot;     /* SETUP, PLACE */
+	int feature;       /* PLACE: follower's feature index, -1 for none */
+	unsigned line;     /* source line when read */
+} cm_move;
+
+typedef struct {
+	char *map_id;
+	uint64_t map_hash;  /* cm_replay_map_hash */
+	char **tilesets;    /* the deck's set ids, in order (informative) */
+	size_t n_tilesets;
+	uint64_t deck_hash; /* cm_deck_hash */
+	int players;
+	uint64_t seed;
+	unsigned flags;     /* cm_board_new flags */
+	cm_rules rules;
+	cm_move *moves;
+	size_t n_moves;
+	int scores[CM_MAX_PLAYERS]; /* final scores when the game was finished */
+	bool finished;
+} cm_replay;
+
+/* FNV-1a 64 over a map's playing geometry (size, squares, prints, big
+ * cities, ferries, islands): a replay names the map it was played on. */
+uint64_t cm_replay_map_hash(const cm_map *map);
+/* The replay of the game on b so far. Returns 0 or CM_ENOMEM. */
+int cm_replay_from_board(const cm_board *b, cm_replay **out);
+/* Writes r as text (schemas/replay.md). 0 or CM_EIO. */
+int cm_replay_write(const cm_replay *r, FILE *f);
+/* Reads a replay; file names it in diagnostics (may be NULL). Problems
+ * go to d with file and line. Returns 0, CM_EINVAL, CM_EFORMAT (not a
+ * replay), CM_EVERSION, CM_ENOMEM. */
+int cm_replay_read(FILE *f, const char *file, cm_diags *d, cm_replay **out);
+void cm_replay_free(cm_replay *r); /* NULL is a no-op */
+/* Replays r on map and deck: checks the map and deck hashes, rebuilds the
+ * board from the seed and plays every move, checking that setup moves and
+ * the final scores agree. *out is the board after the last move.
+ * Returns 0, CM_EINVAL (see d) or CM_ENOMEM. */
+int cm_board_replay(const cm_map *map, const cm_deck *deck, const cm_replay *r, cm_diags *d,
+                    cm_board **out);
+
+#endif

@@ -1,0 +1,410 @@
+/* score.c: scoring (carcamap/board.h): the end of a turn (complete
+ * features, monasteries, island coats of arms, town options) and final
+ * scoring with farmers, each as explained items (rule id, reason, counts,
+ * points, players). BASE-SCORE, BASE-FINAL, MAP-COA, MAP-EDGE-DONE,
+ * MAP-BIGCITY-SCORE, MAP-FERRY-SCORE, MAP-MONASTERY-EDGE, MAP-FINAL. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include "board_int.h"
+
+cm_score_item *cm__item(cm_board *b)
+{
+	assert(b->n_items < b->max_items);
+	cm_score_item *it = &b->items[b->n_items++];
+	memset(it, 0, sizeof *it);
+	it->x = it->y = it->feature = -1;
+	return it;
+}
+
+/* The item's place: the lowest-numbered piece of the feature that lies on
+ * a square (printed segments and ferries have none). */
+void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
+{
+	const node *n = b->nodes;
+	int32_t best = -1, p = r;
+	do {
+		if (n[p].sq < b->n_sq && (best < 0 || p < best))
+			best = p;
+		p = n[p].next;
+	} while (p != r);
+	if (best >= 0) {
+		it->x = n[best].sq % b->cols;
+		it->y = n[best].sq / b->cols;
+		it->feature = n[best].feat;
+	}
+}
+
+static unsigned majority(const node *nd)
+{
+	int max = 0;
+	for (int p = 0; p < CM_MAX_PLAYERS; p++)
+		if (nd->fol[p] > max)
+			max = nd->fol[p];
+	unsigned m = 0;
+	for (int p = 0; max && p < CM_MAX_PLAYERS; p++)
+		if (nd->fol[p] == max)
+			m |= 1u << p;
+	return m;
+}
+
+static void award(cm_board *b, cm_score_item *it, bool final)
+{
+	for (int p = 0; p < b->n_players; p++)
+		if (it->players & (1u << p)) {
+			b->score[p] += it->points;
+			if (final)
+				b->stats.final_points += it->points;
+			switch (it->type) {
+			case CM_ITEM_FEATURE: b->stats.points_kind[it->kind] += it->points; break;
+			case CM_ITEM_ISLAND: b->stats.points_island += it->points; break;
+			case CM_ITEM_TOWN_COST: b->stats.points_town += it->points; break;
+			}
+		}
+}
+
+void cm__return_followers(cm_board *b, int32_t r)
+{
+	node *n = b->nodes;
+	if (!n[r].nfol)
+		return;
+	int k = 0;
+	for (int i = 0; i < b->n_fol; i++) {
+		if (cm__find(n, b->fol_node[i]) == r) {
+			b->supply[b->fol[i].player]++;
+			continue;
+		}
+		b->fol[k] = b->fol[i];
+		b->fol_node[k++] = b->fol_node[i];
+	}
+	b->n_fol = k;
+	n[r].nfol = 0;
+	memset(n[r].fol, 0, sizeof n[r].fol);
+}
+
+/* MAP-TOWN option 3: empty town squares orthogonally next to a tile of
+ * the road. */
+static int visible_towns(cm_board *b, int32_t r)
+{
+	const node *n = b->nodes;
+	uint32_t ep = cm__epoch(b);
+	int cnt = 0;
+	int32_t p = r;
+	do {
+		int s = n[p].sq;
+		if (s < b->n_sq)
+			for (int d = 0; d < 4; d++) {
+				int q = b->nb[s * 4 + d];
+				if (q >= 0 && b->sq_kind[q] == CM_SQ_TOWN && b->tile[q] < 0 && b->stamp[q] != ep) {
+					b->stamp[q] = ep;
+					cnt++;
+				}
+			}
+		p = n[p].next;
+	} while (p != r);
+	return cnt;
+}
+
+void cm__score_feature(cm_board *b, int32_t r, bool final, bool give)
+{
+	node *nd = &b->nodes[r];
+	cm_score_item *it = cm__item(b);
+	it->type = CM_ITEM_FEATURE;
+	it->kind = (cm_feature_kind)nd->kind;
+	it->complete = !final;
+	it->tiles = nd->tiles;
+	it->arms = nd->arms;
+	bool printed = (nd->flags & (NF_PRINT | NF_BIGCITY | NF_FERRY)) != 0;
+	if (nd->kind == CM_FEAT_ROAD) {
+		/* MAP-COA: printed coats of arms on roads, 2 in game, 1 at the end */
+		it->points = nd->tiles + (final ? 1 : 2) * nd->arms;
+		it->reason = final ? "incomplete road: 1 per tile, 1 per coat of arms"
+		                   : "complete road: 1 per tile, 2 per coat of arms";
+		if (b->rules.town_road_bonus) {
+			it->towns = visible_towns(b, r);
+			it->points += 2 * it->towns;
+			if (it->towns)
+				it->reason = final ? "incomplete road: 1 per tile, 1 per coat of arms, 2 per visible town"
+				                   : "complete road: 1 per tile, 2 per coat of arms, 2 per visible town";
+		}
+	} else {
+		if (final) {
+			it->points = nd->tiles + nd->arms;
+			it->reason = "incomplete city: 1 per tile, 1 per coat of arms";
+		} else if (b->rules.tiny_city && nd->tiles == 2) {
+			it->points = 2 + nd->arms;
+			it->reason = "complete city of 2 tiles (tiny-city): 2, 1 per coat of arms";
+		} else {
+			it->points = 2 * nd->tiles + 2 * nd->arms;
+			it->reason = "complete city: 2 per tile, 2 per coat of arms";
+		}
+	}
+	if (final)
+		it->rule = printed ? "MAP-FINAL" : "BASE-FINAL";
+	else if (nd->flags & NF_BIGCITY)
+		it->rule = "MAP-BIGCITY-SCORE";
+	else if (nd->flags & NF_FERRY)
+		it->rule = "MAP-FERRY-SCORE";
+	else if (nd->flags & (NF_PRINT | NF_EDGE))
+		it->rule = "MAP-EDGE-DONE";
+	else
+		it->rule = "BASE-SCORE";
+	it->players = majority(nd);
+	cm__item_where(b, r, it);
+	if (give)
+		award(b, it, final);
+	if (!final) {
+		nd->flags |= NF_DONE;
+		cm__return_followers(b, r);
+	}
+}
+
+void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
+{
+	node *nd = &b->nodes[m];
+	cm_score_item *it = cm__item(b);
+	it->type = CM_ITEM_FEATURE;
+	it->kind = (cm_feature_kind)nd->kind;
+	it->complete = !final;
+	/* MAP-MONASTERY-EDGE: tiles and printed big-city squares around */
+	it->tiles = b->play8[s] - nd->open + b->bc8[s];
+	it->points = 1 + it->tiles;
+	bool edge = b->play8[s] + b->bc8[s] < 8;
+	if (final) {
+		it->rule = "BASE-FINAL";
+		it->reason = "incomplete monastery: 1, 1 per tile around";
+	} else if (edge) {
+		it->rule = "MAP-MONASTERY-EDGE";
+		it->reason = "complete monastery at the map edge: 1, 1 per tile or big-city square around";
+	} else {
+		it->rule = "BASE-SCORE";
+		it->reason = "complete monastery: 9";
+	}
+	it->players = majority(nd);
+	it->x = s % b->cols;
+	it->y = s / b->cols;
+	it->feature = nd->feat;
+	if (give)
+		award(b, it, final);
+	if (!final) {
+		nd->flags |= NF_DONE;
+		cm__return_followers(b, m);
+	}
+}
+
+/* An item for the player who just placed, about the square placed on. */
+static cm_score_item *placer_item(cm_board *b, cm_item_type type, int points, const char *rule,
+                                  const char *reason)
+{
+	cm_score_item *it = cm__item(b);
+	it->type = type;
+	it->points = points;
+	it->players = 1u << b->cur;
+	it->x = b->last_sq % b->cols;
+	it->y = b->last_sq / b->cols;
+	it->rule = rule;
+	it->reason = reason;
+	award(b, it, false);
+	return it;
+}
+
+int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
+{
+	int s = b->last_sq;
+	if (s < 0)
+		return CM_EINVAL;
+	b->n_items = 0;
+	node *n = b->nodes;
+	if (b->island_arms[s])
+		placer_item(b, CM_ITEM_ISLAND, 2 * b->island_arms[s], "MAP-ISLAND",
+		            "tile on an island square: 2 per coat of arms")->arms = b->island_arms[s];
+	bool town = b->sq_kind[s] == CM_SQ_TOWN;
+	if (town && b->rules.town_cost)
+		placer_item(b, CM_ITEM_TOWN_COST, -2, "MAP-TOWN", "tile on a town square (town-cost): -2");
+	const type_info *ti = &b->deck->info[b->tile[s]];
+	for (int f = 0; f < ti->n_feat; f++) {
+		if (ti->kind[f] != CM_FEAT_ROAD && ti->kind[f] != CM_FEAT_CITY)
+			continue;
+		int32_t r = cm__find(n, b->base[s] + f);
+		if (n[r].open == 0 && !(n[r].flags & NF_DONE))
+			cm__score_feature(b, r, false, true);
+	}
+	for (int k = -1; k < 8; k++) {
+		int q = k < 0 ? s : b->nb8[s * 8 + k];
+		if (q < 0 || b->mon[q] < 0)
+			continue;
+		int32_t m = b->mon[q];
+		if (n[m].open == 0 && !(n[m].flags & NF_DONE))
+			cm__score_monastery(b, m, q, false, true);
+	}
+	if (town && b->rules.town_extra_turn && !b->extra_taken) {
+		b->extra_taken = true; /* MAP-TOWN 1: at most one extra turn per turn */
+	} else {
+		b->extra_taken = false;
+		b->cur = (b->cur + 1) % b->n_players;
+	}
+	b->last_sq = -1;
+	b->deployed = false;
+	b->stats.turns++;
+	if (items)
+		*items = b->items;
+	if (n_out)
+		*n_out = b->n_items;
+	return 0;
+}
+
+/* The complete cities a field root touches, each once (nstamp), in the
+ * order met walking the field; calls back per city. */
+static bool city_counts(const cm_board *b, int32_t c)
+{
+	const node *n = b->nodes;
+	return n[c].kind == CM_FEAT_CITY && n[c].open == 0 &&
+	       (b->rules.farmers_bigcity || !(n[c].flags & NF_BIGCITY));
+}
+
+static int field_cities(cm_board *b, int32_t fr, int32_t *out, int max)
+{
+	node *n = b->nodes;
+	uint32_t ep = cm__epoch(b);
+	int cnt = 0;
+	int32_t p = fr;
+	do {
+		int s = n[p].sq;
+		const type_info *ti = cm__sq_info(b, s);
+		int32_t lo;
+		cm__sq_nodes(b, s, &lo);
+		uint32_t t = ti ? ti->touches[n[p].feat] : 0;
+		for (int c = 0; t; c++, t >>= 1) {
+			if (!(t & 1))
+				continue;
+			int32_t rc = cm__find(n, lo + c);
+			if (!city_counts(b, rc) || b->nstamp[rc] == ep)
+				continue;
+			b->nstamp[rc] = ep;
+			if (out && cnt < max)
+				out[cnt] = rc;
+			cnt++;
+		}
+		p = n[p].next;
+	} while (p != fr);
+	return cnt;
+}
+
+typedef struct {
+	int32_t city, field;
+} pair;
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const pair *x = a, *y = b;
+	if (x->city != y->city)
+		return x->city < y->city ? -1 : 1;
+	return (x->field > y->field) - (x->field < y->field);
+}
+
+/* C1 farmers: each complete city once, 4 to the majority of the farmers
+ * in every field touching it. */
+static int farmers_c1(cm_board *b)
+{
+	node *n = b->nodes;
+	size_t np = 0, cap = 0;
+	pair *pv = NULL;
+	int32_t *tmp = calloc((size_t)b->max_nodes + 1, sizeof *tmp);
+	if (!tmp)
+		return CM_ENOMEM;
+	for (int32_t i = 0; i < b->n_nodes; i++) {
+		if (n[i].parent != i || n[i].kind != CM_FEAT_FIELD || !n[i].nfol)
+			continue;
+		int k = field_cities(b, i, tmp, b->max_nodes);
+		for (int j = 0; j < k; j++) {
+			if (np == cap) {
+				size_t nc = cap ? 2 * cap : 64;
+				pair *v = realloc(pv, nc * sizeof *v);
+				if (!v) {
+					free(pv);
+					free(tmp);
+					return CM_ENOMEM;
+				}
+				pv = v;
+				cap = nc;
+			}
+			pv[np].city = tmp[j];
+			pv[np++].field = i;
+		}
+	}
+	free(tmp);
+	if (np)
+		qsort(pv, np, sizeof *pv, pair_cmp);
+	for (size_t i = 0; i < np;) {
+		size_t j = i;
+		node tally;
+		memset(&tally, 0, sizeof tally);
+		for (; j < np && pv[j].city == pv[i].city; j++)
+			for (int p = 0; p < CM_MAX_PLAYERS; p++)
+				tally.fol[p] = (uint8_t)(tally.fol[p] + n[pv[j].field].fol[p]);
+		cm_score_item *it = cm__item(b);
+		it->type = CM_ITEM_FEATURE;
+		it->kind = CM_FEAT_FIELD;
+		it->cities = 1;
+		it->points = 4;
+		it->players = majority(&tally);
+		it->rule = "BASE-FINAL";
+		it->reason = "farmers (C1): 4 for a complete city, to the majority of its farmers";
+		cm__item_where(b, pv[i].city, it);
+		award(b, it, true);
+		i = j;
+	}
+	free(pv);
+	return 0;
+}
+
+int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
+{
+	if (b->final_done || b->last_sq >= 0)
+		return CM_EINVAL;
+	b->n_items = 0;
+	node *n = b->nodes;
+	for (int32_t i = 0; i < b->n_nodes; i++) {
+		if (n[i].parent != i || !n[i].nfol || (n[i].flags & NF_DONE))
+			continue;
+		if ((n[i].kind == CM_FEAT_ROAD || n[i].kind == CM_FEAT_CITY) && n[i].open > 0)
+			cm__score_feature(b, i, true, true);
+		else if (n[i].kind == CM_FEAT_MONASTERY || n[i].kind == CM_FEAT_ABBEY)
+			cm__score_monastery(b, i, n[i].sq, true, true);
+	}
+	int rc = 0;
+	if (b->rules.farmers == CM_FARMERS_C1) {
+		rc = farmers_c1(b);
+	} else {
+		for (int32_t i = 0; i < b->n_nodes; i++) {
+			if (n[i].parent != i || n[i].kind != CM_FEAT_FIELD || !n[i].nfol)
+				continue;
+			int k = field_cities(b, i, NULL, 0);
+			cm_score_item *it = cm__item(b);
+			it->type = CM_ITEM_FEATURE;
+			it->kind = CM_FEAT_FIELD;
+			it->cities = k;
+			it->points = 3 * k;
+			it->players = majority(&n[i]);
+			it->rule = "BASE-FINAL";
+			it->reason = "field: 3 per complete city it touches";
+			cm__item_where(b, i, it);
+			award(b, it, true);
+		}
+	}
+	if (rc < 0)
+		return rc;
+	b->final_done = true;
+	b->log[b->n_log].kind = CM_MOVE_FINAL;
+	b->log[b->n_log].player = 0;
+	b->log[b->n_log].feature = -1;
+	b->n_log++;
+	b->stats.squares_filled = b->n_filled;
+	for (int p = 0; p < CM_MAX_PLAYERS; p++)
+		b->stats.scores[p] = b->score[p];
+	if (items)
+		*items = b->items;
+	if (n_out)
+		*n_out = b->n_items;
+	return 0;
+}

@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=maps/tilesets; $CM export --format json tests/fixtures/cli/tiny/tiny.xml | head -c 300; echo; $CM export --format bin tests/fixtures/cli/tiny/tiny.xml -o "$TMPDIR_CASE/t.cmap" && od -An -c -N8 "$TMPDIR_CASE/t.cmap"

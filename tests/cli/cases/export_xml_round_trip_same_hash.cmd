@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=maps/tilesets; $CM compile tests/fixtures/cli/tiny/tiny.xml -o "$TMPDIR_CASE/a.pack" 2>/dev/null && $CM export --format xml "$TMPDIR_CASE/a.pack" -o "$TMPDIR_CASE/a.xml" && $CM compile "$TMPDIR_CASE/a.xml" -o "$TMPDIR_CASE/b.pack" 2>/dev/null && $CM list "$TMPDIR_CASE/a.pack" | grep hash && $CM list "$TMPDIR_CASE/b.pack" | grep hash

@@ -1,0 +1,1 @@
+$CM render tests/fixtures/cli/tiny/tiny.xml -o "$TMPDIR_CASE/t.png" && od -An -c -N8 "$TMPDIR_CASE/t.png" && $CM render tests/fixtures/cli/tiny/tiny.xml -o "$TMPDIR_CASE/u.png" && cmp "$TMPDIR_CASE/t.png" "$TMPDIR_CASE/u.png" && echo deterministic

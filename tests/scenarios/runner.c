@@ -1,0 +1,571 @@
+/* runner.c: the scenario runner. Every tests/scenarios/NAME.scn file (format:
+ * schemas/scenario.md) is one cmocka test: it builds the map, tiles and
+ * deck, then plays and checks the steps. A last test checks that every
+ * rule id in the table below is named by at least one scenario. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/board.h"
+#include "carcamap/scenario.h"
+
+/* RULES.md sections 1 and 2: each must appear in a "rule" line. */
+static const char *const rule_table[] = {
+	"BASE-FEATURES", "BASE-PLACE", "BASE-ROAD-DONE", "BASE-CITY-DONE",
+	"BASE-MONASTERY-DONE", "BASE-OCCUPIED", "BASE-SCORE", "BASE-FINAL",
+	"BASE-TILE-COUNT", "MAP-SQUARE", "MAP-START", "MAP-TILES", "MAP-BIGCITY",
+	"MAP-TOWN", "MAP-EDGE-PRINT", "MAP-EDGE-NEUTRAL", "MAP-FERRY", "MAP-WAVES",
+	"MAP-ISLAND", "MAP-LANDMARK", "MAP-HALF", "MAP-CHIPS-IGNORED", "MAP-COA",
+	"MAP-BIGCITY-SCORE", "MAP-EDGE-DONE", "MAP-FERRY-SCORE", "MAP-MONASTERY-EDGE",
+	"MAP-COUNTS", "MAP-FINAL", "MAP-FIELD-BIGCITY",
+};
+
+static const char *dir_path;
+static char **files;
+static size_t n_files;
+
+typedef struct {
+	const char *file;
+	cm_scenario *scn;
+	cm_deck *deck;
+	cm_board *board;
+	const cm_score_item *items;
+	size_t n_items;
+	char msg[512];
+} run;
+
+static void print_diags(cm_diags *d)
+{
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		print_error("%s:%u: %s%s%s\n", g->file ? g->file : "", g->line, g->where ? g->where : "",
+		            g->where ? ": " : "", g->message);
+	}
+}
+
+static bool int_arg(const char *s, int *out)
+{
+	char *e;
+	long v = strtol(s, &e, 10);
+	if (!*s || *e)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+static int tile_of(run *r, const char *id)
+{
+	return cm_deck_find(r->deck, id);
+}
+
+/* The feature index of FEATURE (a local id like r1, or a number) on the
+ * tile or big-city piece on (x,y). */
+static int feature_of(run *r, int x, int y, const char *id)
+{
+	int t, f;
+	if (int_arg(id, &f))
+		return f;
+	if (cm_board_tile_at(r->board, x, y, &t, NULL) == 0)
+		return cm_scenario_feature(cm_deck_type(r->deck, (size_t)t), id);
+	const cm_map *m = r->scn->map;
+	for (size_t c = 0; c < m->n_bigcities; c++)
+		for (size_t k = 0; k < m->bigcities[c].n_pieces; k++)
+			if (m->bigcities[c].pieces[k].x == x && m->bigcities[c].pieces[k].y == y)
+				return cm_scenario_feature(&m->bigcities[c].pieces[k].tile, id);
+	return -1;
+}
+
+static bool parse_kind(const char *s, cm_item_type *type, cm_feature_kind *kind)
+{
+	*type = CM_ITEM_FEATURE;
+	if (strcmp(s, "island") == 0) {
+		*type = CM_ITEM_ISLAND;
+		return true;
+	}
+	if (strcmp(s, "town-cost") == 0) {
+		*type = CM_ITEM_TOWN_COST;
+		return true;
+	}
+	return cm_feature_kind_parse(s, kind) == 0;
+}
+
+static bool players_arg(const char *s, unsigned *mask)
+{
+	*mask = 0;
+	if (strcmp(s, "none") == 0)
+		return true;
+	for (const char *p = s; *p; p++) {
+		if (*p == ',')
+			continue;
+		if (*p < '0' || *p > '5')
+			return false;
+		*mask |= 1u << (*p - '0');
+	}
+	return true;
+}
+
+/* "score KIND POINTS [tiles=N] [arms=N] [cities=N] [towns=N] [players=0,1]
+ * [rule=ID] [complete=yes|no]": some item of the last scoring matches. */
+static bool check_score(run *r, char **tok, int n)
+{
+	cm_item_type type;
+	cm_feature_kind kind = CM_FEAT_ROAD;
+	int pts;
+	if (n < 3 || !parse_kind(tok[1], &type, &kind) || !int_arg(tok[2], &pts)) {
+		snprintf(r->msg, sizeof r->msg, "score needs KIND POINTS");
+		return false;
+	}
+	for (size_t i = 0; i < r->n_items; i++) {
+		const cm_score_item *it = &r->items[i];
+		if (it->type != type || (type == CM_ITEM_FEATURE && it->kind != kind) || it->points != pts)
+			continue;
+		bool ok = true;
+		for (int k = 3; k < n && ok; k++) {
+			char *eq = strchr(tok[k], '=');
+			int v = 0;
+			unsigned mask;
+			if (!eq) {
+				ok = false;
+				continue;
+			}
+			const char *val = eq + 1;
+			size_t kl = (size_t)(eq - tok[k]);
+			if (kl == 5 && strncmp(tok[k], "tiles", 5) == 0)
+				ok = int_arg(val, &v) && it->tiles == v;
+			else if (kl == 4 && strncmp(tok[k], "arms", 4) == 0)
+				ok = int_arg(val, &v) && it->arms == v;
+			else if (kl == 6 && strncmp(tok[k], "cities", 6) == 0)
+				ok = int_arg(val, &v) && it->cities == v;
+			else if (kl == 5 && strncmp(tok[k], "towns", 5) == 0)
+				ok = int_arg(val, &v) && it->towns == v;
+			else if (kl == 7 && strncmp(tok[k], "players", 7) == 0)
+				ok = players_arg(val, &mask) && it->players == mask;
+			else if (kl == 4 && strncmp(tok[k], "rule", 4) == 0)
+				ok = it->rule && strcmp(it->rule, val) == 0;
+			else if (kl == 8 && strncmp(tok[k], "complete", 8) == 0)
+				ok = it->complete == (strcmp(val, "yes") == 0);
+			else
+				ok = false;
+		}
+		if (ok)
+			return true;
+	}
+	int w = snprintf(r->msg, sizeof r->msg, "no score item matches; items:");
+	for (size_t i = 0; i < r->n_items && w < (int)sizeof r->msg; i++) {
+		const cm_score_item *it = &r->items[i];
+		w += snprintf(r->msg + w, sizeof r->msg - (size_t)w,
+		              "\n    %s %d tiles=%d arms=%d cities=%d towns=%d players=%#x rule=%s (%d,%d)",
+		              it->type == CM_ITEM_FEATURE ? cm_feature_kind_name(it->kind)
+		              : it->type == CM_ITEM_ISLAND ? "island" : "town-cost",
+		              it->points, it->tiles, it->arms, it->cities, it->towns, it->players,
+		              it->rule ? it->rule : "", it->x, it->y);
+	}
+	return false;
+}
+
+static bool check_feature(run *r, char **tok, int n, int want_complete)
+{
+	int x, y;
+	if (n < 4 || !int_arg(tok[1], &x) || !int_arg(tok[2], &y)) {
+		snprintf(r->msg, sizeof r->msg, "%s needs X Y FEATURE", tok[0]);
+		return false;
+	}
+	int f = feature_of(r, x, y, tok[3]);
+	cm_feature_info fi;
+	if (f < 0 || cm_board_feature(r->board, x, y, f, &fi) < 0) {
+		snprintf(r->msg, sizeof r->msg, "no feature %s on (%d,%d)", tok[3], x, y);
+		return false;
+	}
+	if (want_complete >= 0 && fi.complete != (want_complete == 1)) {
+		snprintf(r->msg, sizeof r->msg, "feature %s on (%d,%d) is %s (open %d)", tok[3], x, y,
+		         fi.complete ? "complete" : "open", fi.open);
+		return false;
+	}
+	for (int k = 4; k < n; k++) {
+		int v;
+		char *eq = strchr(tok[k], '=');
+		if (!eq || !int_arg(eq + 1, &v)) {
+			snprintf(r->msg, sizeof r->msg, "bad attribute %s", tok[k]);
+			return false;
+		}
+		*eq = '\0';
+		int got;
+		if (strcmp(tok[k], "tiles") == 0)
+			got = fi.tiles;
+		else if (strcmp(tok[k], "arms") == 0)
+			got = fi.arms;
+		else if (strcmp(tok[k], "open") == 0)
+			got = fi.open;
+		else if (strncmp(tok[k], "followers", 9) == 0 && tok[k][9] >= '0' && tok[k][9] <= '5')
+			got = fi.followers[tok[k][9] - '0'];
+		else {
+			snprintf(r->msg, sizeof r->msg, "unknown attribute %s", tok[k]);
+			*eq = '=';
+			return false;
+		}
+		*eq = '=';
+		if (got != v) {
+			snprintf(r->msg, sizeof r->msg, "feature %s on (%d,%d): %s is %d, expected %d", tok[3], x,
+			         y, tok[k], got, v);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Parses "TILE X Y ROT" at tok[1..4]. */
+static bool placement(run *r, char **tok, int n, int *t, int *x, int *y, int *rot)
+{
+	if (n < 5 || !int_arg(tok[2], x) || !int_arg(tok[3], y) || !int_arg(tok[4], rot)) {
+		snprintf(r->msg, sizeof r->msg, "%s needs TILE X Y ROT", tok[0]);
+		return false;
+	}
+	*t = tile_of(r, tok[1]);
+	if (*t < 0) {
+		snprintf(r->msg, sizeof r->msg, "unknown tile %s", tok[1]);
+		return false;
+	}
+	return true;
+}
+
+static bool put(run *r, char **tok, int n)
+{
+	int t, x, y, rot;
+	if (!placement(r, tok, n, &t, &x, &y, &rot))
+		return false;
+	int rc = cm_board_place(r->board, t, x, y, rot);
+	if (rc < 0) {
+		snprintf(r->msg, sizeof r->msg, "placing %s on (%d,%d) rotation %d failed: %s", tok[1], x, y,
+		         rot, cm_strerror(rc));
+		return false;
+	}
+	return true;
+}
+
+static bool end_turn(run *r)
+{
+	if (cm_board_end_turn(r->board, &r->items, &r->n_items) < 0) {
+		snprintf(r->msg, sizeof r->msg, "no turn to end");
+		return false;
+	}
+	return true;
+}
+
+static bool deploy(run *r, int x, int y, const char *fid)
+{
+	int f = feature_of(r, x, y, fid);
+	if (f < 0 || cm_board_deploy(r->board, f, CM_FOLLOWER_MEEPLE) < 0) {
+		snprintf(r->msg, sizeof r->msg, "cannot deploy on %s", fid);
+		return false;
+	}
+	return true;
+}
+
+static bool step(run *r, const cm_scenario_line *st)
+{
+	char **tok = st->tok;
+	int n = st->n_tok;
+	const char *v = tok[0];
+	int t, x, y, rot, k;
+	if (strcmp(v, "start") == 0) {
+		if (!placement(r, tok, n, &t, &x, &y, &rot))
+			return false;
+		if (cm_board_place_setup(r->board, t, x, y, rot) < 0) {
+			snprintf(r->msg, sizeof r->msg, "setup tile %s cannot go on (%d,%d)", tok[1], x, y);
+			return false;
+		}
+		return true;
+	}
+	if (strcmp(v, "place") == 0) {
+		/* place TILE X Y ROT [on FEATURE] [by PLAYER] */
+		for (int i = 5; i + 1 < n; i += 2)
+			if (strcmp(tok[i], "by") == 0 && int_arg(tok[i + 1], &k))
+				cm_board_set_current(r->board, k);
+		if (!put(r, tok, n))
+			return false;
+		int_arg(tok[2], &x);
+		int_arg(tok[3], &y);
+		for (int i = 5; i + 1 < n; i += 2)
+			if (strcmp(tok[i], "on") == 0 && !deploy(r, x, y, tok[i + 1]))
+				return false;
+		return end_turn(r);
+	}
+	if (strcmp(v, "put") == 0)
+		return put(r, tok, n);
+	if (strcmp(v, "deploy") == 0 || strcmp(v, "nodeploy") == 0) {
+		if (n != 4 || !int_arg(tok[1], &x) || !int_arg(tok[2], &y)) {
+			snprintf(r->msg, sizeof r->msg, "%s needs X Y FEATURE", v);
+			return false;
+		}
+		bool ok = deploy(r, x, y, tok[3]);
+		if (strcmp(v, "nodeploy") == 0) {
+			if (ok)
+				snprintf(r->msg, sizeof r->msg, "deploying on %s should be refused", tok[3]);
+			return !ok;
+		}
+		return ok;
+	}
+	if (strcmp(v, "end") == 0)
+		return end_turn(r);
+	if (strcmp(v, "turn") == 0) { /* turn P: P is to move */
+		if (n != 2 || !int_arg(tok[1], &k))
+			return false;
+		if (cm_board_current(r->board) != k)
+			snprintf(r->msg, sizeof r->msg, "player %d is to move, expected %d",
+			         cm_board_current(r->board), k);
+		return cm_board_current(r->board) == k;
+	}
+	if (strcmp(v, "player") == 0) {
+		if (n != 2 || !int_arg(tok[1], &k))
+			return false;
+		cm_board_set_current(r->board, k);
+		return true;
+	}
+	if (strcmp(v, "legal") == 0 || strcmp(v, "illegal") == 0) {
+		if (!placement(r, tok, n, &t, &x, &y, &rot))
+			return false;
+		bool want = strcmp(v, "legal") == 0, got = cm_board_legal(r->board, t, x, y, rot);
+		if (got != want)
+			snprintf(r->msg, sizeof r->msg, "%s on (%d,%d) rotation %d is %s", tok[1], x, y, rot,
+			         got ? "legal" : "illegal");
+		return got == want;
+	}
+	if (strcmp(v, "placements") == 0) { /* placements TILE N */
+		if (n != 3 || (t = tile_of(r, tok[1])) < 0 || !int_arg(tok[2], &k))
+			return false;
+		size_t got = cm_board_placements(r->board, t, NULL, 0);
+		if ((int)got != k)
+			snprintf(r->msg, sizeof r->msg, "%s has %zu legal placements, expected %d", tok[1], got, k);
+		return (int)got == k;
+	}
+	if (strcmp(v, "open") == 0 || strcmp(v, "closed") == 0) {
+		if (n != 3 || !int_arg(tok[1], &x) || !int_arg(tok[2], &y))
+			return false;
+		bool want = strcmp(v, "open") == 0, got = cm_board_open_square(r->board, x, y);
+		if (got != want)
+			snprintf(r->msg, sizeof r->msg, "square (%d,%d) is %s", x, y, got ? "open" : "closed");
+		return got == want;
+	}
+	if (strcmp(v, "complete") == 0)
+		return check_feature(r, tok, n, 1);
+	if (strcmp(v, "incomplete") == 0)
+		return check_feature(r, tok, n, 0);
+	if (strcmp(v, "feature") == 0)
+		return check_feature(r, tok, n, -1);
+	if (strcmp(v, "spots") == 0) { /* spots FEATURE… : exactly these */
+		int sp[64];
+		size_t got = cm_board_spots(r->board, CM_FOLLOWER_MEEPLE, sp, 64);
+		int lx = -1, ly = -1;
+		cm_board_last_placed(r->board, &lx, &ly);
+		bool ok = got == (size_t)(n - 1);
+		for (int i = 1; i < n && ok; i++) {
+			int f = feature_of(r, lx, ly, tok[i]);
+			bool found = false;
+			for (size_t j = 0; j < got; j++)
+				found |= sp[j] == f;
+			ok = found;
+		}
+		if (!ok)
+			snprintf(r->msg, sizeof r->msg, "spots differ: %zu spots", got);
+		return ok;
+	}
+	if (strcmp(v, "score") == 0)
+		return check_score(r, tok, n);
+	if (strcmp(v, "items") == 0) {
+		if (n != 2 || !int_arg(tok[1], &k))
+			return false;
+		if ((int)r->n_items != k)
+			snprintf(r->msg, sizeof r->msg, "%zu score items, expected %d", r->n_items, k);
+		return (int)r->n_items == k;
+	}
+	if (strcmp(v, "scores") == 0) {
+		for (int p = 0; p + 1 < n; p++) {
+			if (!int_arg(tok[p + 1], &k))
+				return false;
+			if (cm_board_score(r->board, p) != k) {
+				snprintf(r->msg, sizeof r->msg, "player %d has %d points, expected %d", p,
+				         cm_board_score(r->board, p), k);
+				return false;
+			}
+		}
+		return true;
+	}
+	if (strcmp(v, "supply") == 0) {
+		int p;
+		if (n != 3 || !int_arg(tok[1], &p) || !int_arg(tok[2], &k))
+			return false;
+		if (cm_board_supply(r->board, p) != k)
+			snprintf(r->msg, sizeof r->msg, "player %d has %d followers, expected %d", p,
+			         cm_board_supply(r->board, p), k);
+		return cm_board_supply(r->board, p) == k;
+	}
+	if (strcmp(v, "final") == 0) {
+		if (cm_board_final(r->board, &r->items, &r->n_items) < 0) {
+			snprintf(r->msg, sizeof r->msg, "final scoring refused");
+			return false;
+		}
+		return true;
+	}
+	if (strcmp(v, "setup-tiles") == 0) { /* setup-tiles N: tiles on start squares */
+		if (n != 2 || !int_arg(tok[1], &k))
+			return false;
+		int got = cm_board_stats(r->board)->setup_tiles, on_start = 0;
+		const cm_map *m = r->scn->map;
+		for (int yy = 0; yy < m->rows; yy++)
+			for (int xx = 0; xx < m->cols; xx++)
+				if (cm_board_tile_at(r->board, xx, yy, NULL, NULL) == 0 &&
+				    cm_map_at(m, xx, yy)->kind == CM_SQ_START)
+					on_start++;
+		if (got != k || on_start != k)
+			snprintf(r->msg, sizeof r->msg, "%d setup tiles, %d on start squares, expected %d", got,
+			         on_start, k);
+		return got == k && on_start == k;
+	}
+	if (strcmp(v, "pile") == 0) {
+		if (n != 2 || !int_arg(tok[1], &k))
+			return false;
+		if (cm_board_pile(r->board) != k)
+			snprintf(r->msg, sizeof r->msg, "%d tiles in the pile, expected %d", cm_board_pile(r->board), k);
+		return cm_board_pile(r->board) == k;
+	}
+	if (strcmp(v, "draw") == 0) { /* draw TILE|none [stranded=N] */
+		int got = -1;
+		int rc = cm_board_draw(r->board, &got);
+		bool ok = n >= 2 && (strcmp(tok[1], "none") == 0 ? rc < 0 : rc == 0 && got == tile_of(r, tok[1]));
+		if (ok && n == 3 && strncmp(tok[2], "stranded=", 9) == 0 && int_arg(tok[2] + 9, &k))
+			ok = cm_board_stats(r->board)->stranded == k;
+		if (!ok)
+			snprintf(r->msg, sizeof r->msg, "draw gave %s, stranded %d",
+			         rc < 0 ? "none" : cm_deck_type(r->deck, (size_t)got)->id,
+			         cm_board_stats(r->board)->stranded);
+		return ok;
+	}
+	snprintf(r->msg, sizeof r->msg, "unknown step %s", v);
+	return false;
+}
+
+static void run_scenario(void **state)
+{
+	const char *path = *state;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	run r;
+	memset(&r, 0, sizeof r);
+	r.file = path;
+	int rc = cm_scenario_read_file(path, d, &r.scn);
+	if (rc == 0)
+		rc = cm_deck_build(r.scn->map, (const cm_tileset *const *)r.scn->sets, r.scn->n_sets, d, &r.deck);
+	if (rc == 0)
+		rc = cm_board_new(r.scn->map, r.deck, NULL, r.scn->players, r.scn->seed, r.scn->flags, d,
+		                  &r.board);
+	if (rc < 0)
+		print_diags(d);
+	bool ok = rc == 0;
+	if (ok && r.scn->n_rule_ids == 0) {
+		print_error("%s: names no rule (add a \"rule ID\" line)\n", path);
+		ok = false;
+	}
+	for (size_t i = 0; ok && i < r.scn->n_steps; i++) {
+		if (!step(&r, &r.scn->steps[i])) {
+			print_error("%s:%u: %s: %s\n", path, r.scn->steps[i].line, r.scn->steps[i].tok[0], r.msg);
+			ok = false;
+		}
+	}
+	cm_board_free(r.board);
+	cm_deck_free(r.deck);
+	cm_scenario_free(r.scn);
+	cm_diags_free(d);
+	if (!ok)
+		fail();
+}
+
+static void rules_covered(void **state)
+{
+	(void)state;
+	size_t n = sizeof rule_table / sizeof rule_table[0];
+	bool *seen = calloc(n, sizeof *seen);
+	cm_diags *d = NULL;
+	assert_non_null(seen);
+	assert_int_equal(cm_diags_new(&d), 0);
+	for (size_t i = 0; i < n_files; i++) {
+		cm_scenario *s = NULL;
+		if (cm_scenario_read_file(files[i], d, &s) < 0)
+			continue; /* its own test reports it */
+		for (size_t k = 0; k < s->n_rule_ids; k++) {
+			bool known = false;
+			for (size_t j = 0; j < n; j++)
+				if (strcmp(rule_table[j], s->rule_ids[k]) == 0)
+					seen[j] = known = true;
+			if (!known && strncmp(s->rule_ids[k], "WAGON-", 6) != 0 &&
+			    strncmp(s->rule_ids[k], "ABBEY-", 6) != 0)
+				print_error("%s: unknown rule id %s\n", files[i], s->rule_ids[k]);
+		}
+		cm_scenario_free(s);
+	}
+	size_t missing = 0;
+	for (size_t j = 0; j < n; j++)
+		if (!seen[j]) {
+			print_error("rule %s is covered by no scenario\n", rule_table[j]);
+			missing++;
+		}
+	free(seen);
+	cm_diags_free(d);
+	assert_int_equal(missing, 0);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+	dir_path = argc > 1 ? argv[1] : "tests/scenarios";
+	DIR *dir = opendir(dir_path);
+	if (!dir) {
+		fprintf(stderr, "scenario_runner: cannot open %s\n", dir_path);
+		return 1;
+	}
+	struct dirent *e;
+	size_t cap = 0;
+	while ((e = readdir(dir))) {
+		size_t l = strlen(e->d_name);
+		if (l < 5 || strcmp(e->d_name + l - 4, ".scn") != 0)
+			continue;
+		if (n_files == cap) {
+			cap = cap ? 2 * cap : 64;
+			files = realloc(files, cap * sizeof *files);
+			if (!files)
+				return 1;
+		}
+		size_t pl = strlen(dir_path) + l + 2;
+		files[n_files] = malloc(pl);
+		if (!files[n_files])
+			return 1;
+		snprintf(files[n_files++], pl, "%s/%s", dir_path, e->d_name);
+	}
+	closedir(dir);
+	qsort(files, n_files, sizeof *files, cmp_str);
+	struct CMUnitTest *tests = calloc(n_files + 1, sizeof *tests);
+	if (!tests)
+		return 1;
+	for (size_t i = 0; i < n_files; i++) {
+		const char *slash = strrchr(files[i], '/');
+		tests[i].name = slash ? slash + 1 : files[i];
+		tests[i].test_func = run_scenario;
+		tests[i].initial_state = files[i];
+	}
+	tests[n_files].name = "rules_covered";
+	tests[n_files].test_func = rules_covered;
+	int rc = _cmocka_run_group_tests("scenarios", tests, n_files + 1, NULL, NULL);
+	for (size_t i = 0; i < n_files; i++)
+		free(files[i]);
+	free(files);
+	free(tests);
+	return rc;
+}

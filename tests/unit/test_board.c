@@ -1,0 +1,574 @@
+/* test_board.c: the rules engine (carcamap/board.h) under random play:
+ * property tests over thousands of games on two boards (tiles match
+ * neighbours, big cities and prints; followers only on unoccupied
+ * features and conserved; open edges, tiles and coats of arms equal a
+ * recount from scratch; scores never decrease; replays and seeds
+ * reproduce games), plus the PRNG, the deck and replay reading. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/board.h"
+#include "carcamap/scenario.h"
+
+typedef struct {
+	cm_scenario *scn;
+	cm_deck *deck;
+} fixture;
+
+static fixture load(const char *path)
+{
+	fixture fx = { 0 };
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	int rc = cm_scenario_read_file(path, d, &fx.scn);
+	if (rc == 0)
+		rc = cm_deck_build(fx.scn->map, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, d,
+		                   &fx.deck);
+	if (rc < 0)
+		cm_diags_write_text(d, stderr);
+	cm_diags_free(d);
+	assert_int_equal(rc, 0);
+	return fx;
+}
+
+static void unload(fixture *fx)
+{
+	cm_deck_free(fx->deck);
+	cm_scenario_free(fx->scn);
+}
+
+/* ---- an independent recount of the board, from scratch ---- */
+
+typedef struct {
+	const cm_map *m;
+	const cm_board *b;
+	const cm_deck *deck;
+	int n_sq;
+} recount;
+
+static int rfind(int *uf, int a)
+{
+	while (uf[a] != a)
+		a = uf[a] = uf[uf[a]];
+	return a;
+}
+
+static void runite(int *uf, int a, int b)
+{
+	a = rfind(uf, a);
+	b = rfind(uf, b);
+	if (a != b)
+		uf[a] = b;
+}
+
+/* The tile type and rotation on square s: a placed tile, or a big-city
+ * piece (rotation 0); NULL for neither. */
+static const cm_tile_type *type_at(const recount *r, int s, int *rot)
+{
+	int t, x = s % r->m->cols, y = s / r->m->cols;
+	if (cm_board_tile_at(r->b, x, y, &t, rot) == 0)
+		return cm_deck_type(r->deck, (size_t)t);
+	*rot = 0;
+	for (size_t c = 0; c < r->m->n_bigcities; c++)
+		for (size_t k = 0; k < r->m->bigcities[c].n_pieces; k++)
+			if (r->m->bigcities[c].pieces[k].x == x && r->m->bigcities[c].pieces[k].y == y)
+				return &r->m->bigcities[c].pieces[k].tile;
+	return NULL;
+}
+
+/* The feature covering slot i of a tile turned rot quarter turns. */
+static int feature_on(const cm_tile_type *t, int rot, int i)
+{
+	return t->slot_feature[((i - 3 * rot) % 12 + 12) % 12];
+}
+
+static int nb(const cm_map *m, int s, int d)
+{
+	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
+	int x = s % m->cols + dx[d], y = s / m->cols + dy[d];
+	return cm_map_at(m, x, y) ? y * m->cols + x : -1;
+}
+
+static int bigcity_of(const cm_map *m, int s)
+{
+	return s >= 0 ? m->squares[s].bigcity : -1;
+}
+
+/* Checks every feature on the board against a recount: open edges, tiles
+ * (squares once, printed pieces once), coats of arms; and that every
+ * placed tile matches its neighbours, big cities and prints. */
+static void check_board(const cm_map *m, const cm_board *b, const cm_deck *deck)
+{
+	recount r = { m, b, deck, m->cols * m->rows };
+	int n_nodes = r.n_sq * 32 + r.n_sq * 4 + (int)m->n_ferries;
+	int *uf = malloc((size_t)n_nodes * sizeof *uf);
+	int *open = calloc((size_t)n_nodes, sizeof *open);
+	int *arms = calloc((size_t)n_nodes, sizeof *arms);
+	int *tiles = calloc((size_t)n_nodes, sizeof *tiles);
+	unsigned char *real = calloc((size_t)n_nodes, 1); /* prints and ferries in use */
+	assert_true(uf && open && arms && tiles && real);
+	for (int i = 0; i < n_nodes; i++)
+		uf[i] = i;
+	int pbase = r.n_sq * 32, fbase = r.n_sq * 36;
+	for (int s = 0; s < r.n_sq; s++) {
+		int rot;
+		const cm_tile_type *t = type_at(&r, s, &rot);
+		if (!t)
+			continue;
+		bool placed = cm_board_tile_at(b, s % m->cols, s / m->cols, NULL, NULL) == 0;
+		for (int d = 0; d < 4; d++) {
+			int q = nb(m, s, d), qrot;
+			const cm_tile_type *u = q >= 0 ? type_at(&r, q, &qrot) : NULL;
+			int f = feature_on(t, rot, 3 * d + 1);
+			cm_feature_kind k = t->features[f].kind;
+			bool rc = k == CM_FEAT_ROAD || k == CM_FEAT_CITY;
+			if (u) {
+				if (!placed && bigcity_of(m, q) >= 0 && bigcity_of(m, q) != bigcity_of(m, s))
+					continue; /* two different big cities: closed */
+				if (placed)
+					assert_true(cm_tile_edge(t, (cm_side)d, rot) ==
+					            cm_tile_edge(u, (cm_side)((d + 2) % 4), qrot));
+				for (int p = 0; p < 3; p++) {
+					int a = feature_on(t, rot, 3 * d + p);
+					int c = feature_on(u, qrot, cm_slot_facing(3 * d + p));
+					if (t->features[a].kind == u->features[c].kind)
+						runite(uf, s * 32 + a, q * 32 + c);
+				}
+				continue;
+			}
+			if (q >= 0 && cm_square_kind_playable(m->squares[q].kind)) {
+				if (rc)
+					open[s * 32 + f]++; /* an empty square */
+				continue;
+			}
+			if (!placed)
+				continue; /* a big city at the map edge: closed */
+			/* the map edge: a ferry, a print or neutral */
+			const cm_edge_print *pr = &m->squares[s].print[d];
+			int fe = -1;
+			for (size_t i = 0; i < m->n_ferries; i++) {
+				const cm_ferry *fr = &m->ferries[i];
+				if ((fr->y1 * m->cols + fr->x1 == s && (int)fr->s1 == d) ||
+				    (fr->y2 * m->cols + fr->x2 == s && (int)fr->s2 == d))
+					fe = (int)i;
+			}
+			if (fe >= 0) {
+				assert_int_equal(k, CM_FEAT_ROAD);
+				runite(uf, s * 32 + f, fbase + fe);
+				real[fbase + fe] = 1;
+			} else if (pr->kind == CM_PRINT_ROAD || pr->kind == CM_PRINT_CITY) {
+				assert_int_equal(k, pr->kind == CM_PRINT_ROAD ? CM_FEAT_ROAD : CM_FEAT_CITY);
+				runite(uf, s * 32 + f, pbase + s * 4 + d);
+				arms[pbase + s * 4 + d] = pr->arms;
+				real[pbase + s * 4 + d] = 1;
+			}
+		}
+	}
+	/* a ferry: one tile, its arms and both ends' printed arms, open at an
+	 * end with no tile */
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *fr = &m->ferries[i];
+		int s1 = fr->y1 * m->cols + fr->x1, s2 = fr->y2 * m->cols + fr->x2;
+		arms[fbase + (int)i] = fr->arms + m->squares[s1].print[fr->s1].arms +
+		                       m->squares[s2].print[fr->s2].arms;
+		open[fbase + (int)i] = (cm_board_tile_at(b, fr->x1, fr->y1, NULL, NULL) < 0) +
+		                       (cm_board_tile_at(b, fr->x2, fr->y2, NULL, NULL) < 0);
+	}
+	/* sum per root: open edges, arms, tiles (a square once) */
+	int *ropen = calloc((size_t)n_nodes, sizeof *ropen), *rarms = calloc((size_t)n_nodes, sizeof *rarms);
+	assert_true(ropen && rarms);
+	for (int i = 0; i < n_nodes; i++) {
+		int root = rfind(uf, i);
+		ropen[root] += open[i];
+		rarms[root] += arms[i];
+	}
+	for (int s = 0; s < r.n_sq; s++) {
+		int rot;
+		const cm_tile_type *t = type_at(&r, s, &rot);
+		if (!t)
+			continue;
+		for (size_t f = 0; f < t->n_features; f++) {
+			int root = rfind(uf, s * 32 + (int)f);
+			rarms[root] += t->features[f].arms;
+			bool first = true; /* BASE-TILE-COUNT: a square once per feature */
+			for (size_t g = 0; g < f; g++)
+				if (rfind(uf, s * 32 + (int)g) == root)
+					first = false;
+			tiles[root] += first;
+		}
+	}
+	for (int i = pbase; i < n_nodes; i++)
+		if (real[i])
+			tiles[rfind(uf, i)]++;
+	/* compare every placed road and city with the engine */
+	for (int s = 0; s < r.n_sq; s++) {
+		int rot, x = s % m->cols, y = s / m->cols;
+		if (cm_board_tile_at(b, x, y, NULL, &rot) < 0)
+			continue;
+		const cm_tile_type *t = type_at(&r, s, &rot);
+		for (size_t f = 0; f < t->n_features; f++) {
+			cm_feature_info fi;
+			assert_int_equal(cm_board_feature(b, x, y, (int)f, &fi), 0);
+			assert_int_equal(fi.kind, t->features[f].kind);
+			if (fi.kind == CM_FEAT_MONASTERY) {
+				int missing = 0;
+				for (int dy = -1; dy <= 1; dy++)
+					for (int dx = -1; dx <= 1; dx++) {
+						const cm_square *q = cm_map_at(m, x + dx, y + dy);
+						missing += (dx || dy) && q && cm_square_kind_playable(q->kind) &&
+						           cm_board_tile_at(b, x + dx, y + dy, NULL, NULL) < 0;
+					}
+				assert_int_equal(fi.open, missing);
+			}
+			if (fi.kind != CM_FEAT_ROAD && fi.kind != CM_FEAT_CITY)
+				continue;
+			int root = rfind(uf, s * 32 + (int)f);
+			assert_int_equal(fi.open, ropen[root]);
+			assert_int_equal(fi.arms, rarms[root]);
+			assert_int_equal(fi.tiles, tiles[root]);
+			assert_int_equal(fi.complete, ropen[root] == 0);
+		}
+	}
+	free(uf);
+	free(open);
+	free(arms);
+	free(tiles);
+	free(real);
+	free(ropen);
+	free(rarms);
+}
+
+/* ---- playing games step by step ---- */
+
+static int followers_on_board(const cm_board *b, int p)
+{
+	const cm_follower *fo;
+	size_t n = cm_board_followers(b, &fo);
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += fo[i].player == p;
+	return c;
+}
+
+/* One random game through the turn API, checking invariants every turn
+ * when deep (the full recount), else every 16 turns. */
+static void play_checked(const fixture *fx, cm_board *b, cm_rng *rng, bool deep)
+{
+	const cm_map *m = fx->scn->map;
+	int players = cm_board_players(b), fol = m->setup.followers;
+	int last[CM_MAX_PLAYERS] = { 0 };
+	cm_placement pl[4 * 1024];
+	int t, turn = 0;
+	while (cm_board_draw(b, &t) == 0) {
+		size_t n = cm_board_placements(b, t, pl, 4 * 1024);
+		assert_true(n > 0 && n <= 4 * 1024);
+		for (size_t i = 0; i < n; i++)
+			assert_true(cm_board_legal(b, t, pl[i].x, pl[i].y, pl[i].rot));
+		cm_placement c = pl[cm_rng_below(rng, (uint32_t)n)];
+		assert_int_equal(cm_board_place(b, t, c.x, c.y, c.rot), 0);
+		assert_int_equal(cm_board_place(b, t, c.x, c.y, c.rot), CM_EINVAL); /* turn open */
+		int spots[32];
+		size_t ns = cm_board_spots(b, CM_FOLLOWER_MEEPLE, spots, 32);
+		if (ns && cm_rng_below(rng, 2)) {
+			int f = spots[cm_rng_below(rng, (uint32_t)ns)];
+			cm_feature_info fi;
+			assert_int_equal(cm_board_feature(b, c.x, c.y, f, &fi), 0);
+			for (int p = 0; p < CM_MAX_PLAYERS; p++)
+				assert_int_equal(fi.followers[p], 0); /* BASE-OCCUPIED */
+			assert_int_equal(cm_board_deploy(b, f, CM_FOLLOWER_MEEPLE), 0);
+			assert_int_equal(cm_board_deploy(b, f, CM_FOLLOWER_MEEPLE), CM_EINVAL);
+		}
+		const cm_score_item *items;
+		size_t ni;
+		assert_int_equal(cm_board_end_turn(b, &items, &ni), 0);
+		for (size_t i = 0; i < ni; i++)
+			assert_non_null(items[i].reason);
+		for (int p = 0; p < players; p++) {
+			if (!cm_board_rules(b)->town_cost) /* the only way to lose points */
+				assert_true(cm_board_score(b, p) >= last[p]);
+			last[p] = cm_board_score(b, p);
+			assert_int_equal(cm_board_supply(b, p) + followers_on_board(b, p), fol);
+		}
+		if (deep || ++turn % 16 == 0)
+			check_board(m, b, fx->deck);
+	}
+	check_board(m, b, fx->deck);
+	assert_int_equal(cm_board_final(b, NULL, NULL), 0);
+	assert_int_equal(cm_board_final(b, NULL, NULL), CM_EINVAL);
+	for (int p = 0; p < players; p++)
+		assert_true(cm_board_score(b, p) >= last[p]);
+}
+
+static char *replay_text(const cm_board *b)
+{
+	cm_replay *r = NULL;
+	assert_int_equal(cm_replay_from_board(b, &r), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(cm_replay_write(r, f), 0);
+	fclose(f);
+	cm_replay_free(r);
+	return buf;
+}
+
+/* The replay of b, read back and played, gives the same board and text. */
+static void check_replay(const fixture *fx, const cm_board *b)
+{
+	char *text = replay_text(b);
+	FILE *f = fmemopen(text, strlen(text), "r");
+	assert_non_null(f);
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_replay *r = NULL;
+	assert_int_equal(cm_replay_read(f, "mem", d, &r), 0);
+	fclose(f);
+	cm_board *b2 = NULL;
+	int rc = cm_board_replay(fx->scn->map, fx->deck, r, d, &b2);
+	if (rc < 0)
+		cm_diags_write_text(d, stderr);
+	assert_int_equal(rc, 0);
+	const cm_map *m = fx->scn->map;
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			int t1 = -1, r1 = -1, t2 = -1, r2 = -1;
+			assert_int_equal(cm_board_tile_at(b, x, y, &t1, &r1), cm_board_tile_at(b2, x, y, &t2, &r2));
+			assert_int_equal(t1, t2);
+			assert_int_equal(r1, r2);
+		}
+	for (int p = 0; p < cm_board_players(b); p++)
+		assert_int_equal(cm_board_score(b, p), cm_board_score(b2, p));
+	char *text2 = replay_text(b2);
+	assert_string_equal(text, text2);
+	free(text2);
+	cm_board_free(b2);
+	cm_replay_free(r);
+	cm_diags_free(d);
+	free(text);
+}
+
+static void properties(const char *path, int deep_games, int games, int players, bool islands)
+{
+	fixture fx = load(path);
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, players, 1, 0, NULL, &b), 0);
+	cm_rng rng;
+	cm_rng_seed(&rng, 7);
+	long points = 0, island_points = 0;
+	for (int g = 0; g < games; g++) {
+		assert_int_equal(cm_board_reset(b, (uint64_t)g * 7919 + 3, NULL), 0);
+		play_checked(&fx, b, &rng, g < deep_games);
+		if (g % 50 == 0)
+			check_replay(&fx, b);
+		points += cm_board_score(b, 0);
+		island_points += cm_board_stats(b)->points_island;
+	}
+	assert_true(points > 0); /* the games do score */
+	assert_true(!islands || island_points > 0); /* and reach the islands */
+	cm_board_free(b);
+	unload(&fx);
+}
+
+static void test_board__properties_map120(void **state)
+{
+	(void)state;
+	properties("tests/bench/map120.scn", 100, 1500, 2, false);
+}
+
+static void test_board__properties_islands(void **state)
+{
+	(void)state;
+	properties("tests/scenarios/islands.map", 100, 1500, 3, true);
+}
+
+/* The map format's full example, read by the map reader (town-cost on). */
+static void test_board__properties_sample_xml(void **state)
+{
+	(void)state;
+	properties("tests/scenarios/map-xml-sample.scn", 200, 1500, 2, true);
+}
+
+/* Same seed, same game (random play and replay text); another seed, another. */
+static void test_board__same_seed_same_game(void **state)
+{
+	(void)state;
+	fixture fx = load("tests/bench/map120.scn");
+	char *text[3];
+	for (int i = 0; i < 3; i++) {
+		cm_board *b = NULL;
+		assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 4, i < 2 ? 99 : 100, 0, NULL, &b), 0);
+		cm_rng rng;
+		cm_rng_seed(&rng, 5);
+		assert_int_equal(cm_board_play_random(b, &rng), 0);
+		assert_int_equal(cm_board_play_random(b, &rng), CM_EINVAL);
+		text[i] = replay_text(b);
+		if (i == 0)
+			check_replay(&fx, b);
+		cm_board_free(b);
+	}
+	assert_string_equal(text[0], text[1]);
+	assert_true(strcmp(text[0], text[2]) != 0);
+	for (int i = 0; i < 3; i++)
+		free(text[i]);
+	unload(&fx);
+}
+
+/* Random play fills the board and accounts for every tile. */
+static void test_board__random_play_stats(void **state)
+{
+	(void)state;
+	fixture fx = load("tests/bench/map120.scn");
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 2, 11, 0, NULL, &b), 0);
+	cm_rng rng;
+	cm_rng_seed(&rng, 1);
+	assert_int_equal(cm_board_play_random(b, &rng), 0);
+	const cm_game_stats *st = cm_board_stats(b);
+	assert_int_equal(st->setup_tiles, 2);
+	assert_int_equal(st->tiles_placed + st->setup_tiles + st->stranded, cm_deck_total(fx.deck));
+	assert_int_equal(st->squares_filled, st->tiles_placed + st->setup_tiles);
+	assert_int_equal(st->squares_playable, 120);
+	int sum = st->points_island + st->points_town;
+	for (int k = 0; k < CM_FEAT_KIND_COUNT; k++)
+		sum += st->points_kind[k];
+	assert_int_equal(sum, st->scores[0] + st->scores[1]);
+	assert_true(cm_board_over(b));
+	cm_board_free(b);
+	unload(&fx);
+}
+
+static void test_board__rng_range_and_determinism(void **state)
+{
+	(void)state;
+	cm_rng a, b;
+	cm_rng_seed(&a, 12345);
+	cm_rng_seed(&b, 12345);
+	int hist[7] = { 0 };
+	for (int i = 0; i < 70000; i++) {
+		uint64_t x = cm_rng_next(&a);
+		assert_true(x == cm_rng_next(&b));
+		uint32_t v = cm_rng_below(&a, 7);
+		assert_true(v == cm_rng_below(&b, 7));
+		assert_true(v < 7);
+		hist[v]++;
+	}
+	for (int i = 0; i < 7; i++)
+		assert_true(hist[i] > 9000 && hist[i] < 11000);
+	assert_int_equal(cm_rng_below(&a, 1), 0);
+	assert_int_equal(cm_rng_below(&a, 0), 0);
+	cm_rng_seed(&b, 12346);
+	assert_true(cm_rng_next(&a) != cm_rng_next(&b));
+}
+
+/* Deck: per-edition counts, explicit counts, the start tile set aside,
+ * and errors for an unknown set or tile. */
+static void test_board__deck_counts_and_errors(void **state)
+{
+	(void)state;
+	fixture fx = load("tests/bench/map120.scn");
+	assert_int_equal(cm_deck_total(fx.deck), 114);
+	int d = cm_deck_find(fx.deck, "D");
+	assert_true(d >= 0);
+	assert_int_equal(cm_deck_start(fx.deck), d);
+	assert_int_equal(cm_deck_count(fx.deck, (size_t)d), 4);
+	assert_int_equal(cm_deck_count(fx.deck, (size_t)cm_deck_find(fx.deck, "E")), 4); /* C2 */
+	cm_map *m = fx.scn->map;
+	cm_edition e = m->rules.edition;
+	m->rules.edition = CM_EDITION_C1;
+	cm_deck *k = NULL;
+	assert_int_equal(cm_deck_build(m, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, NULL, &k), 0);
+	assert_int_equal(cm_deck_count(k, (size_t)cm_deck_find(k, "E")), 5);
+	assert_int_equal(cm_deck_find(k, "Eg") >= 0 ? cm_deck_count(k, (size_t)cm_deck_find(k, "Eg")) : 0, 0);
+	assert_int_equal(cm_deck_total(k), 114);
+	assert_true(cm_deck_hash(k) != cm_deck_hash(fx.deck));
+	cm_deck_free(k);
+	m->rules.edition = e;
+	/* explicit count replaces the set's */
+	free(m->deck[0].tile);
+	m->deck[0].tile = strdup("U");
+	m->deck[0].count = 2;
+	cm_diags *dg = NULL;
+	assert_int_equal(cm_diags_new(&dg), 0);
+	assert_int_equal(cm_deck_build(m, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, dg, &k), 0);
+	assert_int_equal(cm_deck_total(k), 2 + 18 + 24);
+	assert_int_equal(cm_deck_start(k), -1);
+	cm_deck_free(k);
+	free(m->deck[0].tile);
+	m->deck[0].tile = strdup("nope");
+	assert_int_equal(cm_deck_build(m, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, dg, &k),
+	                 CM_EINVAL);
+	assert_null(k);
+	free(m->deck[1].tileset);
+	m->deck[1].tileset = strdup("no-such-set");
+	assert_int_equal(cm_deck_build(m, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, dg, &k),
+	                 CM_EINVAL);
+	/* every problem is reported, not only the first */
+	assert_int_equal(cm_diags_errors(dg), 3);
+	assert_non_null(strstr(cm_diags_get(dg, 0)->message, "nope"));
+	assert_non_null(strstr(cm_diags_get(dg, 1)->message, "nope"));
+	assert_non_null(strstr(cm_diags_get(dg, 2)->message, "no-such-set"));
+	assert_non_null(strstr(cm_diags_get(dg, 2)->where, "deck entry 2"));
+	cm_diags_free(dg);
+	unload(&fx);
+}
+
+/* Bad replays: a wrong header, a bad line, another map. */
+static void test_board__replay_errors(void **state)
+{
+	(void)state;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_replay *r = NULL;
+	const char *bad1 = "hello\n";
+	FILE *f = fmemopen((void *)bad1, strlen(bad1), "r");
+	assert_int_equal(cm_replay_read(f, "a", d, &r), CM_EFORMAT);
+	fclose(f);
+	const char *bad2 = "carcamap-replay 2\n";
+	f = fmemopen((void *)bad2, strlen(bad2), "r");
+	assert_int_equal(cm_replay_read(f, "b", d, &r), CM_EVERSION);
+	fclose(f);
+	const char *bad3 = "carcamap-replay 1\nmap x 00000000000000ff\ndeck 1\nplayers 2\nseed 1\n"
+	                   "move 0 D 1 1 7 -\nfrobnicate\n";
+	f = fmemopen((void *)bad3, strlen(bad3), "r");
+	assert_int_equal(cm_replay_read(f, "c", d, &r), CM_EINVAL);
+	fclose(f);
+	assert_null(r);
+	assert_int_equal(cm_diags_errors(d), 4);
+	assert_int_equal(cm_diags_get(d, 2)->line, 6);
+	assert_int_equal(cm_diags_get(d, 3)->line, 7);
+	/* a good replay on another map */
+	fixture fx = load("tests/bench/map120.scn"), fy = load("tests/scenarios/islands.map");
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 2, 3, 0, NULL, &b), 0);
+	cm_replay *rp = NULL;
+	assert_int_equal(cm_replay_from_board(b, &rp), 0);
+	cm_board *b2 = NULL;
+	assert_int_equal(cm_board_replay(fy.scn->map, fy.deck, rp, d, &b2), CM_EINVAL);
+	assert_null(b2);
+	cm_replay_free(rp);
+	cm_board_free(b);
+	unload(&fx);
+	unload(&fy);
+	cm_diags_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_board__rng_range_and_determinism),
+		cmocka_unit_test(test_board__deck_counts_and_errors),
+		cmocka_unit_test(test_board__random_play_stats),
+		cmocka_unit_test(test_board__same_seed_same_game),
+		cmocka_unit_test(test_board__replay_errors),
+		cmocka_unit_test(test_board__properties_map120),
+		cmocka_unit_test(test_board__properties_islands),
+		cmocka_unit_test(test_board__properties_sample_xml),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,194 @@
+/* cmd_export.c: `carcamap export`: writes a map for game clients (JSON,
+ * compact binary, Tiled TMX) or back as a descriptor (XML). */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "util_int.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: carcamap export --format FMT [options] (MAP.xml | PACK --map ID) [TILESETS...]\n"
+	        "\n"
+	        "Writes one map in a format for game clients or back as a descriptor:\n"
+	        "  json  the whole map with the tile definitions of its deck\n"
+	        "        (schemas/export-json.md, JSON Schema schemas/export.schema.json)\n"
+	        "  bin   compact little-endian binary with a section table and CRC-32s\n"
+	        "        (schemas/export-bin.md; a dependency-free C reader is in\n"
+	        "        lib/reader/)\n"
+	        "  tmx   a Tiled map (TMX 1.8) plus its tileset image beside it\n"
+	        "        (schemas/export-tmx.md)\n"
+	        "  xml   the map descriptor (schemas/map.md); compiling it again gives\n"
+	        "        the same content hash\n"
+	        "Every export is deterministic: the same map gives the same bytes.\n"
+	        "\n"
+	        "Options:\n"
+	        "  --format FMT       json, bin, tmx or xml (required)\n"
+	        "  -o, --output FILE  where to write; '-' or none: standard output (json,\n"
+	        "                     xml; bin only when stdout is not a terminal); tmx\n"
+	        "                     needs a file\n"
+	        "  --map ID           the map to export when the input holds several\n"
+	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
+	        "  -h, --help         show this help\n"
+	        "\n"
+	        "Examples:\n"
+	        "  carcamap export --format json maps/germany/germany.xml -o germany.json\n"
+	        "  carcamap export --format bin build/maps.pack --map taiwan -o taiwan.cmap\n"
+	        "  carcamap export --format tmx build/maps.pack --map benelux -o benelux.tmx\n"
+	        "  carcamap export --format xml build/maps.pack --map france > france.xml\n"
+	        "\n"
+	        "Exit status: 0 written, 1 problems in the input, 2 usage error, 3 I/O or\n"
+	        "internal failure.\n");
+}
+
+enum { X_NONE, X_JSON, X_BIN, X_TMX, X_XML };
+
+/* Writes len bytes, or the output of a writer, to path atomically (a file
+ * beside it renamed into place) or to stdout when path is NULL. */
+static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_t n, int fmt, cm_diags *d)
+{
+	char *tmp = NULL;
+	FILE *f = stdout;
+	int rc = 0;
+	unsigned char *bin = NULL;
+	size_t len = 0;
+	if (fmt == X_BIN && (rc = cm_export_bin(m, sets, n, &bin, &len)) != 0) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL, "cannot encode map %s: %s", m->id,
+		             cm_strerror(rc));
+		return rc;
+	}
+	if (path) {
+		int fd = cm_tmp_beside(path, &tmp);
+		f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+		if (!f) {
+			if (fd >= 0) {
+				close(fd);
+				remove(tmp);
+			}
+			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write");
+			free(tmp);
+			free(bin);
+			return CM_EIO;
+		}
+	}
+	if (fmt == X_BIN)
+		rc = fwrite(bin, 1, len, f) == len ? 0 : CM_EIO;
+	else if (fmt == X_JSON)
+		rc = cm_export_json(m, sets, n, f);
+	else
+		rc = cm_map_write_xml(m, f);
+	free(bin);
+	if (path) {
+		if (fclose(f) && !rc)
+			rc = CM_EIO;
+		if (!rc && rename(tmp, path))
+			rc = CM_EIO;
+		if (rc) {
+			remove(tmp);
+			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", cm_strerror(rc));
+		}
+		free(tmp);
+	} else if (fflush(stdout) && !rc) {
+		rc = CM_EIO;
+	}
+	if (rc && rc != CM_EIO)
+		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL, "cannot export map %s: %s", m->id,
+		             cm_strerror(rc));
+	return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "map", required_argument, NULL, 'm' },
+		{ "tilesets", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const names[] = { "", "json", "bin", "tmx", "xml" };
+	cm_diags *d = NULL;
+	cm_workspace *w = NULL;
+	cm_tileset **sets = NULL;
+	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
+		cm_diags_free(d);
+		return EXIT_IO;
+	}
+	const char *out = NULL, *map_id = NULL;
+	int fmt = X_NONE, ec = EXIT_CLEAN, c;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ho:T:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			for (int i = X_JSON; i <= X_XML; i++)
+				if (strcmp(optarg, names[i]) == 0)
+					fmt = i;
+			if (fmt == X_NONE)
+				ec = cli_usage_error("export", "unknown format '%s' (use json, bin, tmx or xml)", optarg);
+			break;
+		case 'o': out = strcmp(optarg, "-") == 0 ? NULL : optarg; break;
+		case 'm': map_id = optarg; break;
+		case 'T':
+			if (cm_workspace_add_tileset_dir(w, optarg))
+				ec = EXIT_IO;
+			break;
+		case 'h':
+			usage(stdout);
+			goto done;
+		case ':':
+			ec = cli_usage_error("export", "option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			ec = cli_usage_error("export", "unknown option '%s'", argv[optind - 1]);
+			break;
+		}
+		if (ec)
+			goto done;
+	}
+	if (fmt == X_NONE) {
+		ec = cli_usage_error("export", "choose a format with --format json|bin|tmx|xml");
+		goto done;
+	}
+	if (optind >= argc) {
+		ec = cli_usage_error("export", "no map to export");
+		goto done;
+	}
+	if (fmt == X_TMX && !out) {
+		ec = cli_usage_error("export", "--format tmx writes files: give -o FILE.tmx");
+		goto done;
+	}
+	if (fmt == X_BIN && !out && isatty(STDOUT_FILENO)) {
+		ec = cli_usage_error("export", "binary output to a terminal: give -o FILE or redirect");
+		goto done;
+	}
+	/* xml and tmx need no tile definitions; json and bin carry the deck's */
+	int rc = cli_workspace_load(w, argc - optind, argv + optind, fmt == X_JSON || fmt == X_BIN, d);
+	if (!rc && cm_diags_errors(d) == 0) {
+		cm_map *m = cli_select_map("export", w, map_id);
+		if (!m) {
+			ec = EXIT_USAGE;
+			goto done;
+		}
+		size_t n = 0;
+		if (cm_workspace_map_sets(w, m, &sets, &n)) {
+			ec = EXIT_IO;
+			goto done;
+		}
+		if (fmt == X_TMX)
+			rc = cm_export_tmx(m, out, d);
+		else
+			rc = write_out(out, m, sets, n, fmt, d);
+	}
+	cm_diags_sort(d);
+	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
+	if (!ec)
+		ec = cli_exit_code(rc, d);
+done:
+	free(sets);
+	cm_workspace_free(w);
+	cm_diags_free(d);
+	return ec;
+}
