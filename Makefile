@@ -189,6 +189,8 @@ $(FZ)/obj/gen/schemas.o: $(FZ)/gen/schemas.c $(CONFIG) | $(FUZZ_TOOLS)
 	$(Q)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -Wno-missing-prototypes -c $< -o $@
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
+# A harness that no longer matches an API must fail to build, not fuzz garbage.
+$(FZ)/obj/tests/fuzz/%.o: FUZZ_CFLAGS += -Werror
 $(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
 	@$(if $(Q),echo "  FUZZLD  $@")
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANFLAGS) -o $@ $< $(FUZZ_LIB) $(DEP_LIBS)

@@ -80,9 +80,10 @@ static inline void cmap_walk(const cmap_map *m)
 		FUZZ_REQUIRE(f.x1 < cols && f.y1 < rows && f.x2 < cols && f.y2 < rows);
 		sum += cmap_walk_str(f.name);
 	}
+	cmap_island is;
 	for (uint32_t i = 0; i < cmap_count(m, CMAP_T_ISLANDS); i++) {
-		FUZZ_REQUIRE(cmap_get_island(m, i, &str) == 0);
-		sum += cmap_walk_str(str);
+		FUZZ_REQUIRE(cmap_get_island(m, i, &is) == 0);
+		sum += cmap_walk_str(is.name) + cmap_walk_str(is.title);
 	}
 	for (uint32_t i = 0; i < cmap_count(m, CMAP_T_TILESETS); i++) {
 		cmap_tileset t;
@@ -103,7 +104,7 @@ static inline void cmap_walk(const cmap_map *m)
 		FUZZ_REQUIRE(e.tileset < cmap_count(m, CMAP_T_TILESETS));
 		FUZZ_REQUIRE(e.tile == CMAP_NONE || e.tile < cmap_count(m, CMAP_T_TILES));
 	}
-	FUZZ_REQUIRE(cmap_get_island(m, cmap_count(m, CMAP_T_ISLANDS), &str) != 0);
+	FUZZ_REQUIRE(cmap_get_island(m, cmap_count(m, CMAP_T_ISLANDS), &is) != 0);
 	(void)sum;
 }
 

@@ -584,6 +584,7 @@ static int run_reader(const char *sub, reader_fn read, const char *tmp, int *cas
 			if (!exists(gen) || !generate(gen, path, err, sizeof err)) {
 				fprintf(stderr, "hostile %s: no input and %s\n", current,
 				        exists(gen) ? err : "no recipe");
+				remove(path);
 				failed++;
 				continue;
 			}
