@@ -146,3 +146,77 @@ clean:
 	rm -rf build
 
 -include $(shell find $(O)/obj -name '*.d' 2>/dev/null)
+
+# ===========================================================================
+# Hostile input: fuzzing, valgrind and the CI sequence. This block stands
+# alone (tests/fuzz/ owns it); nothing above depends on it.
+#   make fuzz FUZZ_SECONDS=60   build every tests/fuzz/fuzz_*.c harness with
+#                               clang -fsanitize=fuzzer,address,undefined
+#                               under build/fuzz/ and run each for that long
+#   make fuzz-smoke             the same, FUZZ_SMOKE_SECONDS (15) each
+#   make fuzz-build             build the harnesses only
+#   make cli-valgrind           the CLI golden tests under valgrind
+#   make ci                     test, SAN test, cli-valgrind, fuzz-smoke
+# clang and valgrind are installed on demand (tools/configure.sh fuzz|valgrind).
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 15
+FZ := build/fuzz
+FUZZ_SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# clang also flags vsnprintf(fmt) in a va_list wrapper, which gcc (the main
+# build) accepts: the formats are checked there.
+FUZZ_CFLAGS := $(WARN) -Wno-format-nonliteral -O1 -g $(FUZZ_SANFLAGS) -fsanitize=fuzzer-no-link $(DEP_CFLAGS) -MMD -MP
+FUZZ_CPPFLAGS := -Ilib/include -Ilib -D_POSIX_C_SOURCE=200809L
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FZ)/%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FZ)/obj/%.o) $(FZ)/obj/gen/schemas.o
+FUZZ_LIB := $(FZ)/libcarcamap.a
+FUZZ_TOOLS := $(FZ)/.tools-ok
+
+.PHONY: fuzz fuzz-smoke fuzz-build cli-valgrind ci
+$(FUZZ_TOOLS): tools/configure.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tools/configure.sh fuzz && touch $@
+$(FZ)/obj/%.o: %.c $(CONFIG) | $(FUZZ_TOOLS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+$(FZ)/gen/schemas.c: $(SCHEMAS) tools/embed.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tools/embed.sh $(SCHEMAS) > $@.tmp && mv $@.tmp $@
+$(FZ)/obj/gen/schemas.o: $(FZ)/gen/schemas.c $(CONFIG) | $(FUZZ_TOOLS)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -Wno-missing-prototypes -c $< -o $@
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+# A harness that no longer matches an API must fail to build, not fuzz garbage.
+$(FZ)/obj/tests/fuzz/%.o: FUZZ_CFLAGS += -Werror
+$(FZ)/fuzz_%: $(FZ)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SANFLAGS) -o $@ $< $(FUZZ_LIB) $(DEP_LIBS)
+
+# Seeds for the pack and binary readers are written by the normal library.
+SEEDGEN := $(O)/tests/fuzz-seedgen
+$(SEEDGEN): $(O)/obj/tests/fuzz/seedgen.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS)
+
+fuzz-build: $(FUZZ_BIN) $(SEEDGEN)
+fuzz: fuzz-build
+	$(Q)SEEDGEN=$(SEEDGEN) sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+fuzz-smoke: fuzz-build
+	$(Q)SEEDGEN=$(SEEDGEN) sh tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_BIN)
+
+cli-valgrind: $(BIN)
+	$(Q)sh tools/configure.sh valgrind
+	$(Q)sh tests/fuzz/cli-valgrind.sh $(BIN)
+
+# What CI runs, in order; each step in its own make so that SAN applies to one.
+ci:
+	$(Q)$(MAKE) --no-print-directory test
+	$(Q)$(MAKE) --no-print-directory SAN=address,undefined test
+	$(Q)$(MAKE) --no-print-directory cli-valgrind
+	$(Q)$(MAKE) --no-print-directory fuzz-smoke
+
+-include $(shell find $(FZ)/obj -name '*.d' 2>/dev/null)
+# ===========================================================================

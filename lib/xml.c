@@ -19,6 +19,7 @@ typedef struct {
 	const char *file;
 	const char *rule;
 	int count;
+	int doctype; /* a DOCTYPE was met and the parse stopped there */
 } err_ctx;
 
 static void on_error(void *data, xmlErrorPtr e)
@@ -69,7 +70,7 @@ static int validate(xmlDoc *doc, const char *file, const char *schema, cm_diags 
 	xmlSchemaValidCtxt *vc = NULL;
 	if (!pc)
 		goto out;
-	err_ctx pcx = { d, file, NULL, 0 };
+	err_ctx pcx = { d, file, NULL, 0, 0 };
 	xmlSetStructuredErrorFunc(&pcx, on_error);
 	s = xmlSchemaParse(pc);
 	if (!s) {
@@ -79,7 +80,7 @@ static int validate(xmlDoc *doc, const char *file, const char *schema, cm_diags 
 	vc = xmlSchemaNewValidCtxt(s);
 	if (!vc)
 		goto out;
-	err_ctx c = { d, file, "CM0002", 0 };
+	err_ctx c = { d, file, "CM0002", 0, 0 };
 	xmlSetStructuredErrorFunc(&c, on_error);
 	xmlSchemaSetValidStructuredErrors(vc, on_error, &c);
 	int v = xmlSchemaValidateDoc(vc, doc);
@@ -91,6 +92,20 @@ out:
 	xmlSchemaFree(s);
 	xmlSchemaFreeParserCtxt(pc);
 	return rc;
+}
+
+/* SAX handler for a DOCTYPE, called before its internal subset is read:
+ * stop the parse there, so that no entity or parameter entity of a hostile
+ * subset is ever declared, resolved or expanded, and the only diagnostic is
+ * CM0003 (not a cascade of entity errors that hides the cause). */
+static void refuse_doctype(void *ctx, const xmlChar *name, const xmlChar *ext_id, const xmlChar *sys_id)
+{
+	(void)name;
+	(void)ext_id;
+	(void)sys_id;
+	xmlParserCtxt *ctxt = ctx;
+	((err_ctx *)ctxt->_private)->doctype = 1;
+	xmlStopParser(ctxt);
 }
 
 /* Line of the DOCTYPE in buf: libxml2 gives a DTD node the line of the node
@@ -112,6 +127,67 @@ static unsigned doctype_line(const char *buf, size_t len)
 	return 0;
 }
 
+/* Most attributes one element may carry: carcamap's formats use about ten.
+ * libxml2 2.9 checks each new attribute against all earlier ones of the
+ * element, so an element with n attributes costs n*n: 200000 attributes
+ * (2 MB) parse for minutes. */
+#define MAX_ATTRIBUTES 64
+
+/* Skips from p (inside buf..end) past the terminator term; end if absent. */
+static const char *skip_past(const char *p, const char *end, const char *term)
+{
+	size_t n = strlen(term);
+	for (; (size_t)(end - p) >= n; p++)
+		if (memcmp(p, term, n) == 0)
+			return p + n;
+	return end;
+}
+
+/* The line of the first tag with more than MAX_ATTRIBUTES attributes, 0 if
+ * none. A cheap pre-pass over the text, exact for well-formed XML: outside
+ * comments, processing instructions and CDATA every '<' opens markup, and
+ * inside a tag every '=' outside a quoted value belongs to one attribute. */
+static unsigned too_many_attributes(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	unsigned line = 1;
+	while (p < end) {
+		const char *lt = memchr(p, '<', (size_t)(end - p));
+		if (!lt)
+			break;
+		for (const char *q = p; q < lt; q++)
+			line += *q == '\n';
+		p = lt;
+		const char *next;
+		if (end - p >= 4 && memcmp(p, "<!--", 4) == 0)
+			next = skip_past(p + 4, end, "-->");
+		else if (end - p >= 9 && memcmp(p, "<![CDATA[", 9) == 0)
+			next = skip_past(p + 9, end, "]]>");
+		else if (end - p >= 2 && p[1] == '?')
+			next = skip_past(p + 2, end, "?>");
+		else
+			next = NULL;
+		if (next) {
+			for (const char *q = p; q < next; q++)
+				line += *q == '\n';
+			p = next;
+			continue;
+		}
+		unsigned n = 0, tag_line = line;
+		char quote = 0;
+		for (p++; p < end && (quote || *p != '>') && (quote || *p != '<'); p++) {
+			line += *p == '\n';
+			if (quote)
+				quote = *p == quote ? 0 : quote;
+			else if (*p == '"' || *p == '\'')
+				quote = *p;
+			else if (*p == '=' && ++n > MAX_ATTRIBUTES)
+				return tag_line;
+		}
+	}
+	return 0;
+}
+
 int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char *schema,
                        cm_diags *d, xmlDoc **out)
 {
@@ -121,27 +197,35 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 		               CM_MAX_INPUT_BYTES);
 		return CM_EINVAL;
 	}
+	unsigned crowded = too_many_attributes(buf, len);
+	if (crowded) {
+		cm_diags_check(d, "CM0004", file, crowded, 0, NULL, "an element has more than %d attributes",
+		               MAX_ATTRIBUTES);
+		return CM_EINVAL;
+	}
 	xmlParserCtxt *ctxt = xmlNewParserCtxt();
 	if (!ctxt)
 		return CM_ENOMEM;
-	err_ctx c = { d, file, "CM0001", 0 };
+	err_ctx c = { d, file, "CM0001", 0, 0 };
 	/* libxml2 2.9 has no per-context structured handler: set the
 	 * (thread-local) global one for the duration of the parse. */
 	xmlSetStructuredErrorFunc(&c, on_error);
+	ctxt->_private = &c;
+	ctxt->sax->internalSubset = refuse_doctype;
 	/* NONET: never fetch; no NOENT/DTDLOAD/DTDATTR: entities stay unexpanded
 	 * and no external subset is read. NONET also blocks file:// DTDs. */
 	int opts = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_NOBLANKS;
 	xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, file, NULL, opts);
 	int rc = 0;
-	if (!doc || !ctxt->wellFormed) {
-		if (c.count == 0)
-			cm_diags_check(d, "CM0001", file, 0, 0, NULL, "not well-formed xml");
+	if (c.doctype || (doc && (doc->intSubset || doc->extSubset))) {
+		cm_diags_check(d, "CM0003", file, doctype_line(buf, len), 0, NULL,
+		               "document type declarations are not allowed");
 		rc = CM_EINVAL;
 		goto out;
 	}
-	if (doc->intSubset || doc->extSubset) {
-		cm_diags_check(d, "CM0003", file, doctype_line(buf, len), 0, NULL,
-		               "document type declarations are not allowed");
+	if (!doc || !ctxt->wellFormed) {
+		if (c.count == 0)
+			cm_diags_check(d, "CM0001", file, 0, 0, NULL, "not well-formed xml");
 		rc = CM_EINVAL;
 		goto out;
 	}
@@ -171,7 +255,14 @@ int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc *
 	int rc = cm_read_file(path, CM_MAX_INPUT_BYTES, d, &buf, &len);
 	if (rc)
 		return rc;
-	cm_diags_set_source(d, path, buf, len);
+	/* Quote source lines only from a file of the expected kind: a map that
+	 * names /etc/passwd as its legend or as a half must not make the
+	 * diagnostics show that file's lines. */
+	char root[64];
+	size_t n;
+	if (!schema || (cm_xml_root_name(buf, len, root, sizeof root) == 0 && (n = strlen(root)) > 0 &&
+	                strncmp(schema, root, n) == 0 && strcmp(schema + n, ".xsd") == 0))
+		cm_diags_set_source(d, path, buf, len);
 	rc = cm_xml_load_memory(buf, len, path, schema, d, out);
 	free(buf);
 	return rc;

@@ -5,6 +5,43 @@
 set -eu
 out=${1:-build/config.mk}
 
+# Installs the Debian packages named in $1 (as root) or says how to.
+install_missing() {
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "configure: installing missing packages:$1" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $1 >&2
+  else
+    echo "configure: missing build dependencies:$1" >&2
+    echo "configure: install them (Debian: sudo apt-get install$1)" >&2
+    echo "configure: or run make as root on Debian to install them automatically" >&2
+    exit 1
+  fi
+}
+
+# Tools only some targets need, checked (and installed) only when asked:
+# `configure.sh fuzz` for make fuzz (clang with libFuzzer and its sanitizer
+# runtimes), `configure.sh valgrind` for make cli-valgrind. The normal build
+# needs neither. These modes write no config file.
+FUZZ_PKGS="clang libclang-rt-dev"
+VALGRIND_PKGS="valgrind"
+case $out in
+fuzz)
+  t=$(mktemp -d)
+  printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' > "$t/f.c"
+  if ! command -v clang >/dev/null 2>&1 ||
+     ! clang -fsanitize=fuzzer,address,undefined "$t/f.c" -o "$t/f" >/dev/null 2>&1; then
+    install_missing " $FUZZ_PKGS"
+  fi
+  rm -rf "$t"
+  exit 0 ;;
+valgrind)
+  command -v valgrind >/dev/null 2>&1 || install_missing " $VALGRIND_PKGS"
+  exit 0 ;;
+esac
+
 # pkg-config module -> Debian package that provides it
 mods="libxml-2.0:libxml2-dev libpng:libpng-dev sqlite3:libsqlite3-dev cmocka:libcmocka-dev"
 # tools the tests run (command:package); /usr/bin/jsonschema because a
@@ -24,20 +61,7 @@ for t in $tools_needed; do
   command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg"
 done
 
-if [ -n "$missing" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "configure: installing missing packages:$missing" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
-    # shellcheck disable=SC2086
-    apt-get install -y -qq --no-install-recommends $missing >&2
-  else
-    echo "configure: missing build dependencies:$missing" >&2
-    echo "configure: install them (Debian: sudo apt-get install$missing)" >&2
-    echo "configure: or run make as root on Debian to install them automatically" >&2
-    exit 1
-  fi
-fi
+[ -z "$missing" ] || install_missing "$missing"
 
 mkdir -p "$(dirname "$out")"
 tmp="$out.tmp.$$"

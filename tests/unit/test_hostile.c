@@ -1,0 +1,907 @@
+/* test_hostile.c: hostile inputs through every reader. Each directory
+ * tests/fixtures/hostile/<reader>/ holds inputs X, committed or built at
+ * test time from a recipe X.gen (large or binary ones), and beside each an
+ * X.expect naming the return code and the diagnostics the reader must
+ * produce; one runner checks them all, each under a time limit. Inputs
+ * that crashed a fuzzer stay here as regression cases. Formats: README.md
+ * in that directory. Then what no input file can say: pack output into a
+ * read-only directory, onto a full disk, and two writers racing to one
+ * path, each ending in a clean error or a valid pack, never a damaged one. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include "carcamap/carcamap.h"
+#include "carcamap/image.h"
+#include "carcamap/pack.h"
+#include "util_model.h"
+
+#define HOSTILE_DIR "tests/fixtures/hostile"
+#define DEFAULT_SECONDS 60
+
+/* snprintf that fails the test on truncation (paths here are short). */
+static void fmt(char *buf, size_t size, const char *f, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+
+static void fmt(char *buf, size_t size, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	int n = vsnprintf(buf, size, f, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size)
+		fail_msg("text too long for its buffer: %s", buf);
+}
+
+/* ------------------------------------------------------------------ */
+/* readers: each reads the input at path with diagnostics into d        */
+
+typedef int (*reader_fn)(const char *path, cm_diags *d);
+
+static int read_tileset(const char *path, cm_diags *d)
+{
+	cm_tileset *ts = NULL;
+	int rc = cm_tileset_load_file(path, d, &ts);
+	if ((rc == 0) != (ts != NULL))
+		fail_msg("%s: tile set reader returned %d with%s a model", path, rc, ts ? "" : "out");
+	cm_tileset_free(ts);
+	return rc;
+}
+
+static int read_map(const char *path, cm_diags *d)
+{
+	cm_map *m = NULL;
+	int rc = cm_map_load_file_flags(path, CM_MAP_LOAD_IMAGE, d, &m);
+	if ((rc == 0) != (m != NULL))
+		fail_msg("%s: map reader returned %d with%s a model", path, rc, m ? "" : "out");
+	cm_map_free(m);
+	return rc;
+}
+
+static int read_legend(const char *path, cm_diags *d)
+{
+	cm_legend *lg = NULL;
+	int rc = cm_legend_load_file(path, d, &lg);
+	if ((rc == 0) != (lg != NULL))
+		fail_msg("%s: legend reader returned %d with%s a legend", path, rc, lg ? "" : "out");
+	cm_legend_free(lg);
+	return rc;
+}
+
+/* PNG import with the built-in legend. */
+static int read_image(const char *path, cm_diags *d)
+{
+	cm_legend *lg = NULL;
+	assert_int_equal(cm_legend_default(&lg), 0);
+	cm_map *m = NULL;
+	int rc = cm_image_import(path, lg, d, &m);
+	if ((rc == 0) != (m != NULL))
+		fail_msg("%s: image import returned %d with%s a map", path, rc, m ? "" : "out");
+	cm_map_free(m);
+	cm_legend_free(lg);
+	return rc;
+}
+
+/* Opens the pack and reads every map and tile set in it: the first
+ * failure is the result. */
+static int read_pack(const char *path, cm_diags *d)
+{
+	cm_pack *p = NULL;
+	int rc = cm_pack_open(path, d, &p);
+	for (size_t i = 0; p && !rc && i < cm_pack_tileset_count(p); i++) {
+		cm_tileset *ts = NULL;
+		rc = cm_pack_read_tileset(p, cm_pack_tileset_id(p, i), d, &ts);
+		cm_tileset_free(ts);
+	}
+	for (size_t i = 0; p && !rc && i < cm_pack_map_count(p); i++) {
+		cm_map *m = NULL;
+		rc = cm_pack_read_map(p, cm_pack_map_id(p, i), d, &m);
+		cm_map_free(m);
+		if (!rc)
+			rc = cm_pack_verify_map(p, cm_pack_map_id(p, i), d);
+	}
+	cm_pack_close(p);
+	return rc;
+}
+
+static const struct {
+	const char *dir;
+	reader_fn read;
+} readers[] = {
+	{ "image", read_image },
+	{ "legend", read_legend },
+	{ "map", read_map },
+	{ "pack", read_pack },
+	{ "tileset", read_tileset },
+};
+
+/* ------------------------------------------------------------------ */
+/* the time limit: a hang is a failure that names its fixture           */
+
+static char current[512];
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	static const char msg[] = "hostile: time limit exceeded (a hang) on ";
+	if (write(2, msg, sizeof msg - 1) < 0 || write(2, current, strlen(current)) < 0 || write(2, "\n", 1) < 0)
+		_exit(1);
+	_exit(1);
+}
+
+/* ------------------------------------------------------------------ */
+/* recipes (X.gen): the input built line by line                        */
+
+/* The sample pack of util_model (one map, two tile sets) at path. */
+static bool write_sample_pack(const char *path, char *err, size_t errsize)
+{
+	cm_tileset *sets[2] = { util_tileset_base(), util_tileset_inns() };
+	cm_map *m = util_map_sample();
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	remove(path);
+	int rc = cm_pack_write(path, &m, 1, sets, 2, d);
+	if (rc)
+		fmt(err, errsize, "writing the sample pack: %s", cm_strerror(rc));
+	cm_diags_free(d);
+	cm_map_free(m);
+	cm_tileset_free(sets[0]);
+	cm_tileset_free(sets[1]);
+	return rc == 0;
+}
+
+/* Runs SQL on the database at path, as an attacker's tool would (triggers,
+ * views, schema writes allowed). */
+static bool run_sql(const char *path, const char *sql, char *err, size_t errsize)
+{
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+	bool ok = sqlite3_open(path, &db) == SQLITE_OK &&
+	          sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK;
+	if (!ok)
+		fmt(err, errsize, "sql: %s", msg ? msg : db ? sqlite3_errmsg(db) : "cannot open");
+	sqlite3_free(msg);
+	sqlite3_close(db);
+	return ok;
+}
+
+/* s with \n \t \r \\ \xHH decoded into out (n bytes); false on a bad escape. */
+static bool unescape(const char *s, char *out, size_t *n)
+{
+	size_t k = 0;
+	for (; *s; s++) {
+		if (*s != '\\') {
+			out[k++] = *s;
+			continue;
+		}
+		s++;
+		switch (*s) {
+		case 'n': out[k++] = '\n'; break;
+		case 't': out[k++] = '\t'; break;
+		case 'r': out[k++] = '\r'; break;
+		case '\\': out[k++] = '\\'; break;
+		case '0': out[k++] = '\0'; break;
+		case 'x': {
+			unsigned v;
+			if (sscanf(s + 1, "%2x", &v) != 1 || !s[1] || !s[2])
+				return false;
+			out[k++] = (char)v;
+			s += 2;
+			break;
+		}
+		default: return false;
+		}
+	}
+	*n = k;
+	return true;
+}
+
+/* CRC-32 of PNG chunks (ISO 3309), bit by bit: test data is small. */
+static uint32_t crc32_png(const unsigned char *p, size_t n, uint32_t crc)
+{
+	crc = ~crc;
+	for (size_t i = 0; i < n; i++) {
+		crc ^= p[i];
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+	}
+	return ~crc;
+}
+
+/* Writes a PNG chunk "TYPE HEXDATA" with its length and CRC (the CRC
+ * inverted when bad). False when arg is malformed. */
+static bool png_chunk(FILE *o, const char *arg, bool bad)
+{
+	unsigned char buf[4 + 4096];
+	size_t n = 0;
+	if (strlen(arg) < 4)
+		return false;
+	memcpy(buf, arg, 4);
+	for (const char *p = arg + 4; *p; p++) {
+		if (*p == ' ')
+			continue;
+		unsigned v;
+		if (n >= 4096 || !p[1] || sscanf(p, "%2x", &v) != 1)
+			return false;
+		buf[4 + n++] = (unsigned char)v;
+		p++;
+	}
+	uint32_t crc = crc32_png(buf, 4 + n, 0) ^ (bad ? 0xFFFFFFFFu : 0u);
+	unsigned char len[4] = { (unsigned char)(n >> 24), (unsigned char)(n >> 16), (unsigned char)(n >> 8),
+		                 (unsigned char)n };
+	unsigned char c[4] = { (unsigned char)(crc >> 24), (unsigned char)(crc >> 16), (unsigned char)(crc >> 8),
+		               (unsigned char)crc };
+	return fwrite(len, 1, 4, o) == 4 && fwrite(buf, 1, 4 + n, o) == 4 + n && fwrite(c, 1, 4, o) == 4;
+}
+
+/* Builds the input of recipe gen into out. Lines: "text STR", "repeat N
+ * STR", "repeat-numbered N STR" (%u in STR is the copy's number, from 0),
+ * "png-chunk TYPE HEX" and "png-chunk-badcrc TYPE HEX" (a chunk with its
+ * length and CRC, or a wrong CRC), "pack" (the file becomes the sample
+ * pack), "sql STATEMENTS" (run on the file); '#' starts a comment. Returns false with a message in err. */
+static bool generate(const char *gen, const char *out, char *err, size_t errsize)
+{
+	FILE *in = fopen(gen, "r");
+	FILE *o = fopen(out, "wb");
+	bool ok = in && o;
+	if (!ok)
+		fmt(err, errsize, "cannot open %s or %s: %s", gen, out, strerror(errno));
+	char line[8192], data[8192], num[8400];
+	unsigned lineno = 0;
+	while (ok && fgets(line, sizeof line, in)) {
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (strcmp(line, "pack") == 0)
+			strcat(line, " "); /* the one directive without an argument */
+		char *sp = strchr(line, ' ');
+		if (!sp) {
+			fmt(err, errsize, "%s:%u: no argument", gen, lineno);
+			ok = false;
+			break;
+		}
+		*sp = '\0';
+		const char *arg = sp + 1;
+		unsigned long count = 1;
+		bool numbered = strcmp(line, "repeat-numbered") == 0;
+		if (strcmp(line, "repeat") == 0 || numbered) {
+			char *end;
+			count = strtoul(arg, &end, 10);
+			if (end == arg || *end != ' ') {
+				fmt(err, errsize, "%s:%u: repeat needs a count and a text", gen, lineno);
+				ok = false;
+				break;
+			}
+			arg = end + 1;
+		} else if (strcmp(line, "png-chunk") == 0 || strcmp(line, "png-chunk-badcrc") == 0) {
+			if (!png_chunk(o, arg, strcmp(line, "png-chunk") != 0)) {
+				fmt(err, errsize, "%s:%u: png-chunk needs TYPE and hex data", gen, lineno);
+				ok = false;
+				break;
+			}
+			continue;
+		} else if (strcmp(line, "pack") == 0 || strcmp(line, "sql") == 0) {
+			/* binary recipes for packs: the sample pack, then SQL on it */
+			if (fclose(o) != 0) {
+				o = NULL;
+				fmt(err, errsize, "%s: write failed", out);
+				ok = false;
+				break;
+			}
+			o = NULL;
+			ok = strcmp(line, "pack") == 0 ? write_sample_pack(out, err, errsize)
+			                               : run_sql(out, arg, err, errsize);
+			if (ok && !(o = fopen(out, "ab"))) {
+				fmt(err, errsize, "%s: cannot reopen", out);
+				ok = false;
+			}
+			continue;
+		} else if (strcmp(line, "text") != 0) {
+			fmt(err, errsize, "%s:%u: unknown directive '%s'", gen, lineno, line);
+			ok = false;
+			break;
+		}
+		size_t n;
+		if (!unescape(arg, data, &n)) {
+			fmt(err, errsize, "%s:%u: bad escape", gen, lineno);
+			ok = false;
+			break;
+		}
+		data[n] = '\0';
+		for (unsigned long i = 0; ok && i < count; i++) {
+			if (numbered) {
+				/* the recipe's own text is the format: the test data is trusted */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+				int m = snprintf(num, sizeof num, data, (unsigned)i);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+				ok = m >= 0 && (size_t)m < sizeof num && fwrite(num, 1, (size_t)m, o) == (size_t)m;
+			} else {
+				ok = fwrite(data, 1, n, o) == n;
+			}
+		}
+		if (!ok)
+			fmt(err, errsize, "%s: write failed", out);
+	}
+	if (in)
+		fclose(in);
+	if (o && fclose(o) != 0 && ok) {
+		fmt(err, errsize, "%s: write failed", out);
+		ok = false;
+	}
+	return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* expectations (X.expect)                                              */
+
+static const struct {
+	const char *name;
+	int code;
+} codes[] = {
+	{ "OK", CM_OK },         { "EINVAL", CM_EINVAL },     { "ENOMEM", CM_ENOMEM },
+	{ "EIO", CM_EIO },       { "EFORMAT", CM_EFORMAT },   { "EVERSION", CM_EVERSION },
+	{ "ENOTFOUND", CM_ENOTFOUND }, { "ELIMIT", CM_ELIMIT }, { "EINTERNAL", CM_EINTERNAL },
+};
+
+/* The diagnostics rendered as text and JSON: what a user could see. */
+static char *render(const cm_diags *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	cm_diags_write_text(d, f);
+	cm_diags_write_json(d, f);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* Whether some line of the file at path (4 characters or more) occurs in
+ * text; its first such line into hit. A missing file leaks nothing. */
+static bool leaks_file(const char *path, const char *text, char *hit, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	char line[1024];
+	bool found = false;
+	while (!found && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strlen(line) >= 4 && strstr(text, line)) {
+			fmt(hit, size, "%s", line);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Checks the reader's result against the expectations in file exp; each
+ * mismatch is printed. Returns the number of mismatches. */
+static int check_expect(const char *exp, const char *name, int rc, const cm_diags *d)
+{
+	FILE *f = fopen(exp, "r");
+	if (!f) {
+		fprintf(stderr, "hostile %s: cannot open %s\n", name, exp);
+		return 1;
+	}
+	char *text = render(d);
+	int bad = 0, rc_given = 0;
+	char line[1024];
+	unsigned lineno = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		char key[32], arg[1000] = "";
+		if (sscanf(line, "%31s %999[^\n]", key, arg) < 1)
+			continue;
+		if (strcmp(key, "rc") == 0) {
+			rc_given = 1;
+			bool ok;
+			if (strcmp(arg, "error") == 0) {
+				ok = rc < 0;
+			} else {
+				int want = 1;
+				for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+					if (strcmp(arg, codes[i].name) == 0)
+						want = codes[i].code;
+				if (want == 1) {
+					fprintf(stderr, "hostile %s: %s:%u: unknown code %s\n", name, exp, lineno, arg);
+					bad++;
+					continue;
+				}
+				ok = rc == want;
+			}
+			if (!ok) {
+				fprintf(stderr, "hostile %s: returned %d (%s), expected %s\n", name, rc, cm_strerror(rc), arg);
+				bad++;
+			}
+		} else if (strcmp(key, "diag") == 0 || strcmp(key, "only") == 0) {
+			char rule[32] = "";
+			unsigned want_line = 0;
+			int k = sscanf(arg, "%31s line %u", rule, &want_line);
+			bool only = strcmp(key, "only") == 0, found = false;
+			for (size_t i = 0; i < cm_diags_count(d); i++) {
+				const cm_diag *g = cm_diags_get(d, i);
+				bool same = g->rule && strcmp(g->rule, rule) == 0 && (k < 2 || g->line == want_line);
+				found |= same;
+				if (only && !same) {
+					fprintf(stderr, "hostile %s: unexpected diagnostic [%s] line %u: %s\n", name,
+					        g->rule ? g->rule : "-", g->line, g->message ? g->message : "");
+					bad++;
+				}
+			}
+			if (!found) {
+				fprintf(stderr, "hostile %s: no diagnostic %s\n", name, arg);
+				bad++;
+			}
+		} else if (strcmp(key, "message") == 0) {
+			bool found = false;
+			for (size_t i = 0; i < cm_diags_count(d) && !found; i++) {
+				const cm_diag *g = cm_diags_get(d, i);
+				found = g->message && strstr(g->message, arg);
+			}
+			if (!found) {
+				fprintf(stderr, "hostile %s: no diagnostic message contains \"%s\"\n", name, arg);
+				bad++;
+			}
+		} else if (strcmp(key, "absent-file") == 0) {
+			char hit[1024];
+			if (leaks_file(arg, text, hit, sizeof hit)) {
+				fprintf(stderr, "hostile %s: the diagnostics show content of %s: \"%s\"\n", name, arg, hit);
+				bad++;
+			}
+		} else if (strcmp(key, "seconds") != 0) {
+			fprintf(stderr, "hostile %s: %s:%u: unknown key %s\n", name, exp, lineno, key);
+			bad++;
+		}
+	}
+	fclose(f);
+	if (!rc_given) {
+		fprintf(stderr, "hostile %s: %s names no rc\n", name, exp);
+		bad++;
+	}
+	if (bad)
+		fprintf(stderr, "hostile %s: diagnostics were:\n%s", name, text);
+	free(text);
+	return bad;
+}
+
+/* The time limit of a case: "seconds N" in its .expect, else the default. */
+static unsigned expect_seconds(const char *exp)
+{
+	unsigned s = DEFAULT_SECONDS;
+	FILE *f = fopen(exp, "r");
+	char line[256];
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "seconds %u", &s) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* the runner                                                           */
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in dir; NULL-terminated, caller frees. */
+static char **list_dir(const char *dir, size_t *n)
+{
+	DIR *dp = opendir(dir);
+	*n = 0;
+	if (!dp)
+		return NULL;
+	size_t cap = 64;
+	char **v = malloc(cap * sizeof *v);
+	assert_non_null(v);
+	struct dirent *e;
+	while ((e = readdir(dp))) {
+		if (e->d_name[0] == '.' || strcmp(e->d_name, "README.md") == 0)
+			continue;
+		if (*n + 1 >= cap) {
+			cap *= 2;
+			v = realloc(v, cap * sizeof *v);
+			assert_non_null(v);
+		}
+		v[(*n)++] = strdup(e->d_name);
+	}
+	closedir(dp);
+	qsort(v, *n, sizeof *v, by_name);
+	v[*n] = NULL;
+	return v;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* Runs every case of one reader's directory; returns the cases that failed. */
+static int run_reader(const char *sub, reader_fn read, const char *tmp, int *cases)
+{
+	char dir[256];
+	fmt(dir, sizeof dir, "%s/%s", HOSTILE_DIR, sub);
+	size_t n;
+	char **names = list_dir(dir, &n);
+	int failed = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *f = names[i];
+		char path[1024], exp[1024], gen[1024], base[512];
+		if (ends_with(f, ".gen"))
+			continue;
+		if (!ends_with(f, ".expect")) {
+			/* every input names what it must produce */
+			fmt(exp, sizeof exp, "%s/%s.expect", dir, f);
+			if (!exists(exp)) {
+				fprintf(stderr, "hostile %s/%s: no %s\n", sub, f, exp);
+				failed++;
+			}
+			continue;
+		}
+		fmt(base, sizeof base, "%.*s", (int)(strlen(f) - strlen(".expect")), f);
+		fmt(exp, sizeof exp, "%s/%s", dir, f);
+		fmt(path, sizeof path, "%s/%s", dir, base);
+		fmt(gen, sizeof gen, "%s/%s.gen", dir, base);
+		fmt(current, sizeof current, "%s/%s", sub, base);
+		if (!exists(path)) {
+			char err[512];
+			fmt(path, sizeof path, "%s/%s", tmp, base);
+			if (!exists(gen) || !generate(gen, path, err, sizeof err)) {
+				fprintf(stderr, "hostile %s: no input and %s\n", current,
+				        exists(gen) ? err : "no recipe");
+				remove(path);
+				failed++;
+				continue;
+			}
+		}
+		cm_diags *d = NULL;
+		assert_int_equal(cm_diags_new(&d), 0);
+		alarm(expect_seconds(exp));
+		int rc = read(path, d);
+		alarm(0);
+		(*cases)++;
+		if (check_expect(exp, current, rc, d))
+			failed++;
+		cm_diags_free(d);
+		if (strncmp(path, tmp, strlen(tmp)) == 0) {
+			/* a reader writes nothing beside its input (-wal, -shm, ...) */
+			remove(path);
+			size_t left;
+			char **names2 = list_dir(tmp, &left);
+			for (size_t k = 0; k < left; k++) {
+				fprintf(stderr, "hostile %s: reading it left %s beside it\n", current, names2[k]);
+				fmt(path, sizeof path, "%s/%s", tmp, names2[k]);
+				remove(path);
+				free(names2[k]);
+			}
+			free(names2);
+			failed += left > 0;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return failed;
+}
+
+static void test_hostile__fixtures(void **state)
+{
+	(void)state;
+	char tmp[] = "/tmp/cm-hostile-XXXXXX";
+	assert_non_null(mkdtemp(tmp));
+	signal(SIGALRM, on_alarm);
+	int failed = 0, cases = 0;
+	for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++)
+		failed += run_reader(readers[i].dir, readers[i].read, tmp, &cases);
+	rmdir(tmp);
+	printf("hostile: %d cases, %d failed\n", cases, failed);
+	assert_true(cases > 0);
+	assert_int_equal(failed, 0);
+}
+
+/* Each reader has its directory, and each directory is a reader's. */
+static void test_hostile__every_directory_has_a_reader(void **state)
+{
+	(void)state;
+	size_t n;
+	char **names = list_dir(HOSTILE_DIR, &n);
+	assert_non_null(names);
+	for (size_t i = 0; i < n; i++) {
+		bool known = false;
+		for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++)
+			known |= strcmp(names[i], readers[r].dir) == 0;
+		if (!known)
+			fail_msg("%s/%s: no reader for this directory in test_hostile.c", HOSTILE_DIR, names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+
+/* ------------------------------------------------------------------ */
+/* pack output under hostile conditions                                 */
+
+typedef struct {
+	cm_tileset *sets[2];
+	cm_map *map;
+	char *dir;
+	char path[4200];
+} out_fx;
+
+static int out_setup(void **state)
+{
+	out_fx *f = calloc(1, sizeof *f);
+	assert_non_null(f);
+	f->sets[0] = util_tileset_base();
+	f->sets[1] = util_tileset_inns();
+	f->map = util_map_sample();
+	f->dir = util_tempdir();
+	assert_non_null(f->dir);
+	fmt(f->path, sizeof f->path, "%s/out.pack", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int out_teardown(void **state)
+{
+	out_fx *f = *state;
+	cm_map_free(f->map);
+	cm_tileset_free(f->sets[0]);
+	cm_tileset_free(f->sets[1]);
+	util_rmtree(f->dir);
+	free(f);
+	return 0;
+}
+
+/* The pack with the sample map (n_maps 1) or with the tile sets only (0). */
+static int write_pack(out_fx *f, const char *path, size_t n_maps, cm_diags *d)
+{
+	return cm_pack_write(path, &f->map, n_maps, f->sets, 2, d);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "rb");
+	assert_non_null(fp);
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	long n = ftell(fp);
+	assert_true(n >= 0);
+	rewind(fp);
+	char *b = malloc((size_t)n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	*len = (size_t)n;
+	return b;
+}
+
+static size_t dir_entries(const char *dir)
+{
+	size_t n;
+	char **names = list_dir(dir, &n);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return n;
+}
+
+/* 0 when path is a pack that opens and reads whole; its map count in *maps. */
+static int valid_pack(const char *path, size_t *maps)
+{
+	cm_diags *d = NULL;
+	if (cm_diags_new(&d))
+		return CM_ENOMEM;
+	cm_pack *p = NULL;
+	int rc = cm_pack_open(path, d, &p);
+	if (!rc)
+		*maps = cm_pack_map_count(p);
+	cm_pack_close(p);
+	if (!rc)
+		rc = read_pack(path, d);
+	if (rc)
+		cm_diags_write_text(d, stderr);
+	cm_diags_free(d);
+	return rc;
+}
+
+/* Whether a failed write said so: CM_EIO and a "cannot write pack" error. */
+static bool clean_write_error(int rc, const cm_diags *d, const char *why)
+{
+	bool said = false;
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		said |= g->severity == CM_SEV_ERROR && g->message && strstr(g->message, "cannot write pack") &&
+		        (!why || strstr(g->message, why));
+	}
+	if (rc != CM_EIO || !said) {
+		fprintf(stderr, "write returned %d (%s), diagnostics:\n", rc, cm_strerror(rc));
+		cm_diags_write_text(d, stderr);
+	}
+	return rc == CM_EIO && said;
+}
+
+/* Waits for child pid; its exit status (0: its checks passed), or -1. */
+static int child_status(pid_t pid)
+{
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The disk fills up in the middle of a compile (the file size limit of the
+ * writing process stands in for it, with no hook in lib/pack.c: SQLite's
+ * write fails at the half of the pack, as on a full disk, though it names
+ * EFBIG an I/O error rather than "full"): the write fails cleanly, the pack
+ * already there is unchanged and no temporary file is left. */
+static void test_hostile__pack_full_disk(void **state)
+{
+	out_fx *f = *state;
+	char scratch[4300];
+	fmt(scratch, sizeof scratch, "%s/scratch.pack", f->dir);
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(write_pack(f, scratch, 1, d), 0);
+	struct stat st;
+	assert_int_equal(stat(scratch, &st), 0);
+	assert_int_equal(remove(scratch), 0);
+	assert_int_equal(write_pack(f, f->path, 0, d), 0);
+	size_t l0, l1;
+	char *before = slurp(f->path, &l0);
+
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN); /* the write fails with EFBIG instead */
+		struct rlimit rl = { (rlim_t)st.st_size / 2, (rlim_t)st.st_size / 2 };
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+			_exit(2);
+		cm_diags_clear(d);
+		int rc = write_pack(f, f->path, 1, d);
+		_exit(clean_write_error(rc, d, NULL) ? 0 : 1);
+	}
+	assert_int_equal(child_status(pid), 0);
+	char *after = slurp(f->path, &l1);
+	assert_int_equal(l0, l1);
+	assert_memory_equal(before, after, l0);
+	assert_int_equal(dir_entries(f->dir), 1);
+	size_t maps = 9;
+	assert_int_equal(valid_pack(f->path, &maps), 0);
+	assert_int_equal(maps, 0);
+	free(before);
+	free(after);
+	cm_diags_free(d);
+}
+
+/* A compile into a directory the user cannot write: a clean error, the
+ * pack there unchanged. Root writes anywhere, so as root the writer runs
+ * in a child as user nobody. */
+static void test_hostile__pack_read_only_directory(void **state)
+{
+	out_fx *f = *state;
+	char ro[4300], target[4400];
+	fmt(ro, sizeof ro, "%s/ro", f->dir);
+	fmt(target, sizeof target, "%s/x.pack", ro);
+	assert_int_equal(mkdir(ro, 0755), 0);
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(write_pack(f, target, 0, d), 0);
+	size_t l0, l1;
+	char *before = slurp(target, &l0);
+	assert_int_equal(chmod(ro, 0555), 0);
+	assert_int_equal(chmod(f->dir, 0755), 0);
+
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+			_exit(77);
+		cm_diags_clear(d);
+		int rc = write_pack(f, target, 1, d);
+		_exit(clean_write_error(rc, d, "cannot create a file in directory") ? 0 : 1);
+	}
+	int status = child_status(pid);
+	assert_int_equal(chmod(ro, 0755), 0);
+	if (status == 77)
+		skip(); /* root without the right to become another user */
+	assert_int_equal(status, 0);
+	char *after = slurp(target, &l1);
+	assert_int_equal(l0, l1);
+	assert_memory_equal(before, after, l0);
+	assert_int_equal(dir_entries(ro), 1);
+	free(before);
+	free(after);
+	cm_diags_free(d);
+}
+
+#define RACE_WRITES 8
+#define RACE_READS 40
+
+/* Two compiles race to one path (one writes the map, one the tile sets
+ * only) while a third process keeps opening it: every write succeeds or
+ * fails cleanly, every open sees one whole pack or the other, and the
+ * last file is a valid pack with no temporary file left beside it. */
+static void test_hostile__pack_writers_race(void **state)
+{
+	out_fx *f = *state;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(write_pack(f, f->path, 0, d), 0);
+	fflush(NULL);
+	pid_t pids[3];
+	for (int k = 0; k < 3; k++) {
+		pids[k] = fork();
+		assert_true(pids[k] >= 0);
+		if (pids[k] != 0)
+			continue;
+		int bad = 0;
+		if (k < 2) {
+			for (int i = 0; i < RACE_WRITES; i++) {
+				cm_diags_clear(d);
+				int rc = write_pack(f, f->path, (size_t)(1 - k), d);
+				bad += rc != 0 && !clean_write_error(rc, d, NULL);
+			}
+		} else {
+			for (int i = 0; i < RACE_READS; i++) {
+				size_t maps = 9;
+				bad += valid_pack(f->path, &maps) != 0 || maps > 1;
+			}
+		}
+		_exit(bad ? 1 : 0);
+	}
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(child_status(pids[k]), 0);
+	size_t maps = 9;
+	assert_int_equal(valid_pack(f->path, &maps), 0);
+	assert_true(maps <= 1);
+	assert_int_equal(dir_entries(f->dir), 1);
+	cm_diags_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hostile__fixtures),
+		cmocka_unit_test(test_hostile__every_directory_has_a_reader),
+		cmocka_unit_test_setup_teardown(test_hostile__pack_full_disk, out_setup, out_teardown),
+		cmocka_unit_test_setup_teardown(test_hostile__pack_read_only_directory, out_setup, out_teardown),
+		cmocka_unit_test_setup_teardown(test_hostile__pack_writers_race, out_setup, out_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
