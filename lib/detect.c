@@ -27,11 +27,9 @@ const char *cm_file_kind_name(cm_file_kind k)
 
 cm_file_kind cm_file_detect(const char *path, cm_diags *d)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+	FILE *f;
+	if (cm_open_read(path, d, &f))
 		return CM_FILE_UNKNOWN;
-	}
 	char buf[4096];
 	size_t n = fread(buf, 1, sizeof buf, f);
 	fclose(f);

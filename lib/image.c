@@ -668,8 +668,7 @@ static int read_cells(const char *path, const cm_legend *lg, cm_diags *d, reader
 	r->lg = lg;
 	r->d = d;
 	int rc = 0;
-	if (!(r->f = fopen(path, "rb"))) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+	if (cm_open_read(path, d, &r->f)) {
 		rc = CM_EIO;
 		goto out;
 	}

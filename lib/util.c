@@ -54,15 +54,26 @@ char *cm_asprintf(const char *fmt, ...)
 int cm_open_read(const char *path, cm_diags *d, FILE **out)
 {
 	*out = NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; only regular
+	 * files are read, so a pipe, a device or a directory is refused here
+	 * instead of hanging or failing later in a confusing way */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
 		return CM_EIO;
 	}
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "is a directory");
-		fclose(f);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "%s",
+		             S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		close(fd);
+		return CM_EIO;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	FILE *f = NULL;
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "rb"))) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		close(fd);
 		return CM_EIO;
 	}
 	*out = f;
