@@ -62,7 +62,7 @@ BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(O)/bench/%)
 
 .SECONDARY:
-.PHONY: all test headers-test unit-test cli-test scenario-test export-test bench maps install clean
+.PHONY: all test test-deps headers-test unit-test cli-test scenario-test export-test bench maps install clean
 all: $(BIN)
 
 $(O)/obj/%.o: %.c $(CONFIG)
@@ -104,6 +104,11 @@ $(O)/bench/%: $(O)/obj/tests/bench/%.o $(LIB)
 $(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 
 test: headers-test unit-test scenario-test cli-test export-test
+# The tools the tests run (Tiled, jsonschema, sqlite3) are installed here,
+# not by the build: using carcamap needs none of them.
+test-deps:
+	$(Q)sh tools/configure.sh test
+unit-test scenario-test cli-test export-test: | test-deps
 # Every public header compiles on its own (STYLE.md "Headers").
 HEADERS := $(sort $(wildcard lib/include/carcamap/*.h))
 headers-test: $(HEADERS:lib/include/carcamap/%.h=$(O)/hdr/%.ok)

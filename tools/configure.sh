@@ -40,13 +40,22 @@ fuzz)
 valgrind)
   command -v valgrind >/dev/null 2>&1 || install_missing " $VALGRIND_PKGS"
   exit 0 ;;
+test)
+  # tools the tests run (command:package); /usr/bin/jsonschema because a
+  # pip-installed jsonschema elsewhere on PATH is not the Debian one the
+  # tests use. Building and using carcamap needs none of them.
+  tools_needed="xmllint:libxml2-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled"
+  missing=""
+  for t in $tools_needed; do
+    cmd=${t%%:*}; pkg=${t#*:}
+    command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg"
+  done
+  [ -z "$missing" ] || install_missing "$missing"
+  exit 0 ;;
 esac
 
 # pkg-config module -> Debian package that provides it
 mods="libxml-2.0:libxml2-dev libpng:libpng-dev sqlite3:libsqlite3-dev cmocka:libcmocka-dev"
-# tools the tests run (command:package); /usr/bin/jsonschema because a
-# pip-installed jsonschema elsewhere on PATH is not the Debian one the tests use
-tools_needed="xmllint:libxml2-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled"
 
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
@@ -56,11 +65,6 @@ for m in $mods; do
     missing="$missing $pkg"
   fi
 done
-for t in $tools_needed; do
-  cmd=${t%%:*}; pkg=${t#*:}
-  command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg"
-done
-
 [ -z "$missing" ] || install_missing "$missing"
 
 mkdir -p "$(dirname "$out")"
