@@ -217,6 +217,7 @@ uint64_t cm__hash_tile(uint64_t h, const cm_tile_type *t); /* features */
 
 /* wagon.c */
 void cm__wagon_order(cm_board *b, int placer); /* sorts the waiting wagons clockwise */
+void cm__wagon_settle(cm_board *b); /* first waiting wagons without destinations go back */
 /* Abbey squares in frontier order: the count (nth < 0) or the nth square (-1). */
 int cm__abbey_front(const cm_board *b, int nth);
 /* The first waiting wagon's destinations: all (nth < 0, as

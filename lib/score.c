@@ -260,8 +260,10 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 		if (n[m].open == 0 && !(n[m].flags & NF_DONE))
 			cm__score_monastery(b, m, q, false, true);
 	}
-	if (b->n_wait)
+	if (b->n_wait) {
 		cm__wagon_order(b, b->cur);
+		cm__wagon_settle(b);
+	}
 	if (town && b->rules.town_extra_turn && !b->extra_taken) {
 		b->extra_taken = true; /* MAP-TOWN 1: at most one extra turn per turn */
 	} else {

@@ -108,6 +108,18 @@ void cm__wagon_order(cm_board *b, int placer)
 	}
 }
 
+void cm__wagon_settle(cm_board *b)
+{
+	/* WAGON-MOVE: "with no such feature it goes back to the supply"; asked
+	 * only when the wagon is first to move, after the ones before it moved */
+	while (b->n_wait && cm__wagon_dests(b, NULL, 0, -1) == 0) {
+		b->wagons[b->wait[0].player]++;
+		b->stats.wagon_returns++;
+		b->n_wait--;
+		memmove(&b->wait[0], &b->wait[1], (size_t)b->n_wait * sizeof *b->wait);
+	}
+}
+
 int cm_board_wagon_pending(const cm_board *b, cm_wagon_pending *out)
 {
 	if (b->n_wait && out) {
@@ -405,5 +417,6 @@ int cm_board_wagon_move(cm_board *b, int x, int y, int f)
 	mv->feature = (int8_t)(nd >= 0 ? f : -1);
 	b->n_wait--;
 	memmove(&b->wait[0], &b->wait[1], (size_t)b->n_wait * sizeof *b->wait);
+	cm__wagon_settle(b);
 	return 0;
 }

@@ -284,7 +284,9 @@ size_t cm_board_abbey_squares(const cm_board *b, cm_placement *out, size_t max);
 int cm_board_place_abbey(cm_board *b, int x, int y);
 
 /* A wagon whose feature scored and that waits for its move (WAGON-MOVE).
- * Several wait in clockwise order from the player whose turn scored. */
+ * Several wait in clockwise order from the player whose turn scored. A
+ * wagon that has no destination when it is first to move goes back to its
+ * owner's supply by itself (not a replay move). */
 typedef struct {
 	int player;
 	int x, y;            /* the square it stood on (C2: the centre of its range) */
