@@ -146,6 +146,21 @@ const char *cm_wagon_why_name(cm_wagon_why w)
 	return (unsigned)w < sizeof names / sizeof names[0] ? names[w] : "?";
 }
 
+const char *cm_wagon_why_text(cm_wagon_why w)
+{
+	static const char *const texts[] = {
+		"an incomplete, unoccupied feature next to the scored one (WAGON-MOVE)",
+		"a field or a garden is never a destination (WAGON-MOVE)",
+		"the feature is complete (WAGON-MOVE)",
+		"a follower stands on the feature (WAGON-MOVE, BASE-OCCUPIED)",
+		"it does not touch the scored feature: no gate, junction, road end, shared surface "
+		"or abbey joins them (WAGON-C1)",
+		"two cities are never adjacent (WAGON-C1)",
+		"this piece is more than one square from where the wagon stood (WAGON-C2)",
+	};
+	return (unsigned)w < sizeof texts / sizeof texts[0] ? texts[w] : "?";
+}
+
 /* The tile type on square s: a placed tile or a big-city piece. */
 static const cm_tile_type *sq_type(const cm_board *b, int s)
 {

@@ -311,6 +311,9 @@ typedef enum {
 /* "allowed", "field", "complete", "occupied", "not-adjacent", "city",
  * "too-far" (the scenario notation's names). */
 const char *cm_wagon_why_name(cm_wagon_why w);
+/* The same as a sentence with its rule id, for people:
+ * "two cities are never adjacent (WAGON-C1)". */
+const char *cm_wagon_why_text(cm_wagon_why w);
 
 /* What made a destination adjacent. */
 typedef enum {
