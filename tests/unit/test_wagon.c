@@ -15,33 +15,7 @@
 #include <string.h>
 #include "carcamap/board.h"
 #include "carcamap/scenario.h"
-
-typedef struct {
-	cm_scenario *scn;
-	cm_deck *deck;
-} fixture;
-
-static fixture load(const char *path)
-{
-	fixture fx = { 0 };
-	cm_diags *d = NULL;
-	assert_int_equal(cm_diags_new(&d), 0);
-	int rc = cm_scenario_read_file(path, d, &fx.scn);
-	if (rc == 0)
-		rc = cm_deck_build(fx.scn->map, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, d,
-		                   &fx.deck);
-	if (rc < 0)
-		cm_diags_write_text(d, stderr);
-	cm_diags_free(d);
-	assert_int_equal(rc, 0);
-	return fx;
-}
-
-static void unload(fixture *fx)
-{
-	cm_deck_free(fx->deck);
-	cm_scenario_free(fx->scn);
-}
+#include "util_board.h"
 
 typedef struct {
 	long abbeys, moves, returns, c1_contact, c1_abbey;
@@ -157,7 +131,7 @@ static void check_abbey_square(const cm_board *b, const cm_map *m, int x, int y)
 	}
 }
 
-static void play_game(const fixture *fx, cm_board *b, cm_rng *rng, tally *t)
+static void play_game(const util_fixture *fx, cm_board *b, cm_rng *rng, tally *t)
 {
 	const cm_map *m = fx->scn->map;
 	int fol = m->setup.followers > 0 ? m->setup.followers : 9;
@@ -203,50 +177,15 @@ static void play_game(const fixture *fx, cm_board *b, cm_rng *rng, tally *t)
 	assert_int_equal(cm_board_final(b, NULL, NULL), 0);
 }
 
-static char *replay_text(const cm_board *b)
-{
-	cm_replay *r = NULL;
-	assert_int_equal(cm_replay_from_board(b, &r), 0);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	assert_int_equal(cm_replay_write(r, f), 0);
-	fclose(f);
-	cm_replay_free(r);
-	return buf;
-}
-
 /* The replay of b, read back and played, gives the same text and scores. */
-static void check_replay(const fixture *fx, const cm_board *b)
+static void check_replay(const util_fixture *fx, const cm_board *b)
 {
-	char *text = replay_text(b);
-	FILE *f = fmemopen(text, strlen(text), "r");
-	assert_non_null(f);
-	cm_diags *d = NULL;
-	assert_int_equal(cm_diags_new(&d), 0);
-	cm_replay *r = NULL;
-	assert_int_equal(cm_replay_read(f, "mem", d, &r), 0);
-	fclose(f);
-	cm_board *b2 = NULL;
-	int rc = cm_board_replay(fx->scn->map, fx->deck, r, d, &b2);
-	if (rc < 0)
-		cm_diags_write_text(d, stderr);
-	assert_int_equal(rc, 0);
-	for (int p = 0; p < cm_board_players(b); p++)
-		assert_int_equal(cm_board_score(b, p), cm_board_score(b2, p));
-	char *text2 = replay_text(b2);
-	assert_string_equal(text, text2);
-	free(text2);
-	cm_board_free(b2);
-	cm_replay_free(r);
-	cm_diags_free(d);
-	free(text);
+	cm_board_free(util_replay_again(fx, b));
 }
 
 static void properties(cm_edition ed, int players)
 {
-	fixture fx = load("tests/unit/wagon120.scn");
+	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
 	cm_rules ru = fx.scn->map->rules;
 	ru.edition = ed;
 	assert_true(ru.wagons);
@@ -272,7 +211,7 @@ static void properties(cm_edition ed, int players)
 	if (ed == CM_EDITION_C1)
 		assert_true(t.c1_contact > 10 && t.c1_abbey > 0);
 	cm_board_free(b);
-	unload(&fx);
+	util_fixture_unload(&fx);
 }
 
 static void test_wagon__random_games_c2(void **state)
@@ -292,7 +231,7 @@ static void test_wagon__random_games_c1(void **state)
 static void test_wagon__play_random_replays(void **state)
 {
 	(void)state;
-	fixture fx = load("tests/unit/wagon120.scn");
+	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
 	long abbeys = 0, moves = 0;
 	for (int ed = 0; ed < 2; ed++) {
 		cm_rules ru = fx.scn->map->rules;
@@ -313,7 +252,7 @@ static void test_wagon__play_random_replays(void **state)
 				if (g % 5 == 0)
 					check_replay(&fx, b);
 			}
-			char *text = replay_text(b);
+			char *text = util_replay_text(b);
 			if (i == 0)
 				first = text;
 			else {
@@ -325,7 +264,7 @@ static void test_wagon__play_random_replays(void **state)
 		free(first);
 	}
 	assert_true(abbeys > 0 && moves > 0);
-	unload(&fx);
+	util_fixture_unload(&fx);
 }
 
 /* The replay lines for abbeys, wagons on tiles and wagon moves. */
