@@ -306,9 +306,36 @@ static void test_wagon__replay_lines(void **state)
 	}
 }
 
+/* The compact tile notation's contact groups (WAGON-C1). */
+static void test_wagon__compact_contacts(void **state)
+{
+	(void)state;
+	cm_tile_type t;
+	char err[200];
+	assert_int_equal(cm_scenario_parse_tile("MC : monastery[] ; city[En Em Es Ws Wm Wn] ; field[Nw Nm Ne] ; "
+	                                        "contact[m1 c1] ; field[Se Sm Sw]", &t, err, sizeof err), 0);
+	assert_int_equal(t.n_features, 4);
+	assert_int_equal(t.n_contacts, 1);
+	assert_int_equal(t.contacts[0], 3u); /* m1 and c1: features 0 and 1 */
+	cm_tile_type_clear(&t);
+	static const char *const bad[][2] = {
+		{ "X : road[Em Wm] ; field[Nw Nm Ne En Wn] ; field[Es Se Sm Sw Ws] ; contact[r1 r9]",
+		  "contact names no feature of the tile: \"r9\"" },
+		{ "X : road[Em Wm] ; field[Nw Nm Ne En Wn] ; field[Es Se Sm Sw Ws] ; contact[r1 r1]",
+		  "a contact needs two features or more" },
+		{ "X : road[Em Wm] ; field[Nw Nm Ne En Wn] ; field[Es Se Sm Sw Ws] ; contact[r1 f1] x",
+		  "contact needs \"contact[ID ID …]\"" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_int_equal(cm_scenario_parse_tile(bad[i][0], &t, err, sizeof err), CM_EINVAL);
+		assert_string_equal(err, bad[i][1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wagon__compact_contacts),
 		cmocka_unit_test(test_wagon__replay_lines),
 		cmocka_unit_test(test_wagon__play_random_replays),
 		cmocka_unit_test(test_wagon__random_games_c2),
