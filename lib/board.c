@@ -224,7 +224,7 @@ static uint8_t req_of_edge(int e)
  * the map edge (MAP-EDGE-DONE), updates the neighbours' requirements and
  * the frontier, unlocks big cities (MAP-BIGCITY) and ferries (MAP-FERRY,
  * MAP-ISLAND), counts down monasteries around. */
-static void put_tile(cm_board *b, int t, int s, int r)
+void cm__put_tile(cm_board *b, int t, int s, int r)
 {
 	const type_info *ti = &b->deck->info[t];
 	node *n = b->nodes;
@@ -280,7 +280,8 @@ static void put_tile(cm_board *b, int t, int s, int r)
 			}
 		}
 	}
-	for (int d = 0; d < 4; d++) {
+	for (int d = 0; d < 4 && !ti->abbey; d++) {
+		/* an abbey joins nothing, so it connects no ferry or big city */
 		int key = s * 4 + d;
 		int fe = b->side_ferry[key];
 		if (fe >= 0 && !b->ferry_used[fe]) {
@@ -307,7 +308,7 @@ static void put_tile(cm_board *b, int t, int s, int r)
 
 /* ---- construction ---- */
 
-static int sq_index(const cm_board *b, int x, int y)
+int cm__sq_index(const cm_board *b, int x, int y)
 {
 	return (x >= 0 && y >= 0 && x < b->cols && y < b->rows) ? y * b->cols + x : -1;
 }
@@ -355,13 +356,13 @@ static int build_static(cm_board *b, cm_diags *d)
 			int s = y * b->cols + x;
 			const cm_square *q = &m->squares[s];
 			for (int k = 0; k < 4; k++) {
-				b->nb[s * 4 + k] = sq_index(b, x + dx[k], y + dy[k]);
+				b->nb[s * 4 + k] = cm__sq_index(b, x + dx[k], y + dy[k]);
 				b->side_static[s * 4 + k] = -1;
 				b->side_bc[s * 4 + k] = -1;
 				b->side_ferry[s * 4 + k] = -1;
 			}
 			for (int k = 0; k < 8; k++)
-				b->nb8[s * 8 + k] = sq_index(b, x + ex[k], y + ey[k]);
+				b->nb8[s * 8 + k] = cm__sq_index(b, x + ex[k], y + ey[k]);
 			b->sq_kind[s] = (uint8_t)q->kind;
 			b->bc_base[s] = -1;
 			b->bc_type[s] = -1;
@@ -398,6 +399,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	for (size_t c = 0; c < m->n_bigcities; c++)
 		n_pieces += m->bigcities[c].n_pieces;
 	ALLOC(b->bc_info, n_pieces);
+	ALLOC(b->bc_tile, n_pieces);
 	b->n_bc_pieces = n_pieces;
 	int n_static = 0;
 	size_t pi = 0;
@@ -407,7 +409,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	for (size_t c = 0; c < m->n_bigcities; c++)
 		for (size_t k = 0; k < m->bigcities[c].n_pieces; k++, pi++) {
 			const cm_bigcity_piece *p = &m->bigcities[c].pieces[k];
-			int s = sq_index(b, p->x, p->y);
+			int s = cm__sq_index(b, p->x, p->y);
 			snprintf(where, sizeof where, "map %s, big city %s, square (%d,%d)", mid,
 			         m->bigcities[c].name ? m->bigcities[c].name : "?", p->x, p->y);
 			if (s < 0 || m->squares[s].kind != CM_SQ_BIGCITY || b->bc_base[s] >= 0) {
@@ -421,6 +423,7 @@ static int build_static(cm_board *b, cm_diags *d)
 				continue;
 			}
 			b->bc_type[s] = (int16_t)pi;
+			b->bc_tile[pi] = &p->tile;
 			b->bc_base[s] = n_static;
 			piece_city[s] = (int16_t)c;
 			n_static += b->bc_info[pi].n_feat;
@@ -429,7 +432,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	/* ferries */
 	for (size_t f = 0; f < m->n_ferries; f++) {
 		const cm_ferry *fr = &m->ferries[f];
-		int s1 = sq_index(b, fr->x1, fr->y1), s2 = sq_index(b, fr->x2, fr->y2);
+		int s1 = cm__sq_index(b, fr->x1, fr->y1), s2 = cm__sq_index(b, fr->x2, fr->y2);
 		snprintf(where, sizeof where, "map %s, ferry %zu", mid, f + 1);
 		if (s1 < 0 || s2 < 0 || s1 == s2 || !(b->sflags0[s1] & SF_PLAYABLE) ||
 		    !(b->sflags0[s2] & SF_PLAYABLE) || (unsigned)fr->s1 > 3 || (unsigned)fr->s2 > 3 ||
@@ -601,7 +604,7 @@ static int take_from_pile(cm_board *b, int t)
 	return CM_ENOTFOUND;
 }
 
-static void log_move(cm_board *b, cm_move_kind k, int t, int s, int r)
+void cm__log_move(cm_board *b, cm_move_kind k, int t, int s, int r)
 {
 	assert(b->n_log < b->max_log);
 	move_rec *mv = &b->log[b->n_log++];
@@ -612,6 +615,7 @@ static void log_move(cm_board *b, cm_move_kind k, int t, int s, int r)
 	mv->x = (int16_t)(s >= 0 ? s % b->cols : -1);
 	mv->y = (int16_t)(s >= 0 ? s / b->cols : -1);
 	mv->feature = -1;
+	mv->wagon = 0;
 }
 
 static int pick_rot(cm_board *b, uint8_t mask)
@@ -675,8 +679,8 @@ static int setup(cm_board *b, cm_diags *d)
 			take_from_pile(b, t);
 		}
 		int r = pick_rot(b, mask);
-		put_tile(b, t, s, r);
-		log_move(b, CM_MOVE_SETUP, t, s, r);
+		cm__put_tile(b, t, s, r);
+		cm__log_move(b, CM_MOVE_SETUP, t, s, r);
 		b->stats.setup_tiles++;
 	}
 	return 0;
@@ -709,7 +713,10 @@ int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
 	for (int p = 0; p < CM_MAX_PLAYERS; p++) {
 		b->score[p] = 0;
 		b->supply[p] = p < b->n_players ? fol : 0;
+		b->wagons[p] = p < b->n_players && b->rules.wagons;
+		b->abbeys[p] = p < b->n_players && p < b->abbey_count; /* dealt (ABBEY-PLACE) */
 	}
+	b->n_wait = 0;
 	b->n_fol = 0;
 	b->cur = 0;
 	b->last_sq = -1;
@@ -788,12 +795,25 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	int fol = map->setup.followers > 0 ? map->setup.followers : 9;
 	if (fol > 255)
 		fol = 255;
-	ALLOC(b->fol, fol * n_players);
-	ALLOC(b->fol_node, fol * n_players);
+	/* one wagon each, whether or not the option is on: cm_board_set_rules
+	 * may turn it on later */
+	ALLOC(b->fol, (fol + 1) * n_players);
+	ALLOC(b->fol_node, (fol + 1) * n_players);
 	b->max_items = (size_t)b->max_nodes + 64;
 	ALLOC(b->items, b->max_items);
-	b->max_log = deck->total + 2;
+	b->abbey_type = -1;
+	for (size_t i = 0; i < deck->n_types && b->abbey_type < 0; i++)
+		if (deck->info[i].abbey && deck->count[i] > 0) {
+			b->abbey_type = (int)i;
+			b->abbey_count = deck->count[i];
+		}
+	/* every turn logs a move and at most one wagon move per player */
+	int turns = deck->total + n_players + 2;
+	b->max_log = turns * (1 + n_players);
 	ALLOC(b->log, b->max_log);
+	ALLOC(b->wmark, b->max_nodes);
+	ALLOC(b->wvia, b->max_nodes);
+	ALLOC(b->wvsq, b->max_nodes);
 	rc = cm_board_reset(b, seed, d);
 	if (rc < 0)
 		goto fail;
@@ -815,7 +835,7 @@ void cm_board_free(cm_board *b)
 		      b->isl_start, b->isl_sq, b->start_sq, b->start_pick, b->play8, b->bc8, b->req0, b->sflags0,
 		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
-		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log };
+		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	free(b);
@@ -832,6 +852,11 @@ int cm_board_current(const cm_board *b) { return b->cur; }
 int cm_board_pile(const cm_board *b) { return b->pile_n - b->pile_top; }
 bool cm_board_over(const cm_board *b) { return b->pile_top >= b->pile_n; }
 const cm_game_stats *cm_board_stats(const cm_board *b) { return &b->stats; }
+
+void cm_board_set_rules(cm_board *b, const cm_rules *rules)
+{
+	b->rules = *rules;
+}
 
 void cm_board_set_current(cm_board *b, int player)
 {
@@ -851,7 +876,7 @@ int cm_board_supply(const cm_board *b, int player)
 
 int cm_board_tile_at(const cm_board *b, int x, int y, int *type, int *rot)
 {
-	int s = sq_index(b, x, y);
+	int s = cm__sq_index(b, x, y);
 	if (s < 0 || b->tile[s] < 0)
 		return CM_ENOTFOUND;
 	if (type)
@@ -872,13 +897,13 @@ int cm_board_last_placed(const cm_board *b, int *x, int *y)
 
 bool cm_board_open_square(const cm_board *b, int x, int y)
 {
-	int s = sq_index(b, x, y);
+	int s = cm__sq_index(b, x, y);
 	return s >= 0 && b->front_pos[s] >= 0;
 }
 
 bool cm_board_legal(const cm_board *b, int type, int x, int y, int rot)
 {
-	int s = sq_index(b, x, y);
+	int s = cm__sq_index(b, x, y);
 	if (s < 0 || type < 0 || (size_t)type >= b->deck->n_types || rot < 0 || rot > 3 ||
 	    b->front_pos[s] < 0 || b->deck->info[type].abbey)
 		return false;
@@ -935,7 +960,7 @@ int cm_board_draw(cm_board *b, int *type)
 		}
 		b->pile_top++;
 		b->stats.stranded++;
-		log_move(b, CM_MOVE_ASIDE, t, -1, 0);
+		cm__log_move(b, CM_MOVE_ASIDE, t, -1, 0);
 	}
 	return CM_ENOTFOUND;
 }
@@ -945,29 +970,29 @@ int cm_board_put_aside(cm_board *b, int type)
 	if (type < 0 || (size_t)type >= b->deck->n_types || take_from_pile(b, type) < 0)
 		return CM_ENOTFOUND;
 	b->stats.stranded++;
-	log_move(b, CM_MOVE_ASIDE, type, -1, 0);
+	cm__log_move(b, CM_MOVE_ASIDE, type, -1, 0);
 	return 0;
 }
 
 int cm_board_place(cm_board *b, int type, int x, int y, int rot)
 {
-	if (b->last_sq >= 0 || b->final_done || !cm_board_legal(b, type, x, y, rot))
+	if (b->last_sq >= 0 || b->final_done || b->n_wait || !cm_board_legal(b, type, x, y, rot))
 		return CM_EINVAL;
 	if (take_from_pile(b, type) < 0)
 		return CM_ENOTFOUND;
 	int s = y * b->cols + x;
-	put_tile(b, type, s, rot);
+	cm__put_tile(b, type, s, rot);
 	b->last_sq = s;
 	b->deployed = false;
-	log_move(b, CM_MOVE_PLACE, type, s, rot);
+	cm__log_move(b, CM_MOVE_PLACE, type, s, rot);
 	b->stats.tiles_placed++;
 	return 0;
 }
 
 int cm_board_place_setup(cm_board *b, int type, int x, int y, int rot)
 {
-	int s = sq_index(b, x, y);
-	if (b->last_sq >= 0 || s < 0 || type < 0 || (size_t)type >= b->deck->n_types || rot < 0 ||
+	int s = cm__sq_index(b, x, y);
+	if (b->last_sq >= 0 || b->n_wait || s < 0 || type < 0 || (size_t)type >= b->deck->n_types || rot < 0 ||
 	    rot > 3 || b->tile[s] >= 0 || (b->sflags[s] & (SF_PLAYABLE | SF_ALLOWED)) !=
 	    (SF_PLAYABLE | SF_ALLOWED) || b->deck->info[type].abbey ||
 	    !((b->deck->info[type].rotmask[b->req[s]] >> rot) & 1))
@@ -976,21 +1001,38 @@ int cm_board_place_setup(cm_board *b, int type, int x, int y, int rot)
 		b->start_used = true;
 	else if (take_from_pile(b, type) < 0)
 		return CM_ENOTFOUND;
-	put_tile(b, type, s, rot);
-	log_move(b, CM_MOVE_SETUP, type, s, rot);
+	cm__put_tile(b, type, s, rot);
+	cm__log_move(b, CM_MOVE_SETUP, type, s, rot);
 	b->stats.setup_tiles++;
 	return 0;
+}
+
+/* Whether the current player has a follower of this kind to deploy. */
+static bool in_supply(const cm_board *b, cm_follower_kind kind)
+{
+	if (kind == CM_FOLLOWER_MEEPLE)
+		return b->supply[b->cur] > 0;
+	return kind == CM_FOLLOWER_WAGON && b->rules.wagons && b->wagons[b->cur] > 0;
+}
+
+/* Feature kinds a follower of this kind may stand on (WAGON-DEPLOY: a
+ * wagon never on a field; nobody on a garden). */
+static bool kind_takes(cm_follower_kind kind, int fk)
+{
+	if (fk == CM_FEAT_GARDEN)
+		return false;
+	return kind == CM_FOLLOWER_MEEPLE || fk != CM_FEAT_FIELD;
 }
 
 size_t cm_board_spots(const cm_board *b, cm_follower_kind kind, int *out, size_t max)
 {
 	int s = b->last_sq;
-	if (s < 0 || b->deployed || kind != CM_FOLLOWER_MEEPLE || b->supply[b->cur] <= 0)
+	if (s < 0 || b->deployed || !in_supply(b, kind))
 		return 0;
 	const type_info *ti = &b->deck->info[b->tile[s]];
 	size_t n = 0;
 	for (int f = 0; f < ti->n_feat; f++) {
-		if (ti->kind[f] == CM_FEAT_GARDEN)
+		if (!kind_takes(kind, ti->kind[f]))
 			continue;
 		int32_t r = cm__find(b->nodes, b->base[s] + f);
 		if (b->nodes[r].nfol)
@@ -1005,27 +1047,37 @@ size_t cm_board_spots(const cm_board *b, cm_follower_kind kind, int *out, size_t
 int cm_board_deploy(cm_board *b, int f, cm_follower_kind kind)
 {
 	int s = b->last_sq;
-	if (s < 0 || b->deployed || kind != CM_FOLLOWER_MEEPLE || b->supply[b->cur] <= 0)
+	if (s < 0 || b->deployed || !in_supply(b, kind))
 		return CM_EINVAL;
 	const type_info *ti = &b->deck->info[b->tile[s]];
-	if (f < 0 || f >= ti->n_feat || ti->kind[f] == CM_FEAT_GARDEN)
+	if (f < 0 || f >= ti->n_feat || !kind_takes(kind, ti->kind[f]))
 		return CM_EINVAL;
 	int32_t nd = b->base[s] + f, r = cm__find(b->nodes, nd);
 	if (b->nodes[r].nfol)
 		return CM_EINVAL; /* BASE-OCCUPIED */
-	b->nodes[r].nfol++;
-	b->nodes[r].fol[b->cur]++;
-	b->supply[b->cur]--;
-	cm_follower *fo = &b->fol[b->n_fol];
-	fo->player = b->cur;
-	fo->kind = kind;
-	fo->x = s % b->cols;
-	fo->y = s / b->cols;
-	fo->feature = f;
-	b->fol_node[b->n_fol++] = nd;
+	if (kind == CM_FOLLOWER_WAGON)
+		b->wagons[b->cur]--;
+	else
+		b->supply[b->cur]--;
+	cm__put_follower(b, b->cur, kind, nd);
 	b->deployed = true;
 	b->log[b->n_log - 1].feature = (int8_t)f;
+	b->log[b->n_log - 1].wagon = kind == CM_FOLLOWER_WAGON;
 	return 0;
+}
+
+void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd)
+{
+	int32_t r = cm__find(b->nodes, nd);
+	b->nodes[r].nfol++;
+	b->nodes[r].fol[player]++;
+	cm_follower *fo = &b->fol[b->n_fol];
+	fo->player = player;
+	fo->kind = kind;
+	fo->x = b->nodes[nd].sq % b->cols;
+	fo->y = b->nodes[nd].sq / b->cols;
+	fo->feature = b->nodes[nd].feat;
+	b->fol_node[b->n_fol++] = nd;
 }
 
 size_t cm_board_followers(const cm_board *b, const cm_follower **out)
@@ -1037,7 +1089,7 @@ size_t cm_board_followers(const cm_board *b, const cm_follower **out)
 
 int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *out)
 {
-	int s = sq_index(b, x, y);
+	int s = cm__sq_index(b, x, y);
 	if (s < 0)
 		return CM_ENOTFOUND;
 	int32_t lo;

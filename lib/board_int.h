@@ -88,7 +88,15 @@ typedef struct {
 	uint8_t rot;
 	int16_t x, y;
 	int8_t feature;
+	uint8_t wagon;  /* the deployed follower is a wagon */
 } move_rec;
+
+/* A wagon waiting for its move (WAGON-MOVE). */
+typedef struct {
+	int8_t player;
+	int32_t sq;     /* where it stood */
+	int32_t root;   /* the scored feature */
+} wagon_wait;
 
 struct cm_board {
 	const cm_map *map;
@@ -112,6 +120,7 @@ struct cm_board {
 	int32_t *bc_base;   /* per square: first node of the big-city piece there, -1 */
 	int16_t *bc_type;   /* per square: index into bc_info, -1 */
 	type_info *bc_info; /* one per big-city piece */
+	const cm_tile_type **bc_tile; /* per big-city piece: its tile (contacts, WAGON-C1) */
 	size_t n_bc_pieces;
 	int32_t *bc_adj_start, *bc_adj; /* per big city: playable squares next to it */
 	int32_t *isl_start, *isl_sq;    /* per island: its squares */
@@ -149,6 +158,18 @@ struct cm_board {
 	int cur;
 	int score[CM_MAX_PLAYERS];
 	int supply[CM_MAX_PLAYERS];
+	uint8_t wagons[CM_MAX_PLAYERS]; /* wagons in the supply */
+	uint8_t abbeys[CM_MAX_PLAYERS]; /* abbey tiles held */
+	int abbey_type;     /* the deck's abbey tile type, -1 */
+	int abbey_count;    /* its copies (dealt one per player) */
+	wagon_wait wait[CM_MAX_PLAYERS];
+	int n_wait;
+	/* per node, scratch for WAGON-C1 (wagon.c): adjacent to the scored
+	 * feature when wmark equals wepoch, by what (cm_wagon_via) and where */
+	uint32_t *wmark;
+	uint8_t *wvia;
+	int32_t *wvsq;
+	uint32_t wepoch;
 	cm_follower *fol;   /* on the board */
 	int32_t *fol_node;
 	int n_fol;
@@ -182,12 +203,26 @@ static inline int32_t cm__find(node *n, int32_t a)
 uint32_t cm__epoch(cm_board *b); /* a fresh stamp value for stamp and nstamp */
 int cm__sq_nodes(const cm_board *b, int s, int32_t *lo); /* features on square s */
 const type_info *cm__sq_info(const cm_board *b, int s);
+/* Records a follower of player on node nd (not its supply). */
+void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd);
+void cm__put_tile(cm_board *b, int t, int s, int r);
+void cm__log_move(cm_board *b, cm_move_kind k, int t, int s, int r);
+int cm__sq_index(const cm_board *b, int x, int y);
 
 /* deck.c: FNV-1a 64 */
 #define CM__FNV_INIT 0xCBF29CE484222325ull
 uint64_t cm__fnv(uint64_t h, const void *p, size_t n);
 uint64_t cm__fnv_u32(uint64_t h, uint32_t v); /* little-endian bytes */
 uint64_t cm__hash_tile(uint64_t h, const cm_tile_type *t); /* features */
+
+/* wagon.c */
+void cm__wagon_order(cm_board *b, int placer); /* sorts the waiting wagons clockwise */
+void cm__wagon_settle(cm_board *b); /* first waiting wagons without destinations go back */
+/* Abbey squares in frontier order: the count (nth < 0) or the nth square (-1). */
+int cm__abbey_front(const cm_board *b, int nth);
+/* The first waiting wagon's destinations: all (nth < 0, as
+ * cm_board_wagon_moves) or only the nth into out[0]; returns the total. */
+size_t cm__wagon_dests(const cm_board *b, cm_wagon_dest *out, size_t max, long nth);
 
 /* score.c */
 void cm__score_feature(cm_board *b, int32_t root, bool final, bool award);

@@ -22,6 +22,7 @@ static const bool_opt bool_opts[] = {
 	{ "town-cost", offsetof(cm_rules, town_cost) },
 	{ "town-road-bonus", offsetof(cm_rules, town_road_bonus) },
 	{ "abbey-edge", offsetof(cm_rules, abbey_edge) },
+	{ "wagons", offsetof(cm_rules, wagons) },
 };
 
 int cm_board_rule_set(cm_rules *r, const char *name, const char *value)
@@ -162,7 +163,9 @@ int cm_replay_from_board(const cm_board *b, cm_replay **out)
 		o->y = mv->y;
 		o->rot = mv->rot;
 		o->feature = mv->feature;
-		if (o->kind != CM_MOVE_FINAL && !(o->tile = cm_strdup(k->types[mv->type]->id)))
+		o->follower = mv->wagon ? CM_FOLLOWER_WAGON : CM_FOLLOWER_MEEPLE;
+		if (o->kind != CM_MOVE_FINAL && o->kind != CM_MOVE_WAGON &&
+		    !(o->tile = cm_strdup(k->types[mv->type]->id)))
 			goto nomem;
 		r->n_moves++;
 	}
@@ -174,6 +177,15 @@ int cm_replay_from_board(const cm_board *b, cm_replay **out)
 nomem:
 	cm_replay_free(r);
 	return CM_ENOMEM;
+}
+
+/* A deployed follower: "-", "N" (a meeple on feature N) or "wN" (a wagon). */
+static void write_follower(FILE *f, const cm_move *m)
+{
+	if (m->feature < 0)
+		fprintf(f, "-\n");
+	else
+		fprintf(f, "%s%d\n", m->follower == CM_FOLLOWER_WAGON ? "w" : "", m->feature);
 }
 
 int cm_replay_write(const cm_replay *r, FILE *f)
@@ -197,11 +209,18 @@ int cm_replay_write(const cm_replay *r, FILE *f)
 			fprintf(f, "aside %s\n", m->tile);
 			break;
 		case CM_MOVE_PLACE:
+			fprintf(f, "move %d %s %d %d %d ", m->player, m->tile, m->x, m->y, m->rot);
+			write_follower(f, m);
+			break;
+		case CM_MOVE_ABBEY:
+			fprintf(f, "abbey %d %s %d %d ", m->player, m->tile, m->x, m->y);
+			write_follower(f, m);
+			break;
+		case CM_MOVE_WAGON:
 			if (m->feature >= 0)
-				fprintf(f, "move %d %s %d %d %d %d\n", m->player, m->tile, m->x, m->y, m->rot,
-				        m->feature);
+				fprintf(f, "wagon %d %d %d %d\n", m->player, m->x, m->y, m->feature);
 			else
-				fprintf(f, "move %d %s %d %d %d -\n", m->player, m->tile, m->x, m->y, m->rot);
+				fprintf(f, "wagon %d -\n", m->player);
 			break;
 		case CM_MOVE_FINAL:
 			fprintf(f, "final");
@@ -243,6 +262,18 @@ static bool parse_int(const char *s, long lo, long hi, int *out)
 		return false;
 	*out = (int)v;
 	return true;
+}
+
+static bool parse_follower(const char *s, cm_move *m)
+{
+	m->follower = CM_FOLLOWER_MEEPLE;
+	if (strcmp(s, "-") == 0)
+		return true;
+	if (*s == 'w') {
+		m->follower = CM_FOLLOWER_WAGON;
+		s++;
+	}
+	return parse_int(s, 0, CM_MAX_FEATURES - 1, &m->feature);
 }
 
 static bool parse_u64(const char *s, int base, uint64_t *out)
@@ -380,9 +411,30 @@ int cm_replay_read(FILE *f, const char *file, cm_diags *d, cm_replay **out)
 			cm_move *m = &r->moves[r->n_moves - 1];
 			if (!parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &m->player) ||
 			    !parse_int(tok[3], 0, 1 << 20, &m->x) || !parse_int(tok[4], 0, 1 << 20, &m->y) ||
-			    !parse_int(tok[5], 0, 3, &m->rot) ||
-			    (strcmp(tok[6], "-") != 0 && !parse_int(tok[6], 0, CM_MAX_FEATURES - 1, &m->feature)))
+			    !parse_int(tok[5], 0, 3, &m->rot) || !parse_follower(tok[6], m))
 				BAD("bad move fields");
+		} else if (strcmp(k, "abbey") == 0) {
+			if (n != 6)
+				BAD("abbey needs player tile x y feature");
+			if (add_move(r, &mcap, CM_MOVE_ABBEY, tok[2], ln) < 0)
+				goto nomem;
+			cm_move *m = &r->moves[r->n_moves - 1];
+			if (!parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &m->player) ||
+			    !parse_int(tok[3], 0, 1 << 20, &m->x) || !parse_int(tok[4], 0, 1 << 20, &m->y) ||
+			    !parse_follower(tok[5], m))
+				BAD("bad abbey fields");
+		} else if (strcmp(k, "wagon") == 0) {
+			if (n != 3 && n != 5)
+				BAD("wagon needs player x y feature, or player -");
+			if (add_move(r, &mcap, CM_MOVE_WAGON, NULL, ln) < 0)
+				goto nomem;
+			cm_move *m = &r->moves[r->n_moves - 1];
+			m->x = m->y = -1;
+			if (!parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &m->player) ||
+			    (n == 3 && strcmp(tok[2], "-") != 0) ||
+			    (n == 5 && (!parse_int(tok[2], 0, 1 << 20, &m->x) || !parse_int(tok[3], 0, 1 << 20, &m->y) ||
+			                !parse_int(tok[4], 0, CM_MAX_FEATURES - 1, &m->feature))))
+				BAD("bad wagon fields");
 		} else if (strcmp(k, "final") == 0) {
 			if (add_move(r, &mcap, CM_MOVE_FINAL, NULL, ln) < 0)
 				goto nomem;
@@ -456,7 +508,7 @@ int cm_board_replay(const cm_map *map, const cm_deck *deck, const cm_replay *r, 
 	for (size_t i = 0; i < r->n_moves; i++) {
 		const cm_move *m = &r->moves[i];
 		int t = m->tile ? cm_deck_find(deck, m->tile) : -1;
-		if (m->kind != CM_MOVE_FINAL && t < 0)
+		if (m->kind != CM_MOVE_FINAL && m->kind != CM_MOVE_WAGON && t < 0)
 			FAIL(m, "unknown tile %s", m->tile);
 		switch (m->kind) {
 		case CM_MOVE_SETUP:
@@ -485,10 +537,30 @@ int cm_board_replay(const cm_map *map, const cm_deck *deck, const cm_replay *r, 
 			if (cm_board_place(b, t, m->x, m->y, m->rot) < 0)
 				FAIL(m, "illegal placement of %s on (%d,%d) rotation %d", m->tile, m->x, m->y,
 				     m->rot);
-			if (m->feature >= 0 && cm_board_deploy(b, m->feature, CM_FOLLOWER_MEEPLE) < 0)
+			if (m->feature >= 0 && cm_board_deploy(b, m->feature, m->follower) < 0)
 				FAIL(m, "cannot deploy on feature %d", m->feature);
 			cm_board_end_turn(b, NULL, NULL);
 			break;
+		case CM_MOVE_ABBEY:
+			/* after the last tile, players place their abbeys in turn */
+			if (cm_board_over(b))
+				cm_board_set_current(b, m->player);
+			if (m->player != b->cur)
+				FAIL(m, "player %d moves but it is player %d's turn", m->player, b->cur);
+			if (t != b->abbey_type || cm_board_place_abbey(b, m->x, m->y) < 0)
+				FAIL(m, "illegal abbey %s on (%d,%d)", m->tile, m->x, m->y);
+			if (m->feature >= 0 && cm_board_deploy(b, m->feature, m->follower) < 0)
+				FAIL(m, "cannot deploy on feature %d", m->feature);
+			cm_board_end_turn(b, NULL, NULL);
+			break;
+		case CM_MOVE_WAGON: {
+			cm_wagon_pending w;
+			if (!cm_board_wagon_pending(b, &w) || w.player != m->player)
+				FAIL(m, "no wagon of player %d waits to move", m->player);
+			if (cm_board_wagon_move(b, m->x, m->y, m->feature) < 0)
+				FAIL(m, "wagon cannot move to feature %d of (%d,%d)", m->feature, m->x, m->y);
+			break;
+		}
 		case CM_MOVE_FINAL:
 			if (cm_board_final(b, NULL, NULL) < 0)
 				FAIL(m, "final scoring twice");

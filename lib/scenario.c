@@ -108,7 +108,7 @@ int cm_scenario_parse_tile(const char *text, cm_tile_type *t, char *err, size_t 
 	memset(t, 0, sizeof *t);
 	int rc = 0;
 	char *buf = cm_strdup(text);
-	char **touches = NULL;
+	char **touches = NULL, **contacts = NULL;
 	if (!buf)
 		return CM_ENOMEM;
 	char *colon = strchr(buf, ':');
@@ -149,18 +149,31 @@ int cm_scenario_parse_tile(const char *text, cm_tile_type *t, char *err, size_t 
 	if (n > CM_MAX_FEATURES)
 		TERR("more than %d features", CM_MAX_FEATURES);
 	t->features = calloc(n, sizeof *t->features);
+	t->contacts = calloc(n, sizeof *t->contacts);
 	touches = calloc(n, sizeof *touches);
-	if (!t->features || !touches)
+	contacts = calloc(n, sizeof *contacts);
+	if (!t->features || !t->contacts || !touches || !contacts)
 		goto nomem;
 	int per_kind[CM_FEAT_KIND_COUNT] = { 0 };
+	size_t n_contacts = 0;
 	char *p = colon + 1;
-	for (size_t f = 0; f < n; f++) {
+	for (size_t i = 0; i < n; i++) {
 		char *semi = strchr(p, ';');
 		if (semi)
 			*semi = '\0';
 		char *s = trim(p);
+		p = semi ? semi + 1 : p + strlen(p);
 		if (!*s)
 			TERR("empty feature");
+		if (strncmp(s, "contact[", 8) == 0) { /* WAGON-C1: "contact[ID ID …]" */
+			char *rb = strchr(s, ']');
+			if (!rb || *trim(rb + 1))
+				TERR("contact needs \"contact[ID ID …]\"");
+			*rb = '\0';
+			contacts[n_contacts++] = s + 8;
+			continue;
+		}
+		size_t f = t->n_features;
 		rc = parse_feature(s, &t->features[f], &touches[f], err, errsize);
 		t->n_features = f + 1;
 		if (rc < 0)
@@ -169,7 +182,21 @@ int cm_scenario_parse_tile(const char *text, cm_tile_type *t, char *err, size_t 
 		int k = ++per_kind[ft->kind];
 		if (!ft->id && !(ft->id = cm_asprintf("%c%d", kind_letter[ft->kind], k)))
 			goto nomem;
-		p = semi ? semi + 1 : p + strlen(p);
+	}
+	for (size_t i = 0; i < n_contacts; i++) {
+		uint32_t mask = 0;
+		int members = 0;
+		char *sv = NULL;
+		for (char *id = strtok_r(contacts[i], " \t", &sv); id; id = strtok_r(NULL, " \t", &sv)) {
+			int c = cm_scenario_feature(t, id);
+			if (c < 0)
+				TERR("contact names no feature of the tile: \"%s\"", id);
+			members += !((mask >> c) & 1);
+			mask |= 1u << c;
+		}
+		if (members < 2)
+			TERR("a contact needs two features or more");
+		t->contacts[t->n_contacts++] = mask;
 	}
 	for (size_t f = 0; f < n; f++) {
 		if (!touches[f])
@@ -192,6 +219,7 @@ out:
 		for (size_t f = 0; f < t->n_features; f++)
 			free(touches[f]);
 	free(touches);
+	free(contacts); /* pointers into buf */
 	free(buf);
 	if (rc < 0)
 		cm_tile_type_clear(t);

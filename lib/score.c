@@ -71,7 +71,15 @@ void cm__return_followers(cm_board *b, int32_t r)
 	int k = 0;
 	for (int i = 0; i < b->n_fol; i++) {
 		if (cm__find(n, b->fol_node[i]) == r) {
-			b->supply[b->fol[i].player]++;
+			if (b->fol[i].kind == CM_FOLLOWER_WAGON) {
+				/* WAGON-MOVE: it waits for its move (wagon.c) */
+				wagon_wait *w = &b->wait[b->n_wait++];
+				w->player = (int8_t)b->fol[i].player;
+				w->sq = n[b->fol_node[i]].sq;
+				w->root = r;
+			} else {
+				b->supply[b->fol[i].player]++;
+			}
 			continue;
 		}
 		b->fol[k] = b->fol[i];
@@ -229,6 +237,21 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 		if (n[r].open == 0 && !(n[r].flags & NF_DONE))
 			cm__score_feature(b, r, false, true);
 	}
+	/* ABBEY-PLACE: an abbey completes what it closes on the squares around */
+	for (int d = 0; d < 4 && ti->abbey; d++) {
+		int q = b->nb[s * 4 + d];
+		int32_t lo;
+		const type_info *qi = q >= 0 ? cm__sq_info(b, q) : NULL;
+		if (!qi || cm__sq_nodes(b, q, &lo) == 0)
+			continue;
+		int rq = b->tile[q] >= 0 ? b->rot[q] : 0;
+		int f = qi->slot[rq][cm_slot_facing(3 * d + 1)];
+		if (qi->kind[f] != CM_FEAT_ROAD && qi->kind[f] != CM_FEAT_CITY)
+			continue;
+		int32_t r = cm__find(n, lo + f);
+		if (n[r].open == 0 && !(n[r].flags & NF_DONE))
+			cm__score_feature(b, r, false, true);
+	}
 	for (int k = -1; k < 8; k++) {
 		int q = k < 0 ? s : b->nb8[s * 8 + k];
 		if (q < 0 || b->mon[q] < 0)
@@ -236,6 +259,10 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 		int32_t m = b->mon[q];
 		if (n[m].open == 0 && !(n[m].flags & NF_DONE))
 			cm__score_monastery(b, m, q, false, true);
+	}
+	if (b->n_wait) {
+		cm__wagon_order(b, b->cur);
+		cm__wagon_settle(b);
 	}
 	if (town && b->rules.town_extra_turn && !b->extra_taken) {
 		b->extra_taken = true; /* MAP-TOWN 1: at most one extra turn per turn */
@@ -360,7 +387,7 @@ static int farmers_c1(cm_board *b)
 
 int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 {
-	if (b->final_done || b->last_sq >= 0)
+	if (b->final_done || b->last_sq >= 0 || b->n_wait)
 		return CM_EINVAL;
 	b->n_items = 0;
 	node *n = b->nodes;

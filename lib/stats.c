@@ -40,6 +40,9 @@ static void add_game(cm_play_stats *s, const cm_board *b)
 	s->points_island += g->points_island;
 	s->points_town += g->points_town;
 	s->final_points += g->final_points;
+	s->abbeys_placed += g->abbeys_placed;
+	s->wagon_moves += g->wagon_moves;
+	s->wagon_returns += g->wagon_returns;
 	int best = 0, n_best = 0;
 	for (int p = 0; p < s->players; p++) {
 		int v = cm_board_score(b, p);

@@ -31,7 +31,9 @@ static void usage(FILE *f)
 	        "  --rule NAME=VALUE  set a rule option (repeatable): edition=C1|C2|C3,\n"
 	        "                     farmers=C1|C2, tiny-city, farmers-bigcity,\n"
 	        "                     town-extra-turn, town-cost, town-road-bonus,\n"
-	        "                     abbey-edge = yes|no\n"
+	        "                     abbey-edge, wagons = yes|no (wagons: each player\n"
+	        "                     has a wagon; a deck with the abbey tile deals one\n"
+	        "                     abbey per player)\n"
 	        "  --replay FILE      write the first game as a replay (schemas/replay.md)\n"
 	        "  --format FMT       text (default) or json (schemas/play-json.md)\n"
 	        "  --map ID           the map to play when the input holds several\n"
@@ -101,6 +103,9 @@ static void print_text(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	printf("\n");
 	printf("stranded tiles: %d of %d games, %.2f per game\n", s->stranded_games, g,
 	       mean(s->stranded, g));
+	if (s->abbeys_placed || s->wagon_moves || s->wagon_returns)
+		printf("abbeys placed: %.2f per game; wagons moved: %.2f, back to the supply: %.2f\n",
+		       mean(s->abbeys_placed, g), mean(s->wagon_moves, g), mean(s->wagon_returns, g));
 	printf("points per game: road %.2f, city %.2f, monastery %.2f, field %.2f, other %.2f"
 	       " (final scoring %.2f)\n",
 	       mean(s->points_kind[CM_FEAT_ROAD], g), mean(s->points_kind[CM_FEAT_CITY], g),
@@ -124,7 +129,7 @@ static void print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	cm_json_key(&j, "format"); /* name and version: schemas/play-json.md */
 	cm_json_obj_begin(&j);
 	cm_json_kv_str(&j, "name", "carcamap-play");
-	cm_json_kv_str(&j, "version", "1.0");
+	cm_json_kv_str(&j, "version", "1.1");
 	cm_json_obj_end(&j);
 	cm_json_kv_str(&j, "map", m->id);
 	cm_json_kv_int(&j, "games", g);
@@ -174,6 +179,13 @@ static void print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	cm_json_obj_begin(&j);
 	cm_json_kv_int(&j, "games", s->stranded_games);
 	cm_json_kv_fixed(&j, "per_game", mean(s->stranded, g), 4);
+	cm_json_obj_end(&j);
+
+	cm_json_key(&j, "abbey_mayor"); /* 1.1 */
+	cm_json_obj_begin(&j);
+	cm_json_kv_fixed(&j, "abbeys_placed", mean(s->abbeys_placed, g), 4);
+	cm_json_kv_fixed(&j, "wagon_moves", mean(s->wagon_moves, g), 4);
+	cm_json_kv_fixed(&j, "wagon_returns", mean(s->wagon_returns, g), 4);
 	cm_json_obj_end(&j);
 
 	cm_json_key(&j, "points");

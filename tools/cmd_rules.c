@@ -1,7 +1,8 @@
 /* cmd_rules.c: `carcamap rules`: answers one rules question on the board
  * state a replay reaches (after all its moves, or the first K): the legal
  * placements of a tile with their follower spots, the joined features on a
- * square, or the final scoring if the game ended now; as text or JSON
+ * square, the final scoring if the game ended now, or where a waiting
+ * wagon may go and why a feature is refused; as text or JSON
  * (schemas/rules-json.md). All game logic is the library's. */
 #include <errno.h>
 #include <getopt.h>
@@ -17,7 +18,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: carcamap rules [options] REPLAY (MAP.xml | PACK [--map ID]) [TILESETS...]\n"
-	        "         (--legal TILE | --square X,Y | --score)\n"
+	        "         (--legal TILE | --square X,Y | --score | --wagon | --why X,Y,F)\n"
 	        "\n"
 	        "Plays a replay (schemas/replay.md) back on its map and answers one\n"
 	        "question on the board it reaches, before any final scoring:\n"
@@ -29,9 +30,16 @@ static void usage(FILE *f)
 	        "                 open edges, complete, coats of arms, followers per player\n"
 	        "  --score        the final scoring if the game ended now: every scoring\n"
 	        "                 item with its reason, and the scores before and after\n"
+	        "  --wagon        the wagon waiting to move after move K (its feature\n"
+	        "                 scored) and every destination, with what makes it\n"
+	        "                 adjacent: a contact (C1) or the range (C2/C3)\n"
+	        "  --why X,Y,F    whether that waiting wagon may go to feature index F of\n"
+	        "                 the tile on (X,Y), and why not\n"
 	        "\n"
 	        "Options:\n"
 	        "  --moves K          the state after the first K moves (default: all)\n"
+	        "  --edition ED       judge by edition ED's rules (C1, C2, C3) instead of\n"
+	        "                     the replay's (wagon moves differ: WAGON-C1/C2)\n"
 	        "  --format FMT       text (default) or json (schemas/rules-json.md)\n"
 	        "  --map ID           the map (default: the only one, else the replay's)\n"
 	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
@@ -41,12 +49,13 @@ static void usage(FILE *f)
 	        "  carcamap play maps/benelux/benelux.xml --games 1 --replay game.txt\n"
 	        "  carcamap rules game.txt maps/benelux/benelux.xml --moves 10 --legal E\n"
 	        "  carcamap rules game.txt build/maps.pack --square 4,7 --format json\n"
+	        "  carcamap rules game.txt map.xml --moves 31 --wagon --edition C1\n"
 	        "\n"
 	        "Exit status: 0 answered, 1 problems in the input (a replay that does not\n"
 	        "apply), 2 usage error, 3 I/O or internal failure.\n");
 }
 
-typedef enum { Q_NONE = 0, Q_LEGAL, Q_SQUARE, Q_SCORE } query;
+typedef enum { Q_NONE = 0, Q_LEGAL, Q_SQUARE, Q_SCORE, Q_WAGON, Q_WHY } query;
 
 typedef struct {
 	const cm_map *m;
@@ -70,7 +79,7 @@ static cm_replay cut(const cm_replay *r, int k, int total)
 		cm_move_kind kind = r->moves[i].kind;
 		if (kind == CM_MOVE_FINAL || (seen == k && k < total && kind != CM_MOVE_SETUP))
 			break;
-		seen += kind == CM_MOVE_PLACE;
+		seen += kind == CM_MOVE_PLACE || kind == CM_MOVE_ABBEY;
 	}
 	c.n_moves = i;
 	c.finished = false;
@@ -81,7 +90,7 @@ static int count_moves(const cm_replay *r)
 {
 	int n = 0;
 	for (size_t i = 0; i < r->n_moves; i++)
-		n += r->moves[i].kind == CM_MOVE_PLACE;
+		n += r->moves[i].kind == CM_MOVE_PLACE || r->moves[i].kind == CM_MOVE_ABBEY;
 	return n;
 }
 
@@ -132,7 +141,7 @@ static void head(ctx *c, const char *q)
 	cm_json_key(&c->j, "format"); /* name and version: schemas/rules-json.md */
 	cm_json_obj_begin(&c->j);
 	cm_json_kv_str(&c->j, "name", "carcamap-rules");
-	cm_json_kv_str(&c->j, "version", "1.0");
+	cm_json_kv_str(&c->j, "version", "1.1");
 	cm_json_obj_end(&c->j);
 	cm_json_kv_str(&c->j, "map", c->m->id);
 	cm_json_kv_int(&c->j, "moves", c->moves);
@@ -411,6 +420,130 @@ static int score(ctx *c)
 	return 0;
 }
 
+static const char *via_name(cm_wagon_via v)
+{
+	return v == CM_WAGON_VIA_CONTACT ? "contact" : v == CM_WAGON_VIA_ABBEY ? "abbey" : "range";
+}
+
+static void wagon_json(cm_json *j, const cm_wagon_pending *w, const char *rule)
+{
+	cm_json_key(j, "wagon");
+	cm_json_obj_begin(j);
+	cm_json_kv_int(j, "player", w->player);
+	cm_json_kv_int(j, "x", w->x);
+	cm_json_kv_int(j, "y", w->y);
+	cm_json_key(j, "scored");
+	cm_json_obj_begin(j);
+	cm_json_kv_str(j, "kind", cm_feature_kind_name(w->kind));
+	cm_json_kv_int(j, "x", w->fx);
+	cm_json_kv_int(j, "y", w->fy);
+	cm_json_kv_int(j, "feature", w->feature);
+	cm_json_obj_end(j);
+	cm_json_kv_str(j, "rule", rule);
+	cm_json_obj_end(j);
+}
+
+static void dest_json(cm_json *j, const cm_wagon_dest *d)
+{
+	cm_json_obj_begin(j);
+	cm_json_kv_int(j, "x", d->x);
+	cm_json_kv_int(j, "y", d->y);
+	cm_json_kv_int(j, "feature", d->feature);
+	cm_json_kv_str(j, "kind", cm_feature_kind_name(d->kind));
+	cm_json_key(j, "of");
+	cm_json_obj_begin(j);
+	cm_json_kv_int(j, "x", d->fx);
+	cm_json_kv_int(j, "y", d->fy);
+	cm_json_kv_int(j, "feature", d->ffeature);
+	cm_json_obj_end(j);
+	cm_json_kv_str(j, "via", via_name(d->via));
+	cm_json_kv_int(j, "via_x", d->vx);
+	cm_json_kv_int(j, "via_y", d->vy);
+	cm_json_kv_str(j, "rule", d->rule);
+	cm_json_kv_str(j, "reason", d->reason);
+	cm_json_obj_end(j);
+}
+
+static void dest_text(const cm_wagon_dest *d)
+{
+	printf("  (%d,%d) feature %d %s, of the %s named (%d,%d) feature %d: %s [%s, %s on (%d,%d)]\n", d->x,
+	       d->y, d->feature, cm_feature_kind_name(d->kind), cm_feature_kind_name(d->kind), d->fx, d->fy,
+	       d->ffeature, d->reason, d->rule, via_name(d->via), d->vx, d->vy);
+}
+
+/* --wagon, and --why X,Y,F (why is true). */
+static int wagon(ctx *c, bool why, int x, int y, int f)
+{
+	cm_wagon_pending w;
+	int waiting = cm_board_wagon_pending(c->b, &w);
+	const char *rule = cm_board_rules(c->b)->edition == CM_EDITION_C1 ? "WAGON-C1" : "WAGON-C2";
+	cm_json *j = &c->j;
+	head(c, why ? "why" : "wagon");
+	if (!waiting) {
+		if (c->fmt == FMT_TEXT)
+			printf("no wagon waits to move\n");
+		else
+			cm_json_kv_str(j, "wagon", NULL);
+		return 0;
+	}
+	if (c->fmt == FMT_TEXT)
+		printf("player %d's wagon waits on (%d,%d): its %s, named (%d,%d) feature %d, scored; %s\n",
+		       w.player, w.x, w.y, cm_feature_kind_name(w.kind), w.fx, w.fy, w.feature, rule);
+	else
+		wagon_json(j, &w, rule);
+	if (why) {
+		cm_wagon_why a;
+		cm_wagon_dest how;
+		if (cm_board_wagon_why(c->b, x, y, f, &a, &how) < 0)
+			return CM_ENOTFOUND;
+		cm_feature_info fi;
+		cm_board_feature(c->b, x, y, f, &fi);
+		const char *reason = a == CM_WAGON_ALLOWED ? how.reason : cm_wagon_why_text(a);
+		if (c->fmt == FMT_TEXT) {
+			printf("(%d,%d) feature %d %s: %s: %s", x, y, f, cm_feature_kind_name(fi.kind),
+			       a == CM_WAGON_ALLOWED ? "allowed" : "refused", reason);
+			if (a == CM_WAGON_ALLOWED)
+				printf(" [%s, %s on (%d,%d)]", how.rule, via_name(how.via), how.vx, how.vy);
+			printf("\n");
+			return 0;
+		}
+		cm_json_key(j, "piece");
+		cm_json_obj_begin(j);
+		cm_json_kv_int(j, "x", x);
+		cm_json_kv_int(j, "y", y);
+		cm_json_kv_int(j, "feature", f);
+		cm_json_kv_str(j, "kind", cm_feature_kind_name(fi.kind));
+		cm_json_obj_end(j);
+		cm_json_kv_bool(j, "allowed", a == CM_WAGON_ALLOWED);
+		cm_json_kv_str(j, "answer", cm_wagon_why_name(a));
+		cm_json_kv_str(j, "reason", reason);
+		cm_json_key(j, "destination");
+		if (a == CM_WAGON_ALLOWED)
+			dest_json(j, &how);
+		else
+			cm_json_null(j);
+		return 0;
+	}
+	size_t n = cm_board_wagon_moves(c->b, NULL, 0);
+	cm_wagon_dest *dv = malloc((n ? n : 1) * sizeof *dv);
+	if (!dv)
+		return CM_ENOMEM;
+	cm_board_wagon_moves(c->b, dv, n);
+	if (c->fmt == FMT_TEXT) {
+		printf("%zu destination%s:\n", n, n == 1 ? "" : "s");
+		for (size_t i = 0; i < n; i++)
+			dest_text(&dv[i]);
+	} else {
+		cm_json_key(j, "destinations");
+		cm_json_arr_begin(j);
+		for (size_t i = 0; i < n; i++)
+			dest_json(j, &dv[i]);
+		cm_json_arr_end(j);
+	}
+	free(dv);
+	return 0;
+}
+
 /* "X,Y" into *x, *y; false when malformed. */
 static bool parse_xy(const char *s, int *x, int *y)
 {
@@ -445,6 +578,9 @@ int cmd_rules(int argc, char **argv)
 		{ "legal", required_argument, NULL, 'L' },
 		{ "square", required_argument, NULL, 'S' },
 		{ "score", no_argument, NULL, 'C' },
+		{ "wagon", no_argument, NULL, 'W' },
+		{ "why", required_argument, NULL, 'Y' },
+		{ "edition", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "map", required_argument, NULL, 'm' },
 		{ "tilesets", required_argument, NULL, 'T' },
@@ -462,7 +598,9 @@ int cmd_rules(int argc, char **argv)
 	}
 	const char *map_id = NULL, *tile = NULL;
 	query q = Q_NONE;
-	int queries = 0, x = 0, y = 0, ec = EXIT_CLEAN, opt;
+	int queries = 0, x = 0, y = 0, f = 0, ec = EXIT_CLEAN, opt;
+	const char *edition = NULL;
+	cm_edition ed = CM_EDITION_C2;
 	long moves = -1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
@@ -479,6 +617,25 @@ int cmd_rules(int argc, char **argv)
 				ec = cli_usage_error("rules", "--square takes X,Y (two whole numbers), not '%s'", optarg);
 			break;
 		case 'C': q = Q_SCORE; queries++; break;
+		case 'W': q = Q_WAGON; queries++; break;
+		case 'Y': {
+			q = Q_WHY;
+			queries++;
+			/* X,Y,F: the last comma splits off F */
+			char *last = strrchr(optarg, ',');
+			long fv = last ? cli_parse_uint(last + 1, CM_MAX_FEATURES - 1) : -1;
+			if (last)
+				*last = '\0';
+			if (fv < 0 || !parse_xy(optarg, &x, &y))
+				ec = cli_usage_error("rules", "--why takes X,Y,F (three whole numbers)");
+			f = (int)fv;
+			break;
+		}
+		case 'e':
+			edition = optarg;
+			if (cm_edition_parse(optarg, &ed) < 0)
+				ec = cli_usage_error("rules", "--edition is C1, C2 or C3, not '%s'", optarg);
+			break;
 		case 'f':
 			if (cli_parse_format("rules", optarg, 1u << FMT_TEXT | 1u << FMT_JSON, &c.fmt) < 0)
 				ec = EXIT_USAGE;
@@ -502,7 +659,8 @@ int cmd_rules(int argc, char **argv)
 			goto done;
 	}
 	if (queries != 1) {
-		ec = cli_usage_error("rules", "ask one question: --legal TILE, --square X,Y or --score");
+		ec = cli_usage_error("rules", "ask one question: --legal TILE, --square X,Y, --score, --wagon "
+		                             "or --why X,Y,F");
 		goto done;
 	}
 	if (argc - optind < 2) {
@@ -538,7 +696,7 @@ int cmd_rules(int argc, char **argv)
 			ec = cli_usage_error("rules", "no tile '%s' in the deck of map %s", tile, c.m->id);
 			goto done;
 		}
-		if (q == Q_SQUARE && !cm_map_at(c.m, x, y)) {
+		if ((q == Q_SQUARE || q == Q_WHY) && !cm_map_at(c.m, x, y)) {
 			ec = cli_usage_error("rules", "square (%d,%d) is off the %dx%d grid of map %s", x, y,
 			                     c.m->cols, c.m->rows, c.m->id);
 			goto done;
@@ -546,11 +704,23 @@ int cmd_rules(int argc, char **argv)
 		cm_replay part = cut(r, c.moves, c.moves_total);
 		c.r = &part;
 		rc = play_back(c.m, deck, &part, path, d, &c.b);
+		if (!rc && edition) { /* what if: the same board under another edition */
+			cm_rules ru = *cm_board_rules(c.b);
+			ru.edition = ed;
+			cm_board_set_rules(c.b, &ru);
+		}
+		cm_feature_info fi;
+		if (!rc && q == Q_WHY && cm_board_feature(c.b, x, y, f, &fi) < 0) {
+			ec = cli_usage_error("rules", "no feature %d on square (%d,%d)", f, x, y);
+			goto done;
+		}
 		if (!rc) {
 			if (q == Q_LEGAL)
 				rc = legal(&c, t);
 			else if (q == Q_SQUARE)
 				square(&c, x, y);
+			else if (q == Q_WAGON || q == Q_WHY)
+				rc = wagon(&c, q == Q_WHY, x, y, f);
 			else
 				rc = score(&c);
 			if (!rc && c.fmt == FMT_JSON) {

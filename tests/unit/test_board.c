@@ -14,33 +14,7 @@
 #include <string.h>
 #include "carcamap/board.h"
 #include "carcamap/scenario.h"
-
-typedef struct {
-	cm_scenario *scn;
-	cm_deck *deck;
-} fixture;
-
-static fixture load(const char *path)
-{
-	fixture fx = { 0 };
-	cm_diags *d = NULL;
-	assert_int_equal(cm_diags_new(&d), 0);
-	int rc = cm_scenario_read_file(path, d, &fx.scn);
-	if (rc == 0)
-		rc = cm_deck_build(fx.scn->map, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, d,
-		                   &fx.deck);
-	if (rc < 0)
-		cm_diags_write_text(d, stderr);
-	cm_diags_free(d);
-	assert_int_equal(rc, 0);
-	return fx;
-}
-
-static void unload(fixture *fx)
-{
-	cm_deck_free(fx->deck);
-	cm_scenario_free(fx->scn);
-}
+#include "util_board.h"
 
 /* ---- an independent recount of the board, from scratch ---- */
 
@@ -257,7 +231,7 @@ static int followers_on_board(const cm_board *b, int p)
 
 /* One random game through the turn API, checking invariants every turn
  * when deep (the full recount), else every 16 turns. */
-static void play_checked(const fixture *fx, cm_board *b, cm_rng *rng, bool deep)
+static void play_checked(const util_fixture *fx, cm_board *b, cm_rng *rng, bool deep)
 {
 	const cm_map *m = fx->scn->map;
 	int players = cm_board_players(b), fol = m->setup.followers;
@@ -304,36 +278,10 @@ static void play_checked(const fixture *fx, cm_board *b, cm_rng *rng, bool deep)
 		assert_true(cm_board_score(b, p) >= last[p]);
 }
 
-static char *replay_text(const cm_board *b)
-{
-	cm_replay *r = NULL;
-	assert_int_equal(cm_replay_from_board(b, &r), 0);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	assert_int_equal(cm_replay_write(r, f), 0);
-	fclose(f);
-	cm_replay_free(r);
-	return buf;
-}
-
 /* The replay of b, read back and played, gives the same board and text. */
-static void check_replay(const fixture *fx, const cm_board *b)
+static void check_replay(const util_fixture *fx, const cm_board *b)
 {
-	char *text = replay_text(b);
-	FILE *f = fmemopen(text, strlen(text), "r");
-	assert_non_null(f);
-	cm_diags *d = NULL;
-	assert_int_equal(cm_diags_new(&d), 0);
-	cm_replay *r = NULL;
-	assert_int_equal(cm_replay_read(f, "mem", d, &r), 0);
-	fclose(f);
-	cm_board *b2 = NULL;
-	int rc = cm_board_replay(fx->scn->map, fx->deck, r, d, &b2);
-	if (rc < 0)
-		cm_diags_write_text(d, stderr);
-	assert_int_equal(rc, 0);
+	cm_board *b2 = util_replay_again(fx, b);
 	const cm_map *m = fx->scn->map;
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
@@ -342,20 +290,12 @@ static void check_replay(const fixture *fx, const cm_board *b)
 			assert_int_equal(t1, t2);
 			assert_int_equal(r1, r2);
 		}
-	for (int p = 0; p < cm_board_players(b); p++)
-		assert_int_equal(cm_board_score(b, p), cm_board_score(b2, p));
-	char *text2 = replay_text(b2);
-	assert_string_equal(text, text2);
-	free(text2);
 	cm_board_free(b2);
-	cm_replay_free(r);
-	cm_diags_free(d);
-	free(text);
 }
 
 static void properties(const char *path, int deep_games, int games, int players, bool islands)
 {
-	fixture fx = load(path);
+	util_fixture fx = util_fixture_load(path);
 	cm_board *b = NULL;
 	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, players, 1, 0, NULL, &b), 0);
 	cm_rng rng;
@@ -372,7 +312,7 @@ static void properties(const char *path, int deep_games, int games, int players,
 	assert_true(points > 0); /* the games do score */
 	assert_true(!islands || island_points > 0); /* and reach the islands */
 	cm_board_free(b);
-	unload(&fx);
+	util_fixture_unload(&fx);
 }
 
 static void test_board__properties_map120(void **state)
@@ -398,7 +338,7 @@ static void test_board__properties_sample_xml(void **state)
 static void test_board__same_seed_same_game(void **state)
 {
 	(void)state;
-	fixture fx = load("tests/bench/map120.scn");
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
 	char *text[3];
 	for (int i = 0; i < 3; i++) {
 		cm_board *b = NULL;
@@ -407,7 +347,7 @@ static void test_board__same_seed_same_game(void **state)
 		cm_rng_seed(&rng, 5);
 		assert_int_equal(cm_board_play_random(b, &rng), 0);
 		assert_int_equal(cm_board_play_random(b, &rng), CM_EINVAL);
-		text[i] = replay_text(b);
+		text[i] = util_replay_text(b);
 		if (i == 0)
 			check_replay(&fx, b);
 		cm_board_free(b);
@@ -416,14 +356,14 @@ static void test_board__same_seed_same_game(void **state)
 	assert_true(strcmp(text[0], text[2]) != 0);
 	for (int i = 0; i < 3; i++)
 		free(text[i]);
-	unload(&fx);
+	util_fixture_unload(&fx);
 }
 
 /* Random play fills the board and accounts for every tile. */
 static void test_board__random_play_stats(void **state)
 {
 	(void)state;
-	fixture fx = load("tests/bench/map120.scn");
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
 	cm_board *b = NULL;
 	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 2, 11, 0, NULL, &b), 0);
 	cm_rng rng;
@@ -440,7 +380,7 @@ static void test_board__random_play_stats(void **state)
 	assert_int_equal(sum, st->scores[0] + st->scores[1]);
 	assert_true(cm_board_over(b));
 	cm_board_free(b);
-	unload(&fx);
+	util_fixture_unload(&fx);
 }
 
 static void test_board__rng_range_and_determinism(void **state)
@@ -471,7 +411,7 @@ static void test_board__rng_range_and_determinism(void **state)
 static void test_board__deck_counts_and_errors(void **state)
 {
 	(void)state;
-	fixture fx = load("tests/bench/map120.scn");
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
 	assert_int_equal(cm_deck_total(fx.deck), 114);
 	int d = cm_deck_find(fx.deck, "D");
 	assert_true(d >= 0);
@@ -515,7 +455,7 @@ static void test_board__deck_counts_and_errors(void **state)
 	assert_non_null(strstr(cm_diags_get(dg, 2)->message, "no-such-set"));
 	assert_non_null(strstr(cm_diags_get(dg, 2)->where, "deck entry 2"));
 	cm_diags_free(dg);
-	unload(&fx);
+	util_fixture_unload(&fx);
 }
 
 /* Bad replays: a wrong header, a bad line, another map. */
@@ -543,7 +483,7 @@ static void test_board__replay_errors(void **state)
 	assert_int_equal(cm_diags_get(d, 2)->line, 6);
 	assert_int_equal(cm_diags_get(d, 3)->line, 7);
 	/* a good replay on another map */
-	fixture fx = load("tests/bench/map120.scn"), fy = load("tests/scenarios/islands.map");
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn"), fy = util_fixture_load("tests/scenarios/islands.map");
 	cm_board *b = NULL;
 	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 2, 3, 0, NULL, &b), 0);
 	cm_replay *rp = NULL;
@@ -553,8 +493,8 @@ static void test_board__replay_errors(void **state)
 	assert_null(b2);
 	cm_replay_free(rp);
 	cm_board_free(b);
-	unload(&fx);
-	unload(&fy);
+	util_fixture_unload(&fx);
+	util_fixture_unload(&fy);
 	cm_diags_free(d);
 }
 

@@ -9,10 +9,11 @@
  * and a board borrows its map and deck: keep them alive and unchanged
  * while the deck or board lives. Nothing here prints.
  *
- * Not yet here (RULES.md 3 and 4): wagons (CM_FOLLOWER_WAGON is reserved;
- * the tile model's contacts carry the C1 adjacency) and placing an abbey
- * (abbey types are kept out of the pile; an abbey's sides already match
- * anything and close what they meet when joined). */
+ * Wagons and abbeys (RULES.md 3 and 4, Abbey & Mayor figures): wagons
+ * exist when the rule option `wagons` is on (cm_rules.wagons, default off:
+ * MAP-TILES says maps use the expansions' tiles only); abbey tiles are
+ * dealt, one per player, when the deck holds an abbey tile type (see
+ * "Wagons and abbeys" below). */
 #ifndef CARCAMAP_BOARD_H
 #define CARCAMAP_BOARD_H
 
@@ -62,7 +63,8 @@ uint64_t cm_deck_hash(const cm_deck *deck);
 
 /* Sets one rule option of r by its RULES.md name: edition=C1|C2|C3,
  * farmers=C1|C2, and tiny-city, farmers-bigcity, town-extra-turn,
- * town-cost, town-road-bonus, abbey-edge = yes|no (also on|off, 1|0).
+ * town-cost, town-road-bonus, abbey-edge, wagons = yes|no (also on|off,
+ * 1|0).
  * Returns 0, CM_ENOTFOUND (unknown name) or CM_EINVAL (bad value). */
 int cm_board_rule_set(cm_rules *r, const char *name, const char *value);
 /* "edition=C2 farmers=C2 tiny-city=no …" (every option, fixed order) into
@@ -73,8 +75,8 @@ int cm_board_rules_format(const cm_rules *r, char *buf, size_t size);
 
 typedef struct cm_board cm_board;
 
-/* Follower kinds. Only meeples are deployed today; the wagon (WAGON-*,
- * issue 6) will be CM_FOLLOWER_WAGON with its own supply and moves. */
+/* Follower kinds: meeples (map->setup.followers per player) and, with the
+ * `wagons` option, one wagon per player (WAGON-DEPLOY). */
 typedef enum { CM_FOLLOWER_MEEPLE = 0, CM_FOLLOWER_WAGON = 1 } cm_follower_kind;
 
 /* cm_board_new flags. */
@@ -115,6 +117,10 @@ int cm_board_current(const cm_board *b);          /* player to move */
 void cm_board_set_current(cm_board *b, int player); /* scenarios, `rules` */
 int cm_board_score(const cm_board *b, int player);
 int cm_board_supply(const cm_board *b, int player); /* meeples not on the board */
+/* Replaces the board's rule options mid-game (scenarios' `use` step, the
+ * `rules` command's what-if questions): they apply from the next call on.
+ * A change of `wagons` changes nobody's supply. */
+void cm_board_set_rules(cm_board *b, const cm_rules *rules);
 int cm_board_pile(const cm_board *b);             /* tiles left to draw */
 bool cm_board_over(const cm_board *b);            /* pile empty */
 
@@ -161,13 +167,15 @@ int cm_board_put_aside(cm_board *b, int type);
 
 /* Features of the tile just placed on which the current player may deploy
  * a follower of this kind (BASE-OCCUPIED): not a garden, joined feature
- * unoccupied, a follower left in the supply; fields are allowed (farmers).
+ * unoccupied, a follower of that kind left in the supply; meeples may go
+ * on fields (farmers), wagons only on roads, cities, monasteries and
+ * abbeys (WAGON-DEPLOY).
  * Writes feature indices (into the tile type's features) in increasing
  * order, at most max; returns the total. 0 when nothing was placed. */
 size_t cm_board_spots(const cm_board *b, cm_follower_kind kind, int *out, size_t max);
 /* Deploys a follower of the current player on feature f of the tile just
- * placed. Returns 0 or CM_EINVAL (not a spot, already deployed this turn,
- * a kind that is not implemented yet). */
+ * placed. Returns 0 or CM_EINVAL (not a spot of that kind, already
+ * deployed this turn). */
 int cm_board_deploy(cm_board *b, int feature, cm_follower_kind kind);
 
 /* What a score item is about. */
@@ -196,18 +204,23 @@ typedef struct {
 } cm_score_item;
 
 /* Ends the turn: scores every feature the tile just placed completed
+ * (for an abbey: the features it closes, ABBEY-PLACE)
  * (BASE-*-DONE, BASE-SCORE, MAP-EDGE-DONE, MAP-BIGCITY-SCORE,
  * MAP-FERRY-SCORE, MAP-MONASTERY-EDGE, MAP-COA, MAP-ISLAND, MAP-TOWN),
  * returns those followers to their owners and passes the turn (or keeps
- * it: MAP-TOWN option 1). Completed features nobody occupies are items
+ * it: MAP-TOWN option 1). A wagon on a scored feature does not go back:
+ * it waits for its move (WAGON-MOVE, cm_board_wagon_pending); until every
+ * waiting wagon has moved or gone back, placing and final scoring are
+ * refused. Completed features nobody occupies are items
  * with players 0. *items (borrowed; valid until the next call that
  * changes the board) and *n receive the items; either may be NULL.
  * Returns 0, or CM_EINVAL when no tile was placed this turn. */
 int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n);
 /* Final scoring (BASE-FINAL, MAP-FINAL; farmers by rules->farmers and
- * farmers_bigcity): every occupied incomplete road, city and monastery
- * and every occupied field. Once per game; the items as above. Returns 0,
- * or CM_EINVAL when already done or a turn is open. Farmers:
+ * farmers_bigcity): every occupied incomplete road, city, monastery and
+ * abbey and every occupied field. Once per game; the items as above.
+ * Returns 0, or CM_EINVAL when already done, a turn is open or a wagon
+ * waits to move. Farmers:
  *   C2 (default): each field scores 3 per complete city it touches, to the
  *     field's majority;
  *   C1 (classic, first-edition rule): each complete city touched by an
@@ -241,10 +254,109 @@ typedef struct {
  * the board changes). Returns the count. */
 size_t cm_board_followers(const cm_board *b, const cm_follower **out);
 
+/* ---- Wagons and abbeys (RULES.md 3 and 4) ----------------------------- */
+
+/* Wagons in player's supply: 0 or 1 (none without the `wagons` option). */
+int cm_board_wagons(const cm_board *b, int player);
+/* Abbey tiles player still holds. At the start of a game each player is
+ * dealt one while the deck has copies of its abbey tile type (the first
+ * deck type with an abbey feature; AM-abbey has 6): players 0, 1, … in
+ * order. A deck without an abbey type deals none. */
+int cm_board_abbeys(const cm_board *b, int player);
+
+/* ABBEY-PLACE: whether the current player may place an abbey on (x,y)
+ * now, instead of drawing: the player holds one, no turn is open and no
+ * wagon waits, the square is printed, playable, empty, reachable (as for
+ * any tile) and each of its four sides faces a tile; a printed big-city
+ * square, a landmark or the map edge (anything that can never hold a
+ * tile) counts as a tile side when rules->abbey_edge is on (default), and
+ * never when it is off. The abbey's sides need not match. */
+bool cm_board_abbey_legal(const cm_board *b, int x, int y);
+/* Every square cm_board_abbey_legal accepts, row-major, at most max into
+ * out (rot 0); returns the total. */
+size_t cm_board_abbey_squares(const cm_board *b, cm_placement *out, size_t max);
+/* Places the current player's abbey on (x,y): a turn like cm_board_place
+ * (deploy on it with cm_board_spots/cm_board_deploy, then
+ * cm_board_end_turn). The abbey closes every road and city side it
+ * touches (it joins no feature and is no tile of them); it is a monastery
+ * for scoring and followers. It connects no big city or ferry. Returns 0
+ * or CM_EINVAL (not legal now). */
+int cm_board_place_abbey(cm_board *b, int x, int y);
+
+/* A wagon whose feature scored and that waits for its move (WAGON-MOVE).
+ * Several wait in clockwise order from the player whose turn scored. A
+ * wagon that has no destination when it is first to move goes back to its
+ * owner's supply by itself (not a replay move). */
+typedef struct {
+	int player;
+	int x, y;            /* the square it stood on (C2: the centre of its range) */
+	int fx, fy, feature; /* the scored feature: a piece of it, as score items name it */
+	cm_feature_kind kind;
+} cm_wagon_pending;
+/* How many wagons wait; *out (may be NULL) receives the first. */
+int cm_board_wagon_pending(const cm_board *b, cm_wagon_pending *out);
+
+/* Why a piece of a feature is, or is not, a destination of the first
+ * waiting wagon. The checks run in this order; the first that fails is
+ * the answer. */
+typedef enum {
+	CM_WAGON_ALLOWED = 0,
+	CM_WAGON_FIELD,        /* a field or a garden: never a destination (WAGON-MOVE) */
+	CM_WAGON_COMPLETE,     /* complete (or already scored) */
+	CM_WAGON_OCCUPIED,     /* a follower stands on it (BASE-OCCUPIED) */
+	CM_WAGON_NOT_ADJACENT, /* C1: it touches the scored feature nowhere (WAGON-C1) */
+	CM_WAGON_CITY,         /* C1: it touches it, but two cities are never adjacent */
+	CM_WAGON_TOO_FAR       /* C2/C3: this piece is not on the wagon's square or the 8 around (WAGON-C2) */
+} cm_wagon_why;
+/* "allowed", "field", "complete", "occupied", "not-adjacent", "city",
+ * "too-far" (the scenario notation's names). */
+const char *cm_wagon_why_name(cm_wagon_why w);
+/* The same as a sentence with its rule id, for people:
+ * "two cities are never adjacent (WAGON-C1)". */
+const char *cm_wagon_why_text(cm_wagon_why w);
+
+/* What made a destination adjacent. */
+typedef enum {
+	CM_WAGON_VIA_CONTACT = 0, /* C1: a contact of the tile type on (vx,vy): gate, junction, monastery */
+	CM_WAGON_VIA_ABBEY,       /* C1: the abbey on (vx,vy) closes the other feature (a play-time contact) */
+	CM_WAGON_VIA_RANGE        /* C2/C3: the piece is within one square of the wagon */
+} cm_wagon_via;
+
+/* One destination: a piece the wagon may stand on. */
+typedef struct {
+	int x, y, feature;     /* the piece: square and feature index there */
+	int fx, fy, ffeature;  /* the destination feature, named as score items name it
+	                        * (equal for the pieces of one feature) */
+	cm_feature_kind kind;
+	cm_wagon_via via;
+	int vx, vy;            /* where the contact is (C1) or the piece's square (C2) */
+	const char *rule;      /* "WAGON-C1" or "WAGON-C2" */
+	const char *reason;    /* "road leaving the city through a gate", … */
+} cm_wagon_dest;
+
+/* The destinations of the first waiting wagon under the board's edition
+ * (C1: WAGON-C1; C2 and C3: WAGON-C2): every piece of every allowed
+ * feature (C1: any square of it; C2: only pieces in range), row-major by
+ * square, then by feature index. Writes at most max into out (NULL when
+ * max is 0); returns the total, 0 when no wagon waits. */
+size_t cm_board_wagon_moves(const cm_board *b, cm_wagon_dest *out, size_t max);
+/* Why feature f of the tile or big-city piece on (x,y) is or is not a
+ * destination of the first waiting wagon: *why, and when allowed *how
+ * (may be NULL). Returns 0, or CM_ENOTFOUND (no wagon waits, no such
+ * feature). */
+int cm_board_wagon_why(const cm_board *b, int x, int y, int f, cm_wagon_why *why, cm_wagon_dest *how);
+/* Moves the first waiting wagon onto feature f of (x,y) (must be allowed),
+ * or with f < 0 back to its owner's supply (always allowed: "or take it
+ * back"). Returns 0 or CM_EINVAL (no wagon waits, not a destination). */
+int cm_board_wagon_move(cm_board *b, int x, int y, int f);
+
 /* ---- Random play and statistics ------------------------------------- */
 
 /* Probability (in percent) that random play deploys when it can. */
 #define CM_PLAY_DEPLOY_PERCENT 50
+/* Probability (in percent) that random play places its abbey, when it
+ * holds one and a square takes it, instead of drawing. */
+#define CM_PLAY_ABBEY_PERCENT 20
 
 typedef struct {
 	int tiles_placed;       /* by players, setup not included */
@@ -256,6 +368,9 @@ typedef struct {
 	int points_kind[CM_FEAT_KIND_COUNT]; /* awarded points (times scoring players) */
 	int points_island, points_town;
 	int final_points;       /* part of the scores from final scoring */
+	int abbeys_placed;      /* ABBEY-PLACE (not in tiles_placed) */
+	int wagon_moves;        /* WAGON-MOVE: wagons moved to a destination */
+	int wagon_returns;      /* WAGON-MOVE: wagons taken back to the supply */
 	int scores[CM_MAX_PLAYERS];
 } cm_game_stats;
 
@@ -263,24 +378,44 @@ typedef struct {
  * placement uniformly among the legal ones, deploys with probability
  * CM_PLAY_DEPLOY_PERCENT on a spot picked uniformly, ends the turn; then
  * final scoring. Every choice comes from rng, in this order per turn:
- * below(placements), then, when there are spots, below(100) and, when
- * deploying, below(spots); the same board state and rng state give the
- * same game. Returns 0, or CM_EINVAL (a turn was left open, or the game
- * was already scored). */
+ *   1. when the player holds an abbey and k > 0 squares take it:
+ *      below(100), and when below CM_PLAY_ABBEY_PERCENT, below(k) picks
+ *      the square and the abbey is played instead of a tile (steps 3-4);
+ *   2. below(placements);
+ *   3. when there are spots (meeple spots, then wagon spots when the
+ *      player's wagon is in the supply): below(100) and, when deploying,
+ *      below(spots);
+ *   4. after the turn ends, for each waiting wagon: below(k + 1) over its
+ *      k destinations, k meaning back to the supply.
+ * When the pile is empty, each player from the current one on who still
+ * holds an abbey places it on a square picked by below(k), if any, with
+ * steps 3 and 4. Without wagons and abbeys the choices are exactly those
+ * of steps 2 and 3. The same board state and rng state give the same
+ * game. Returns 0, or CM_EINVAL (a turn was left open, a wagon waits, or
+ * the game was already scored). */
 int cm_board_play_random(cm_board *b, cm_rng *rng);
 /* Statistics of the game so far (borrowed). */
 const cm_game_stats *cm_board_stats(const cm_board *b);
 
 /* ---- Replays (schemas/replay.md) ---------------------------------------- */
 
-typedef enum { CM_MOVE_SETUP = 0, CM_MOVE_ASIDE, CM_MOVE_PLACE, CM_MOVE_FINAL } cm_move_kind;
+typedef enum {
+	CM_MOVE_SETUP = 0,
+	CM_MOVE_ASIDE,
+	CM_MOVE_PLACE,
+	CM_MOVE_FINAL,
+	CM_MOVE_ABBEY, /* ABBEY-PLACE */
+	CM_MOVE_WAGON  /* WAGON-MOVE: x, y, feature, or feature -1 back to the supply */
+} cm_move_kind;
 
 typedef struct {
 	cm_move_kind kind;
-	int player;        /* PLACE: who moved */
-	char *tile;        /* tile type id (SETUP, ASIDE, PLACE) */
-	int x, y, rot;     /* SETUP, PLACE */
-	int feature;       /* PLACE: follower's feature index, -1 for none */
+	int player;        /* PLACE, ABBEY, WAGON: who moved */
+	char *tile;        /* tile type id (SETUP, ASIDE, PLACE, ABBEY) */
+	int x, y, rot;     /* SETUP, PLACE, ABBEY (rot 0), WAGON */
+	int feature;       /* PLACE, ABBEY: follower's feature index, -1 for none;
+	                    * WAGON: the destination's, -1 back to the supply */
+	cm_follower_kind follower; /* PLACE, ABBEY: the deployed follower's kind */
 	unsigned line;     /* source line when read */
 } cm_move;
 

@@ -123,6 +123,9 @@ typedef struct {
 	bool town_cost;        /* MAP-TOWN 2, default false */
 	bool town_road_bonus;  /* MAP-TOWN 3, default false */
 	bool abbey_edge;       /* ABBEY-PLACE: map edge/big city/landmark close an abbey side; default true */
+	bool wagons;           /* WAGON-DEPLOY: each player has a wagon; default false. A game
+	                        * option (board, scenario, replay, play), not read from map
+	                        * descriptors or packs (schemas/map.md) */
 } cm_rules;
 void cm_rules_default(cm_rules *r, cm_edition e);
 

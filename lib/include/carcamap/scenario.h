@@ -47,7 +47,8 @@ void cm_scenario_free(cm_scenario *s); /* NULL is a no-op */
  * abbey; SLOTS slot names, empty for an inner field, a monastery or a
  * garden; ATTR arms=N, inn, cathedral, good=wine|grain|cloth,
  * touches=ID,ID, id=ID). Features get ids by kind and order (m1, c1, r1,
- * f1, g1, a1) unless id= is given. On success t is filled (clear it with
+ * f1, g1, a1) unless id= is given. An item "contact[ID ID …]" is a
+ * contact group (WAGON-C1), not a feature. On success t is filled (clear it with
  * cm_tile_type_clear) and derived; returns 0, CM_EINVAL with a message in
  * err (size errsize) or CM_ENOMEM. */
 int cm_scenario_parse_tile(const char *text, cm_tile_type *t, char *err, size_t errsize);

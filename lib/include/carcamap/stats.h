@@ -28,6 +28,8 @@ typedef struct {
 	long long points_kind[CM_FEAT_KIND_COUNT]; /* awarded points, times scoring players */
 	long long points_island, points_town;
 	long long final_points; /* of all points, those from final scoring */
+	long long abbeys_placed; /* ABBEY-PLACE (abbey tiles dealt with the deck) */
+	long long wagon_moves, wagon_returns; /* WAGON-MOVE (rule option wagons) */
 	long long scores[CM_MAX_PLAYERS]; /* final score per seat (player index) */
 	int wins[CM_MAX_PLAYERS]; /* games a seat won alone */
 	int ties;               /* games whose top score was shared */

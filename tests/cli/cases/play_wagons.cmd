@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=$PWD/maps/tilesets; $CM play maps/benelux/benelux.xml --games 20 --seed 3 --rule wagons=yes --rule edition=C1; $CM play maps/benelux/benelux.xml --games 20 --seed 3 --rule wagons=yes --format json | grep -A4 abbey_mayor
