@@ -27,6 +27,10 @@ static void usage(FILE *f)
 	        "  --strict       treat warnings as errors\n"
 	        "  --ignore ID    drop diagnostics of check ID (repeatable)\n"
 	        "  --only ID      keep only diagnostics of check ID (repeatable)\n"
+	        "  --games N      also play N random games per map (2 players) and report\n"
+	        "                 the fill ratio, squares rarely filled and tiles put aside\n"
+	        "                 (checks CM06xx); 0..%d, default 0\n"
+	        "  --seed N       seed of the first game (game i plays seed+i; default %d)\n"
 	        "  -T, --tilesets DIR\n"
 	        "                 search DIR for the tile sets that map decks name\n"
 	        "                 (repeatable; after the files given, before each\n"
@@ -41,10 +45,12 @@ static void usage(FILE *f)
 	        "  carcamap check build/maps.pack\n"
 	        "  carcamap check --format sarif maps/tilesets/base.xml > report.sarif\n"
 	        "  carcamap check --ignore CM0111 --strict my-tiles.xml\n"
+	        "  carcamap check --games 1000 maps/iberia/iberia.xml\n"
 	        "  carcamap check --list --format json\n"
 	        "\n"
 	        "Exit status: 0 no errors, 1 errors found in the input, 2 usage error,\n"
-	        "3 a file could not be read or an internal failure.\n");
+	        "3 a file could not be read or an internal failure.\n",
+	        CM_CHECK_MAX_GAMES, CM_CHECK_DEFAULT_SEED);
 }
 
 static int list_catalog(cli_format fmt)
@@ -101,6 +107,8 @@ int cmd_check(int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "tilesets", required_argument, NULL, 'T' },
+		{ "games", required_argument, NULL, 'g' },
+		{ "seed", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -108,7 +116,10 @@ int cmd_check(int argc, char **argv)
 	if (cm_diags_new(&d))
 		return EXIT_IO;
 	cli_format fmt = FMT_TEXT;
+	cm_check_opts co;
+	cm_check_opts_init(&co);
 	int list = 0, ec = EXIT_CLEAN, c;
+	long v;
 	cm_workspace *w = NULL;
 	if (cm_workspace_new(&w)) {
 		cm_diags_free(d);
@@ -134,6 +145,17 @@ int cmd_check(int argc, char **argv)
 			break;
 		case 'l':
 			list = 1;
+			break;
+		case 'g':
+			if ((v = cli_parse_uint(optarg, CM_CHECK_MAX_GAMES)) < 0)
+				ec = cli_usage_error("check", "--games takes a whole number from 0 to %d, not '%s'",
+				                     CM_CHECK_MAX_GAMES, optarg);
+			co.games = (int)v;
+			break;
+		case 'S':
+			if ((v = cli_parse_uint(optarg, 0x7fffffffL)) < 0)
+				ec = cli_usage_error("check", "--seed takes a whole number from 0 to 2147483647, not '%s'", optarg);
+			co.seed = (uint64_t)v;
 			break;
 		case 'h':
 			usage(stdout);
@@ -162,6 +184,10 @@ int cmd_check(int argc, char **argv)
 		goto out;
 	}
 	int worst = cli_workspace_load(w, argc - optind, argv + optind, 1, d);
+	/* the maps that loaded: playability and, with --games, simulated games */
+	int rc = worst == CM_ENOMEM ? worst : cm_check_workspace(w, &co, d);
+	if (rc == CM_ENOMEM || !worst)
+		worst = rc;
 	cm_diags_sort(d);
 	if (fmt == FMT_TEXT) {
 		int files = argc - optind;

@@ -17,6 +17,7 @@
 #include "rng.h"
 #include "board.h"
 #include "scenario.h"
+#include "check.h"
 
 /* "0.1.0" */
 const char *cm_version(void);
