@@ -305,11 +305,17 @@ static void check_deck_size(const ctx *c, const cm_board *b)
 /* Engine failures have no check id: carry their messages over as CM0509. */
 static void relay(const ctx *c, const cm_diags *q, const char *what)
 {
+	const cm_map *m = c->m;
+	unsigned line = m->n_deck ? m->deck[0].line : m->line;
 	for (size_t i = 0; i < cm_diags_count(q); i++) {
 		const cm_diag *g = cm_diags_get(q, i);
-		if (g->severity == CM_SEV_ERROR)
-			map_report(c, "CM0509", c->m->line, what, "%s: %s", g->where ? g->where : what,
-			           g->message ? g->message : "?");
+		if (g->severity != CM_SEV_ERROR)
+			continue;
+		const char *msg = g->message ? g->message : "?";
+		if (g->where && strcmp(g->where, what) != 0)
+			map_report(c, "CM0509", line, what, "%s: %s", g->where, msg);
+		else
+			map_report(c, "CM0509", line, what, "%s", msg);
 	}
 }
 
