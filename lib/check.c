@@ -333,7 +333,7 @@ static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm
 		return CM_ENOMEM;
 	}
 	double fill_sum = 0, placed_sum = 0, stranded_sum = 0;
-	int stranding = 0, rc = 0;
+	int stranding = 0, rc = 0; /* games that put aside at least one tile */
 	for (int g = 0; g < o->games; g++) {
 		uint64_t seed = o->seed + (uint64_t)g;
 		rc = g ? cm_board_reset(b, seed, q) : cm_board_new(m, deck, NULL, players, seed, 0, q, &b);
@@ -349,9 +349,7 @@ static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm
 		fill_sum += st->squares_playable ? (double)st->squares_filled / st->squares_playable : 0;
 		placed_sum += st->tiles_placed + st->setup_tiles;
 		stranded_sum += st->stranded;
-		int drawn = st->tiles_placed + st->stranded;
-		if (drawn && st->stranded * 100 > drawn * CM_CHECK_STRAND_PERCENT)
-			stranding++;
+		stranding += st->stranded > 0;
 	}
 	if (rc) {
 		if (cm_diags_count(q))
@@ -383,11 +381,12 @@ static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm
 		map_report(c, "CM0603", m->line, "simulated games",
 		           "the mean fill ratio over %d simulated games is %.3f, below %.3f", G, fill,
 		           CM_CHECK_LOW_FILL_PERMILLE / 1000.0);
-	if ((int64_t)stranding * 100 > (int64_t)G * CM_CHECK_STRAND_GAMES_PERCENT)
+	int tiles = deck_drawn(deck);
+	if (stranded_sum * 100 > (double)G * tiles * CM_CHECK_STRAND_PERCENT)
 		map_report(c, "CM0604", m->line, "simulated games",
-		           "%d of %d simulated games put aside more than %d%% of the tiles they drew (threshold: %d%% of "
-		           "the games)",
-		           stranding, G, CM_CHECK_STRAND_PERCENT, CM_CHECK_STRAND_GAMES_PERCENT);
+		           "the simulated games put aside %.1f of the deck's %d tiles on average (threshold %d%%); %d of %d "
+		           "games put some aside",
+		           stranded_sum / G, tiles, CM_CHECK_STRAND_PERCENT, stranding, G);
 out:
 	cm_board_free(b);
 	cm_diags_free(q);

@@ -384,6 +384,8 @@ int cm_diags_write_json(const cm_diags *d, FILE *f)
 	return cm_json_finish(&j) ? CM_EIO : 0;
 }
 
+#define CM_SARIF_NO_CHECK "no-check"
+
 static const char *sarif_level(cm_severity s)
 {
 	return s == CM_SEV_ERROR ? "error" : s == CM_SEV_WARNING ? "warning" : "note";
@@ -466,7 +468,13 @@ int cm_diags_write_sarif(const cm_diags *d, FILE *f)
 	for (size_t i = 0; i < d->n; i++) {
 		const cm_diag *g = &d->v[i];
 		cm_json_obj_begin(&j);
-		if (g->rule) {
+		/* SARIF wants a rule on every result: failures that come from no
+		 * check (a file that cannot be read) share one id outside the
+		 * catalogue (schemas/check-json.md) */
+		if (!g->rule) {
+			cm_json_key(&j, "ruleId");
+			cm_json_str(&j, CM_SARIF_NO_CHECK);
+		} else {
 			cm_json_key(&j, "ruleId");
 			cm_json_str(&j, g->rule);
 			for (size_t k = 0; k < n_cat; k++)

@@ -21,11 +21,9 @@
 /* CM0603: mean fill ratio (squares filled at the end / playable squares)
  * below this per mille. */
 #define CM_CHECK_LOW_FILL_PERMILLE 700
-/* CM0604: a game "strands" when it puts aside more than this percent of
- * the tiles it drew; the check warns when more than
- * CM_CHECK_STRAND_GAMES_PERCENT percent of the games strand. */
+/* CM0604: the games put aside (drawn with no legal placement) more than
+ * this percent of the deck, on average. */
 #define CM_CHECK_STRAND_PERCENT 10
-#define CM_CHECK_STRAND_GAMES_PERCENT 5
 /* The first game's seed when none is given; game i plays seed + i. */
 #define CM_CHECK_DEFAULT_SEED 1
 #define CM_CHECK_MAX_GAMES 1000000
