@@ -151,6 +151,28 @@ void cm_json_num(cm_json *j, double v)
 		fprintf(j->f, "%.17g", v);
 }
 
+void cm_json_fixed(cm_json *j, double v, int decimals)
+{
+	pre_value(j);
+	if (!isfinite(v)) {
+		fputs("null", j->f);
+		return;
+	}
+	char buf[64];
+	int n = snprintf(buf, sizeof buf, "%.*f", decimals < 0 ? 0 : decimals > 9 ? 9 : decimals, v);
+	if (n < 0 || (size_t)n >= sizeof buf) {
+		fprintf(j->f, "%.17g", v);
+		return;
+	}
+	if (strchr(buf, '.')) {
+		while (n > 0 && buf[n - 1] == '0')
+			buf[--n] = '\0';
+		if (n > 0 && buf[n - 1] == '.')
+			buf[--n] = '\0';
+	}
+	fputs(strcmp(buf, "-0") == 0 ? "0" : buf, j->f);
+}
+
 void cm_json_bool(cm_json *j, bool v)
 {
 	pre_value(j);

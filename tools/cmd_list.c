@@ -17,6 +17,8 @@ static void usage(FILE *f)
 	        "and its content hash (SHA-256 over the logical content: equal hashes,\n"
 	        "equal maps); then the tile sets a pack holds.\n"
 	        "\n"
+	        "For a colour legend, lists its grid geometry and what each colour means.\n"
+	        "\n"
 	        "For a tile set, lists the tiles: for each tile its id, its copies per\n"
 	        "edition (C1, C2, C3), its edges north, east, south, west, its features\n"
 	        "(kind, id, slots, coats of arms, inn, cathedral, trade good, the cities a\n"
@@ -348,6 +350,91 @@ static int list_maps(const char *path, cli_format fmt, cm_diags *d)
 	return rc;
 }
 
+static void colour_hex(const cm_legend_colour *c, char buf[10])
+{
+	if (c->a == 255)
+		snprintf(buf, 10, "#%02x%02x%02x", c->r, c->g, c->b);
+	else
+		snprintf(buf, 10, "#%02x%02x%02x%02x", c->r, c->g, c->b, c->a);
+}
+
+/* A legend: its grid geometry and what each colour means. */
+static int list_legend(const char *path, cli_format fmt, cm_diags *d)
+{
+	cm_legend *lg = NULL;
+	int rc = cm_legend_load_file(path, d, &lg);
+	if (rc)
+		return rc;
+	const cm_legend_grid *g = &lg->grid;
+	char hex[10];
+	if (fmt == FMT_JSON) {
+		cm_json j;
+		cm_json_init(&j, stdout, true);
+		cm_json_obj_begin(&j);
+		cm_json_key(&j, "tolerance");
+		cm_json_int(&j, lg->tolerance);
+		cm_json_key(&j, "grid");
+		cm_json_obj_begin(&j);
+		const char *keys[] = { "x", "y", "cell_w", "cell_h", "cols", "rows", "sample" };
+		const int vals[] = { g->x, g->y, g->cell_w, g->cell_h, g->cols, g->rows, g->sample };
+		for (int i = 0; i < 7; i++) {
+			cm_json_key(&j, keys[i]);
+			cm_json_int(&j, vals[i]);
+		}
+		cm_json_obj_end(&j);
+		cm_json_key(&j, "colours");
+		cm_json_arr_begin(&j);
+		for (size_t i = 0; i < lg->n_colours; i++) {
+			const cm_legend_colour *c = &lg->colours[i];
+			colour_hex(c, hex);
+			cm_json_obj_begin(&j);
+			cm_json_key(&j, "colour");
+			cm_json_str(&j, hex);
+			cm_json_key(&j, "kind");
+			cm_json_str(&j, cm_square_kind_name(c->kind));
+			cm_json_key(&j, "island");
+			cm_json_str(&j, c->island);
+			cm_json_key(&j, "name");
+			cm_json_str(&j, c->name);
+			cm_json_key(&j, "marker");
+			cm_json_str(&j, c->marker);
+			cm_json_key(&j, "arms");
+			cm_json_int(&j, c->arms);
+			cm_json_obj_end(&j);
+		}
+		cm_json_arr_end(&j);
+		cm_json_obj_end(&j);
+		if (cm_json_finish(&j))
+			rc = CM_EIO;
+	} else {
+		printf("legend %s: tolerance %d\n", path, lg->tolerance);
+		printf("    grid      origin (%d,%d), cells %dx%d px, ", g->x, g->y, g->cell_w, g->cell_h);
+		if (g->cols > 0)
+			printf("%d x %d squares, ", g->cols, g->rows);
+		else
+			printf("squares: the whole image, ");
+		printf("sample %d px\n", g->sample);
+		for (size_t i = 0; i < lg->n_colours; i++) {
+			const cm_legend_colour *c = &lg->colours[i];
+			colour_hex(c, hex);
+			printf("    %-9s %s", hex, cm_square_kind_name(c->kind));
+			if (c->island)
+				printf(" island %s", c->island);
+			if (c->arms)
+				printf(" arms %u", (unsigned)c->arms);
+			if (c->name)
+				printf(" name \"%s\"", c->name);
+			if (c->marker)
+				printf(" marker %s", c->marker);
+			printf("\n");
+		}
+	}
+	cm_legend_free(lg);
+	if (fflush(stdout) || ferror(stdout))
+		rc = CM_EIO;
+	return rc;
+}
+
 /* Lists one file; 0, CM_EINVAL (problems, in d) or an I/O code. */
 static int list_file(const char *path, cli_format fmt, cm_diags *d)
 {
@@ -360,9 +447,12 @@ static int list_file(const char *path, cli_format fmt, cm_diags *d)
 	case CM_FILE_PACK:
 		return list_maps(path, fmt, d);
 	case CM_FILE_LEGEND:
+		return list_legend(path, fmt, d);
 	case CM_FILE_PNG:
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "listing %s files is not supported yet",
-		             cm_file_kind_name(k));
+		/* an image means nothing without its legend */
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL,
+		             "a PNG image lists nothing by itself: read it with 'carcamap import %s --legend LEGEND'",
+		             path);
 		return CM_EINVAL;
 	case CM_FILE_UNKNOWN:
 		break;

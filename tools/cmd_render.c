@@ -1,10 +1,13 @@
 /* cmd_render.c: `carcamap render`: draws a map (from a descriptor or a
- * pack) as a PNG picture with the library's renderer. */
+ * pack) as a PNG picture with the library's renderer; with --game, the
+ * final board of one random game (cm_play_game) drawn on it. */
 #include <getopt.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "carcamap/stats.h"
 #include "util_int.h"
 
 static void usage(FILE *f)
@@ -31,6 +34,10 @@ static void usage(FILE *f)
 	        "                     in red every square a diagnostic is about; the\n"
 	        "                     diagnostics go to stderr, the exit status is 1 when\n"
 	        "                     one is an error (the picture is written all the same)\n"
+	        "  --game SEED        draw the tiles at the end of one random game played\n"
+	        "                     with this seed (the first game of 'carcamap play\n"
+	        "                     --seed SEED'); needs the deck's tile sets\n"
+	        "  --players P        seats in that game, 2..6 (default 2)\n"
 	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
 	        "  -h, --help         show this help\n"
 	        "\n"
@@ -39,9 +46,33 @@ static void usage(FILE *f)
 	        "  carcamap render build/maps.pack --map france --scale 32 -o france.png\n"
 	        "  carcamap render --scale 0 --legend maps/legend.xml my-map.xml -o my-map.png\n"
 	        "  carcamap render --diagnostics my-map.xml -o problems.png\n"
+	        "  carcamap render maps/benelux/benelux.xml --game 7 -o game7.png\n"
 	        "\n"
 	        "Exit status: 0 written, 1 problems in the input, 2 usage error, 3 I/O or\n"
 	        "internal failure.\n");
+}
+
+/* Plays the game of seed on m and lists its tiles into *out (a new array
+ * of tiles whose types the deck owns). */
+static int game_tiles(const cm_workspace *w, const cm_map *m, uint64_t seed, int players,
+                      cm_deck **deck, cm_render_tile **out, size_t *n, cm_diags *d)
+{
+	cm_board *b = NULL;
+	int rc = cm_play_deck(w, m, d, deck);
+	if (!rc)
+		rc = cm_board_new(m, *deck, NULL, players, seed, 0, d, &b);
+	if (!rc)
+		rc = cm_play_game(b, seed, d);
+	if (!rc && !(*out = calloc((size_t)m->cols * (size_t)m->rows + 1, sizeof **out)))
+		rc = CM_ENOMEM;
+	for (int y = 0; !rc && y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			int t, r;
+			if (cm_board_tile_at(b, x, y, &t, &r) == 0)
+				(*out)[(*n)++] = (cm_render_tile){ x, y, cm_deck_type(*deck, (size_t)t), r };
+		}
+	cm_board_free(b);
+	return rc;
 }
 
 /* --diagnostics: the checks of `carcamap check` on m, and one mark per
@@ -89,12 +120,18 @@ int cmd_render(int argc, char **argv)
 		{ "no-features", no_argument, NULL, 'F' },
 		{ "tilesets", required_argument, NULL, 'T' },
 		{ "diagnostics", no_argument, NULL, 'D' },
+		{ "game", required_argument, NULL, 'G' },
+		{ "players", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	cm_diags *d = NULL;
 	cm_workspace *w = NULL;
 	cm_legend *lg = NULL;
+	cm_deck *deck = NULL;
+	cm_render_tile *tiles = NULL;
+	size_t n_tiles = 0;
+	long game = -1, players = 2;
 	char *auto_out = NULL, *legend_path = NULL;
 	cm_render_mark *marks = NULL;
 	int diagnostics = 0;
@@ -126,6 +163,15 @@ int cmd_render(int argc, char **argv)
 			if (cm_workspace_add_tileset_dir(w, optarg))
 				ec = EXIT_IO;
 			break;
+		case 'G':
+			if ((game = cli_parse_uint(optarg, LONG_MAX)) < 0)
+				ec = cli_usage_error("render", "--game takes a seed (a whole number), not '%s'", optarg);
+			break;
+		case 'p':
+			if ((players = cli_parse_uint(optarg, CM_MAX_PLAYERS)) < 2)
+				ec = cli_usage_error("render", "--players takes a number from 2 to %d, not '%s'",
+				                     CM_MAX_PLAYERS, optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			goto done;
@@ -143,7 +189,7 @@ int cmd_render(int argc, char **argv)
 		ec = cli_usage_error("render", "no map to render");
 		goto done;
 	}
-	int rc = cli_workspace_load(w, argc - optind, argv + optind, diagnostics, d);
+	int rc = cli_workspace_load(w, argc - optind, argv + optind, game >= 0 || diagnostics, d);
 	cm_map *m = NULL;
 	if (!rc) {
 		m = cli_select_map("render", w, map_id);
@@ -154,6 +200,11 @@ int cmd_render(int argc, char **argv)
 		if (!legend && m->legend && m->file)
 			legend = legend_path = cm_path_resolve(m->file, m->legend);
 		rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
+	}
+	if (!rc && game >= 0) {
+		rc = game_tiles(w, m, (uint64_t)game, (int)players, &deck, &tiles, &n_tiles, d);
+		o.tiles = tiles;
+		o.n_tiles = n_tiles;
 	}
 	if (!rc && diagnostics) {
 		rc = mark_diagnostics(w, m, d, &marks, &o.n_marks);
@@ -175,6 +226,8 @@ int cmd_render(int argc, char **argv)
 		ec = cli_exit_code(rc, d);
 done:
 	free(marks);
+	free(tiles);
+	cm_deck_free(deck);
 	cm_legend_free(lg);
 	free(legend_path);
 	free(auto_out);

@@ -16,6 +16,8 @@ static const command commands[] = {
 	{ "check", cmd_check, "validate tile sets, maps and packs against the rules" },
 	{ "export", cmd_export, "write a map as JSON, compact binary, Tiled TMX or XML" },
 	{ "render", cmd_render, "draw a map as a PNG picture" },
+	{ "play", cmd_play, "play random games on a map and report fill, scores and winners" },
+	{ "rules", cmd_rules, "answer rules questions on the board state of a replay" },
 	{ "list", cmd_list, "list the tiles of a tile set, or the maps and tile sets of a pack" },
 };
 

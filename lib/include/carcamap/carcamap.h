@@ -16,6 +16,7 @@
 #include "workspace.h"
 #include "rng.h"
 #include "board.h"
+#include "stats.h"
 #include "scenario.h"
 #include "check.h"
 

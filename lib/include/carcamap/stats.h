@@ -1,0 +1,67 @@
+/* carcamap/stats.h: statistics of many random games on one map (DESIGN.md
+ * "Validator": fill ratio, squares never filled; `carcamap play`). Games
+ * are played by the rules engine's random play (carcamap/board.h) and
+ * summed here, so `play` and `check --games` report the same figures for
+ * the same map, deck, rules, players and seed. Nothing here prints. */
+#ifndef CARCAMAP_STATS_H
+#define CARCAMAP_STATS_H
+
+#include "board.h"
+#include "workspace.h"
+
+/* Sums over the games played; divide by games for means. */
+typedef struct {
+	int games;              /* games played */
+	int players;
+	int cols, rows;         /* the map's grid */
+	int squares_playable;   /* squares that can ever take a tile */
+	int *fill;              /* cols*rows, row-major: games that ended with a
+	                         * tile on the square; -1 for squares that can
+	                         * never take one. Owned by the stats */
+	int deck_tiles;         /* cm_deck_total: every copy, start tile included */
+	long long tiles_placed; /* by players, setup not included */
+	long long setup_tiles;
+	long long squares_filled; /* tiles on the board at the end, setup included */
+	int filled_min, filled_max; /* fewest and most squares filled in one game */
+	long long stranded;     /* tiles put aside with no legal placement */
+	int stranded_games;     /* games that put aside at least one tile */
+	long long points_kind[CM_FEAT_KIND_COUNT]; /* awarded points, times scoring players */
+	long long points_island, points_town;
+	long long final_points; /* of all points, those from final scoring */
+	long long scores[CM_MAX_PLAYERS]; /* final score per seat (player index) */
+	int wins[CM_MAX_PLAYERS]; /* games a seat won alone */
+	int ties;               /* games whose top score was shared */
+} cm_play_stats;
+
+/* Called after each game with the games done so far and the total. */
+typedef void (*cm_play_progress)(void *arg, int done, int games);
+
+/* Plays one random game on b from the start: cm_board_reset(b, seed),
+ * then cm_board_play_random with a cm_rng seeded with ~seed (the bitwise
+ * complement, so the choices are not the shuffle's stream), which ends
+ * with final scoring. Same board (map, deck, rules, players) and seed,
+ * same game. Returns 0, or cm_board_reset's errors (see d, may be NULL). */
+int cm_play_game(cm_board *b, uint64_t seed, cm_diags *d);
+
+/* Plays games random games on map with deck, rules (NULL: map->rules) and
+ * players seats, game i (0-based) by cm_play_game with seed + i, and
+ * sums them into a new *out (free with cm_play_stats_free). progress, when
+ * not NULL, is called after every game with arg. Returns 0, CM_EINVAL
+ * (games < 1, bad players, a map the engine cannot play or a setup that
+ * fails: see d, which may be NULL) or CM_ENOMEM; *out is set on success
+ * only. */
+int cm_play_games(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int players,
+                  uint64_t seed, int games, cm_play_progress progress, void *arg, cm_diags *d,
+                  cm_play_stats **out);
+void cm_play_stats_free(cm_play_stats *s); /* NULL is a no-op */
+
+/* Mean fraction of the playable squares filled at the end of a game
+ * (0..1; 0 when the map has no playable square). */
+double cm_play_stats_fill(const cm_play_stats *s);
+
+/* The deck of map m from the tile sets its deck names, found in w
+ * (cm_workspace_map_sets, then cm_deck_build): what every command that
+ * plays on a map of a workspace needs. Returns cm_deck_build's codes. */
+int cm_play_deck(const cm_workspace *w, const cm_map *m, cm_diags *d, cm_deck **out);
+
+#endif

@@ -1,0 +1,1 @@
+$CM list maps/legend.xml; $CM list maps/germany/germany.png

@@ -1,0 +1,1 @@
+$CM play maps/benelux/benelux.xml --games 20

@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=$PWD/maps/tilesets; for a in "--rule farmers" "--rule nosuch=yes" "--rule farmers=C9" "--games 0" "--games x" "--seed -1" "--seed 1x" "--players 1" "--players 7" "--format sarif" "--map nosuch" "--bogus"; do $CM play tests/fixtures/cli/tiny/tiny.xml $a; echo "exit $?"; done; $CM play; echo "exit $?"

@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=$PWD/maps/tilesets; for a in "--game x" "--game -1" "--game 1 --players 1" "--players 9"; do $CM render tests/fixtures/cli/tiny/tiny.xml $a -o "$TMPDIR_CASE/x.png"; echo "exit $?"; done; ls "$TMPDIR_CASE"

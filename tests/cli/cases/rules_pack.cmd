@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=$PWD/maps/tilesets; $CM compile tests/fixtures/cli/tiny/tiny.xml maps/benelux/benelux.xml -o "$TMPDIR_CASE/p.pack" 2>/dev/null; $CM play "$TMPDIR_CASE/p.pack" --map tiny --games 3 --seed 8 --replay "$TMPDIR_CASE/g.txt"; $CM rules "$TMPDIR_CASE/g.txt" "$TMPDIR_CASE/p.pack" --moves 5 --square 1,1; $CM play "$TMPDIR_CASE/p.pack" --games 1; echo "exit $?"

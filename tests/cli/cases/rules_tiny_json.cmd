@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=$PWD/maps/tilesets; $CM play tests/fixtures/cli/tiny/tiny.xml --games 1 --seed 4 --replay "$TMPDIR_CASE/g.txt" >/dev/null; for q in '--score' '--square 4,1' '--square 0,0' '--legal L --moves 6'; do $CM rules "$TMPDIR_CASE/g.txt" tests/fixtures/cli/tiny/tiny.xml $q --format json; done

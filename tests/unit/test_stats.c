@@ -1,0 +1,175 @@
+/* test_stats.c: statistics over random games (carcamap/stats.h) on the
+ * 120-square benchmark board: the same seed gives the same figures and
+ * another seed others; the sums agree with each other (per-square fill
+ * counts with squares filled, tiles with the deck, points with scores);
+ * the first game equals cm_play_game with the seed; bad arguments fail. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/scenario.h"
+#include "carcamap/stats.h"
+
+typedef struct {
+	cm_scenario *scn;
+	cm_deck *deck;
+} fixture;
+
+static int setup(void **state)
+{
+	fixture *fx = calloc(1, sizeof *fx);
+	cm_diags *d = NULL;
+	if (!fx || cm_diags_new(&d))
+		return -1;
+	*state = fx;
+	int rc = cm_scenario_read_file("tests/bench/map120.scn", d, &fx->scn);
+	if (!rc)
+		rc = cm_deck_build(fx->scn->map, (const cm_tileset *const *)fx->scn->sets, fx->scn->n_sets, d,
+		                   &fx->deck);
+	if (rc)
+		cm_diags_write_text(d, stderr);
+	cm_diags_free(d);
+	return rc;
+}
+
+static int teardown(void **state)
+{
+	fixture *fx = *state;
+	cm_deck_free(fx->deck);
+	cm_scenario_free(fx->scn);
+	free(fx);
+	return 0;
+}
+
+static cm_play_stats *play(const fixture *fx, int players, uint64_t seed, int games)
+{
+	cm_play_stats *s = NULL;
+	assert_int_equal(cm_play_games(fx->scn->map, fx->deck, NULL, players, seed, games, NULL, NULL, NULL, &s), 0);
+	assert_non_null(s);
+	return s;
+}
+
+static bool same(const cm_play_stats *a, const cm_play_stats *b)
+{
+	size_t n = (size_t)a->cols * (size_t)a->rows;
+	/* the struct holds a pointer: compare it field by field past it */
+	return a->games == b->games && a->squares_filled == b->squares_filled &&
+	       a->tiles_placed == b->tiles_placed && a->stranded == b->stranded &&
+	       memcmp(a->points_kind, b->points_kind, sizeof a->points_kind) == 0 &&
+	       memcmp(a->scores, b->scores, sizeof a->scores) == 0 &&
+	       memcmp(a->wins, b->wins, sizeof a->wins) == 0 && a->ties == b->ties &&
+	       memcmp(a->fill, b->fill, n * sizeof *a->fill) == 0;
+}
+
+static void test_stats__same_seed_same_figures(void **state)
+{
+	fixture *fx = *state;
+	cm_play_stats *a = play(fx, 3, 7, 40), *b = play(fx, 3, 7, 40), *c = play(fx, 3, 8, 40);
+	assert_true(same(a, b));
+	assert_false(same(a, c));
+	cm_play_stats_free(a);
+	cm_play_stats_free(b);
+	cm_play_stats_free(c);
+}
+
+static void test_stats__sums_agree(void **state)
+{
+	fixture *fx = *state;
+	cm_play_stats *s = play(fx, 2, 1, 50);
+	assert_int_equal(s->games, 50);
+	assert_int_equal(s->squares_playable, 120);
+	long long fill = 0;
+	int playable = 0;
+	for (int i = 0; i < s->cols * s->rows; i++) {
+		bool can = cm_square_kind_playable(fx->scn->map->squares[i].kind);
+		if (!can) {
+			assert_int_equal(s->fill[i], -1);
+			continue;
+		}
+		playable++;
+		assert_in_range(s->fill[i], 0, s->games);
+		fill += s->fill[i];
+	}
+	assert_int_equal(playable, s->squares_playable);
+	assert_int_equal(fill, s->squares_filled);
+	assert_true(s->filled_min <= s->filled_max && s->filled_max <= s->squares_playable);
+	assert_true((long long)s->filled_min * s->games <= s->squares_filled);
+	assert_true((long long)s->filled_max * s->games >= s->squares_filled);
+	double f = cm_play_stats_fill(s);
+	assert_true(f > 0.0 && f <= 1.0);
+	/* every tile of every game is placed, set up or stranded */
+	assert_int_equal(s->tiles_placed + s->setup_tiles + s->stranded, (long long)s->deck_tiles * s->games);
+	assert_int_equal(s->squares_filled, s->tiles_placed + s->setup_tiles);
+	assert_in_range(s->stranded_games, 0, s->games);
+	long long points = s->points_island + s->points_town, scores = 0;
+	for (int k = 0; k < CM_FEAT_KIND_COUNT; k++)
+		points += s->points_kind[k];
+	for (int p = 0; p < s->players; p++)
+		scores += s->scores[p];
+	assert_int_equal(points, scores);
+	assert_int_equal(s->wins[0] + s->wins[1] + s->ties, s->games);
+	cm_play_stats_free(s);
+}
+
+/* Game 1 of cm_play_games is cm_play_game with the seed (what `play
+ * --replay` and `render --game` rely on). */
+static void test_stats__first_game_is_play_game(void **state)
+{
+	fixture *fx = *state;
+	cm_play_stats *s = play(fx, 2, 12345, 1);
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx->scn->map, fx->deck, NULL, 2, 1, 0, NULL, &b), 0);
+	assert_int_equal(cm_play_game(b, 12345, NULL), 0);
+	assert_int_equal(cm_board_score(b, 0), s->scores[0]);
+	assert_int_equal(cm_board_score(b, 1), s->scores[1]);
+	assert_int_equal(cm_board_stats(b)->squares_filled, s->squares_filled);
+	for (int y = 0; y < s->rows; y++)
+		for (int x = 0; x < s->cols; x++)
+			assert_int_equal(cm_board_tile_at(b, x, y, NULL, NULL) == 0,
+			                 s->fill[y * s->cols + x] == 1);
+	cm_board_free(b);
+	cm_play_stats_free(s);
+}
+
+static int calls;
+static void count_progress(void *arg, int done, int games)
+{
+	assert_ptr_equal(arg, &calls);
+	assert_int_equal(done, ++calls);
+	assert_int_equal(games, 5);
+}
+
+static void test_stats__progress_and_errors(void **state)
+{
+	fixture *fx = *state;
+	cm_play_stats *s = NULL;
+	calls = 0;
+	assert_int_equal(cm_play_games(fx->scn->map, fx->deck, NULL, 2, 1, 5, count_progress, &calls, NULL, &s), 0);
+	assert_int_equal(calls, 5);
+	cm_play_stats_free(s);
+	s = NULL;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_play_games(fx->scn->map, fx->deck, NULL, 2, 1, 0, NULL, NULL, d, &s), CM_EINVAL);
+	assert_null(s);
+	assert_int_equal(cm_diags_errors(d), 1);
+	assert_int_equal(cm_play_games(fx->scn->map, fx->deck, NULL, 7, 1, 3, NULL, NULL, d, &s), CM_EINVAL);
+	assert_null(s);
+	assert_int_equal(cm_diags_errors(d), 2);
+	cm_diags_free(d);
+	cm_play_stats_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stats__same_seed_same_figures),
+		cmocka_unit_test(test_stats__sums_agree),
+		cmocka_unit_test(test_stats__first_game_is_play_game),
+		cmocka_unit_test(test_stats__progress_and_errors),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,370 @@
+/* cmd_play.c: `carcamap play`: plays many random legal games on a map
+ * with the library (cm_play_games) and prints the statistics as text or
+ * JSON (schemas/play-json.md); can save the first game as a replay. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "carcamap/stats.h"
+#include "json_int.h" /* --format json */
+
+#define MAX_GAMES 10000000L
+#define MAX_RULES 32
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: carcamap play [options] (MAP.xml | PACK --map ID) [TILESETS...]\n"
+	        "\n"
+	        "Plays random legal games on a map (each turn a placement chosen uniformly\n"
+	        "among the legal ones, a follower deployed half the time) and reports the\n"
+	        "tiles placed, the squares filled and never filled, the tiles stranded,\n"
+	        "the points per feature kind, the scores per seat and the winners.\n"
+	        "The same inputs and seed give the same report.\n"
+	        "\n"
+	        "Options:\n"
+	        "  --games N          games to play, 1..10000000 (default 100)\n"
+	        "  --seed S           seed of the first game; game i uses S+i (default 1)\n"
+	        "  --players P        seats, 2..6 (default 2)\n"
+	        "  --rule NAME=VALUE  set a rule option (repeatable): edition=C1|C2|C3,\n"
+	        "                     farmers=C1|C2, tiny-city, farmers-bigcity,\n"
+	        "                     town-extra-turn, town-cost, town-road-bonus,\n"
+	        "                     abbey-edge = yes|no\n"
+	        "  --replay FILE      write the first game as a replay (schemas/replay.md)\n"
+	        "  --format FMT       text (default) or json (schemas/play-json.md)\n"
+	        "  --map ID           the map to play when the input holds several\n"
+	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
+	        "  -h, --help         show this help\n"
+	        "\n"
+	        "Examples:\n"
+	        "  carcamap play maps/benelux/benelux.xml --games 1000\n"
+	        "  carcamap play build/maps.pack --map france --players 4 --format json\n"
+	        "  carcamap play my-map.xml --rule farmers=C1 --replay game1.txt\n"
+	        "\n"
+	        "Exit status: 0 played, 1 problems in the input, 2 usage error, 3 I/O or\n"
+	        "internal failure.\n");
+}
+
+/* Progress on a terminal only: "\rplaying 340/1000", about 100 updates. */
+static void progress(void *arg, int done, int games)
+{
+	(void)arg;
+	int step = games / 100 > 0 ? games / 100 : 1;
+	if (done % step == 0 || done == games)
+		fprintf(stderr, "\rplaying %d/%d", done, games);
+	if (done == games)
+		fprintf(stderr, "\r%*s\r", 40, "");
+}
+
+static double mean(long long sum, int games)
+{
+	return (double)sum / games;
+}
+
+/* Points of the kinds the report does not name: gardens, abbeys, island
+ * coats of arms and town costs. */
+static long long other_points(const cm_play_stats *s)
+{
+	long long v = s->points_island + s->points_town;
+	for (int k = 0; k < CM_FEAT_KIND_COUNT; k++)
+		if (k != CM_FEAT_ROAD && k != CM_FEAT_CITY && k != CM_FEAT_MONASTERY && k != CM_FEAT_FIELD)
+			v += s->points_kind[k];
+	return v;
+}
+
+static int never_filled(const cm_play_stats *s)
+{
+	int n = 0;
+	for (int i = 0; i < s->cols * s->rows; i++)
+		n += s->fill[i] == 0;
+	return n;
+}
+
+static void print_text(const cm_map *m, const cm_play_stats *s, uint64_t seed, const char *rules)
+{
+	int g = s->games;
+	printf("map %s: %d games, %d players, seed %llu\n", m->id, g, s->players, (unsigned long long)seed);
+	printf("rules: %s\n", rules);
+	printf("deck: %d tiles\n", s->deck_tiles);
+	printf("tiles placed: %.2f per game (and %.2f at setup)\n", mean(s->tiles_placed, g),
+	       mean(s->setup_tiles, g));
+	printf("squares filled: %.2f of %d playable (%.1f%%), fewest %d, most %d\n",
+	       mean(s->squares_filled, g), s->squares_playable, 100.0 * cm_play_stats_fill(s),
+	       s->filled_min, s->filled_max);
+	int never = never_filled(s);
+	printf("squares never filled: %d%s", never, never ? " at" : "");
+	for (int i = 0; i < s->cols * s->rows; i++)
+		if (s->fill[i] == 0)
+			printf(" (%d,%d)", i % s->cols, i / s->cols);
+	printf("\n");
+	printf("stranded tiles: %d of %d games, %.2f per game\n", s->stranded_games, g,
+	       mean(s->stranded, g));
+	printf("points per game: road %.2f, city %.2f, monastery %.2f, field %.2f, other %.2f"
+	       " (final scoring %.2f)\n",
+	       mean(s->points_kind[CM_FEAT_ROAD], g), mean(s->points_kind[CM_FEAT_CITY], g),
+	       mean(s->points_kind[CM_FEAT_MONASTERY], g), mean(s->points_kind[CM_FEAT_FIELD], g),
+	       mean(other_points(s), g), mean(s->final_points, g));
+	printf("mean score:");
+	for (int p = 0; p < s->players; p++)
+		printf("%s player %d %.2f", p ? "," : "", p, mean(s->scores[p], g));
+	printf("\nwins:");
+	for (int p = 0; p < s->players; p++)
+		printf("%s player %d %d", p ? "," : "", p, s->wins[p]);
+	printf(", tied %d\n", s->ties);
+}
+
+static void print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, const char *rules)
+{
+	int g = s->games;
+	cm_json j;
+	cm_json_init(&j, stdout, true);
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "format"); /* name and version: schemas/play-json.md */
+	cm_json_obj_begin(&j);
+	cm_json_kv_str(&j, "name", "carcamap-play");
+	cm_json_kv_str(&j, "version", "1.0");
+	cm_json_obj_end(&j);
+	cm_json_kv_str(&j, "map", m->id);
+	cm_json_kv_int(&j, "games", g);
+	cm_json_kv_int(&j, "players", s->players);
+	cm_json_kv_int(&j, "seed", (long long)seed);
+	cm_json_kv_str(&j, "rules", rules);
+	cm_json_kv_int(&j, "deck_tiles", s->deck_tiles);
+	cm_json_kv_fixed(&j, "tiles_placed", mean(s->tiles_placed, g), 4);
+	cm_json_kv_fixed(&j, "setup_tiles", mean(s->setup_tiles, g), 4);
+
+	cm_json_key(&j, "squares");
+	cm_json_obj_begin(&j);
+	cm_json_kv_int(&j, "cols", s->cols);
+	cm_json_kv_int(&j, "rows", s->rows);
+	cm_json_kv_int(&j, "playable", s->squares_playable);
+	cm_json_kv_fixed(&j, "filled", mean(s->squares_filled, g), 4);
+	cm_json_kv_fixed(&j, "fill", cm_play_stats_fill(s), 4);
+	cm_json_kv_int(&j, "filled_min", s->filled_min);
+	cm_json_kv_int(&j, "filled_max", s->filled_max);
+	cm_json_key(&j, "never_filled");
+	cm_json_arr_begin(&j);
+	for (int i = 0; i < s->cols * s->rows; i++)
+		if (s->fill[i] == 0) {
+			cm_json_obj_begin(&j);
+			cm_json_kv_int(&j, "x", i % s->cols);
+			cm_json_kv_int(&j, "y", i / s->cols);
+			cm_json_obj_end(&j);
+		}
+	cm_json_arr_end(&j);
+	cm_json_key(&j, "fill_counts");
+	cm_json_arr_begin(&j);
+	for (int y = 0; y < s->rows; y++) {
+		cm_json_arr_begin(&j);
+		for (int x = 0; x < s->cols; x++) {
+			int v = s->fill[y * s->cols + x];
+			if (v < 0)
+				cm_json_null(&j);
+			else
+				cm_json_int(&j, v);
+		}
+		cm_json_arr_end(&j);
+	}
+	cm_json_arr_end(&j);
+	cm_json_obj_end(&j);
+
+	cm_json_key(&j, "stranded");
+	cm_json_obj_begin(&j);
+	cm_json_kv_int(&j, "games", s->stranded_games);
+	cm_json_kv_fixed(&j, "per_game", mean(s->stranded, g), 4);
+	cm_json_obj_end(&j);
+
+	cm_json_key(&j, "points");
+	cm_json_obj_begin(&j);
+	static const cm_feature_kind named[] = { CM_FEAT_ROAD, CM_FEAT_CITY, CM_FEAT_MONASTERY, CM_FEAT_FIELD };
+	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+		cm_json_key(&j, cm_feature_kind_name(named[i]));
+		cm_json_fixed(&j, mean(s->points_kind[named[i]], g), 4);
+	}
+	cm_json_kv_fixed(&j, "other", mean(other_points(s), g), 4);
+	cm_json_kv_fixed(&j, "final", mean(s->final_points, g), 4);
+	cm_json_obj_end(&j);
+
+	cm_json_key(&j, "scores");
+	cm_json_arr_begin(&j);
+	for (int p = 0; p < s->players; p++)
+		cm_json_fixed(&j, mean(s->scores[p], g), 4);
+	cm_json_arr_end(&j);
+	cm_json_key(&j, "wins");
+	cm_json_arr_begin(&j);
+	for (int p = 0; p < s->players; p++)
+		cm_json_int(&j, s->wins[p]);
+	cm_json_arr_end(&j);
+	cm_json_kv_int(&j, "ties", s->ties);
+	cm_json_obj_end(&j);
+	cm_json_finish(&j);
+}
+
+/* Plays game 1 again and writes it as a replay to path. */
+static int write_replay(const char *path, const cm_map *m, const cm_deck *deck, const cm_rules *rules,
+                        int players, uint64_t seed, cm_diags *d)
+{
+	cm_board *b = NULL;
+	cm_replay *r = NULL;
+	int rc = cm_board_new(m, deck, rules, players, seed, 0, d, &b);
+	if (!rc)
+		rc = cm_play_game(b, seed, d);
+	if (!rc)
+		rc = cm_replay_from_board(b, &r);
+	if (!rc) {
+		FILE *f = fopen(path, "w");
+		if (!f) {
+			rc = CM_EIO;
+		} else {
+			rc = cm_replay_write(r, f);
+			if (fclose(f) && !rc)
+				rc = CM_EIO;
+			if (rc)
+				remove(path);
+		}
+		if (rc)
+			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write the replay");
+	}
+	cm_replay_free(r);
+	cm_board_free(b);
+	return rc;
+}
+
+int cmd_play(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "games", required_argument, NULL, 'g' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "players", required_argument, NULL, 'p' },
+		{ "rule", required_argument, NULL, 'r' },
+		{ "replay", required_argument, NULL, 'R' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "map", required_argument, NULL, 'm' },
+		{ "tilesets", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	cm_diags *d = NULL;
+	cm_workspace *w = NULL;
+	cm_deck *deck = NULL;
+	cm_play_stats *st = NULL;
+	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
+		cm_diags_free(d);
+		return EXIT_IO;
+	}
+	const char *map_id = NULL, *replay = NULL;
+	const char *rule_args[MAX_RULES];
+	int n_rules = 0, games = 100, players = 2;
+	uint64_t seed = 1;
+	cli_format fmt = FMT_TEXT;
+	int ec = EXIT_CLEAN, c;
+	long v;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g':
+			if ((v = cli_parse_uint(optarg, MAX_GAMES)) < 1)
+				ec = cli_usage_error("play", "--games takes a whole number from 1 to %ld, not '%s'",
+				                     MAX_GAMES, optarg);
+			games = (int)v;
+			break;
+		case 's':
+			if ((v = cli_parse_uint(optarg, LONG_MAX)) < 0)
+				ec = cli_usage_error("play", "--seed takes a whole number, not '%s'", optarg);
+			seed = (uint64_t)v;
+			break;
+		case 'p':
+			if ((v = cli_parse_uint(optarg, CM_MAX_PLAYERS)) < 2)
+				ec = cli_usage_error("play", "--players takes a number from 2 to %d, not '%s'",
+				                     CM_MAX_PLAYERS, optarg);
+			players = (int)v;
+			break;
+		case 'r':
+			if (!strchr(optarg, '='))
+				ec = cli_usage_error("play", "--rule takes NAME=VALUE, not '%s'", optarg);
+			else if (n_rules == MAX_RULES)
+				ec = cli_usage_error("play", "more than %d --rule options", MAX_RULES);
+			else
+				rule_args[n_rules++] = optarg;
+			break;
+		case 'R': replay = optarg; break;
+		case 'f':
+			if (cli_parse_format("play", optarg, 1u << FMT_TEXT | 1u << FMT_JSON, &fmt) < 0)
+				ec = EXIT_USAGE;
+			break;
+		case 'm': map_id = optarg; break;
+		case 'T':
+			if (cm_workspace_add_tileset_dir(w, optarg))
+				ec = EXIT_IO;
+			break;
+		case 'h':
+			usage(stdout);
+			goto done;
+		case ':':
+			ec = cli_usage_error("play", "option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			ec = cli_usage_error("play", "unknown option '%s'", argv[optind - 1]);
+			break;
+		}
+		if (ec)
+			goto done;
+	}
+	if (optind >= argc) {
+		ec = cli_usage_error("play", "no map to play on");
+		goto done;
+	}
+	int rc = cli_workspace_load(w, argc - optind, argv + optind, 1, d);
+	if (!rc && cm_diags_errors(d) == 0) {
+		cm_map *m = cli_select_map("play", w, map_id);
+		if (!m) {
+			ec = EXIT_USAGE;
+			goto done;
+		}
+		cm_rules rules = m->rules;
+		for (int i = 0; i < n_rules; i++) {
+			char name[64];
+			const char *eq = strchr(rule_args[i], '=');
+			size_t len = (size_t)(eq - rule_args[i]);
+			snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1),
+			         rule_args[i]);
+			int r = cm_board_rule_set(&rules, name, eq + 1);
+			if (r == CM_ENOTFOUND || len >= sizeof name) {
+				ec = cli_usage_error("play", "unknown rule option '%s'", name);
+				goto done;
+			}
+			if (r < 0) {
+				ec = cli_usage_error("play", "rule option %s cannot be '%s'", name, eq + 1);
+				goto done;
+			}
+		}
+		char rules_text[256];
+		cm_board_rules_format(&rules, rules_text, sizeof rules_text);
+		rc = cm_play_deck(w, m, d, &deck);
+		if (!rc)
+			rc = cm_play_games(m, deck, &rules, players, seed, games, isatty(2) ? progress : NULL,
+			                   NULL, d, &st);
+		if (!rc && replay)
+			rc = write_replay(replay, m, deck, &rules, players, seed, d);
+		if (!rc) {
+			if (fmt == FMT_JSON)
+				print_json(m, st, seed, rules_text);
+			else
+				print_text(m, st, seed, rules_text);
+			if (fflush(stdout))
+				rc = CM_EIO;
+		}
+	}
+	cm_diags_sort(d);
+	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
+	if (!ec)
+		ec = cli_exit_code(rc, d);
+done:
+	cm_play_stats_free(st);
+	cm_deck_free(deck);
+	cm_workspace_free(w);
+	cm_diags_free(d);
+	return ec;
+}

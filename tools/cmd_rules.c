@@ -1,0 +1,576 @@
+/* cmd_rules.c: `carcamap rules`: answers one rules question on the board
+ * state a replay reaches (after all its moves, or the first K): the legal
+ * placements of a tile with their follower spots, the joined features on a
+ * square, or the final scoring if the game ended now; as text or JSON
+ * (schemas/rules-json.md). All game logic is the library's. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "carcamap/stats.h"
+#include "json_int.h" /* --format json */
+
+#define MAX_COORD (1L << 20)
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: carcamap rules [options] REPLAY (MAP.xml | PACK [--map ID]) [TILESETS...]\n"
+	        "         (--legal TILE | --square X,Y | --score)\n"
+	        "\n"
+	        "Plays a replay (schemas/replay.md) back on its map and answers one\n"
+	        "question on the board it reaches, before any final scoring:\n"
+	        "  --legal TILE   every legal placement of tile type TILE for the player to\n"
+	        "                 move (square, rotation) with the features a follower could\n"
+	        "                 take there\n"
+	        "  --square X,Y   the tile or printed big city on square (X,Y) and, per\n"
+	        "                 feature, the joined feature it belongs to: kind, tiles,\n"
+	        "                 open edges, complete, coats of arms, followers per player\n"
+	        "  --score        the final scoring if the game ended now: every scoring\n"
+	        "                 item with its reason, and the scores before and after\n"
+	        "\n"
+	        "Options:\n"
+	        "  --moves K          the state after the first K moves (default: all)\n"
+	        "  --format FMT       text (default) or json (schemas/rules-json.md)\n"
+	        "  --map ID           the map (default: the only one, else the replay's)\n"
+	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
+	        "  -h, --help         show this help\n"
+	        "\n"
+	        "Examples:\n"
+	        "  carcamap play maps/benelux/benelux.xml --games 1 --replay game.txt\n"
+	        "  carcamap rules game.txt maps/benelux/benelux.xml --moves 10 --legal E\n"
+	        "  carcamap rules game.txt build/maps.pack --square 4,7 --format json\n"
+	        "\n"
+	        "Exit status: 0 answered, 1 problems in the input (a replay that does not\n"
+	        "apply), 2 usage error, 3 I/O or internal failure.\n");
+}
+
+typedef enum { Q_NONE = 0, Q_LEGAL, Q_SQUARE, Q_SCORE } query;
+
+typedef struct {
+	const cm_map *m;
+	const cm_deck *deck;
+	const cm_replay *r; /* the replay cut after the chosen move */
+	cm_board *b;
+	int moves, moves_total;
+	cli_format fmt;
+	cm_json j;
+} ctx;
+
+/* The replay up to and including its k-th move line, as a shallow copy of
+ * r: setup lines, then the moves and the tiles put aside before them; with
+ * k = all, also the tiles put aside at the end. Never the final line: the
+ * questions are asked before final scoring. */
+static cm_replay cut(const cm_replay *r, int k, int total)
+{
+	cm_replay c = *r;
+	size_t i = 0;
+	for (int seen = 0; i < r->n_moves; i++) {
+		cm_move_kind kind = r->moves[i].kind;
+		if (kind == CM_MOVE_FINAL || (seen == k && k < total && kind != CM_MOVE_SETUP))
+			break;
+		seen += kind == CM_MOVE_PLACE;
+	}
+	c.n_moves = i;
+	c.finished = false;
+	return c;
+}
+
+static int count_moves(const cm_replay *r)
+{
+	int n = 0;
+	for (size_t i = 0; i < r->n_moves; i++)
+		n += r->moves[i].kind == CM_MOVE_PLACE;
+	return n;
+}
+
+/* Plays r back; the engine's diagnostics name moves by line but carry no
+ * file, so they are copied to d with the replay's path. */
+static int play_back(const cm_map *m, const cm_deck *deck, const cm_replay *r, const char *path,
+                     cm_diags *d, cm_board **out)
+{
+	cm_diags *tmp = NULL;
+	if (cm_diags_new(&tmp))
+		return CM_ENOMEM;
+	int rc = cm_board_replay(m, deck, r, tmp, out);
+	for (size_t i = 0; i < cm_diags_count(tmp); i++) {
+		const cm_diag *g = cm_diags_get(tmp, i);
+		cm_diags_add(d, g->severity, g->rule, g->file ? g->file : path, g->line, g->col, g->where,
+		             "%s", g->message ? g->message : "");
+	}
+	cm_diags_free(tmp);
+	return rc;
+}
+
+/* Follower spots of tile t placed as p, on a board played back afresh (the
+ * engine has no undo). Returns the count, or -1 when t has no copy left to
+ * draw (or the board cannot be rebuilt). */
+static int spots_for(const ctx *c, int t, const cm_placement *p, int *out)
+{
+	cm_board *b = NULL;
+	int n = -1;
+	if (cm_board_replay(c->m, c->deck, c->r, NULL, &b) == 0 && cm_board_place(b, t, p->x, p->y, p->rot) == 0)
+		n = (int)cm_board_spots(b, CM_FOLLOWER_MEEPLE, out, CM_MAX_FEATURES);
+	cm_board_free(b);
+	return n;
+}
+
+static void head(ctx *c, const char *q)
+{
+	int players = cm_board_players(c->b);
+	if (c->fmt == FMT_TEXT) {
+		printf("map %s after %d of %d moves: player %d to move, %d tiles to draw; scores",
+		       c->m->id, c->moves, c->moves_total, cm_board_current(c->b), cm_board_pile(c->b));
+		for (int p = 0; p < players; p++)
+			printf(" %d", cm_board_score(c->b, p));
+		printf("\n");
+		return;
+	}
+	cm_json_init(&c->j, stdout, true);
+	cm_json_obj_begin(&c->j);
+	cm_json_key(&c->j, "format"); /* name and version: schemas/rules-json.md */
+	cm_json_obj_begin(&c->j);
+	cm_json_kv_str(&c->j, "name", "carcamap-rules");
+	cm_json_kv_str(&c->j, "version", "1.0");
+	cm_json_obj_end(&c->j);
+	cm_json_kv_str(&c->j, "map", c->m->id);
+	cm_json_kv_int(&c->j, "moves", c->moves);
+	cm_json_kv_int(&c->j, "moves_total", c->moves_total);
+	cm_json_kv_int(&c->j, "player", cm_board_current(c->b));
+	cm_json_kv_int(&c->j, "pile", cm_board_pile(c->b));
+	cm_json_key(&c->j, "scores");
+	cm_json_arr_begin(&c->j);
+	for (int p = 0; p < players; p++)
+		cm_json_int(&c->j, cm_board_score(c->b, p));
+	cm_json_arr_end(&c->j);
+	cm_json_kv_str(&c->j, "query", q);
+}
+
+static int legal(ctx *c, int t)
+{
+	const cm_tile_type *tt = cm_deck_type(c->deck, (size_t)t);
+	size_t n = cm_board_placements(c->b, t, NULL, 0);
+	cm_placement *pl = malloc((n ? n : 1) * sizeof *pl);
+	if (!pl)
+		return CM_ENOMEM;
+	cm_board_placements(c->b, t, pl, n);
+	head(c, "legal");
+	cm_json *j = &c->j;
+	if (c->fmt == FMT_TEXT) {
+		printf("tile %s: %zu legal placement%s\n", tt->id, n, n == 1 ? "" : "s");
+	} else {
+		cm_json_kv_str(j, "tile", tt->id);
+		cm_json_key(j, "placements");
+		cm_json_arr_begin(j);
+	}
+	/* spots need the tile drawn: without a copy left, none is known */
+	bool drawable = true;
+	for (size_t i = 0; i < n; i++) {
+		int spots[CM_MAX_FEATURES];
+		int k = drawable ? spots_for(c, t, &pl[i], spots) : -1;
+		drawable = k >= 0;
+		if (c->fmt == FMT_TEXT) {
+			printf("  (%d,%d) rotation %d:", pl[i].x, pl[i].y, pl[i].rot);
+			if (k < 0)
+				printf(" spots unknown (no copy left to draw)");
+			else if (k == 0)
+				printf(" no follower spot");
+			for (int s = 0; s < k; s++)
+				printf("%s %d %s", s ? "," : " spots", spots[s],
+				       cm_feature_kind_name(tt->features[spots[s]].kind));
+			printf("\n");
+			continue;
+		}
+		cm_json_obj_begin(j);
+		cm_json_kv_int(j, "x", pl[i].x);
+		cm_json_kv_int(j, "y", pl[i].y);
+		cm_json_kv_int(j, "rotation", pl[i].rot);
+		cm_json_key(j, "spots");
+		if (k < 0) {
+			cm_json_null(j);
+		} else {
+			cm_json_arr_begin(j);
+			for (int s = 0; s < k; s++) {
+				cm_json_obj_begin(j);
+				cm_json_kv_int(j, "feature", spots[s]);
+				cm_json_kv_str(j, "kind", cm_feature_kind_name(tt->features[spots[s]].kind));
+				cm_json_obj_end(j);
+			}
+			cm_json_arr_end(j);
+		}
+		cm_json_obj_end(j);
+	}
+	if (c->fmt == FMT_JSON)
+		cm_json_arr_end(j);
+	free(pl);
+	return 0;
+}
+
+/* The follower standing on feature f of square (x,y), or -1. */
+static int follower_on(const cm_board *b, int x, int y, int f)
+{
+	const cm_follower *fl;
+	size_t n = cm_board_followers(b, &fl);
+	for (size_t i = 0; i < n; i++)
+		if (fl[i].x == x && fl[i].y == y && fl[i].feature == f)
+			return fl[i].player;
+	return -1;
+}
+
+/* Fields are never complete: no state is shown for them. */
+static const char *state(const cm_feature_info *fi)
+{
+	if (fi->kind == CM_FEAT_FIELD || fi->kind == CM_FEAT_GARDEN)
+		return "";
+	return fi->scored ? "scored, " : fi->complete ? "complete, " : "incomplete, ";
+}
+
+static void feature_text(const cm_board *b, int x, int y, int f, const char *id, const cm_feature_info *fi)
+{
+	printf("  feature %d%s%s %s: %s%d tile%s, %d open, %d arms", f, id ? " " : "", id ? id : "",
+	       cm_feature_kind_name(fi->kind), state(fi), fi->tiles, fi->tiles == 1 ? "" : "s", fi->open,
+	       fi->arms);
+	const char *flags[] = { fi->inn ? "inn" : NULL, fi->cathedral ? "cathedral" : NULL,
+		                fi->bigcity ? "big city" : NULL, fi->print ? "edge print" : NULL,
+		                fi->ferry ? "ferry" : NULL };
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+		if (flags[i])
+			printf(", %s", flags[i]);
+	printf("; followers");
+	int any = 0;
+	for (int p = 0; p < cm_board_players(b); p++)
+		if (fi->followers[p]) {
+			printf(" player %d: %d", p, fi->followers[p]);
+			any = 1;
+		}
+	if (!any)
+		printf(" none");
+	int who = follower_on(b, x, y, f);
+	if (who >= 0)
+		printf("; player %d's follower stands here", who);
+	printf("\n");
+}
+
+static void feature_json(cm_json *j, const cm_board *b, int x, int y, int f, const char *id,
+                         const cm_feature_info *fi)
+{
+	cm_json_obj_begin(j);
+	cm_json_kv_int(j, "index", f);
+	cm_json_kv_str(j, "id", id);
+	cm_json_kv_str(j, "kind", cm_feature_kind_name(fi->kind));
+	cm_json_kv_bool(j, "complete", fi->complete);
+	cm_json_kv_bool(j, "scored", fi->scored);
+	cm_json_kv_int(j, "open", fi->open);
+	cm_json_kv_int(j, "tiles", fi->tiles);
+	cm_json_kv_int(j, "arms", fi->arms);
+	cm_json_kv_bool(j, "inn", fi->inn);
+	cm_json_kv_bool(j, "cathedral", fi->cathedral);
+	cm_json_kv_bool(j, "bigcity", fi->bigcity);
+	cm_json_kv_bool(j, "print", fi->print);
+	cm_json_kv_bool(j, "ferry", fi->ferry);
+	cm_json_key(j, "followers");
+	cm_json_arr_begin(j);
+	for (int p = 0; p < cm_board_players(b); p++)
+		cm_json_int(j, fi->followers[p]);
+	cm_json_arr_end(j);
+	cm_json_key(j, "follower_here");
+	int who = follower_on(b, x, y, f);
+	if (who >= 0)
+		cm_json_int(j, who);
+	else
+		cm_json_null(j);
+	cm_json_obj_end(j);
+}
+
+static void square(ctx *c, int x, int y)
+{
+	const cm_square *sq = cm_map_at(c->m, x, y);
+	int t = -1, rot = 0;
+	cm_board_tile_at(c->b, x, y, &t, &rot);
+	const char *tile = t >= 0 ? cm_deck_type(c->deck, (size_t)t)->id : NULL;
+	head(c, "square");
+	cm_json *j = &c->j;
+	if (c->fmt == FMT_TEXT) {
+		printf("square (%d,%d) %s%s%s: ", x, y, cm_square_kind_name(sq->kind), sq->name ? " " : "",
+		       sq->name ? sq->name : "");
+		if (tile)
+			printf("tile %s rotation %d\n", tile, rot);
+		else if (sq->kind == CM_SQ_BIGCITY)
+			printf("printed big city\n");
+		else
+			printf("%s\n", cm_board_open_square(c->b, x, y) ? "empty, open" : "empty");
+	} else {
+		cm_json_kv_int(j, "x", x);
+		cm_json_kv_int(j, "y", y);
+		cm_json_kv_str(j, "kind", cm_square_kind_name(sq->kind));
+		cm_json_kv_str(j, "name", sq->name);
+		cm_json_kv_str(j, "tile", tile);
+		cm_json_key(j, "rotation");
+		if (tile)
+			cm_json_int(j, rot);
+		else
+			cm_json_null(j);
+		cm_json_kv_bool(j, "open", cm_board_open_square(c->b, x, y));
+		cm_json_key(j, "features");
+		cm_json_arr_begin(j);
+	}
+	cm_feature_info fi;
+	for (int f = 0; cm_board_feature(c->b, x, y, f, &fi) == 0; f++) {
+		/* a printed big-city piece has features but no tile type */
+		const char *id = t >= 0 ? cm_deck_type(c->deck, (size_t)t)->features[f].id : NULL;
+		if (c->fmt == FMT_TEXT)
+			feature_text(c->b, x, y, f, id, &fi);
+		else
+			feature_json(j, c->b, x, y, f, id, &fi);
+	}
+	if (c->fmt == FMT_JSON)
+		cm_json_arr_end(j);
+}
+
+static const char *item_type(cm_item_type t)
+{
+	switch (t) {
+	case CM_ITEM_FEATURE: return "feature";
+	case CM_ITEM_ISLAND: return "island";
+	case CM_ITEM_TOWN_COST: return "town-cost";
+	}
+	return "?";
+}
+
+static int score(ctx *c)
+{
+	int players = cm_board_players(c->b);
+	head(c, "score");
+	const cm_score_item *it = NULL;
+	size_t n = 0;
+	/* the board is this command's own: scoring it is the "copy" */
+	if (cm_board_final(c->b, &it, &n) < 0)
+		return CM_EINTERNAL;
+	cm_json *j = &c->j;
+	if (c->fmt == FMT_JSON) {
+		cm_json_key(j, "items");
+		cm_json_arr_begin(j);
+	} else {
+		printf("final scoring now: %zu item%s\n", n, n == 1 ? "" : "s");
+	}
+	for (size_t i = 0; i < n; i++) {
+		const cm_score_item *s = &it[i];
+		const char *what = s->type == CM_ITEM_FEATURE ? cm_feature_kind_name(s->kind) : item_type(s->type);
+		if (c->fmt == FMT_TEXT) {
+			printf("  %s at (%d,%d)", what, s->x, s->y);
+			if (s->feature >= 0)
+				printf(" feature %d", s->feature);
+			int k = 0;
+			for (int p = 0; p < players; p++)
+				k += (s->players >> p) & 1;
+			printf(": %d to %s", s->points, k == 0 ? "nobody" : k == 1 ? "player" : "each of players");
+			for (int p = 0, first = 1; p < players; p++)
+				if (s->players & (1u << p)) {
+					printf("%s %d", first ? "" : ",", p);
+					first = 0;
+				}
+			printf(" [%s] %s\n", s->rule ? s->rule : "", s->reason ? s->reason : "");
+			continue;
+		}
+		cm_json_obj_begin(j);
+		cm_json_kv_str(j, "type", item_type(s->type));
+		cm_json_kv_str(j, "kind", s->type == CM_ITEM_FEATURE ? cm_feature_kind_name(s->kind) : NULL);
+		cm_json_kv_bool(j, "complete", s->complete);
+		cm_json_kv_int(j, "x", s->x);
+		cm_json_kv_int(j, "y", s->y);
+		cm_json_kv_int(j, "feature", s->feature);
+		cm_json_kv_int(j, "tiles", s->tiles);
+		cm_json_kv_int(j, "arms", s->arms);
+		cm_json_kv_int(j, "cities", s->cities);
+		cm_json_kv_int(j, "towns", s->towns);
+		cm_json_kv_int(j, "points", s->points);
+		cm_json_key(j, "players");
+		cm_json_arr_begin(j);
+		for (int p = 0; p < players; p++)
+			if (s->players & (1u << p))
+				cm_json_int(j, p);
+		cm_json_arr_end(j);
+		cm_json_kv_str(j, "rule", s->rule);
+		cm_json_kv_str(j, "reason", s->reason);
+		cm_json_obj_end(j);
+	}
+	if (c->fmt == FMT_TEXT) {
+		printf("final scores:");
+		for (int p = 0; p < players; p++)
+			printf(" %d", cm_board_score(c->b, p));
+		printf("\n");
+		return 0;
+	}
+	cm_json_arr_end(j);
+	cm_json_key(j, "final_scores");
+	cm_json_arr_begin(j);
+	for (int p = 0; p < players; p++)
+		cm_json_int(j, cm_board_score(c->b, p));
+	cm_json_arr_end(j);
+	return 0;
+}
+
+/* "X,Y" into *x, *y; false when malformed. */
+static bool parse_xy(const char *s, int *x, int *y)
+{
+	const char *comma = strchr(s, ',');
+	char buf[32];
+	if (!comma || (size_t)(comma - s) >= sizeof buf)
+		return false;
+	memcpy(buf, s, (size_t)(comma - s));
+	buf[comma - s] = '\0';
+	long a = cli_parse_uint(buf, MAX_COORD), b = cli_parse_uint(comma + 1, MAX_COORD);
+	*x = (int)a;
+	*y = (int)b;
+	return a >= 0 && b >= 0;
+}
+
+static int read_replay(const char *path, cm_diags *d, cm_replay **out)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		return CM_EIO;
+	}
+	int rc = cm_replay_read(f, path, d, out);
+	fclose(f);
+	return rc;
+}
+
+int cmd_rules(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "moves", required_argument, NULL, 'k' },
+		{ "legal", required_argument, NULL, 'L' },
+		{ "square", required_argument, NULL, 'S' },
+		{ "score", no_argument, NULL, 'C' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "map", required_argument, NULL, 'm' },
+		{ "tilesets", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	cm_diags *d = NULL;
+	cm_workspace *w = NULL;
+	cm_replay *r = NULL;
+	cm_deck *deck = NULL;
+	ctx c = { 0 };
+	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
+		cm_diags_free(d);
+		return EXIT_IO;
+	}
+	const char *map_id = NULL, *tile = NULL;
+	query q = Q_NONE;
+	int queries = 0, x = 0, y = 0, ec = EXIT_CLEAN, opt;
+	long moves = -1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'k':
+			if ((moves = cli_parse_uint(optarg, 1L << 30)) < 0)
+				ec = cli_usage_error("rules", "--moves takes a whole number, not '%s'", optarg);
+			break;
+		case 'L': q = Q_LEGAL; queries++; tile = optarg; break;
+		case 'S':
+			q = Q_SQUARE;
+			queries++;
+			if (!parse_xy(optarg, &x, &y))
+				ec = cli_usage_error("rules", "--square takes X,Y (two whole numbers), not '%s'", optarg);
+			break;
+		case 'C': q = Q_SCORE; queries++; break;
+		case 'f':
+			if (cli_parse_format("rules", optarg, 1u << FMT_TEXT | 1u << FMT_JSON, &c.fmt) < 0)
+				ec = EXIT_USAGE;
+			break;
+		case 'm': map_id = optarg; break;
+		case 'T':
+			if (cm_workspace_add_tileset_dir(w, optarg))
+				ec = EXIT_IO;
+			break;
+		case 'h':
+			usage(stdout);
+			goto done;
+		case ':':
+			ec = cli_usage_error("rules", "option '%s' needs a value", argv[optind - 1]);
+			break;
+		default:
+			ec = cli_usage_error("rules", "unknown option '%s'", argv[optind - 1]);
+			break;
+		}
+		if (ec)
+			goto done;
+	}
+	if (queries != 1) {
+		ec = cli_usage_error("rules", "ask one question: --legal TILE, --square X,Y or --score");
+		goto done;
+	}
+	if (argc - optind < 2) {
+		ec = cli_usage_error("rules", "give a replay and the map it was played on");
+		goto done;
+	}
+	const char *path = argv[optind];
+	int rc = read_replay(path, d, &r);
+	if (!rc)
+		rc = cli_workspace_load(w, argc - optind - 1, argv + optind + 1, 1, d);
+	if (!rc && cm_diags_errors(d) == 0) {
+		/* several maps: the one the replay names, unless --map says */
+		if (!map_id && cm_workspace_map_count(w) > 1)
+			map_id = r->map_id;
+		cm_map *m = cli_select_map("rules", w, map_id);
+		if (!m) {
+			ec = EXIT_USAGE;
+			goto done;
+		}
+		rc = cm_play_deck(w, m, d, &deck);
+		c.m = m;
+		c.deck = deck;
+	}
+	if (!rc && cm_diags_errors(d) == 0) {
+		c.moves_total = count_moves(r);
+		if (moves > c.moves_total) {
+			ec = cli_usage_error("rules", "--moves %ld: the replay has %d moves", moves, c.moves_total);
+			goto done;
+		}
+		c.moves = moves < 0 ? c.moves_total : (int)moves;
+		int t = q == Q_LEGAL ? cm_deck_find(deck, tile) : 0;
+		if (t < 0) {
+			ec = cli_usage_error("rules", "no tile '%s' in the deck of map %s", tile, c.m->id);
+			goto done;
+		}
+		if (q == Q_SQUARE && !cm_map_at(c.m, x, y)) {
+			ec = cli_usage_error("rules", "square (%d,%d) is off the %dx%d grid of map %s", x, y,
+			                     c.m->cols, c.m->rows, c.m->id);
+			goto done;
+		}
+		cm_replay part = cut(r, c.moves, c.moves_total);
+		c.r = &part;
+		rc = play_back(c.m, deck, &part, path, d, &c.b);
+		if (!rc) {
+			if (q == Q_LEGAL)
+				rc = legal(&c, t);
+			else if (q == Q_SQUARE)
+				square(&c, x, y);
+			else
+				rc = score(&c);
+			if (!rc && c.fmt == FMT_JSON) {
+				cm_json_obj_end(&c.j);
+				cm_json_finish(&c.j);
+			}
+			if (fflush(stdout) && !rc)
+				rc = CM_EIO;
+		}
+		c.r = NULL;
+	}
+	cm_diags_sort(d);
+	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
+	if (!ec)
+		ec = cli_exit_code(rc, d);
+done:
+	cm_board_free(c.b);
+	cm_deck_free(deck);
+	cm_replay_free(r);
+	cm_workspace_free(w);
+	cm_diags_free(d);
+	return ec;
+}
