@@ -2,13 +2,15 @@
  * checks on a map with its deck (carcamap/check.h), and the pipeline over a
  * workspace. What fits where is the rules engine's: a board without setup
  * gives each square's printed requirements and each tile type's legal
- * rotations for them (board_int.h); this file only adds them up. */
+ * rotations for them (board_int.h); this file only adds them up. Games
+ * are cm_play_games' (carcamap/stats.h), as in `carcamap play`. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "board_int.h"
 #include "carcamap/catalog.h"
 #include "carcamap/check.h"
+#include "carcamap/stats.h"
 #include "util_int.h"
 
 void cm_check_opts_init(cm_check_opts *o)
@@ -321,76 +323,53 @@ static void relay(const ctx *c, const cm_diags *q, const char *what)
 
 /* ---- simulated games (CM06xx) ---- */
 
-static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm_check_opts *o, int playable)
+static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm_check_opts *o)
 {
 	int players = o->players >= 2 && o->players <= CM_MAX_PLAYERS ? o->players : 2;
-	int N = m->cols * m->rows;
-	int *filled = calloc((size_t)N + 1, sizeof *filled);
-	cm_board *b = NULL;
+	cm_play_stats *st = NULL;
 	cm_diags *q = NULL;
-	if (!filled || cm_diags_new(&q)) {
-		free(filled);
+	if (cm_diags_new(&q))
 		return CM_ENOMEM;
-	}
-	double fill_sum = 0, placed_sum = 0, stranded_sum = 0;
-	int stranding = 0, rc = 0; /* games that put aside at least one tile */
-	for (int g = 0; g < o->games; g++) {
-		uint64_t seed = o->seed + (uint64_t)g;
-		rc = g ? cm_board_reset(b, seed, q) : cm_board_new(m, deck, NULL, players, seed, 0, q, &b);
-		cm_rng rng;
-		cm_rng_seed(&rng, seed);
-		if (!rc)
-			rc = cm_board_play_random(b, &rng);
-		if (rc)
-			break;
-		const cm_game_stats *st = cm_board_stats(b);
-		for (int s = 0; s < N; s++)
-			filled[s] += cm_board_tile_at(b, s % m->cols, s / m->cols, NULL, NULL) == 0;
-		fill_sum += st->squares_playable ? (double)st->squares_filled / st->squares_playable : 0;
-		placed_sum += st->tiles_placed + st->setup_tiles;
-		stranded_sum += st->stranded;
-		stranding += st->stranded > 0;
-	}
+	int rc = cm_play_games(m, deck, NULL, players, o->seed, o->games, NULL, NULL, q, &st);
 	if (rc) {
 		if (cm_diags_count(q))
 			relay(c, q, "simulated games");
 		else
-			map_report(c, "CM0509", m->line, "simulated games", "a simulated game failed (%s)", cm_strerror(rc));
+			map_report(c, "CM0509", m->line, "simulated games", "simulated games failed (%s)", cm_strerror(rc));
 		goto out;
 	}
-	int G = o->games;
-	double fill = fill_sum / G;
-	int never = 0;
-	for (int s = 0; s < N; s++) {
-		if (!cm_square_kind_playable(m->squares[s].kind))
+	int G = st->games, never = 0;
+	double fill = cm_play_stats_fill(st);
+	for (int s = 0; s < st->cols * st->rows; s++) {
+		if (st->fill[s] < 0)
 			continue;
-		never += filled[s] == 0;
-		/* filled[s] / G < RARE / 1000 */
-		if ((int64_t)filled[s] * 1000 < (int64_t)G * CM_CHECK_RARE_PERMILLE) {
-			int x = s % b->cols, y = s / b->cols;
+		never += st->fill[s] == 0;
+		/* fill[s] / G < RARE / 1000 */
+		if ((int64_t)st->fill[s] * 1000 < (int64_t)G * CM_CHECK_RARE_PERMILLE) {
+			int x = s % st->cols, y = s / st->cols;
 			sq_report(c, "CM0602", x, y, "square (%d,%d) was filled in %d of %d simulated games (threshold %d per mille)",
-			          x, y, filled[s], G, CM_CHECK_RARE_PERMILLE);
+			          x, y, st->fill[s], G, CM_CHECK_RARE_PERMILLE);
 		}
 	}
 	map_report(c, "CM0601", m->line, "simulated games",
 	           "%d games of %d players (seeds %llu-%llu): fill ratio %.3f, tiles placed %.1f, drawn but "
 	           "unplaceable %.1f, squares never filled %d of %d",
 	           G, players, (unsigned long long)o->seed, (unsigned long long)(o->seed + (uint64_t)G - 1), fill,
-	           placed_sum / G, stranded_sum / G, never, playable);
+	           (double)(st->tiles_placed + st->setup_tiles) / G, (double)st->stranded / G, never,
+	           st->squares_playable);
 	if (fill * 1000 < CM_CHECK_LOW_FILL_PERMILLE)
 		map_report(c, "CM0603", m->line, "simulated games",
 		           "the mean fill ratio over %d simulated games is %.3f, below %.3f", G, fill,
 		           CM_CHECK_LOW_FILL_PERMILLE / 1000.0);
 	int tiles = deck_drawn(deck);
-	if (stranded_sum * 100 > (double)G * tiles * CM_CHECK_STRAND_PERCENT)
+	if ((double)st->stranded * 100 > (double)G * tiles * CM_CHECK_STRAND_PERCENT)
 		map_report(c, "CM0604", m->line, "simulated games",
 		           "the simulated games put aside %.1f of the deck's %d tiles on average (threshold %d%%); %d of %d "
 		           "games put some aside",
-		           stranded_sum / G, tiles, CM_CHECK_STRAND_PERCENT, stranding, G);
+		           (double)st->stranded / G, tiles, CM_CHECK_STRAND_PERCENT, st->stranded_games, G);
 out:
-	cm_board_free(b);
+	cm_play_stats_free(st);
 	cm_diags_free(q);
-	free(filled);
 	return rc == CM_ENOMEM ? rc : 0;
 }
 
@@ -458,7 +437,7 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 	check_reach(&c, b, &a);
 	check_deck_size(&c, b);
 	if (o->games > 0 && a.n_errors == 0)
-		rc = simulate(&c, m, deck, o, b->n_playable);
+		rc = simulate(&c, m, deck, o);
 out:
 	analysis_free(&a);
 	cm_board_free(b);

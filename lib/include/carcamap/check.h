@@ -55,7 +55,8 @@ void cm_check_opts_init(cm_check_opts *o);
  *     recommended range (CM0507); each ferry end takes a tile with a road
  *     towards the ferry (CM0508); the engine can build the deck (CM0509);
  * then, with o->games > 0 and no playability error, that many random games
- * of o->players (cm_board_play_random, seeds o->seed, o->seed + 1, …):
+ * of o->players (cm_play_games with o->seed: the games `carcamap play
+ * --seed` plays):
  * a CM0601 note with the figures, CM0602 per rarely filled square, CM0603,
  * CM0604. Matching and play are the rules engine's (carcamap/board.h).
  * Diagnostics carry m->file and the square's element line when it has one,
