@@ -159,10 +159,37 @@ static const cm_check_info checks[] = {
 	/* end CM04xx */
 
 	/* ---- CM05xx: playability (lib/check.c) ---- */
+	{ "CM0501", E, "square takes no tile of the deck", "MAP-EDGE-PRINT",
+	  "change the square's edge prints or big-city sides so that some tile of the deck fits, "
+	  "or make the square print no tile (none, waves or landmark)" },
+	{ "CM0502", W, "square takes very few tiles of the deck", "MAP-EDGE-PRINT",
+	  "loosen the square's printed constraints (fewer road and city sides) or add tiles that fit them to the deck" },
+	{ "CM0503", E, "square unreachable from the start squares", "BASE-PLACE",
+	  "join the square to the start squares through squares that take tiles, a big city or a ferry" },
+	{ "CM0504", E, "island never connected", "MAP-ISLAND",
+	  "end a ferry to the island at a mainland square that play can reach and that takes a tile" },
+	{ "CM0505", E, "start square does not take the start tile", "MAP-START",
+	  "loosen the start square's printed constraints: the start tile may be set on any start square" },
+	{ "CM0506", W, "deck has more tiles than the map has squares", "MAP-TILES",
+	  "use fewer tiles (see the map's recommended range) or print more squares" },
+	{ "CM0507", W, "deck size outside the recommended range", "MAP-TILES",
+	  "add or remove tiles in <deck>, or fix <setup tiles-min tiles-max>" },
+	{ "CM0508", W, "ferry cannot carry a road", "MAP-FERRY",
+	  "make the squares at both ends of the ferry take a tile of the deck with a road towards the ferry" },
+	{ "CM0509", E, "deck or board cannot be built for play", "MAP-TILES",
+	  "fix the deck (tile sets, tile ids unique over the deck, at most 255 tile types) so the rules engine can play the map" },
 
 	/* end CM05xx */
 
 	/* ---- CM06xx: simulated games (lib/check.c) ---- */
+	{ "CM0601", N, "simulated games summary", "",
+	  "nothing to fix: the figures describe random games on the map (check --games)" },
+	{ "CM0602", W, "square rarely filled in simulated games", "BASE-PLACE",
+	  "open the square up: fewer printed constraints, or more squares and tiles around it" },
+	{ "CM0603", W, "low fill ratio in simulated games", "MAP-TILES",
+	  "use more tiles for the map, or fewer squares, or looser printed constraints" },
+	{ "CM0604", W, "simulated games put many tiles aside", "BASE-PLACE",
+	  "loosen printed constraints near the squares that stay empty, or change the deck's mix" },
 
 	/* end CM06xx */
 };

@@ -25,6 +25,7 @@ struct cm_diags {
 	char **only;
 	size_t n_only;
 	int strict;
+	bool last_kept; /* the last add was kept (cm_diags_set_square applies) */
 	source *src;
 	size_t n_src;
 };
@@ -103,6 +104,7 @@ void cm_diags_set_strict(cm_diags *d, int strict) { d->strict = strict; }
 static void vadd(cm_diags *d, cm_severity sev, const char *rule, const char *file, unsigned line,
                  unsigned col, const char *where, const char *fmt, va_list ap)
 {
+	d->last_kept = false;
 	if (rule && in_list(d->ignore, d->n_ignore, rule))
 		return;
 	if (rule && d->n_only && !in_list(d->only, d->n_only, rule))
@@ -130,8 +132,18 @@ static void vadd(cm_diags *d, cm_severity sev, const char *rule, const char *fil
 	g->line = line;
 	g->col = col;
 	g->message = cm_vasprintf(fmt, ap);
+	g->x = g->y = -1;
 	d->order[d->n] = d->n;
 	d->n++;
+	d->last_kept = true;
+}
+
+void cm_diags_set_square(cm_diags *d, int x, int y)
+{
+	if (d && d->last_kept && d->n) {
+		d->v[d->n - 1].x = x;
+		d->v[d->n - 1].y = y;
+	}
 }
 
 void cm_diags_add(cm_diags *d, cm_severity sev, const char *rule, const char *file, unsigned line,
@@ -315,6 +327,24 @@ void cm_diags_summary(const cm_diags *d, char *buf, size_t size)
 	snprintf(buf, size, "%zu error%s, %zu warning%s", e, e == 1 ? "" : "s", w, w == 1 ? "" : "s");
 }
 
+static bool has_square(const cm_diag *g)
+{
+	return g->x >= 0 && g->y >= 0;
+}
+
+/* [x,y], or null when the diagnostic is about no square. */
+static void write_square(cm_json *j, const cm_diag *g)
+{
+	if (!has_square(g)) {
+		cm_json_null(j);
+		return;
+	}
+	cm_json_arr_begin(j);
+	cm_json_int(j, g->x);
+	cm_json_int(j, g->y);
+	cm_json_arr_end(j);
+}
+
 int cm_diags_write_json(const cm_diags *d, FILE *f)
 {
 	cm_json j;
@@ -339,6 +369,8 @@ int cm_diags_write_json(const cm_diags *d, FILE *f)
 		cm_json_str(&j, g->where);
 		cm_json_key(&j, "message");
 		cm_json_str(&j, g->message ? g->message : "(out of memory)");
+		cm_json_key(&j, "square");
+		write_square(&j, g);
 		cm_json_obj_end(&j);
 	}
 	cm_json_arr_end(&j);
@@ -351,6 +383,8 @@ int cm_diags_write_json(const cm_diags *d, FILE *f)
 	cm_json_obj_end(&j);
 	return cm_json_finish(&j) ? CM_EIO : 0;
 }
+
+#define CM_SARIF_NO_CHECK "no-check"
 
 static const char *sarif_level(cm_severity s)
 {
@@ -434,7 +468,13 @@ int cm_diags_write_sarif(const cm_diags *d, FILE *f)
 	for (size_t i = 0; i < d->n; i++) {
 		const cm_diag *g = &d->v[i];
 		cm_json_obj_begin(&j);
-		if (g->rule) {
+		/* SARIF wants a rule on every result: failures that come from no
+		 * check (a file that cannot be read) share one id outside the
+		 * catalogue (schemas/check-json.md) */
+		if (!g->rule) {
+			cm_json_key(&j, "ruleId");
+			cm_json_str(&j, CM_SARIF_NO_CHECK);
+		} else {
 			cm_json_key(&j, "ruleId");
 			cm_json_str(&j, g->rule);
 			for (size_t k = 0; k < n_cat; k++)
@@ -451,7 +491,7 @@ int cm_diags_write_sarif(const cm_diags *d, FILE *f)
 		cm_json_key(&j, "text");
 		cm_json_str(&j, g->message ? g->message : "(out of memory)");
 		cm_json_obj_end(&j);
-		if (g->file || g->where) {
+		if (g->file || g->where || has_square(g)) {
 			cm_json_key(&j, "locations");
 			cm_json_arr_begin(&j);
 			cm_json_obj_begin(&j);
@@ -476,17 +516,36 @@ int cm_diags_write_sarif(const cm_diags *d, FILE *f)
 				}
 				cm_json_obj_end(&j);
 			}
-			if (g->where) {
+			if (g->where || has_square(g)) {
 				cm_json_key(&j, "logicalLocations");
 				cm_json_arr_begin(&j);
-				cm_json_obj_begin(&j);
-				cm_json_key(&j, "fullyQualifiedName");
-				cm_json_str(&j, g->where);
-				cm_json_obj_end(&j);
+				if (g->where) {
+					cm_json_obj_begin(&j);
+					cm_json_key(&j, "fullyQualifiedName");
+					cm_json_str(&j, g->where);
+					cm_json_obj_end(&j);
+				}
+				if (has_square(g)) {
+					char name[64];
+					snprintf(name, sizeof name, "square (%d,%d)", g->x, g->y);
+					cm_json_obj_begin(&j);
+					cm_json_key(&j, "name");
+					cm_json_str(&j, name);
+					cm_json_key(&j, "kind");
+					cm_json_str(&j, "object");
+					cm_json_obj_end(&j);
+				}
 				cm_json_arr_end(&j);
 			}
 			cm_json_obj_end(&j);
 			cm_json_arr_end(&j);
+		}
+		if (has_square(g)) {
+			cm_json_key(&j, "properties");
+			cm_json_obj_begin(&j);
+			cm_json_key(&j, "square");
+			write_square(&j, g);
+			cm_json_obj_end(&j);
 		}
 		cm_json_obj_end(&j);
 	}

@@ -977,6 +977,25 @@ static void chk(const cm_map *m, cm_diags *d, const char *id, unsigned line, con
 	free(msg);
 }
 
+static void chk_sq(const cm_map *m, cm_diags *d, int x, int y, const char *id, unsigned line, const char *where,
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 8, 9)))
+#endif
+	;
+/* chk about square (x,y): the diagnostic carries the square (diag.h). */
+static void chk_sq(const cm_map *m, cm_diags *d, int x, int y, const char *id, unsigned line, const char *where,
+                   const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	chk(m, d, id, line, where, "%s", msg ? msg : "out of memory");
+	cm_diags_set_square(d, x, y);
+	free(msg);
+}
+
 static const char *where_fmt(char *buf, const cm_map *m, const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 3, 4)))
@@ -1188,21 +1207,21 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 				unsigned line = sq_line(m, sq, p->line);
 				const char *side = cm_side_name((cm_side)s);
 				if (!playable && p->kind != CM_PRINT_NONE)
-					chk(m, d, "CM0203", line, WHERE_SIDE,
+					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
 					    "%s print on side %s of square (%d,%d), which is %s: only squares that take tiles have edge prints",
 					    cm_print_kind_name(p->kind), side, x, y, cm_square_kind_name(sq->kind));
 				if (!playable)
 					continue;
 				bool land = faces_land(m, x, y, s);
 				if (land && p->kind != CM_PRINT_NONE)
-					chk(m, d, "CM0203", line, WHERE_SIDE,
+					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
 					    "%s print on side %s of square (%d,%d) faces a square that takes tiles or a big city",
 					    cm_print_kind_name(p->kind), side, x, y);
 				else if (!land && p->kind == CM_PRINT_NONE)
-					chk(m, d, "CM0203", line, WHERE_SIDE,
+					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
 					    "side %s of square (%d,%d) faces the map edge and has no print", side, x, y);
 				if (p->kind == CM_PRINT_NEUTRAL && p->arms)
-					chk(m, d, "CM0203", line, WHERE_SIDE,
+					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
 					    "neutral print on side %s of square (%d,%d) has coats of arms: print a road or a city",
 					    side, x, y);
 			}
@@ -1210,16 +1229,16 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 				continue;
 			unsigned line = sq_line(m, sq, 0);
 			if (sq->kind == CM_SQ_ISLAND && sq->island < 0)
-				chk(m, d, "CM0205", line, WHERE_SQ, "island square (%d,%d) names no island", x, y);
+				chk_sq(m, d, x, y, "CM0205", line, WHERE_SQ, "island square (%d,%d) names no island", x, y);
 			else if (sq->island >= 0 && (size_t)sq->island >= m->n_islands)
-				chk(m, d, "CM0205", line, WHERE_SQ, "square (%d,%d) names island %d, which does not exist", x,
+				chk_sq(m, d, x, y, "CM0205", line, WHERE_SQ, "square (%d,%d) names island %d, which does not exist", x,
 				    y, sq->island);
 			else if (sq->kind != CM_SQ_ISLAND && sq->island >= 0)
-				chk(m, d, "CM0205", line, WHERE_SQ,
+				chk_sq(m, d, x, y, "CM0205", line, WHERE_SQ,
 				    "square (%d,%d) is %s and names island %s: only island squares do", x, y,
 				    cm_square_kind_name(sq->kind), m->islands[sq->island].name);
 			if (sq->kind != CM_SQ_ISLAND && sq->arms)
-				chk(m, d, "CM0205", line, WHERE_SQ,
+				chk_sq(m, d, x, y, "CM0205", line, WHERE_SQ,
 				    "square (%d,%d) is %s and has coats of arms: only island squares have them", x, y,
 				    cm_square_kind_name(sq->kind));
 		}
@@ -1331,11 +1350,11 @@ static void check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 				continue;
 			where_fmt(w, m, "square (%d,%d)", x, y);
 			if (count[i] == 0)
-				chk(m, d, "CM0208", sq_line(m, sq, 0), w, "big-city square (%d,%d) is a piece of no big city", x,
-				    y);
+				chk_sq(m, d, x, y, "CM0208", sq_line(m, sq, 0), w,
+				       "big-city square (%d,%d) is a piece of no big city", x, y);
 			else
-				chk(m, d, "CM0208", at[i]->tile.line, w, "big-city square (%d,%d) has %d pieces, one expected", x,
-				    y, count[i]);
+				chk_sq(m, d, x, y, "CM0208", at[i]->tile.line, w,
+				       "big-city square (%d,%d) has %d pieces, one expected", x, y, count[i]);
 		}
 	check_bigcities(m, d, at);
 	/* setup (MAP-START, MAP-TILES) */

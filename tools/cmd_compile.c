@@ -12,7 +12,8 @@ static void usage(FILE *f)
 	        "usage: carcamap compile [options] FILE...\n"
 	        "\n"
 	        "Compiles map descriptors (XML, with the annotated images they name),\n"
-	        "tile sets and packs into one map pack (an SQLite file). Every check\n"
+	        "tile sets and packs into one map pack (an SQLite file). Every check of\n"
+	        "'carcamap check' (structure and playability; no simulated games)\n"
 	        "runs first; the pack is written only when no error was found, in one\n"
 	        "transaction into a temporary file that then replaces PACK, so a failed\n"
 	        "run never leaves a partial or damaged pack. The tile sets that a map's\n"
@@ -94,6 +95,10 @@ int cmd_compile(int argc, char **argv)
 		goto done;
 	}
 	int rc = cli_workspace_load(w, argc - optind, argv + optind, 1, d);
+	/* the same checks as `carcamap check` (without games) on every map that loaded */
+	int crc = rc == CM_ENOMEM ? rc : cm_check_workspace(w, NULL, d);
+	if (crc == CM_ENOMEM || !rc)
+		rc = crc;
 	size_t n_maps = cm_workspace_map_count(w), n_sets = cm_workspace_tileset_count(w);
 	if (!rc && n_maps == 0 && n_sets == 0) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, NULL, "nothing to compile: no map or tile set");

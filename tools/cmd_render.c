@@ -2,6 +2,7 @@
  * pack) as a PNG picture with the library's renderer; with --game, the
  * final board of one random game (cm_play_game) drawn on it. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,10 @@ static void usage(FILE *f)
 	        "                     built-in colours)\n"
 	        "  --no-grid          no lines between squares\n"
 	        "  --no-features      squares only: no cities, prints, ferries, outlines\n"
+	        "  --diagnostics      run the map's checks (as 'carcamap check') and frame\n"
+	        "                     in red every square a diagnostic is about; the\n"
+	        "                     diagnostics go to stderr, the exit status is 1 when\n"
+	        "                     one is an error (the picture is written all the same)\n"
 	        "  --game SEED        draw the tiles at the end of one random game played\n"
 	        "                     with this seed (the first game of 'carcamap play\n"
 	        "                     --seed SEED'); needs the deck's tile sets\n"
@@ -40,6 +45,7 @@ static void usage(FILE *f)
 	        "  carcamap render maps/benelux/benelux.xml -o benelux.png\n"
 	        "  carcamap render build/maps.pack --map france --scale 32 -o france.png\n"
 	        "  carcamap render --scale 0 --legend maps/legend.xml my-map.xml -o my-map.png\n"
+	        "  carcamap render --diagnostics my-map.xml -o problems.png\n"
 	        "  carcamap render maps/benelux/benelux.xml --game 7 -o game7.png\n"
 	        "\n"
 	        "Exit status: 0 written, 1 problems in the input, 2 usage error, 3 I/O or\n"
@@ -69,6 +75,40 @@ static int game_tiles(const cm_workspace *w, const cm_map *m, uint64_t seed, int
 	return rc;
 }
 
+/* --diagnostics: the checks of `carcamap check` on m, and one mark per
+ * square the new diagnostics are about (each square once, in the order
+ * found). Problems in the map are no failure here: 0 or CM_ENOMEM. */
+static int mark_diagnostics(const cm_workspace *w, const cm_map *m, cm_diags *d, cm_render_mark **out,
+                            size_t *n)
+{
+	size_t before = cm_diags_count(d);
+	cm_tileset **sets = NULL;
+	size_t n_sets = 0;
+	if (cm_workspace_map_sets(w, m, &sets, &n_sets))
+		return CM_ENOMEM;
+	cm_check_opts co;
+	cm_check_opts_init(&co);
+	co.structure = m->file == NULL;
+	int rc = cm_check_map(m, (const cm_tileset *const *)sets, n_sets, &co, d);
+	free(sets);
+	if (rc == CM_ENOMEM)
+		return rc;
+	size_t total = cm_diags_count(d) - before;
+	*out = calloc(total + 1, sizeof **out);
+	if (!*out)
+		return CM_ENOMEM;
+	*n = 0;
+	for (size_t i = before; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		bool seen = g->x < 0 || g->y < 0;
+		for (size_t k = 0; !seen && k < *n; k++)
+			seen = (*out)[k].x == g->x && (*out)[k].y == g->y;
+		if (!seen)
+			(*out)[(*n)++] = (cm_render_mark){ g->x, g->y };
+	}
+	return 0;
+}
+
 int cmd_render(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -79,6 +119,7 @@ int cmd_render(int argc, char **argv)
 		{ "no-grid", no_argument, NULL, 'g' },
 		{ "no-features", no_argument, NULL, 'F' },
 		{ "tilesets", required_argument, NULL, 'T' },
+		{ "diagnostics", no_argument, NULL, 'D' },
 		{ "game", required_argument, NULL, 'G' },
 		{ "players", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
@@ -92,6 +133,8 @@ int cmd_render(int argc, char **argv)
 	size_t n_tiles = 0;
 	long game = -1, players = 2;
 	char *auto_out = NULL, *legend_path = NULL;
+	cm_render_mark *marks = NULL;
+	int diagnostics = 0;
 	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
 		cm_diags_free(d);
 		return EXIT_IO;
@@ -110,6 +153,7 @@ int cmd_render(int argc, char **argv)
 		case 'l': legend = optarg; break;
 		case 'g': o.flags &= ~(unsigned)CM_RENDER_GRID; break;
 		case 'F': o.flags &= ~(unsigned)CM_RENDER_FEATURES; break;
+		case 'D': diagnostics = 1; break;
 		case 's':
 			if ((v = cli_parse_uint(optarg, 256)) < 0)
 				ec = cli_usage_error("render", "--scale takes a whole number from 0 to 256, not '%s'", optarg);
@@ -145,7 +189,7 @@ int cmd_render(int argc, char **argv)
 		ec = cli_usage_error("render", "no map to render");
 		goto done;
 	}
-	int rc = cli_workspace_load(w, argc - optind, argv + optind, game >= 0, d);
+	int rc = cli_workspace_load(w, argc - optind, argv + optind, game >= 0 || diagnostics, d);
 	cm_map *m = NULL;
 	if (!rc) {
 		m = cli_select_map("render", w, map_id);
@@ -162,6 +206,10 @@ int cmd_render(int argc, char **argv)
 		o.tiles = tiles;
 		o.n_tiles = n_tiles;
 	}
+	if (!rc && diagnostics) {
+		rc = mark_diagnostics(w, m, d, &marks, &o.n_marks);
+		o.marks = marks;
+	}
 	if (!rc) {
 		if (!out) {
 			out = auto_out = cm_asprintf("%s.png", m->id);
@@ -177,6 +225,7 @@ int cmd_render(int argc, char **argv)
 	if (!ec)
 		ec = cli_exit_code(rc, d);
 done:
+	free(marks);
 	free(tiles);
 	cm_deck_free(deck);
 	cm_legend_free(lg);

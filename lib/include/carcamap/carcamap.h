@@ -18,6 +18,7 @@
 #include "board.h"
 #include "stats.h"
 #include "scenario.h"
+#include "check.h"
 
 /* "0.1.0" */
 const char *cm_version(void);

@@ -16,6 +16,7 @@ typedef struct {
 	unsigned col;   /* 1-based; 0 when unknown */
 	char *where;    /* place in a model without lines ("map germany, square (3,4), side N"); may be NULL */
 	char *message;  /* lowercase, no full stop */
+	int x, y;       /* the map square it is about (cm_diags_set_square); -1, -1 when none */
 } cm_diag;
 
 typedef struct cm_diags cm_diags;
@@ -35,6 +36,12 @@ void cm_diags_add(cm_diags *d, cm_severity sev, const char *rule, const char *fi
 	__attribute__((format(printf, 8, 9)))
 #endif
 	;
+
+/* Sets the square (x east, y south) the diagnostic added last is about,
+ * for the JSON and SARIF output and for marking squares in pictures. Does
+ * nothing when that diagnostic was dropped by a filter (ignore, only), so
+ * call it right after the cm_diags_add or cm_diags_check it belongs to. */
+void cm_diags_set_square(cm_diags *d, int x, int y);
 
 size_t cm_diags_count(const cm_diags *d);
 /* The i-th diagnostic (borrowed), in the order added. */
@@ -64,8 +71,11 @@ const char *cm_severity_name(cm_severity s);
 /* Rendering. text: one line each, "file:line:col: error: message [CM0001]"
  * (parts that are unknown are left out) and, when source text is available
  * for the file (cm_diags_set_source), the quoted source line and a caret.
- * json: {"diagnostics":[…],"errors":N,"warnings":N,"notes":N}.
- * sarif: SARIF 2.1.0 with tool.driver.rules from the check catalogue.
+ * json: {"diagnostics":[…],"errors":N,"warnings":N,"notes":N}, each
+ * diagnostic with "square": [x,y] or null (schemas/check-json.md).
+ * sarif: SARIF 2.1.0 with tool.driver.rules from the check catalogue; a
+ * result about a square has a logical location "square (x,y)" of kind
+ * "object" and the property "square": [x,y].
  * Each returns 0 or CM_EIO. */
 int cm_diags_write_text(const cm_diags *d, FILE *f);
 int cm_diags_write_json(const cm_diags *d, FILE *f);

@@ -1,0 +1,474 @@
+/* check.c: the validator's playability (CM05xx) and simulated-game (CM06xx)
+ * checks on a map with its deck (carcamap/check.h), and the pipeline over a
+ * workspace. What fits where is the rules engine's: a board without setup
+ * gives each square's printed requirements and each tile type's legal
+ * rotations for them (board_int.h); this file only adds them up. Games
+ * are cm_play_games' (carcamap/stats.h), as in `carcamap play`. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "board_int.h"
+#include "carcamap/catalog.h"
+#include "carcamap/check.h"
+#include "carcamap/stats.h"
+#include "util_int.h"
+
+void cm_check_opts_init(cm_check_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->seed = CM_CHECK_DEFAULT_SEED;
+	o->players = 2;
+}
+
+typedef struct {
+	const cm_map *m;
+	cm_diags *d;
+} ctx;
+
+/* Reports check id about square (x,y): at the square's element line when
+ * the map came from a descriptor and an element defines the square, else
+ * with a where string. */
+static void sq_report(const ctx *c, const char *id, int x, int y, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
+static void sq_report(const ctx *c, const char *id, int x, int y, const char *fmt, ...)
+{
+	const cm_square *sq = cm_map_at(c->m, x, y);
+	unsigned line = sq && c->m->file ? sq->line : 0;
+	char *where = line ? NULL : cm_asprintf("map %s, square (%d,%d)", c->m->id ? c->m->id : "?", x, y);
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	cm_diags_check(c->d, id, c->m->file, line, 0, where, "%s", msg ? msg : "out of memory");
+	cm_diags_set_square(c->d, x, y);
+	free(msg);
+	free(where);
+}
+
+/* Reports check id about a part of the map that is no square: at line when
+ * known, else with "map ID, what". */
+static void map_report(const ctx *c, const char *id, unsigned line, const char *what, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
+static void map_report(const ctx *c, const char *id, unsigned line, const char *what, const char *fmt, ...)
+{
+	if (!c->m->file)
+		line = 0;
+	char *where = line ? NULL : cm_asprintf("map %s, %s", c->m->id ? c->m->id : "?", what);
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	cm_diags_check(c->d, id, c->m->file, line, 0, where, "%s", msg ? msg : "out of memory");
+	free(msg);
+	free(where);
+}
+
+/* "N city, E road" for the sides with a requirement; "no constraint". */
+static void describe_req(uint8_t req, char *buf, size_t size)
+{
+	static const char *const need[4] = { "", "field", "road", "city" };
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int s = 0; s < 4; s++) {
+		unsigned r = (req >> (2 * s)) & 3u;
+		if (!r)
+			continue;
+		int k = snprintf(buf + n, size - n, "%s%s %s", n ? ", " : "", cm_side_name((cm_side)s), need[r]);
+		if (k < 0 || (size_t)k >= size - n)
+			break;
+		n += (size_t)k;
+	}
+	if (!n)
+		snprintf(buf, size, "no constraint");
+}
+
+/* What the static analysis found, per square (index y*cols+x). */
+typedef struct {
+	int *copies;     /* deck copies that fit in some rotation */
+	int *pairs;      /* (tile type, rotation) pairs that fit */
+	int *types;      /* tile types that fit */
+	uint8_t *reach;  /* reachable from the start squares */
+	uint8_t *isl_open;
+	int n_errors;
+} analysis;
+
+static void analysis_free(analysis *a)
+{
+	free(a->copies);
+	free(a->pairs);
+	free(a->types);
+	free(a->reach);
+	free(a->isl_open);
+}
+
+static const uint8_t popc4[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+
+/* Copies the pile holds plus the start tile: every tile that is drawn or set. */
+static int deck_drawn(const cm_deck *dk)
+{
+	int total = 0;
+	for (size_t t = 0; t < dk->n_types; t++)
+		if (!dk->info[t].abbey)
+			total += dk->count[t];
+	return total;
+}
+
+/* Fits per square: CM0501, CM0502, CM0505. */
+static void check_fits(const ctx *c, const cm_board *b, analysis *a)
+{
+	const cm_deck *dk = b->deck;
+	for (int s = 0; s < b->n_sq; s++) {
+		if (!(b->sflags0[s] & SF_PLAYABLE))
+			continue;
+		for (size_t t = 0; t < dk->n_types; t++) {
+			if (dk->info[t].abbey || dk->count[t] <= 0)
+				continue;
+			uint8_t mask = dk->info[t].rotmask[b->req0[s]];
+			if (mask) {
+				a->copies[s] += dk->count[t];
+				a->pairs[s] += popc4[mask];
+				a->types[s]++;
+			}
+		}
+		int x = s % b->cols, y = s / b->cols;
+		char req[96];
+		describe_req(b->req0[s], req, sizeof req);
+		if (a->copies[s] == 0) {
+			sq_report(c, "CM0501", x, y, "no tile of the deck fits square (%d,%d) in any rotation (%s)", x, y,
+			          req);
+			a->n_errors++;
+		} else if (a->copies[s] < CM_CHECK_FEW_TILES) {
+			sq_report(c, "CM0502", x, y,
+			          "only %d of the deck's %d tiles fit square (%d,%d) (%s): %d tile type%s, %d placement%s; "
+			          "the threshold is %d",
+			          a->copies[s], deck_drawn(dk), x, y, req, a->types[s], a->types[s] == 1 ? "" : "s", a->pairs[s],
+			          a->pairs[s] == 1 ? "" : "s", CM_CHECK_FEW_TILES);
+		}
+	}
+	int st = dk->start;
+	for (int i = 0; st >= 0 && i < b->n_start; i++) {
+		int s = b->start_sq[i];
+		if (a->copies[s] == 0 || dk->info[st].rotmask[b->req0[s]])
+			continue;
+		int x = s % b->cols, y = s / b->cols;
+		char req[96];
+		describe_req(b->req0[s], req, sizeof req);
+		sq_report(c, "CM0505", x, y, "the start tile %s fits start square (%d,%d) in no rotation (%s)",
+		          dk->types[st]->id ? dk->types[st]->id : "?", x, y, req);
+		a->n_errors++;
+	}
+}
+
+/* Marks square q reachable when it takes a tile; an island square waits
+ * for its island (touched keeps it for then). Returns 1 when newly reached. */
+static int reach_sq(const cm_board *b, analysis *a, uint8_t *touched, int q)
+{
+	if (q < 0 || !(b->sflags0[q] & SF_PLAYABLE) || !a->copies[q] || a->reach[q])
+		return 0;
+	if (!(b->sflags0[q] & SF_ALLOWED) && !(b->island[q] >= 0 && a->isl_open[b->island[q]])) {
+		touched[q] = 1;
+		return 0;
+	}
+	a->reach[q] = 1;
+	return 1;
+}
+
+/* Reachability from the start squares (MAP-START) through neighbours
+ * (BASE-PLACE), big-city unlocks (MAP-BIGCITY) and ferries (MAP-FERRY,
+ * MAP-ISLAND), assuming every square that takes some tile gets one:
+ * a fixpoint over the squares, small maps only. */
+static int compute_reach(const cm_board *b, analysis *a)
+{
+	const cm_map *m = b->map;
+	uint8_t *touched = calloc((size_t)b->n_sq + 1, 1);
+	uint8_t *bc_done = calloc(m->n_bigcities + 1, 1);
+	if (!touched || !bc_done) {
+		free(touched);
+		free(bc_done);
+		return CM_ENOMEM;
+	}
+	for (int i = 0; i < b->n_start; i++)
+		reach_sq(b, a, touched, b->start_sq[i]);
+	for (int grew = 1; grew;) {
+		grew = 0;
+		for (int s = 0; s < b->n_sq; s++) {
+			if (!a->reach[s])
+				continue;
+			for (int k = 0; k < 4; k++) {
+				int key = s * 4 + k;
+				grew |= reach_sq(b, a, touched, b->nb[key]);
+				int bc = b->side_bc[key];
+				if (bc >= 0 && !bc_done[bc]) {
+					bc_done[bc] = 1;
+					for (int32_t i = b->bc_adj_start[bc]; i < b->bc_adj_start[bc + 1]; i++)
+						grew |= reach_sq(b, a, touched, b->bc_adj[i]);
+				}
+				int fe = b->side_ferry[key];
+				if (fe < 0)
+					continue;
+				const cm_ferry *fr = &m->ferries[fe];
+				int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
+				int o = s1 == s && (int)fr->s1 == k ? s2 : s1;
+				int isl = b->island[o];
+				if (isl >= 0 && !a->isl_open[isl]) {
+					a->isl_open[isl] = 1;
+					grew = 1;
+					for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++)
+						if (touched[b->isl_sq[i]])
+							reach_sq(b, a, touched, b->isl_sq[i]);
+				}
+				grew |= reach_sq(b, a, touched, o);
+			}
+		}
+	}
+	free(touched);
+	free(bc_done);
+	return 0;
+}
+
+/* CM0503, CM0504, CM0508. */
+static void check_reach(const ctx *c, const cm_board *b, analysis *a)
+{
+	const cm_map *m = b->map;
+	bool *ferried = calloc(m->n_islands + 1, sizeof *ferried);
+	if (!ferried)
+		return;
+	for (size_t f = 0; f < m->n_ferries; f++) {
+		const cm_ferry *fr = &m->ferries[f];
+		const int ex[2] = { fr->x1, fr->x2 }, ey[2] = { fr->y1, fr->y2 };
+		const cm_side es[2] = { fr->s1, fr->s2 };
+		for (int e = 0; e < 2; e++) {
+			int s = ey[e] * b->cols + ex[e];
+			if (b->island[s] >= 0)
+				ferried[b->island[s]] = true;
+			if (a->copies[s])
+				continue;
+			char what[96];
+			if (fr->name)
+				snprintf(what, sizeof what, "ferry %s", fr->name);
+			else
+				snprintf(what, sizeof what, "ferry %zu", f);
+			map_report(c, "CM0508", fr->line, what,
+			           "%s: no tile of the deck fits square (%d,%d) with a road on side %s, so no road continues "
+			           "through the ferry",
+			           what, ex[e], ey[e], cm_side_name(es[e]));
+		}
+	}
+	for (size_t i = 0; i < m->n_islands; i++) {
+		if (a->isl_open[i] || !ferried[i] || b->isl_start[i] == b->isl_start[i + 1])
+			continue;
+		const cm_island *is = &m->islands[i];
+		char what[96];
+		snprintf(what, sizeof what, "island %s", is->name ? is->name : "?");
+		map_report(c, "CM0504", is->line, what,
+		           "island %s is never connected: no ferry to it starts at a square that play can reach and "
+		           "that takes a tile",
+		           is->name ? is->name : "?");
+		a->n_errors++;
+	}
+	for (int s = 0; s < b->n_sq; s++) {
+		if (!(b->sflags0[s] & SF_PLAYABLE) || !a->copies[s] || a->reach[s])
+			continue;
+		int isl = b->island[s];
+		if (isl >= 0 && !a->isl_open[isl])
+			continue; /* the island's diagnostic says it (CM0504, or CM0206) */
+		int x = s % b->cols, y = s / b->cols;
+		sq_report(c, "CM0503", x, y,
+		          "square (%d,%d) cannot be reached from the start squares: no path of squares that take tiles, "
+		          "big cities or ferries leads there",
+		          x, y);
+		a->n_errors++;
+	}
+	free(ferried);
+}
+
+/* CM0506, CM0507: the deck's drawn tiles (the start tile included). */
+static void check_deck_size(const ctx *c, const cm_board *b)
+{
+	const cm_map *m = b->map;
+	int total = deck_drawn(b->deck);
+	unsigned line = m->n_deck ? m->deck[0].line : m->line;
+	if (total > b->n_playable)
+		map_report(c, "CM0506", line, "deck", "the deck has %d tiles for %d squares that take tiles", total,
+		           b->n_playable);
+	const cm_setup *su = &m->setup;
+	if ((su->tiles_min > 0 && total < su->tiles_min) || (su->tiles_max > 0 && total > su->tiles_max))
+		map_report(c, "CM0507", su->line ? su->line : line, "setup",
+		           "the deck has %d tiles, the recommended range is %d-%d", total, su->tiles_min,
+		           su->tiles_max);
+}
+
+/* Engine failures have no check id: carry their messages over as CM0509. */
+static void relay(const ctx *c, const cm_diags *q, const char *what)
+{
+	const cm_map *m = c->m;
+	unsigned line = m->n_deck ? m->deck[0].line : m->line;
+	for (size_t i = 0; i < cm_diags_count(q); i++) {
+		const cm_diag *g = cm_diags_get(q, i);
+		if (g->severity != CM_SEV_ERROR)
+			continue;
+		const char *msg = g->message ? g->message : "?";
+		if (g->where && strcmp(g->where, what) != 0)
+			map_report(c, "CM0509", line, what, "%s: %s", g->where, msg);
+		else
+			map_report(c, "CM0509", line, what, "%s", msg);
+	}
+}
+
+/* ---- simulated games (CM06xx) ---- */
+
+static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm_check_opts *o)
+{
+	int players = o->players >= 2 && o->players <= CM_MAX_PLAYERS ? o->players : 2;
+	cm_play_stats *st = NULL;
+	cm_diags *q = NULL;
+	if (cm_diags_new(&q))
+		return CM_ENOMEM;
+	int rc = cm_play_games(m, deck, NULL, players, o->seed, o->games, NULL, NULL, q, &st);
+	if (rc) {
+		if (cm_diags_count(q))
+			relay(c, q, "simulated games");
+		else
+			map_report(c, "CM0509", m->line, "simulated games", "simulated games failed (%s)", cm_strerror(rc));
+		goto out;
+	}
+	int G = st->games, never = 0;
+	double fill = cm_play_stats_fill(st);
+	for (int s = 0; s < st->cols * st->rows; s++) {
+		if (st->fill[s] < 0)
+			continue;
+		never += st->fill[s] == 0;
+		/* fill[s] / G < RARE / 1000 */
+		if ((int64_t)st->fill[s] * 1000 < (int64_t)G * CM_CHECK_RARE_PERMILLE) {
+			int x = s % st->cols, y = s / st->cols;
+			sq_report(c, "CM0602", x, y, "square (%d,%d) was filled in %d of %d simulated games (threshold %d per mille)",
+			          x, y, st->fill[s], G, CM_CHECK_RARE_PERMILLE);
+		}
+	}
+	map_report(c, "CM0601", m->line, "simulated games",
+	           "%d games of %d players (seeds %llu-%llu): fill ratio %.3f, tiles placed %.1f, drawn but "
+	           "unplaceable %.1f, squares never filled %d of %d",
+	           G, players, (unsigned long long)o->seed, (unsigned long long)(o->seed + (uint64_t)G - 1), fill,
+	           (double)(st->tiles_placed + st->setup_tiles) / G, (double)st->stranded / G, never,
+	           st->squares_playable);
+	if (fill * 1000 < CM_CHECK_LOW_FILL_PERMILLE)
+		map_report(c, "CM0603", m->line, "simulated games",
+		           "the mean fill ratio over %d simulated games is %.3f, below %.3f", G, fill,
+		           CM_CHECK_LOW_FILL_PERMILLE / 1000.0);
+	int tiles = deck_drawn(deck);
+	if ((double)st->stranded * 100 > (double)G * tiles * CM_CHECK_STRAND_PERCENT)
+		map_report(c, "CM0604", m->line, "simulated games",
+		           "the simulated games put aside %.1f of the deck's %d tiles on average (threshold %d%%); %d of %d "
+		           "games put some aside",
+		           (double)st->stranded / G, tiles, CM_CHECK_STRAND_PERCENT, st->stranded_games, G);
+out:
+	cm_play_stats_free(st);
+	cm_diags_free(q);
+	return rc == CM_ENOMEM ? rc : 0;
+}
+
+/* ---- the map ---- */
+
+/* Whether every deck entry names a set (and tile) among sets: otherwise
+ * the reader or the workspace reported it (CM0212, CM0213) and there is
+ * no deck to check against. */
+static bool deck_resolves(const cm_map *m, const cm_tileset *const *sets, size_t n_sets)
+{
+	cm_diags *q = NULL;
+	if (cm_diags_new(&q))
+		return false;
+	bool ok = cm_map_check_deck(m, sets, n_sets, q) == 0;
+	cm_diags_free(q);
+	return ok;
+}
+
+int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, const cm_check_opts *o,
+                 cm_diags *d)
+{
+	cm_check_opts def;
+	if (!o) {
+		cm_check_opts_init(&def);
+		o = &def;
+	}
+	size_t errors = cm_diags_errors(d);
+	ctx c = { m, d };
+	cm_deck *deck = NULL;
+	cm_board *b = NULL;
+	cm_diags *q = NULL;
+	analysis a = { 0 };
+	int rc = 0;
+	if (o->structure && cm_map_check(m, sets, n_sets, d))
+		goto out;
+	if (!deck_resolves(m, sets, n_sets))
+		goto out;
+	if ((rc = cm_diags_new(&q)) != 0)
+		goto out;
+	rc = cm_deck_build(m, sets, n_sets, q, &deck);
+	if (rc == 0) {
+		int players = o->players >= 2 && o->players <= CM_MAX_PLAYERS ? o->players : 2;
+		rc = cm_board_new(m, deck, NULL, players, o->seed, CM_BOARD_NO_SETUP, q, &b);
+	}
+	if (rc == CM_ENOMEM)
+		goto out;
+	if (rc) {
+		relay(&c, q, "deck");
+		rc = 0;
+		goto out;
+	}
+	size_t N = (size_t)b->n_sq + 1;
+	a.copies = calloc(N, sizeof *a.copies);
+	a.pairs = calloc(N, sizeof *a.pairs);
+	a.types = calloc(N, sizeof *a.types);
+	a.reach = calloc(N, 1);
+	a.isl_open = calloc(m->n_islands + 1, 1);
+	if (!a.copies || !a.pairs || !a.types || !a.reach || !a.isl_open) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	check_fits(&c, b, &a);
+	if ((rc = compute_reach(b, &a)) != 0)
+		goto out;
+	check_reach(&c, b, &a);
+	check_deck_size(&c, b);
+	if (o->games > 0 && a.n_errors == 0)
+		rc = simulate(&c, m, deck, o);
+out:
+	analysis_free(&a);
+	cm_board_free(b);
+	cm_deck_free(deck);
+	cm_diags_free(q);
+	if (rc == CM_ENOMEM)
+		return rc;
+	return cm_diags_errors(d) > errors ? CM_EINVAL : 0;
+}
+
+int cm_check_workspace(const cm_workspace *w, const cm_check_opts *o, cm_diags *d)
+{
+	cm_check_opts mo;
+	if (o)
+		mo = *o;
+	else
+		cm_check_opts_init(&mo);
+	int rc = 0;
+	for (size_t i = 0; i < cm_workspace_map_count(w); i++) {
+		const cm_map *m = cm_workspace_map(w, i);
+		cm_tileset **sets = NULL;
+		size_t n = 0;
+		if (cm_workspace_map_sets(w, m, &sets, &n))
+			return CM_ENOMEM;
+		mo.structure = m->file == NULL;
+		int r = cm_check_map(m, (const cm_tileset *const *)sets, n, &mo, d);
+		free(sets);
+		if (r == CM_ENOMEM)
+			return r;
+		if (r)
+			rc = r;
+	}
+	return rc;
+}

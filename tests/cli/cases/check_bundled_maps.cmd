@@ -1,0 +1,1 @@
+$CM check maps/*/*.xml; echo "exit $?"

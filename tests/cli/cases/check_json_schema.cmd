@@ -1,0 +1,1 @@
+sh tests/check/json_schema.sh $CM

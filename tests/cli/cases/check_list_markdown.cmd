@@ -1,0 +1,1 @@
+$CM check --list --format markdown > "$TMPDIR_CASE/checks.md"; if cmp -s "$TMPDIR_CASE/checks.md" schemas/checks.md; then echo "schemas/checks.md is up to date"; else echo "schemas/checks.md is out of date: run 'build/carcamap check --list --format markdown > schemas/checks.md'"; diff -u schemas/checks.md "$TMPDIR_CASE/checks.md" | head -20; fi

@@ -1,0 +1,1 @@
+sh tests/check/sarif.sh $CM

@@ -1,0 +1,438 @@
+/* test_check.c: the playability and simulated-game checks (carcamap/check.h).
+ * One data-driven runner over tests/fixtures/check/ *.xml: each fixture's
+ * "<!-- expect: CM0503 line 12 -->" lines name exactly the diagnostics due
+ * (line 0: no line, a where string), "<!-- near-miss: CM0503 -->" the ids it
+ * must not produce, "<!-- games: N -->" the simulated games; the text of
+ * the diagnostics must equal NAME.golden (CM_UPDATE_GOLDEN=1 rewrites it).
+ * Also: every CM05xx/CM06xx id has a trigger and a near miss, a pack
+ * compiled from a descriptor checks the same, squares on diagnostics. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/carcamap.h"
+#include "util_model.h"
+
+#define DIR_CHECK "tests/fixtures/check/"
+#define MAX_EXPECT 64
+
+typedef struct {
+	char id[16];
+	unsigned line;
+} expect;
+
+static int expect_cmp(const void *a, const void *b)
+{
+	const expect *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = malloc(1 << 16);
+	assert_non_null(buf);
+	size_t n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static char *diags_text(const cm_diags *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	cm_diags_write_text(d, f);
+	fclose(f);
+	return buf;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the *.xml files in DIR_CHECK (caller frees). */
+static size_t fixtures(char ***out)
+{
+	DIR *dir = opendir(DIR_CHECK);
+	assert_non_null(dir);
+	char **v = NULL;
+	size_t n = 0;
+	for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+		size_t len = strlen(e->d_name);
+		if (len < 5 || strcmp(e->d_name + len - 4, ".xml") != 0)
+			continue;
+		v = realloc(v, (n + 1) * sizeof *v);
+		assert_non_null(v);
+		v[n++] = strdup(e->d_name);
+	}
+	closedir(dir);
+	qsort(v, n, sizeof *v, name_cmp);
+	*out = v;
+	return n;
+}
+
+static void free_names(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Loads files like `carcamap check` does (tile sets from maps/tilesets and
+ * the fixtures' own), then runs the pipeline. */
+static int run_check(const char *const *files, size_t n, int games, cm_diags *d)
+{
+	cm_workspace *w;
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_workspace_add_tileset_dir(w, DIR_CHECK "tilesets"), 0);
+	assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		int r = cm_workspace_load(w, files[i], d);
+		rc = rc ? rc : r;
+	}
+	int r = cm_workspace_resolve(w, d);
+	rc = rc ? rc : r;
+	cm_check_opts o;
+	cm_check_opts_init(&o);
+	o.games = games;
+	r = cm_check_workspace(w, &o, d);
+	rc = rc ? rc : r;
+	cm_workspace_free(w);
+	return rc;
+}
+
+static bool golden_matches(const char *name, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, DIR_CHECK "%.*s.golden", (int)(strlen(name) - 4), name);
+	const char *up = getenv("CM_UPDATE_GOLDEN");
+	if (up && strcmp(up, "1") == 0) {
+		FILE *f = fopen(path, "wb");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		return true;
+	}
+	char *want = slurp(path);
+	bool same = want && strcmp(want, text) == 0;
+	if (!same)
+		print_message("%s differs from the output:\n%s", path, text);
+	free(want);
+	return same;
+}
+
+static void test_check__fixtures_report_exactly_what_they_expect(void **state)
+{
+	(void)state;
+	char **names;
+	size_t n = fixtures(&names), failed = 0;
+	assert_true(n >= 20);
+	for (size_t i = 0; i < n; i++) {
+		char path[512];
+		snprintf(path, sizeof path, DIR_CHECK "%s", names[i]);
+		char *text = slurp(path);
+		assert_non_null(text);
+		expect want[MAX_EXPECT], got[MAX_EXPECT];
+		size_t nw = 0, ng = 0;
+		for (const char *p = text; (p = strstr(p, "<!-- expect: ")) != NULL && nw < MAX_EXPECT; p++) {
+			assert_int_equal(sscanf(p, "<!-- expect: %15s line %u -->", want[nw].id, &want[nw].line), 2);
+			nw++;
+		}
+		int games = 0;
+		const char *g = strstr(text, "<!-- games: ");
+		if (g)
+			games = atoi(g + strlen("<!-- games: "));
+		char near[256] = "";
+		const char *nm = strstr(text, "<!-- near-miss: ");
+		if (nm)
+			sscanf(nm + strlen("<!-- near-miss: "), "%255[^>]", near);
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		const char *files[1] = { path };
+		run_check(files, 1, games, d);
+		cm_diags_sort(d);
+		bool ok = true;
+		for (size_t k = 0; k < cm_diags_count(d); k++) {
+			const cm_diag *dg = cm_diags_get(d, k);
+			if (ng == MAX_EXPECT)
+				break;
+			snprintf(got[ng].id, sizeof got[ng].id, "%s", dg->rule ? dg->rule : "none");
+			got[ng].line = dg->line;
+			ng++;
+			if (dg->rule && strstr(near, dg->rule)) {
+				print_message("%s: near miss of %s produces it\n", names[i], dg->rule);
+				ok = false;
+			}
+			/* everything about a square says which (check.h) */
+			if (dg->rule && strncmp(dg->rule, "CM050", 5) == 0 && strstr(dg->message, "square (") &&
+			    !strstr(dg->message, "ferry") && (dg->x < 0 || dg->y < 0)) {
+				print_message("%s: %s names a square but carries none\n", names[i], dg->rule);
+				ok = false;
+			}
+		}
+		qsort(want, nw, sizeof *want, expect_cmp);
+		qsort(got, ng, sizeof *got, expect_cmp);
+		ok = ok && nw == ng;
+		for (size_t k = 0; ok && k < nw; k++)
+			ok = expect_cmp(&want[k], &got[k]) == 0;
+		char *t = diags_text(d);
+		if (!ok) {
+			print_message("%s: expected %zu diagnostics, got:\n%s", names[i], nw, t);
+			failed++;
+		} else if (!golden_matches(names[i], t)) {
+			failed++;
+		}
+		free(t);
+		free(text);
+		cm_diags_free(d);
+	}
+	free_names(names, n);
+	assert_int_equal(failed, 0);
+}
+
+/* Removing a check must fail a test: every CM05xx and CM06xx id has a
+ * fixture that expects it and one that names it as its near miss. */
+static void test_check__every_check_has_a_trigger_and_a_near_miss(void **state)
+{
+	(void)state;
+	char **names;
+	size_t n = fixtures(&names);
+	size_t len = 0;
+	char *all = calloc(1, 1);
+	assert_non_null(all);
+	for (size_t i = 0; i < n; i++) {
+		char path[512];
+		snprintf(path, sizeof path, DIR_CHECK "%s", names[i]);
+		char *t = slurp(path);
+		assert_non_null(t);
+		all = realloc(all, len + strlen(t) + 1);
+		assert_non_null(all);
+		memcpy(all + len, t, strlen(t) + 1);
+		len += strlen(t);
+		free(t);
+	}
+	free_names(names, n);
+	size_t checks = 0, missing = 0;
+	for (size_t i = 0; i < cm_catalog_count(); i++) {
+		const cm_check_info *ci = cm_catalog_get(i);
+		if (strncmp(ci->id, "CM05", 4) != 0 && strncmp(ci->id, "CM06", 4) != 0)
+			continue;
+		checks++;
+		char needle[64];
+		snprintf(needle, sizeof needle, "<!-- expect: %s line", ci->id);
+		if (!strstr(all, needle)) {
+			print_message("no fixture expects %s\n", ci->id);
+			missing++;
+		}
+		bool near = false;
+		for (const char *p = all; !near && (p = strstr(p, "<!-- near-miss: ")) != NULL; p++) {
+			const char *e = strstr(p, "-->");
+			const char *h = strstr(p, ci->id);
+			near = e && h && h < e;
+		}
+		if (!near) {
+			print_message("no fixture is the near miss of %s\n", ci->id);
+			missing++;
+		}
+	}
+	assert_true(checks >= 13);
+	assert_int_equal(missing, 0);
+	free(all);
+}
+
+/* Strips the file and line: what a pack's copy of a map must reproduce. */
+static char *signature(const cm_diags *d, const char *skip_prefix)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		if (!g->rule || strncmp(g->rule, skip_prefix, strlen(skip_prefix)) != 0)
+			fprintf(f, "%s %s (%d,%d) %s\n", g->rule ? g->rule : "-", cm_severity_name(g->severity), g->x,
+			        g->y, g->message);
+	}
+	fclose(f);
+	return buf;
+}
+
+/* A pack compiled from descriptors checks the same as the descriptors:
+ * the same ids, severities, squares and messages; only file and line give
+ * way to a where string. */
+static void test_check__pack_checks_like_its_descriptors(void **state)
+{
+	(void)state;
+	static const char *const maps[] = { DIR_CHECK "CM0502-few.xml", DIR_CHECK "CM0602-rare.xml",
+		                            DIR_CHECK "CM0508-ferry.xml", "maps/iberia/iberia.xml" };
+	char *dir = util_tempdir();
+	for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+		cm_diags *d1, *d2;
+		assert_int_equal(cm_diags_new(&d1), 0);
+		assert_int_equal(cm_diags_new(&d2), 0);
+		const char *files[1] = { maps[i] };
+		run_check(files, 1, 200, d1);
+		/* the pack: the map and its tile sets, written without the checks */
+		cm_workspace *w;
+		assert_int_equal(cm_workspace_new(&w), 0);
+		assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
+		cm_diags *q;
+		assert_int_equal(cm_diags_new(&q), 0);
+		assert_int_equal(cm_workspace_load(w, maps[i], q), 0);
+		assert_int_equal(cm_workspace_resolve(w, q), 0);
+		cm_map *m = cm_workspace_map(w, 0);
+		cm_tileset **sets;
+		size_t n;
+		assert_int_equal(cm_workspace_map_sets(w, m, &sets, &n), 0);
+		char pack[600];
+		snprintf(pack, sizeof pack, "%s/p%zu.pack", dir, i);
+		assert_int_equal(cm_pack_write(pack, &m, 1, sets, n, q), 0);
+		free(sets);
+		cm_workspace_free(w);
+		cm_diags_free(q);
+		const char *pfiles[1] = { pack };
+		run_check(pfiles, 1, 200, d2);
+		/* the sinks keep insertion order: both runs add in the same order */
+		char *s1 = signature(d1, "CM00"), *s2 = signature(d2, "CM00");
+		if (strcmp(s1, s2) != 0)
+			print_message("%s:\n-- descriptor\n%s-- pack\n%s", maps[i], s1, s2);
+		assert_string_equal(s1, s2);
+		for (size_t k = 0; k < cm_diags_count(d2); k++) {
+			const cm_diag *g = cm_diags_get(d2, k);
+			assert_int_equal(g->line, 0);
+			assert_non_null(g->where);
+		}
+		free(s1);
+		free(s2);
+		cm_diags_free(d1);
+		cm_diags_free(d2);
+	}
+	util_rmtree(dir);
+}
+
+/* Squares from an image have no element line: a where string says which. */
+static void test_check__image_squares_say_where(void **state)
+{
+	(void)state;
+	cm_map *m = NULL;
+	assert_int_equal(cm_map_new(3, 1, &m), 0);
+	m->id = strdup("tiny");
+	m->squares[0].kind = CM_SQ_START;
+	m->squares[1].kind = CM_SQ_LAND;
+	m->squares[2].kind = CM_SQ_LAND;
+	cm_map_default_prints(m);
+	m->squares[2].print[CM_N].kind = CM_PRINT_CITY;
+	m->squares[2].print[CM_S].kind = CM_PRINT_CITY;
+	m->setup.starts_used = 1;
+	cm_tileset *ts = util_tileset_base();
+	util_deck_add(m, ts->id, "D", 3);
+	const cm_tileset *sets[1] = { ts };
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_check_opts o;
+	cm_check_opts_init(&o);
+	o.structure = true;
+	assert_int_equal(cm_check_map(m, sets, 1, &o, d), CM_EINVAL);
+	bool seen = false;
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		if (!g->rule || strcmp(g->rule, "CM0501") != 0)
+			continue;
+		seen = true;
+		assert_string_equal(g->where, "map tiny, square (2,0)");
+		assert_int_equal(g->x, 2);
+		assert_int_equal(g->y, 0);
+		assert_int_equal(g->line, 0);
+	}
+	assert_true(seen);
+	cm_diags_free(d);
+	cm_map_free(m);
+	cm_tileset_free(ts);
+}
+
+/* The setter applies to the diagnostic just added, and never to an older
+ * one when a filter dropped the new one. */
+static void test_check__square_setter_follows_filters(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_diags_ignore(d, "CM0502"), 0);
+	cm_diags_check(d, "CM0501", NULL, 0, 0, "w", "kept");
+	cm_diags_set_square(d, 3, 4);
+	cm_diags_check(d, "CM0502", NULL, 0, 0, "w", "dropped");
+	cm_diags_set_square(d, 7, 8);
+	cm_diags_check(d, "CM0503", NULL, 0, 0, "w", "no square");
+	assert_int_equal(cm_diags_count(d), 2);
+	assert_int_equal(cm_diags_get(d, 0)->x, 3);
+	assert_int_equal(cm_diags_get(d, 0)->y, 4);
+	assert_int_equal(cm_diags_get(d, 1)->x, -1);
+	assert_int_equal(cm_diags_get(d, 1)->y, -1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(cm_diags_write_json(d, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"square\": [\n        3,\n        4\n      ]"));
+	assert_non_null(strstr(buf, "\"square\": null"));
+	free(buf);
+	cm_diags_free(d);
+}
+
+/* Games are deterministic: the same seed gives the same figures. */
+static void test_check__games_are_deterministic(void **state)
+{
+	(void)state;
+	char *t[3];
+	for (int k = 0; k < 3; k++) {
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		const char *files[1] = { "maps/germany/germany.xml" };
+		cm_workspace *w;
+		assert_int_equal(cm_workspace_new(&w), 0);
+		assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
+		assert_int_equal(cm_workspace_load(w, files[0], d), 0);
+		assert_int_equal(cm_workspace_resolve(w, d), 0);
+		cm_check_opts o;
+		cm_check_opts_init(&o);
+		o.games = 50;
+		o.seed = k == 2 ? 99 : CM_CHECK_DEFAULT_SEED;
+		assert_int_equal(cm_check_workspace(w, &o, d), 0);
+		t[k] = diags_text(d);
+		assert_non_null(strstr(t[k], "[CM0601]"));
+		cm_workspace_free(w);
+		cm_diags_free(d);
+	}
+	assert_string_equal(t[0], t[1]);
+	assert_true(strcmp(t[0], t[2]) != 0);
+	for (int k = 0; k < 3; k++)
+		free(t[k]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check__fixtures_report_exactly_what_they_expect),
+		cmocka_unit_test(test_check__every_check_has_a_trigger_and_a_near_miss),
+		cmocka_unit_test(test_check__pack_checks_like_its_descriptors),
+		cmocka_unit_test(test_check__image_squares_say_where),
+		cmocka_unit_test(test_check__square_setter_follows_filters),
+		cmocka_unit_test(test_check__games_are_deterministic),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
