@@ -155,6 +155,8 @@ static const cm_check_info checks[] = {
 	  "give each map and tile set in a pack its own id" },
 	{ "CM0411", E, "model value a pack cannot hold", "",
 	  "fix the value in the source file: it is missing, out of range or refers to nothing" },
+	{ "CM0412", E, "pack not in rollback journal mode", "",
+	  "convert it with sqlite3 PACK 'PRAGMA journal_mode=DELETE', or recompile it with carcamap" },
 
 	/* end CM04xx */
 

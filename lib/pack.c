@@ -1129,11 +1129,14 @@ static int sniff(const char *path, cm_diags *d)
 	/* Bytes 18 and 19 are 2 in WAL mode: SQLite would then create -wal and
 	 * -shm files beside the pack, even on a read-only open, and leave them
 	 * there. carcamap writes packs in rollback mode (1); refuse others. */
+	if (head[18] == 2 && head[19] == 2) {
+		cm_diags_check(d, "CM0412", path, 0, 0, NULL,
+		               "pack is in WAL journal mode: a pack is a single file in rollback journal mode "
+		               "(sqlite3 PACK 'PRAGMA journal_mode=DELETE' converts it)");
+		return CM_EFORMAT;
+	}
 	if (head[18] != 1 || head[19] != 1) {
-		cm_diags_check(d, "CM0404", path, 0, 0, NULL,
-		               "pack is in %s (file format %d/%d): a pack is a single file in rollback "
-		               "journal mode (sqlite3 PACK 'PRAGMA journal_mode=DELETE' converts it)",
-		               head[18] == 2 && head[19] == 2 ? "WAL journal mode" : "an unknown journal mode",
+		cm_diags_check(d, "CM0404", path, 0, 0, NULL, "invalid SQLite file format bytes %d/%d in the header",
 		               head[18], head[19]);
 		return CM_EFORMAT;
 	}

@@ -132,6 +132,7 @@ int cmd_render(int argc, char **argv)
 	cm_render_tile *tiles = NULL;
 	size_t n_tiles = 0;
 	long game = -1, players = 2;
+	int players_given = 0;
 	char *auto_out = NULL, *legend_path = NULL;
 	cm_render_mark *marks = NULL;
 	int diagnostics = 0;
@@ -168,6 +169,7 @@ int cmd_render(int argc, char **argv)
 				ec = cli_usage_error("render", "--game takes a seed (a whole number), not '%s'", optarg);
 			break;
 		case 'p':
+			players_given = 1;
 			if ((players = cli_parse_uint(optarg, CM_MAX_PLAYERS)) < 2)
 				ec = cli_usage_error("render", "--players takes a number from 2 to %d, not '%s'",
 				                     CM_MAX_PLAYERS, optarg);
@@ -184,6 +186,10 @@ int cmd_render(int argc, char **argv)
 		}
 		if (ec)
 			goto done;
+	}
+	if (players_given && game < 0) {
+		ec = cli_usage_error("render", "--players goes with --game SEED");
+		goto done;
 	}
 	if (optind >= argc) {
 		ec = cli_usage_error("render", "no map to render");
