@@ -4,6 +4,7 @@
  * kept as tokens for the caller. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/scenario.h"
@@ -866,6 +867,7 @@ static void rd_clear(rd *r)
 
 int cm_scenario_read_text(const char *text, const char *file, cm_diags *d, cm_scenario **out)
 {
+	assert(d && "a diagnostics sink is required");
 	*out = NULL;
 	cm_scenario *s = calloc(1, sizeof *s);
 	rd r = { .s = s, .d = d, .file = file, .cur_bigcity = -1 };
@@ -908,6 +910,7 @@ nomem:
 
 int cm_scenario_read_file(const char *path, cm_diags *d, cm_scenario **out)
 {
+	assert(d && "a diagnostics sink is required");
 	*out = NULL;
 	char *text = NULL;
 	size_t len = 0;

@@ -33,8 +33,8 @@ typedef struct {
 	char *file;
 } cm_scenario;
 
-/* Reads a scenario file (schemas/scenario.md). Every problem goes to d with
- * file and line. *out is set only without errors. Returns 0, CM_EINVAL,
+/* Reads a scenario file (schemas/scenario.md). Every problem goes to d (not
+ * NULL) with file and line. *out is set only without errors. Returns 0, CM_EINVAL,
  * CM_EIO or CM_ENOMEM. */
 int cm_scenario_read_file(const char *path, cm_diags *d, cm_scenario **out);
 /* The same from a NUL-terminated text; file names it in diagnostics. */
