@@ -94,10 +94,8 @@ int cmd_import(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return EXIT_CLEAN;
-		case ':':
-			return cli_usage_error("import", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error("import", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("import", c, argv, opts);
 		}
 	}
 	if (optind >= argc)
