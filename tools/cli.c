@@ -190,3 +190,10 @@ int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *
 		return CLI_NO_MAP;
 	return t->build_deck ? cm_play_deck(w, t->map, d, &t->deck) : 0;
 }
+
+int cli_finish(cm_diags *d, cli_format fmt, int rc)
+{
+	cm_diags_sort(d);
+	int ec = cli_print_diags(d, fmt, cm_diags_count(d) > 0);
+	return ec ? ec : cli_exit_code(rc, d);
+}

@@ -79,6 +79,11 @@ typedef struct {
  * command exits with EXIT_USAGE). */
 int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *d);
 
+/* The end of a command: sorts and prints d (cli_print_diags, with the
+ * summary line when there are diagnostics) and returns the exit code:
+ * EXIT_IO when printing failed, else cli_exit_code(rc, d). */
+int cli_finish(cm_diags *d, cli_format fmt, int rc);
+
 /* Parses a whole non-negative decimal int (no sign, no junk); -1 on error. */
 long cli_parse_uint(const char *s, long max);
 

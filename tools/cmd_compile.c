@@ -129,10 +129,7 @@ int cmd_compile(int argc, char **argv)
 			fprintf(stderr, "wrote %s: %zu map%s, %zu tile set%s\n", out, n_maps, n_maps == 1 ? "" : "s",
 			        n_sets, n_sets == 1 ? "" : "s");
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, fmt, fmt == FMT_TEXT && cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, fmt, rc);
 done:
 	free(maps);
 	free(sets);

@@ -180,10 +180,7 @@ int cmd_export(int argc, char **argv)
 		else
 			rc = write_out(out, m, sets, n, fmt, d);
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, FMT_TEXT, rc);
 done:
 	free(sets);
 	cm_workspace_free(w);

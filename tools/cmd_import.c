@@ -164,10 +164,7 @@ int cmd_import(int argc, char **argv)
 			rc = CM_EIO;
 		}
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, FMT_TEXT, rc);
 	free(tmp);
 	cm_map_free(m);
 	cm_legend_free(lg);

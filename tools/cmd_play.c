@@ -364,10 +364,7 @@ int cmd_play(int argc, char **argv)
 				rc = CM_EIO;
 		}
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, FMT_TEXT, rc);
 done:
 	cm_play_stats_free(st);
 	cm_deck_free(t.deck);

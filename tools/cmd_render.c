@@ -223,10 +223,7 @@ int cmd_render(int argc, char **argv)
 		}
 		rc = cm_render_map(m, lg, &o, out, d);
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, FMT_TEXT, rc);
 done:
 	free(marks);
 	free(tiles);

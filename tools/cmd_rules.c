@@ -723,10 +723,7 @@ int cmd_rules(int argc, char **argv)
 		}
 		c.r = NULL;
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, FMT_TEXT, rc);
 done:
 	cm_board_free(c.b);
 	cm_deck_free(tg.deck);
