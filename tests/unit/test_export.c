@@ -573,13 +573,6 @@ static void test_export__bin_missing_tile_gives_no_buffer(void **state)
 
 /* ---- TMX ---- */
 
-static char *tmpdir(void)
-{
-	char *d = strdup("/tmp/cm-export-XXXXXX");
-	assert_non_null(mkdtemp(d));
-	return d;
-}
-
 static char *path_in(const char *dir, const char *name)
 {
 	char *p = malloc(strlen(dir) + strlen(name) + 2);
@@ -591,7 +584,8 @@ static char *path_in(const char *dir, const char *name)
 static void test_export__tmx_files_are_deterministic(void **state)
 {
 	(void)state;
-	char *dir = tmpdir();
+	char *dir = util_tempdir();
+	assert_non_null(dir);
 	cm_map *m = make_sample();
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
@@ -643,7 +637,8 @@ static void test_export__tmx_files_are_deterministic(void **state)
 static void test_export__tmx_failures_leave_no_file(void **state)
 {
 	(void)state;
-	char *dir = tmpdir();
+	char *dir = util_tempdir();
+	assert_non_null(dir);
 	cm_map *m = make_sample();
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
