@@ -146,3 +146,54 @@ cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name)
 	fprintf(stderr, "\n");
 	return NULL;
 }
+
+int cli_bad_option(const char *cmd, int c, char **argv, const struct option *opts)
+{
+	/* getopt_long has moved past a long option, so argv[optind - 1] names
+	 * it; not so a short one: on "-xh" it stays while letters are left, and
+	 * argv[optind - 1] is the argument before. optopt names a short option,
+	 * but also holds the val of a long one given a value it takes none of
+	 * ("--strict=1"): that one is told apart by its name. */
+	const char *arg = argv[optind - 1];
+	int is_long = strncmp(arg, "--", 2) == 0;
+	if (c != ':' && is_long && optopt) {
+		const char *eq = strchr(arg, '=');
+		size_t len = eq ? (size_t)(eq - arg - 2) : 0;
+		is_long = 0;
+		for (const struct option *o = opts; eq && o->name; o++)
+			is_long |= o->has_arg == no_argument && o->val == optopt && strncmp(o->name, arg + 2, len) == 0;
+	}
+	char name[3] = { '-', (char)optopt, '\0' };
+	if (!is_long && optopt)
+		arg = name;
+	if (c == ':')
+		return cli_usage_error(cmd, "option '%s' needs a value", arg);
+	return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int cli_tileset_option(cm_workspace *w, const char *dir)
+{
+	return cm_workspace_add_tileset_dir(w, dir) ? EXIT_IO : 0;
+}
+
+int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *d)
+{
+	t->map = NULL;
+	int rc = cli_workspace_load(w, n, files, t->decks, d);
+	if (rc || cm_diags_errors(d))
+		return rc ? rc : CM_EINVAL;
+	const char *id = t->map_id;
+	if (!id && cm_workspace_map_count(w) > 1)
+		id = t->fallback;
+	t->map = cli_select_map(t->cmd, w, id);
+	if (!t->map)
+		return CLI_NO_MAP;
+	return t->build_deck ? cm_play_deck(w, t->map, d, &t->deck) : 0;
+}
+
+int cli_finish(cm_diags *d, cli_format fmt, int rc)
+{
+	cm_diags_sort(d);
+	int ec = cli_print_diags(d, fmt, cm_diags_count(d) > 0);
+	return ec ? ec : cli_exit_code(rc, d);
+}

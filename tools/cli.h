@@ -3,6 +3,7 @@
 #ifndef CM_CLI_H
 #define CM_CLI_H
 
+#include <getopt.h>
 #include <stdio.h>
 #include "carcamap/carcamap.h"
 
@@ -40,6 +41,48 @@ int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags
 /* The map to work on: the one with id name, or the only map when name is
  * NULL. Prints a usage-style error naming the maps and returns NULL. */
 cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name);
+
+/* The error cases of every command's getopt_long loop (opterr 0, the
+ * option string starting with ':'): c is ':' (an option without its
+ * value) or anything else (an unknown option, or a long option given a
+ * value it takes none of). Prints the usage error naming the option as
+ * the user wrote it (a short one from optopt: "-x", also inside "-xh")
+ * and returns EXIT_USAGE. opts: the command's long options. */
+int cli_bad_option(const char *cmd, int c, char **argv, const struct option *opts);
+
+/* -T/--tilesets DIR: adds dir to w's tile set search path. Returns 0, or
+ * EXIT_IO when out of memory. */
+int cli_tileset_option(cm_workspace *w, const char *dir);
+
+/* The map a command works on (play, rules, render, export): fill in the
+ * inputs, call cli_load_map, read the outputs. */
+typedef struct {
+	const char *cmd;      /* the command, for messages */
+	const char *map_id;   /* --map ID, or NULL */
+	const char *fallback; /* without --map: the map to take when the input
+	                       * holds several (NULL: an error) */
+	int decks;            /* find the tile sets the decks name */
+	int build_deck;       /* build the map's deck (cm_play_deck) */
+	cm_map *map;          /* out: the map, borrowed from the workspace */
+	cm_deck *deck;        /* out: with build_deck; the caller frees it */
+} cli_target;
+
+/* Positive: never a library code. */
+#define CLI_NO_MAP 1
+
+/* Loads files into w (cli_workspace_load, with t->decks) and, when they
+ * loaded without errors, selects t->map (cli_select_map: t->map_id, else
+ * the only map, else t->fallback) and with t->build_deck builds its deck.
+ * Returns 0 with t->map set, or a library code (the problems in d;
+ * CM_EINVAL for errors in d; t->map is set when only the deck failed);
+ * CLI_NO_MAP when there was no map to choose (the error printed: the
+ * command exits with EXIT_USAGE). */
+int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *d);
+
+/* The end of a command: sorts and prints d (cli_print_diags, with the
+ * summary line when there are diagnostics) and returns the exit code:
+ * EXIT_IO when printing failed, else cli_exit_code(rc, d). */
+int cli_finish(cm_diags *d, cli_format fmt, int rc);
 
 /* Parses a whole non-negative decimal int (no sign, no junk); -1 on error. */
 long cli_parse_uint(const char *s, long max);

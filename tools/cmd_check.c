@@ -192,8 +192,7 @@ int cmd_check(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'T':
-			if (cm_workspace_add_tileset_dir(w, optarg))
-				ec = EXIT_IO;
+			ec = cli_tileset_option(w, optarg);
 			break;
 		case 'f':
 			if (strcmp(optarg, "markdown") == 0)
@@ -225,11 +224,8 @@ int cmd_check(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			goto out;
-		case ':':
-			ec = cli_usage_error("check", "option '%s' needs a value", argv[optind - 1]);
-			break;
 		default:
-			ec = cli_usage_error("check", "unknown option '%s'", argv[optind - 1]);
+			ec = cli_bad_option("check", c, argv, opts);
 			break;
 		}
 		if (ec)

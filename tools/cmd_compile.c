@@ -67,8 +67,7 @@ int cmd_compile(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'T':
-			if (cm_workspace_add_tileset_dir(w, optarg))
-				ec = EXIT_IO;
+			ec = cli_tileset_option(w, optarg);
 			break;
 		case 's':
 			cm_diags_set_strict(d, 1);
@@ -80,11 +79,8 @@ int cmd_compile(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			goto done;
-		case ':':
-			ec = cli_usage_error("compile", "option '%s' needs a value", argv[optind - 1]);
-			break;
 		default:
-			ec = cli_usage_error("compile", "unknown option '%s'", argv[optind - 1]);
+			ec = cli_bad_option("compile", c, argv, opts);
 			break;
 		}
 		if (ec)
@@ -133,10 +129,7 @@ int cmd_compile(int argc, char **argv)
 			fprintf(stderr, "wrote %s: %zu map%s, %zu tile set%s\n", out, n_maps, n_maps == 1 ? "" : "s",
 			        n_sets, n_sets == 1 ? "" : "s");
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, fmt, fmt == FMT_TEXT && cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, fmt, rc);
 done:
 	free(maps);
 	free(sets);

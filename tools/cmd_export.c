@@ -113,11 +113,12 @@ int cmd_export(int argc, char **argv)
 	cm_diags *d = NULL;
 	cm_workspace *w = NULL;
 	cm_tileset **sets = NULL;
+	cli_target t = { .cmd = "export" };
 	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
 		cm_diags_free(d);
 		return EXIT_IO;
 	}
-	const char *out = NULL, *map_id = NULL;
+	const char *out = NULL;
 	int fmt = X_NONE, ec = EXIT_CLEAN, c;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ho:T:", opts, NULL)) != -1) {
@@ -130,19 +131,15 @@ int cmd_export(int argc, char **argv)
 				ec = cli_usage_error("export", "unknown format '%s' (use json, bin, tmx or xml)", optarg);
 			break;
 		case 'o': out = strcmp(optarg, "-") == 0 ? NULL : optarg; break;
-		case 'm': map_id = optarg; break;
+		case 'm': t.map_id = optarg; break;
 		case 'T':
-			if (cm_workspace_add_tileset_dir(w, optarg))
-				ec = EXIT_IO;
+			ec = cli_tileset_option(w, optarg);
 			break;
 		case 'h':
 			usage(stdout);
 			goto done;
-		case ':':
-			ec = cli_usage_error("export", "option '%s' needs a value", argv[optind - 1]);
-			break;
 		default:
-			ec = cli_usage_error("export", "unknown option '%s'", argv[optind - 1]);
+			ec = cli_bad_option("export", c, argv, opts);
 			break;
 		}
 		if (ec)
@@ -165,13 +162,14 @@ int cmd_export(int argc, char **argv)
 		goto done;
 	}
 	/* xml and tmx need no tile definitions; json and bin carry the deck's */
-	int rc = cli_workspace_load(w, argc - optind, argv + optind, fmt == X_JSON || fmt == X_BIN, d);
-	if (!rc && cm_diags_errors(d) == 0) {
-		cm_map *m = cli_select_map("export", w, map_id);
-		if (!m) {
-			ec = EXIT_USAGE;
-			goto done;
-		}
+	t.decks = fmt == X_JSON || fmt == X_BIN;
+	int rc = cli_load_map(&t, w, argc - optind, argv + optind, d);
+	if (rc == CLI_NO_MAP) {
+		ec = EXIT_USAGE;
+		goto done;
+	}
+	if (t.map) {
+		cm_map *m = t.map;
 		size_t n = 0;
 		if (cm_workspace_map_sets(w, m, &sets, &n)) {
 			ec = EXIT_IO;
@@ -182,10 +180,7 @@ int cmd_export(int argc, char **argv)
 		else
 			rc = write_out(out, m, sets, n, fmt, d);
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, FMT_TEXT, rc);
 done:
 	free(sets);
 	cm_workspace_free(w);

@@ -94,10 +94,8 @@ int cmd_import(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return EXIT_CLEAN;
-		case ':':
-			return cli_usage_error("import", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error("import", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("import", c, argv, opts);
 		}
 	}
 	if (optind >= argc)
@@ -166,10 +164,7 @@ int cmd_import(int argc, char **argv)
 			rc = CM_EIO;
 		}
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, FMT_TEXT, rc);
 	free(tmp);
 	cm_map_free(m);
 	cm_legend_free(lg);

@@ -482,10 +482,8 @@ int cmd_list(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return EXIT_CLEAN;
-		case ':':
-			return cli_usage_error("list", "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return cli_usage_error("list", "unknown option '%s'", argv[optind - 1]);
+			return cli_bad_option("list", c, argv, opts);
 		}
 	}
 	if (optind >= argc)

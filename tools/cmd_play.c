@@ -260,13 +260,13 @@ int cmd_play(int argc, char **argv)
 	};
 	cm_diags *d = NULL;
 	cm_workspace *w = NULL;
-	cm_deck *deck = NULL;
+	cli_target t = { .cmd = "play", .decks = 1, .build_deck = 1 };
 	cm_play_stats *st = NULL;
 	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
 		cm_diags_free(d);
 		return EXIT_IO;
 	}
-	const char *map_id = NULL, *replay = NULL;
+	const char *replay = NULL;
 	const char *rule_args[MAX_RULES];
 	int n_rules = 0, games = 100, players = 2;
 	uint64_t seed = 1;
@@ -306,19 +306,15 @@ int cmd_play(int argc, char **argv)
 			if (cli_parse_format("play", optarg, 1u << FMT_TEXT | 1u << FMT_JSON, &fmt) < 0)
 				ec = EXIT_USAGE;
 			break;
-		case 'm': map_id = optarg; break;
+		case 'm': t.map_id = optarg; break;
 		case 'T':
-			if (cm_workspace_add_tileset_dir(w, optarg))
-				ec = EXIT_IO;
+			ec = cli_tileset_option(w, optarg);
 			break;
 		case 'h':
 			usage(stdout);
 			goto done;
-		case ':':
-			ec = cli_usage_error("play", "option '%s' needs a value", argv[optind - 1]);
-			break;
 		default:
-			ec = cli_usage_error("play", "unknown option '%s'", argv[optind - 1]);
+			ec = cli_bad_option("play", c, argv, opts);
 			break;
 		}
 		if (ec)
@@ -328,13 +324,13 @@ int cmd_play(int argc, char **argv)
 		ec = cli_usage_error("play", "no map to play on");
 		goto done;
 	}
-	int rc = cli_workspace_load(w, argc - optind, argv + optind, 1, d);
-	if (!rc && cm_diags_errors(d) == 0) {
-		cm_map *m = cli_select_map("play", w, map_id);
-		if (!m) {
-			ec = EXIT_USAGE;
-			goto done;
-		}
+	int rc = cli_load_map(&t, w, argc - optind, argv + optind, d);
+	if (rc == CLI_NO_MAP) {
+		ec = EXIT_USAGE;
+		goto done;
+	}
+	if (t.map) {
+		cm_map *m = t.map;
 		cm_rules rules = m->rules;
 		for (int i = 0; i < n_rules; i++) {
 			char name[64];
@@ -354,12 +350,11 @@ int cmd_play(int argc, char **argv)
 		}
 		char rules_text[256];
 		cm_board_rules_format(&rules, rules_text, sizeof rules_text);
-		rc = cm_play_deck(w, m, d, &deck);
 		if (!rc)
-			rc = cm_play_games(m, deck, &rules, players, seed, games, isatty(2) ? progress : NULL,
+			rc = cm_play_games(m, t.deck, &rules, players, seed, games, isatty(2) ? progress : NULL,
 			                   NULL, d, &st);
 		if (!rc && replay)
-			rc = write_replay(replay, m, deck, &rules, players, seed, d);
+			rc = write_replay(replay, m, t.deck, &rules, players, seed, d);
 		if (!rc) {
 			if (fmt == FMT_JSON)
 				print_json(m, st, seed, rules_text);
@@ -369,13 +364,10 @@ int cmd_play(int argc, char **argv)
 				rc = CM_EIO;
 		}
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, FMT_TEXT, rc);
 done:
 	cm_play_stats_free(st);
-	cm_deck_free(deck);
+	cm_deck_free(t.deck);
 	cm_workspace_free(w);
 	cm_diags_free(d);
 	return ec;

@@ -136,11 +136,12 @@ int cmd_render(int argc, char **argv)
 	char *auto_out = NULL, *legend_path = NULL;
 	cm_render_mark *marks = NULL;
 	int diagnostics = 0;
+	cli_target t = { .cmd = "render" };
 	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
 		cm_diags_free(d);
 		return EXIT_IO;
 	}
-	const char *out = NULL, *map_id = NULL, *legend = NULL;
+	const char *out = NULL, *legend = NULL;
 	cm_render_opts o;
 	cm_render_opts_init(&o);
 	o.scale = 24;
@@ -150,7 +151,7 @@ int cmd_render(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":ho:T:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': out = optarg; break;
-		case 'm': map_id = optarg; break;
+		case 'm': t.map_id = optarg; break;
 		case 'l': legend = optarg; break;
 		case 'g': o.flags &= ~(unsigned)CM_RENDER_GRID; break;
 		case 'F': o.flags &= ~(unsigned)CM_RENDER_FEATURES; break;
@@ -161,8 +162,7 @@ int cmd_render(int argc, char **argv)
 			o.scale = (int)v;
 			break;
 		case 'T':
-			if (cm_workspace_add_tileset_dir(w, optarg))
-				ec = EXIT_IO;
+			ec = cli_tileset_option(w, optarg);
 			break;
 		case 'G':
 			if ((game = cli_parse_uint(optarg, LONG_MAX)) < 0)
@@ -177,11 +177,8 @@ int cmd_render(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			goto done;
-		case ':':
-			ec = cli_usage_error("render", "option '%s' needs a value", argv[optind - 1]);
-			break;
 		default:
-			ec = cli_usage_error("render", "unknown option '%s'", argv[optind - 1]);
+			ec = cli_bad_option("render", c, argv, opts);
 			break;
 		}
 		if (ec)
@@ -195,14 +192,14 @@ int cmd_render(int argc, char **argv)
 		ec = cli_usage_error("render", "no map to render");
 		goto done;
 	}
-	int rc = cli_workspace_load(w, argc - optind, argv + optind, game >= 0 || diagnostics, d);
-	cm_map *m = NULL;
+	t.decks = game >= 0 || diagnostics;
+	int rc = cli_load_map(&t, w, argc - optind, argv + optind, d);
+	if (rc == CLI_NO_MAP) {
+		ec = EXIT_USAGE;
+		goto done;
+	}
+	cm_map *m = t.map;
 	if (!rc) {
-		m = cli_select_map("render", w, map_id);
-		if (!m) {
-			ec = EXIT_USAGE;
-			goto done;
-		}
 		if (!legend && m->legend && m->file)
 			legend = legend_path = cm_path_resolve(m->file, m->legend);
 		rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
@@ -226,10 +223,7 @@ int cmd_render(int argc, char **argv)
 		}
 		rc = cm_render_map(m, lg, &o, out, d);
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, FMT_TEXT, rc);
 done:
 	free(marks);
 	free(tiles);

@@ -590,13 +590,13 @@ int cmd_rules(int argc, char **argv)
 	cm_diags *d = NULL;
 	cm_workspace *w = NULL;
 	cm_replay *r = NULL;
-	cm_deck *deck = NULL;
+	cli_target tg = { .cmd = "rules", .decks = 1, .build_deck = 1 };
 	ctx c = { 0 };
 	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
 		cm_diags_free(d);
 		return EXIT_IO;
 	}
-	const char *map_id = NULL, *tile = NULL;
+	const char *tile = NULL;
 	query q = Q_NONE;
 	int queries = 0, x = 0, y = 0, f = 0, ec = EXIT_CLEAN, opt;
 	const char *edition = NULL;
@@ -640,19 +640,15 @@ int cmd_rules(int argc, char **argv)
 			if (cli_parse_format("rules", optarg, 1u << FMT_TEXT | 1u << FMT_JSON, &c.fmt) < 0)
 				ec = EXIT_USAGE;
 			break;
-		case 'm': map_id = optarg; break;
+		case 'm': tg.map_id = optarg; break;
 		case 'T':
-			if (cm_workspace_add_tileset_dir(w, optarg))
-				ec = EXIT_IO;
+			ec = cli_tileset_option(w, optarg);
 			break;
 		case 'h':
 			usage(stdout);
 			goto done;
-		case ':':
-			ec = cli_usage_error("rules", "option '%s' needs a value", argv[optind - 1]);
-			break;
 		default:
-			ec = cli_usage_error("rules", "unknown option '%s'", argv[optind - 1]);
+			ec = cli_bad_option("rules", opt, argv, opts);
 			break;
 		}
 		if (ec)
@@ -669,21 +665,16 @@ int cmd_rules(int argc, char **argv)
 	}
 	const char *path = argv[optind];
 	int rc = read_replay(path, d, &r);
-	if (!rc)
-		rc = cli_workspace_load(w, argc - optind - 1, argv + optind + 1, 1, d);
-	if (!rc && cm_diags_errors(d) == 0) {
-		/* several maps: the one the replay names, unless --map says */
-		if (!map_id && cm_workspace_map_count(w) > 1)
-			map_id = r->map_id;
-		cm_map *m = cli_select_map("rules", w, map_id);
-		if (!m) {
-			ec = EXIT_USAGE;
-			goto done;
-		}
-		rc = cm_play_deck(w, m, d, &deck);
-		c.m = m;
-		c.deck = deck;
+	if (!rc) {
+		tg.fallback = r->map_id; /* several maps: the one the replay names, unless --map says */
+		rc = cli_load_map(&tg, w, argc - optind - 1, argv + optind + 1, d);
 	}
+	if (rc == CLI_NO_MAP) {
+		ec = EXIT_USAGE;
+		goto done;
+	}
+	c.m = tg.map;
+	c.deck = tg.deck;
 	if (!rc && cm_diags_errors(d) == 0) {
 		c.moves_total = count_moves(r);
 		if (moves > c.moves_total) {
@@ -691,7 +682,7 @@ int cmd_rules(int argc, char **argv)
 			goto done;
 		}
 		c.moves = moves < 0 ? c.moves_total : (int)moves;
-		int t = q == Q_LEGAL ? cm_deck_find(deck, tile) : 0;
+		int t = q == Q_LEGAL ? cm_deck_find(c.deck, tile) : 0;
 		if (t < 0) {
 			ec = cli_usage_error("rules", "no tile '%s' in the deck of map %s", tile, c.m->id);
 			goto done;
@@ -703,7 +694,7 @@ int cmd_rules(int argc, char **argv)
 		}
 		cm_replay part = cut(r, c.moves, c.moves_total);
 		c.r = &part;
-		rc = play_back(c.m, deck, &part, path, d, &c.b);
+		rc = play_back(c.m, c.deck, &part, path, d, &c.b);
 		if (!rc && edition) { /* what if: the same board under another edition */
 			cm_rules ru = *cm_board_rules(c.b);
 			ru.edition = ed;
@@ -732,13 +723,10 @@ int cmd_rules(int argc, char **argv)
 		}
 		c.r = NULL;
 	}
-	cm_diags_sort(d);
-	ec = cli_print_diags(d, FMT_TEXT, cm_diags_count(d) > 0);
-	if (!ec)
-		ec = cli_exit_code(rc, d);
+	ec = cli_finish(d, FMT_TEXT, rc);
 done:
 	cm_board_free(c.b);
-	cm_deck_free(deck);
+	cm_deck_free(tg.deck);
 	cm_replay_free(r);
 	cm_workspace_free(w);
 	cm_diags_free(d);

@@ -11,85 +11,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/carcamap.h"
+#include "util_files.h"
 #include "util_model.h"
 
 #define DIR_CHECK "tests/fixtures/check/"
 #define MAX_EXPECT 64
-
-typedef struct {
-	char id[16];
-	unsigned line;
-} expect;
-
-static int expect_cmp(const void *a, const void *b)
-{
-	const expect *x = a, *y = b;
-	int c = strcmp(x->id, y->id);
-	return c ? c : (x->line > y->line) - (x->line < y->line);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = malloc(1 << 16);
-	assert_non_null(buf);
-	size_t n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static char *diags_text(const cm_diags *d)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	cm_diags_write_text(d, f);
-	fclose(f);
-	return buf;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted names of the *.xml files in DIR_CHECK (caller frees). */
-static size_t fixtures(char ***out)
-{
-	DIR *dir = opendir(DIR_CHECK);
-	assert_non_null(dir);
-	char **v = NULL;
-	size_t n = 0;
-	for (struct dirent *e; (e = readdir(dir)) != NULL;) {
-		size_t len = strlen(e->d_name);
-		if (len < 5 || strcmp(e->d_name + len - 4, ".xml") != 0)
-			continue;
-		v = realloc(v, (n + 1) * sizeof *v);
-		assert_non_null(v);
-		v[n++] = strdup(e->d_name);
-	}
-	closedir(dir);
-	qsort(v, n, sizeof *v, name_cmp);
-	*out = v;
-	return n;
-}
-
-static void free_names(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
 
 /* Loads files like `carcamap check` does (tile sets from maps/tilesets and
  * the fixtures' own), then runs the pipeline. */
@@ -127,8 +58,8 @@ static bool golden_matches(const char *name, const char *text)
 		fclose(f);
 		return true;
 	}
-	char *want = slurp(path);
-	bool same = want && strcmp(want, text) == 0;
+	char *want = util_read_file(path, NULL);
+	bool same = strcmp(want, text) == 0;
 	if (!same)
 		print_message("%s differs from the output:\n%s", path, text);
 	free(want);
@@ -138,20 +69,15 @@ static bool golden_matches(const char *name, const char *text)
 static void test_check__fixtures_report_exactly_what_they_expect(void **state)
 {
 	(void)state;
-	char **names;
-	size_t n = fixtures(&names), failed = 0;
+	size_t n, failed = 0;
+	char **names = util_list_dir(DIR_CHECK, ".xml", &n);
 	assert_true(n >= 20);
 	for (size_t i = 0; i < n; i++) {
 		char path[512];
 		snprintf(path, sizeof path, DIR_CHECK "%s", names[i]);
-		char *text = slurp(path);
-		assert_non_null(text);
-		expect want[MAX_EXPECT], got[MAX_EXPECT];
-		size_t nw = 0, ng = 0;
-		for (const char *p = text; (p = strstr(p, "<!-- expect: ")) != NULL && nw < MAX_EXPECT; p++) {
-			assert_int_equal(sscanf(p, "<!-- expect: %15s line %u -->", want[nw].id, &want[nw].line), 2);
-			nw++;
-		}
+		char *text = util_read_file(path, NULL);
+		util_expect want[MAX_EXPECT];
+		size_t nw = util_parse_expects(text, want, MAX_EXPECT);
 		int games = 0;
 		const char *g = strstr(text, "<!-- games: ");
 		if (g)
@@ -168,11 +94,6 @@ static void test_check__fixtures_report_exactly_what_they_expect(void **state)
 		bool ok = true;
 		for (size_t k = 0; k < cm_diags_count(d); k++) {
 			const cm_diag *dg = cm_diags_get(d, k);
-			if (ng == MAX_EXPECT)
-				break;
-			snprintf(got[ng].id, sizeof got[ng].id, "%s", dg->rule ? dg->rule : "none");
-			got[ng].line = dg->line;
-			ng++;
 			if (dg->rule && strstr(near, dg->rule)) {
 				print_message("%s: near miss of %s produces it\n", names[i], dg->rule);
 				ok = false;
@@ -184,12 +105,8 @@ static void test_check__fixtures_report_exactly_what_they_expect(void **state)
 				ok = false;
 			}
 		}
-		qsort(want, nw, sizeof *want, expect_cmp);
-		qsort(got, ng, sizeof *got, expect_cmp);
-		ok = ok && nw == ng;
-		for (size_t k = 0; ok && k < nw; k++)
-			ok = expect_cmp(&want[k], &got[k]) == 0;
-		char *t = diags_text(d);
+		ok = util_expects_differ(names[i], want, nw, d, NULL) == 0 && ok;
+		char *t = util_diags_text(d);
 		if (!ok) {
 			print_message("%s: expected %zu diagnostics, got:\n%s", names[i], nw, t);
 			failed++;
@@ -200,7 +117,7 @@ static void test_check__fixtures_report_exactly_what_they_expect(void **state)
 		free(text);
 		cm_diags_free(d);
 	}
-	free_names(names, n);
+	util_names_free(names);
 	assert_int_equal(failed, 0);
 }
 
@@ -209,32 +126,14 @@ static void test_check__fixtures_report_exactly_what_they_expect(void **state)
 static void test_check__every_check_has_a_trigger_and_a_near_miss(void **state)
 {
 	(void)state;
-	char **names;
-	size_t n = fixtures(&names);
-	size_t len = 0;
-	char *all = calloc(1, 1);
-	assert_non_null(all);
-	for (size_t i = 0; i < n; i++) {
-		char path[512];
-		snprintf(path, sizeof path, DIR_CHECK "%s", names[i]);
-		char *t = slurp(path);
-		assert_non_null(t);
-		all = realloc(all, len + strlen(t) + 1);
-		assert_non_null(all);
-		memcpy(all + len, t, strlen(t) + 1);
-		len += strlen(t);
-		free(t);
-	}
-	free_names(names, n);
+	char *all = util_read_dir_files(DIR_CHECK, ".xml");
 	size_t checks = 0, missing = 0;
 	for (size_t i = 0; i < cm_catalog_count(); i++) {
 		const cm_check_info *ci = cm_catalog_get(i);
 		if (strncmp(ci->id, "CM05", 4) != 0 && strncmp(ci->id, "CM06", 4) != 0)
 			continue;
 		checks++;
-		char needle[64];
-		snprintf(needle, sizeof needle, "<!-- expect: %s line", ci->id);
-		if (!strstr(all, needle)) {
+		if (!util_text_expects(all, ci->id)) {
 			print_message("no fixture expects %s\n", ci->id);
 			missing++;
 		}
@@ -413,7 +312,7 @@ static void test_check__games_are_deterministic(void **state)
 		o.games = 50;
 		o.seed = k == 2 ? 99 : CM_CHECK_DEFAULT_SEED;
 		assert_int_equal(cm_check_workspace(w, &o, d), 0);
-		t[k] = diags_text(d);
+		t[k] = util_diags_text(d);
 		assert_non_null(strstr(t[k], "[CM0601]"));
 		cm_workspace_free(w);
 		cm_diags_free(d);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "carcamap/export.h"
+#include "util_files.h"
 #include "util_model.h"
 #include "../../lib/reader/cmap.c"
 
@@ -206,28 +207,6 @@ static char *json_of(const cm_map *m, cm_tileset *sets[3], int *rc, size_t *len)
 	return p;
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *p = NULL;
-	size_t n = 0, cap = 0, got;
-	char chunk[4096];
-	while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-		if (n + got > cap) {
-			cap = (n + got) * 2;
-			p = realloc(p, cap);
-			assert_non_null(p);
-		}
-		memcpy(p + n, chunk, got);
-		n += got;
-	}
-	fclose(f);
-	*len = n;
-	return p ? p : calloc(1, 1);
-}
-
 /* The JSON of the sample map must equal the golden file: the format is a
  * promise to clients (schemas/export-json.md). CM_UPDATE_GOLDEN=1 rewrites it. */
 #define GOLDEN "tests/fixtures/export/sample.json"
@@ -254,8 +233,7 @@ static void test_export__json_matches_golden_and_is_deterministic(void **state)
 		fwrite(a, 1, n1, f);
 		fclose(f);
 	}
-	char *g = read_all(GOLDEN, &ng);
-	assert_non_null(g);
+	char *g = util_read_file(GOLDEN, &ng);
 	assert_int_equal(ng, n1);
 	assert_memory_equal(g, a, n1);
 	/* what a client relies on first */
@@ -595,13 +573,6 @@ static void test_export__bin_missing_tile_gives_no_buffer(void **state)
 
 /* ---- TMX ---- */
 
-static char *tmpdir(void)
-{
-	char *d = strdup("/tmp/cm-export-XXXXXX");
-	assert_non_null(mkdtemp(d));
-	return d;
-}
-
 static char *path_in(const char *dir, const char *name)
 {
 	char *p = malloc(strlen(dir) + strlen(name) + 2);
@@ -613,7 +584,8 @@ static char *path_in(const char *dir, const char *name)
 static void test_export__tmx_files_are_deterministic(void **state)
 {
 	(void)state;
-	char *dir = tmpdir();
+	char *dir = util_tempdir();
+	assert_non_null(dir);
 	cm_map *m = make_sample();
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
@@ -623,10 +595,8 @@ static void test_export__tmx_files_are_deterministic(void **state)
 	assert_int_equal(cm_export_tmx(m, t2, d), 0);
 	assert_int_equal(cm_diags_count(d), 0);
 	size_t n1, n2, k1, k2;
-	char *a = read_all(t1, &n1), *b = read_all(t2, &n2);
-	char *pa = read_all(p1, &k1), *pb = read_all(p2, &k2);
-	assert_non_null(a);
-	assert_non_null(pa);
+	char *a = util_read_file(t1, &n1), *b = util_read_file(t2, &n2);
+	char *pa = util_read_file(p1, &k1), *pb = util_read_file(p2, &k2);
 	/* identical but for the image name */
 	assert_int_equal(n1, n2);
 	char *img = strstr(b, "b.kinds.png");
@@ -667,7 +637,8 @@ static void test_export__tmx_files_are_deterministic(void **state)
 static void test_export__tmx_failures_leave_no_file(void **state)
 {
 	(void)state;
-	char *dir = tmpdir();
+	char *dir = util_tempdir();
+	assert_non_null(dir);
 	cm_map *m = make_sample();
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);

@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +25,7 @@
 #include "carcamap/carcamap.h"
 #include "carcamap/image.h"
 #include "carcamap/pack.h"
+#include "util_files.h"
 #include "util_model.h"
 
 #define HOSTILE_DIR "tests/fixtures/hostile"
@@ -507,38 +507,6 @@ static unsigned expect_seconds(const char *exp)
 /* ------------------------------------------------------------------ */
 /* the runner                                                           */
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted names in dir; NULL-terminated, caller frees. */
-static char **list_dir(const char *dir, size_t *n)
-{
-	DIR *dp = opendir(dir);
-	*n = 0;
-	if (!dp)
-		return NULL;
-	size_t cap = 64;
-	char **v = malloc(cap * sizeof *v);
-	assert_non_null(v);
-	struct dirent *e;
-	while ((e = readdir(dp))) {
-		if (e->d_name[0] == '.' || strcmp(e->d_name, "README.md") == 0)
-			continue;
-		if (*n + 1 >= cap) {
-			cap *= 2;
-			v = realloc(v, cap * sizeof *v);
-			assert_non_null(v);
-		}
-		v[(*n)++] = strdup(e->d_name);
-	}
-	closedir(dp);
-	qsort(v, *n, sizeof *v, by_name);
-	v[*n] = NULL;
-	return v;
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
@@ -557,12 +525,12 @@ static int run_reader(const char *sub, reader_fn read, const char *tmp, int *cas
 	char dir[256];
 	fmt(dir, sizeof dir, "%s/%s", HOSTILE_DIR, sub);
 	size_t n;
-	char **names = list_dir(dir, &n);
+	char **names = util_list_dir(dir, NULL, &n);
 	int failed = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *f = names[i];
 		char path[1024], exp[1024], gen[1024], base[512];
-		if (ends_with(f, ".gen"))
+		if (ends_with(f, ".gen") || strcmp(f, "README.md") == 0)
 			continue;
 		if (!ends_with(f, ".expect")) {
 			/* every input names what it must produce */
@@ -602,20 +570,17 @@ static int run_reader(const char *sub, reader_fn read, const char *tmp, int *cas
 			/* a reader writes nothing beside its input (-wal, -shm, ...) */
 			remove(path);
 			size_t left;
-			char **names2 = list_dir(tmp, &left);
+			char **names2 = util_list_dir(tmp, NULL, &left);
 			for (size_t k = 0; k < left; k++) {
 				fprintf(stderr, "hostile %s: reading it left %s beside it\n", current, names2[k]);
 				fmt(path, sizeof path, "%s/%s", tmp, names2[k]);
 				remove(path);
-				free(names2[k]);
 			}
-			free(names2);
+			util_names_free(names2);
 			failed += left > 0;
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	util_names_free(names);
 	return failed;
 }
 
@@ -639,17 +604,15 @@ static void test_hostile__every_directory_has_a_reader(void **state)
 {
 	(void)state;
 	size_t n;
-	char **names = list_dir(HOSTILE_DIR, &n);
-	assert_non_null(names);
+	char **names = util_list_dir(HOSTILE_DIR, NULL, &n);
 	for (size_t i = 0; i < n; i++) {
-		bool known = false;
+		bool known = strcmp(names[i], "README.md") == 0;
 		for (size_t r = 0; r < sizeof readers / sizeof readers[0]; r++)
 			known |= strcmp(names[i], readers[r].dir) == 0;
 		if (!known)
 			fail_msg("%s/%s: no reader for this directory in test_hostile.c", HOSTILE_DIR, names[i]);
-		free(names[i]);
 	}
-	free(names);
+	util_names_free(names);
 }
 
 
@@ -692,32 +655,6 @@ static int out_teardown(void **state)
 static int write_pack(out_fx *f, const char *path, size_t n_maps, cm_diags *d)
 {
 	return cm_pack_write(path, &f->map, n_maps, f->sets, 2, d);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	assert_non_null(fp);
-	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-	long n = ftell(fp);
-	assert_true(n >= 0);
-	rewind(fp);
-	char *b = malloc((size_t)n + 1);
-	assert_non_null(b);
-	assert_int_equal(fread(b, 1, (size_t)n, fp), (size_t)n);
-	fclose(fp);
-	*len = (size_t)n;
-	return b;
-}
-
-static size_t dir_entries(const char *dir)
-{
-	size_t n;
-	char **names = list_dir(dir, &n);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return n;
 }
 
 /* 0 when path is a pack that opens and reads whole; its map count in *maps. */
@@ -781,7 +718,7 @@ static void test_hostile__pack_full_disk(void **state)
 	assert_int_equal(remove(scratch), 0);
 	assert_int_equal(write_pack(f, f->path, 0, d), 0);
 	size_t l0, l1;
-	char *before = slurp(f->path, &l0);
+	char *before = util_read_file(f->path, &l0);
 
 	fflush(NULL);
 	pid_t pid = fork();
@@ -796,10 +733,10 @@ static void test_hostile__pack_full_disk(void **state)
 		_exit(clean_write_error(rc, d, NULL) ? 0 : 1);
 	}
 	assert_int_equal(child_status(pid), 0);
-	char *after = slurp(f->path, &l1);
+	char *after = util_read_file(f->path, &l1);
 	assert_int_equal(l0, l1);
 	assert_memory_equal(before, after, l0);
-	assert_int_equal(dir_entries(f->dir), 1);
+	assert_int_equal(util_dir_entries(f->dir), 1);
 	size_t maps = 9;
 	assert_int_equal(valid_pack(f->path, &maps), 0);
 	assert_int_equal(maps, 0);
@@ -822,7 +759,7 @@ static void test_hostile__pack_read_only_directory(void **state)
 	assert_int_equal(cm_diags_new(&d), 0);
 	assert_int_equal(write_pack(f, target, 0, d), 0);
 	size_t l0, l1;
-	char *before = slurp(target, &l0);
+	char *before = util_read_file(target, &l0);
 	assert_int_equal(chmod(ro, 0555), 0);
 	assert_int_equal(chmod(f->dir, 0755), 0);
 
@@ -841,10 +778,10 @@ static void test_hostile__pack_read_only_directory(void **state)
 	if (status == 77)
 		skip(); /* root without the right to become another user */
 	assert_int_equal(status, 0);
-	char *after = slurp(target, &l1);
+	char *after = util_read_file(target, &l1);
 	assert_int_equal(l0, l1);
 	assert_memory_equal(before, after, l0);
-	assert_int_equal(dir_entries(ro), 1);
+	assert_int_equal(util_dir_entries(ro), 1);
 	free(before);
 	free(after);
 	cm_diags_free(d);
@@ -890,7 +827,7 @@ static void test_hostile__pack_writers_race(void **state)
 	size_t maps = 9;
 	assert_int_equal(valid_pack(f->path, &maps), 0);
 	assert_true(maps <= 1);
-	assert_int_equal(dir_entries(f->dir), 1);
+	assert_int_equal(util_dir_entries(f->dir), 1);
 	cm_diags_free(d);
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/image.h"
+#include "util_files.h"
 
 #define FIX "tests/fixtures/image/"
 
@@ -343,12 +344,7 @@ static void test_image__catalogue_rows(void **state)
 static void test_image__spec_example_loads(void **state)
 {
 	(void)state;
-	FILE *f = fopen("schemas/legend.md", "r");
-	assert_non_null(f);
-	static char text[16384];
-	size_t n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	text[n] = '\0';
+	char *text = util_read_file("schemas/legend.md", NULL);
 	char *a = strstr(text, "```xml\n");
 	assert_non_null(a);
 	a += 7;
@@ -364,6 +360,7 @@ static void test_image__spec_example_loads(void **state)
 	assert_int_equal(lg->grid.sample, 5);
 	cm_legend_free(lg);
 	cm_diags_free(d);
+	free(text);
 }
 
 int main(void)

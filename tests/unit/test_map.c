@@ -7,12 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/map.h"
+#include "util_files.h"
 
 #define GOOD "tests/fixtures/map/good/"
 #define BAD "tests/fixtures/map/bad/"
@@ -22,17 +22,6 @@ static cm_tile_type base_tiles[2] = { { .id = "A" }, { .id = "D" } };
 static cm_tileset base_set = { .id = "base", .tiles = base_tiles, .n_tiles = 2 };
 static const cm_tileset *const sets[1] = { &base_set };
 
-static char *diags_text(const cm_diags *d)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	cm_diags_write_text(d, f);
-	fclose(f);
-	return buf;
-}
-
 /* Loads a fixture that must be clean; fails the test with the diagnostics otherwise. */
 static cm_map *load_clean(const char *path)
 {
@@ -41,7 +30,7 @@ static cm_map *load_clean(const char *path)
 	assert_int_equal(cm_diags_new(&d), 0);
 	int rc = cm_map_load_file(path, d, &m);
 	if (rc || cm_diags_count(d)) {
-		char *t = diags_text(d);
+		char *t = util_diags_text(d);
 		print_message("%s: rc %d\n%s", path, rc, t);
 		free(t);
 	}
@@ -188,7 +177,7 @@ static void round_trip(const char *path)
 	cm_map *m2 = NULL;
 	int rc = cm_map_load_memory(x1, strlen(x1), "written.xml", d, &m2);
 	if (rc) {
-		char *t = diags_text(d);
+		char *t = util_diags_text(d);
 		print_message("%s\n%s", x1, t);
 		free(t);
 	}
@@ -343,79 +332,18 @@ static void test_map__in_memory_checks_say_where(void **state)
 
 /* ---- the bad fixtures ---- */
 
-typedef struct {
-	char id[16];
-	unsigned line;
-} expect;
-
-static int expect_cmp(const void *a, const void *b)
-{
-	const expect *x = a, *y = b;
-	int c = strcmp(x->id, y->id);
-	return c ? c : (x->line > y->line) - (x->line < y->line);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	assert_non_null(f);
-	char *buf = malloc(1 << 16);
-	assert_non_null(buf);
-	size_t n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static size_t parse_expects(const char *text, expect *v, size_t max)
-{
-	size_t n = 0;
-	for (const char *p = text; (p = strstr(p, "<!-- expect: ")) != NULL; p++) {
-		assert_true(n < max);
-		assert_int_equal(sscanf(p, "<!-- expect: %15s line %u -->", v[n].id, &v[n].line), 2);
-		n++;
-	}
-	return n;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted names of the *.xml files in BAD (caller frees each and the array). */
-static size_t bad_fixtures(char ***out)
-{
-	DIR *dir = opendir(BAD);
-	assert_non_null(dir);
-	char **v = NULL;
-	size_t n = 0;
-	for (struct dirent *e; (e = readdir(dir)) != NULL;) {
-		size_t len = strlen(e->d_name);
-		if (len < 5 || strcmp(e->d_name + len - 4, ".xml") != 0)
-			continue;
-		v = realloc(v, (n + 1) * sizeof *v);
-		assert_non_null(v);
-		v[n++] = strdup(e->d_name);
-	}
-	closedir(dir);
-	qsort(v, n, sizeof *v, name_cmp);
-	*out = v;
-	return n;
-}
-
 static void test_map__bad_fixtures_report_exactly_what_they_expect(void **state)
 {
 	(void)state;
-	char **names;
-	size_t n = bad_fixtures(&names), failed = 0;
+	size_t n, failed = 0;
+	char **names = util_list_dir(BAD, ".xml", &n);
 	assert_true(n >= 20);
 	for (size_t i = 0; i < n; i++) {
 		char path[512];
 		snprintf(path, sizeof path, BAD "%s", names[i]);
-		char *text = slurp(path);
-		expect want[32], got[64];
-		size_t nw = parse_expects(text, want, 32), ng = 0;
+		char *text = util_read_file(path, NULL);
+		util_expect want[32];
+		size_t nw = util_parse_expects(text, want, 32);
 		free(text);
 		assert_true(nw > 0);
 		cm_diags *d;
@@ -425,27 +353,17 @@ static void test_map__bad_fixtures_report_exactly_what_they_expect(void **state)
 		if (rc == 0)
 			rc = cm_map_check_deck(m, sets, 1, d);
 		cm_map_free(m);
-		for (size_t k = 0; k < cm_diags_count(d) && ng < 64; k++, ng++) {
-			const cm_diag *g = cm_diags_get(d, k);
-			snprintf(got[ng].id, sizeof got[ng].id, "%s", g->rule ? g->rule : "none");
-			/* diagnostics about another file (a half map) do not count as this file's lines */
-			got[ng].line = g->file && strcmp(g->file, path) == 0 ? g->line : 0;
-		}
-		qsort(want, nw, sizeof *want, expect_cmp);
-		qsort(got, ng, sizeof *got, expect_cmp);
-		bool same = rc != 0 && nw == ng;
-		for (size_t k = 0; same && k < nw; k++)
-			same = expect_cmp(&want[k], &got[k]) == 0;
+		/* diagnostics about another file (a half map) do not count as this file's lines */
+		bool same = util_expects_differ(names[i], want, nw, d, path) == 0 && rc != 0;
 		if (!same) {
-			char *t = diags_text(d);
+			char *t = util_diags_text(d);
 			print_message("%s: rc %d, expected %zu diagnostics, got:\n%s", names[i], rc, nw, t);
 			free(t);
 			failed++;
 		}
 		cm_diags_free(d);
-		free(names[i]);
 	}
-	free(names);
+	util_names_free(names);
 	assert_int_equal(failed, 0);
 }
 
@@ -453,33 +371,16 @@ static void test_map__bad_fixtures_report_exactly_what_they_expect(void **state)
 static void test_map__every_check_has_a_fixture(void **state)
 {
 	(void)state;
-	char **names;
-	size_t n = bad_fixtures(&names);
-	size_t len = 0;
-	char *all = NULL;
-	for (size_t i = 0; i < n; i++) {
-		char path[512];
-		snprintf(path, sizeof path, BAD "%s", names[i]);
-		char *t = slurp(path);
-		all = realloc(all, len + strlen(t) + 1);
-		assert_non_null(all);
-		memcpy(all + len, t, strlen(t) + 1);
-		len += strlen(t);
-		free(t);
-		free(names[i]);
-	}
-	free(names);
+	char *all = util_read_dir_files(BAD, ".xml");
 	size_t checks = 0;
 	for (size_t i = 0; i < cm_catalog_count(); i++) {
 		const cm_check_info *ci = cm_catalog_get(i);
 		if (strncmp(ci->id, "CM02", 4) != 0)
 			continue;
 		checks++;
-		char needle[64];
-		snprintf(needle, sizeof needle, "<!-- expect: %s line", ci->id);
-		if (!strstr(all, needle))
+		if (!util_text_expects(all, ci->id))
 			print_message("no bad fixture expects %s\n", ci->id);
-		assert_non_null(strstr(all, needle));
+		assert_true(util_text_expects(all, ci->id));
 	}
 	assert_true(checks >= 18);
 	free(all);

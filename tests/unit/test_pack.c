@@ -16,6 +16,7 @@
 #include "carcamap/catalog.h"
 #include "carcamap/export.h"
 #include "carcamap/pack.h"
+#include "util_files.h"
 #include "util_model.h"
 
 typedef struct {
@@ -57,20 +58,6 @@ static int write_sample(fx *f, const char *path)
 	return cm_pack_write(path, &f->map, 1, f->sets, 2, f->d);
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	if (!fp)
-		return NULL;
-	fseek(fp, 0, SEEK_END);
-	long n = ftell(fp);
-	fseek(fp, 0, SEEK_SET);
-	char *b = malloc((size_t)n + 1);
-	*len = fread(b, 1, (size_t)n, fp);
-	fclose(fp);
-	return b;
-}
-
 static void run_sql(const char *path, const char *sql)
 {
 	sqlite3 *db = NULL;
@@ -105,20 +92,6 @@ static int has_diag(const cm_diags *d, const char *rule, const char *where, cons
 		        g->message);
 	}
 	return 0;
-}
-
-static int dir_entries(const char *dir)
-{
-	char cmd[4300];
-	snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
-	FILE *p = popen(cmd, "r");
-	int n = -1;
-	if (p) {
-		if (fscanf(p, "%d", &n) != 1)
-			n = -1;
-		pclose(p);
-	}
-	return n;
 }
 
 static void test_pack__round_trip(void **state)
@@ -213,9 +186,7 @@ static void test_pack__deterministic(void **state)
 	cm_tileset *swapped[2] = { f->sets[1], f->sets[0] };
 	assert_int_equal(cm_pack_write(b, &f->map, 1, swapped, 2, f->d), 0);
 	size_t la, lb;
-	char *ba = slurp(a, &la), *bb = slurp(b, &lb);
-	assert_non_null(ba);
-	assert_non_null(bb);
+	char *ba = util_read_file(a, &la), *bb = util_read_file(b, &lb);
 	assert_int_equal(la, lb);
 	assert_memory_equal(ba, bb, la);
 	free(ba);
@@ -281,7 +252,7 @@ static void test_pack__failed_write_keeps_target(void **state)
 	fx *f = *state;
 	assert_int_equal(write_sample(f, f->path), 0);
 	size_t l0, l1;
-	char *before = slurp(f->path, &l0);
+	char *before = util_read_file(f->path, &l0);
 
 	cm_map_at(f->map, 2, 3)->kind = (cm_square_kind)99;
 	assert_int_equal(write_sample(f, f->path), CM_EINVAL);
@@ -297,10 +268,10 @@ static void test_pack__failed_write_keeps_target(void **state)
 	assert_int_equal(cm_pack_write(f->path, twice, 2, f->sets, 2, f->d), CM_EINVAL);
 	assert_true(has_diag(f->d, "CM0410", NULL, "map id sample occurs twice"));
 
-	char *after = slurp(f->path, &l1);
+	char *after = util_read_file(f->path, &l1);
 	assert_int_equal(l0, l1);
 	assert_memory_equal(before, after, l0);
-	assert_int_equal(dir_entries(f->dir), 1);
+	assert_int_equal(util_dir_entries(f->dir), 1);
 	free(before);
 	free(after);
 
@@ -311,8 +282,8 @@ static void test_pack__failed_write_keeps_target(void **state)
 	assert_int_equal(mkdir(sub, 0755), 0);
 	assert_int_equal(write_sample(f, sub), CM_EIO);
 	assert_true(has_diag(f->d, NULL, NULL, "is a directory"));
-	assert_int_equal(dir_entries(f->dir), 2);
-	assert_int_equal(dir_entries(sub), 0);
+	assert_int_equal(util_dir_entries(f->dir), 2);
+	assert_int_equal(util_dir_entries(sub), 0);
 }
 
 static void test_pack__unwritable_directory(void **state)
@@ -397,7 +368,7 @@ static void test_pack__corrupt_page(void **state)
 	fx *f = *state;
 	assert_int_equal(write_sample(f, f->path), 0);
 	size_t len;
-	char *b = slurp(f->path, &len);
+	char *b = util_read_file(f->path, &len);
 	assert_true(len >= 8 * 4096);
 	/* wreck the b-tree page header and cell pointers of a middle page */
 	size_t page = len / 4096 / 2;
@@ -473,7 +444,7 @@ static void test_pack__hostile_values(void **state)
 	snprintf(clean, sizeof clean, "%s/clean.pack", f->dir);
 	assert_int_equal(write_sample(f, clean), 0);
 	size_t len;
-	char *bytes = slurp(clean, &len);
+	char *bytes = util_read_file(clean, &len);
 	for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
 		FILE *fp = fopen(f->path, "wb");
 		fwrite(bytes, 1, len, fp);
@@ -531,7 +502,7 @@ static void test_pack__map_binary(void **state)
 	assert_int_equal(cm_pack_put_map_binary(f->path, "nowhere", 1, blob, sizeof blob, f->d),
 	                 CM_ENOTFOUND);
 	assert_int_equal(cm_pack_put_map_binary(f->path, "sample", 2, blob, 0, f->d), 0);
-	assert_int_equal(dir_entries(f->dir), 1);
+	assert_int_equal(util_dir_entries(f->dir), 1);
 
 	cm_pack *p = NULL;
 	uint8_t *data = NULL;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "carcamap/catalog.h"
 #include "carcamap/render.h"
+#include "util_files.h"
 
 #define FIX "tests/fixtures/image/"
 
@@ -49,17 +50,6 @@ static char *tmp(const char *name)
 	static char p[256];
 	snprintf(p, sizeof p, "%s/%s", tmpdir, name);
 	return p;
-}
-
-static int files_in_tmpdir(void)
-{
-	DIR *dir = opendir(tmpdir);
-	struct dirent *e;
-	int n = 0;
-	while ((e = readdir(dir)))
-		n += e->d_name[0] != '.';
-	closedir(dir);
-	return n;
 }
 
 /* The picture as RGBA8 via libpng's simple API (8-bit in, 8-bit out: no
@@ -327,7 +317,7 @@ static void test_render__failures_leave_no_file(void **state)
 	cm_map *m;
 	assert_int_equal(cm_diags_new(&d), 0);
 	assert_int_equal(cm_map_new(100, 100, &m), 0);
-	int before = files_in_tmpdir();
+	size_t before = util_dir_entries(tmpdir);
 	cm_render_opts o;
 	cm_render_opts_init(&o);
 	o.scale = 200;
@@ -342,7 +332,7 @@ static void test_render__failures_leave_no_file(void **state)
 	assert_int_equal(mkdir(dir, 0700), 0);
 	assert_int_equal(cm_render_map(m, NULL, NULL, dir, d), CM_EIO);
 	rmdir(dir);
-	assert_int_equal(files_in_tmpdir(), before);
+	assert_int_equal(util_dir_entries(tmpdir), before);
 	assert_int_equal(cm_diags_errors(d), 4);
 	cm_map_free(m);
 	cm_diags_free(d);

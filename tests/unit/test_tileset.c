@@ -8,12 +8,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/tileset.h"
+#include "util_files.h"
 
 #define BAD_DIR "tests/fixtures/tileset/bad"
 #define GOOD_DIR "tests/fixtures/tileset/good"
@@ -275,85 +275,21 @@ static void test_tileset__check_in_memory_model(void **state)
 
 /* ---- fixtures ---- */
 
-typedef struct {
-	char rule[16];
-	unsigned line;
-	int seen;
-} expect;
-
-static char *read_all(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t cap = 0, n = 0, r;
-	char chunk[4096];
-	while ((r = fread(chunk, 1, sizeof chunk, f)) > 0) {
-		char *nb = realloc(buf, cap = n + r + 1);
-		assert_non_null(nb);
-		buf = nb;
-		memcpy(buf + n, chunk, r);
-		n += r;
-	}
-	fclose(f);
-	if (buf)
-		buf[n] = '\0';
-	(void)cap;
-	return buf;
-}
-
-static size_t parse_expects(const char *text, expect *v, size_t max)
-{
-	size_t n = 0;
-	for (const char *p = text; (p = strstr(p, "<!-- expect:")) != NULL; p++) {
-		expect e = { "", 0, 0 };
-		if (sscanf(p, "<!-- expect: %15s line %u -->", e.rule, &e.line) == 2 && n < max)
-			v[n++] = e;
-	}
-	return n;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
-/* Sorted names of the .xml files in dir; returns the count. */
-static size_t list_xml(const char *dir, char names[][128], size_t max)
-{
-	DIR *dp = opendir(dir);
-	assert_non_null(dp);
-	size_t n = 0;
-	struct dirent *de;
-	while ((de = readdir(dp)) != NULL) {
-		size_t l = strlen(de->d_name);
-		if (l > 4 && l < 128 && strcmp(de->d_name + l - 4, ".xml") == 0 && n < max)
-			strcpy(names[n++], de->d_name);
-	}
-	closedir(dp);
-	qsort(names, n, sizeof names[0], cmp_names);
-	return n;
-}
-
-#define MAX_FIXTURES 256
-static char fixture_names[MAX_FIXTURES][128];
-
-/* Every bad fixture produces exactly the (rule, line) pairs it names: each
- * named pair at least once, and no diagnostic that is not named. */
+/* Every bad fixture produces exactly the (rule, line) pairs it names, each
+ * as often as it is named. */
 static void test_tileset__bad_fixtures(void **state)
 {
 	(void)state;
-	size_t n = list_xml(BAD_DIR, fixture_names, MAX_FIXTURES);
+	size_t n;
+	char **names = util_list_dir(BAD_DIR, ".xml", &n);
 	assert_true(n > 0);
 	int failures = 0;
 	for (size_t i = 0; i < n; i++) {
 		char path[256];
-		snprintf(path, sizeof path, "%s/%s", BAD_DIR, fixture_names[i]);
-		char *text = read_all(path);
-		assert_non_null(text);
-		expect ex[16];
-		size_t n_ex = parse_expects(text, ex, 16);
+		snprintf(path, sizeof path, "%s/%s", BAD_DIR, names[i]);
+		char *text = util_read_file(path, NULL);
+		util_expect ex[16];
+		size_t n_ex = util_parse_expects(text, ex, 16);
 		free(text);
 		if (n_ex == 0) {
 			print_error("%s: no expect comment\n", path);
@@ -366,9 +302,9 @@ static void test_tileset__bad_fixtures(void **state)
 		int rc = cm_tileset_load_file(path, d, &ts);
 		bool any_error = false;
 		for (size_t k = 0; k < n_ex; k++) {
-			const cm_check_info *ci = cm_catalog_find(ex[k].rule);
+			const cm_check_info *ci = cm_catalog_find(ex[k].id);
 			if (!ci) {
-				print_error("%s: expects %s, which is not in the catalogue\n", path, ex[k].rule);
+				print_error("%s: expects %s, which is not in the catalogue\n", path, ex[k].id);
 				failures++;
 			} else if (ci->severity == CM_SEV_ERROR) {
 				any_error = true;
@@ -378,28 +314,11 @@ static void test_tileset__bad_fixtures(void **state)
 			print_error("%s: load returned %d (errors expected: %s)\n", path, rc, any_error ? "yes" : "no");
 			failures++;
 		}
-		for (size_t k = 0; k < cm_diags_count(d); k++) {
-			const cm_diag *g = cm_diags_get(d, k);
-			bool named = false;
-			for (size_t x = 0; x < n_ex; x++)
-				if (g->rule && strcmp(g->rule, ex[x].rule) == 0 && g->line == ex[x].line) {
-					ex[x].seen = 1;
-					named = true;
-				}
-			if (!named) {
-				print_error("%s:%u: unexpected %s: %s\n", path, g->line, g->rule ? g->rule : "(no rule)",
-				            g->message);
-				failures++;
-			}
-		}
-		for (size_t x = 0; x < n_ex; x++)
-			if (!ex[x].seen) {
-				print_error("%s: expected %s on line %u, not reported\n", path, ex[x].rule, ex[x].line);
-				failures++;
-			}
+		failures += (int)util_expects_differ(path, ex, n_ex, d, NULL);
 		cm_tileset_free(ts);
 		cm_diags_free(d);
 	}
+	util_names_free(names);
 	assert_int_equal(failures, 0);
 }
 
@@ -408,32 +327,18 @@ static void test_tileset__bad_fixtures(void **state)
 static void test_tileset__every_check_has_a_bad_fixture(void **state)
 {
 	(void)state;
-	size_t n = list_xml(BAD_DIR, fixture_names, MAX_FIXTURES);
-	static expect all[MAX_FIXTURES * 16];
-	size_t n_all = 0;
-	for (size_t i = 0; i < n; i++) {
-		char path[256];
-		snprintf(path, sizeof path, "%s/%s", BAD_DIR, fixture_names[i]);
-		char *text = read_all(path);
-		assert_non_null(text);
-		n_all += parse_expects(text, all + n_all, 16);
-		free(text);
-	}
+	char *all = util_read_dir_files(BAD_DIR, ".xml");
 	int missing = 0;
 	for (size_t i = 0; i < cm_catalog_count(); i++) {
 		const char *id = cm_catalog_get(i)->id;
 		bool wanted = strncmp(id, "CM01", 4) == 0 || strcmp(id, "CM0001") == 0 ||
 		              strcmp(id, "CM0002") == 0 || strcmp(id, "CM0003") == 0;
-		if (!wanted)
-			continue;
-		bool found = false;
-		for (size_t k = 0; k < n_all && !found; k++)
-			found = strcmp(all[k].rule, id) == 0;
-		if (!found) {
+		if (wanted && !util_text_expects(all, id)) {
 			print_error("%s has no bad fixture in %s\n", id, BAD_DIR);
 			missing++;
 		}
 	}
+	free(all);
 	assert_int_equal(missing, 0);
 }
 
@@ -442,11 +347,12 @@ static void test_tileset__every_check_has_a_bad_fixture(void **state)
 static void test_tileset__good_fixtures(void **state)
 {
 	(void)state;
-	size_t n = list_xml(GOOD_DIR, fixture_names, MAX_FIXTURES);
+	size_t n;
+	char **names = util_list_dir(GOOD_DIR, ".xml", &n);
 	assert_true(n > 0);
 	for (size_t i = 0; i < n; i++) {
 		char path[256];
-		snprintf(path, sizeof path, "%s/%s", GOOD_DIR, fixture_names[i]);
+		snprintf(path, sizeof path, "%s/%s", GOOD_DIR, names[i]);
 		cm_diags *d;
 		assert_int_equal(cm_diags_new(&d), 0);
 		cm_tileset *ts = NULL;
@@ -462,6 +368,7 @@ static void test_tileset__good_fixtures(void **state)
 		cm_tileset_free(ts);
 		cm_diags_free(d);
 	}
+	util_names_free(names);
 }
 
 static void test_tileset__json_lists_tiles(void **state)

@@ -1,0 +1,1 @@
+for a in "-xh" "--format=json -xh" "-x" "--strict=1" "--frobnicate"; do $CM check $a tests/fixtures/tileset/good/base-mini.xml; echo "exit $?"; done; $CM export -qh x.xml; echo "exit $?"; $CM import x.png -o; echo "exit $?"; $CM render x.xml --map; echo "exit $?"
