@@ -163,6 +163,43 @@ int cm_tmp_beside(const char *path, char **name)
 	return -1;
 }
 
+int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d)
+{
+	if (!path) {
+		int rc = fn(stdout, arg);
+		if (fflush(stdout) && !rc)
+			rc = CM_EIO;
+		return rc;
+	}
+	char *tmp = NULL;
+	int fd = cm_tmp_beside(path, &tmp);
+	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (!f) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot create a file beside it: %s",
+		             strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			remove(tmp);
+		}
+		free(tmp);
+		return CM_EIO;
+	}
+	int rc = fn(f, arg);
+	int closed = fclose(f);
+	if (!rc && closed)
+		rc = CM_EIO;
+	if (!rc && rename(tmp, path)) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+		rc = CM_EIO;
+	} else if (rc == CM_EIO) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write");
+	}
+	if (rc)
+		remove(tmp);
+	free(tmp);
+	return rc;
+}
+
 int cm_grow(void **v, size_t *cap, size_t n, size_t es)
 {
 	if (n < *cap)

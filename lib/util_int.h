@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdio.h>
 #include "carcamap/diag.h"
 
 #define CM_VERSION_STRING "0.1.0"
@@ -38,6 +39,13 @@ char *cm_path_resolve(const char *base, const char *rel);
  * place. Returns the descriptor and the name in *name (caller frees), or
  * -1 with errno set. */
 int cm_tmp_beside(const char *path, char **name);
+
+/* Writes through fn (which returns 0 or a CM_E… code) to path atomically:
+ * a file beside path (cm_tmp_beside) renamed over it once fn succeeded and
+ * the file was flushed and closed; on any failure the temporary file is
+ * removed, path is untouched and d says why. path NULL writes to stdout.
+ * Returns 0, fn's code, or CM_EIO. */
+int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d);
 
 /* Grows *v (element size es) so that it holds at least n+1 elements.
  * Returns 0 or CM_ENOMEM. */

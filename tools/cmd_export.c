@@ -45,54 +45,39 @@ static void usage(FILE *f)
 
 enum { X_NONE, X_JSON, X_BIN, X_TMX, X_XML };
 
-/* Writes len bytes, or the output of a writer, to path atomically (a file
- * beside it renamed into place) or to stdout when path is NULL. */
+typedef struct {
+	const cm_map *m;
+	cm_tileset **sets;
+	size_t n;
+	int fmt;
+	const unsigned char *bin;
+	size_t len;
+} job;
+
+static int write_job(FILE *f, void *arg)
+{
+	const job *j = arg;
+	if (j->fmt == X_BIN)
+		return fwrite(j->bin, 1, j->len, f) == j->len ? 0 : CM_EIO;
+	if (j->fmt == X_JSON)
+		return cm_export_json(j->m, j->sets, j->n, f);
+	return cm_map_write_xml(j->m, f);
+}
+
+/* Writes the export to path atomically, or to stdout when path is NULL. */
 static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_t n, int fmt, cm_diags *d)
 {
-	char *tmp = NULL;
-	FILE *f = stdout;
-	int rc = 0;
+	job j = { m, sets, n, fmt, NULL, 0 };
 	unsigned char *bin = NULL;
-	size_t len = 0;
-	if (fmt == X_BIN && (rc = cm_export_bin(m, sets, n, &bin, &len)) != 0) {
+	int rc = 0;
+	if (fmt == X_BIN && (rc = cm_export_bin(m, sets, n, &bin, &j.len)) != 0) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL, "cannot encode map %s: %s", m->id,
 		             cm_strerror(rc));
 		return rc;
 	}
-	if (path) {
-		int fd = cm_tmp_beside(path, &tmp);
-		f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-		if (!f) {
-			if (fd >= 0) {
-				close(fd);
-				remove(tmp);
-			}
-			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write");
-			free(tmp);
-			free(bin);
-			return CM_EIO;
-		}
-	}
-	if (fmt == X_BIN)
-		rc = fwrite(bin, 1, len, f) == len ? 0 : CM_EIO;
-	else if (fmt == X_JSON)
-		rc = cm_export_json(m, sets, n, f);
-	else
-		rc = cm_map_write_xml(m, f);
+	j.bin = bin;
+	rc = cm_write_to(path, write_job, &j, d);
 	free(bin);
-	if (path) {
-		if (fclose(f) && !rc)
-			rc = CM_EIO;
-		if (!rc && rename(tmp, path))
-			rc = CM_EIO;
-		if (rc) {
-			remove(tmp);
-			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", cm_strerror(rc));
-		}
-		free(tmp);
-	} else if (fflush(stdout) && !rc) {
-		rc = CM_EIO;
-	}
 	if (rc && rc != CM_EIO)
 		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL, "cannot export map %s: %s", m->id,
 		             cm_strerror(rc));

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include <unistd.h>
 #include "util_int.h"
 
 static void usage(FILE *f)
@@ -72,6 +71,11 @@ static char *id_from_path(const char *path)
 	return id;
 }
 
+static int write_map(FILE *f, void *arg)
+{
+	return cm_map_write_xml(arg, f);
+}
+
 int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -106,8 +110,6 @@ int cmd_import(int argc, char **argv)
 	cm_diags *d = NULL;
 	cm_legend *lg = NULL;
 	cm_map *m = NULL;
-	char *tmp = NULL;
-	FILE *f = NULL;
 	if (cm_diags_new(&d))
 		return EXIT_IO;
 	int rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
@@ -133,39 +135,10 @@ int cmd_import(int argc, char **argv)
 			starts += m->squares[i].kind == CM_SQ_START;
 		m->setup.starts_used = starts ? starts : 1;
 		cm_map_default_prints(m);
-		if (out) {
-			/* beside the target, renamed into place: never a half-written file */
-			int fd = cm_tmp_beside(out, &tmp);
-			f = fd >= 0 ? fdopen(fd, "w") : NULL;
-			if (!f) {
-				if (fd >= 0) {
-					close(fd);
-					remove(tmp);
-				}
-				cm_diags_add(d, CM_SEV_ERROR, NULL, out, 0, 0, NULL, "cannot write");
-				rc = CM_EIO;
-			}
-		} else {
-			f = stdout;
-		}
-	}
-	if (!rc) {
-		rc = cm_map_write_xml(m, f);
-		if (f != stdout) {
-			if (fclose(f) || rc) {
-				rc = CM_EIO;
-				remove(tmp);
-			} else if (rename(tmp, out)) {
-				remove(tmp);
-				cm_diags_add(d, CM_SEV_ERROR, NULL, out, 0, 0, NULL, "cannot write");
-				rc = CM_EIO;
-			}
-		} else if (fflush(stdout)) {
-			rc = CM_EIO;
-		}
+		/* beside the target, renamed into place: never a half-written file */
+		rc = cm_write_to(out, write_map, m, d);
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
-	free(tmp);
 	cm_map_free(m);
 	cm_legend_free(lg);
 	cm_diags_free(d);
