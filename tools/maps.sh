@@ -1,6 +1,7 @@
 #!/bin/sh
 # The main job (`make maps`): check the bundled tile sets and maps, compile
-# every bundled map into one pack, check the pack, and render each map.
+# every bundled map into one pack, check the pack (with simulated games:
+# fill ratio and squares never filled per map), and render each map.
 # Usage: tools/maps.sh BIN OUTDIR   (writes OUTDIR/maps.pack, OUTDIR/maps/*.png)
 set -eu
 bin=$1
@@ -11,8 +12,8 @@ echo "== checking tile sets and maps"
 "$bin" check maps/tilesets/*.xml $descriptors
 echo "== compiling $out/maps.pack"
 "$bin" compile -o "$out/maps.pack" maps/tilesets/*.xml $descriptors
-echo "== checking the pack"
-"$bin" check "$out/maps.pack"
+echo "== checking the pack, with 1000 simulated games per map"
+"$bin" check --games 1000 "$out/maps.pack"
 echo "== rendering"
 for id in $("$bin" list "$out/maps.pack" | sed -n 's/^map \([^:]*\):.*/\1/p'); do
   "$bin" render "$out/maps.pack" --map "$id" --scale 32 -o "$out/maps/$id.png"
