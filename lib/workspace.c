@@ -140,7 +140,11 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 	}
 	for (size_t i = 0; i < cm_pack_map_count(p) && rc != CM_ENOMEM; i++) {
 		cm_map *m = NULL;
-		int r = cm_pack_read_map(p, cm_pack_map_id(p, i), d, &m);
+		/* the stored hash must match the content: a pack edited outside
+		 * carcamap is reported (CM0408) before anything uses it */
+		int r = cm_pack_verify_map(p, cm_pack_map_id(p, i), d);
+		if (!r)
+			r = cm_pack_read_map(p, cm_pack_map_id(p, i), d, &m);
 		if (!r)
 			r = add_map(w, m, path, d);
 		if (r && !rc)

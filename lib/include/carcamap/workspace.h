@@ -23,7 +23,8 @@ void cm_workspace_free(cm_workspace *w);
 int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir);
 
 /* Loads a file by its kind: a tile set; a map descriptor (its <image>
- * applied: CM_MAP_LOAD_IMAGE); a pack (every map and tile set in it).
+ * applied: CM_MAP_LOAD_IMAGE); a pack (every map and tile set in it, each
+ * map's stored content hash verified: CM0408).
  * An id defined twice across the inputs is an error (CM0006). Problems go
  * to d. Returns 0, CM_EINVAL (see d), CM_EFORMAT (unknown kind: CM0005),
  * CM_EIO, CM_EVERSION, CM_ENOMEM. */
