@@ -904,15 +904,15 @@ bool cm_board_open_square(const cm_board *b, int x, int y)
 bool cm_board_legal(const cm_board *b, int type, int x, int y, int rot)
 {
 	int s = cm__sq_index(b, x, y);
-	if (s < 0 || type < 0 || (size_t)type >= b->deck->n_types || rot < 0 || rot > 3 ||
+	if (s < 0 || b->n_wait || type < 0 || (size_t)type >= b->deck->n_types || rot < 0 || rot > 3 ||
 	    b->front_pos[s] < 0 || b->deck->info[type].abbey)
-		return false;
+		return false; /* a waiting wagon moves first (WAGON-MOVE), as cm_board_place says */
 	return (b->deck->info[type].rotmask[b->req[s]] >> rot) & 1;
 }
 
 size_t cm_board_placements(const cm_board *b, int type, cm_placement *out, size_t max)
 {
-	if (type < 0 || (size_t)type >= b->deck->n_types || b->deck->info[type].abbey)
+	if (b->n_wait || type < 0 || (size_t)type >= b->deck->n_types || b->deck->info[type].abbey)
 		return 0;
 	const uint8_t *rm = b->deck->info[type].rotmask;
 	size_t n = 0;

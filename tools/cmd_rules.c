@@ -112,17 +112,46 @@ static int play_back(const cm_map *m, const cm_deck *deck, const cm_replay *r, c
 	return rc;
 }
 
-/* Follower spots of tile t placed as p, on a board played back afresh (the
- * engine has no undo). Returns the count, or -1 when t has no copy left to
- * draw (or the board cannot be rebuilt). */
-static int spots_for(const ctx *c, int t, const cm_placement *p, int *out)
+/* Meeple spots (out) and wagon spots (*n_wagon into wagon) of tile t
+ * placed as p, on a board played back afresh (the engine has no undo).
+ * Returns the meeple spot count, or -1 when t has no copy left to draw (or
+ * the board cannot be rebuilt). */
+static int spots_for(const ctx *c, int t, const cm_placement *p, int *out, int *wagon, int *n_wagon)
 {
 	cm_board *b = NULL;
 	int n = -1;
-	if (cm_board_replay(c->m, c->deck, c->r, NULL, &b) == 0 && cm_board_place(b, t, p->x, p->y, p->rot) == 0)
+	*n_wagon = 0;
+	if (cm_board_replay(c->m, c->deck, c->r, NULL, &b) == 0 && cm_board_place(b, t, p->x, p->y, p->rot) == 0) {
 		n = (int)cm_board_spots(b, CM_FOLLOWER_MEEPLE, out, CM_MAX_FEATURES);
+		*n_wagon = (int)cm_board_spots(b, CM_FOLLOWER_WAGON, wagon, CM_MAX_FEATURES);
+	}
 	cm_board_free(b);
 	return n;
+}
+
+/* Spots as text: " NAME 0 road, 3 field" after the first. */
+static void spots_text(const cm_tile_type *tt, const char *name, const int *spots, int k)
+{
+	for (int s = 0; s < k; s++)
+		printf("%s %d %s", s ? "," : name, spots[s], cm_feature_kind_name(tt->features[spots[s]].kind));
+}
+
+/* Spots as JSON under key: null when unknown (k < 0). */
+static void spots_json(cm_json *j, const char *key, const cm_tile_type *tt, const int *spots, int k)
+{
+	cm_json_key(j, key);
+	if (k < 0) {
+		cm_json_null(j);
+		return;
+	}
+	cm_json_arr_begin(j);
+	for (int s = 0; s < k; s++) {
+		cm_json_obj_begin(j);
+		cm_json_kv_int(j, "feature", spots[s]);
+		cm_json_kv_str(j, "kind", cm_feature_kind_name(tt->features[spots[s]].kind));
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
 }
 
 static void head(ctx *c, const char *q)
@@ -141,7 +170,7 @@ static void head(ctx *c, const char *q)
 	cm_json_key(&c->j, "format"); /* name and version: schemas/rules-json.md */
 	cm_json_obj_begin(&c->j);
 	cm_json_kv_str(&c->j, "name", "carcamap-rules");
-	cm_json_kv_str(&c->j, "version", "1.1");
+	cm_json_kv_str(&c->j, "version", "1.2");
 	cm_json_obj_end(&c->j);
 	cm_json_kv_str(&c->j, "map", c->m->id);
 	cm_json_kv_int(&c->j, "moves", c->moves);
@@ -164,10 +193,15 @@ static int legal(ctx *c, int t)
 	if (!pl)
 		return CM_ENOMEM;
 	cm_board_placements(c->b, t, pl, n);
+	/* wagon spots only where a wagon could be deployed at all
+	 * (WAGON-DEPLOY): the option on and the player's wagon in the supply */
+	int cur = cm_board_current(c->b);
+	bool wagon = cm_board_rules(c->b)->wagons && cm_board_wagons(c->b, cur) > 0;
 	head(c, "legal");
 	cm_json *j = &c->j;
 	if (c->fmt == FMT_TEXT) {
-		printf("tile %s: %zu legal placement%s\n", tt->id, n, n == 1 ? "" : "s");
+		printf("tile %s: %zu legal placement%s%s\n", tt->id, n, n == 1 ? "" : "s",
+		       cm_board_wagon_pending(c->b, NULL) ? " (a wagon waits to move first: see --wagon)" : "");
 	} else {
 		cm_json_kv_str(j, "tile", tt->id);
 		cm_json_key(j, "placements");
@@ -176,18 +210,22 @@ static int legal(ctx *c, int t)
 	/* spots need the tile drawn: without a copy left, none is known */
 	bool drawable = true;
 	for (size_t i = 0; i < n; i++) {
-		int spots[CM_MAX_FEATURES];
-		int k = drawable ? spots_for(c, t, &pl[i], spots) : -1;
+		int spots[CM_MAX_FEATURES], wspots[CM_MAX_FEATURES], nw = 0;
+		int k = drawable ? spots_for(c, t, &pl[i], spots, wspots, &nw) : -1;
 		drawable = k >= 0;
 		if (c->fmt == FMT_TEXT) {
 			printf("  (%d,%d) rotation %d:", pl[i].x, pl[i].y, pl[i].rot);
 			if (k < 0)
 				printf(" spots unknown (no copy left to draw)");
 			else if (k == 0)
-				printf(" no follower spot");
-			for (int s = 0; s < k; s++)
-				printf("%s %d %s", s ? "," : " spots", spots[s],
-				       cm_feature_kind_name(tt->features[spots[s]].kind));
+				printf(" no %s spot", wagon ? "meeple" : "follower");
+			spots_text(tt, " spots", spots, k);
+			if (wagon && k >= 0) {
+				printf(";");
+				if (nw == 0)
+					printf(" no wagon spot");
+				spots_text(tt, " wagon spots", wspots, nw);
+			}
 			printf("\n");
 			continue;
 		}
@@ -195,19 +233,9 @@ static int legal(ctx *c, int t)
 		cm_json_kv_int(j, "x", pl[i].x);
 		cm_json_kv_int(j, "y", pl[i].y);
 		cm_json_kv_int(j, "rotation", pl[i].rot);
-		cm_json_key(j, "spots");
-		if (k < 0) {
-			cm_json_null(j);
-		} else {
-			cm_json_arr_begin(j);
-			for (int s = 0; s < k; s++) {
-				cm_json_obj_begin(j);
-				cm_json_kv_int(j, "feature", spots[s]);
-				cm_json_kv_str(j, "kind", cm_feature_kind_name(tt->features[spots[s]].kind));
-				cm_json_obj_end(j);
-			}
-			cm_json_arr_end(j);
-		}
+		spots_json(j, "spots", tt, spots, k);
+		if (wagon)
+			spots_json(j, "wagon_spots", tt, wspots, k < 0 ? -1 : nw);
 		cm_json_obj_end(j);
 	}
 	if (c->fmt == FMT_JSON)

@@ -146,11 +146,13 @@ typedef struct {
 
 /* Whether tile type may go on (x,y) in rotation rot (quarter turns
  * clockwise) now: MAP-SQUARE, BASE-PLACE, MAP-EDGE-PRINT, MAP-BIGCITY,
- * MAP-FERRY, MAP-ISLAND. */
+ * MAP-FERRY, MAP-ISLAND. False while a wagon waits to move
+ * (cm_board_wagon_pending; WAGON-MOVE), as cm_board_place refuses then. */
 bool cm_board_legal(const cm_board *b, int type, int x, int y, int rot);
 /* Every legal placement of tile type: writes at most max into out (out may
  * be NULL when max is 0) in square order (row-major), then rotation order;
- * returns the total number. */
+ * returns the total number: 0 while a wagon waits to move (as
+ * cm_board_legal). */
 size_t cm_board_placements(const cm_board *b, int type, cm_placement *out, size_t max);
 /* Places tile type (taken from the pile wherever it lies) on (x,y) in
  * rotation rot for the current player. Returns 0, CM_EINVAL (not legal,
