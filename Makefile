@@ -45,7 +45,10 @@ ALL_CPPFLAGS := -Ilib/include -Ilib -I$(O)/gen -D_POSIX_C_SOURCE=200809L $(CPPFL
 ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(DEP_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC := $(sort $(wildcard lib/*.c))
+# Layers (README tour): base, model, engine, check, export, io; the client
+# reader (lib/reader) is never part of libcarcamap.
+LAYERS := base model engine check export io
+LIB_SRC := $(sort $(foreach l,$(LAYERS),$(wildcard lib/$(l)/*.c)))
 SCHEMAS := $(sort $(wildcard schemas/*.xsd schemas/*.sql))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o) $(O)/obj/gen/schemas.o
 LIB := $(O)/libcarcamap.a
@@ -54,7 +57,7 @@ TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/obj/%.o)
 BIN := $(O)/carcamap
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
-UNIT_UTIL_SRC := $(sort $(wildcard tests/unit/util_*.c))
+UNIT_UTIL_SRC := $(sort $(wildcard tests/unit/util_*.c tests/support/*.c))
 UNIT_UTIL_OBJ := $(UNIT_UTIL_SRC:%.c=$(O)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
 SCEN_BIN := $(if $(wildcard tests/scenarios/runner.c),$(O)/tests/scenario_runner)
@@ -94,14 +97,15 @@ $(BIN): $(TOOL_OBJ) $(LIB)
 $(O)/tests/%: $(O)/obj/tests/unit/%.o $(UNIT_UTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(UNIT_UTIL_OBJ) $(LIB) $(DEP_LIBS) $(CMOCKA_LIBS)
-$(O)/tests/scenario_runner: $(O)/obj/tests/scenarios/runner.o $(LIB)
+$(O)/tests/scenario_runner: $(O)/obj/tests/scenarios/runner.o $(O)/obj/tests/support/scenario.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS) $(CMOCKA_LIBS)
-$(O)/bench/%: $(O)/obj/tests/bench/%.o $(LIB)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(O)/obj/tests/support/scenario.o $(LIB) $(DEP_LIBS) $(CMOCKA_LIBS)
+$(O)/bench/%: $(O)/obj/tests/bench/%.o $(O)/obj/tests/support/scenario.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(O)/obj/tests/support/scenario.o $(LIB) $(DEP_LIBS)
 
 $(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
+$(O)/obj/tests/%.o: ALL_CPPFLAGS += -Itests/support
 
 test: headers-test unit-test scenario-test cli-test export-test
 # The tools the tests run (Tiled, jsonschema, sqlite3) are installed here,

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "util_int.h"
+#include "base/util_int.h"
 
 static void usage(FILE *f)
 {

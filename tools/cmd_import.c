@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "util_int.h"
+#include "base/util_int.h"
 
 static void usage(FILE *f)
 {

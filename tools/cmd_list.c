@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "json_int.h"
+#include "base/json_int.h"
 
 static void usage(FILE *f)
 {

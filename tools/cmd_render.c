@@ -8,7 +8,7 @@
 #include <string.h>
 #include "cli.h"
 #include "carcamap/stats.h"
-#include "util_int.h"
+#include "base/util_int.h"
 
 static void usage(FILE *f)
 {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "carcamap/board.h"
-#include "carcamap/scenario.h"
+#include "scenario.h"
 
 #define TARGET 5000.0
 

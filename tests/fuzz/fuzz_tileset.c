@@ -5,7 +5,7 @@
  * (cm_xml_root_name) and source quoting see the same bytes. */
 #include "carcamap/tileset.h"
 #include "fuzz_util.h"
-#include "xml_int.h"
+#include "io/xml_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/board.h"
-#include "carcamap/scenario.h"
+#include "scenario.h"
 
 /* RULES.md sections 1 to 4: each must appear in a "rule" line. */
 static const char *const rule_table[] = {

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/board.h"
-#include "carcamap/scenario.h"
+#include "scenario.h"
 #include "util_board.h"
 
 /* ---- an independent recount of the board, from scratch ---- */

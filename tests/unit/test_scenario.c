@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
-#include "carcamap/scenario.h"
+#include "scenario.h"
 
 static void test_scenario__compact_tile(void **state)
 {

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <string.h>
-#include "sha256_int.h"
+#include "base/sha256_int.h"
 
 static void hex(const uint8_t d[32], char out[65])
 {

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
-#include "carcamap/scenario.h"
+#include "scenario.h"
 #include "carcamap/stats.h"
 
 typedef struct {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/board.h"
-#include "carcamap/scenario.h"
+#include "scenario.h"
 #include "util_board.h"
 
 typedef struct {

@@ -6,7 +6,7 @@
 #define UTIL_BOARD_H
 
 #include "carcamap/board.h"
-#include "carcamap/scenario.h"
+#include "scenario.h"
 
 typedef struct {
 	cm_scenario *scn;

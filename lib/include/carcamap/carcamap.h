@@ -17,7 +17,6 @@
 #include "rng.h"
 #include "board.h"
 #include "stats.h"
-#include "scenario.h"
 #include "check.h"
 
 /* "0.1.0" */

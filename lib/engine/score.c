@@ -6,7 +6,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include "board_int.h"
+#include "engine/board_int.h"
 
 cm_score_item *cm__item(cm_board *b)
 {

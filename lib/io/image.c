@@ -12,8 +12,8 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/image.h"
-#include "util_int.h"
-#include "xml_int.h"
+#include "base/util_int.h"
+#include "io/xml_int.h"
 
 /* ------------------------------------------------------------------ legend */
 

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "carcamap/carcamap.h"
-#include "util_int.h"
-#include "xml_int.h"
+#include "base/util_int.h"
+#include "io/xml_int.h"
 
 const char *cm_version(void)
 {

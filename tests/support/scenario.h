@@ -1,4 +1,5 @@
-/* carcamap/scenario.h: the scenario notation (schemas/scenario.md): a small
+/* tests/support/scenario.h: the scenario notation (test support, not part
+ * of libcarcamap) (schemas/scenario.md): a small
  * map, tile types, deck, rule options and players in a compact text, plus
  * the steps of a rules case, kept as token lines for the caller (the
  * scenario runner, tests, the `rules` command) to interpret. It builds the
@@ -6,9 +7,9 @@
 #ifndef CARCAMAP_SCENARIO_H
 #define CARCAMAP_SCENARIO_H
 
-#include "board.h"
-#include "map.h"
-#include "tileset.h"
+#include "carcamap/board.h"
+#include "carcamap/map.h"
+#include "carcamap/tileset.h"
 
 /* One step line, split at blanks; tok[0] is the verb. */
 typedef struct {

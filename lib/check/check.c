@@ -7,11 +7,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "board_int.h"
+#include "engine/board_int.h"
 #include "carcamap/catalog.h"
 #include "carcamap/check.h"
 #include "carcamap/stats.h"
-#include "util_int.h"
+#include "base/util_int.h"
 
 void cm_check_opts_init(cm_check_opts *o)
 {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "carcamap/common.h"
 #include "carcamap/diag.h"
-#include "util_int.h"
+#include "base/util_int.h"
 
 char *cm_strdup(const char *s)
 {

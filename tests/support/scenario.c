@@ -1,4 +1,4 @@
-/* scenario.c: the scenario notation (carcamap/scenario.h,
+/* scenario.c: the scenario notation (tests/support/scenario.h,
  * schemas/scenario.md): compact tiles, an ASCII map grid with prints, big
  * cities, ferries and islands, rule options and players; step lines are
  * kept as tokens for the caller. */
@@ -7,8 +7,8 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include "carcamap/scenario.h"
-#include "util_int.h"
+#include "scenario.h"
+#include "base/util_int.h"
 
 /* ---- compact tiles ---- */
 

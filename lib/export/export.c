@@ -5,8 +5,8 @@
  * export_tmx.c. */
 #include <stdlib.h>
 #include <string.h>
-#include "export_int.h"
-#include "json_int.h"
+#include "export/export_int.h"
+#include "base/json_int.h"
 
 /* ---- shared: model check and deck ---- */
 

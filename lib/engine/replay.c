@@ -5,8 +5,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include "board_int.h"
-#include "util_int.h"
+#include "engine/board_int.h"
+#include "base/util_int.h"
 
 /* ---- rule options by name ---- */
 

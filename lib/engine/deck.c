@@ -4,8 +4,8 @@
  * slot and rotation, edge codes, legal rotations per edge requirement). */
 #include <stdlib.h>
 #include <string.h>
-#include "board_int.h"
-#include "util_int.h"
+#include "engine/board_int.h"
+#include "base/util_int.h"
 
 int cm__type_info(const cm_tile_type *t, type_info *ti)
 {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "carcamap/catalog.h"
 #include "carcamap/render.h"
-#include "util_int.h"
+#include "base/util_int.h"
 
 typedef struct {
 	uint8_t *px;   /* w*h RGBA */

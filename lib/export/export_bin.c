@@ -4,7 +4,7 @@
  * in separate buffers, then laid out 4-aligned in a fixed order. */
 #include <stdlib.h>
 #include <string.h>
-#include "export_int.h"
+#include "export/export_int.h"
 
 #define NONE32 0xFFFFFFFFu
 #define HEADER_SIZE 24u

@@ -16,9 +16,9 @@
 #include "carcamap/catalog.h"
 #include "carcamap/export.h"
 #include "carcamap/pack.h"
-#include "schema_int.h"
-#include "sha256_int.h"
-#include "util_int.h"
+#include "io/schema_int.h"
+#include "base/sha256_int.h"
+#include "base/util_int.h"
 
 /* Limits shared by writing and reading: what a pack may hold. */
 #define MAX_TEXT 4096         /* bytes in one text value */

@@ -10,9 +10,9 @@
 #include "carcamap/catalog.h"
 #include "carcamap/image.h"
 #include "carcamap/map.h"
-#include "feature_int.h"
-#include "util_int.h"
-#include "xml_int.h"
+#include "io/feature_int.h"
+#include "base/util_int.h"
+#include "io/xml_int.h"
 
 static const char *const sq_names[CM_SQ_KIND_COUNT] = {
 	"none", "land", "start", "town", "bigcity", "waves", "landmark", "island", "half"

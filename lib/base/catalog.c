@@ -10,7 +10,7 @@
 #define N CM_SEV_NOTE
 
 static const cm_check_info checks[] = {
-	/* ---- CM00xx: input files (lib/xml.c, lib/util.c) ---- */
+	/* ---- CM00xx: input files (lib/io/xml.c, lib/base/util.c) ---- */
 	{ "CM0001", E, "xml is not well-formed", "", "fix the XML syntax at the position given" },
 	{ "CM0002", E, "xml does not follow its schema", "",
 	  "compare the element with the format's XSD in schemas/ and fix it" },
@@ -22,7 +22,7 @@ static const cm_check_info checks[] = {
 	{ "CM0006", E, "id defined twice across the inputs", "",
 	  "give each map and tile set its own id, or pass each file once" },
 
-	/* ---- CM01xx: tile sets (lib/tileset.c) ---- */
+	/* ---- CM01xx: tile sets (lib/model/tileset.c) ---- */
 	{ "CM0101", E, "edge slot covered by no feature", "BASE-FEATURES",
 	  "add the slot to the feature that reaches that part of the edge (often a field)" },
 	{ "CM0102", E, "edge slot covered by more than one feature", "BASE-FEATURES",
@@ -56,7 +56,7 @@ static const cm_check_info checks[] = {
 
 	/* end CM01xx */
 
-	/* ---- CM02xx: maps (lib/map.c) ---- */
+	/* ---- CM02xx: maps (lib/model/map.c) ---- */
 	{ "CM0201", E, "map coordinate outside the grid", "MAP-SQUARE",
 	  "use 0-based x (east) and y (south) inside the grid, or widen the grid" },
 	{ "CM0202", E, "map element described twice", "",
@@ -96,7 +96,7 @@ static const cm_check_info checks[] = {
 
 	/* end CM02xx */
 
-	/* ---- CM03xx: images and legends (lib/image.c) ---- */
+	/* ---- CM03xx: images and legends (lib/io/image.c) ---- */
 	{ "CM0301", E, "legend format newer than this build reads", "",
 	  "use a carcamap release that reads this legend format, or write format=\"1\"" },
 	{ "CM0302", E, "legend colours too close for the tolerance", "",
@@ -132,7 +132,7 @@ static const cm_check_info checks[] = {
 
 	/* end CM03xx */
 
-	/* ---- CM04xx: packs (lib/pack.c) ---- */
+	/* ---- CM04xx: packs (lib/io/pack.c) ---- */
 	{ "CM0401", E, "not an sqlite database", "",
 	  "give a pack written by carcamap compile; this file is something else" },
 	{ "CM0402", E, "sqlite database of another application", "",
@@ -160,7 +160,7 @@ static const cm_check_info checks[] = {
 
 	/* end CM04xx */
 
-	/* ---- CM05xx: playability (lib/check.c) ---- */
+	/* ---- CM05xx: playability (lib/check/check.c) ---- */
 	{ "CM0501", E, "square takes no tile of the deck", "MAP-EDGE-PRINT",
 	  "change the square's edge prints or big-city sides so that some tile of the deck fits, "
 	  "or make the square print no tile (none, waves or landmark)" },
@@ -183,7 +183,7 @@ static const cm_check_info checks[] = {
 
 	/* end CM05xx */
 
-	/* ---- CM06xx: simulated games (lib/check.c) ---- */
+	/* ---- CM06xx: simulated games (lib/check/check.c) ---- */
 	{ "CM0601", N, "simulated games summary", "",
 	  "nothing to fix: the figures describe random games on the map (check --games)" },
 	{ "CM0602", W, "square rarely filled in simulated games", "BASE-PLACE",

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/catalog.h"
-#include "schema_int.h"
-#include "util_int.h"
-#include "xml_int.h"
+#include "io/schema_int.h"
+#include "base/util_int.h"
+#include "io/xml_int.h"
 
 typedef struct {
 	cm_diags *d;

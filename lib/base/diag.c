@@ -7,8 +7,8 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/diag.h"
-#include "json_int.h"
-#include "util_int.h"
+#include "base/json_int.h"
+#include "base/util_int.h"
 
 typedef struct {
 	char *file;

@@ -2,7 +2,7 @@
  * uniformly chosen placements and follower spots, abbeys and wagon moves
  * when the game has them, for map statistics and the benchmark. Uses only
  * the turn API's fast paths; no allocation. */
-#include "board_int.h"
+#include "engine/board_int.h"
 
 /* Legal rotations per rotation mask, counted. */
 static const uint8_t popc4[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };

@@ -1,4 +1,4 @@
-/* export_int.h: what the three exporters share (lib/export.c): the model
+/* export_int.h: what the three exporters share (lib/export/export.c): the model
  * consistency check every writer runs first, and the resolution of the
  * map's deck against the tile sets given. */
 #ifndef CM_EXPORT_INT_H

@@ -9,10 +9,10 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/tileset.h"
-#include "feature_int.h"
-#include "json_int.h"
-#include "util_int.h"
-#include "xml_int.h"
+#include "io/feature_int.h"
+#include "base/json_int.h"
+#include "base/util_int.h"
+#include "io/xml_int.h"
 
 /* ------------------------------------------------------------------ */
 /* small helpers                                                       */

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/catalog.h"
-#include "feature_int.h"
-#include "util_int.h"
-#include "xml_int.h"
+#include "io/feature_int.h"
+#include "base/util_int.h"
+#include "io/xml_int.h"
 
 int cm_feature_popcount(uint32_t v)
 {

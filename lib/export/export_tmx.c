@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/xmlwriter.h>
-#include "export_int.h"
-#include "util_int.h"
+#include "export/export_int.h"
+#include "base/util_int.h"
 
 #define TS 32 /* tile size in pixels */
 

@@ -4,7 +4,7 @@
 #include <assert.h>
 #include <math.h>
 #include <string.h>
-#include "json_int.h"
+#include "base/json_int.h"
 
 void cm_json_init(cm_json *j, FILE *f, bool pretty)
 {

@@ -7,7 +7,7 @@
 #include "carcamap/carcamap.h"
 #include "carcamap/pack.h"
 #include "carcamap/workspace.h"
-#include "util_int.h"
+#include "base/util_int.h"
 
 struct cm_workspace {
 	cm_map **maps;

@@ -6,8 +6,8 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-#include "board_int.h"
-#include "util_int.h"
+#include "engine/board_int.h"
+#include "base/util_int.h"
 
 static void err(cm_diags *d, const char *where, const char *msg)
 {

@@ -5,7 +5,7 @@
  * play-time contacts; WAGON-C2 by range around the wagon's square). */
 #include <stdlib.h>
 #include <string.h>
-#include "board_int.h"
+#include "engine/board_int.h"
 
 int cm_board_wagons(const cm_board *b, int player)
 {
