@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # carcamap: one non-recursive Makefile.
 #   make                 library + command into build/
 #   make test            unit (cmocka), scenario and CLI golden tests

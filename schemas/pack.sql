@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- carcamap map pack, schema version 1 (schemas/pack.md documents it).
 -- This file is the source of truth: the library embeds it and runs it to
 -- create a pack, and compares an opened pack's tables against it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.c: helpers every subcommand shares (cli.h). */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cli.h: what every subcommand shares: exit codes, output formats, printing
  * diagnostics, and small option helpers. No XML, SQL or PNG here. */
 #ifndef CM_CLI_H

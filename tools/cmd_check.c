@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_check.c: `carcamap check`: validates the files it is given, whatever
  * their kind, reports every problem (text, JSON or SARIF) and maps the
  * result to the exit status; --list prints the check catalogue. Each kind

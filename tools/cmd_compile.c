@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_compile.c: `carcamap compile`: reads map descriptors (with their
  * images), tile sets and packs, runs every check, and writes one pack only
  * when there are no errors. The library writes packs atomically. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_export.c: `carcamap export`: writes a map for game clients (JSON,
  * compact binary, Tiled TMX) or back as a descriptor (XML). */
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_import.c: `carcamap import`: reads the squares of an annotated map
  * image through a colour legend and writes a map descriptor skeleton. */
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_list.c: `carcamap list`: shows what a file holds: for a tile set each
  * tile with its counts per edition, edges, features and contacts, and the
  * totals; as text or JSON. Each kind of file is one case of list_file(). */

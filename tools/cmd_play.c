@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_play.c: `carcamap play`: plays many random legal games on a map
  * with the library (cm_play_games) and prints the statistics as text or
  * JSON (schemas/play-json.md); can save the first game as a replay. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_render.c: `carcamap render`: draws a map (from a descriptor or a
  * pack) as a PNG picture with the library's renderer; with --game, the
  * final board of one random game (cm_play_game) drawn on it. */

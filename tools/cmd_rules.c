@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd_rules.c: `carcamap rules`: answers one rules question on the board
  * state a replay reaches (after all its moves, or the first K): the legal
  * placements of a tile with their follower spots, the joined features on a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Finds (and on a fresh Debian machine, as root, installs) what carcamap
 # builds against, then writes the compiler and linker flags to the file named
 # by $1 for the Makefile to include. Run by make; safe to run by hand.

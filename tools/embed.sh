@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Writes a C file that holds each schema given on the command line as a byte
 # array, so the library validates without the source tree. Table:
 # cm_embedded_schemas[] = { name, data, size }, ended by a NULL name.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c: the carcamap command. Dispatches to one file per subcommand
  * (tools/cmd_<name>.c); global options are --help and --version only. */
 #include <stdio.h>
@@ -51,7 +52,7 @@ int main(int argc, char **argv)
 		return EXIT_CLEAN;
 	}
 	if (strcmp(cmd, "--version") == 0) {
-		printf("carcamap %s\n", cm_version());
+		printf("carcamap %s\nLicence: MIT (see LICENSE); no warranty.\n", cm_version());
 		return EXIT_CLEAN;
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The main job (`make maps`): check the bundled tile sets and maps, compile
 # every bundled map into one pack, check the pack (with simulated games:
 # fill ratio and squares never filled per map), and render each map.

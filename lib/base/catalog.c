@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* catalog.c: the catalogue of checks (carcamap/catalog.h). One table, sorted
  * by id, in ranges per module. Ids are stable: never renumber or reuse one;
  * retire an id by leaving its row with "(retired)" in the title. */

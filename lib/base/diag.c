@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag.c: the diagnostics sink (carcamap/diag.h). Owns the list of
  * diagnostics, the ignore/only filters and the strict switch, and renders
  * the list as text (with quoted source lines), JSON and SARIF 2.1.0. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json.c: the streaming JSON writer (json_int.h). Strings are escaped per
  * RFC 8259; bytes that are not valid UTF-8 are replaced by U+FFFD so the
  * output is always valid JSON whatever the input files held. */

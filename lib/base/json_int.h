@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_int.h: a tiny streaming JSON writer shared by the modules that emit
  * JSON (diagnostics, exports, reports). It writes compact or indented JSON
  * and tracks commas itself; it does not validate nesting beyond an assert. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sha256.c: SHA-256 as specified in FIPS 180-4 (sha256_int.h). Portable C:
  * big-endian loads and stores are done byte by byte, so the result does not
  * depend on the host's byte order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sha256_int.h: SHA-256 (FIPS 180-4), used for the content hash of maps in
  * packs. Written here because the dependencies are fixed (no OpenSSL). */
 #ifndef CM_SHA256_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util.c: string, file and array helpers (util_int.h), and the names of
  * shared enums and error codes (carcamap/common.h). */
 #include <errno.h>

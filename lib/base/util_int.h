@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util_int.h: small helpers every module uses (strings, files, growth). */
 #ifndef CM_UTIL_INT_H
 #define CM_UTIL_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.c: the validator's playability (CM05xx) and simulated-game (CM06xx)
  * checks on a map with its deck (carcamap/check.h), and the pipeline over a
  * workspace. What fits where is the rules engine's: a board without setup

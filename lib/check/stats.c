@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats.c: statistics over many random games (carcamap/stats.h): one
  * board reset per game, the engine's own per-game figures summed, and the
  * squares each game filled counted. Built on the public engine API only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* board.c: the game state (carcamap/board.h "Board"): the map's static
  * structure flattened into arrays, setup (MAP-START), the frontier of open
  * squares with per-side edge requirements, placement and feature joining

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* board_int.h: the engine's private structures, shared by deck.c, board.c,
  * score.c, play.c and replay.c. Everything a turn touches is a flat array
  * sized when the board is made: no allocation per turn. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* deck.c: the deck of a game (carcamap/board.h "Deck"): resolving a map's
  * deck entries against tile sets, per-edition and explicit counts, the
  * start tile, and what the engine precomputes per tile type (features per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* play.c: random play (carcamap/board.h "Random play"): whole games with
  * uniformly chosen placements and follower spots, abbeys and wagon moves
  * when the game has them, for map statistics and the benchmark. Uses only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* replay.c: replays (carcamap/board.h "Replays", schemas/replay.md): a
  * game as its setup and moves, written and read as text, and played back
  * on a map and deck to the same board; rule options by name; the map

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rng.c: the engine's PRNG (carcamap/rng.h): SplitMix64 seeding and
  * xoshiro256**. Written from the published algorithm descriptions; the
  * constants are the algorithms' own. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* score.c: scoring (carcamap/board.h): the end of a turn (complete
  * features, monasteries, island coats of arms, town options) and final
  * scoring with farmers, each as explained items (rule id, reason, counts,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* wagon.c: the Abbey & Mayor figures in the rules engine (carcamap/board.h
  * "Wagons and abbeys"): placing abbeys (ABBEY-PLACE); wagons that wait
  * after their feature scored, and their destinations per edition

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export.c: the JSON export for game clients (schemas/export-json.md) and
  * what the three exporters share (export_int.h): the model check every
  * writer runs before writing a byte, and the resolution of the deck against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export_bin.c: the compact binary export (schemas/export-bin.md): a header,
  * a section table with a CRC-32 per section, and little-endian record
  * tables that lib/reader/cmap.c reads without carcamap. Sections are built

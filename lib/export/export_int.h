@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export_int.h: what the three exporters share (lib/export/export.c): the model
  * consistency check every writer runs first, and the resolution of the
  * map's deck against the tile sets given. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* export_tmx.c: the Tiled TMX export (schemas/export-tmx.md): an orthogonal
  * map with a tile layer of square kinds, object groups for what tiles cannot
  * show, setup and rules as map properties, and the square-kind tileset

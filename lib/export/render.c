@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* render.c: map pictures (carcamap/render.h). Draws into an RGBA canvas
  * with integer arithmetic only (identical bytes on every machine), then
  * writes it with libpng's write API into a temporary file beside the target

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* detect.c: what kind of file a path holds, from its first bytes (XML root
  * element, SQLite or PNG signature), and the library version. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* feature.c: features in the tile vocabulary (feature_int.h), shared by
  * tile sets and big-city pieces: the reader of feature and <contact>
  * elements (after schema validation) and the checks on one tile's features,

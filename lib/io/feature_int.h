@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* feature_int.h: the feature vocabulary shared by tile types (tileset.c)
  * and big-city pieces (map.c): reading feature and <contact> elements into
  * a cm_tile_type, and the checks both make on the result. The two callers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* image.c: annotated map images (carcamap/image.h): the legend reader, and
  * the PNG import that classifies the cells of the legend's grid. Owns every
  * libpng read: low-level API, raw sample values, size limits, every libpng

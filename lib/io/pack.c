@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pack.c: map packs (carcamap/pack.h). Owns the SQLite side of carcamap:
  * atomic writing of a pack from the in-memory model, opening a pack as
  * hostile input (header, application id, version, quick_check, schema), and

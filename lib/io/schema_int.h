@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* schema_int.h: the schemas (XSDs, pack.sql) compiled into the library (generated table). */
 #ifndef CM_SCHEMA_INT_H
 #define CM_SCHEMA_INT_H

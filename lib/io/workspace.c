@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* workspace.c: what one command works on (carcamap/workspace.h): loads tile
  * sets, map descriptors with their images, and packs; keeps ids unique
  * across inputs; resolves decks against loaded sets and search directories. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xml.c: safe XML loading (xml_int.h). Owns the libxml2 settings every
  * reader shares: no network, no DTD loading or entity substitution, a
  * DOCTYPE refused outright, libxml2's default size limits, and structured

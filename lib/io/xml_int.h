@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xml_int.h: safe XML loading shared by every XML reader (tile sets, maps,
  * legends). No network, no DTD, no entity expansion, size limits, errors as
  * diagnostics with line and column, validation against an embedded XSD. */

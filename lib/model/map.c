@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* map.c: the map model (carcamap/map.h): construction, names of kinds, rule
  * defaults, the descriptor reader (schemas/map.md, combined maps included),
  * the canonical writer, model equality and the structural checks CM02xx.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tile.c: the tile model (carcamap/tile.h): slot names and masks, rotation,
  * facing slots, edge kinds derived from features, and matching. Everything
  * here is pure and allocation-free except cm_tile_type_clear. */

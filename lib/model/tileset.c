@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tileset.c: tile sets (carcamap/tileset.h). Owns the reader of
  * schemas/tileset.xsd files (the XML is parsed and validated by xml.c, the
  * features of a tile are read and checked by feature.c, which big-city

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmap.c: the dependency-free reader of carcamap's binary map export (see
  * cmap.h and schemas/export-bin.md). cmap_open validates the whole buffer
  * once (bounds, CRCs, counts, strings, cross-references, enumerations) so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmap.h: a dependency-free reader for carcamap's binary map export
  * (format "CMAP" 1.x, specified in carcamap's schemas/export-bin.md).
  * Copy cmap.h and cmap.c into your tree; they need only a C99 compiler and

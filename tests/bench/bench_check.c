@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_check.c: the time to check the largest bundled map (the most
  * playable squares among maps/<name>/<name>.xml) with its deck: the
  * playability checks alone, and with 1000 simulated games (check --games

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_import.c: cm_image_import on an 8000x6000 annotated RGB PNG (cells
  * of 40 px, 200x150 squares) against a plain libpng decode of the same file
  * into memory. The import classifies while decoding, so the ratio should

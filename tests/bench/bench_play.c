@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_play.c: complete random games per second (draw, legal
  * placements, followers, scoring, final scoring) on a ~120-square board
  * with base + Inns & Cathedrals + Traders & Builders (114 tiles), 2

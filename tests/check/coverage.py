@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Every check id of the catalogue has a fixture that triggers it and a near
 miss that must not (tests/check/coverage.txt says where); an id without a
 row fails. usage: coverage.py CARCAMAP   (from the project root)"""

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The JSON diagnostics of real runs follow schemas/check.schema.json
 # (Debian's python3-jsonschema): tile sets and maps with errors, squares,
 # notes from simulated games, a pack, an unreadable file.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `check --format sarif` output validates against SARIF 2.1.0 with
 # Microsoft's SARIF Multitool (npm @microsoft/sarif-multitool-linux 5.7.0,
 # a self-contained binary with the OASIS schema inside), installed on first

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # CLI golden tests: each tests/cli/cases/NAME.cmd holds one shell command
 # line run from the project root with $CM set to the carcamap binary; its
 # stdout, stderr and exit status must equal NAME.out, NAME.err and NAME.rc.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Export checks that need tools outside the unit tests: the JSON samples
 # validate against schemas/export.schema.json with Debian's python3-jsonschema,
 # Tiled 1.8 (headless) renders and converts the TMX samples with the layers

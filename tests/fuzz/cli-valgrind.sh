@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The CLI golden tests (tests/cli/run.sh) with the binary run under
 # valgrind: cli-valgrind.sh path/to/carcamap. Memory errors and definite or
 # indirect leaks fail the case (valgrind's exit status 99 differs from every

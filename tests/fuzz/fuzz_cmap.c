@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_cmap.c: libFuzzer harness for the dependency-free binary map reader
  * (lib/reader/cmap.c, built in as a client would): cmap_open on any bytes
  * either refuses them with a code or gives a map whose every record and

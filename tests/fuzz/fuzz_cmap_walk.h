@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_cmap_walk.h: reads every record of an opened binary map through the
  * dependency-free reader (lib/reader/cmap.c), following each index it
  * returns, so that a reader bug shows as an out-of-bounds read under ASan.

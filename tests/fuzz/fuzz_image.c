@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_image.c: libFuzzer harness for PNG import (cm_image_import): any
  * bytes, written to a file, end in a map or diagnostics, with the built-in
  * legend and with a fixture legend (a grid of several pixels per cell), and

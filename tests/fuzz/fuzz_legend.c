@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_legend.c: libFuzzer harness for the legend reader
  * (cm_legend_load_memory): any bytes end in a legend or diagnostics. */
 #include "carcamap/image.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_map.c: libFuzzer harness for the map descriptor reader
  * (cm_map_load_memory). Any bytes end in a model or diagnostics. A model
  * that loads is checked against the bundled tile sets, must survive the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_pack.c: libFuzzer harness for the pack reader: any bytes, written to
  * a .pack file, are opened (cm_pack_open), and every map and tile set it
  * lists is read, verified against its hash, and its stored client binary

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_tileset.c: libFuzzer harness for the tile set reader
  * (cm_tileset_load_memory): any bytes must end in a model or diagnostics,
  * never a crash, leak or hang. A model that loads must survive its own

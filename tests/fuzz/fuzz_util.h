@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_util.h: what every libFuzzer harness shares: rendering the
  * diagnostics of a run in every format (the renderers see hostile text too),
  * writing fuzz input to a temporary file for the readers that take a path,

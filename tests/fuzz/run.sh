@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs libFuzzer harnesses: run.sh SECONDS build/fuzz/fuzz_NAME...
 # For each harness: seeds build/fuzz/corpus/NAME from tests/fuzz/corpus/NAME
 # and every small bundled or fixture file of the reader's kind, builds its

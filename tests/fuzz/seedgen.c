@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* seedgen.c: writes seed inputs for the fuzzers that take files built by
  * carcamap itself: seedgen OUTDIR MAP.xml... loads the bundled tile sets and
  * each map descriptor, and writes OUTDIR/pack/all.pack (every map that

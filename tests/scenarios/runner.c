@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* runner.c: the scenario runner. Every tests/scenarios/NAME.scn file (format:
  * schemas/scenario.md) is one cmocka test: it builds the map, tiles and
  * deck, then plays and checks the steps. A last test checks that every

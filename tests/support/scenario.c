@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scenario.c: the scenario notation (tests/support/scenario.h,
  * schemas/scenario.md): compact tiles, an ASCII map grid with prints, big
  * cities, ferries and islands, rule options and players; step lines are

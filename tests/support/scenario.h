@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/support/scenario.h: the scenario notation (test support, not part
  * of libcarcamap) (schemas/scenario.md): a small
  * map, tile types, deck, rule options and players in a compact text, plus

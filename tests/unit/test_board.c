@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_board.c: the rules engine (carcamap/board.h) under random play:
  * property tests over thousands of games on two boards (tiles match
  * neighbours, big cities and prints; followers only on unoccupied

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bundled.c: the bundled tile sets in maps/tilesets/ hold the published
  * facts (../shared/reference/tiles.md): totals per edition, the base game's
  * letter counts, the garden swap in C2, inns, cathedrals, goods, arms. */

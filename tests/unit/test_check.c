@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_check.c: the playability and simulated-game checks (carcamap/check.h).
  * One data-driven runner over tests/fixtures/check/ *.xml: each fixture's
  * "<!-- expect: CM0503 line 12 -->" lines name exactly the diagnostics due

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cmap_reader.c: the client reader lib/reader/cmap.c (built into this
  * program, as a client would) against bad input: one table of patches to a
  * valid file, each naming the error it must give; every prefix of a file;

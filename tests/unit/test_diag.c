@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_diag.c: the diagnostics sink: filters, strict, sort, text/JSON/SARIF. */
 #include <setjmp.h>
 #include <stdarg.h>

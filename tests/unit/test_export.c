@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_export.c: the exports for game clients (carcamap/export.h): JSON
  * against a golden file, binary round trips through the client reader
  * (lib/reader/cmap.c, built into this program), TMX files, determinism and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_hostile.c: hostile inputs through every reader. Each directory
  * tests/fixtures/hostile/<reader>/ holds inputs X, committed or built at
  * test time from a recipe X.gen (large or binary ones), and beside each an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_image.c: legends and PNG import (carcamap/image.h). The fixture
  * cases are data: tests/fixtures/image/cases.txt (images) and
  * legend_cases.txt (legends), checked by one runner each; the PNGs are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_map.c: the map descriptor (carcamap/map.h): reading every feature,
  * the canonical writer's round trip, combined maps, in-memory checks, and
  * one data-driven runner over tests/fixtures/map/bad/ *.xml, whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_maps_bundled.c: every bundled map in maps/ loads through a workspace
  * (descriptor, annotated PNG, deck resolved against maps/tilesets), passes
  * cm_map_check without a diagnostic, and holds the published facts of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pack.c: map packs (carcamap/pack.h): round trip, determinism, the
  * content hash, atomic writing, and hostile or damaged files. Packs are
  * written into a fresh temporary directory per test and changed with the

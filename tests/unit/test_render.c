@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_render.c: map pictures (carcamap/render.h): import-render-import
  * round trips, tile drawing from features at every rotation, decorations,
  * deterministic bytes, limits and the write-then-rename guarantee. */

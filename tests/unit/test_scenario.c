@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_scenario.c: the scenario notation reader (carcamap/scenario.h):
  * compact tiles, grids, prints, big cities, ferries, islands; and bad
  * input, each case with the line its diagnostic must carry. */

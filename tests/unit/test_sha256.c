@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sha256.c: SHA-256 against the FIPS 180-4 / NIST example vectors,
  * and incremental updates split at every offset. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats.c: statistics over random games (carcamap/stats.h) on the
  * 120-square benchmark board: the same seed gives the same figures and
  * another seed others; the sums agree with each other (per-square fill

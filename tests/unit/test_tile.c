@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_tile.c: slots, rotation, facing and matching (carcamap/tile.h). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_tileset.c: the tile set reader, the semantic checks and the writers
  * (carcamap/tileset.h). Bad inputs are data: every file in
  * tests/fixtures/tileset/bad names the (rule, line) diagnostics it must

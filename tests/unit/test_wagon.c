@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_wagon.c: wagons and abbeys in the rules engine (carcamap/board.h
  * "Wagons and abbeys") under random play, in both editions: wagons stand
  * only on roads, cities, monasteries and abbeys; a wagon never moves to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util_board.c: scenario fixtures and replay round trips for the rules
  * engine's unit tests (util_board.h). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util_board.h: test helpers shared by the rules engine's unit tests
  * (test_board.c, test_wagon.c): a scenario file with its deck, and
  * replays written, read back and played again. Every name starts with

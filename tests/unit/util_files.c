@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util_files.c: fixture files for the unit tests (util_files.h): reading
  * files and directories, and the "<!-- expect: ID line N -->" headers that
  * every bad-input fixture carries. */

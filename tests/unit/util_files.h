@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util_files.h: test helpers shared by the unit tests' fixture runners:
  * whole files, sorted directory listings, the "<!-- expect: ID line N -->"
  * headers of bad-input fixtures and their comparison with a cm_diags.

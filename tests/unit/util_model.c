@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util_model.c: model builders and comparisons for unit tests (util_model.h). */
 #include <dirent.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* util_model.h: test helpers shared by unit tests: small tile sets and maps
  * built in memory, field-by-field comparison (file and line fields are
  * ignored), and a temporary directory. Every name starts with util_. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/board.h: the rules engine (DESIGN.md "Rules engine"; RULES.md
  * sections 1 and 2). A deck built from a map's deck entries and tile sets;
  * a board over a map, a deck and 2..6 players with the turn API (draw,

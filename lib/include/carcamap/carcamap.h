@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/carcamap.h: the whole public API of libcarcamap, and the few
  * functions that belong to no single module (version, file detection). */
 #ifndef CARCAMAP_H

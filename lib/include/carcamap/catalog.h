@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/catalog.h: the catalogue of checks. Every diagnostic that comes
  * from a check carries one of these ids; ids never change meaning once
  * released (retired ids stay, marked retired). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/check.h: the validator's map levels above structure (DESIGN.md
  * "Validator"): playability against the deck (CM05xx) and statistics from
  * simulated games (CM06xx), and the whole pipeline over a workspace, which

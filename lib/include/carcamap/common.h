@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/common.h: error codes and small types shared by every module. */
 #ifndef CARCAMAP_COMMON_H
 #define CARCAMAP_COMMON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/diag.h: the diagnostics sink. Every module reports problems here
  * instead of printing; the command renders them as text, JSON or SARIF. */
 #ifndef CARCAMAP_DIAG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/export.h: exports of a map for game clients (DESIGN.md "Users and
  * their jobs" 3). Three formats, each specified under schemas/: JSON with a
  * JSON Schema (export-json.md), a compact little-endian binary with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/image.h: annotated map images. A legend (schemas/legend.xsd,
  * described in schemas/legend.md) maps colours to square kinds and gives the
  * grid geometry; cm_image_import reads the grid of squares from a PNG, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/map.h: the map model (DESIGN.md "Core model"): a grid of printed
  * squares with kinds, names, coats of arms and markers; big cities as
  * printed pseudo-tiles; edge prints on the map edge; ferries; islands;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/pack.h: map packs, SQLite files holding maps and tile sets
  * (DESIGN.md "Pack (SQLite)", schema and promises in schemas/pack.md).
  * Writing is atomic (temporary file beside the target, then rename);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/render.h: pictures of maps as PNG. Squares coloured by kind with
  * the legend's colours (so that a picture at scale 1, or at the legend's own
  * grid, imports back to the same squares), and at larger scales the printed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/rng.h: the engine's own seeded pseudo-random generator, so games
  * are identical on every platform and C library: xoshiro256** (Blackman and
  * Vigna, 2018), its 256-bit state filled from the 64-bit seed by SplitMix64.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/stats.h: statistics of many random games on one map (DESIGN.md
  * "Validator": fill ratio, squares never filled; `carcamap play`). Games
  * are played by the rules engine's random play (carcamap/board.h) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/tile.h: the tile model. Slots and sides, rotation, matching,
  * features with their attributes and relations (DESIGN.md "Core model").
  *

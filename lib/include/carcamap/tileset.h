@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/tileset.h: tile sets, read from XML (schemas/tileset.xsd), with
  * the semantic checks CM01xx. A tile set is a named, edition-tagged
  * collection of tile types with counts; a map's deck is a list of them. */

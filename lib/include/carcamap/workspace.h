@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* carcamap/workspace.h: the maps and tile sets one command works on. A
  * workspace loads descriptors (with their annotated images), tile sets and
  * packs, finds the tile sets that decks name, and hands out each map with
