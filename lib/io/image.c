@@ -13,6 +13,7 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/image.h"
+#include "carcamap/palette.h"
 #include "base/util_int.h"
 #include "io/xml_int.h"
 
@@ -235,11 +236,6 @@ int cm_legend_load_file(const char *path, cm_diags *d, cm_legend **out)
 
 /* Built-in colours, by kind: sea for none, greens for land, browns for
  * towns and cities, blue waves, grey landmarks, straw for half squares. */
-static const uint8_t default_colours[CM_SQ_KIND_COUNT][3] = {
-	{ 0xa8, 0xc8, 0xe8 }, { 0xc8, 0xdc, 0x8c }, { 0xe8, 0xc8, 0x90 },
-	{ 0xd8, 0xb8, 0x78 }, { 0xb0, 0x50, 0x30 }, { 0x68, 0x90, 0xc0 },
-	{ 0x90, 0x90, 0x90 }, { 0xa0, 0xd0, 0x70 }, { 0xd0, 0xd0, 0xa0 },
-};
 
 int cm_legend_default(cm_legend **out)
 {
@@ -252,9 +248,10 @@ int cm_legend_default(cm_legend **out)
 	lg->grid = (cm_legend_grid){ 0, 0, 1, 1, 0, 0, 1 };
 	for (int k = 0; k < CM_SQ_KIND_COUNT; k++) {
 		cm_legend_colour *c = &lg->colours[k];
-		c->r = default_colours[k][0];
-		c->g = default_colours[k][1];
-		c->b = default_colours[k][2];
+		cm_rgb p = cm_palette_square((cm_square_kind)k);
+		c->r = p.r;
+		c->g = p.g;
+		c->b = p.b;
 		c->a = 255;
 		c->kind = (cm_square_kind)k;
 		/* every island square imported with the built-in legend joins one island */

@@ -19,6 +19,7 @@
 #include "board.h"
 #include "stats.h"
 #include "check.h"
+#include "palette.h"
 
 /* "0.1.0" */
 const char *cm_version(void);
