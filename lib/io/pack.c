@@ -75,7 +75,16 @@ static void check_text(chk *c, const char *where, const char *what, const char *
 		fail(c, where, "%s is longer than %d bytes", what, MAX_TEXT);
 	} else if (required && !*s) {
 		fail(c, where, "%s is empty", what);
+	} else if (cm_text_problem(s)) {
+		fail(c, where, "%s holds %s", what, cm_text_problem(s));
 	}
+}
+
+static void check_id(chk *c, const char *where, const char *what, const char *s)
+{
+	if (s && !cm_id_valid(s))
+		fail(c, where, "%s is not an id (1 to %d of a-z, 0-9 and '-', not starting with '-')", what,
+		     CM_ID_MAX);
 }
 
 static void check_range(chk *c, const char *where, const char *what, long long v, long long lo,
@@ -144,6 +153,7 @@ static void check_tileset(chk *c, const cm_tileset *ts)
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", ts->id ? ts->id : "?");
 	check_text(c, where, "tile set id", ts->id, true);
+	check_id(c, where, "tile set id", ts->id);
 	check_text(c, where, "tile set name", ts->name, false);
 	for (int e = 0; e < CM_EDITION_COUNT; e++)
 		check_range(c, where, "declared total", ts->total[e], -1, MAX_COUNT);
@@ -174,6 +184,7 @@ static void check_map(chk *c, const cm_map *m)
 	char where[256], w[512];
 	snprintf(where, sizeof where, "map %.100s", m->id ? m->id : "?");
 	check_text(c, where, "map id", m->id, true);
+	check_id(c, where, "map id", m->id);
 	check_text(c, where, "map name", m->name, false);
 	check_text(c, where, "image", m->image, false);
 	check_text(c, where, "legend", m->legend, false);
@@ -244,6 +255,7 @@ static void check_map(chk *c, const cm_map *m)
 	for (size_t i = 0; i < m->n_deck; i++) {
 		snprintf(w, sizeof w, "%s, deck entry %zu", where, i);
 		check_text(c, w, "deck tile set", m->deck[i].tileset, true);
+		check_id(c, w, "deck tile set", m->deck[i].tileset);
 		check_text(c, w, "deck tile", m->deck[i].tile, false);
 		check_range(c, w, "deck count", m->deck[i].count, -1, MAX_COUNT);
 	}
@@ -1076,6 +1088,15 @@ static int load_ids(cm_diags *d, sqlite3 *db, const char *path, const char *tabl
 			rc = CM_EFORMAT;
 			goto out;
 		}
+		if (!cm_id_valid(t) || (size_t)bytes != strlen(t)) {
+			/* ids name output files (compile, render): never ../x */
+			cm_diags_check(d, "CM0407", path, 0, 0, NULL,
+			               "an id in table %s is not an id (1 to %d of a-z, 0-9 and '-', "
+			               "not starting with '-')",
+			               table, CM_ID_MAX);
+			rc = CM_EFORMAT;
+			goto out;
+		}
 		if (n >= MAX_ITEMS) {
 			cm_diags_check(d, "CM0407", path, 0, 0, NULL, "table %s has more than %d rows", table,
 			               MAX_ITEMS);
@@ -1359,6 +1380,11 @@ static bool col_text(rd *r, sqlite3_stmt *st, int c, const char *what, bool null
 	}
 	if (n > MAX_TEXT || memchr(t, 0, (size_t)n)) {
 		rd_bad(r, "%s is longer than %d bytes or holds a NUL byte", what, MAX_TEXT);
+		return false;
+	}
+	const char *why = cm_text_problem(t);
+	if (why) {
+		rd_bad(r, "%s holds %s", what, why);
 		return false;
 	}
 	if (!(*out = cm_strndup(t, (size_t)n))) {
