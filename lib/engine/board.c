@@ -268,9 +268,16 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 			/* the map edge: a printed segment joins, anything else closes */
 			int32_t x = base + sa[3 * d + 1];
 			int kx = n[x].kind;
+			int32_t st = b->side_static[key];
+			if (kx == CM_FEAT_ABBEY && st >= 0 &&
+			    (n[st].kind == CM_FEAT_ROAD || n[st].kind == CM_FEAT_CITY)) {
+				/* ABBEY-PLACE: it closes a ferry or printed segment
+				 * at its side as it closes a tile's road */
+				n[cm__find(n, st)].open--;
+				continue;
+			}
 			if (kx != CM_FEAT_ROAD && kx != CM_FEAT_CITY)
 				continue;
-			int32_t st = b->side_static[key];
 			if (st >= 0 && n[st].kind == kx) {
 				int32_t rt = unite(b, x, st);
 				n[rt].open -= 2;
