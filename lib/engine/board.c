@@ -1127,3 +1127,22 @@ int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *ou
 	out->ferry = (n[r].flags & NF_FERRY) != 0;
 	return 0;
 }
+
+/* A score item's place: the lowest-numbered piece of the feature that lies
+ * on a square (printed segments and ferries have none). Score items and
+ * wagon moves name features by it. */
+void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
+{
+	const node *n = b->nodes;
+	int32_t best = -1, p = r;
+	do {
+		if (n[p].sq < b->n_sq && (best < 0 || p < best))
+			best = p;
+		p = n[p].next;
+	} while (p != r);
+	if (best >= 0) {
+		it->x = n[best].sq % b->cols;
+		it->y = n[best].sq / b->cols;
+		it->feature = n[best].feat;
+	}
+}

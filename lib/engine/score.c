@@ -18,24 +18,6 @@ cm_score_item *cm__item(cm_board *b)
 	return it;
 }
 
-/* The item's place: the lowest-numbered piece of the feature that lies on
- * a square (printed segments and ferries have none). */
-void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
-{
-	const node *n = b->nodes;
-	int32_t best = -1, p = r;
-	do {
-		if (n[p].sq < b->n_sq && (best < 0 || p < best))
-			best = p;
-		p = n[p].next;
-	} while (p != r);
-	if (best >= 0) {
-		it->x = n[best].sq % b->cols;
-		it->y = n[best].sq / b->cols;
-		it->feature = n[best].feat;
-	}
-}
-
 static unsigned majority(const node *nd)
 {
 	int max = 0;

@@ -7,6 +7,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Return codes: 0 is success, failures are negative. Details of a failure
  * go to the cm_diags sink passed to the function. */
 enum {
@@ -51,4 +55,7 @@ char *cm_text_escape(const char *s);
  * character", "invalid UTF-8", ...; static storage). */
 const char *cm_text_problem(const char *s);
 
+#ifdef __cplusplus
+}
+#endif
 #endif
