@@ -130,6 +130,8 @@ out:
 }
 
 /* Checks between colours and between grid values. */
+/* Colours are compared pairwise, at most CM_LEGEND_MAX_COLOURS of them;
+ * a colour too close to several is reported against the first alone. */
 static int check_legend(const cm_legend *lg, const char *file, cm_diags *d)
 {
 	int rc = 0;
@@ -149,6 +151,7 @@ static int check_legend(const cm_legend *lg, const char *file, cm_diags *d)
 			               "could match both",
 			               a, dist, b, lg->colours[j].line, lg->tolerance);
 			rc = CM_EINVAL;
+			break;
 		}
 	const cm_legend_grid *g = &lg->grid;
 	if (g->sample > g->cell_w || g->sample > g->cell_h) {
@@ -191,6 +194,13 @@ static int legend_from_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_legend
 			g->rows = cm_xml_attr_int(n, "rows", 0);
 			g->sample = cm_xml_attr_int(n, "sample", 1);
 		} else if (cm_xml_is(n, "colour")) {
+			if (lg->n_colours == CM_LEGEND_MAX_COLOURS) {
+				/* colours are compared pairwise (CM0302): the cap bounds it */
+				cm_diags_check(d, "CM0004", file, cm_xml_line(n), 0, NULL,
+				               "legend has more than %d colours", CM_LEGEND_MAX_COLOURS);
+				rc = CM_ELIMIT;
+				goto out;
+			}
 			if (cm_grow((void **)&lg->colours, &cap, lg->n_colours, sizeof *lg->colours)) {
 				rc = CM_ENOMEM;
 				goto out;
@@ -345,6 +355,7 @@ typedef struct {
 	/* match() per distinct colour: a direct-mapped memo of pixel -> index */
 	uint32_t memo_key[MEMO_SIZE];
 	int memo_idx[MEMO_SIZE];  /* -3: empty */
+	int *isl_of;         /* per legend colour: its island's index in the map, -2 unknown */
 } reader;
 
 static void lower_first(char *s)
@@ -755,6 +766,7 @@ static void reader_free(reader *r)
 	free(r->cell);
 	free(r->rgba);
 	free(r->rgba_rows);
+	free(r->isl_of);
 	free(r);
 }
 
@@ -772,6 +784,12 @@ static int read_cells(const char *path, const cm_legend *lg, cm_diags *d, reader
 	for (size_t i = 0; i < MEMO_SIZE; i++)
 		r->memo_idx[i] = -3;
 	int rc = 0;
+	if (!(r->isl_of = malloc((lg->n_colours + 1) * sizeof *r->isl_of))) {
+		free(r);
+		return CM_ENOMEM;
+	}
+	for (size_t i = 0; i < lg->n_colours; i++)
+		r->isl_of[i] = -2;
 	if (cm_open_read(path, d, &r->f)) {
 		rc = CM_EIO;
 		goto out;
@@ -831,11 +849,17 @@ static int add_marker(cm_square *s, const char *marker)
 	return 0;
 }
 
-/* Adds what colour c says to square s (kind set by the caller). */
-static int fill_square(cm_map *m, cm_square *s, const cm_legend_colour *c)
+/* Adds what colour c says to square s (kind set by the caller). *isl
+ * remembers the island index of c (-2: not looked up yet), so the islands
+ * are searched once per colour, not once per square. */
+static int fill_square(cm_map *m, cm_square *s, const cm_legend_colour *c, int *isl)
 {
-	if (c->island && s->island < 0 && (s->island = island_index(m, c->island)) < 0)
-		return CM_ENOMEM;
+	if (c->island && s->island < 0) {
+		if (*isl == -2)
+			*isl = island_index(m, c->island);
+		if ((s->island = *isl) < 0)
+			return CM_ENOMEM;
+	}
 	if (c->name && !s->name && !(s->name = cm_strdup(c->name)))
 		return CM_ENOMEM;
 	if (c->marker && add_marker(s, c->marker))
@@ -858,7 +882,7 @@ int cm_image_import(const char *png_path, const cm_legend *lg, cm_diags *d, cm_m
 	for (int i = 0; i < r->g.cols * r->g.rows; i++) {
 		const cm_legend_colour *c = &lg->colours[r->cell[i]];
 		m->squares[i].kind = c->kind;
-		if ((rc = fill_square(m, &m->squares[i], c)))
+		if ((rc = fill_square(m, &m->squares[i], c, &r->isl_of[r->cell[i]])))
 			goto out;
 	}
 	if (!(m->image = cm_strdup(png_path)) || (lg->file && !(m->legend = cm_strdup(lg->file)))) {
@@ -915,7 +939,7 @@ int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diag
 					continue;
 				}
 			}
-			if (fill_square(m, s, c)) {
+			if (fill_square(m, s, c, &r->isl_of[idx])) {
 				rc = CM_ENOMEM;
 				goto out;
 			}
