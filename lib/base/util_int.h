@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* util_int.h: small helpers every module uses (strings, files, growth). */
+/* util_int.h: small helpers every module uses: strings and growth
+ * (util.c), files and the atomic writer (file.c). */
 #ifndef CM_UTIL_INT_H
 #define CM_UTIL_INT_H
 
@@ -7,7 +8,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdio.h>
 #include "carcamap/diag.h"
 
