@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "carcamap/diag.h"
-
-#define CM_VERSION_STRING "0.1.0"
+/* CM_VERSION_STRING, written by make from the Makefile's VERSION */
+#include "cm_version.h"
 
 /* Largest input file any reader accepts (XML, PNG, packs are checked apart). */
 #define CM_MAX_INPUT_BYTES (64u * 1024u * 1024u)
