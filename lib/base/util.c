@@ -100,18 +100,6 @@ int cm_edition_parse(const char *s, cm_edition *out)
 	return CM_EINVAL;
 }
 
-bool cm_id_valid(const char *s)
-{
-	if (!s || !*s || *s == '-')
-		return false;
-	size_t n = 0;
-	for (; s[n]; n++)
-		if (!((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') || s[n] == '-') ||
-		    n >= CM_ID_MAX)
-			return false;
-	return true;
-}
-
 /* The code point of the UTF-8 sequence at s (its length in *len), or -1
  * with *len 1 for an invalid, overlong, surrogate or cut sequence. */
 static long utf8_next(const unsigned char *s, size_t *len)

@@ -526,7 +526,7 @@ static void test_pack__path_as_map_id_refused(void **state)
 	int wrc = write_sample(f, f->path);
 	f->map->id = old;
 	assert_int_not_equal(wrc, 0);
-	assert_true(has_diag(f->d, "CM0411", "map ../escape", "map id is not an id"));
+	assert_true(has_diag(f->d, "CM0411", "map ../escape", "is not an id"));
 }
 
 /* A written pack carries each map's client binary, equal to cm_export_bin. */

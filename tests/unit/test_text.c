@@ -12,6 +12,7 @@
 #include <string.h>
 #include "carcamap/common.h"
 #include "carcamap/diag.h"
+#include "carcamap/map.h"
 
 static void test_text__id_syntax(void **state)
 {

@@ -36,13 +36,6 @@ typedef enum { CM_EDITION_C1 = 0, CM_EDITION_C2 = 1, CM_EDITION_C3 = 2 } cm_edit
 const char *cm_edition_name(cm_edition e);
 int cm_edition_parse(const char *s, cm_edition *out);
 
-/* The id syntax of map and tile set ids (schemas/map.xsd, tileset.xsd):
- * 1 to CM_ID_MAX characters of a-z, 0-9 and '-', not starting with '-'.
- * Every reader checks ids with it, and no output file name is built from
- * an id that fails it. */
-#define CM_ID_MAX 64
-bool cm_id_valid(const char *s);
-
 /* Text for one line of terminal output: s with every control character
  * (C0, DEL, C1), bidirectional control (U+061C, U+200E-200F, U+202A-202E,
  * U+2066-2069), line or paragraph separator and invalid UTF-8 byte written
