@@ -127,8 +127,9 @@ scenario-test: $(SCEN_BIN) $(BIN)
 cli-test: $(BIN)
 	$(Q)sh tests/cli/run.sh $(BIN)
 # Export samples against the JSON Schema, Tiled and a C99 build of the reader.
-export-test: $(O)/tests/test_export
+export-test: $(O)/tests/test_export $(BIN)
 	$(Q)CC='$(CC)' sh tests/export/run.sh $(O)
+	$(Q)sh tests/export/tiled_roundtrip.sh $(BIN)
 
 bench: $(BENCH_BIN) $(BIN)
 	$(Q)for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
@@ -150,7 +151,8 @@ install: $(BIN) $(LIB) $(O)/carcamap.pc
 	install -m 644 $(O)/carcamap.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/carcamap.pc
 	install -m 644 tools/carcamap.1 $(DESTDIR)$(PREFIX)/share/man/man1/carcamap.1
 	install -d $(DESTDIR)$(TILESET_DIR)
-	install -m 644 maps/tilesets/*.xml $(DESTDIR)$(TILESET_DIR)/
+	install -m 644 maps/tilesets/*.xml maps/tilesets/carcamap-kinds.tsx maps/tilesets/carcamap-kinds.png \
+	  maps/tilesets/carcamap.tiled-project $(DESTDIR)$(TILESET_DIR)/
 
 clean:
 	rm -rf build

@@ -515,10 +515,10 @@ static void names_group(tmx *t)
 			attr(t, "wrap", "1");
 			attr(t, "halign", "center");
 			attr(t, "valign", "center");
-			if (xml_text_ok(s->name)) {
-				if (xmlTextWriterWriteString(t->w, (const xmlChar *)s->name) < 0)
-					t->err = 1;
-			}
+			if (!xml_text_ok(s->name))
+				t->bad = s->name;
+			else if (xmlTextWriterWriteString(t->w, (const xmlChar *)s->name) < 0)
+				t->err = 1;
 			end(t);
 			end(t);
 		}
