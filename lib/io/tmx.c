@@ -17,6 +17,7 @@
 
 #define MAX_GRID 1024
 #define MAX_POINTS 100000
+#define MAX_WORK 50000000ull /* point-in-polygon steps for placing pieces */
 
 typedef struct {
 	cm_diags *d;
@@ -31,6 +32,12 @@ typedef struct {
 	xmlNode **cities;    /* polygon object per big city */
 	double **city_pts;   /* its outline in map pixels, x y pairs */
 	size_t *city_npts;
+	double *city_box;    /* x0 y0 x1 y1 per big city */
+	size_t *piece_cap;   /* per big city */
+	size_t *marker_cap;  /* per square */
+	int *island_order;   /* island indices sorted by id */
+	size_t n_island_order;
+	unsigned long long work; /* point-in-polygon steps, bounded */
 } rd;
 
 /* One object: what diagnostics and geometry need. */
@@ -209,6 +216,14 @@ typedef struct {
 	char *name;
 	unsigned line;
 } tset;
+
+static int cmp_tset(const void *a, const void *b)
+{
+	const tset *x = a, *y = b;
+	if (x->firstgid != y->firstgid)
+		return x->firstgid < y->firstgid ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
 
 static bool is_kinds_source(const char *src)
 {
@@ -467,10 +482,16 @@ static int set_kinds(rd *r, const uint32_t *gid, const unsigned *line, tset *ts,
 			sq->kind = CM_SQ_NONE;
 			continue;
 		}
-		size_t best = nts;
-		for (size_t k = 0; k < nts; k++)
-			if (ts[k].firstgid <= (long)g && (best == nts || ts[k].firstgid > ts[best].firstgid))
-				best = k;
+		/* ts is sorted by firstgid: the last one at or below g */
+		size_t lo = 0, hi = nts;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (ts[mid].firstgid <= (long)g)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		size_t best = lo ? lo - 1 : nts;
 		int x = i % m->cols, y = i / m->cols;
 		if (best == nts || !ts[best].kinds) {
 			if (!said[best]) {
@@ -712,9 +733,9 @@ static void find_layers(rd *r, xmlNode *parent, layers *L, xmlNode **squares, si
 					k += cm_xml_is(o, "object");
 				if (k)
 					cm_diags_check(r->d, "CM0706", r->file, cm_xml_line(c), 0, NULL,
-					               "object layer '%s' is not a carcamap layer: its %zu objects are not part "
+					               "object layer '%s' is not a carcamap layer: its %zu object%s not part "
 					               "of the map",
-					               name ? name : "", k);
+					               name ? name : "", k, k == 1 ? " is" : "s are");
 			}
 		}
 		free(name);
@@ -725,12 +746,29 @@ static void find_layers(rd *r, xmlNode *parent, layers *L, xmlNode **squares, si
 	for (xmlNode *o = cm_xml_elem((layer) ? (layer)->children : NULL); o; o = cm_xml_elem(o->next)) \
 		if (cm_xml_is(o, "object"))
 
-static int island_index(const cm_map *m, const char *id)
+/* Island ids sorted (then by declaration order), for lookups in log time. */
+static const cm_map *sort_map;
+static int cmp_island(const void *a, const void *b)
 {
-	for (size_t i = 0; id && i < m->n_islands; i++)
-		if (m->islands[i].name && strcmp(m->islands[i].name, id) == 0)
-			return (int)i;
-	return -1;
+	int i = *(const int *)a, k = *(const int *)b;
+	int c = strcmp(sort_map->islands[i].name, sort_map->islands[k].name);
+	return c ? c : (i > k) - (i < k);
+}
+
+static int island_index(const rd *r, const char *id)
+{
+	const cm_map *m = r->m;
+	size_t lo = 0, hi = r->n_island_order;
+	while (id && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(m->islands[r->island_order[mid]].name, id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return id && lo < r->n_island_order && strcmp(m->islands[r->island_order[lo]].name, id) == 0
+	               ? r->island_order[lo]
+	               : -1;
 }
 
 static void read_islands(rd *r, xmlNode *layer)
@@ -757,12 +795,23 @@ static void read_islands(rd *r, xmlNode *layer)
 static void read_island_squares(rd *r, xmlNode *layer)
 {
 	cm_map *m = r->m;
+	if (m->n_islands) {
+		if (!(r->island_order = malloc(m->n_islands * sizeof *r->island_order))) {
+			r->oom = true;
+			return;
+		}
+		for (size_t i = 0; i < m->n_islands; i++)
+			r->island_order[i] = (int)i;
+		sort_map = m;
+		qsort(r->island_order, m->n_islands, sizeof *r->island_order, cmp_island);
+		r->n_island_order = m->n_islands;
+	}
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		int x, y;
 		if (read_obj(r, n, "island-squares", &o) && obj_square(r, &o, &x, &y)) {
 			cm_square *s = cm_map_at(m, x, y);
-			int k = island_index(m, o.name);
+			int k = island_index(r, o.name);
 			if (r->island_by[y * m->cols + x])
 				report(r, "CM0705", o.line, &o, "square (%d,%d) is already given an island by object %ld", x, y,
 				       r->island_by[y * m->cols + x]);
@@ -826,12 +875,10 @@ static void read_markers(rd *r, xmlNode *layer)
 			if (!o.name)
 				report(r, "CM0705", o.line, &o, "square (%d,%d): a marker needs its text as the object name", x, y);
 			else {
-				char **v = realloc(s->markers, (s->n_markers + 1) * sizeof *v);
-				if (!v)
+				if (cm_grow((void **)&s->markers, &r->marker_cap[y * m->cols + x], s->n_markers, sizeof *s->markers))
 					r->oom = true;
 				else {
-					s->markers = v;
-					v[s->n_markers++] = o.name;
+					s->markers[s->n_markers++] = o.name;
 					o.name = NULL;
 				}
 			}
@@ -861,7 +908,9 @@ static void read_bigcities(rd *r, xmlNode *layer)
 	r->cities = calloc(count + 1, sizeof *r->cities);
 	r->city_pts = calloc(count + 1, sizeof *r->city_pts);
 	r->city_npts = calloc(count + 1, sizeof *r->city_npts);
-	if (!r->cities || !r->city_pts || !r->city_npts) {
+	r->city_box = calloc(4 * (count + 1), sizeof *r->city_box);
+	r->piece_cap = calloc(count + 1, sizeof *r->piece_cap);
+	if (!r->cities || !r->city_pts || !r->city_npts || !r->city_box || !r->piece_cap) {
 		r->oom = true;
 		return;
 	}
@@ -906,6 +955,15 @@ static void read_bigcities(rd *r, xmlNode *layer)
 		r->cities[i] = n;
 		r->city_pts[i] = o.pts;
 		r->city_npts[i] = o.npts;
+		double *bx = &r->city_box[4 * i];
+		bx[0] = bx[2] = o.pts[0];
+		bx[1] = bx[3] = o.pts[1];
+		for (size_t k = 1; k < o.npts; k++) {
+			bx[0] = fmin(bx[0], o.pts[2 * k]);
+			bx[1] = fmin(bx[1], o.pts[2 * k + 1]);
+			bx[2] = fmax(bx[2], o.pts[2 * k]);
+			bx[3] = fmax(bx[3], o.pts[2 * k + 1]);
+		}
 		o.pts = NULL;
 		obj_free(&o);
 	}
@@ -923,9 +981,21 @@ static void read_pieces(rd *r, xmlNode *layer)
 		}
 		double cx = (x + 0.5) * r->tw, cy = (y + 0.5) * r->th;
 		size_t city = m->n_bigcities;
-		for (size_t i = 0; i < m->n_bigcities && city == m->n_bigcities; i++)
+		for (size_t i = 0; i < m->n_bigcities && city == m->n_bigcities && r->work <= MAX_WORK; i++) {
+			const double *bx = &r->city_box[4 * i];
+			if (cx < bx[0] || cy < bx[1] || cx > bx[2] || cy > bx[3])
+				continue;
+			r->work += r->city_npts[i];
 			if (inside(r->city_pts[i], r->city_npts[i], cx, cy))
 				city = i;
+		}
+		if (r->work > MAX_WORK) {
+			report(r, "CM0705", o.line, &o,
+			       "the big-city outlines overlap too much to place the pieces in them: draw each big city "
+			       "as one polygon around its own pieces");
+			obj_free(&o);
+			break;
+		}
 		xmlNode *fp = property(n, "features");
 		char *note = prop_value(r, fp);
 		if (city == m->n_bigcities) {
@@ -947,12 +1017,11 @@ static void read_pieces(rd *r, xmlNode *layer)
 				cm_diags_set_square(r->d, x, y);
 			} else {
 				cm_bigcity *b = &m->bigcities[city];
-				cm_bigcity_piece *v = realloc(b->pieces, (b->n_pieces + 1) * sizeof *v);
-				if (!v) {
+				if (cm_grow((void **)&b->pieces, &r->piece_cap[city], b->n_pieces, sizeof *b->pieces)) {
 					r->oom = true;
 					cm_tile_type_clear(&t);
 				} else {
-					b->pieces = v;
+					cm_bigcity_piece *v = b->pieces;
 					t.line = o.line;
 					for (size_t k = 0; k < t.n_features; k++)
 						t.features[k].line = o.line;
@@ -1249,6 +1318,8 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 		t->kinds = src ? is_kinds_source(src) : (t->name && strcmp(t->name, "carcamap-kinds") == 0);
 		free(fg);
 	}
+	if (nts)
+		qsort(ts, nts, sizeof *ts, cmp_tset);
 	xmlNode *squares = NULL;
 	size_t n_tile_layers = 0;
 	layers L = { 0 };
@@ -1293,7 +1364,8 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 	r.named_by = calloc(n, sizeof *r.named_by);
 	r.island_by = calloc(n, sizeof *r.island_by);
 	r.print_by = calloc(4 * n, sizeof *r.print_by);
-	if (!gid || !glines || !r.named_by || !r.island_by || !r.print_by) {
+	r.marker_cap = calloc(n, sizeof *r.marker_cap);
+	if (!gid || !glines || !r.named_by || !r.island_by || !r.print_by || !r.marker_cap) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
@@ -1337,6 +1409,10 @@ out:
 	free(r.cities);
 	free(r.city_pts);
 	free(r.city_npts);
+	free(r.city_box);
+	free(r.piece_cap);
+	free(r.marker_cap);
+	free(r.island_order);
 	if (rc) {
 		cm_map_free(m);
 		return rc;

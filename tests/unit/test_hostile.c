@@ -120,6 +120,16 @@ static int read_pack(const char *path, cm_diags *d)
 	return rc;
 }
 
+static int read_tmx(const char *path, cm_diags *d)
+{
+	cm_map *m = NULL;
+	int rc = cm_tmx_load_file(path, d, &m);
+	if ((rc == 0) != (m != NULL))
+		fail_msg("%s: tmx reader returned %d with%s a model", path, rc, m ? "" : "out");
+	cm_map_free(m);
+	return rc;
+}
+
 static const struct {
 	const char *dir;
 	reader_fn read;
@@ -129,6 +139,7 @@ static const struct {
 	{ "map", read_map },
 	{ "pack", read_pack },
 	{ "tileset", read_tileset },
+	{ "tmx", read_tmx },
 };
 
 /* ------------------------------------------------------------------ */

@@ -2,8 +2,8 @@
 /* carcamap/export.h: exports of a map for game clients (DESIGN.md "Users and
  * their jobs" 3). Three formats, each specified under schemas/: JSON with a
  * JSON Schema (export-json.md), a compact little-endian binary with a
- * dependency-free C reader in lib/reader/ (export-bin.md), and Tiled TMX with
- * a generated tileset image (export-tmx.md). Every writer is deterministic:
+ * dependency-free C reader in lib/reader/ (export-bin.md), and Tiled TMX over
+ * the shared kinds tileset, read back by carcamap/tmx.h (export-tmx.md). Every writer is deterministic:
  * the same model gives the same bytes. */
 #ifndef CARCAMAP_EXPORT_H
 #define CARCAMAP_EXPORT_H
