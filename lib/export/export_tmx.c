@@ -665,13 +665,9 @@ static char *kinds_ref(const char *tmx_path, const char *kinds)
 
 int cm_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, cm_diags *d)
 {
-	const char *where = NULL;
-	int rc = cm_export_check_model(m, &where);
-	if (rc) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, m->id,
-		             "cannot export an inconsistent map: %s", where);
+	int rc = cm_map_check_model(m, NULL, NULL, d);
+	if (rc)
 		return rc;
-	}
 	char *ref = kinds_ref(tmx_path, kinds_tsx);
 	xmlBufferPtr xb = xmlBufferCreate();
 	const char *bad = NULL;

@@ -15,7 +15,7 @@
 #include "io/xml_int.h"
 #include "model/tilenote_int.h"
 
-#define MAX_GRID 1024
+#define MAX_GRID CM_GRID_MAX
 #define MAX_POINTS 100000
 #define MAX_WORK 50000000ull /* point-in-polygon steps for placing pieces */
 
@@ -1147,12 +1147,7 @@ static void read_ferries(rd *r, xmlNode *layer)
 
 static bool id_ok(const char *s)
 {
-	if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-'))
-			return false;
-	return true;
+	return cm_id_valid(s);
 }
 
 /* "SET; SET TILE COUNT; …" */
@@ -1389,9 +1384,11 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 		goto out;
 	}
 	cm_map_default_prints(m);
+	/* the checks a descriptor gets: the structure (with the TMX lines),
+	 * then, on a sound structure, the model's limits (texts, counts, ids) */
 	if (cm_diags_errors(d) == errors)
 		cm_map_check(m, NULL, 0, d);
-	if (cm_diags_errors(d) > errors)
+	if (cm_diags_errors(d) > errors || cm_map_check_model(m, "CM0219", file, d))
 		rc = CM_EINVAL;
 out:
 	if (r.oom && !rc)

@@ -22,6 +22,10 @@
 #include "palette.h"
 #include "tmx.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* "0.1.0" */
 const char *cm_version(void);
 
@@ -40,4 +44,7 @@ typedef enum {
 cm_file_kind cm_file_detect(const char *path, cm_diags *d);
 const char *cm_file_kind_name(cm_file_kind k);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -12,6 +12,10 @@
 #include "map.h"
 #include "tileset.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Format versions written by this build. A minor version only adds optional
  * content; a new major version breaks readers of the old one. */
 #define CM_EXPORT_JSON_VERSION "1.0"
@@ -58,4 +62,7 @@ int cm_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, 
  * CM_ENOMEM. */
 int cm_export_tmx_kinds(const char *dir, cm_diags *d);
 
+#ifdef __cplusplus
+}
+#endif
 #endif
