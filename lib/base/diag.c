@@ -108,6 +108,8 @@ void cm_diags_set_strict(cm_diags *d, int strict) { d->strict = strict; }
 static void vadd(cm_diags *d, cm_severity sev, const char *rule, const char *file, unsigned line,
                  unsigned col, const char *where, const char *fmt, va_list ap)
 {
+	if (!d)
+		return; /* a NULL sink takes nothing (diag.h) */
 	d->last_kept = false;
 	if (rule && in_list(d->ignore, d->n_ignore, rule))
 		return;
@@ -170,12 +172,14 @@ void cm_diags_check(cm_diags *d, const char *id, const char *file, unsigned line
 	va_end(ap);
 }
 
-size_t cm_diags_count(const cm_diags *d) { return d->n; }
-const cm_diag *cm_diags_get(const cm_diags *d, size_t i) { return i < d->n ? &d->v[i] : NULL; }
+size_t cm_diags_count(const cm_diags *d) { return d ? d->n : 0; }
+const cm_diag *cm_diags_get(const cm_diags *d, size_t i) { return d && i < d->n ? &d->v[i] : NULL; }
 
 size_t cm_diags_count_at_least(const cm_diags *d, cm_severity sev)
 {
 	size_t c = 0;
+	if (!d)
+		return 0;
 	for (size_t i = 0; i < d->n; i++)
 		c += d->v[i].severity >= sev;
 	return c;
@@ -186,6 +190,8 @@ size_t cm_diags_errors(const cm_diags *d) { return cm_diags_count_at_least(d, CM
 static size_t count_exact(const cm_diags *d, cm_severity sev)
 {
 	size_t c = 0;
+	if (!d)
+		return 0;
 	for (size_t i = 0; i < d->n; i++)
 		c += d->v[i].severity == sev;
 	return c;

@@ -789,6 +789,9 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 		err(d, "board", "a game needs 2 to 6 players");
 		return CM_EINVAL;
 	}
+	/* the one model checker: every index the board follows is in range */
+	if (cm_map_check_model(map, NULL, NULL, d))
+		return CM_EINVAL;
 	cm_board *b = calloc(1, sizeof *b);
 	if (!b)
 		return CM_ENOMEM;

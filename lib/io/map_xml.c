@@ -565,8 +565,10 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 		}
 	}
 	cm_map_default_prints(m);
+	/* the one checker: the structure (references with their lines), then,
+	 * on a sound structure, the model's limits (texts, counts, ids) */
 	cm_map_check_structure(m, d, r.quiet);
-	if (cm_diags_errors(d) > errors)
+	if (cm_diags_errors(d) > errors || cm_map_check_model(m, "CM0219", file, d))
 		rc = CM_EINVAL;
 out:
 	if (r.oom && !rc)
