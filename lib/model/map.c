@@ -91,6 +91,7 @@ int cm_map_new(int cols, int rows, cm_map **out)
 		m->squares[i].bigcity = -1;
 	}
 	m->setup.followers = 9;
+	m->seam = -1;
 	cm_rules_default(&m->rules, CM_EDITION_C2);
 	*out = m;
 	return 0;
@@ -450,6 +451,7 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 	if ((rc = cm_map_new((int)cols, (int)rows, &m)))
 		goto out;
 	const int ox[2] = { 0, w->cols - 1 }, oy[2] = { (int)-y0, (int)(dy - y0) };
+	m->seam = ox[1];
 	const int isl_off[2] = { 0, (int)w->n_islands }, bc_off[2] = { 0, (int)w->n_bigcities };
 	for (int h = 0; h < 2; h++) {
 		const cm_map *src = half[h];
@@ -914,6 +916,10 @@ out:
 	free(row_lines);
 	free(r.seen);
 	free(r.quiet);
+	if (rc == CM_EINVAL && m && (flags & CM_MAP_LOAD_PARTIAL)) {
+		*out = m; /* what was understood, for pictures of the problems */
+		return rc;
+	}
 	if (rc) {
 		cm_map_free(m);
 		return rc;
