@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* util_int.h: small helpers every module uses (strings, files, growth). */
+/* util_int.h: small helpers every module uses: strings and growth
+ * (util.c), files and the atomic writer (file.c). */
 #ifndef CM_UTIL_INT_H
 #define CM_UTIL_INT_H
 
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdio.h>
 #include "carcamap/diag.h"
-
-#define CM_VERSION_STRING "0.1.0"
+/* CM_VERSION_STRING, written by make from the Makefile's VERSION */
+#include "cm_version.h"
 
 /* Largest input file any reader accepts (XML, PNG, packs are checked apart). */
 #define CM_MAX_INPUT_BYTES (64u * 1024u * 1024u)

@@ -24,6 +24,10 @@
 #include "rng.h"
 #include "tileset.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CM_MAX_PLAYERS 6
 
 /* ---- Deck ---------------------------------------------------------- */
@@ -467,4 +471,7 @@ void cm_replay_free(cm_replay *r); /* NULL is a no-op */
 int cm_board_replay(const cm_map *map, const cm_deck *deck, const cm_replay *r, cm_diags *d,
                     cm_board **out);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include "common.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { CM_SEV_NOTE = 0, CM_SEV_WARNING = 1, CM_SEV_ERROR = 2 } cm_severity;
 
 typedef struct {
@@ -84,4 +88,7 @@ int cm_diags_write_sarif(const cm_diags *d, FILE *f);
 /* "N errors, N warnings" summary line (no newline) into buf. */
 void cm_diags_summary(const cm_diags *d, char *buf, size_t size);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -10,6 +10,10 @@
 #include "tile.h"
 #include "tileset.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
 	CM_SQ_NONE = 0,  /* not printed: map edge */
 	CM_SQ_LAND,
@@ -220,4 +224,7 @@ int cm_map_write_xml(const cm_map *m, FILE *f);
 /* Model equality, ignoring file and line fields and derived tile fields. */
 bool cm_map_equal(const cm_map *a, const cm_map *b);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

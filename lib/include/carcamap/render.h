@@ -14,6 +14,10 @@
 #include "board.h"
 #include "image.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { CM_RENDER_PNG = 0, CM_RENDER_SVG, CM_RENDER_HTML } cm_render_format;
 /* "png", "svg", "html". */
 const char *cm_render_format_name(cm_render_format f);
@@ -91,4 +95,7 @@ void cm_render_opts_init(cm_render_opts *o);
 int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out,
                   cm_diags *d);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -7,6 +7,10 @@
 
 #include "tile.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct cm_tileset {
 	char *id;            /* "base", "inns-cathedrals" (unique in a pack) */
 	char *name;          /* display name */
@@ -51,4 +55,7 @@ int cm_tileset_write_xml(const cm_tileset *ts, FILE *f);
  * 0 or CM_EIO. */
 int cm_tileset_write_json(const cm_tileset *ts, FILE *f);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

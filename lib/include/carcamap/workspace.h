@@ -9,6 +9,10 @@
 #include "map.h"
 #include "tileset.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct cm_workspace cm_workspace;
 
 /* A new empty workspace in *out; free with cm_workspace_free. 0 or CM_ENOMEM. */
@@ -58,4 +62,7 @@ int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, cm_tileset ***
 /* Where a map came from: its descriptor path, or "PACK" for a pack (borrowed). */
 const char *cm_workspace_map_source(const cm_workspace *w, size_t i);
 
+#ifdef __cplusplus
+}
+#endif
 #endif
