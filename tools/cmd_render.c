@@ -495,7 +495,7 @@ int cmd_render(int argc, char **argv)
 	cm_render_format by_ext;
 	int known = j.out && cm_render_format_of_path(j.out, &by_ext) == 0;
 	if (format_given && known && by_ext != j.format) {
-		ec = cli_usage_error("render", "--format %s does not match -o %s (a %s file); give one or make them agree",
+		ec = cli_usage_error("render", "--format %s does not match -o %s, whose extension asks for %s; give one or make them agree",
 		                     cm_render_format_name(j.format), j.out, cm_render_format_name(by_ext));
 		goto done;
 	}

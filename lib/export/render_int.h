@@ -41,9 +41,9 @@ void cm__put_js(FILE *f, const char *s);
 long cm__text_width(const char *s, int font);
 
 /* A label fitted into a box: font size, one or two lines (split at a
- * space: never inside a word), and text shortened with an ellipsis at a
- * word end (or, for one word too long, at a character) when nothing fits:
- * then abbreviated is set and the full text belongs in a <title>. */
+ * space: never inside a word), and text shortened to what fits with an
+ * ellipsis when nothing else does: then abbreviated is set and the full
+ * text belongs in a <title>. */
 typedef struct {
 	int font;
 	int lines;          /* 1 or 2 */

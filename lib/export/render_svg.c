@@ -139,7 +139,7 @@ static void fitted(svg *v, int cx, int by, int width, int height, int max_font, 
 	FILE *f = v->f;
 	int y = l.lines == 2 ? by - l.font - 1 : by;
 	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" class=\"%s\">", cx, y, l.font, cls);
-	if (l.abbreviated) {
+	if (l.abbreviated || l.lines == 2) { /* the whole name, as one text */
 		fputs("<title>", f);
 		cm__put_xml(f, s);
 		fputs("</title>", f);

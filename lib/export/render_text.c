@@ -215,20 +215,16 @@ int cm__label_fit(const char *s, int width, int height, int max_font, int min_fo
 			return out->line[0] && out->line[1] ? 0 : CM_ENOMEM;
 		}
 	}
-	/* shortened at the smallest size: whole words and an ellipsis, or the
-	 * first word cut at a character boundary */
+	/* shortened at the smallest size: as many characters as fit and an
+	 * ellipsis (not after a space) */
 	out->font = min_font;
 	out->lines = 1;
 	out->abbreviated = 1;
 	long ell = cm__text_width("\xe2\x80\xa6", min_font);
 	size_t keep = 0, lim = n < 256 ? n : 256; /* a label never needs more: bounded cost */
 	for (size_t i = 1; i < lim; i++)
-		if (s[i] == ' ' && fits(s, i, min_font, w100 - ell))
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && s[i - 1] != ' ' && fits(s, i, min_font, w100 - ell))
 			keep = i;
-	if (!keep)
-		for (size_t i = 1; i < lim; i++)
-			if (((unsigned char)s[i] & 0xc0) != 0x80 && fits(s, i, min_font, w100 - ell))
-				keep = i;
 	if (!keep) /* at least one character */
 		for (keep = 1; keep < n && ((unsigned char)s[keep] & 0xc0) == 0x80; keep++)
 			;
