@@ -260,7 +260,8 @@ static void test_render_svg__game(void **state)
 	char want[64];
 	snprintf(want, sizeof want, "class=\"score\">%d<", cm_board_score(b, 2));
 	assert_non_null(strstr(svg, want));
-	assert_non_null(strstr(svg, "(complete): ")); /* an explained item */
+	assert_non_null(strstr(svg, "(complete), ")); /* an explained item */
+	assert_non_null(strstr(svg, " points to player "));
 	assert_non_null(strstr(svg, "id=\"empty\""));
 	free(svg);
 	free(it.v);
