@@ -42,8 +42,8 @@ static void usage(FILE *f)
 	        "                     with --format)\n"
 	        "  --format F         png, svg or html\n"
 	        "  --map ID           the map to draw when the input holds several\n"
-	        "  --scale N          pixels per square, 0..256 (default 24; svg/html: the\n"
-	        "                     size the picture asks for, default 36)\n"
+	        "  --scale N          pixels per square, 0..256 (default 24; svg and html:\n"
+	        "                     the size the picture asks for, default 36 and 54)\n"
 	        "  --legend FILE      png colours (default: the descriptor's legend, else the\n"
 	        "                     built-in colours)\n"
 	        "  --no-grid          no lines between squares\n"
@@ -509,7 +509,7 @@ int cmd_render(int argc, char **argv)
 		j.format = by_ext;
 	}
 	if (j.format != CM_RENDER_PNG && !j.scale_given)
-		j.scale = 36;
+		j.scale = j.format == CM_RENDER_HTML ? 54 : 36; /* a page is read on a screen */
 	if (j.format != CM_RENDER_PNG && j.scale == 0) {
 		ec = cli_usage_error("render", "--scale 0 (the legend's grid) is for png pictures");
 		goto done;

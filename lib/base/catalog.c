@@ -94,6 +94,8 @@ static const cm_check_info checks[] = {
 	  "fix the half's descriptor or its path (relative to the combining descriptor); halves are plain maps" },
 	{ "CM0218", E, "map format version not supported", "",
 	  "write format=\"1\" or update carcamap" },
+	{ "CM0219", E, "map value beyond the model's limits", "",
+	  "shorten the id or text, or lower the count, to the limits of schemas/map.md" },
 
 	/* end CM02xx */
 

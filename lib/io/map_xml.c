@@ -36,6 +36,7 @@ typedef struct {
 	int depth;       /* <combine> nesting */
 	unsigned flags;  /* CM_MAP_LOAD_… */
 	size_t cap_islands, cap_bigcities, cap_ferries; /* allocated lengths of the map's arrays */
+	cm_index islands; /* island ids: the first <island> of each id */
 	bool oom;
 } reader;
 
@@ -213,12 +214,23 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 	return rc;
 }
 
-static int island_index(const cm_map *m, const char *id)
+typedef struct {
+	const cm_map *m;
+	const char *id;
+} island_ctx;
+
+static bool island_is(const void *ctx, size_t i)
 {
-	for (size_t i = 0; i < m->n_islands; i++)
-		if (m->islands[i].name && strcmp(m->islands[i].name, id) == 0)
-			return (int)i;
-	return -1;
+	const island_ctx *c = ctx;
+	return c->m->islands[i].name && strcmp(c->m->islands[i].name, c->id) == 0;
+}
+
+/* The first island declared with this id, or -1: a hash lookup, so squares
+ * times islands never multiply. */
+static int island_index(reader *r, const char *id)
+{
+	size_t i = cm_index_find(&r->islands, cm_hash_str(id), island_is, &(island_ctx){ r->m, id });
+	return i == (size_t)-1 ? -1 : (int)i;
 }
 
 static void read_island(reader *r, xmlNode *n)
@@ -231,6 +243,10 @@ static void read_island(reader *r, xmlNode *n)
 	is->name = rd_attr(r, n, "id");
 	is->title = rd_attr(r, n, "name");
 	is->line = cm_xml_line(n);
+	size_t i = m->n_islands - 1;
+	if (is->name && cm_index_find_or_add(&r->islands, cm_hash_str(is->name), i, island_is,
+	                                     &(island_ctx){ m, is->name }) == (size_t)-1)
+		r->oom = true;
 }
 
 static void read_square(reader *r, xmlNode *n)
@@ -269,7 +285,7 @@ static void read_square(reader *r, xmlNode *n)
 	sq->arms = (uint8_t)cm_xml_attr_int(n, "arms", sq->arms);
 	char *island = rd_attr(r, n, "island");
 	if (island) {
-		sq->island = island_index(m, island);
+		sq->island = island_index(r, island);
 		if (sq->island < 0) {
 			rd_report(r, "CM0205", line, 0, "square (%d,%d) names island %s, which no <island> declares", x,
 			          y, island);
@@ -549,8 +565,10 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 		}
 	}
 	cm_map_default_prints(m);
+	/* the one checker: the structure (references with their lines), then,
+	 * on a sound structure, the model's limits (texts, counts, ids) */
 	cm_map_check_structure(m, d, r.quiet);
-	if (cm_diags_errors(d) > errors)
+	if (cm_diags_errors(d) > errors || cm_map_check_model(m, "CM0219", file, d))
 		rc = CM_EINVAL;
 out:
 	if (r.oom && !rc)
@@ -559,6 +577,7 @@ out:
 	free(row_lines);
 	free(r.seen);
 	free(r.quiet);
+	cm_index_free(&r.islands);
 	if (rc == CM_EINVAL && m && (flags & CM_MAP_LOAD_PARTIAL)) {
 		*out = m; /* what was understood, for pictures of the problems */
 		return rc;

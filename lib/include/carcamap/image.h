@@ -16,6 +16,8 @@ extern "C" {
 /* Largest image read: each side, and in pixels. */
 #define CM_IMAGE_MAX_SIDE 16384
 #define CM_IMAGE_MAX_PIXELS 100000000u
+/* Most colours in a legend (CM0004 past it): they are compared pairwise. */
+#define CM_LEGEND_MAX_COLOURS 4096
 
 /* One legend colour and what a cell of that colour means. */
 typedef struct {
