@@ -340,6 +340,12 @@ static int render_once(const job *j, outcome *r)
 		o.n_marks = n;
 	}
 	const char *out = j->out;
+	if (!out && !cm_id_valid(m->id)) {
+		/* every reader checks ids; never a file name from other text */
+		cli_usage_error("render", "the map id is not an id: name the picture with -o");
+		ec = EXIT_USAGE;
+		goto done;
+	}
 	if (!out) {
 		out = auto_out = cm_asprintf("%s.%s", m->id ? m->id : "map", cm_render_format_name(j->format));
 		if (!out) {
