@@ -190,14 +190,18 @@ static void map_properties(tmx *t)
 	prop_int(t, "setup.tiles_min", m->setup.tiles_min);
 	prop_int(t, "setup.tiles_max", m->setup.tiles_max);
 	prop_int(t, "setup.followers", m->setup.followers);
-	prop(t, "rules.edition", NULL, cm_edition_name(r->edition));
-	prop_bool(t, "rules.tiny_city", r->tiny_city);
-	prop(t, "rules.farmers", NULL, r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
-	prop_bool(t, "rules.farmers_bigcity", r->farmers_bigcity);
-	prop_bool(t, "rules.town_extra_turn", r->town_extra_turn);
-	prop_bool(t, "rules.town_cost", r->town_cost);
-	prop_bool(t, "rules.town_road_bonus", r->town_road_bonus);
-	prop_bool(t, "rules.abbey_edge", r->abbey_edge);
+	for (size_t i = 0; i < cm_rule_option_count(); i++) { /* the table's options (rules.c) */
+		const cm_rule_option *o = cm_rule_option_get(i);
+		int v = cm_rules_get(r, i);
+		char name[64];
+		if (!o->in_map)
+			continue;
+		snprintf(name, sizeof name, "rules.%s", o->key);
+		if (o->kind == CM_RULE_SWITCH)
+			prop_bool(t, name, v != 0);
+		else
+			prop(t, name, NULL, cm_rules_value_name(i, v, false));
+	}
 	end(t);
 }
 

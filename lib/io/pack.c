@@ -163,14 +163,16 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 	h_int(&h, m->setup.tiles_min);
 	h_int(&h, m->setup.tiles_max);
 	h_int(&h, m->setup.followers);
-	h_str(&h, cm_edition_name(m->rules.edition));
-	h_int(&h, m->rules.tiny_city);
-	h_int(&h, m->rules.farmers);
-	h_int(&h, m->rules.farmers_bigcity);
-	h_int(&h, m->rules.town_extra_turn);
-	h_int(&h, m->rules.town_cost);
-	h_int(&h, m->rules.town_road_bonus);
-	h_int(&h, m->rules.abbey_edge);
+	for (size_t i = 0; i < cm_rule_option_count(); i++) { /* the table's map options, in order */
+		const cm_rule_option *o = cm_rule_option_get(i);
+		int v = cm_rules_get(&m->rules, i);
+		if (!o->in_map)
+			continue;
+		if (o->kind == CM_RULE_EDITION)
+			h_str(&h, cm_edition_name((cm_edition)v));
+		else
+			h_int(&h, v);
+	}
 	h_int(&h, (long long)m->n_islands);
 	for (size_t i = 0; i < m->n_islands; i++) {
 		h_str(&h, m->islands[i].name);
