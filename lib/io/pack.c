@@ -884,6 +884,15 @@ static int load_ids(cm_diags *d, sqlite3 *db, const char *path, const char *tabl
 			rc = CM_EFORMAT;
 			goto out;
 		}
+		if (!cm_id_valid(t) || (size_t)bytes != strlen(t)) {
+			/* ids name output files (compile, render): never ../x */
+			cm_diags_check(d, "CM0407", path, 0, 0, NULL,
+			               "an id in table %s is not an id (1 to %d of a-z, 0-9 and '-', "
+			               "not starting with '-')",
+			               table, CM_ID_MAX);
+			rc = CM_EFORMAT;
+			goto out;
+		}
 		if (n >= MAX_ITEMS) {
 			cm_diags_check(d, "CM0407", path, 0, 0, NULL, "table %s has more than %d rows", table,
 			               MAX_ITEMS);
@@ -1169,6 +1178,11 @@ static bool col_text(rd *r, sqlite3_stmt *st, int c, const char *what, bool null
 	}
 	if (n > MAX_TEXT || memchr(t, 0, (size_t)n)) {
 		rd_bad(r, "%s is longer than %d bytes or holds a NUL byte", what, MAX_TEXT);
+		return false;
+	}
+	const char *why = cm_text_problem(t);
+	if (why) {
+		rd_bad(r, "%s holds %s", what, why);
 		return false;
 	}
 	if (!(*out = cm_strndup(t, (size_t)n))) {
