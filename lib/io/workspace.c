@@ -146,9 +146,7 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 		cm_map *m = NULL;
 		/* the stored hash must match the content: a pack edited outside
 		 * carcamap is reported (CM0408) before anything uses it */
-		int r = cm_pack_verify_map(p, cm_pack_map_id(p, i), d);
-		if (!r)
-			r = cm_pack_read_map(p, cm_pack_map_id(p, i), d, &m);
+		int r = cm_pack_read_map_verified(p, cm_pack_map_id(p, i), d, &m);
 		if (!r)
 			r = add_map(w, m, path, d);
 		if (r && !rc)
