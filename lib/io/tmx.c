@@ -853,6 +853,7 @@ static void read_names(rd *r, xmlNode *layer)
 			for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next))
 				if (cm_xml_is(c, "text")) {
 					xmlChar *t = xmlNodeGetContent(c);
+					free(text);
 					text = t && *t ? sdup(r, (const char *)t) : NULL;
 					xmlFree(t);
 				}
