@@ -69,7 +69,7 @@ test)
 esac
 
 # pkg-config module -> Debian package that provides it
-mods="libxml-2.0:libxml2-dev libpng:libpng-dev sqlite3:libsqlite3-dev cmocka:libcmocka-dev"
+mods="libxml-2.0:libxml2-dev libpng:libpng-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev cmocka:libcmocka-dev"
 
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
@@ -83,10 +83,13 @@ done
 
 mkdir -p "$(dirname "$out")"
 tmp="$out.tmp.$$"
+# the library's dependencies (also carcamap.pc's Requires.private)
+deps="libxml-2.0 libpng sqlite3 zlib"
 {
   echo "# written by tools/configure.sh; delete to re-run"
-  echo "DEP_CFLAGS := $(pkg-config --cflags libxml-2.0 libpng sqlite3)"
-  echo "DEP_LIBS := $(pkg-config --libs libxml-2.0 libpng sqlite3) -lm"
+  echo "DEP_PKGS := $deps"
+  echo "DEP_CFLAGS := $(pkg-config --cflags $deps)"
+  echo "DEP_LIBS := $(pkg-config --libs $deps) -lm"
   echo "CMOCKA_CFLAGS := $(pkg-config --cflags cmocka)"
   echo "CMOCKA_LIBS := $(pkg-config --libs cmocka)"
 } > "$tmp"
