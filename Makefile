@@ -186,7 +186,7 @@ js-test: $(BIN)
 # install, uninstall, pkg-config and the man page example, in a build tree of
 # their own (tests/install/run.sh); make dist's tarball builds and tests
 # itself (tests/install/dist.sh). Both run after the other tests.
-install-test: | unit-test cli-test scenario-test export-test lib-test
+install-test: | unit-test cli-test scenario-test export-test render-test lib-test js-test
 	$(Q)CC='$(CC)' sh tests/install/run.sh $(VERSION)
 dist-test: | install-test
 	$(Q)sh tests/install/dist.sh $(VERSION)
