@@ -9,6 +9,7 @@
 #include "carcamap/carcamap.h"
 #include "carcamap/pack.h"
 #include "carcamap/tmx.h"
+#include "carcamap/tileset.h"
 #include "carcamap/workspace.h"
 #include "base/util_int.h"
 #include "io/xml_int.h"
@@ -89,7 +90,11 @@ cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id)
 static int add_map(cm_workspace *w, cm_map *m, const char *src, cm_diags *d)
 {
 	for (size_t i = 0; i < w->n_maps; i++)
-		if (strcmp(w->maps[i]->id, m->id) == 0) {
+		if (strcmp(w->maps[i]->id, m->id) == 0 && cm_map_equal(w->maps[i], m)) {
+			/* the same map twice (two copies of one pack): kept once */
+			cm_map_free(m);
+			return 0;
+		} else if (strcmp(w->maps[i]->id, m->id) == 0) {
 			cm_diags_check(d, "CM0006", src, m->line, 0, NULL, "map id '%s' is defined twice (first in %s)",
 			               m->id, w->map_src[i]);
 			cm_map_free(m);
@@ -109,10 +114,33 @@ static int add_map(cm_workspace *w, cm_map *m, const char *src, cm_diags *d)
 /* Takes ownership of ts (freed on failure). Two loads of the same file, or
  * of equal copies, are not a conflict: the search directories often hold a
  * set that was also given by name; search_dir only loads ids not loaded. */
+/* Whether two tile sets hold the same content: their canonical
+ * descriptors (cm_tileset_write_xml) are the same bytes. */
+static bool same_set(const cm_tileset *a, const cm_tileset *b)
+{
+	char *ba = NULL, *bb = NULL;
+	size_t la = 0, lb = 0;
+	FILE *fa = open_memstream(&ba, &la), *fb = open_memstream(&bb, &lb);
+	bool ok = fa && fb && cm_tileset_write_xml(a, fa) == 0 && cm_tileset_write_xml(b, fb) == 0;
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	ok = ok && la == lb && memcmp(ba, bb, la) == 0;
+	free(ba);
+	free(bb);
+	return ok;
+}
+
 static int add_set(cm_workspace *w, cm_tileset *ts, const char *src, cm_diags *d)
 {
 	for (size_t i = 0; i < w->n_sets; i++)
-		if (strcmp(w->sets[i]->id, ts->id) == 0) {
+		if (strcmp(w->sets[i]->id, ts->id) == 0 && same_set(w->sets[i], ts)) {
+			/* two packs built from the same sets, or a set given twice:
+			 * one copy is kept, no conflict */
+			cm_tileset_free(ts);
+			return 0;
+		} else if (strcmp(w->sets[i]->id, ts->id) == 0) {
 			cm_diags_check(d, "CM0006", src, ts->line, 0, NULL,
 			               "tile set id '%s' is defined twice (first in %s)", ts->id, w->set_src[i]);
 			cm_tileset_free(ts);
