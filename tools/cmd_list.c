@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "base/json_int.h"
+#include "carcamap/json.h"
 
 static void usage(FILE *f)
 {

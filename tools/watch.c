@@ -16,7 +16,7 @@
 #include <sys/inotify.h>
 #endif
 #include "cli.h"
-#include "base/util_int.h"
+#include "carcamap/util.h"
 
 typedef struct {
 	char *path;

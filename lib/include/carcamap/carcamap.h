@@ -21,6 +21,8 @@
 #include "stats.h"
 #include "check.h"
 #include "palette.h"
+#include "json.h"
+#include "util.h"
 #include "tmx.h"
 
 #ifdef __cplusplus
