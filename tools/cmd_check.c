@@ -6,7 +6,7 @@
 #include <getopt.h>
 #include <string.h>
 #include "cli.h"
-#include "carcamap/json.h" /* --list --format json */
+#include "base/json_int.h" /* --list --format json */
 
 static void usage(FILE *f)
 {

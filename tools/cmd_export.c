@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "carcamap/util.h"
+#include "base/util_int.h"
 
 static void usage(FILE *f)
 {

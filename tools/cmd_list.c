@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "carcamap/json.h"
+#include "base/json_int.h"
 
 static void usage(FILE *f)
 {

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "carcamap/stats.h"
-#include "carcamap/json.h" /* --format json */
+#include "base/json_int.h" /* --format json */
 
 #define MAX_GAMES 10000000L
 #define MAX_RULES 32

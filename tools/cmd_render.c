@@ -11,7 +11,7 @@
 #include <string.h>
 #include "cli.h"
 #include "carcamap/stats.h"
-#include "carcamap/util.h"
+#include "base/util_int.h"
 
 static void usage(FILE *f)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "cli.h"
 #include "carcamap/stats.h"
-#include "carcamap/json.h" /* --format json */
+#include "base/json_int.h" /* --format json */
 
 #define MAX_COORD (1L << 20)
 

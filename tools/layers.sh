@@ -6,8 +6,7 @@
 #   - includes: a private header ("layer/x_int.h") of the same or a lower
 #     layer only; no libxml2, libpng, SQLite or zlib header in base, model
 #     or engine; public headers (lib/include/carcamap) include only public
-#     headers and no dependency header; the command (tools/) includes only
-#     public headers and its own;
+#     headers and no dependency header;
 #   - symbols (nm): every library symbol a module uses is defined in its
 #     own layer or a lower one, and no modules use each other in a circle.
 # usage: layers.sh OBJDIR (the objects of lib/ under OBJDIR/obj/lib)
@@ -49,15 +48,6 @@ for f in lib/include/carcamap/*.h; do
     grep -v '#[[:space:]]*include[[:space:]]*"[a-z0-9_]*\.h"' | sed "s|^|layers: $f:|; s|\$| (public headers include only public and standard headers)|"
 done > "$obj/layers.pub"
 [ -s "$obj/layers.pub" ] && { cat "$obj/layers.pub"; fail=1; }
-
-for f in tools/*.c tools/*.h; do
-  [ -e "$f" ] || continue
-  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | grep -v '"carcamap/[a-z0-9_]*\.h"\|"[a-z0-9_]*\.h"' |
-    sed "s|^|layers: $f:|; s|\$| (the command includes only public headers)|"
-  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*<\(libxml/\|png\.h\|sqlite3\.h\|zlib\.h\)' "$f" |
-    sed "s|^|layers: $f:|; s|\$| (the command leaves XML, PNG and SQL to the library)|"
-done > "$obj/layers.tools"
-[ -s "$obj/layers.tools" ] && { cat "$obj/layers.tools"; fail=1; }
 
 # symbols: who defines what, who uses what
 : > "$obj/layers.def"; : > "$obj/layers.use"

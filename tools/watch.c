@@ -16,7 +16,7 @@
 #include <sys/inotify.h>
 #endif
 #include "cli.h"
-#include "carcamap/util.h"
+#include "base/util_int.h"
 
 typedef struct {
 	char *path;

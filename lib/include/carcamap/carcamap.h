@@ -21,8 +21,6 @@
 #include "stats.h"
 #include "check.h"
 #include "palette.h"
-#include "json.h"
-#include "util.h"
 #include "tmx.h"
 
 #ifdef __cplusplus
