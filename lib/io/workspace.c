@@ -193,9 +193,36 @@ int cm_workspace_resolve(cm_workspace *w, cm_diags *d)
 		size_t n = 0;
 		if (cm_workspace_map_sets(w, m, &sets, &n))
 			return CM_ENOMEM;
-		if (cm_map_check_deck(m, (const cm_tileset *const *)sets, n, d))
+		/* a set found nowhere: one diagnostic that says where to put it,
+		 * at its first deck line, instead of one per deck line */
+		cm_diags *q = NULL;
+		if (cm_diags_new(&q)) {
+			free(sets);
+			return CM_ENOMEM;
+		}
+		if (cm_map_check_deck(m, (const cm_tileset *const *)sets, n, q))
 			rc = CM_EINVAL;
 		free(sets);
+		for (size_t k = 0; k < m->n_deck; k++) {
+			const char *id = m->deck[k].tileset;
+			bool first = !cm_workspace_find_tileset(w, id);
+			for (size_t j = 0; first && j < k; j++)
+				first = strcmp(m->deck[j].tileset, id) != 0;
+			if (first)
+				cm_diags_check(d, "CM0212", m->file, m->deck[k].line, 0, NULL,
+				               "tile set '%s' not found: give its file with the map, or the directory "
+				               "holding it with -T DIR or CARCAMAP_TILESETS",
+				               id);
+		}
+		for (size_t k = 0; k < cm_diags_count(q); k++) {
+			const cm_diag *g = cm_diags_get(q, k);
+			if (g->rule && strcmp(g->rule, "CM0212") == 0)
+				continue;
+			cm_diags_add(d, g->severity, g->rule, g->file, g->line, g->col, g->where, "%s",
+			             g->message ? g->message : "(out of memory)");
+			cm_diags_set_square(d, g->x, g->y);
+		}
+		cm_diags_free(q);
 	}
 	return rc;
 }
