@@ -91,6 +91,8 @@ int cli_finish(cm_diags *d, cli_format fmt, int rc);
 
 /* Parses a whole non-negative decimal int (no sign, no junk); -1 on error. */
 long cli_parse_uint(const char *s, long max);
+/* The default of --jobs: the processors online (1 when unknown). */
+int cli_default_jobs(void);
 
 /* Subcommands: each parses its own options (getopt_long) and returns an exit code. */
 int cmd_check(int argc, char **argv);

@@ -40,6 +40,8 @@ typedef struct {
 	int games;        /* simulated games (CM06xx); 0: none */
 	uint64_t seed;    /* seed of the first game */
 	int players;      /* players per simulated game, 2..6 */
+	int jobs;         /* threads for the games (cm_play_games_jobs); 0 or 1: one.
+	                   * The results are the same for every value */
 } cm_check_opts;
 
 /* Defaults: no structure, no games, seed CM_CHECK_DEFAULT_SEED, 2 players. */
