@@ -22,6 +22,7 @@ struct cm_workspace {
 	size_t n_sets, cap_sets, cap_set_src;
 	char **dirs;
 	size_t n_dirs, cap_dirs;
+	unsigned map_flags; /* cm_workspace_set_map_flags */
 };
 
 int cm_workspace_new(cm_workspace **out)
@@ -156,6 +157,11 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 	return rc;
 }
 
+void cm_workspace_set_map_flags(cm_workspace *w, unsigned flags)
+{
+	w->map_flags = flags & CM_MAP_LOAD_PARTIAL;
+}
+
 int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 {
 	size_t before = cm_diags_count(d);
@@ -169,7 +175,11 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	}
 	case CM_FILE_MAP: {
 		cm_map *m = NULL;
-		rc = cm_map_load_file_flags(path, CM_MAP_LOAD_IMAGE, d, &m);
+		rc = cm_map_load_file_flags(path, CM_MAP_LOAD_IMAGE | w->map_flags, d, &m);
+		if (rc && m) { /* CM_MAP_LOAD_PARTIAL: kept with its errors */
+			int arc = add_map(w, m, path, d);
+			return arc ? arc : rc;
+		}
 		return rc ? rc : add_map(w, m, path, d);
 	}
 	case CM_FILE_TMX: {

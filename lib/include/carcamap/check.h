@@ -42,6 +42,11 @@ typedef struct {
 	int players;      /* players per simulated game, 2..6 */
 	int jobs;         /* threads for the games (cm_play_games_jobs); 0 or 1: one.
 	                   * The results are the same for every value */
+	int *fits;        /* out, optional: m->cols * m->rows entries (row-major)
+	                   * receiving the number of the deck's tile types that
+	                   * fit each playable square in some rotation (the
+	                   * count behind CM0501 and CM0502); -1 for squares that
+	                   * take no tile or were not analysed (no deck) */
 } cm_check_opts;
 
 /* Defaults: no structure, no games, seed CM_CHECK_DEFAULT_SEED, 2 players. */
