@@ -50,8 +50,8 @@ ALL_CPPFLAGS := -Ilib/include -Ilib -I$(O)/gen -D_POSIX_C_SOURCE=200809L $(CPPFL
 # In CI (CI=true, as CI services set it, or `make ci`) a new warning fails
 # the build; users building a release are not stopped by a newer compiler's.
 WERROR := $(if $(filter true 1 yes,$(CI)),-Werror)
-ALL_CFLAGS := $(WARN) $(WERROR) $(CFLAGS) $(SANFLAGS) $(DEP_CFLAGS) -MMD -MP
-ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
+ALL_CFLAGS := $(WARN) $(WERROR) $(CFLAGS) $(SANFLAGS) $(DEP_CFLAGS) -pthread -MMD -MP
+ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS) -pthread
 
 # Layers (README tour): base, model, engine, check, export, io; the client
 # reader (lib/reader) is never part of libcarcamap.
@@ -217,7 +217,7 @@ maps: $(BIN)
 # when PREFIX or VERSION change.
 $(O)/carcamap.pc: FORCE
 	@mkdir -p $(dir $@)
-	@printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\ndatadir=$${prefix}/share/carcamap\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nURL: https://github.com/carcamap/carcamap\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm\n' '$(PREFIX)' '$(VERSION)' '$(DEP_PKGS)' > $@.tmp
+	@printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\ndatadir=$${prefix}/share/carcamap\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nURL: https://github.com/carcamap/carcamap\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm -pthread\n' '$(PREFIX)' '$(VERSION)' '$(DEP_PKGS)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # Man pages: carcamap(1) by hand, one carcamap-CMD(1) per command written
