@@ -76,7 +76,7 @@ GEN_H := $(O)/gen/cm_version.h $(O)/gen/cm_paths.h
 
 .SECONDARY:
 .PHONY: all test test-deps headers-test unit-test cli-test scenario-test export-test render-test bench maps install clean
-.PHONY: uninstall dist lib-test install-test dist-test FORCE
+.PHONY: uninstall dist lib-test install-test dist-test layers-test link-test FORCE
 all: $(BIN) $(SOLIB)
 
 # Generated headers carry what the Makefile decides (the version, PREFIX);
@@ -144,7 +144,18 @@ $(O)/bench/%: $(O)/obj/tests/bench/%.o $(O)/obj/tests/support/scenario.o $(LIB)
 $(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 $(O)/obj/tests/%.o: ALL_CPPFLAGS += -Itests/support
 
-test: headers-test unit-test scenario-test cli-test export-test render-test lib-test js-test $(if $(SAN),,install-test dist-test)
+test: headers-test layers-test link-test unit-test scenario-test cli-test export-test render-test lib-test js-test $(if $(SAN),,install-test dist-test)
+# The layers hold (README "Tour"; tools/layers.sh): includes and symbols.
+layers-test: $(LIB_OBJ)
+	$(Q)sh tools/layers.sh $(O)
+# The rules engine links alone: model and engine objects, no libxml2,
+# libpng or SQLite (tests/link/engine_alone.c plays a game).
+ALONE_OBJ := $(filter $(O)/obj/lib/base/% $(O)/obj/lib/model/% $(O)/obj/lib/engine/%,$(LIB_OBJ))
+$(O)/tests/engine_alone: $(O)/obj/tests/link/engine_alone.o $(ALONE_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+link-test: $(O)/tests/engine_alone
+	$(Q)$<
 # The tools the tests run (Tiled, jsonschema, sqlite3) are installed here,
 # not by the build: using carcamap needs none of them.
 test-deps:
