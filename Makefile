@@ -186,7 +186,7 @@ render-test: $(BIN)
 
 # The shared library's exports, C++ use of both headers (tests/lib/run.sh).
 lib-test: $(SOLIB) $(BIN)
-	$(Q)CC='$(CC)' sh tests/lib/run.sh $(O) $(VERSION)
+	$(Q)CC='$(CC)' SANFLAGS='$(SANFLAGS)' sh tests/lib/run.sh $(O) $(VERSION)
 # The client reader for the web: emscripten builds it into a wasm module,
 # staged with its ES-module wrapper and TypeScript declarations as an npm
 # package in build/js/pkg (bindings/js/); js-test reads every bundled map
