@@ -6,14 +6,25 @@
 set -eu
 out=${1:-build/config.mk}
 
-# Installs the Debian packages named in $1 (as root) or says how to.
+# Installs the Debian packages named in $1 (as root) or says how to. Another
+# apt (unattended-upgrades, a second build) may hold the dpkg lock: wait for
+# it up to CARCAMAP_APT_LOCK_TIMEOUT seconds (600) instead of failing at once.
+APT_LOCK="-o DPkg::Lock::Timeout=${CARCAMAP_APT_LOCK_TIMEOUT:-600}"
 install_missing() {
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "configure: installing missing packages:$1" >&2
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2
+    # apt-get update takes the lists lock, which older apt does not wait
+    # for: retry it every 5 seconds for as long.
+    waited=0
     # shellcheck disable=SC2086
-    apt-get install -y -qq --no-install-recommends $1 >&2
+    until apt-get $APT_LOCK update -qq >&2; do
+      [ "$waited" -lt "${CARCAMAP_APT_LOCK_TIMEOUT:-600}" ] || exit 1
+      echo "configure: apt-get update failed (lock held?), retrying in 5 s" >&2
+      sleep 5; waited=$((waited + 5))
+    done
+    # shellcheck disable=SC2086
+    apt-get $APT_LOCK install -y -qq --no-install-recommends $1 >&2
   else
     echo "configure: missing build dependencies:$1" >&2
     echo "configure: install them (Debian: sudo apt-get install$1)" >&2

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* main.c: the carcamap command. Dispatches to one file per subcommand
- * (tools/cmd_<name>.c); global options are --help and --version only. */
+ * (tools/cmd_<name>.c); global options are --help/-h and --version/-V
+ * only; 'carcamap help CMD' is 'carcamap CMD --help'. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -35,7 +36,12 @@ static void usage(FILE *f)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f,
 	        "\n"
-	        "Run 'carcamap <command> --help' for a command's options.\n"
+	        "Options:\n"
+	        "  -h, --help     this text\n"
+	        "  -V, --version  the version and licence\n"
+	        "\n"
+	        "Run 'carcamap help <command>' or 'carcamap <command> --help' for a\n"
+	        "command's options.\n"
 	        "Exit status: 0 clean, 1 problems found in the input, 2 usage error,\n"
 	        "3 I/O or internal failure.\n");
 }
@@ -47,11 +53,22 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
+	if (strcmp(cmd, "help") == 0 && argc > 2) {
+		for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+			if (strcmp(argv[2], commands[i].name) == 0) {
+				char help[] = "--help";
+				char *av[] = { argv[2], help, NULL };
+				return commands[i].run(2, av);
+			}
+		fprintf(stderr, "carcamap help: unknown command '%s'\n", argv[2]);
+		fprintf(stderr, "Try 'carcamap --help' for the list of commands.\n");
+		return EXIT_USAGE;
+	}
 	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
 		usage(stdout);
 		return EXIT_CLEAN;
 	}
-	if (strcmp(cmd, "--version") == 0) {
+	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
 		printf("carcamap %s\nLicence: MIT (see LICENSE); no warranty.\n", cm_version());
 		return EXIT_CLEAN;
 	}

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* util.c: string, file and array helpers (util_int.h), and the names of
- * shared enums and error codes (carcamap/common.h). */
-#include <errno.h>
+/* util.c: string and array helpers (util_int.h), and the names of shared
+ * enums and error codes (carcamap/common.h). It reports nothing, so the
+ * diagnostics sink (diag.c) can use it; the file helpers, which report
+ * into a sink, are file.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "carcamap/common.h"
-#include "carcamap/diag.h"
 #include "base/util_int.h"
 
 char *cm_strdup(const char *s)
@@ -50,155 +47,6 @@ char *cm_asprintf(const char *fmt, ...)
 	char *p = cm_vasprintf(fmt, ap);
 	va_end(ap);
 	return p;
-}
-
-int cm_open_read(const char *path, cm_diags *d, FILE **out)
-{
-	*out = NULL;
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer; only regular
-	 * files are read, so a pipe, a device or a directory is refused here
-	 * instead of hanging or failing later in a confusing way */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
-		return CM_EIO;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "%s",
-		             S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
-		close(fd);
-		return CM_EIO;
-	}
-	int fl = fcntl(fd, F_GETFL);
-	FILE *f = NULL;
-	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 || !(f = fdopen(fd, "rb"))) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
-		close(fd);
-		return CM_EIO;
-	}
-	*out = f;
-	return 0;
-}
-
-int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *len)
-{
-	*out = NULL;
-	*len = 0;
-	FILE *f;
-	if (cm_open_read(path, d, &f))
-		return CM_EIO;
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap + 1);
-	int rc = 0;
-	if (!buf) {
-		rc = CM_ENOMEM;
-		goto out;
-	}
-	for (;;) {
-		if (n == cap) {
-			if (cap >= max) {
-				cm_diags_add(d, CM_SEV_ERROR, "CM0004", path, 0, 0, NULL,
-				             "file is larger than the limit of %zu bytes", max);
-				rc = CM_ELIMIT;
-				goto out;
-			}
-			size_t ncap = cap * 2 > max ? max : cap * 2;
-			char *nb = realloc(buf, ncap + 1);
-			if (!nb) {
-				rc = CM_ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap = ncap;
-		}
-		size_t r = fread(buf + n, 1, cap - n, f);
-		n += r;
-		if (r == 0) {
-			if (ferror(f)) {
-				cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "read error: %s",
-				             strerror(errno));
-				rc = CM_EIO;
-				goto out;
-			}
-			break;
-		}
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	buf = NULL;
-out:
-	free(buf);
-	fclose(f);
-	return rc;
-}
-
-char *cm_path_resolve(const char *base, const char *rel)
-{
-	const char *slash = base ? strrchr(base, '/') : NULL;
-	if (rel[0] == '/' || !slash)
-		return cm_strdup(rel);
-	return cm_asprintf("%.*s/%s", (int)(slash - base), base, rel);
-}
-
-int cm_tmp_beside(const char *path, char **name)
-{
-	*name = NULL;
-	for (unsigned n = 0; n < 100; n++) {
-		char *t = cm_asprintf("%s.tmp.%ld.%u", path, (long)getpid(), n);
-		if (!t) {
-			errno = ENOMEM;
-			return -1;
-		}
-		int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd >= 0) {
-			*name = t;
-			return fd;
-		}
-		free(t);
-		if (errno != EEXIST)
-			return -1;
-	}
-	errno = EEXIST;
-	return -1;
-}
-
-int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d)
-{
-	if (!path) {
-		int rc = fn(stdout, arg);
-		if (fflush(stdout) && !rc)
-			rc = CM_EIO;
-		return rc;
-	}
-	char *tmp = NULL;
-	int fd = cm_tmp_beside(path, &tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-	if (!f) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot create a file beside it: %s",
-		             strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			remove(tmp);
-		}
-		free(tmp);
-		return CM_EIO;
-	}
-	int rc = fn(f, arg);
-	int closed = fclose(f);
-	if (!rc && closed)
-		rc = CM_EIO;
-	if (!rc && rename(tmp, path)) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-		rc = CM_EIO;
-	} else if (rc == CM_EIO) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write");
-	}
-	if (rc)
-		remove(tmp);
-	free(tmp);
-	return rc;
 }
 
 int cm_grow(void **v, size_t *cap, size_t n, size_t es)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* util_int.h: small helpers every module uses (strings, files, growth). */
+/* util_int.h: small helpers every module uses: strings and growth
+ * (util.c), files and the atomic writer (file.c). */
 #ifndef CM_UTIL_INT_H
 #define CM_UTIL_INT_H
 
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdio.h>
 #include "carcamap/diag.h"
 

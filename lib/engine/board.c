@@ -268,9 +268,16 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 			/* the map edge: a printed segment joins, anything else closes */
 			int32_t x = base + sa[3 * d + 1];
 			int kx = n[x].kind;
+			int32_t st = b->side_static[key];
+			if (kx == CM_FEAT_ABBEY && st >= 0 &&
+			    (n[st].kind == CM_FEAT_ROAD || n[st].kind == CM_FEAT_CITY)) {
+				/* ABBEY-PLACE: it closes a ferry or printed segment
+				 * at its side as it closes a tile's road */
+				n[cm__find(n, st)].open--;
+				continue;
+			}
 			if (kx != CM_FEAT_ROAD && kx != CM_FEAT_CITY)
 				continue;
-			int32_t st = b->side_static[key];
 			if (st >= 0 && n[st].kind == kx) {
 				int32_t rt = unite(b, x, st);
 				n[rt].open -= 2;
@@ -1119,4 +1126,23 @@ int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *ou
 	out->print = (n[r].flags & NF_PRINT) != 0;
 	out->ferry = (n[r].flags & NF_FERRY) != 0;
 	return 0;
+}
+
+/* A score item's place: the lowest-numbered piece of the feature that lies
+ * on a square (printed segments and ferries have none). Score items and
+ * wagon moves name features by it. */
+void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
+{
+	const node *n = b->nodes;
+	int32_t best = -1, p = r;
+	do {
+		if (n[p].sq < b->n_sq && (best < 0 || p < best))
+			best = p;
+		p = n[p].next;
+	} while (p != r);
+	if (best >= 0) {
+		it->x = n[best].sq % b->cols;
+		it->y = n[best].sq / b->cols;
+		it->feature = n[best].feat;
+	}
 }

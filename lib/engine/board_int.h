@@ -201,6 +201,7 @@ static inline int32_t cm__find(node *n, int32_t a)
 }
 
 /* board.c */
+void cm__item_where(const cm_board *b, int32_t nd, cm_score_item *it); /* a score item's square */
 uint32_t cm__epoch(cm_board *b); /* a fresh stamp value for stamp and nstamp */
 int cm__sq_nodes(const cm_board *b, int s, int32_t *lo); /* features on square s */
 const type_info *cm__sq_info(const cm_board *b, int s);
@@ -231,6 +232,5 @@ void cm__score_monastery(cm_board *b, int32_t m, int sq, bool final, bool award)
 void cm__return_followers(cm_board *b, int32_t root);
 cm_score_item *cm__item(cm_board *b);
 void cm__final_fields(cm_board *b);
-void cm__item_where(const cm_board *b, int32_t nd, cm_score_item *it);
 
 #endif

@@ -18,24 +18,6 @@ cm_score_item *cm__item(cm_board *b)
 	return it;
 }
 
-/* The item's place: the lowest-numbered piece of the feature that lies on
- * a square (printed segments and ferries have none). */
-void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
-{
-	const node *n = b->nodes;
-	int32_t best = -1, p = r;
-	do {
-		if (n[p].sq < b->n_sq && (best < 0 || p < best))
-			best = p;
-		p = n[p].next;
-	} while (p != r);
-	if (best >= 0) {
-		it->x = n[best].sq % b->cols;
-		it->y = n[best].sq / b->cols;
-		it->feature = n[best].feat;
-	}
-}
-
 static unsigned majority(const node *nd)
 {
 	int max = 0;
@@ -243,6 +225,15 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 		int q = b->nb[s * 4 + d];
 		int32_t lo;
 		const type_info *qi = q >= 0 ? cm__sq_info(b, q) : NULL;
+		int32_t st = b->side_static[s * 4 + d];
+		if (!qi && st >= 0 && (q < 0 || !(b->sflags[q] & SF_PLAYABLE))) {
+			/* a ferry or printed segment at the abbey's side */
+			int32_t r = cm__find(n, st);
+			if ((n[r].kind == CM_FEAT_ROAD || n[r].kind == CM_FEAT_CITY) && n[r].open == 0 &&
+			    !(n[r].flags & NF_DONE))
+				cm__score_feature(b, r, false, true);
+			continue;
+		}
 		if (!qi || cm__sq_nodes(b, q, &lo) == 0)
 			continue;
 		int rq = b->tile[q] >= 0 ? b->rot[q] : 0;

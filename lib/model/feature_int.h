@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* feature_int.h: the feature vocabulary shared by tile types (tileset.c)
- * and big-city pieces (map.c): reading feature and <contact> elements into
- * a cm_tile_type, and the checks both make on the result. The two callers
+ * and big-city pieces (map_check.c): the checks both make on a tile's
+ * features (reading them is io/feature_xml_int.h). The two callers
  * report the same problems under their own rule ids (CM01xx for tile sets,
  * CM0209 for pieces), so each call names the ids; messages are the same. */
 #ifndef CM_FEATURE_INT_H
 #define CM_FEATURE_INT_H
 
-#include <stdio.h>
-#include <libxml/tree.h>
 #include "carcamap/tile.h"
 
 /* Rule id per problem. */
@@ -22,20 +20,6 @@ typedef struct {
 	const char *contact_size; /* a contact of fewer than two features (CM0108) */
 	const char *too_many;     /* more than CM_MAX_FEATURES features (CM0116) */
 } cm_feature_rules;
-
-/* Reads the feature children of parent (elements named by feature kind)
- * and its <contact> children into t, which must be empty, then derives t.
- * Problems the model cannot keep are reported here with file and line:
- * a slot listed twice in one feature, touches or contact names that are no
- * feature of t (the name, or the contact, is dropped). With drop_short, a
- * contact of fewer than two features is reported and dropped too (for
- * callers that cannot give the checks each contact's line). When
- * contact_line is not NULL it gets a malloc'd array with the line of each
- * kept contact. Returns 0 or CM_ENOMEM (t then holds what was read; clear
- * it with cm_tile_type_clear). */
-int cm_feature_read(const xmlNode *parent, const cm_feature_rules *rules, const char *noun,
-                    bool drop_short, cm_diags *d, const char *file, cm_tile_type *t,
-                    unsigned **contact_line);
 
 /* Where the checks report: the caller turns (rule, line, feature, message)
  * into a diagnostic with its file or `where` string. f is NULL for
@@ -61,11 +45,6 @@ void cm_feature_check_coverage(const cm_feature_checker *c, const cm_tile_type *
 void cm_feature_check_contact(const cm_feature_checker *c, const cm_tile_type *t, size_t i);
 /* All of them, in that order (per feature: id, shape, touches). */
 void cm_feature_check(const cm_feature_checker *c, const cm_tile_type *t);
-
-/* Writes t's features and contacts as the elements cm_feature_read reads,
- * one per line after indent: attributes that hold their default are left
- * out; touches and contacts name features by id. */
-void cm_feature_write_xml(FILE *f, const cm_tile_type *t, const char *indent);
 
 /* Line of feature f of t: its own, else the tile's. */
 unsigned cm_feature_line(const cm_tile_type *t, const cm_feature *f);

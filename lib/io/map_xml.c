@@ -1,0 +1,735 @@
+/* SPDX-License-Identifier: MIT */
+/* map_xml.c: map descriptors (schemas/map.md): the reader (combined maps
+ * included; the image importer fills the squares a descriptor leaves
+ * open) and the canonical writer. What is read is checked by the model's
+ * one checker (model/map_check.c). Nothing else reads or writes map XML. */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libxml/tree.h>
+#include "carcamap/catalog.h"
+#include "carcamap/image.h"
+#include "carcamap/map.h"
+#include "io/feature_xml_int.h"
+#include "model/map_int.h"
+#include "base/util_int.h"
+#include "io/xml_int.h"
+
+static int side_parse(const char *s)
+{
+	static const char *const n[4] = { "N", "E", "S", "W" };
+	for (int i = 0; s && i < 4; i++)
+		if (strcmp(s, n[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- the reader ---- */
+
+typedef struct {
+	cm_diags *d;
+	const char *file;
+	cm_map *m;
+	uint8_t *seen;   /* per square: described by a <square> element */
+	uint8_t *quiet;  /* per square: an island problem already reported (CM_MAP_QUIET_ISLAND) */
+	int depth;       /* <combine> nesting */
+	unsigned flags;  /* CM_MAP_LOAD_… */
+	size_t cap_islands, cap_bigcities, cap_ferries; /* allocated lengths of the map's arrays */
+	bool oom;
+} reader;
+
+
+static void rd_report(reader *r, const char *id, unsigned line, unsigned col, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
+static void rd_report(reader *r, const char *id, unsigned line, unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	cm_diags_check(r->d, id, r->file, line, col, NULL, "%s", msg ? msg : "out of memory");
+	free(msg);
+}
+
+static char *rd_attr(reader *r, const xmlNode *n, const char *name)
+{
+	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
+	if (!v)
+		return NULL;
+	char *s = cm_strdup((const char *)v);
+	xmlFree(v);
+	if (!s)
+		r->oom = true;
+	return s;
+}
+
+static bool rd_grow(reader *r, void **v, size_t *cap, size_t n, size_t es)
+{
+	if (cm_grow(v, cap, n, es) == 0)
+		return true;
+	r->oom = true;
+	return false;
+}
+
+typedef struct {
+	const char *p;   /* first character of the row */
+	size_t n;        /* characters in the row */
+	unsigned line;   /* source line */
+	unsigned col;    /* source column of p, 0 when unknown */
+} grid_row;
+
+/* Reads <grid> into *kinds (cols*rows, row-major). Reports each unknown
+ * character and each row whose length differs from the first (CM0216) and
+ * goes on; fails only when no grid can be built. */
+static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kinds, unsigned **lines)
+{
+	*kinds = NULL;
+	*lines = NULL;
+	xmlChar *txt = xmlNodeGetContent(g);
+	if (!txt) {
+		r->oom = true;
+		return CM_ENOMEM;
+	}
+	unsigned gline = cm_xml_line(g);
+	grid_row *rv = NULL;
+	size_t nr = 0, cap = 0, width = 0;
+	int rc = 0;
+	unsigned line = gline;
+	for (const char *p = (const char *)txt;; line++) {
+		const char *e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		const char *a = p, *b = e;
+		while (a < b && (*a == ' ' || *a == '\t' || *a == '\r'))
+			a++;
+		while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
+			b--;
+		if (b > a) {
+			if (!rd_grow(r, (void **)&rv, &cap, nr, sizeof *rv)) {
+				rc = CM_ENOMEM;
+				goto out;
+			}
+			/* on the <grid> line the text starts after the tag: column unknown */
+			rv[nr++] = (grid_row){ a, (size_t)(b - a), line, line == gline ? 0 : (unsigned)(a - p) + 1 };
+		}
+		if (!*e)
+			break;
+		p = e + 1;
+	}
+	if (nr == 0) {
+		rd_report(r, "CM0216", gline, 0, "grid has no rows");
+		rc = CM_EINVAL;
+		goto out;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		if (rv[i].n != rv[0].n)
+			rd_report(r, "CM0216", rv[i].line, rv[i].col,
+			          "grid row y=%zu has %zu squares, row y=0 has %zu", i, rv[i].n, rv[0].n);
+		if (rv[i].n > width)
+			width = rv[i].n;
+	}
+	if (width > CM_MAP_MAX_GRID || nr > CM_MAP_MAX_GRID) {
+		rd_report(r, "CM0216", gline, 0, "grid of %zu x %zu squares is larger than %d x %d", width, nr,
+		          CM_MAP_MAX_GRID, CM_MAP_MAX_GRID);
+		rc = CM_EINVAL;
+		goto out;
+	}
+	*kinds = calloc(width * nr, 1);
+	*lines = calloc(nr, sizeof **lines);
+	if (!*kinds || !*lines) {
+		r->oom = true;
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	for (size_t y = 0; y < nr; y++)
+		(*lines)[y] = rv[y].line;
+	for (size_t y = 0; y < nr; y++)
+		for (size_t x = 0; x < rv[y].n; x++) {
+			unsigned char c = (unsigned char)rv[y].p[x];
+			cm_square_kind k;
+			if (cm_square_kind_from_char((char)c, &k) == 0) {
+				(*kinds)[y * width + x] = (uint8_t)k;
+				continue;
+			}
+			if (c >= 0x80 && c < 0xC0)
+				continue; /* a UTF-8 continuation byte: its lead byte was reported */
+			unsigned col = rv[y].col ? rv[y].col + (unsigned)x : 0;
+			if (c > 0x20 && c < 0x7f)
+				rd_report(r, "CM0216", rv[y].line, col,
+				          "unknown square character '%c' at (%zu,%zu) in the grid", c, x, y);
+			else
+				rd_report(r, "CM0216", rv[y].line, col,
+				          "unknown square byte 0x%02x at (%zu,%zu) in the grid", c, x, y);
+		}
+	*cols = (int)width;
+	*rows = (int)nr;
+out:
+	free(rv);
+	xmlFree(txt);
+	return rc;
+}
+
+static int load_path(const char *path, int depth, unsigned flags, cm_diags *d, cm_map **out);
+
+/* <combine>: loads both halves (plain maps, with the reader's flags) and
+ * places them on one grid (model/map_combine.c). */
+static int combine(reader *r, xmlNode *c, cm_map **out)
+{
+	static const char *const which[2] = { "west", "east" };
+	*out = NULL;
+	unsigned line = cm_xml_line(c);
+	cm_map *half[2] = { NULL, NULL };
+	int rc = 0;
+	/* halves are plain maps: this also stops a descriptor combining itself */
+	if (r->depth > 0) {
+		rd_report(r, "CM0217", line, 0, "a half of a combined map cannot combine maps itself");
+		return CM_EINVAL;
+	}
+	for (int h = 0; h < 2; h++) {
+		char *rel = rd_attr(r, c, which[h]);
+		char *path = rel ? cm_path_resolve(r->file, rel) : NULL;
+		int lrc = path ? load_path(path, r->depth + 1, r->flags, r->d, &half[h]) : CM_ENOMEM;
+		if (lrc == CM_ENOMEM) {
+			r->oom = true;
+			rc = CM_ENOMEM;
+		} else if (lrc) {
+			rd_report(r, "CM0217", line, 0, "%s map %s does not load", which[h], rel);
+			if (!rc)
+				rc = CM_EINVAL;
+		}
+		free(rel);
+		free(path);
+	}
+	if (!rc)
+		rc = cm_map_combine(half[0], half[1], cm_xml_attr_int(c, "dy", 0), r->file, line, r->d, out);
+	if (rc == CM_ENOMEM)
+		r->oom = true;
+	cm_map_free(half[0]);
+	cm_map_free(half[1]);
+	return rc;
+}
+
+static int island_index(const cm_map *m, const char *id)
+{
+	for (size_t i = 0; i < m->n_islands; i++)
+		if (m->islands[i].name && strcmp(m->islands[i].name, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void read_island(reader *r, xmlNode *n)
+{
+	cm_map *m = r->m;
+	if (!rd_grow(r, (void **)&m->islands, &r->cap_islands, m->n_islands, sizeof *m->islands))
+		return;
+	cm_island *is = &m->islands[m->n_islands++];
+	memset(is, 0, sizeof *is);
+	is->name = rd_attr(r, n, "id");
+	is->title = rd_attr(r, n, "name");
+	is->line = cm_xml_line(n);
+}
+
+static void read_square(reader *r, xmlNode *n)
+{
+	cm_map *m = r->m;
+	unsigned line = cm_xml_line(n);
+	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
+	cm_square *sq = cm_map_at(m, x, y);
+	if (!sq) {
+		rd_report(r, "CM0201", line, 0, "square (%d,%d) is outside the %dx%d grid", x, y, m->cols, m->rows);
+		return;
+	}
+	size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
+	if (r->seen[i]) {
+		rd_report(r, "CM0202", line, 0, "square (%d,%d) is described twice (first on line %u)", x, y, sq->line);
+		return;
+	}
+	r->seen[i] = 1;
+	char *kind = rd_attr(r, n, "kind");
+	cm_square_kind k;
+	if (kind && cm_square_kind_parse(kind, &k) == 0) {
+		if (sq->kind != CM_SQ_NONE)
+			rd_report(r, "CM0202", line, 0,
+			          "square (%d,%d) is %s in the grid and %s here: give its kind in one place", x, y,
+			          cm_square_kind_name(sq->kind), kind);
+		else
+			sq->kind = k;
+	}
+	free(kind);
+	sq->line = line;
+	char *name = rd_attr(r, n, "name");
+	if (name) {
+		free(sq->name);
+		sq->name = name;
+	}
+	sq->arms = (uint8_t)cm_xml_attr_int(n, "arms", sq->arms);
+	char *island = rd_attr(r, n, "island");
+	if (island) {
+		sq->island = island_index(m, island);
+		if (sq->island < 0) {
+			rd_report(r, "CM0205", line, 0, "square (%d,%d) names island %s, which no <island> declares", x,
+			          y, island);
+			r->quiet[i] |= CM_MAP_QUIET_ISLAND;
+		}
+		free(island);
+	}
+	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
+		xmlChar *t = xmlNodeGetContent(c);
+		if (!t || cm_map_add_marker(sq, (const char *)t))
+			r->oom = true;
+		xmlFree(t);
+	}
+}
+
+static void read_edge(reader *r, xmlNode *n)
+{
+	unsigned line = cm_xml_line(n);
+	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
+	char *side = rd_attr(r, n, "side"), *print = rd_attr(r, n, "print");
+	int s = side_parse(side);
+	cm_square *sq = cm_map_at(r->m, x, y);
+	if (!sq) {
+		rd_report(r, "CM0201", line, 0, "edge print at square (%d,%d) is outside the %dx%d grid", x, y,
+		          r->m->cols, r->m->rows);
+	} else if (s >= 0 && print) {
+		cm_edge_print *p = &sq->print[s];
+		if (p->kind != CM_PRINT_NONE) {
+			rd_report(r, "CM0202", line, 0, "side %s of square (%d,%d) has a print already (line %u)", side, x,
+			          y, p->line);
+		} else {
+			p->kind = strcmp(print, "road") == 0 ? CM_PRINT_ROAD
+			          : strcmp(print, "city") == 0 ? CM_PRINT_CITY : CM_PRINT_NEUTRAL;
+			p->arms = (uint8_t)cm_xml_attr_int(n, "arms", 0);
+			p->label = rd_attr(r, n, "label");
+			p->line = line;
+		}
+	}
+	free(side);
+	free(print);
+}
+
+/* Reads a <piece>'s features. Names in `touches` and <contact> that are no
+ * feature, and contacts of fewer than two features, are reported here (the
+ * model keeps no line per contact for the checks); the rest is left to the
+ * checks, which see in-memory maps too. */
+static void read_piece(reader *r, xmlNode *pn, cm_bigcity_piece *pc)
+{
+	cm_tile_type *t = &pc->tile;
+	t->line = cm_xml_line(pn);
+	pc->x = cm_xml_attr_int(pn, "x", 0);
+	pc->y = cm_xml_attr_int(pn, "y", 0);
+	if (cm_feature_read(pn, &cm_map_piece_rules, "piece", true, r->d, r->file, t, NULL))
+		r->oom = true;
+}
+
+static void read_bigcity(reader *r, xmlNode *n)
+{
+	cm_map *m = r->m;
+	if (!rd_grow(r, (void **)&m->bigcities, &r->cap_bigcities, m->n_bigcities, sizeof *m->bigcities))
+		return;
+	int idx = (int)m->n_bigcities;
+	cm_bigcity *bc = &m->bigcities[m->n_bigcities++];
+	memset(bc, 0, sizeof *bc);
+	bc->name = rd_attr(r, n, "name");
+	bc->line = cm_xml_line(n);
+	size_t np = 0;
+	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next))
+		np++;
+	if (!(bc->pieces = calloc(np ? np : 1, sizeof *bc->pieces))) {
+		r->oom = true;
+		return;
+	}
+	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
+		cm_bigcity_piece *pc = &bc->pieces[bc->n_pieces++];
+		read_piece(r, c, pc);
+		cm_square *sq = cm_map_at(m, pc->x, pc->y);
+		if (sq && sq->bigcity < 0)
+			sq->bigcity = idx;
+	}
+}
+
+static void read_ferry(reader *r, xmlNode *n)
+{
+	cm_map *m = r->m;
+	if (!rd_grow(r, (void **)&m->ferries, &r->cap_ferries, m->n_ferries, sizeof *m->ferries))
+		return;
+	cm_ferry *f = &m->ferries[m->n_ferries++];
+	memset(f, 0, sizeof *f);
+	f->name = rd_attr(r, n, "name");
+	f->x1 = cm_xml_attr_int(n, "x1", 0);
+	f->y1 = cm_xml_attr_int(n, "y1", 0);
+	f->x2 = cm_xml_attr_int(n, "x2", 0);
+	f->y2 = cm_xml_attr_int(n, "y2", 0);
+	char *s1 = rd_attr(r, n, "side1"), *s2 = rd_attr(r, n, "side2");
+	f->s1 = (cm_side)(side_parse(s1) < 0 ? 0 : side_parse(s1));
+	f->s2 = (cm_side)(side_parse(s2) < 0 ? 0 : side_parse(s2));
+	free(s1);
+	free(s2);
+	f->arms = (uint8_t)cm_xml_attr_int(n, "arms", 0);
+	f->line = cm_xml_line(n);
+}
+
+static void read_setup(reader *r, xmlNode *n)
+{
+	cm_map *m = r->m;
+	int starts = 0;
+	for (int i = 0; i < m->cols * m->rows; i++)
+		starts += m->squares[i].kind == CM_SQ_START;
+	/* by default every start square is used (and at least one is needed) */
+	cm_setup *s = &m->setup;
+	s->starts_used = starts ? starts : 1;
+	s->followers = 9;
+	s->line = m->line;
+	if (!n)
+		return;
+	s->line = cm_xml_line(n);
+	s->starts_used = cm_xml_attr_int(n, "starts", s->starts_used);
+	s->tiles_min = cm_xml_attr_int(n, "tiles-min", 0);
+	s->tiles_max = cm_xml_attr_int(n, "tiles-max", 0);
+	s->followers = cm_xml_attr_int(n, "followers", 9);
+}
+
+static void read_deck(reader *r, xmlNode *n)
+{
+	cm_map *m = r->m;
+	size_t cap = 0;
+	for (xmlNode *c = cm_xml_elem(n ? n->children : NULL); c; c = cm_xml_elem(c->next)) {
+		if (!rd_grow(r, (void **)&m->deck, &cap, m->n_deck, sizeof *m->deck))
+			return;
+		cm_deck_entry *e = &m->deck[m->n_deck++];
+		memset(e, 0, sizeof *e);
+		e->line = cm_xml_line(c);
+		bool whole = cm_xml_is(c, "set");
+		e->tileset = rd_attr(r, c, whole ? "id" : "set");
+		e->tile = whole ? NULL : rd_attr(r, c, "id");
+		e->count = whole ? -1 : cm_xml_attr_int(c, "count", 1);
+	}
+}
+
+static void read_rules(reader *r, xmlNode *n)
+{
+	cm_rules *ru = &r->m->rules;
+	cm_edition ed = CM_EDITION_C2;
+	char *e = n ? rd_attr(r, n, "edition") : NULL;
+	if (e)
+		cm_edition_parse(e, &ed);
+	free(e);
+	cm_rules_default(ru, ed);
+	if (!n)
+		return;
+	ru->tiny_city = cm_xml_attr_bool(n, "tiny-city", ru->tiny_city);
+	char *f = rd_attr(r, n, "farmers");
+	if (f)
+		ru->farmers = strcmp(f, "C1") == 0 ? CM_FARMERS_C1 : CM_FARMERS_C2;
+	free(f);
+	ru->farmers_bigcity = cm_xml_attr_bool(n, "farmers-bigcity", ru->farmers_bigcity);
+	ru->town_extra_turn = cm_xml_attr_bool(n, "town-extra-turn", ru->town_extra_turn);
+	ru->town_cost = cm_xml_attr_bool(n, "town-cost", ru->town_cost);
+	ru->town_road_bonus = cm_xml_attr_bool(n, "town-road-bonus", ru->town_road_bonus);
+	ru->abbey_edge = cm_xml_attr_bool(n, "abbey-edge", ru->abbey_edge);
+}
+
+
+static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm_diags *d,
+                    cm_map **out)
+{
+	*out = NULL;
+	xmlNode *root = xmlDocGetRootElement(doc);
+	reader r = { .d = d, .file = file, .depth = depth, .flags = flags };
+	size_t errors = cm_diags_errors(d);
+	uint8_t *kinds = NULL;
+	unsigned *row_lines = NULL;
+	cm_map *m = NULL;
+	int rc = 0;
+	unsigned line = cm_xml_line(root);
+	int format = cm_xml_attr_int(root, "format", 1);
+	if (format != 1) {
+		rd_report(&r, "CM0218", line, 0, "map format %d is newer than this build reads (1)", format);
+		return CM_EVERSION;
+	}
+	xmlNode *grid = NULL, *comb = NULL, *image = NULL, *setup = NULL, *deck = NULL, *rules = NULL;
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
+		if (cm_xml_is(c, "grid"))
+			grid = c;
+		else if (cm_xml_is(c, "combine"))
+			comb = c;
+		else if (cm_xml_is(c, "image"))
+			image = c;
+		else if (cm_xml_is(c, "setup"))
+			setup = c;
+		else if (cm_xml_is(c, "deck"))
+			deck = c;
+		else if (cm_xml_is(c, "rules"))
+			rules = c;
+	}
+	int acols = cm_xml_attr_int(root, "cols", 0), arows = cm_xml_attr_int(root, "rows", 0);
+	if (comb) {
+		if ((rc = combine(&r, comb, &m)))
+			goto out;
+	} else {
+		int cols = acols, rows = arows;
+		if (grid) {
+			if ((rc = read_grid(&r, grid, &cols, &rows, &kinds, &row_lines)))
+				goto out;
+		} else if (!cols || !rows) {
+			rd_report(&r, "CM0216", line, 0, "map has no size: give a <grid>, or cols and rows");
+			rc = CM_EINVAL;
+			goto out;
+		} else if (cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID) {
+			rd_report(&r, "CM0216", line, 0, "map of %d x %d squares is larger than %d x %d", cols, rows,
+			          CM_MAP_MAX_GRID, CM_MAP_MAX_GRID);
+			rc = CM_EINVAL;
+			goto out;
+		}
+		if ((rc = cm_map_new(cols, rows, &m)))
+			goto out;
+		/* a grid row is the defining element of its squares */
+		for (int i = 0; kinds && i < cols * rows; i++) {
+			m->squares[i].kind = (cm_square_kind)kinds[i];
+			m->squares[i].line = row_lines[i / cols];
+		}
+	}
+	if ((acols && acols != m->cols) || (arows && arows != m->rows))
+		rd_report(&r, "CM0216", line, 0, "map says %d x %d squares, its %s has %d x %d", acols ? acols : m->cols,
+		          arows ? arows : m->rows, comb ? "combination" : "grid", m->cols, m->rows);
+	r.m = m;
+	r.cap_islands = m->n_islands; /* a combination allocates exactly */
+	r.cap_bigcities = m->n_bigcities;
+	r.cap_ferries = m->n_ferries;
+	m->line = line;
+	m->id = rd_attr(&r, root, "id");
+	m->name = rd_attr(&r, root, "name");
+	if (file && !(m->file = cm_strdup(file)))
+		r.oom = true;
+	if (image) {
+		m->image = rd_attr(&r, image, "src");
+		m->legend = rd_attr(&r, image, "legend");
+	}
+	size_t n = (size_t)m->cols * (size_t)m->rows;
+	r.seen = calloc(n, 1);
+	r.quiet = calloc(n, 1);
+	if (!r.seen || !r.quiet) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	/* islands first (squares name them), then squares (edges, pieces and
+	 * ferries need the final kinds), then the rest in document order */
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
+		if (cm_xml_is(c, "island"))
+			read_island(&r, c);
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
+		if (cm_xml_is(c, "square"))
+			read_square(&r, c);
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
+		if (cm_xml_is(c, "edge"))
+			read_edge(&r, c);
+		else if (cm_xml_is(c, "bigcity"))
+			read_bigcity(&r, c);
+		else if (cm_xml_is(c, "ferry"))
+			read_ferry(&r, c);
+	}
+	read_setup(&r, setup);
+	read_deck(&r, deck);
+	read_rules(&r, rules);
+	if (r.oom) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	/* the image gives the squares the descriptor leaves open; checking
+	 * before it is read would report a board of empty squares */
+	if ((flags & CM_MAP_LOAD_IMAGE) && m->image) {
+		int irc = cm_image_apply_descriptor(m, file, d);
+		if (irc) {
+			rc = irc == CM_ENOMEM ? CM_ENOMEM : CM_EINVAL;
+			goto out;
+		}
+	}
+	cm_map_default_prints(m);
+	cm_map_check_structure(m, d, r.quiet);
+	if (cm_diags_errors(d) > errors)
+		rc = CM_EINVAL;
+out:
+	if (r.oom && !rc)
+		rc = CM_ENOMEM;
+	free(kinds);
+	free(row_lines);
+	free(r.seen);
+	free(r.quiet);
+	if (rc) {
+		cm_map_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+static int load_path(const char *path, int depth, unsigned flags, cm_diags *d, cm_map **out)
+{
+	xmlDoc *doc;
+	*out = NULL;
+	int rc = cm_xml_load_file(path, "map.xsd", d, &doc);
+	if (rc)
+		return rc;
+	rc = load_doc(doc, path, depth, flags, d, out);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+int cm_map_load_file(const char *path, cm_diags *d, cm_map **out)
+{
+	return load_path(path, 0, 0, d, out);
+}
+
+int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map **out)
+{
+	return load_path(path, 0, flags, d, out);
+}
+
+int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *d, cm_map **out)
+{
+	xmlDoc *doc;
+	*out = NULL;
+	int rc = cm_xml_load_memory(buf, len, file, "map.xsd", d, &doc);
+	if (rc)
+		return rc;
+	rc = load_doc(doc, file, 0, 0, d, out);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+/* ---- the canonical writer ---- */
+
+static void put_bool(FILE *f, const char *name, bool v)
+{
+	fprintf(f, " %s=\"%s\"", name, v ? "true" : "false");
+}
+
+static void write_piece(FILE *f, const cm_bigcity_piece *pc)
+{
+	fprintf(f, "    <piece x=\"%d\" y=\"%d\">\n", pc->x, pc->y);
+	cm_feature_write_xml(f, &pc->tile, "      ");
+	fputs("    </piece>\n", f);
+}
+
+int cm_map_write_xml(const cm_map *m, FILE *f)
+{
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map format=\"1\"", f);
+	cm_xml_put_attr(f, "id", m->id ? m->id : "");
+	cm_xml_put_attr(f, "name", m->name ? m->name : "");
+	fputs(">\n", f);
+	if (m->image) {
+		fputs("  <image", f);
+		cm_xml_put_attr(f, "src", m->image);
+		cm_xml_put_attr(f, "legend", m->legend);
+		fputs("/>\n", f);
+	}
+	fputs("  <grid>\n", f);
+	for (int y = 0; y < m->rows; y++) {
+		fputs("    ", f);
+		for (int x = 0; x < m->cols; x++)
+			fputc(cm_square_kind_char(cm_map_at(m, x, y)->kind), f);
+		fputc('\n', f);
+	}
+	fputs("  </grid>\n", f);
+	for (size_t i = 0; i < m->n_islands; i++) {
+		fputs("  <island", f);
+		cm_xml_put_attr(f, "id", m->islands[i].name);
+		cm_xml_put_attr(f, "name", m->islands[i].title);
+		fputs("/>\n", f);
+	}
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *sq = cm_map_at(m, x, y);
+			if (!sq->name && sq->island < 0 && !sq->arms && !sq->n_markers)
+				continue;
+			fprintf(f, "  <square x=\"%d\" y=\"%d\"", x, y);
+			cm_xml_put_attr(f, "name", sq->name);
+			if (sq->island >= 0 && (size_t)sq->island < m->n_islands)
+				cm_xml_put_attr(f, "island", m->islands[sq->island].name);
+			if (sq->arms)
+				fprintf(f, " arms=\"%u\"", sq->arms);
+			if (!sq->n_markers) {
+				fputs("/>\n", f);
+				continue;
+			}
+			fputs(">\n", f);
+			for (size_t k = 0; k < sq->n_markers; k++) {
+				fputs("    <marker>", f);
+				cm_xml_put_escaped(f, sq->markers[k]);
+				fputs("</marker>\n", f);
+			}
+			fputs("  </square>\n", f);
+		}
+	/* only prints the reader would not derive: plain neutral is the default */
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++)
+			for (int s = 0; s < MAX_SIDE; s++) {
+				const cm_edge_print *p = &cm_map_at(m, x, y)->print[s];
+				if (p->kind == CM_PRINT_NONE || (p->kind == CM_PRINT_NEUTRAL && !p->arms && !p->label))
+					continue;
+				fprintf(f, "  <edge x=\"%d\" y=\"%d\" side=\"%s\" print=\"%s\"", x, y, cm_side_name((cm_side)s),
+				        cm_print_kind_name(p->kind));
+				if (p->arms)
+					fprintf(f, " arms=\"%u\"", p->arms);
+				cm_xml_put_attr(f, "label", p->label);
+				fputs("/>\n", f);
+			}
+	for (size_t i = 0; i < m->n_bigcities; i++) {
+		fputs("  <bigcity", f);
+		cm_xml_put_attr(f, "name", m->bigcities[i].name ? m->bigcities[i].name : "");
+		fputs(">\n", f);
+		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++)
+			write_piece(f, &m->bigcities[i].pieces[k]);
+		fputs("  </bigcity>\n", f);
+	}
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *fe = &m->ferries[i];
+		fputs("  <ferry", f);
+		cm_xml_put_attr(f, "name", fe->name);
+		fprintf(f, " x1=\"%d\" y1=\"%d\" side1=\"%s\" x2=\"%d\" y2=\"%d\" side2=\"%s\"", fe->x1, fe->y1,
+		        cm_side_name(fe->s1), fe->x2, fe->y2, cm_side_name(fe->s2));
+		if (fe->arms)
+			fprintf(f, " arms=\"%u\"", fe->arms);
+		fputs("/>\n", f);
+	}
+	const cm_setup *su = &m->setup;
+	fprintf(f, "  <setup starts=\"%d\"", su->starts_used);
+	if (su->tiles_min)
+		fprintf(f, " tiles-min=\"%d\"", su->tiles_min);
+	if (su->tiles_max)
+		fprintf(f, " tiles-max=\"%d\"", su->tiles_max);
+	fprintf(f, " followers=\"%d\"/>\n", su->followers);
+	if (m->n_deck) {
+		fputs("  <deck>\n", f);
+		for (size_t i = 0; i < m->n_deck; i++) {
+			const cm_deck_entry *e = &m->deck[i];
+			if (!e->tile) {
+				fputs("    <set", f);
+				cm_xml_put_attr(f, "id", e->tileset);
+				fputs("/>\n", f);
+			} else {
+				fputs("    <tile", f);
+				cm_xml_put_attr(f, "set", e->tileset);
+				cm_xml_put_attr(f, "id", e->tile);
+				fprintf(f, " count=\"%d\"/>\n", e->count);
+			}
+		}
+		fputs("  </deck>\n", f);
+	}
+	const cm_rules *r = &m->rules;
+	fprintf(f, "  <rules edition=\"%s\"", cm_edition_name(r->edition));
+	put_bool(f, "tiny-city", r->tiny_city);
+	fprintf(f, " farmers=\"%s\"", r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
+	put_bool(f, "farmers-bigcity", r->farmers_bigcity);
+	put_bool(f, "town-extra-turn", r->town_extra_turn);
+	put_bool(f, "town-cost", r->town_cost);
+	put_bool(f, "town-road-bonus", r->town_road_bonus);
+	put_bool(f, "abbey-edge", r->abbey_edge);
+	fputs("/>\n</map>\n", f);
+	return ferror(f) ? CM_EIO : 0;
+}
+

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: MIT */
+/* tileset_io.c: tile-set files. The reader of schemas/tileset.xsd files
+ * (parsed and validated by xml.c, features read by feature_xml.c, the
+ * result checked by model/tileset.c) and the XML and JSON writers. */
+#include <libxml/tree.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/catalog.h"
+#include "carcamap/tileset.h"
+#include "io/feature_xml_int.h"
+#include "model/tileset_int.h"
+#include "base/json_int.h"
+#include "base/util_int.h"
+#include "io/xml_int.h"
+
+/* ------------------------------------------------------------------ */
+/* reader                                                              */
+
+typedef struct {
+	cm_diags *d;
+	const char *file;
+	unsigned **contact_line; /* per tile, see checker */
+	int rc;                  /* CM_ENOMEM once memory ran out */
+} loader;
+
+static void load_error(loader *L, const char *id, unsigned line, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 4, 5)))
+#endif
+	;
+
+static void load_error(loader *L, const char *id, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	cm_diags_check(L->d, id, L->file, line, 0, NULL, "%s", msg ? msg : "(out of memory)");
+	free(msg);
+}
+
+static bool has_attr(const xmlNode *n, const char *name)
+{
+	return xmlHasProp((xmlNode *)n, (const xmlChar *)name) != NULL;
+}
+
+/* count, count-c1.. on a tile or total, total-c1.. on the set: one value
+ * for every edition or one per edition, never both (rule). A missing
+ * edition is `none`; C3 plays the C2 set unless the file says otherwise. */
+static void read_editions(loader *L, const xmlNode *n, const char *one, int none, const char *rule,
+                          unsigned line, int *v)
+{
+	char names[CM_EDITION_COUNT][16];
+	bool per_edition = false;
+	for (int e = 0; e < CM_EDITION_COUNT; e++) {
+		snprintf(names[e], sizeof names[e], "%s-c%d", one, e + 1);
+		per_edition |= has_attr(n, names[e]);
+	}
+	if (has_attr(n, one)) {
+		if (per_edition)
+			load_error(L, rule, line, "give %s or %s-c1/c2/c3, not both", one, one);
+		for (int e = 0; e < CM_EDITION_COUNT; e++)
+			v[e] = cm_xml_attr_int(n, one, none);
+		return;
+	}
+	v[CM_EDITION_C1] = cm_xml_attr_int(n, names[0], none);
+	v[CM_EDITION_C2] = cm_xml_attr_int(n, names[1], none);
+	v[CM_EDITION_C3] = cm_xml_attr_int(n, names[2], v[CM_EDITION_C2]);
+}
+
+static int read_tile(loader *L, xmlNode *n, cm_tile_type *t, unsigned **contact_line)
+{
+	t->line = cm_xml_line(n);
+	if (!(t->id = cm_xml_attr_token(n, "id")))
+		return CM_ENOMEM;
+	t->name = cm_xml_attr(n, "name");
+	t->start = cm_xml_attr_bool(n, "start", false);
+	read_editions(L, n, "count", 0, "CM0112", t->line, t->count);
+	return cm_feature_read(n, &cm_tileset_tile_rules, "tile", false, L->d, L->file, t, contact_line);
+}
+
+static int build(loader *L, xmlDoc *doc, cm_tileset **out)
+{
+	xmlNode *root = xmlDocGetRootElement(doc);
+	int rc = CM_ENOMEM;
+	size_t n = 0; /* tiles; set before the first goto, the clean-up reads it */
+	cm_tileset *ts = calloc(1, sizeof *ts);
+	if (!ts)
+		return CM_ENOMEM;
+	ts->line = cm_xml_line(root);
+	if (L->file && !(ts->file = cm_strdup(L->file)))
+		goto out;
+	if (!(ts->id = cm_xml_attr_token(root, "id")) || !(ts->name = cm_xml_attr(root, "name")))
+		goto out;
+	char *kind = cm_xml_attr_token(root, "kind");
+	ts->base = kind && strcmp(kind, "base") == 0;
+	free(kind);
+	read_editions(L, root, "total", -1, "CM0114", ts->line, ts->total);
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
+		n++;
+	ts->tiles = calloc(n ? n : 1, sizeof *ts->tiles);
+	L->contact_line = calloc(n ? n : 1, sizeof *L->contact_line);
+	if (!ts->tiles || !L->contact_line)
+		goto out;
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
+		rc = read_tile(L, c, &ts->tiles[ts->n_tiles], &L->contact_line[ts->n_tiles]);
+		ts->n_tiles++; /* counted even when half read, so that free releases it */
+		if (rc)
+			goto out;
+	}
+	cm_tileset_check_lines(ts, L->contact_line, L->d);
+	rc = 0;
+out:
+	if (L->contact_line)
+		for (size_t i = 0; i < n; i++)
+			free(L->contact_line[i]);
+	free(L->contact_line);
+	L->contact_line = NULL;
+	if (rc) {
+		cm_tileset_free(ts);
+		return rc;
+	}
+	*out = ts;
+	return 0;
+}
+
+/* Builds and checks the model of a parsed, schema-valid document. */
+static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_tileset **out)
+{
+	size_t before = cm_diags_errors(d);
+	loader L = { d, file, NULL, 0 };
+	cm_tileset *ts = NULL;
+	int rc = build(&L, doc, &ts);
+	if (rc == CM_ENOMEM)
+		cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL, "out of memory reading the tile set");
+	if (!rc && cm_diags_errors(d) > before) {
+		cm_tileset_free(ts);
+		return CM_EINVAL;
+	}
+	if (!rc)
+		*out = ts;
+	return rc;
+}
+
+int cm_tileset_load_memory(const char *buf, size_t len, const char *file, cm_diags *d,
+                           cm_tileset **out)
+{
+	*out = NULL;
+	xmlDoc *doc = NULL;
+	int rc = cm_xml_load_memory(buf, len, file, "tileset.xsd", d, &doc);
+	if (rc)
+		return rc;
+	rc = load_doc(doc, file, d, out);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+int cm_tileset_load_file(const char *path, cm_diags *d, cm_tileset **out)
+{
+	*out = NULL;
+	xmlDoc *doc = NULL;
+	int rc = cm_xml_load_file(path, "tileset.xsd", d, &doc);
+	if (rc)
+		return rc;
+	rc = load_doc(doc, path, d, out);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* writers                                                             */
+
+/* count="n" when every edition has n, else the per-edition attributes that
+ * the reader's defaults (missing = 0, C3 = C2) do not already give. */
+static void xml_counts(FILE *f, const int *v, const char *one, const char *const *per, bool opt)
+{
+	if (v[0] == v[1] && v[1] == v[2]) {
+		if (!opt || v[0] >= 0)
+			fprintf(f, " %s=\"%d\"", one, v[0]);
+		return;
+	}
+	int none = opt ? -1 : 0;
+	if (v[0] != none)
+		fprintf(f, " %s=\"%d\"", per[0], v[0]);
+	if (v[1] != none)
+		fprintf(f, " %s=\"%d\"", per[1], v[1]);
+	if (v[2] != v[1] && v[2] >= 0)
+		fprintf(f, " %s=\"%d\"", per[2], v[2]);
+}
+
+int cm_tileset_write_xml(const cm_tileset *ts, FILE *f)
+{
+	static const char *const counts[] = { "count-c1", "count-c2", "count-c3" };
+	static const char *const totals[] = { "total-c1", "total-c2", "total-c3" };
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset format=\"1\"", f);
+	cm_xml_put_attr(f, "id", ts->id ? ts->id : "");
+	cm_xml_put_attr(f, "name", ts->name ? ts->name : "");
+	fprintf(f, " kind=\"%s\"", ts->base ? "base" : "expansion");
+	xml_counts(f, ts->total, "total", totals, true);
+	fputs(">\n", f);
+	for (size_t i = 0; i < ts->n_tiles; i++) {
+		const cm_tile_type *t = &ts->tiles[i];
+		fputs("  <tile", f);
+		cm_xml_put_attr(f, "id", t->id ? t->id : "");
+		if (t->name)
+			cm_xml_put_attr(f, "name", t->name);
+		xml_counts(f, t->count, "count", counts, false);
+		if (t->start)
+			fputs(" start=\"true\"", f);
+		fputs(">\n", f);
+		cm_feature_write_xml(f, t, "    ");
+		fputs("  </tile>\n", f);
+	}
+	fputs("</tileset>\n", f);
+	return ferror(f) ? CM_EIO : 0;
+}
+
+static void json_ids(cm_json *j, const cm_tile_type *t, uint32_t m)
+{
+	cm_json_arr_begin(j);
+	for (size_t k = 0; k < t->n_features && k < CM_MAX_FEATURES; k++)
+		if (m & (1u << k))
+			cm_json_str(j, cm_feature_id(&t->features[k]));
+	cm_json_arr_end(j);
+}
+
+static void json_editions(cm_json *j, const int *v, bool opt)
+{
+	cm_json_obj_begin(j);
+	for (int e = 0; e < CM_EDITION_COUNT; e++) {
+		cm_json_key(j, cm_edition_name((cm_edition)e));
+		if (opt && v[e] < 0)
+			cm_json_null(j);
+		else
+			cm_json_int(j, v[e]);
+	}
+	cm_json_obj_end(j);
+}
+
+static void json_feature(cm_json *j, const cm_tile_type *t, const cm_feature *ft)
+{
+	cm_json_obj_begin(j);
+	cm_json_key(j, "id");
+	cm_json_str(j, cm_feature_id(ft));
+	cm_json_key(j, "kind");
+	cm_json_str(j, cm_feature_kind_name(ft->kind));
+	cm_json_key(j, "slots");
+	cm_json_arr_begin(j);
+	for (int b = 0; b < 12; b++)
+		if (ft->slots & (1u << b))
+			cm_json_str(j, cm_slot_name(b));
+	cm_json_arr_end(j);
+	if (ft->kind == CM_FEAT_CITY) {
+		cm_json_key(j, "arms");
+		cm_json_int(j, ft->arms);
+		cm_json_key(j, "cathedral");
+		cm_json_bool(j, ft->cathedral);
+		cm_json_key(j, "good");
+		if (ft->good != CM_GOOD_NONE)
+			cm_json_str(j, cm_good_name(ft->good));
+		else
+			cm_json_null(j);
+	} else if (ft->kind == CM_FEAT_ROAD) {
+		cm_json_key(j, "inn");
+		cm_json_bool(j, ft->inn);
+	} else if (ft->kind == CM_FEAT_FIELD) {
+		cm_json_key(j, "touches");
+		json_ids(j, t, ft->touches);
+	}
+	cm_json_obj_end(j);
+}
+
+int cm_tileset_write_json(const cm_tileset *ts, FILE *f)
+{
+	cm_json j;
+	cm_json_init(&j, f, true);
+	cm_json_obj_begin(&j);
+	cm_json_key(&j, "id");
+	cm_json_str(&j, ts->id);
+	cm_json_key(&j, "name");
+	cm_json_str(&j, ts->name);
+	cm_json_key(&j, "kind");
+	cm_json_str(&j, ts->base ? "base" : "expansion");
+	int sums[CM_EDITION_COUNT];
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		sums[e] = cm_tileset_total(ts, (cm_edition)e);
+	cm_json_key(&j, "totals");
+	json_editions(&j, sums, false);
+	cm_json_key(&j, "declared");
+	json_editions(&j, ts->total, true);
+	cm_json_key(&j, "tiles");
+	cm_json_arr_begin(&j);
+	for (size_t i = 0; i < ts->n_tiles; i++) {
+		const cm_tile_type *t = &ts->tiles[i];
+		cm_json_obj_begin(&j);
+		cm_json_key(&j, "id");
+		cm_json_str(&j, t->id);
+		cm_json_key(&j, "name");
+		cm_json_str(&j, t->name);
+		cm_json_key(&j, "count");
+		json_editions(&j, t->count, false);
+		cm_json_key(&j, "start");
+		cm_json_bool(&j, t->start);
+		cm_json_key(&j, "abbey");
+		cm_json_bool(&j, cm_tileset_is_abbey_tile(t));
+		cm_json_key(&j, "edges");
+		cm_json_arr_begin(&j);
+		for (int s = 0; s < 4; s++)
+			cm_json_str(&j, cm_edge_kind_name((cm_edge_kind)t->edge[s]));
+		cm_json_arr_end(&j);
+		cm_json_key(&j, "features");
+		cm_json_arr_begin(&j);
+		for (size_t k = 0; k < t->n_features; k++)
+			json_feature(&j, t, &t->features[k]);
+		cm_json_arr_end(&j);
+		cm_json_key(&j, "contacts");
+		cm_json_arr_begin(&j);
+		for (size_t c = 0; c < t->n_contacts; c++)
+			json_ids(&j, t, t->contacts[c]);
+		cm_json_arr_end(&j);
+		cm_json_obj_end(&j);
+	}
+	cm_json_arr_end(&j);
+	cm_json_obj_end(&j);
+	return cm_json_finish(&j) ? CM_EIO : 0;
+}

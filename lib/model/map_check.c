@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: MIT */
+/* map_check.c: the one checker of the in-memory map model: the structural
+ * checks CM02xx (squares, prints, islands, ferries, big cities, setup,
+ * names, deck) every reader and writer runs, and the deck's references
+ * to tile sets. Rules: schemas/map.md. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/catalog.h"
+#include "carcamap/map.h"
+#include "model/map_int.h"
+#include "base/util_int.h"
+
+#define WHERE_MAX 200
+
+/* Big-city pieces use the tile set's feature vocabulary (feature.c); every
+ * problem with them is CM0209. */
+const cm_feature_rules cm_map_piece_rules = {
+	.slot_twice = "CM0209", .uncovered = "CM0209", .shape = "CM0209", .feature_id = "CM0209",
+	.touches = "CM0209", .contact = "CM0209", .contact_size = "CM0209", .too_many = "CM0209",
+};
+
+/* ---- structural checks (CM02xx) ---- */
+
+static void chk(const cm_map *m, cm_diags *d, const char *id, unsigned line, const char *where,
+                const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 7)))
+#endif
+	;
+/* Reports at the element's line in m->file; the where string goes along
+ * when there is no line (maps from an image, a pack or built in memory). */
+static void chk(const cm_map *m, cm_diags *d, const char *id, unsigned line, const char *where,
+                const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	cm_diags_check(d, id, m->file, line, 0, line && m->file ? NULL : where, "%s",
+	               msg ? msg : "out of memory");
+	free(msg);
+}
+
+static void chk_sq(const cm_map *m, cm_diags *d, int x, int y, const char *id, unsigned line, const char *where,
+                   const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 8, 9)))
+#endif
+	;
+/* chk about square (x,y): the diagnostic carries the square (diag.h). */
+static void chk_sq(const cm_map *m, cm_diags *d, int x, int y, const char *id, unsigned line, const char *where,
+                   const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	chk(m, d, id, line, where, "%s", msg ? msg : "out of memory");
+	cm_diags_set_square(d, x, y);
+	free(msg);
+}
+
+static const char *where_fmt(char *buf, const cm_map *m, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
+static const char *where_fmt(char *buf, const cm_map *m, const char *fmt, ...)
+{
+	int n = snprintf(buf, WHERE_MAX, "map %s, ", m->id ? m->id : "?");
+	if (n < 0 || n >= WHERE_MAX)
+		return buf;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, WHERE_MAX - (size_t)n, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+static unsigned sq_line(const cm_map *m, const cm_square *sq, unsigned line)
+{
+	return line ? line : sq->line ? sq->line : m->file ? m->line : 0;
+}
+
+/* Edge category of a piece's slot (as a tile side would show it). */
+static cm_edge_kind slot_category(const cm_tile_type *t, int bit)
+{
+	for (size_t i = 0; i < t->n_features; i++)
+		if (t->features[i].slots & (1u << bit))
+			return t->features[i].kind == CM_FEAT_CITY ? CM_EDGE_CITY
+			       : t->features[i].kind == CM_FEAT_ROAD ? CM_EDGE_ROAD : CM_EDGE_FIELD;
+	return CM_EDGE_FIELD;
+}
+
+typedef struct {
+	const cm_map *m;
+	cm_diags *d;
+	const char *where;
+} piece_report;
+
+static void report_piece(void *arg, const char *rule, unsigned line, const cm_feature *f, const char *msg)
+{
+	const piece_report *pr = arg;
+	(void)f;
+	chk(pr->m, pr->d, rule, line, pr->where, "%s", msg);
+}
+
+/* One piece's features, as a tile set's checks would see a tile (CM0209);
+ * a printed big city has no abbey. */
+static void check_piece(const cm_map *m, cm_diags *d, const cm_bigcity *bc, const cm_bigcity_piece *pc)
+{
+	char w[WHERE_MAX], name[64];
+	const cm_tile_type *t = &pc->tile;
+	where_fmt(w, m, "big city %s, piece (%d,%d)", bc->name ? bc->name : "?", pc->x, pc->y);
+	snprintf(name, sizeof name, "piece (%d,%d)", pc->x, pc->y);
+	piece_report pr = { m, d, w };
+	const cm_feature_checker fc = { &cm_map_piece_rules, "piece", name, NULL, report_piece, &pr };
+	cm_feature_check(&fc, t);
+	for (size_t i = 0; i < t->n_features; i++)
+		if (t->features[i].kind == CM_FEAT_ABBEY)
+			chk(m, d, "CM0209", cm_feature_line(t, &t->features[i]), w,
+			    "abbey '%s' on piece (%d,%d): a printed big city has no abbey",
+			    cm_feature_id(&t->features[i]), pc->x, pc->y);
+}
+
+/* Pieces that sit side by side must meet like tiles (city slot to city
+ * slot, road to road, field to field), and the pieces of one big city must
+ * hang together (MAP-BIGCITY). */
+static void check_bigcities(const cm_map *m, cm_diags *d, const cm_bigcity_piece **at)
+{
+	char w[WHERE_MAX];
+	for (size_t c = 0; c < m->n_bigcities; c++) {
+		const cm_bigcity *bc = &m->bigcities[c];
+		const char *name = bc->name ? bc->name : "?";
+		for (size_t k = 0; k < bc->n_pieces; k++) {
+			const cm_bigcity_piece *a = &bc->pieces[k];
+			for (int s = CM_E; s <= CM_S; s++) { /* each shared side once */
+				int nx = a->x + cm_map_side_dx[s], ny = a->y + cm_map_side_dy[s];
+				if (!cm_map_at(m, a->x, a->y) || !cm_map_at(m, nx, ny))
+					continue;
+				const cm_bigcity_piece *b = at[ny * m->cols + nx];
+				if (!b || at[a->y * m->cols + a->x] != a)
+					continue;
+				for (int p = 0; p < 3; p++) {
+					int bit = 3 * s + p;
+					cm_edge_kind ka = slot_category(&a->tile, bit);
+					cm_edge_kind kb = slot_category(&b->tile, cm_slot_facing(bit));
+					if (ka == kb)
+						continue;
+					where_fmt(w, m, "big city %s, piece (%d,%d), side %s", name, a->x, a->y,
+					          cm_side_name((cm_side)s));
+					chk(m, d, "CM0207", a->tile.line ? a->tile.line : bc->line, w,
+					    "pieces (%d,%d) and (%d,%d) do not match: slot %s (%s) meets slot %s (%s)", a->x,
+					    a->y, nx, ny, cm_slot_name(bit), cm_edge_kind_name(ka),
+					    cm_slot_name(cm_slot_facing(bit)), cm_edge_kind_name(kb));
+					break;
+				}
+			}
+		}
+		/* connectivity: grow from piece 0 through side-by-side pieces of this city */
+		if (bc->n_pieces < 2)
+			continue;
+		size_t n = bc->n_pieces, reached = 1;
+		bool *in = calloc(n, sizeof *in);
+		if (!in)
+			return;
+		in[0] = true;
+		for (bool grew = true; grew;) {
+			grew = false;
+			for (size_t i = 0; i < n; i++)
+				for (size_t j = 0; !in[i] && j < n; j++)
+					if (in[j] && abs(bc->pieces[i].x - bc->pieces[j].x) + abs(bc->pieces[i].y - bc->pieces[j].y) == 1) {
+						in[i] = true;
+						reached++;
+						grew = true;
+					}
+		}
+		free(in);
+		if (reached < n)
+			chk(m, d, "CM0207", bc->line, where_fmt(w, m, "big city %s", name),
+			    "big city %s falls apart: only %zu of its %zu pieces join the first side by side", name, reached,
+			    n);
+	}
+}
+
+typedef struct {
+	const char *name;
+	int space;       /* 0 places (squares, big cities), 1 island ids, 2 ferries */
+	size_t order;    /* position in the walk, for a stable sort */
+	unsigned line;
+	char what[64];   /* "square (3,4)" for the where string */
+} name_ref;
+
+static int name_cmp(const void *a, const void *b)
+{
+	const name_ref *x = a, *y = b;
+	if (x->space != y->space)
+		return x->space - y->space;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Names of places, island ids and ferry names are each unique in a map. */
+static void check_names(const cm_map *m, cm_diags *d)
+{
+	size_t cap = 0, n = 0;
+	name_ref *v = NULL;
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *sq = cm_map_at(m, x, y);
+			if (!sq->name)
+				continue;
+			if (cm_grow((void **)&v, &cap, n, sizeof *v))
+				goto out;
+			v[n] = (name_ref){ sq->name, 0, n, sq->line, "" };
+			snprintf(v[n].what, sizeof v[n].what, "square (%d,%d)", x, y);
+			n++;
+		}
+	for (size_t i = 0; i < m->n_bigcities + m->n_islands + m->n_ferries; i++) {
+		const char *name;
+		int space;
+		unsigned line;
+		if (i < m->n_bigcities) {
+			name = m->bigcities[i].name, space = 0, line = m->bigcities[i].line;
+		} else if (i < m->n_bigcities + m->n_islands) {
+			const cm_island *is = &m->islands[i - m->n_bigcities];
+			name = is->name, space = 1, line = is->line;
+		} else {
+			const cm_ferry *f = &m->ferries[i - m->n_bigcities - m->n_islands];
+			name = f->name, space = 2, line = f->line;
+		}
+		if (!name)
+			continue;
+		if (cm_grow((void **)&v, &cap, n, sizeof *v))
+			goto out;
+		v[n] = (name_ref){ name, space, n, line, "" };
+		snprintf(v[n].what, sizeof v[n].what, "%s %s", space == 0 ? "big city" : space == 1 ? "island" : "ferry",
+		         name);
+		n++;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof *v, name_cmp);
+	for (size_t i = 1, first = 0; i < n; i++) {
+		if (v[i].space != v[first].space || strcmp(v[i].name, v[first].name) != 0) {
+			first = i;
+			continue;
+		}
+		char w[WHERE_MAX];
+		chk(m, d, "CM0211", v[i].line, where_fmt(w, m, "%s", v[i].what), "%s %s is used twice (first on line %u)",
+		    v[i].space == 1 ? "island id" : "name", v[i].name, v[first].line);
+	}
+out:
+	free(v);
+}
+
+/* Squares and their edge prints and islands (CM0203, CM0205). */
+static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet)
+{
+	/* the where strings are formatted only for a diagnostic: this loop sees every square */
+	char w[WHERE_MAX];
+#define WHERE_SIDE where_fmt(w, m, "square (%d,%d), side %s", x, y, side)
+#define WHERE_SQ where_fmt(w, m, "square (%d,%d)", x, y)
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *sq = cm_map_at(m, x, y);
+			bool playable = cm_square_kind_playable(sq->kind);
+			for (int s = 0; s < MAX_SIDE; s++) {
+				const cm_edge_print *p = &sq->print[s];
+				unsigned line = sq_line(m, sq, p->line);
+				const char *side = cm_side_name((cm_side)s);
+				if (!playable && p->kind != CM_PRINT_NONE)
+					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
+					    "%s print on side %s of square (%d,%d), which is %s: only squares that take tiles have edge prints",
+					    cm_print_kind_name(p->kind), side, x, y, cm_square_kind_name(sq->kind));
+				if (!playable)
+					continue;
+				bool land = cm_map_faces_land(m, x, y, s);
+				if (land && p->kind != CM_PRINT_NONE)
+					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
+					    "%s print on side %s of square (%d,%d) faces a square that takes tiles or a big city",
+					    cm_print_kind_name(p->kind), side, x, y);
+				else if (!land && p->kind == CM_PRINT_NONE)
+					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
+					    "side %s of square (%d,%d) faces the map edge and has no print", side, x, y);
+				if (p->kind == CM_PRINT_NEUTRAL && p->arms)
+					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
+					    "neutral print on side %s of square (%d,%d) has coats of arms: print a road or a city",
+					    side, x, y);
+			}
+			if (quiet && (quiet[y * m->cols + x] & CM_MAP_QUIET_ISLAND))
+				continue;
+			unsigned line = sq_line(m, sq, 0);
+			if (sq->kind == CM_SQ_ISLAND && sq->island < 0)
+				chk_sq(m, d, x, y, "CM0205", line, WHERE_SQ, "island square (%d,%d) names no island", x, y);
+			else if (sq->island >= 0 && (size_t)sq->island >= m->n_islands)
+				chk_sq(m, d, x, y, "CM0205", line, WHERE_SQ, "square (%d,%d) names island %d, which does not exist", x,
+				    y, sq->island);
+			else if (sq->kind != CM_SQ_ISLAND && sq->island >= 0)
+				chk_sq(m, d, x, y, "CM0205", line, WHERE_SQ,
+				    "square (%d,%d) is %s and names island %s: only island squares do", x, y,
+				    cm_square_kind_name(sq->kind), m->islands[sq->island].name);
+			if (sq->kind != CM_SQ_ISLAND && sq->arms)
+				chk_sq(m, d, x, y, "CM0205", line, WHERE_SQ,
+				    "square (%d,%d) is %s and has coats of arms: only island squares have them", x, y,
+				    cm_square_kind_name(sq->kind));
+		}
+}
+#undef WHERE_SIDE
+#undef WHERE_SQ
+
+/* Ferries join road prints (CM0204), and every island is reached by one (CM0206). */
+static void check_ferries(const cm_map *m, cm_diags *d)
+{
+	char w[WHERE_MAX];
+	bool *reached = calloc(m->n_islands ? m->n_islands : 1, sizeof *reached);
+	bool *has_square = calloc(m->n_islands ? m->n_islands : 1, sizeof *has_square);
+	if (!reached || !has_square)
+		goto out;
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		const int ex[2] = { f->x1, f->x2 }, ey[2] = { f->y1, f->y2 };
+		const cm_side es[2] = { f->s1, f->s2 };
+		where_fmt(w, m, "ferry %zu", i);
+		for (int e = 0; e < 2; e++) {
+			const cm_square *sq = cm_map_at(m, ex[e], ey[e]);
+			if (!sq) {
+				chk(m, d, "CM0201", f->line, w, "ferry end (%d,%d) is outside the %dx%d grid", ex[e], ey[e],
+				    m->cols, m->rows);
+				continue;
+			}
+			if ((unsigned)es[e] >= MAX_SIDE || sq->print[es[e]].kind != CM_PRINT_ROAD)
+				chk(m, d, "CM0204", f->line, w,
+				    "ferry end at side %s of square (%d,%d) is %s, not a road edge print",
+				    cm_side_name(es[e]), ex[e], ey[e],
+				    (unsigned)es[e] < MAX_SIDE ? cm_print_kind_name(sq->print[es[e]].kind) : "?");
+			if (sq->island >= 0 && (size_t)sq->island < m->n_islands)
+				reached[sq->island] = true;
+			for (size_t k = 0; k < i; k++) {
+				const cm_ferry *g = &m->ferries[k];
+				if ((g->x1 == ex[e] && g->y1 == ey[e] && g->s1 == es[e]) ||
+				    (g->x2 == ex[e] && g->y2 == ey[e] && g->s2 == es[e]))
+					chk(m, d, "CM0204", f->line, w,
+					    "road print at side %s of square (%d,%d) ends ferry %zu already (line %u)",
+					    cm_side_name(es[e]), ex[e], ey[e], k, g->line);
+			}
+		}
+		if (f->x1 == f->x2 && f->y1 == f->y2 && f->s1 == f->s2)
+			chk(m, d, "CM0204", f->line, w, "ferry starts and ends at side %s of square (%d,%d)",
+			    cm_side_name(f->s1), f->x1, f->y1);
+	}
+	for (int i = 0; i < m->cols * m->rows; i++)
+		if (m->squares[i].kind == CM_SQ_ISLAND && m->squares[i].island >= 0 &&
+		    (size_t)m->squares[i].island < m->n_islands)
+			has_square[m->squares[i].island] = true;
+	for (size_t i = 0; i < m->n_islands; i++) {
+		const cm_island *is = &m->islands[i];
+		const char *name = is->name ? is->name : "?";
+		where_fmt(w, m, "island %s", name);
+		if (!has_square[i])
+			chk(m, d, "CM0205", is->line, w, "island %s has no squares", name);
+		else if (!reached[i])
+			chk(m, d, "CM0206", is->line, w, "island %s is reached by no ferry: its squares can never take a tile",
+			    name);
+	}
+out:
+	free(reached);
+	free(has_square);
+}
+
+void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
+{
+	char w[WHERE_MAX];
+	check_squares(m, d, quiet);
+	check_ferries(m, d);
+	/* big-city pieces: placement, one city per square, features, matching */
+	size_t n = (size_t)m->cols * (size_t)m->rows;
+	const cm_bigcity_piece **at = calloc(n, sizeof *at);
+	uint8_t *count = calloc(n, 1);
+	int starts = 0;
+	if (!at || !count)
+		goto out;
+	for (size_t c = 0; c < m->n_bigcities; c++) {
+		const cm_bigcity *bc = &m->bigcities[c];
+		const char *name = bc->name ? bc->name : "?";
+		for (size_t k = 0; k < bc->n_pieces; k++) {
+			const cm_bigcity_piece *pc = &bc->pieces[k];
+			const cm_square *sq = cm_map_at(m, pc->x, pc->y);
+			unsigned line = pc->tile.line ? pc->tile.line : bc->line;
+			where_fmt(w, m, "big city %s, piece (%d,%d)", name, pc->x, pc->y);
+			if (!sq) {
+				chk(m, d, "CM0201", line, w, "piece (%d,%d) of big city %s is outside the %dx%d grid", pc->x,
+				    pc->y, name, m->cols, m->rows);
+			} else {
+				size_t i = (size_t)pc->y * (size_t)m->cols + (size_t)pc->x;
+				if (sq->kind != CM_SQ_BIGCITY)
+					chk(m, d, "CM0208", line, w, "piece (%d,%d) of big city %s lies on a %s square", pc->x,
+					    pc->y, name, cm_square_kind_name(sq->kind));
+				if (count[i] < 255)
+					count[i]++;
+				if (!at[i])
+					at[i] = pc;
+			}
+			check_piece(m, d, bc, pc);
+		}
+	}
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *sq = cm_map_at(m, x, y);
+			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
+			starts += sq->kind == CM_SQ_START;
+			if (sq->kind != CM_SQ_BIGCITY || count[i] == 1)
+				continue;
+			where_fmt(w, m, "square (%d,%d)", x, y);
+			if (count[i] == 0)
+				chk_sq(m, d, x, y, "CM0208", sq_line(m, sq, 0), w,
+				       "big-city square (%d,%d) is a piece of no big city", x, y);
+			else
+				chk_sq(m, d, x, y, "CM0208", at[i]->tile.line, w,
+				       "big-city square (%d,%d) has %d pieces, one expected", x, y, count[i]);
+		}
+	check_bigcities(m, d, at);
+	/* setup (MAP-START, MAP-TILES) */
+	const cm_setup *su = &m->setup;
+	unsigned sline = su->line ? su->line : m->file ? m->line : 0;
+	where_fmt(w, m, "setup");
+	if (su->starts_used > starts)
+		chk(m, d, "CM0210", sline, w, "setup uses %d start squares, the map has %d", su->starts_used, starts);
+	if (su->starts_used < 1)
+		chk(m, d, "CM0214", sline, w, "setup uses no start square: at least one is needed");
+	if (su->tiles_min < 0 || su->tiles_max < 0 || (su->tiles_min && su->tiles_max && su->tiles_min > su->tiles_max))
+		chk(m, d, "CM0214", sline, w, "recommended tile range %d-%d is empty", su->tiles_min, su->tiles_max);
+	if (su->followers < 1)
+		chk(m, d, "CM0214", sline, w, "setup gives %d followers per player, at least 1 is needed", su->followers);
+	check_names(m, d);
+	/* deck entries named twice */
+	for (size_t i = 0; i < m->n_deck; i++)
+		for (size_t k = 0; k < i; k++) {
+			const cm_deck_entry *a = &m->deck[i], *b = &m->deck[k];
+			if (!a->tileset || !b->tileset || strcmp(a->tileset, b->tileset) != 0 || !a->tile != !b->tile ||
+			    (a->tile && strcmp(a->tile, b->tile) != 0))
+				continue;
+			chk(m, d, "CM0202", a->line, where_fmt(w, m, "deck entry %zu", i),
+			    "deck lists %s%s%s twice (also on line %u)", a->tile ? "tile " : "tile set ",
+			    a->tile ? a->tile : a->tileset, a->tile ? " of that set" : "", b->line);
+			break;
+		}
+out:
+	free(at);
+	free(count);
+}
+
+int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, cm_diags *d)
+{
+	size_t errors = cm_diags_errors(d);
+	char w[WHERE_MAX];
+	for (size_t i = 0; i < m->n_deck; i++) {
+		const cm_deck_entry *e = &m->deck[i];
+		const cm_tileset *ts = NULL;
+		for (size_t k = 0; !ts && k < n_sets; k++)
+			if (sets[k] && sets[k]->id && e->tileset && strcmp(sets[k]->id, e->tileset) == 0)
+				ts = sets[k];
+		where_fmt(w, m, "deck entry %zu", i);
+		if (!ts) {
+			chk(m, d, "CM0212", e->line, w, "deck names tile set %s, which is not among the tile sets given",
+			    e->tileset ? e->tileset : "?");
+			continue;
+		}
+		bool found = !e->tile;
+		for (size_t k = 0; !found && k < ts->n_tiles; k++)
+			found = ts->tiles[k].id && strcmp(ts->tiles[k].id, e->tile) == 0;
+		if (!found)
+			chk(m, d, "CM0213", e->line, w, "deck names tile %s, which tile set %s does not have", e->tile,
+			    ts->id);
+	}
+	return cm_diags_errors(d) > errors ? CM_EINVAL : 0;
+}
+
+int cm_map_check(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, cm_diags *d)
+{
+	size_t errors = cm_diags_errors(d);
+	cm_map_check_structure(m, d, NULL);
+	if (n_sets)
+		cm_map_check_deck(m, sets, n_sets, d);
+	return cm_diags_errors(d) > errors ? CM_EINVAL : 0;
+}
+

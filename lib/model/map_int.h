@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* map_int.h: what the map model's modules share inside the library: the
+ * grid geometry, the checker entry the reader calls with what it already
+ * reported (map_check.c), combining two halves (map_combine.c) and the
+ * rule ids of big-city pieces. Readers and writers in io/ use it. */
+#ifndef CM_MAP_INT_H
+#define CM_MAP_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "carcamap/map.h"
+#include "model/feature_int.h"
+
+#define MAX_SIDE 4
+#define CM_MAP_MAX_GRID 1024 /* cm_map_new's limit, per side */
+
+/* Step from a square to its neighbour across side N, E, S, W. */
+extern const int cm_map_side_dx[4], cm_map_side_dy[4];
+
+/* Whether side s of (x,y) faces a square that takes tiles or a printed big
+ * city: such sides carry no edge print (MAP-EDGE-PRINT). */
+bool cm_map_faces_land(const cm_map *m, int x, int y, int s);
+
+/* The CM0209 id of every feature problem of a big-city piece. */
+extern const cm_feature_rules cm_map_piece_rules;
+
+/* Per-square flags for cm_map_check_structure: problems a reader has
+ * reported already, so the checker does not report them again. */
+#define CM_MAP_QUIET_ISLAND 1u /* the square's island name resolved to nothing */
+
+/* The structural checks of cm_map_check (all but the deck's references);
+ * quiet is NULL or one flag byte per square (row-major). */
+void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet);
+
+/* Appends a copy of text to sq's markers. 0 or CM_ENOMEM. */
+int cm_map_add_marker(cm_square *sq, const char *text);
+
+/* Combines the west map w and the east map e (MAP-HALF): e's column 0 on
+ * w's last column, dy rows down. Seam problems are reported (CM0215,
+ * CM0217) at file:line, the <combine> element, which every copied element
+ * takes as its line. On success *out is a new map the caller frees; 0,
+ * CM_EINVAL or CM_ENOMEM. */
+int cm_map_combine(const cm_map *w, const cm_map *e, int dy, const char *file, unsigned line,
+                   cm_diags *d, cm_map **out);
+
+#endif

@@ -1,0 +1,1 @@
+d=$TMPDIR_CASE/bin; mkdir -p $d; printf '#!/bin/sh\necho 0\n' >$d/id; printf '#!/bin/sh\necho "apt-get $*" >>%s/log\n' $TMPDIR_CASE >$d/apt-get; chmod +x $d/id $d/apt-get; PATH=$d /bin/sh tools/configure.sh test 2>/dev/null; echo "rc $?"; cut -d" " -f1-4 $TMPDIR_CASE/log

@@ -1,0 +1,1 @@
+$CM --help; $CM -V; $CM help check | head -1; $CM help nosuch
