@@ -32,6 +32,8 @@ static void usage(FILE *f)
 	        "                 the fill ratio, squares rarely filled and tiles put aside\n"
 	        "                 (checks CM06xx); 0..%d, default 0\n"
 	        "  --seed N       seed of the first game (game i plays seed+i; default %d)\n"
+	        "  --printing ED      read map descriptors in that printing only, C2 or C3\n"
+	        "                     (default: every printing a descriptor describes)\n"
 	        "  -T, --tilesets DIR\n"
 	        "                 search DIR for the tile sets that map decks name\n"
 	        "                 (repeatable; after the files given, before each\n"
@@ -171,6 +173,7 @@ int cmd_check(int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "tilesets", required_argument, NULL, 'T' },
+		{ "printing", required_argument, NULL, 'P' },
 		{ "games", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
@@ -222,6 +225,12 @@ int cmd_check(int argc, char **argv)
 				ec = cli_usage_error("check", "--seed takes a whole number from 0 to 2147483647, not '%s'", optarg);
 			co.seed = (uint64_t)v;
 			break;
+		case 'P': {
+			int pr = 0;
+			if (!(ec = cli_printing_option("check", optarg, &pr)))
+				cm_workspace_set_printing(w, pr - 1);
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			goto out;

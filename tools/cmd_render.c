@@ -26,6 +26,8 @@ static void usage(FILE *f)
 	        "Options:\n"
 	        "  -o, --output FILE  the PNG to write (default: MAPID.png)\n"
 	        "  --map ID           the map to draw when the input holds several\n"
+	        "  --printing ED      the printing of the board, C2 or C3 (maps/README.md:\n"
+	        "                     a descriptor may describe both; default: its first)\n"
 	        "  --scale N          pixels per square, 0..256 (default 24)\n"
 	        "  --legend FILE      colours (default: the descriptor's legend, else the\n"
 	        "                     built-in colours)\n"
@@ -115,6 +117,7 @@ int cmd_render(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "map", required_argument, NULL, 'm' },
+		{ "printing", required_argument, NULL, 'P' },
 		{ "scale", required_argument, NULL, 's' },
 		{ "legend", required_argument, NULL, 'l' },
 		{ "no-grid", no_argument, NULL, 'g' },
@@ -174,6 +177,9 @@ int cmd_render(int argc, char **argv)
 			if ((players = cli_parse_uint(optarg, CM_MAX_PLAYERS)) < 2)
 				ec = cli_usage_error("render", "--players takes a number from 2 to %d, not '%s'",
 				                     CM_MAX_PLAYERS, optarg);
+			break;
+		case 'P':
+			ec = cli_printing_option("render", optarg, &t.printing);
 			break;
 		case 'h':
 			usage(stdout);

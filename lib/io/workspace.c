@@ -19,11 +19,14 @@ struct cm_workspace {
 	size_t n_sets, cap_sets, cap_set_src;
 	char **dirs;
 	size_t n_dirs, cap_dirs;
+	int printing;  /* the printing descriptors are read in; -1: every printing */
 };
 
 int cm_workspace_new(cm_workspace **out)
 {
 	*out = calloc(1, sizeof **out);
+	if (*out)
+		(*out)->printing = -1;
 	return *out ? 0 : CM_ENOMEM;
 }
 
@@ -57,6 +60,11 @@ int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir)
 		return CM_ENOMEM;
 	w->n_dirs++;
 	return 0;
+}
+
+void cm_workspace_set_printing(cm_workspace *w, int printing)
+{
+	w->printing = printing < 0 || printing >= CM_EDITION_COUNT ? -1 : printing;
 }
 
 size_t cm_workspace_map_count(const cm_workspace *w) { return w->n_maps; }
@@ -168,8 +176,20 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	}
 	case CM_FILE_MAP: {
 		cm_map *m = NULL;
-		rc = cm_map_load_file_flags(path, CM_MAP_LOAD_IMAGE, d, &m);
-		return rc ? rc : add_map(w, m, path, d);
+		rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE, w->printing, d, &m);
+		if (rc || (rc = add_map(w, m, path, d)) != 0 || w->printing >= 0)
+			return rc;
+		/* every other printing of the board, as maps of their own (ID-c3) */
+		cm_edition more[CM_EDITION_COUNT];
+		size_t n_more = m->n_printings;
+		memcpy(more, m->printings, sizeof more);
+		for (size_t i = 1; i < n_more; i++) {
+			cm_map *v = NULL;
+			if ((rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE, (int)more[i], d, &v)) != 0 ||
+			    (rc = add_map(w, v, path, d)) != 0)
+				return rc;
+		}
+		return 0;
 	}
 	case CM_FILE_PACK:
 		return load_pack(w, path, d);
