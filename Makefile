@@ -5,7 +5,8 @@
 #   make maps            the main job: compile, check and render the bundled maps
 #   make bench           benchmarks (figures and ratios)
 #   make SAN=address,undefined test   the same tests in a sanitizer tree
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=   (uninstall: the same, reversed)
+#   make dist            build/carcamap-VERSION.tar.gz
 # Missing Debian build dependencies are installed by tools/configure.sh
 # (as root), which also writes build/config.mk with the flags.
 
@@ -16,7 +17,10 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 CFLAGS ?= -O2 -g
+# The one place the version is written: cm_version(), the soname, the man
+# pages, carcamap.pc and the dist tarball all take it from here.
 VERSION := 0.1.0
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 
 comma := ,
 ifeq ($(strip $(SAN)),)
@@ -53,6 +57,7 @@ LIB_SRC := $(sort $(foreach l,$(LAYERS),$(wildcard lib/$(l)/*.c)))
 SCHEMAS := $(sort $(wildcard schemas/*.xsd schemas/*.sql))
 LIB_OBJ := $(LIB_SRC:%.c=$(O)/obj/%.o) $(O)/obj/gen/schemas.o
 LIB := $(O)/libcarcamap.a
+HEADERS := $(sort $(wildcard lib/include/carcamap/*.h))
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TOOL_OBJ := $(TOOL_SRC:%.c=$(O)/obj/%.o)
 BIN := $(O)/carcamap
@@ -65,11 +70,29 @@ SCEN_BIN := $(if $(wildcard tests/scenarios/runner.c),$(O)/tests/scenario_runner
 BENCH_SRC := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(O)/bench/%)
 
+SOLIB := $(O)/libcarcamap.so.$(VERSION)
+SONAME := libcarcamap.so.$(SOMAJOR)
+GEN_H := $(O)/gen/cm_version.h $(O)/gen/cm_paths.h
+
 .SECONDARY:
 .PHONY: all test test-deps headers-test unit-test cli-test scenario-test export-test bench maps install clean
-all: $(BIN)
+.PHONY: uninstall dist lib-test install-test dist-test FORCE
+all: $(BIN) $(SOLIB)
 
-$(O)/obj/%.o: %.c $(CONFIG)
+# Generated headers carry what the Makefile decides (the version, PREFIX);
+# each is rewritten only when its text changes, so a new PREFIX rebuilds
+# what uses it without make clean, and an unchanged one rebuilds nothing.
+%/gen/cm_version.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define CM_VERSION_STRING "%s"\n' '$(VERSION)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(O)/gen/cm_paths.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define CM_TILESET_DIR "%s"\n' '$(TILESET_DIR)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
+
+$(O)/obj/%.o: %.c $(CONFIG) | $(GEN_H)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
@@ -83,13 +106,26 @@ $(O)/obj/gen/schemas.o: $(O)/gen/schemas.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Wno-missing-prototypes -c $< -o $@
 
-# The installed command finds the bundled tile sets here.
-TILESET_DIR := $(PREFIX)/share/carcamap/tilesets
-$(O)/obj/tools/cli.o: ALL_CPPFLAGS += -DCM_TILESET_DIR='"$(TILESET_DIR)"'
+# The installed command finds the bundled tile sets here ($(O)/gen/cm_paths.h).
+DATADIR := $(PREFIX)/share/carcamap
+TILESET_DIR := $(DATADIR)/tilesets
 
+# One set of objects, position-independent, makes both libraries.
+$(LIB_OBJ): ALL_CFLAGS += -fPIC
 $(LIB): $(LIB_OBJ)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# The shared library exports the functions the public headers declare and
+# nothing else (tools/exports.sh writes the version script from them).
+$(O)/carcamap.sym: $(HEADERS) tools/exports.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tools/exports.sh $(HEADERS) > $@.tmp && mv $@.tmp $@
+$(SOLIB): $(LIB_OBJ) $(O)/carcamap.sym
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared $(ALL_LDFLAGS) -Wl,-soname,$(SONAME) -Wl,--version-script,$(O)/carcamap.sym \
+	  -Wl,--no-undefined -o $@ $(LIB_OBJ) $(DEP_LIBS)
+	$(Q)ln -sf $(notdir $@) $(O)/$(SONAME) && ln -sf $(notdir $@) $(O)/libcarcamap.so
 
 $(BIN): $(TOOL_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
@@ -108,14 +144,13 @@ $(O)/bench/%: $(O)/obj/tests/bench/%.o $(O)/obj/tests/support/scenario.o $(LIB)
 $(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 $(O)/obj/tests/%.o: ALL_CPPFLAGS += -Itests/support
 
-test: headers-test unit-test scenario-test cli-test export-test
+test: headers-test unit-test scenario-test cli-test export-test lib-test $(if $(SAN),,install-test dist-test)
 # The tools the tests run (Tiled, jsonschema, sqlite3) are installed here,
 # not by the build: using carcamap needs none of them.
 test-deps:
 	$(Q)sh tools/configure.sh test
 unit-test scenario-test cli-test export-test: | test-deps
 # Every public header compiles on its own (STYLE.md "Headers").
-HEADERS := $(sort $(wildcard lib/include/carcamap/*.h))
 headers-test: $(HEADERS:lib/include/carcamap/%.h=$(O)/hdr/%.ok)
 $(O)/hdr/%.ok: lib/include/carcamap/%.h $(CONFIG)
 	@mkdir -p $(dir $@)
@@ -130,6 +165,17 @@ cli-test: $(BIN)
 export-test: $(O)/tests/test_export
 	$(Q)CC='$(CC)' sh tests/export/run.sh $(O)
 
+# The shared library's exports, C++ use of both headers (tests/lib/run.sh).
+lib-test: $(SOLIB) $(BIN)
+	$(Q)CC='$(CC)' sh tests/lib/run.sh $(O) $(VERSION)
+# install, uninstall, pkg-config and the man page example, in a build tree of
+# their own (tests/install/run.sh); make dist's tarball builds and tests
+# itself (tests/install/dist.sh). Both run after the other tests.
+install-test: | unit-test cli-test scenario-test export-test lib-test
+	$(Q)CC='$(CC)' sh tests/install/run.sh $(VERSION)
+dist-test: | install-test
+	$(Q)sh tests/install/dist.sh $(VERSION)
+
 bench: $(BENCH_BIN) $(BIN)
 	$(Q)for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
 
@@ -137,20 +183,46 @@ bench: $(BENCH_BIN) $(BIN)
 maps: $(BIN)
 	$(Q)sh tools/maps.sh $(BIN) $(O)
 
-$(O)/carcamap.pc: Makefile
+# pkg-config: the shared library by default; --static adds what the archive
+# needs (its dependencies' libraries through Requires.private). Rewritten
+# when PREFIX or VERSION change.
+$(O)/carcamap.pc: FORCE
 	@mkdir -p $(dir $@)
-	$(Q)printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nRequires.private: libxml-2.0 libpng sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm\n' '$(PREFIX)' '$(VERSION)' > $@
+	@printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\ndatadir=$${prefix}/share/carcamap\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nURL: https://github.com/carcamap/carcamap\nRequires.private: libxml-2.0 libpng sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm\n' '$(PREFIX)' '$(VERSION)' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-install: $(BIN) $(LIB) $(O)/carcamap.pc
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	  $(DESTDIR)$(PREFIX)/include/carcamap $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/carcamap
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libcarcamap.a
-	install -m 644 lib/include/carcamap/*.h $(DESTDIR)$(PREFIX)/include/carcamap/
-	install -m 644 $(O)/carcamap.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/carcamap.pc
-	install -m 644 tools/carcamap.1 $(DESTDIR)$(PREFIX)/share/man/man1/carcamap.1
-	install -d $(DESTDIR)$(TILESET_DIR)
-	install -m 644 maps/tilesets/*.xml $(DESTDIR)$(TILESET_DIR)/
+# Man pages: carcamap(1) by hand, one carcamap-CMD(1) per command written
+# from its --help (tools/help2man.sh), libcarcamap(3) by hand with an example
+# that lib-test compiles. The bash completion is written from --help too.
+COMMANDS := $(patsubst tools/cmd_%.c,%,$(wildcard tools/cmd_*.c))
+MAN1 := $(O)/man/carcamap.1 $(COMMANDS:%=$(O)/man/carcamap-%.1)
+$(O)/man/carcamap-%.1: $(BIN) tools/help2man.sh
+	@mkdir -p $(dir $@)
+	$(Q)sh tools/help2man.sh $(BIN) $* $(VERSION) > $@.tmp && mv $@.tmp $@
+$(O)/man/carcamap.1: tools/carcamap.1 $(GEN_H)
+	@mkdir -p $(dir $@)
+	$(Q)sed '1s/"carcamap [^"]*"/"carcamap $(VERSION)"/' tools/carcamap.1 > $@
+$(O)/carcamap.bash: $(BIN) tools/completion.sh
+	$(Q)sh tools/completion.sh $(BIN) > $@.tmp && mv $@.tmp $@
+
+# tools/install.sh holds the one list of installed files (README "Install").
+INSTALLED := $(BIN) $(LIB) $(SOLIB) $(O)/carcamap.pc $(MAN1) $(O)/carcamap.bash
+install: $(INSTALLED)
+	$(Q)sh tools/install.sh install $(O) '$(DESTDIR)' '$(PREFIX)' '$(VERSION)'
+uninstall: $(INSTALLED)
+	$(Q)sh tools/install.sh uninstall $(O) '$(DESTDIR)' '$(PREFIX)' '$(VERSION)'
+
+# The source tarball: the files git tracks or would (or, outside git, the
+# tree without build/), under carcamap-VERSION/, with fixed owners, order and times.
+DIST := carcamap-$(VERSION)
+dist:
+	@mkdir -p build
+	$(Q){ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then git ls-files --cached --others --exclude-standard; \
+	  else find . -path ./build -prune -o -type f -print | sed 's,^\./,,'; fi; } | LC_ALL=C sort -u | while read -r f; do [ -f "$$f" ] && echo "$$f"; done > build/dist.list
+	$(Q)tar --create --gzip --file build/$(DIST).tar.gz --files-from build/dist.list \
+	  --transform 's,^,$(DIST)/,' --owner=0 --group=0 --numeric-owner \
+	  --mtime=@$$(git log -1 --format=%ct 2>/dev/null || echo 0) --mode=go-w
+	@echo "build/$(DIST).tar.gz"
 
 clean:
 	rm -rf build
@@ -176,7 +248,7 @@ FUZZ_SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omi
 # clang also flags vsnprintf(fmt) in a va_list wrapper, which gcc (the main
 # build) accepts: the formats are checked there.
 FUZZ_CFLAGS := $(WARN) -Wno-format-nonliteral -O1 -g $(FUZZ_SANFLAGS) -fsanitize=fuzzer-no-link $(DEP_CFLAGS) -MMD -MP
-FUZZ_CPPFLAGS := -Ilib/include -Ilib -D_POSIX_C_SOURCE=200809L
+FUZZ_CPPFLAGS := -Ilib/include -Ilib -I$(FZ)/gen -D_POSIX_C_SOURCE=200809L
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FZ)/%)
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FZ)/obj/%.o) $(FZ)/obj/gen/schemas.o
@@ -187,7 +259,7 @@ FUZZ_TOOLS := $(FZ)/.tools-ok
 $(FUZZ_TOOLS): tools/configure.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh tools/configure.sh fuzz && touch $@
-$(FZ)/obj/%.o: %.c $(CONFIG) | $(FUZZ_TOOLS)
+$(FZ)/obj/%.o: %.c $(CONFIG) | $(FUZZ_TOOLS) $(FZ)/gen/cm_version.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $<")
 	$(Q)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@

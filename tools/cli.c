@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+/* CM_TILESET_DIR, written by make from PREFIX (rewritten when PREFIX changes) */
+#include "cm_paths.h"
 
 int cli_parse_format(const char *cmd, const char *s, unsigned allowed, cli_format *out)
 {
@@ -94,10 +96,6 @@ static int worse(int a, int b)
 		return b;
 	return a ? a : b;
 }
-
-#ifndef CM_TILESET_DIR
-#define CM_TILESET_DIR "/usr/local/share/carcamap/tilesets"
-#endif
 
 int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags *d)
 {

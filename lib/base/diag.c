@@ -15,6 +15,8 @@ typedef struct {
 	char *file;
 	char *text;
 	size_t len;
+	size_t *line_at; /* line_at[l - 1]: offset of line l, built once */
+	size_t n_lines;
 } source;
 
 struct cm_diags {
@@ -73,6 +75,7 @@ void cm_diags_free(cm_diags *d)
 	for (size_t i = 0; i < d->n_src; i++) {
 		free(d->src[i].file);
 		free(d->src[i].text);
+		free(d->src[i].line_at);
 	}
 	free(d->src);
 	free(d);
@@ -105,6 +108,8 @@ void cm_diags_set_strict(cm_diags *d, int strict) { d->strict = strict; }
 static void vadd(cm_diags *d, cm_severity sev, const char *rule, const char *file, unsigned line,
                  unsigned col, const char *where, const char *fmt, va_list ap)
 {
+	if (!d)
+		return; /* a NULL sink takes nothing (diag.h) */
 	d->last_kept = false;
 	if (rule && in_list(d->ignore, d->n_ignore, rule))
 		return;
@@ -167,12 +172,14 @@ void cm_diags_check(cm_diags *d, const char *id, const char *file, unsigned line
 	va_end(ap);
 }
 
-size_t cm_diags_count(const cm_diags *d) { return d->n; }
-const cm_diag *cm_diags_get(const cm_diags *d, size_t i) { return i < d->n ? &d->v[i] : NULL; }
+size_t cm_diags_count(const cm_diags *d) { return d ? d->n : 0; }
+const cm_diag *cm_diags_get(const cm_diags *d, size_t i) { return d && i < d->n ? &d->v[i] : NULL; }
 
 size_t cm_diags_count_at_least(const cm_diags *d, cm_severity sev)
 {
 	size_t c = 0;
+	if (!d)
+		return 0;
 	for (size_t i = 0; i < d->n; i++)
 		c += d->v[i].severity >= sev;
 	return c;
@@ -183,6 +190,8 @@ size_t cm_diags_errors(const cm_diags *d) { return cm_diags_count_at_least(d, CM
 static size_t count_exact(const cm_diags *d, cm_severity sev)
 {
 	size_t c = 0;
+	if (!d)
+		return 0;
 	for (size_t i = 0; i < d->n; i++)
 		c += d->v[i].severity == sev;
 	return c;
@@ -208,6 +217,20 @@ int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t 
 	memcpy(s->text, text, len);
 	s->text[len] = '\0';
 	s->len = len;
+	/* the line index: quoting a line costs nothing per diagnostic */
+	size_t lines = 1;
+	for (const char *p = s->text, *end = s->text + len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+		lines++;
+	s->line_at = malloc(lines * sizeof *s->line_at);
+	if (!s->line_at) {
+		free(s->file);
+		free(s->text);
+		return CM_ENOMEM;
+	}
+	s->n_lines = 0;
+	s->line_at[s->n_lines++] = 0;
+	for (const char *p = s->text, *end = s->text + len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+		s->line_at[s->n_lines++] = (size_t)(p + 1 - s->text);
 	d->n_src++;
 	return 0;
 }
@@ -219,31 +242,44 @@ static int cmp_str(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
+typedef struct {
+	cm_diag g;
+	size_t order;
+} ranked;
+
+static int cmp_ranked(const void *pa, const void *pb)
+{
+	const ranked *ra = pa, *rb = pb;
+	const cm_diag *a = &ra->g, *b = &rb->g;
+	int c = cmp_str(a->file, b->file);
+	if (!c)
+		c = a->line != b->line ? (a->line < b->line ? -1 : 1) : 0;
+	if (!c)
+		c = a->col != b->col ? (a->col < b->col ? -1 : 1) : 0;
+	if (!c)
+		c = ra->order != rb->order ? (ra->order < rb->order ? -1 : 1) : 0;
+	return c;
+}
+
 void cm_diags_sort(cm_diags *d)
 {
-	/* insertion sort keeps it stable and simple; lists are short */
-	for (size_t i = 1; i < d->n; i++) {
-		cm_diag g = d->v[i];
-		size_t o = d->order[i];
-		size_t j = i;
-		while (j > 0) {
-			cm_diag *p = &d->v[j - 1];
-			int c = cmp_str(p->file, g.file);
-			if (!c)
-				c = p->line != g.line ? (p->line < g.line ? -1 : 1) : 0;
-			if (!c)
-				c = p->col != g.col ? (p->col < g.col ? -1 : 1) : 0;
-			if (!c)
-				c = d->order[j - 1] < o ? -1 : 1;
-			if (c <= 0)
-				break;
-			d->v[j] = *p;
-			d->order[j] = d->order[j - 1];
-			j--;
-		}
-		d->v[j] = g;
-		d->order[j] = o;
+	/* by file, line, column, then insertion order (a total order, so the
+	 * result is stable and deterministic): O(n log n) */
+	if (d->n < 2)
+		return;
+	ranked *r = malloc(d->n * sizeof *r);
+	if (!r)
+		return; /* out of memory: left in insertion order */
+	for (size_t i = 0; i < d->n; i++) {
+		r[i].g = d->v[i];
+		r[i].order = d->order[i];
 	}
+	qsort(r, d->n, sizeof *r, cmp_ranked);
+	for (size_t i = 0; i < d->n; i++) {
+		d->v[i] = r[i].g;
+		d->order[i] = r[i].order;
+	}
+	free(r);
 }
 
 const char *cm_severity_name(cm_severity s)
@@ -269,13 +305,9 @@ static const source *find_source(const cm_diags *d, const char *file)
 /* Prints line `line` of the source, tabs kept, and a caret under col. */
 static void quote_line(FILE *f, const source *s, unsigned line, unsigned col)
 {
-	const char *p = s->text, *end = s->text + s->len;
-	for (unsigned l = 1; l < line && p < end; l++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return;
-		p = nl + 1;
-	}
+	if (line < 1 || line > s->n_lines)
+		return;
+	const char *p = s->text + s->line_at[line - 1], *end = s->text + s->len;
 	if (p >= end)
 		return;
 	const char *e = memchr(p, '\n', (size_t)(end - p));

@@ -99,3 +99,69 @@ int cm_edition_parse(const char *s, cm_edition *out)
 		}
 	return CM_EINVAL;
 }
+
+uint64_t cm_hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+uint64_t cm_hash_str(const char *s)
+{
+	return cm_hash_bytes(0xcbf29ce484222325ull, s ? s : "", s ? strlen(s) : 0);
+}
+
+static bool index_grow(cm_index *ix)
+{
+	size_t cap = ix->cap ? ix->cap * 2 : 64;
+	struct cm_index_slot *v = calloc(cap, sizeof *v);
+	if (!v)
+		return false;
+	for (size_t i = 0; i < ix->cap; i++) {
+		if (!ix->slot[i].item)
+			continue;
+		size_t j = (size_t)(ix->slot[i].hash ^ (ix->slot[i].hash >> 29)) & (cap - 1);
+		while (v[j].item)
+			j = (j + 1) & (cap - 1);
+		v[j] = ix->slot[i];
+	}
+	free(ix->slot);
+	ix->slot = v;
+	ix->cap = cap;
+	return true;
+}
+
+size_t cm_index_find_or_add(cm_index *ix, uint64_t h, size_t item, cm_index_eq eq, const void *ctx)
+{
+	if ((ix->n + 1) * 2 > ix->cap && !index_grow(ix))
+		return (size_t)-1;
+	size_t j = (size_t)(h ^ (h >> 29)) & (ix->cap - 1);
+	for (; ix->slot[j].item; j = (j + 1) & (ix->cap - 1))
+		if (ix->slot[j].hash == h && eq(ctx, ix->slot[j].item - 1))
+			return ix->slot[j].item - 1;
+	ix->slot[j].hash = h;
+	ix->slot[j].item = item + 1;
+	ix->n++;
+	return item;
+}
+
+size_t cm_index_find(const cm_index *ix, uint64_t h, cm_index_eq eq, const void *ctx)
+{
+	if (!ix->cap)
+		return (size_t)-1;
+	for (size_t j = (size_t)(h ^ (h >> 29)) & (ix->cap - 1); ix->slot[j].item; j = (j + 1) & (ix->cap - 1))
+		if (ix->slot[j].hash == h && eq(ctx, ix->slot[j].item - 1))
+			return ix->slot[j].item - 1;
+	return (size_t)-1;
+}
+
+void cm_index_free(cm_index *ix)
+{
+	free(ix->slot);
+	ix->slot = NULL;
+	ix->cap = ix->n = 0;
+}

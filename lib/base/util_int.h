@@ -5,11 +5,13 @@
 #define CM_UTIL_INT_H
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "carcamap/diag.h"
-
-#define CM_VERSION_STRING "0.1.0"
+/* CM_VERSION_STRING, written by make from the Makefile's VERSION */
+#include "cm_version.h"
 
 /* Largest input file any reader accepts (XML, PNG, packs are checked apart). */
 #define CM_MAX_INPUT_BYTES (64u * 1024u * 1024u)
@@ -51,5 +53,27 @@ int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_d
 /* Grows *v (element size es) so that it holds at least n+1 elements.
  * Returns 0 or CM_ENOMEM. */
 int cm_grow(void **v, size_t *cap, size_t n, size_t es);
+
+/* An index of items by hash: items are the caller's (numbered 0..n-1);
+ * the index keeps each one's number and hash, so a lookup costs O(1)
+ * expected whatever the number of items. Zero-initialise, free with
+ * cm_index_free. */
+typedef struct {
+	struct cm_index_slot {
+		uint64_t hash;
+		size_t item; /* item number + 1; 0: empty */
+	} *slot;
+	size_t cap, n;
+} cm_index;
+typedef bool (*cm_index_eq)(const void *ctx, size_t item);
+/* Looks for an item of hash h that eq says is the one wanted; when none,
+ * adds item. Returns the item found (or item itself when added), or
+ * (size_t)-1 when out of memory. */
+size_t cm_index_find_or_add(cm_index *ix, uint64_t h, size_t item, cm_index_eq eq, const void *ctx);
+/* The item of hash h that eq accepts, or (size_t)-1. */
+size_t cm_index_find(const cm_index *ix, uint64_t h, cm_index_eq eq, const void *ctx);
+void cm_index_free(cm_index *ix);
+uint64_t cm_hash_bytes(uint64_t h, const void *p, size_t n);
+uint64_t cm_hash_str(const char *s); /* NULL hashes as "" */
 
 #endif

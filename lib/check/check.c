@@ -166,70 +166,70 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 	}
 }
 
-/* Marks square q reachable when it takes a tile; an island square waits
- * for its island (touched keeps it for then). Returns 1 when newly reached. */
-static int reach_sq(const cm_board *b, analysis *a, uint8_t *touched, int q)
+/* Marks square q reachable when it takes a tile and queues it; an island
+ * square waits for its island (touched keeps it for then). */
+static void reach_sq(const cm_board *b, analysis *a, uint8_t *touched, int *queue, int *tail, int q)
 {
 	if (q < 0 || !(b->sflags0[q] & SF_PLAYABLE) || !a->copies[q] || a->reach[q])
-		return 0;
+		return;
 	if (!(b->sflags0[q] & SF_ALLOWED) && !(b->island[q] >= 0 && a->isl_open[b->island[q]])) {
 		touched[q] = 1;
-		return 0;
+		return;
 	}
 	a->reach[q] = 1;
-	return 1;
+	queue[(*tail)++] = q;
 }
 
 /* Reachability from the start squares (MAP-START) through neighbours
  * (BASE-PLACE), big-city unlocks (MAP-BIGCITY) and ferries (MAP-FERRY,
- * MAP-ISLAND), assuming every square that takes some tile gets one:
- * a fixpoint over the squares, small maps only. */
+ * MAP-ISLAND), assuming every square that takes some tile gets one: one
+ * breadth-first pass, each square queued once, each big city and island
+ * opened once, so linear in the board whatever its shape. */
 static int compute_reach(const cm_board *b, analysis *a)
 {
 	const cm_map *m = b->map;
 	uint8_t *touched = calloc((size_t)b->n_sq + 1, 1);
 	uint8_t *bc_done = calloc(m->n_bigcities + 1, 1);
-	if (!touched || !bc_done) {
+	int *queue = malloc(((size_t)b->n_sq + 1) * sizeof *queue);
+	if (!touched || !bc_done || !queue) {
 		free(touched);
 		free(bc_done);
+		free(queue);
 		return CM_ENOMEM;
 	}
+	int head = 0, tail = 0;
 	for (int i = 0; i < b->n_start; i++)
-		reach_sq(b, a, touched, b->start_sq[i]);
-	for (int grew = 1; grew;) {
-		grew = 0;
-		for (int s = 0; s < b->n_sq; s++) {
-			if (!a->reach[s])
-				continue;
-			for (int k = 0; k < 4; k++) {
-				int key = s * 4 + k;
-				grew |= reach_sq(b, a, touched, b->nb[key]);
-				int bc = b->side_bc[key];
-				if (bc >= 0 && !bc_done[bc]) {
-					bc_done[bc] = 1;
-					for (int32_t i = b->bc_adj_start[bc]; i < b->bc_adj_start[bc + 1]; i++)
-						grew |= reach_sq(b, a, touched, b->bc_adj[i]);
-				}
-				int fe = b->side_ferry[key];
-				if (fe < 0)
-					continue;
-				const cm_ferry *fr = &m->ferries[fe];
-				int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
-				int o = s1 == s && (int)fr->s1 == k ? s2 : s1;
-				int isl = b->island[o];
-				if (isl >= 0 && !a->isl_open[isl]) {
-					a->isl_open[isl] = 1;
-					grew = 1;
-					for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++)
-						if (touched[b->isl_sq[i]])
-							reach_sq(b, a, touched, b->isl_sq[i]);
-				}
-				grew |= reach_sq(b, a, touched, o);
+		reach_sq(b, a, touched, queue, &tail, b->start_sq[i]);
+	while (head < tail) {
+		int s = queue[head++];
+		for (int k = 0; k < 4; k++) {
+			int key = s * 4 + k;
+			reach_sq(b, a, touched, queue, &tail, b->nb[key]);
+			int bc = b->side_bc[key];
+			if (bc >= 0 && !bc_done[bc]) {
+				bc_done[bc] = 1;
+				for (int32_t i = b->bc_adj_start[bc]; i < b->bc_adj_start[bc + 1]; i++)
+					reach_sq(b, a, touched, queue, &tail, b->bc_adj[i]);
 			}
+			int fe = b->side_ferry[key];
+			if (fe < 0)
+				continue;
+			const cm_ferry *fr = &m->ferries[fe];
+			int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
+			int o = s1 == s && (int)fr->s1 == k ? s2 : s1;
+			int isl = b->island[o];
+			if (isl >= 0 && !a->isl_open[isl]) {
+				a->isl_open[isl] = 1;
+				for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++)
+					if (touched[b->isl_sq[i]])
+						reach_sq(b, a, touched, queue, &tail, b->isl_sq[i]);
+			}
+			reach_sq(b, a, touched, queue, &tail, o);
 		}
 	}
 	free(touched);
 	free(bc_done);
+	free(queue);
 	return 0;
 }
 

@@ -328,6 +328,16 @@ int cm__sq_index(const cm_board *b, int x, int y)
 			goto nomem;                                   \
 	} while (0)
 
+/* True when an earlier side of square s faces big city v too (a square
+ * is listed once per big city next to it). */
+static bool bc_side_seen(const cm_board *b, int s, int k, int v)
+{
+	for (int j = 0; j < k; j++)
+		if (b->side_bc[s * 4 + j] == v)
+			return true;
+	return false;
+}
+
 /* Everything that depends on the map alone: neighbours, big-city pieces
  * (joined into static nodes), prints, ferries, islands, start squares. */
 static int build_static(cm_board *b, cm_diags *d)
@@ -556,42 +566,53 @@ static int build_static(cm_board *b, cm_diags *d)
 	assert(next == b->n_static);
 	b->n_nodes = b->n_static;
 	memcpy(b->static_nodes, b->nodes, (size_t)b->n_static * sizeof *b->nodes);
-	/* big-city neighbourhoods (MAP-BIGCITY unlock) */
-	int total = 0;
-	for (size_t c = 0; c < m->n_bigcities; c++) {
-		b->bc_adj_start[c] = total;
-		for (int s = 0; s < N; s++) {
-			if (!(b->sflags0[s] & SF_PLAYABLE))
+	/* big-city neighbourhoods (MAP-BIGCITY unlock) and island squares:
+	 * bucketed by one counting pass and one filling pass over the squares,
+	 * each bucket in square order, so the cost is linear whatever the
+	 * number of big cities and islands */
+	size_t n_bc = m->n_bigcities, n_isl = m->n_islands;
+	memset(b->bc_adj_start, 0, (n_bc + 1) * sizeof *b->bc_adj_start);
+	for (int s = 0; s < N; s++) {
+		if (!(b->sflags0[s] & SF_PLAYABLE))
+			continue;
+		for (int k = 0; k < 4; k++) {
+			int v = b->side_bc[s * 4 + k];
+			if (v < 0 || (size_t)v >= n_bc || bc_side_seen(b, s, k, v))
 				continue;
-			for (int k = 0; k < 4; k++)
-				if (b->side_bc[s * 4 + k] == (int16_t)c) {
-					total++;
-					break;
-				}
+			b->bc_adj_start[v + 1]++;
 		}
 	}
-	b->bc_adj_start[m->n_bigcities] = total;
+	for (size_t c = 0; c < n_bc; c++)
+		b->bc_adj_start[c + 1] += b->bc_adj_start[c];
+	int32_t total = b->bc_adj_start[n_bc];
 	ALLOC(b->bc_adj, total);
-	total = 0;
-	for (size_t c = 0; c < m->n_bigcities; c++)
-		for (int s = 0; s < N; s++) {
-			if (!(b->sflags0[s] & SF_PLAYABLE))
+	int32_t *fill = calloc(n_bc + n_isl + 1, sizeof *fill);
+	if (!fill)
+		goto nomem;
+	for (size_t c = 0; c < n_bc; c++)
+		fill[c] = b->bc_adj_start[c];
+	for (int s = 0; s < N; s++) {
+		if (!(b->sflags0[s] & SF_PLAYABLE))
+			continue;
+		for (int k = 0; k < 4; k++) {
+			int v = b->side_bc[s * 4 + k];
+			if (v < 0 || (size_t)v >= n_bc || bc_side_seen(b, s, k, v))
 				continue;
-			for (int k = 0; k < 4; k++)
-				if (b->side_bc[s * 4 + k] == (int16_t)c) {
-					b->bc_adj[total++] = s;
-					break;
-				}
+			b->bc_adj[fill[v]++] = s;
 		}
-	/* islands */
-	total = 0;
-	for (size_t i = 0; i < m->n_islands; i++) {
-		b->isl_start[i] = total;
-		for (int s = 0; s < N; s++)
-			if (b->island[s] == (int16_t)i)
-				b->isl_sq[total++] = s;
 	}
-	b->isl_start[m->n_islands] = total;
+	memset(b->isl_start, 0, (n_isl + 1) * sizeof *b->isl_start);
+	for (int s = 0; s < N; s++)
+		if (b->island[s] >= 0 && (size_t)b->island[s] < n_isl)
+			b->isl_start[b->island[s] + 1]++;
+	for (size_t i = 0; i < n_isl; i++)
+		b->isl_start[i + 1] += b->isl_start[i];
+	for (size_t i = 0; i < n_isl; i++)
+		fill[n_bc + i] = b->isl_start[i];
+	for (int s = 0; s < N; s++)
+		if (b->island[s] >= 0 && (size_t)b->island[s] < n_isl)
+			b->isl_sq[fill[n_bc + (size_t)b->island[s]]++] = s;
+	free(fill);
 out:
 	free(piece_city);
 	return rc;
@@ -768,6 +789,9 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 		err(d, "board", "a game needs 2 to 6 players");
 		return CM_EINVAL;
 	}
+	/* the one model checker: every index the board follows is in range */
+	if (cm_map_check_model(map, NULL, NULL, d))
+		return CM_EINVAL;
 	cm_board *b = calloc(1, sizeof *b);
 	if (!b)
 		return CM_ENOMEM;

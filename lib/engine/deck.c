@@ -107,6 +107,7 @@ static int deck_finish(cm_deck *k, cm_diags *d)
 	if (!k->info)
 		return CM_ENOMEM;
 	k->total = 0;
+	bool too_many = false;
 	for (size_t i = 0; i < k->n_types; i++) {
 		const cm_tile_type *t = k->types[i];
 		if (!t->id) {
@@ -114,6 +115,7 @@ static int deck_finish(cm_deck *k, cm_diags *d)
 			rc = CM_EINVAL;
 			continue;
 		}
+		/* at most 255 types (above): the pairwise look is bounded */
 		for (size_t j = 0; j < i; j++)
 			if (k->types[j]->id && strcmp(k->types[j]->id, t->id) == 0) {
 				deck_err(d, "deck", "tile id used twice in the deck", t->id);
@@ -127,6 +129,16 @@ static int deck_finish(cm_deck *k, cm_diags *d)
 			k->count[i] = 0;
 		if (k->info[i].abbey)
 			continue; /* never drawn: ABBEY-PLACE */
+		if (k->count[i] > CM_DECK_MAX_TILES - k->total) {
+			/* no count sums past the cap, so no sum overflows */
+			if (!too_many)
+				deck_err(d, "deck", "the deck holds more than 1000000 tiles",
+				         t->id);
+			too_many = true;
+			rc = CM_ELIMIT;
+			k->count[i] = 0;
+			continue;
+		}
 		k->total += k->count[i];
 	}
 	if (rc == 0 && k->start >= 0 && k->count[k->start] < 1) {

@@ -1,97 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* export.c: the JSON export for game clients (schemas/export-json.md) and
  * what the three exporters share (export_int.h): the model check every
- * writer runs before writing a byte, and the resolution of the deck against
- * the tile sets given. The binary and TMX writers are export_bin.c and
+ * writer runs before writing a byte (the one checker, cm_map_check_model),
+ * and the resolution of the deck against the tile sets given. The binary and TMX writers are export_bin.c and
  * export_tmx.c. */
 #include <stdlib.h>
 #include <string.h>
 #include "export/export_int.h"
 #include "base/json_int.h"
 
-/* ---- shared: model check and deck ---- */
-
-static int check_tile(const cm_tile_type *t)
-{
-	if (t->n_features > CM_MAX_FEATURES || (t->n_features && !t->features) ||
-	    (t->n_contacts && !t->contacts))
-		return CM_EINVAL;
-	uint32_t all = t->n_features == 32 ? 0xFFFFFFFFu : (1u << t->n_features) - 1;
-	for (size_t i = 0; i < t->n_features; i++) {
-		const cm_feature *f = &t->features[i];
-		if ((unsigned)f->kind >= CM_FEAT_KIND_COUNT || (unsigned)f->good > CM_GOOD_CLOTH ||
-		    (f->slots & ~CM_SLOTS_ALL) || (f->touches & ~all))
-			return CM_EINVAL;
-	}
-	for (size_t i = 0; i < t->n_contacts; i++)
-		if (t->contacts[i] & ~all)
-			return CM_EINVAL;
-	return 0;
-}
-
-static bool on_map(const cm_map *m, int x, int y)
-{
-	return x >= 0 && y >= 0 && x < m->cols && y < m->rows;
-}
-
-int cm_export_check_model(const cm_map *m, const char **where)
-{
-	const char *w = NULL;
-	if (!m->id)
-		w = "map id";
-	else if (m->cols <= 0 || m->rows <= 0 || m->cols > 65535 || m->rows > 65535 || !m->squares)
-		w = "map size";
-	else if ((unsigned)m->rules.edition >= CM_EDITION_COUNT ||
-	         (m->rules.farmers != CM_FARMERS_C1 && m->rules.farmers != CM_FARMERS_C2))
-		w = "rules";
-	for (int i = 0; !w && i < m->cols * m->rows; i++) {
-		const cm_square *s = &m->squares[i];
-		if ((unsigned)s->kind >= CM_SQ_KIND_COUNT)
-			w = "square kind";
-		else if (s->island < -1 || (s->island >= 0 && (size_t)s->island >= m->n_islands))
-			w = "square island index";
-		else if (s->bigcity < -1 || (s->bigcity >= 0 && (size_t)s->bigcity >= m->n_bigcities))
-			w = "square big city index";
-		else if (s->n_markers && !s->markers)
-			w = "square markers";
-		for (size_t k = 0; !w && k < s->n_markers; k++)
-			if (!s->markers[k])
-				w = "square marker";
-		for (int e = 0; !w && e < 4; e++)
-			if ((unsigned)s->print[e].kind > CM_PRINT_CITY)
-				w = "edge print kind";
-	}
-	for (size_t i = 0; !w && i < m->n_bigcities; i++)
-		for (size_t k = 0; !w && k < m->bigcities[i].n_pieces; k++) {
-			const cm_bigcity_piece *p = &m->bigcities[i].pieces[k];
-			if (!on_map(m, p->x, p->y))
-				w = "big city piece position";
-			else if (check_tile(&p->tile))
-				w = "big city piece features";
-		}
-	for (size_t i = 0; !w && i < m->n_ferries; i++) {
-		const cm_ferry *f = &m->ferries[i];
-		if (!on_map(m, f->x1, f->y1) || !on_map(m, f->x2, f->y2) ||
-		    (unsigned)f->s1 > CM_W || (unsigned)f->s2 > CM_W)
-			w = "ferry ends";
-	}
-	for (size_t i = 0; !w && i < m->n_deck; i++)
-		if (!m->deck[i].tileset)
-			w = "deck entry";
-	if (where)
-		*where = w;
-	return w ? CM_EINVAL : 0;
-}
-
-static int check_set(const cm_tileset *ts)
-{
-	if (ts->n_tiles && !ts->tiles)
-		return CM_EINVAL;
-	for (size_t i = 0; i < ts->n_tiles; i++)
-		if (!ts->tiles[i].id || check_tile(&ts->tiles[i]))
-			return CM_EINVAL;
-	return 0;
-}
+/* ---- shared: deck ---- */
 
 /* Index of the tile type with this id in ts, or -1 (tile ids are unique in a
  * checked set; the first one wins otherwise). */
@@ -131,7 +49,7 @@ int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_se
 		for (size_t k = 0; k < n_sets && !ts; k++)
 			if (sets[k] && sets[k]->id && strcmp(sets[k]->id, e->tileset) == 0)
 				ts = sets[k];
-		if (!ts || check_set(ts)) {
+		if (!ts || cm_tileset_check_model(ts, NULL, NULL, NULL)) {
 			rc = ts ? CM_EINVAL : CM_ENOTFOUND;
 			goto out;
 		}
@@ -159,7 +77,7 @@ out:
 int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk)
 {
 	memset(dk, 0, sizeof *dk);
-	int rc = cm_export_check_model(m, NULL);
+	int rc = cm_map_check_model(m, NULL, NULL, NULL);
 	return rc ? rc : cm_export_deck_resolve(m, sets, n_sets, dk);
 }
 

@@ -16,9 +16,6 @@ typedef struct {
 	int *entry_tile;
 } cm_export_deck;
 
-/* Checks the indices and enumerations the exports rely on. 0 or CM_EINVAL;
- * when where is not NULL it gets a static description of the first problem. */
-int cm_export_check_model(const cm_map *m, const char **where);
 /* Resolves m's deck against sets. 0, CM_ENOTFOUND or CM_ENOMEM (then *dk is
  * empty). Release with cm_export_deck_clear. */
 int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets,

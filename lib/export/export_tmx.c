@@ -477,13 +477,9 @@ static int write_file(const char *path, const void *p, size_t n, cm_diags *d)
 
 int cm_export_tmx(const cm_map *m, const char *tmx_path, cm_diags *d)
 {
-	const char *where = NULL;
-	int rc = cm_export_check_model(m, &where);
-	if (rc) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, m->id,
-		             "cannot export an inconsistent map: %s", where);
+	int rc = cm_map_check_model(m, NULL, NULL, d);
+	if (rc)
 		return rc;
-	}
 	size_t n = strlen(tmx_path);
 	size_t stem = n > 4 && strcmp(tmx_path + n - 4, ".tmx") == 0 ? n - 4 : n;
 	char *png = cm_asprintf("%.*s.kinds.png", (int)stem, tmx_path);

@@ -4,6 +4,7 @@
  * libpng read: low-level API, raw sample values, size limits, every libpng
  * error and warning as a diagnostic. Cells are classified while the rows are
  * decoded, so only the sample rows are kept and the decode dominates. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <png.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "carcamap/catalog.h"
 #include "carcamap/image.h"
 #include "carcamap/palette.h"
@@ -128,6 +130,8 @@ out:
 }
 
 /* Checks between colours and between grid values. */
+/* Colours are compared pairwise, at most CM_LEGEND_MAX_COLOURS of them;
+ * a colour too close to several is reported against the first alone. */
 static int check_legend(const cm_legend *lg, const char *file, cm_diags *d)
 {
 	int rc = 0;
@@ -147,6 +151,7 @@ static int check_legend(const cm_legend *lg, const char *file, cm_diags *d)
 			               "could match both",
 			               a, dist, b, lg->colours[j].line, lg->tolerance);
 			rc = CM_EINVAL;
+			break;
 		}
 	const cm_legend_grid *g = &lg->grid;
 	if (g->sample > g->cell_w || g->sample > g->cell_h) {
@@ -189,6 +194,13 @@ static int legend_from_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_legend
 			g->rows = cm_xml_attr_int(n, "rows", 0);
 			g->sample = cm_xml_attr_int(n, "sample", 1);
 		} else if (cm_xml_is(n, "colour")) {
+			if (lg->n_colours == CM_LEGEND_MAX_COLOURS) {
+				/* colours are compared pairwise (CM0302): the cap bounds it */
+				cm_diags_check(d, "CM0004", file, cm_xml_line(n), 0, NULL,
+				               "legend has more than %d colours", CM_LEGEND_MAX_COLOURS);
+				rc = CM_ELIMIT;
+				goto out;
+			}
 			if (cm_grow((void **)&lg->colours, &cap, lg->n_colours, sizeof *lg->colours)) {
 				rc = CM_ENOMEM;
 				goto out;
@@ -312,6 +324,7 @@ const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, con
 #define MAX_CELL_DIAGS 200
 #define CHUNK_CACHE_MAX 256            /* ancillary chunks kept */
 #define CHUNK_MALLOC_MAX (8u << 20)    /* largest decompressed ancillary chunk */
+#define MEMO_SIZE 4096                 /* distinct colours remembered by the classifier */
 
 /* Everything the decode touches lives here, on the heap: after a longjmp
  * from libpng only memory, not registers, is trusted. */
@@ -333,6 +346,16 @@ typedef struct {
 	int *cell;           /* legend index per cell, -1 for a bad cell */
 	int cell_diags;      /* cell diagnostics issued, capped */
 	int bad_cells;
+	/* palette images are decoded as indices; sample rows are expanded
+	 * through pal (PLTE and tRNS) into rgba, the rest never is */
+	bool indexed;
+	uint8_t pal[256][4];
+	uint8_t *rgba;       /* g.sample expanded rows, w*4 bytes each */
+	uint8_t **rgba_rows;
+	/* match() per distinct colour: a direct-mapped memo of pixel -> index */
+	uint32_t memo_key[MEMO_SIZE];
+	int memo_idx[MEMO_SIZE];  /* -3: empty */
+	int *isl_of;         /* per legend colour: its island's index in the map, -2 unknown */
 } reader;
 
 static void lower_first(char *s)
@@ -392,6 +415,31 @@ static int precheck(reader *r)
 			               "png claims %" PRIu32 "x%" PRIu32 " pixels; the limit is %d per side and %u in all",
 			               w, h, CM_IMAGE_MAX_SIDE, CM_IMAGE_MAX_PIXELS);
 			return CM_ELIMIT;
+		}
+	}
+	/* every chunk's declared length against what the file holds, before
+	 * libpng sees it: a length past the end of the file would otherwise
+	 * be allocated before the read fails (libpng only warns past its
+	 * chunk limit), so no declared length costs memory the file lacks */
+	struct stat st;
+	if (fstat(fileno(r->f), &st) == 0 && S_ISREG(st.st_mode)) {
+		uint64_t size = (uint64_t)st.st_size, at = 8;
+		unsigned char h[8];
+		while (at + 8 <= size) {
+			if (fseeko(r->f, (off_t)at, SEEK_SET) || fread(h, 1, 8, r->f) != 8)
+				break;
+			uint64_t len = be32(h);
+			if (len > 0x7fffffffu || at + 12 + len > size) {
+				cm_diags_check(r->d, "CM0310", r->path, 0, 0, NULL,
+				               "cannot decode png: chunk %.4s at byte %" PRIu64 " declares %" PRIu64
+				               " bytes, past the end of the %" PRIu64 "-byte file (truncated)",
+				               isalpha(h[4]) && isalpha(h[5]) && isalpha(h[6]) && isalpha(h[7]) ? (const char *)h + 4 : "????",
+				               at, len, size);
+				return CM_EINVAL; /* as any other decode failure */
+			}
+			if (memcmp(h + 4, "IEND", 4) == 0)
+				break;
+			at += 12 + len;
 		}
 	}
 	if (fseek(r->f, 0, SEEK_SET)) {
@@ -470,6 +518,19 @@ static int match(const cm_legend *lg, const uint8_t p[4])
 	return -1;
 }
 
+/* match() once per distinct colour (as long as the memo holds them): an
+ * image of a few colours costs one lookup per pixel whatever the legend. */
+static int match_memo(reader *r, uint32_t key, const uint8_t p[4])
+{
+	uint32_t h = (key * 2654435761u) >> 20; /* 12 bits: MEMO_SIZE */
+	if (r->memo_idx[h] != -3 && r->memo_key[h] == key)
+		return r->memo_idx[h];
+	int idx = match(r->lg, p);
+	r->memo_key[h] = key;
+	r->memo_idx[h] = idx;
+	return idx;
+}
+
 #if defined(__GNUC__)
 __attribute__((format(printf, 7, 8)))
 #endif
@@ -513,7 +574,7 @@ static void classify_row(reader *r, int cr, uint8_t *const *rows)
 			const uint8_t *p = rows[k] + 4 * (size_t)x0;
 			for (int i = 0; i < s; i++, p += 4) {
 				uint32_t key = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-				int idx = key == last && last_idx != -2 ? last_idx : match(lg, p);
+				int idx = key == last && last_idx != -2 ? last_idx : match_memo(r, key, p);
 				last = key;
 				last_idx = idx;
 				if (idx >= 0 && (first == -2 || idx == first)) {
@@ -527,6 +588,8 @@ static void classify_row(reader *r, int cr, uint8_t *const *rows)
 				if (idx < 0 && p[3] != 0 && p[3] != 255) {
 					cell_diag(r, "CM0322", cc, cr, px, py,
 					          "partly transparent pixel %s matches no legend colour", hex);
+				} else if (r->cell_diags >= MAX_CELL_DIAGS) {
+					r->cell_diags++; /* counted, not described: CM0324 says how many */
 				} else if (idx < 0) {
 					int best = -1, bd = 256;
 					for (size_t j = 0; j < lg->n_colours; j++) {
@@ -561,6 +624,25 @@ static void classify_row(reader *r, int cr, uint8_t *const *rows)
 	}
 }
 
+/* classify_row on rgba rows: palette indices are expanded first, only
+ * where the samples lie. */
+static void classify(reader *r, int cr, uint8_t *const *rows)
+{
+	if (!r->indexed) {
+		classify_row(r, cr, rows);
+		return;
+	}
+	const cm_legend_grid *g = &r->g;
+	int s = g->sample;
+	for (int k = 0; k < s; k++)
+		for (int cc = 0; cc < g->cols; cc++) {
+			int x0 = g->x + cc * g->cell_w + g->cell_w / 2 - s / 2;
+			for (int i = 0; i < s; i++)
+				memcpy(r->rgba_rows[k] + 4 * (size_t)(x0 + i), r->pal[rows[k][x0 + i]], 4);
+		}
+	classify_row(r, cr, r->rgba_rows);
+}
+
 /* The decode proper. libpng longjmps here on any error; all state is in *r.
  * Returns 0 or a CM_E code; diagnostics are already in r->d. */
 static int decode(reader *r)
@@ -590,17 +672,38 @@ static int decode(reader *r)
 	 * expanded, grey copied to RGB, 16-bit cut to its high byte, opaque
 	 * alpha added. No gamma, no background, no colour conversion. */
 	int ct = png_get_color_type(png, info);
-	png_set_expand(png);
-	if (png_get_bit_depth(png, info) == 16)
-		png_set_strip_16(png);
-	if (!(ct & PNG_COLOR_MASK_COLOR))
-		png_set_gray_to_rgb(png);
-	if (!(ct & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
-		png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+	r->indexed = ct == PNG_COLOR_TYPE_PALETTE;
+	if (r->indexed) {
+		/* indices, one byte each; the palette expands sampled pixels only,
+		 * as libpng's expansion would (entries past PLTE are black, past
+		 * tRNS opaque) */
+		if (png_get_bit_depth(png, info) < 8)
+			png_set_packing(png);
+		png_colorp plte = NULL;
+		int n_plte = 0, n_trns = 0;
+		png_bytep trns = NULL;
+		png_get_PLTE(png, info, &plte, &n_plte);
+		if (png_get_valid(png, info, PNG_INFO_tRNS))
+			png_get_tRNS(png, info, &trns, &n_trns, NULL);
+		for (int i = 0; i < 256; i++) {
+			r->pal[i][0] = i < n_plte ? plte[i].red : 0;
+			r->pal[i][1] = i < n_plte ? plte[i].green : 0;
+			r->pal[i][2] = i < n_plte ? plte[i].blue : 0;
+			r->pal[i][3] = trns && i < n_trns ? trns[i] : 0xff;
+		}
+	} else {
+		png_set_expand(png);
+		if (png_get_bit_depth(png, info) == 16)
+			png_set_strip_16(png);
+		if (!(ct & PNG_COLOR_MASK_COLOR))
+			png_set_gray_to_rgb(png);
+		if (!(ct & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
+			png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+	}
 	int passes = png_set_interlace_handling(png);
 	png_read_update_info(png, info);
 	size_t rowbytes = png_get_rowbytes(png, info);
-	if (rowbytes != (size_t)w * 4) {
+	if (rowbytes != (size_t)w * (r->indexed ? 1 : 4)) {
 		r->rc = CM_EINTERNAL;
 		png_error(png, "internal: rows are not rgba8 after the transformations");
 	}
@@ -622,6 +725,16 @@ static int decode(reader *r)
 	uint8_t **rows = r->rows;
 	for (size_t i = 0; i < r->sample_rows; i++)
 		rows[i] = r->samples + i * rowbytes;
+	if (r->indexed) {
+		r->rgba = malloc((size_t)g->sample * (size_t)w * 4);
+		r->rgba_rows = malloc((size_t)g->sample * sizeof *r->rgba_rows);
+		if (!r->rgba || !r->rgba_rows) {
+			r->rc = CM_ENOMEM;
+			png_error(png, "out of memory for the sample rows");
+		}
+		for (int i = 0; i < g->sample; i++)
+			r->rgba_rows[i] = r->rgba + (size_t)i * (size_t)w * 4;
+	}
 
 	for (int pass = 0; pass < passes; pass++)
 		for (int y = 0; y < r->h; y++) {
@@ -629,11 +742,11 @@ static int decode(reader *r)
 			uint8_t *dst = k < 0 ? r->scratch : rows[(passes > 1 ? (size_t)cr * (size_t)g->sample : 0) + (size_t)k];
 			png_read_row(png, dst, NULL);
 			if (passes == 1 && k == g->sample - 1)
-				classify_row(r, cr, rows);
+				classify(r, cr, rows);
 		}
 	if (passes > 1)
 		for (int cr = 0; cr < g->rows; cr++)
-			classify_row(r, cr, rows + (size_t)cr * (size_t)g->sample);
+			classify(r, cr, rows + (size_t)cr * (size_t)g->sample);
 	/* reads the chunks after the image data: their CRCs count too */
 	png_read_end(png, NULL);
 	return 0;
@@ -651,6 +764,9 @@ static void reader_free(reader *r)
 	free(r->scratch);
 	free(r->rows);
 	free(r->cell);
+	free(r->rgba);
+	free(r->rgba_rows);
+	free(r->isl_of);
 	free(r);
 }
 
@@ -665,7 +781,15 @@ static int read_cells(const char *path, const cm_legend *lg, cm_diags *d, reader
 	r->path = path;
 	r->lg = lg;
 	r->d = d;
+	for (size_t i = 0; i < MEMO_SIZE; i++)
+		r->memo_idx[i] = -3;
 	int rc = 0;
+	if (!(r->isl_of = malloc((lg->n_colours + 1) * sizeof *r->isl_of))) {
+		free(r);
+		return CM_ENOMEM;
+	}
+	for (size_t i = 0; i < lg->n_colours; i++)
+		r->isl_of[i] = -2;
 	if (cm_open_read(path, d, &r->f)) {
 		rc = CM_EIO;
 		goto out;
@@ -725,11 +849,17 @@ static int add_marker(cm_square *s, const char *marker)
 	return 0;
 }
 
-/* Adds what colour c says to square s (kind set by the caller). */
-static int fill_square(cm_map *m, cm_square *s, const cm_legend_colour *c)
+/* Adds what colour c says to square s (kind set by the caller). *isl
+ * remembers the island index of c (-2: not looked up yet), so the islands
+ * are searched once per colour, not once per square. */
+static int fill_square(cm_map *m, cm_square *s, const cm_legend_colour *c, int *isl)
 {
-	if (c->island && s->island < 0 && (s->island = island_index(m, c->island)) < 0)
-		return CM_ENOMEM;
+	if (c->island && s->island < 0) {
+		if (*isl == -2)
+			*isl = island_index(m, c->island);
+		if ((s->island = *isl) < 0)
+			return CM_ENOMEM;
+	}
 	if (c->name && !s->name && !(s->name = cm_strdup(c->name)))
 		return CM_ENOMEM;
 	if (c->marker && add_marker(s, c->marker))
@@ -752,7 +882,7 @@ int cm_image_import(const char *png_path, const cm_legend *lg, cm_diags *d, cm_m
 	for (int i = 0; i < r->g.cols * r->g.rows; i++) {
 		const cm_legend_colour *c = &lg->colours[r->cell[i]];
 		m->squares[i].kind = c->kind;
-		if ((rc = fill_square(m, &m->squares[i], c)))
+		if ((rc = fill_square(m, &m->squares[i], c, &r->isl_of[r->cell[i]])))
 			goto out;
 	}
 	if (!(m->image = cm_strdup(png_path)) || (lg->file && !(m->legend = cm_strdup(lg->file)))) {
@@ -809,7 +939,7 @@ int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diag
 					continue;
 				}
 			}
-			if (fill_square(m, s, c)) {
+			if (fill_square(m, s, c, &r->isl_of[idx])) {
 				rc = CM_ENOMEM;
 				goto out;
 			}

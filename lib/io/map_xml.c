@@ -41,6 +41,7 @@ typedef struct {
 	size_t n_printings;
 	uint8_t *kind_to; /* per square: kind of the printing (land/town), 0xFF = as printed */
 	size_t cap_islands, cap_bigcities, cap_ferries; /* allocated lengths of the map's arrays */
+	cm_index islands; /* island ids: the first <island> of each id */
 	bool oom;
 } reader;
 
@@ -219,7 +220,7 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 }
 
 /* The <printing> child of n for the printing being read, or NULL. Every
- * <printing> child must name one of the map's printings, once (CM0219). */
+ * <printing> child must name one of the map's printings, once (CM0220). */
 static xmlNode *printing_child(reader *r, xmlNode *n, const char *what)
 {
 	xmlNode *found = NULL;
@@ -228,7 +229,7 @@ static xmlNode *printing_child(reader *r, xmlNode *n, const char *what)
 		if (!cm_xml_is(c, "printing"))
 			continue;
 		if (r->format < 2)
-			rd_report(r, "CM0219", cm_xml_line(c), 0, "%s has a <printing>: printings need format=\"2\"", what);
+			rd_report(r, "CM0220", cm_xml_line(c), 0, "%s has a <printing>: printings need format=\"2\"", what);
 		char *e = rd_attr(r, c, "edition");
 		cm_edition ed = CM_EDITION_C2;
 		bool known = false;
@@ -236,11 +237,11 @@ static xmlNode *printing_child(reader *r, xmlNode *n, const char *what)
 			for (size_t i = 0; i < r->n_printings; i++)
 				known |= r->printings[i] == ed;
 		if (!known)
-			rd_report(r, "CM0219", cm_xml_line(c), 0,
+			rd_report(r, "CM0220", cm_xml_line(c), 0,
 			          "%s has a printing %s that the map does not list in <map printings>", what,
 			          e ? e : "?");
 		else if (seen & (1u << ed))
-			rd_report(r, "CM0219", cm_xml_line(c), 0, "%s gives printing %s twice", what, e);
+			rd_report(r, "CM0220", cm_xml_line(c), 0, "%s gives printing %s twice", what, e);
 		else if ((int)ed == r->printing)
 			found = c;
 		if (known)
@@ -249,7 +250,7 @@ static xmlNode *printing_child(reader *r, xmlNode *n, const char *what)
 		char *kind = rd_attr(r, c, "kind");
 		cm_square_kind k;
 		if (kind && cm_square_kind_parse(kind, &k) == 0 && k != CM_SQ_LAND && k != CM_SQ_TOWN) {
-			rd_report(r, "CM0219", cm_xml_line(c), 0, "%s: a printing may make a square land or town, not %s",
+			rd_report(r, "CM0220", cm_xml_line(c), 0, "%s: a printing may make a square land or town, not %s",
 			          what, kind);
 			if (c == found)
 				found = NULL;
@@ -259,12 +260,23 @@ static xmlNode *printing_child(reader *r, xmlNode *n, const char *what)
 	return found;
 }
 
-static int island_index(const cm_map *m, const char *id)
+typedef struct {
+	const cm_map *m;
+	const char *id;
+} island_ctx;
+
+static bool island_is(const void *ctx, size_t i)
 {
-	for (size_t i = 0; i < m->n_islands; i++)
-		if (m->islands[i].name && strcmp(m->islands[i].name, id) == 0)
-			return (int)i;
-	return -1;
+	const island_ctx *c = ctx;
+	return c->m->islands[i].name && strcmp(c->m->islands[i].name, c->id) == 0;
+}
+
+/* The first island declared with this id, or -1: a hash lookup, so squares
+ * times islands never multiply. */
+static int island_index(reader *r, const char *id)
+{
+	size_t i = cm_index_find(&r->islands, cm_hash_str(id), island_is, &(island_ctx){ r->m, id });
+	return i == (size_t)-1 ? -1 : (int)i;
 }
 
 static void read_island(reader *r, xmlNode *n)
@@ -283,6 +295,10 @@ static void read_island(reader *r, xmlNode *n)
 		free(is->title);
 		is->title = title;
 	}
+	size_t i = m->n_islands - 1;
+	if (is->name && cm_index_find_or_add(&r->islands, cm_hash_str(is->name), i, island_is,
+	                                     &(island_ctx){ m, is->name }) == (size_t)-1)
+		r->oom = true;
 }
 
 static void read_square(reader *r, xmlNode *n)
@@ -321,7 +337,7 @@ static void read_square(reader *r, xmlNode *n)
 	sq->arms = (uint8_t)cm_xml_attr_int(n, "arms", sq->arms);
 	char *island = rd_attr(r, n, "island");
 	if (island) {
-		sq->island = island_index(m, island);
+		sq->island = island_index(r, island);
 		if (sq->island < 0) {
 			rd_report(r, "CM0205", line, 0, "square (%d,%d) names island %s, which no <island> declares", x,
 			          y, island);
@@ -497,7 +513,7 @@ static void read_rules(reader *r, xmlNode *n)
 	if (e)
 		cm_edition_parse(e, &ed);
 	if (e && r->n_printings)
-		rd_report(r, "CM0219", cm_xml_line(n), 0,
+		rd_report(r, "CM0220", cm_xml_line(n), 0,
 		          "<rules edition=\"%s\">: a map with printings plays each printing in its own edition;"
 		          " remove the attribute", e);
 	if (r->n_printings)
@@ -521,7 +537,7 @@ static void read_rules(reader *r, xmlNode *n)
 
 /* <map printings="C2 C3">: the printings, and the one to read (want < 0:
  * the first). 0, or CM_EINVAL when the list repeats one or want is not in
- * it (CM0219). Without the attribute the map has one printing, its rules
+ * it (CM0220). Without the attribute the map has one printing, its rules
  * edition, and want must be that or negative. */
 static int read_printings(reader *r, xmlNode *root, xmlNode *rules, int want)
 {
@@ -529,7 +545,7 @@ static int read_printings(reader *r, xmlNode *root, xmlNode *rules, int want)
 	char *list = rd_attr(r, root, "printings");
 	int rc = 0;
 	if (list && r->format < 2) {
-		rd_report(r, "CM0219", line, 0, "<map printings>: printings need format=\"2\"");
+		rd_report(r, "CM0220", line, 0, "<map printings>: printings need format=\"2\"");
 		rc = CM_EINVAL;
 	}
 	if (list) {
@@ -542,7 +558,7 @@ static int read_printings(reader *r, xmlNode *root, xmlNode *rules, int want)
 			for (size_t i = 0; i < r->n_printings; i++)
 				dup |= r->printings[i] == e;
 			if (dup || r->n_printings == CM_EDITION_COUNT) {
-				rd_report(r, "CM0219", line, 0, "printing %s is listed twice in <map printings>", t);
+				rd_report(r, "CM0220", line, 0, "printing %s is listed twice in <map printings>", t);
 				rc = CM_EINVAL;
 			} else {
 				r->printings[r->n_printings++] = e;
@@ -556,7 +572,7 @@ static int read_printings(reader *r, xmlNode *root, xmlNode *rules, int want)
 		for (size_t i = 0; i < r->n_printings; i++)
 			ok |= (int)r->printings[i] == r->printing;
 		if (!ok) {
-			rd_report(r, "CM0219", line, 0, "the map has no printing %s (its printings: %s%s%s%s%s)",
+			rd_report(r, "CM0220", line, 0, "the map has no printing %s (its printings: %s%s%s%s%s)",
 			          cm_edition_name((cm_edition)r->printing), cm_edition_name(r->printings[0]),
 			          r->n_printings > 1 ? " " : "", r->n_printings > 1 ? cm_edition_name(r->printings[1]) : "",
 			          r->n_printings > 2 ? " " : "", r->n_printings > 2 ? cm_edition_name(r->printings[2]) : "");
@@ -571,7 +587,7 @@ static int read_printings(reader *r, xmlNode *root, xmlNode *rules, int want)
 	free(e);
 	r->printing = (int)ed;
 	if (want >= 0 && want != (int)ed) {
-		rd_report(r, "CM0219", line, 0, "the map has no printing %s (it is printed in %s only)",
+		rd_report(r, "CM0220", line, 0, "the map has no printing %s (it is printed in %s only)",
 		          cm_edition_name((cm_edition)want), cm_edition_name(ed));
 		rc = CM_EINVAL;
 	}
@@ -722,15 +738,17 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 			continue;
 		cm_square *sq = &m->squares[i];
 		if (sq->kind != CM_SQ_LAND && sq->kind != CM_SQ_TOWN)
-			rd_report(&r, "CM0219", sq->line, 0,
+			rd_report(&r, "CM0220", sq->line, 0,
 			          "square (%d,%d) is %s: a printing may change land and town squares only",
 			          (int)(i % (size_t)m->cols), (int)(i / (size_t)m->cols), cm_square_kind_name(sq->kind));
 		else
 			sq->kind = (cm_square_kind)r.kind_to[i];
 	}
 	cm_map_default_prints(m);
+	/* the one checker: the structure (references with their lines), then,
+	 * on a sound structure, the model's limits (texts, counts, ids) */
 	cm_map_check_structure(m, d, r.quiet);
-	if (cm_diags_errors(d) > errors)
+	if (cm_diags_errors(d) > errors || cm_map_check_model(m, "CM0219", file, d))
 		rc = CM_EINVAL;
 out:
 	if (r.oom && !rc)
@@ -740,6 +758,7 @@ out:
 	free(r.seen);
 	free(r.quiet);
 	free(r.kind_to);
+	cm_index_free(&r.islands);
 	if (rc) {
 		cm_map_free(m);
 		return rc;

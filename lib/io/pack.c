@@ -22,10 +22,10 @@
 #include "base/util_int.h"
 
 /* Limits shared by writing and reading: what a pack may hold. */
-#define MAX_TEXT 4096         /* bytes in one text value */
-#define MAX_ITEMS 65536       /* entries in one list (tiles, markers, ferries, …) */
-#define MAX_COUNT 1000000     /* a count, total or setup figure */
-#define MAX_GRID 1024         /* cols and rows, as cm_map_new */
+#define MAX_TEXT CM_TEXT_MAX   /* bytes in one text value */
+#define MAX_ITEMS CM_ITEMS_MAX /* entries in one list (tiles, markers, ferries, …) */
+#define MAX_COUNT CM_COUNT_MAX /* a count, total or setup figure */
+#define MAX_GRID CM_GRID_MAX   /* cols and rows, as cm_map_new */
 #define MAX_BLOB (256 * 1024 * 1024) /* one value as SQLite returns it */
 
 struct cm_pack {
@@ -34,56 +34,6 @@ struct cm_pack {
 	char **maps, **sets; /* ids, sorted bytewise */
 	size_t n_maps, n_sets;
 };
-
-/* ---- model checks, shared by the writer (CM0411) and reader (CM0407) ---- */
-
-typedef struct {
-	cm_diags *d;
-	const char *rule;
-	const char *file;
-	int bad;
-} chk;
-
-static void complain(cm_diags *d, const char *rule, const char *file, const char *where,
-                     const char *fmt, va_list ap)
-{
-	char *msg = cm_vasprintf(fmt, ap);
-	cm_diags_check(d, rule, file, 0, 0, where, "%s", msg ? msg : "invalid value");
-	free(msg);
-}
-
-static void fail(chk *c, const char *where, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 3, 4)))
-#endif
-	;
-static void fail(chk *c, const char *where, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	complain(c->d, c->rule, c->file, where, fmt, ap);
-	va_end(ap);
-	c->bad = 1;
-}
-
-static void check_text(chk *c, const char *where, const char *what, const char *s, bool required)
-{
-	if (!s) {
-		if (required)
-			fail(c, where, "%s is missing", what);
-	} else if (strlen(s) > MAX_TEXT) {
-		fail(c, where, "%s is longer than %d bytes", what, MAX_TEXT);
-	} else if (required && !*s) {
-		fail(c, where, "%s is empty", what);
-	}
-}
-
-static void check_range(chk *c, const char *where, const char *what, long long v, long long lo,
-                        long long hi)
-{
-	if (v < lo || v > hi)
-		fail(c, where, "%s is %lld, outside %lld..%lld", what, v, lo, hi);
-}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -102,151 +52,6 @@ static const char *duplicate_id(const char **ids, size_t n)
 		if (strcmp(ids[i - 1], ids[i]) == 0)
 			return ids[i];
 	return NULL;
-}
-
-/* A tile type, or the pseudo-tile of a big city piece (piece: no id, no counts). */
-static void check_tile(chk *c, const char *where, const cm_tile_type *t, bool piece)
-{
-	char w[512];
-	if (!piece) {
-		check_text(c, where, "tile id", t->id, true);
-		check_text(c, where, "tile name", t->name, false);
-		for (int e = 0; e < CM_EDITION_COUNT; e++)
-			check_range(c, where, "tile count", t->count[e], 0, MAX_COUNT);
-	}
-	if (t->n_features > CM_MAX_FEATURES) {
-		fail(c, where, "%zu features, more than %d", t->n_features, CM_MAX_FEATURES);
-		return;
-	}
-	uint32_t known = t->n_features == 32 ? 0xFFFFFFFFu : (1u << t->n_features) - 1;
-	for (size_t i = 0; i < t->n_features; i++) {
-		const cm_feature *f = &t->features[i];
-		snprintf(w, sizeof w, "%s, feature %zu", where, i);
-		check_range(c, w, "feature kind", (long long)f->kind, 0, CM_FEAT_KIND_COUNT - 1);
-		check_text(c, w, "feature id", f->id, false);
-		check_range(c, w, "slot mask", f->slots, 0, CM_SLOTS_ALL);
-		check_range(c, w, "trade good", (long long)f->good, CM_GOOD_NONE, CM_GOOD_CLOTH);
-		if (f->touches & ~known)
-			fail(c, w, "touches 0x%x names features the tile does not have", (unsigned)f->touches);
-	}
-	if (t->n_contacts > MAX_ITEMS)
-		fail(c, where, "%zu contacts, more than %d", t->n_contacts, MAX_ITEMS);
-	for (size_t i = 0; i < t->n_contacts && i < MAX_ITEMS; i++)
-		if (t->contacts[i] & ~known) {
-			snprintf(w, sizeof w, "%s, contact %zu", where, i);
-			fail(c, w, "contact 0x%x names features the tile does not have",
-			     (unsigned)t->contacts[i]);
-		}
-}
-
-static void check_tileset(chk *c, const cm_tileset *ts)
-{
-	char where[256], w[512];
-	snprintf(where, sizeof where, "tile set %.100s", ts->id ? ts->id : "?");
-	check_text(c, where, "tile set id", ts->id, true);
-	check_text(c, where, "tile set name", ts->name, false);
-	for (int e = 0; e < CM_EDITION_COUNT; e++)
-		check_range(c, where, "declared total", ts->total[e], -1, MAX_COUNT);
-	if (ts->n_tiles > MAX_ITEMS) {
-		fail(c, where, "%zu tile types, more than %d", ts->n_tiles, MAX_ITEMS);
-		return;
-	}
-	const char **ids = malloc((ts->n_tiles + 1) * sizeof *ids);
-	for (size_t i = 0; i < ts->n_tiles; i++) {
-		snprintf(w, sizeof w, "%s, tile %.100s", where, ts->tiles[i].id ? ts->tiles[i].id : "?");
-		check_tile(c, w, &ts->tiles[i], false);
-		if (ids)
-			ids[i] = ts->tiles[i].id;
-	}
-	const char *dup = ids ? duplicate_id(ids, ts->n_tiles) : NULL;
-	if (dup)
-		fail(c, where, "tile id %.100s occurs twice", dup);
-	free(ids);
-}
-
-static bool inside(const cm_map *m, int x, int y)
-{
-	return x >= 0 && y >= 0 && x < m->cols && y < m->rows;
-}
-
-static void check_map(chk *c, const cm_map *m)
-{
-	char where[256], w[512];
-	snprintf(where, sizeof where, "map %.100s", m->id ? m->id : "?");
-	check_text(c, where, "map id", m->id, true);
-	check_text(c, where, "map name", m->name, false);
-	check_text(c, where, "image", m->image, false);
-	check_text(c, where, "legend", m->legend, false);
-	if (m->cols < 1 || m->rows < 1 || m->cols > MAX_GRID || m->rows > MAX_GRID || !m->squares) {
-		fail(c, where, "grid %d x %d is outside 1..%d", m->cols, m->rows, MAX_GRID);
-		return;
-	}
-	check_range(c, where, "start squares used", m->setup.starts_used, 0, MAX_COUNT);
-	check_range(c, where, "tiles min", m->setup.tiles_min, 0, MAX_COUNT);
-	check_range(c, where, "tiles max", m->setup.tiles_max, 0, MAX_COUNT);
-	check_range(c, where, "followers", m->setup.followers, 0, MAX_COUNT);
-	check_range(c, where, "edition", (long long)m->rules.edition, 0, CM_EDITION_COUNT - 1);
-	check_range(c, where, "farmers", (long long)m->rules.farmers, CM_FARMERS_C1, CM_FARMERS_C2);
-	if (m->n_islands > MAX_ITEMS || m->n_bigcities > MAX_ITEMS || m->n_ferries > MAX_ITEMS ||
-	    m->n_deck > MAX_ITEMS) {
-		fail(c, where, "more than %d islands, big cities, ferries or deck entries", MAX_ITEMS);
-		return;
-	}
-	for (size_t i = 0; i < m->n_islands; i++) {
-		snprintf(w, sizeof w, "%s, island %zu", where, i);
-		check_text(c, w, "island name", m->islands[i].name, false);
-		check_text(c, w, "island title", m->islands[i].title, false);
-	}
-	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
-			const cm_square *s = cm_map_at(m, x, y);
-			snprintf(w, sizeof w, "%s, square (%d,%d)", where, x, y);
-			check_range(c, w, "square kind", (long long)s->kind, 0, CM_SQ_KIND_COUNT - 1);
-			check_text(c, w, "square name", s->name, false);
-			check_range(c, w, "island", s->island, -1, (long long)m->n_islands - 1);
-			check_range(c, w, "big city", s->bigcity, -1, (long long)m->n_bigcities - 1);
-			if (s->n_markers > MAX_ITEMS)
-				fail(c, w, "%zu markers, more than %d", s->n_markers, MAX_ITEMS);
-			for (size_t k = 0; k < s->n_markers && k < MAX_ITEMS; k++)
-				check_text(c, w, "marker", s->markers[k], true);
-			for (int e = 0; e < 4; e++) {
-				check_range(c, w, "edge print kind", (long long)s->print[e].kind, 0, CM_PRINT_CITY);
-				check_text(c, w, "edge print label", s->print[e].label, false);
-			}
-		}
-	for (size_t i = 0; i < m->n_bigcities; i++) {
-		const cm_bigcity *b = &m->bigcities[i];
-		snprintf(w, sizeof w, "%s, big city %zu", where, i);
-		check_text(c, w, "big city name", b->name, false);
-		if (b->n_pieces > MAX_ITEMS) {
-			fail(c, w, "%zu pieces, more than %d", b->n_pieces, MAX_ITEMS);
-			continue;
-		}
-		for (size_t k = 0; k < b->n_pieces; k++) {
-			char pw[600];
-			snprintf(pw, sizeof pw, "%s, piece %zu", w, k);
-			if (!inside(m, b->pieces[k].x, b->pieces[k].y))
-				fail(c, pw, "square (%d,%d) is outside the %dx%d grid", b->pieces[k].x,
-				     b->pieces[k].y, m->cols, m->rows);
-			check_tile(c, pw, &b->pieces[k].tile, true);
-		}
-	}
-	for (size_t i = 0; i < m->n_ferries; i++) {
-		const cm_ferry *f = &m->ferries[i];
-		snprintf(w, sizeof w, "%s, ferry %zu", where, i);
-		check_text(c, w, "ferry name", f->name, false);
-		if (!inside(m, f->x1, f->y1) || !inside(m, f->x2, f->y2))
-			fail(c, w, "end (%d,%d) or (%d,%d) is outside the %dx%d grid", f->x1, f->y1, f->x2,
-			     f->y2, m->cols, m->rows);
-		check_range(c, w, "side", (long long)f->s1, 0, 3);
-		check_range(c, w, "side", (long long)f->s2, 0, 3);
-	}
-	for (size_t i = 0; i < m->n_deck; i++) {
-		snprintf(w, sizeof w, "%s, deck entry %zu", where, i);
-		check_text(c, w, "deck tile set", m->deck[i].tileset, true);
-		check_text(c, w, "deck tile", m->deck[i].tile, false);
-		check_range(c, w, "deck count", m->deck[i].count, -1, MAX_COUNT);
-	}
 }
 
 /* ---- content hash ---- */
@@ -708,12 +513,13 @@ static int cmp_map(const void *a, const void *b)
 static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t n_sets,
                         cm_diags *d)
 {
-	chk c = { d, "CM0411", NULL, 0 };
+	/* the one model checker (model_check.c) */
+	int model_bad = 0;
 	for (size_t i = 0; i < n_sets; i++)
-		check_tileset(&c, sets[i]);
+		model_bad |= -cm_tileset_check_model(sets[i], "CM0411", NULL, d);
 	for (size_t i = 0; i < n_maps; i++)
-		check_map(&c, maps[i]);
-	if (c.bad)
+		model_bad |= -cm_map_check_model(maps[i], "CM0411", NULL, d);
+	if (model_bad)
 		return CM_EINVAL;
 	const char **ids = malloc((n_maps + n_sets + 1) * sizeof *ids);
 	if (!ids)
@@ -1255,8 +1061,10 @@ static void rd_bad(rd *r, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	complain(r->d, "CM0407", r->p->path, r->where, fmt, ap);
+	char *msg = cm_vasprintf(fmt, ap);
 	va_end(ap);
+	cm_diags_check(r->d, "CM0407", r->p->path, 0, 0, r->where, "%s", msg ? msg : "invalid value");
+	free(msg);
 	if (!r->rc)
 		r->rc = CM_EINVAL;
 }
@@ -1538,9 +1346,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 	}
 	r.where = where;
 	if (!r.rc) {
-		chk c = { d, "CM0407", p->path, 0 };
-		check_tileset(&c, set);
-		if (c.bad)
+		if (cm_tileset_check_model(set, "CM0407", p->path, d))
 			r.rc = CM_EINVAL;
 	}
 out:
@@ -1615,9 +1421,7 @@ int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 		read_map_rows(&r, m, id, where);
 	r.where = where;
 	if (!r.rc) {
-		chk c = { d, "CM0407", p->path, 0 };
-		check_map(&c, m);
-		if (c.bad)
+		if (cm_map_check_model(m, "CM0407", p->path, d))
 			r.rc = CM_EINVAL;
 	}
 out:

@@ -109,7 +109,10 @@ static int build(loader *L, xmlDoc *doc, cm_tileset **out)
 		if (rc)
 			goto out;
 	}
-	cm_tileset_check_lines(ts, L->contact_line, L->d);
+	/* the tile-set rules, then, on a sound set, the one model checker
+	 * (tileset.xsd bounds every value already: no check id of its own) */
+	if (!cm_tileset_check_lines(ts, L->contact_line, L->d))
+		cm_tileset_check_model(ts, NULL, L->file, L->d);
 	rc = 0;
 out:
 	if (L->contact_line)

@@ -133,6 +133,15 @@ static unsigned doctype_line(const char *buf, size_t len)
  * element, so an element with n attributes costs n*n: 200000 attributes
  * (2 MB) parse for minutes. */
 #define MAX_ATTRIBUTES 64
+#define CM_STR_(x) #x
+#define CM_XSTR(x) CM_STR_(x)
+/* Most namespace declarations in scope at once: libxml2 looks a prefix up
+ * through every declaration in scope, so 250 nested elements of 60
+ * declarations each (3.6 MB) parse for a minute. The formats use one or
+ * two (xsi). */
+#define MAX_NAMESPACES 64
+/* Nesting the pre-pass follows; deeper documents fail in libxml2 (256). */
+#define SCAN_DEPTH 1024
 
 /* Skips from p (inside buf..end) past the terminator term; end if absent. */
 static const char *skip_past(const char *p, const char *end, const char *term)
@@ -144,15 +153,36 @@ static const char *skip_past(const char *p, const char *end, const char *term)
 	return end;
 }
 
-/* The line of the first tag with more than MAX_ATTRIBUTES attributes, 0 if
- * none. A cheap pre-pass over the text, exact for well-formed XML: outside
- * comments, processing instructions and CDATA every '<' opens markup, and
- * inside a tag every '=' outside a quoted value belongs to one attribute. */
-static unsigned too_many_attributes(const char *buf, size_t len)
+/* True when the attribute name ending just before eq (spaces allowed) is
+ * xmlns or xmlns:prefix. */
+static bool names_namespace(const char *tag, const char *eq)
+{
+	const char *e = eq;
+	while (e > tag && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r'))
+		e--;
+	const char *b = e;
+	while (b > tag && b[-1] != ' ' && b[-1] != '\t' && b[-1] != '\n' && b[-1] != '\r' && b[-1] != '"' &&
+	       b[-1] != '\'' && b[-1] != '<')
+		b--;
+	size_t n = (size_t)(e - b);
+	return n >= 5 && memcmp(b, "xmlns", 5) == 0 && (n == 5 || b[5] == ':');
+}
+
+/* The first tag with more than MAX_ATTRIBUTES attributes, or that brings
+ * the namespace declarations in scope past MAX_NAMESPACES: its line, 0 if
+ * none, *what saying which limit. A cheap pre-pass over the text, exact
+ * for well-formed XML: outside comments, processing instructions and
+ * CDATA every '<' opens markup, inside a tag every '=' outside a quoted
+ * value belongs to one attribute, and "</" closes an element. */
+static unsigned too_many_attributes(const char *buf, size_t len, const char **what)
 {
 	const char *p = buf, *end = buf + len;
 	unsigned line = 1;
-	while (p < end) {
+	unsigned *ns = calloc(SCAN_DEPTH, sizeof *ns); /* declarations per open element */
+	unsigned depth = 0, in_scope = 0, found = 0;
+	if (!ns)
+		return 0; /* the parse itself then runs out of memory */
+	while (p < end && !found) {
 		const char *lt = memchr(p, '<', (size_t)(end - p));
 		if (!lt)
 			break;
@@ -164,8 +194,8 @@ static unsigned too_many_attributes(const char *buf, size_t len)
 			next = skip_past(p + 4, end, "-->");
 		else if (end - p >= 9 && memcmp(p, "<![CDATA[", 9) == 0)
 			next = skip_past(p + 9, end, "]]>");
-		else if (end - p >= 2 && p[1] == '?')
-			next = skip_past(p + 2, end, "?>");
+		else if (end - p >= 2 && (p[1] == '?' || p[1] == '!'))
+			next = skip_past(p + 2, end, p[1] == '?' ? "?>" : ">");
 		else
 			next = NULL;
 		if (next) {
@@ -174,19 +204,48 @@ static unsigned too_many_attributes(const char *buf, size_t len)
 			p = next;
 			continue;
 		}
-		unsigned n = 0, tag_line = line;
+		bool closing = end - p >= 2 && p[1] == '/';
+		unsigned n = 0, n_ns = 0, tag_line = line;
+		const char *tag = p;
 		char quote = 0;
 		for (p++; p < end && (quote || *p != '>') && (quote || *p != '<'); p++) {
 			line += *p == '\n';
-			if (quote)
+			if (quote) {
 				quote = *p == quote ? 0 : quote;
-			else if (*p == '"' || *p == '\'')
+			} else if (*p == '"' || *p == '\'') {
 				quote = *p;
-			else if (*p == '=' && ++n > MAX_ATTRIBUTES)
-				return tag_line;
+			} else if (*p == '=') {
+				if (++n > MAX_ATTRIBUTES) {
+					*what = "an element has more than " CM_XSTR(MAX_ATTRIBUTES) " attributes";
+					found = tag_line;
+					break;
+				}
+				if (names_namespace(tag, p) && ++n_ns + in_scope > MAX_NAMESPACES) {
+					*what = "more than " CM_XSTR(MAX_NAMESPACES) " namespace declarations in scope";
+					found = tag_line;
+					break;
+				}
+			}
+		}
+		if (found)
+			break;
+		bool empty = p > tag && p < end && *p == '>' && p[-1] == '/';
+		if (closing) {
+			if (depth > 0) {
+				depth--;
+				if (depth < SCAN_DEPTH)
+					in_scope -= ns[depth];
+			}
+		} else if (!empty) {
+			if (depth < SCAN_DEPTH) {
+				ns[depth] = n_ns;
+				in_scope += n_ns;
+			}
+			depth++;
 		}
 	}
-	return 0;
+	free(ns);
+	return found;
 }
 
 int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char *schema,
@@ -198,10 +257,10 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 		               CM_MAX_INPUT_BYTES);
 		return CM_EINVAL;
 	}
-	unsigned crowded = too_many_attributes(buf, len);
+	const char *what = NULL;
+	unsigned crowded = too_many_attributes(buf, len, &what);
 	if (crowded) {
-		cm_diags_check(d, "CM0004", file, crowded, 0, NULL, "an element has more than %d attributes",
-		               MAX_ATTRIBUTES);
+		cm_diags_check(d, "CM0004", file, crowded, 0, NULL, "%s", what);
 		return CM_EINVAL;
 	}
 	xmlParserCtxt *ctxt = xmlNewParserCtxt();

@@ -128,6 +128,69 @@ static void check_piece(const cm_map *m, cm_diags *d, const cm_bigcity *bc, cons
 /* Pieces that sit side by side must meet like tiles (city slot to city
  * slot, road to road, field to field), and the pieces of one big city must
  * hang together (MAP-BIGCITY). */
+typedef struct {
+	int y, x;
+	size_t i;
+} piece_pos;
+
+static int piece_pos_cmp(const void *pa, const void *pb)
+{
+	const piece_pos *a = pa, *b = pb;
+	if (a->y != b->y)
+		return a->y < b->y ? -1 : 1;
+	if (a->x != b->x)
+		return a->x < b->x ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* How many pieces of bc join piece 0 side by side: a breadth-first walk
+ * over the pieces sorted by place, neighbours found by binary search, so
+ * n log n. (size_t)-1 when out of memory. */
+static size_t pieces_joined(const cm_bigcity *bc)
+{
+	size_t n = bc->n_pieces, reached = 1;
+	piece_pos *by_pos = malloc(n * sizeof *by_pos);
+	size_t *queue = malloc(n * sizeof *queue);
+	bool *in = calloc(n, sizeof *in);
+	if (!by_pos || !queue || !in) {
+		free(by_pos);
+		free(queue);
+		free(in);
+		return (size_t)-1;
+	}
+	for (size_t i = 0; i < n; i++)
+		by_pos[i] = (piece_pos){ bc->pieces[i].y, bc->pieces[i].x, i };
+	qsort(by_pos, n, sizeof *by_pos, piece_pos_cmp);
+	size_t head = 0, tail = 0;
+	in[0] = true;
+	queue[tail++] = 0;
+	while (head < tail) {
+		const cm_bigcity_piece *p = &bc->pieces[queue[head++]];
+		for (int s = 0; s < 4; s++) {
+			int x = p->x + cm_map_side_dx[s], y = p->y + cm_map_side_dy[s];
+			size_t lo = 0, hi = n; /* first piece at or after (x,y) */
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				const piece_pos *q = &by_pos[mid];
+				if (q->y < y || (q->y == y && q->x < x))
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < n && by_pos[lo].x == x && by_pos[lo].y == y; lo++)
+				if (!in[by_pos[lo].i]) {
+					in[by_pos[lo].i] = true;
+					queue[tail++] = by_pos[lo].i;
+					reached++;
+				}
+		}
+	}
+	free(by_pos);
+	free(queue);
+	free(in);
+	return reached;
+}
+
 static void check_bigcities(const cm_map *m, cm_diags *d, const cm_bigcity_piece **at)
 {
 	char w[WHERE_MAX];
@@ -162,22 +225,10 @@ static void check_bigcities(const cm_map *m, cm_diags *d, const cm_bigcity_piece
 		/* connectivity: grow from piece 0 through side-by-side pieces of this city */
 		if (bc->n_pieces < 2)
 			continue;
-		size_t n = bc->n_pieces, reached = 1;
-		bool *in = calloc(n, sizeof *in);
-		if (!in)
+		size_t n = bc->n_pieces;
+		size_t reached = pieces_joined(bc);
+		if (reached == (size_t)-1)
 			return;
-		in[0] = true;
-		for (bool grew = true; grew;) {
-			grew = false;
-			for (size_t i = 0; i < n; i++)
-				for (size_t j = 0; !in[i] && j < n; j++)
-					if (in[j] && abs(bc->pieces[i].x - bc->pieces[j].x) + abs(bc->pieces[i].y - bc->pieces[j].y) == 1) {
-						in[i] = true;
-						reached++;
-						grew = true;
-					}
-		}
-		free(in);
 		if (reached < n)
 			chk(m, d, "CM0207", bc->line, where_fmt(w, m, "big city %s", name),
 			    "big city %s falls apart: only %zu of its %zu pieces join the first side by side", name, reached,
@@ -205,6 +256,107 @@ static int name_cmp(const void *a, const void *b)
 }
 
 /* Names of places, island ids and ferry names are each unique in a map. */
+typedef struct {
+	const cm_map *m;
+	size_t i;
+} entry_ctx;
+
+static bool same_entry(const void *ctx, size_t k)
+{
+	const entry_ctx *c = ctx;
+	const cm_deck_entry *a = &c->m->deck[c->i], *b = &c->m->deck[k];
+	return strcmp(a->tileset, b->tileset) == 0 && !a->tile == !b->tile && (!a->tile || strcmp(a->tile, b->tile) == 0);
+}
+
+static void check_deck_twice(const cm_map *m, cm_diags *d)
+{
+	char w[WHERE_MAX];
+	cm_index ix = { 0 };
+	size_t *uses = calloc(m->n_deck + 1, sizeof *uses), *second = calloc(m->n_deck + 1, sizeof *second);
+	for (size_t i = 0; uses && second && i < m->n_deck; i++) {
+		const cm_deck_entry *a = &m->deck[i];
+		if (!a->tileset)
+			continue;
+		uint64_t h = cm_hash_str(a->tileset) ^ (a->tile ? cm_hash_str(a->tile) * 31u : 7u);
+		size_t k = cm_index_find_or_add(&ix, h, i, same_entry, &(entry_ctx){ m, i });
+		if (k == (size_t)-1)
+			break;
+		if (k != i && uses[k]++ == 0)
+			second[k] = i;
+	}
+	for (size_t k = 0; uses && second && k < m->n_deck; k++) {
+		if (!uses[k])
+			continue;
+		const cm_deck_entry *a = &m->deck[second[k]], *b = &m->deck[k];
+		if (uses[k] == 1)
+			chk(m, d, "CM0202", a->line, where_fmt(w, m, "deck entry %zu", second[k]),
+			    "deck lists %s%s%s twice (also on line %u)", a->tile ? "tile " : "tile set ",
+			    a->tile ? a->tile : a->tileset, a->tile ? " of that set" : "", b->line);
+		else
+			chk(m, d, "CM0202", a->line, where_fmt(w, m, "deck entry %zu", second[k]),
+			    "deck lists %s%s%s %zu times (first on line %u)", a->tile ? "tile " : "tile set ",
+			    a->tile ? a->tile : a->tileset, a->tile ? " of that set" : "", uses[k] + 1, b->line);
+	}
+	cm_index_free(&ix);
+	free(uses);
+	free(second);
+}
+
+/* One end of a ferry, for finding road prints that end several. */
+typedef struct {
+	int x, y, side;
+	size_t ferry;
+} ferry_end;
+
+static int ferry_end_cmp(const void *pa, const void *pb)
+{
+	const ferry_end *a = pa, *b = pb;
+	if (a->y != b->y)
+		return a->y < b->y ? -1 : 1;
+	if (a->x != b->x)
+		return a->x < b->x ? -1 : 1;
+	if (a->side != b->side)
+		return a->side < b->side ? -1 : 1;
+	return a->ferry < b->ferry ? -1 : a->ferry > b->ferry;
+}
+
+/* CM0204: a road print ending more than one ferry. The ends are sorted,
+ * so the cost is n log n, and each such print is reported once, on the
+ * second ferry's line, with the number of ferries it ends. */
+static void check_ferry_ends(const cm_map *m, cm_diags *d)
+{
+	char w[WHERE_MAX];
+	size_t n = 0;
+	ferry_end *v = malloc((2 * m->n_ferries + 1) * sizeof *v);
+	if (!v)
+		return;
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		v[n++] = (ferry_end){ f->x1, f->y1, (int)f->s1, i };
+		/* a ferry from a print to itself is reported apart */
+		if (f->x1 != f->x2 || f->y1 != f->y2 || f->s1 != f->s2)
+			v[n++] = (ferry_end){ f->x2, f->y2, (int)f->s2, i };
+	}
+	qsort(v, n, sizeof *v, ferry_end_cmp);
+	for (size_t a = 0, b; a < n; a = b) {
+		for (b = a + 1; b < n && ferry_end_cmp(&(ferry_end){ v[a].x, v[a].y, v[a].side, v[b].ferry }, &v[b]) == 0; b++)
+			;
+		if (b - a < 2)
+			continue;
+		const cm_ferry *f = &m->ferries[v[a + 1].ferry], *g = &m->ferries[v[a].ferry];
+		where_fmt(w, m, "ferry %zu", v[a + 1].ferry);
+		const char *side = (unsigned)v[a].side < MAX_SIDE ? cm_side_name((cm_side)v[a].side) : "?";
+		if (b - a == 2)
+			chk(m, d, "CM0204", f->line, w, "road print at side %s of square (%d,%d) ends ferry %zu already (line %u)",
+			    side, v[a].x, v[a].y, v[a].ferry, g->line);
+		else
+			chk(m, d, "CM0204", f->line, w,
+			    "road print at side %s of square (%d,%d) ends %zu ferries: ferry %zu (line %u) and %zu more",
+			    side, v[a].x, v[a].y, b - a, v[a].ferry, g->line, b - a - 1);
+	}
+	free(v);
+}
+
 static void check_names(const cm_map *m, cm_diags *d)
 {
 	size_t cap = 0, n = 0;
@@ -339,19 +491,12 @@ static void check_ferries(const cm_map *m, cm_diags *d)
 				    (unsigned)es[e] < MAX_SIDE ? cm_print_kind_name(sq->print[es[e]].kind) : "?");
 			if (sq->island >= 0 && (size_t)sq->island < m->n_islands)
 				reached[sq->island] = true;
-			for (size_t k = 0; k < i; k++) {
-				const cm_ferry *g = &m->ferries[k];
-				if ((g->x1 == ex[e] && g->y1 == ey[e] && g->s1 == es[e]) ||
-				    (g->x2 == ex[e] && g->y2 == ey[e] && g->s2 == es[e]))
-					chk(m, d, "CM0204", f->line, w,
-					    "road print at side %s of square (%d,%d) ends ferry %zu already (line %u)",
-					    cm_side_name(es[e]), ex[e], ey[e], k, g->line);
-			}
 		}
 		if (f->x1 == f->x2 && f->y1 == f->y2 && f->s1 == f->s2)
 			chk(m, d, "CM0204", f->line, w, "ferry starts and ends at side %s of square (%d,%d)",
 			    cm_side_name(f->s1), f->x1, f->y1);
 	}
+	check_ferry_ends(m, d);
 	for (int i = 0; i < m->cols * m->rows; i++)
 		if (m->squares[i].kind == CM_SQ_ISLAND && m->squares[i].island >= 0 &&
 		    (size_t)m->squares[i].island < m->n_islands)
@@ -436,18 +581,9 @@ void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 	if (su->followers < 1)
 		chk(m, d, "CM0214", sline, w, "setup gives %d followers per player, at least 1 is needed", su->followers);
 	check_names(m, d);
-	/* deck entries named twice */
-	for (size_t i = 0; i < m->n_deck; i++)
-		for (size_t k = 0; k < i; k++) {
-			const cm_deck_entry *a = &m->deck[i], *b = &m->deck[k];
-			if (!a->tileset || !b->tileset || strcmp(a->tileset, b->tileset) != 0 || !a->tile != !b->tile ||
-			    (a->tile && strcmp(a->tile, b->tile) != 0))
-				continue;
-			chk(m, d, "CM0202", a->line, where_fmt(w, m, "deck entry %zu", i),
-			    "deck lists %s%s%s twice (also on line %u)", a->tile ? "tile " : "tile set ",
-			    a->tile ? a->tile : a->tileset, a->tile ? " of that set" : "", b->line);
-			break;
-		}
+	/* deck entries named twice: found through an index of the entries, and
+	 * each repeated entry reported once, on its second line, with a count */
+	check_deck_twice(m, d);
 out:
 	free(at);
 	free(count);

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CMAP_MAJOR 1 /* the major version this reader reads (any minor) */
 #define CMAP_NONE 0xFFFFFFFFu /* an absent index */
 
@@ -169,4 +173,7 @@ typedef struct {
 } cmap_deck_entry;
 int cmap_get_deck_entry(const cmap_map *m, uint32_t i, cmap_deck_entry *out);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

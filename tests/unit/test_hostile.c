@@ -26,6 +26,7 @@
 #include "carcamap/carcamap.h"
 #include "carcamap/image.h"
 #include "carcamap/pack.h"
+#include "genmap.h"
 #include "util_files.h"
 #include "util_model.h"
 
@@ -120,10 +121,37 @@ static int read_pack(const char *path, cm_diags *d)
 	return rc;
 }
 
+/* What `carcamap check` does with a descriptor: load it with its tile
+ * sets (the bundled ones), check it, sort and render the diagnostics with
+ * quoted lines. */
+static int read_check(const char *path, cm_diags *d)
+{
+	cm_workspace *w = NULL;
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
+	int rc = cm_workspace_load(w, path, d);
+	if (rc == 0)
+		rc = cm_workspace_resolve(w, d);
+	if (rc == 0) {
+		cm_check_opts o;
+		cm_check_opts_init(&o);
+		rc = cm_check_workspace(w, &o, d);
+	}
+	cm_diags_sort(d);
+	FILE *f = fopen("/dev/null", "w");
+	if (f) {
+		cm_diags_write_text(d, f);
+		fclose(f);
+	}
+	cm_workspace_free(w);
+	return rc;
+}
+
 static const struct {
 	const char *dir;
 	reader_fn read;
 } readers[] = {
+	{ "check", read_check },
 	{ "image", read_image },
 	{ "legend", read_legend },
 	{ "map", read_map },
@@ -290,6 +318,13 @@ static bool generate(const char *gen, const char *out, char *err, size_t errsize
 				break;
 			}
 			arg = end + 1;
+		} else if (strcmp(line, "genmap") == 0) {
+			if (cm_genmap(o, arg)) {
+				fmt(err, errsize, "%s:%u: genmap cannot write '%s'", gen, lineno, arg);
+				ok = false;
+				break;
+			}
+			continue;
 		} else if (strcmp(line, "png-chunk") == 0 || strcmp(line, "png-chunk-badcrc") == 0) {
 			if (!png_chunk(o, arg, strcmp(line, "png-chunk") != 0)) {
 				fmt(err, errsize, "%s:%u: png-chunk needs TYPE and hex data", gen, lineno);
@@ -475,7 +510,7 @@ static int check_expect(const char *exp, const char *name, int rc, const cm_diag
 				fprintf(stderr, "hostile %s: the diagnostics show content of %s: \"%s\"\n", name, arg, hit);
 				bad++;
 			}
-		} else if (strcmp(key, "seconds") != 0) {
+		} else if (strcmp(key, "seconds") != 0 && strcmp(key, "megabytes") != 0) {
 			fprintf(stderr, "hostile %s: %s:%u: unknown key %s\n", name, exp, lineno, key);
 			bad++;
 		}
@@ -503,6 +538,59 @@ static unsigned expect_seconds(const char *exp)
 	if (f)
 		fclose(f);
 	return s;
+}
+
+/* The memory limit of a case: "megabytes N" in its .expect (peak resident
+ * size of a process that reads it alone), 0 for none. Sanitizers keep
+ * freed memory in quarantine and shadow every byte, so under them only
+ * the time limit applies. */
+static unsigned expect_megabytes(const char *exp)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	(void)exp;
+	return 0;
+#else
+	unsigned mb = 0;
+	FILE *f = fopen(exp, "r");
+	char line[256];
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "megabytes %u", &mb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return mb;
+#endif
+}
+
+/* Reads path in a child process and checks it there, its peak resident
+ * size included: returns the cases that failed (0 or 1). */
+static int read_in_child(reader_fn read, const char *path, const char *exp, unsigned seconds, unsigned mb)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		cm_diags *d = NULL;
+		if (cm_diags_new(&d))
+			_exit(1);
+		alarm(seconds);
+		int rc = read(path, d);
+		alarm(0);
+		int bad = check_expect(exp, current, rc, d);
+		cm_diags_free(d);
+		struct rusage ru;
+		long peak_mb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss / 1024 : 0; /* KB on Linux */
+		if (peak_mb > (long)mb) {
+			fprintf(stderr, "hostile %s: %ld MB resident, over the limit of %u MB\n", current, peak_mb, mb);
+			bad++;
+		}
+		fflush(NULL);
+		_exit(bad ? 1 : 0);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	return !WIFEXITED(status) || WEXITSTATUS(status) != 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -558,15 +646,20 @@ static int run_reader(const char *sub, reader_fn read, const char *tmp, int *cas
 				continue;
 			}
 		}
-		cm_diags *d = NULL;
-		assert_int_equal(cm_diags_new(&d), 0);
-		alarm(expect_seconds(exp));
-		int rc = read(path, d);
-		alarm(0);
+		unsigned mb = expect_megabytes(exp);
 		(*cases)++;
-		if (check_expect(exp, current, rc, d))
-			failed++;
-		cm_diags_free(d);
+		if (mb) {
+			failed += read_in_child(read, path, exp, expect_seconds(exp), mb);
+		} else {
+			cm_diags *d = NULL;
+			assert_int_equal(cm_diags_new(&d), 0);
+			alarm(expect_seconds(exp));
+			int rc = read(path, d);
+			alarm(0);
+			if (check_expect(exp, current, rc, d))
+				failed++;
+			cm_diags_free(d);
+		}
 		if (strncmp(path, tmp, strlen(tmp)) == 0) {
 			/* a reader writes nothing beside its input (-wal, -shm, ...) */
 			remove(path);

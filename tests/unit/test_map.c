@@ -272,7 +272,7 @@ static void test_map__combined_halves_pair(void **state)
 /* One descriptor, two printings (schemas/map.md "Printings"): the default
  * keeps the id and the names written on the elements; C3 takes its
  * <printing> children, its edition and the id twice-c3; a printing the
- * descriptor does not list is CM0219. Each printing writes and reads back
+ * descriptor does not list is CM0220. Each printing writes and reads back
  * as a map of its own. */
 static void test_map__printings(void **state)
 {
@@ -315,7 +315,7 @@ static void test_map__printings(void **state)
 	assert_int_equal(cm_map_load_file_printing(GOOD "printings.xml", 0, CM_EDITION_C1, d, &c1), CM_EINVAL);
 	assert_null(c1);
 	assert_int_equal((int)cm_diags_count(d), 1);
-	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0219");
+	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0220");
 	free(x);
 	cm_map_free(back);
 	cm_map_free(c2);
@@ -454,6 +454,63 @@ static void test_map__kind_chars_round_trip(void **state)
 	assert_int_equal(cm_square_kind_from_char('\0', &got), CM_EINVAL);
 }
 
+/* The id syntax of schemas/map.md, the one place that decides it. */
+static void test_map__id_valid(void **state)
+{
+	(void)state;
+	char longest[CM_ID_MAX + 2];
+	memset(longest, 'a', sizeof longest);
+	longest[CM_ID_MAX] = '\0';
+	const char *good[] = { "germany", "a", "0", "a-b", "uk-2", longest };
+	for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+		assert_true(cm_id_valid(good[i]));
+	longest[CM_ID_MAX] = 'a';
+	longest[CM_ID_MAX + 1] = '\0';
+	const char *bad[] = { "", "-a", "../escape", "a/b", "A", "a b", "a_b", "a.b", "\xc3\xa9", longest };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+		assert_false(cm_id_valid(bad[i]));
+	assert_false(cm_id_valid(NULL));
+}
+
+/* The one model checker: texts XML cannot hold, bad ids and dangling
+ * indices are refused, with or without a sink. */
+static void test_map__model_checker_refuses(void **state)
+{
+	(void)state;
+	for (int c = 0; c < 5; c++) {
+		cm_map *m;
+		assert_int_equal(cm_map_new(3, 1, &m), 0);
+		m->id = strdup("ok");
+		m->squares[1].kind = CM_SQ_START;
+		assert_int_equal(cm_map_check_model(m, NULL, NULL, NULL), 0);
+		const char *want = NULL;
+		switch (c) {
+		case 0: m->squares[0].name = strdup("a\x1b]0;title\x07"); want = "control character 0x1b"; break;
+		case 1: m->squares[0].name = strdup("bad \xff byte"); want = "not valid utf-8"; break;
+		case 2: free(m->id); m->id = strdup("../escape"); want = "is not an id"; break;
+		case 3: m->squares[2].island = 0; want = "square island index is 0"; break;
+		case 4: m->squares[2].name = strdup("tab\tand\nnewline"); break;
+		}
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		assert_int_equal(cm_map_check_model(m, "CM0219", "f.xml", d), want ? CM_EINVAL : 0);
+		assert_int_equal(cm_map_check_model(m, NULL, NULL, NULL), want ? CM_EINVAL : 0);
+		assert_int_equal(cm_diags_errors(d), want ? 1 : 0);
+		if (want) {
+			assert_non_null(strstr(cm_diags_get(d, 0)->message, want));
+			assert_string_equal(cm_diags_get(d, 0)->rule, "CM0219");
+		}
+		cm_diags_free(d);
+		cm_map_free(m);
+	}
+	/* a NULL sink takes nothing and counts nothing */
+	cm_diags_add(NULL, CM_SEV_ERROR, "CM0219", "f", 1, 1, NULL, "dropped");
+	cm_diags_check(NULL, "CM0219", "f", 1, 1, NULL, "dropped");
+	cm_diags_set_square(NULL, 1, 1);
+	assert_int_equal(cm_diags_errors(NULL), 0);
+	assert_int_equal(cm_diags_count(NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +524,8 @@ int main(void)
 		cmocka_unit_test(test_map__bad_fixtures_report_exactly_what_they_expect),
 		cmocka_unit_test(test_map__every_check_has_a_fixture),
 		cmocka_unit_test(test_map__kind_chars_round_trip),
+		cmocka_unit_test(test_map__id_valid),
+		cmocka_unit_test(test_map__model_checker_refuses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

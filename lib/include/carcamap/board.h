@@ -24,6 +24,10 @@
 #include "rng.h"
 #include "tileset.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define CM_MAX_PLAYERS 6
 
 /* ---- Deck ---------------------------------------------------------- */
@@ -50,6 +54,9 @@ int cm_deck_build(const cm_map *map, const cm_tileset *const *sets, size_t n_set
 int cm_deck_from_types(const cm_tile_type *const *types, const int *counts, size_t n, int start,
                        cm_diags *d, cm_deck **out);
 void cm_deck_free(cm_deck *deck); /* NULL is a no-op */
+/* The most copies a deck holds (CM_ELIMIT past it): every sum of counts
+ * stays far from INT_MAX. */
+#define CM_DECK_MAX_TILES 1000000
 
 size_t cm_deck_types(const cm_deck *deck);                   /* distinct tile types */
 const cm_tile_type *cm_deck_type(const cm_deck *deck, size_t i); /* borrowed */
@@ -457,4 +464,7 @@ void cm_replay_free(cm_replay *r); /* NULL is a no-op */
 int cm_board_replay(const cm_map *map, const cm_deck *deck, const cm_replay *r, cm_diags *d,
                     cm_board **out);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

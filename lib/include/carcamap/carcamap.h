@@ -21,6 +21,10 @@
 #include "check.h"
 #include "palette.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* "0.1.0" */
 const char *cm_version(void);
 
@@ -38,4 +42,7 @@ typedef enum {
 cm_file_kind cm_file_detect(const char *path, cm_diags *d);
 const char *cm_file_kind_name(cm_file_kind k);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -7,6 +7,10 @@
 
 #include "diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
 	const char *id;         /* "CM0101" */
 	cm_severity severity;   /* default severity */
@@ -30,4 +34,7 @@ void cm_diags_check(cm_diags *d, const char *id, const char *file, unsigned line
 #endif
 	;
 
+#ifdef __cplusplus
+}
+#endif
 #endif

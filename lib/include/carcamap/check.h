@@ -14,6 +14,10 @@
 #include "tileset.h"
 #include "workspace.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* CM0502: a square that fewer copies of the deck than this fit (in some
  * rotation, against its printed constraints alone) is hard to fill. */
 #define CM_CHECK_FEW_TILES 5
@@ -73,4 +77,7 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets,
  * CM_ENOMEM. */
 int cm_check_workspace(const cm_workspace *w, const cm_check_opts *o, cm_diags *d);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Return codes: 0 is success, failures are negative. Details of a failure
  * go to the cm_diags sink passed to the function. */
 enum {
@@ -31,4 +35,7 @@ typedef enum { CM_EDITION_C1 = 0, CM_EDITION_C2 = 1, CM_EDITION_C3 = 2 } cm_edit
 const char *cm_edition_name(cm_edition e);
 int cm_edition_parse(const char *s, cm_edition *out);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include "common.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { CM_SEV_NOTE = 0, CM_SEV_WARNING = 1, CM_SEV_ERROR = 2 } cm_severity;
 
 typedef struct {
@@ -30,7 +34,9 @@ void cm_diags_free(cm_diags *d);
 void cm_diags_clear(cm_diags *d);
 
 /* Adds a diagnostic; strings are copied; rule, file, where may be NULL.
- * On allocation failure the diagnostic is counted but its text dropped. */
+ * On allocation failure the diagnostic is counted but its text dropped.
+ * A NULL sink takes nothing (so do cm_diags_check and cm_diags_set_square;
+ * the counts of a NULL sink are 0): library calls accept d == NULL. */
 void cm_diags_add(cm_diags *d, cm_severity sev, const char *rule, const char *file,
                   unsigned line, unsigned col, const char *where, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -84,4 +90,7 @@ int cm_diags_write_sarif(const cm_diags *d, FILE *f);
 /* "N errors, N warnings" summary line (no newline) into buf. */
 void cm_diags_summary(const cm_diags *d, char *buf, size_t size);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

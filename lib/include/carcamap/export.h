@@ -12,6 +12,10 @@
 #include "map.h"
 #include "tileset.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Format versions written by this build. A minor version only adds optional
  * content; a new major version breaks readers of the old one. */
 #define CM_EXPORT_JSON_VERSION "1.0"
@@ -45,4 +49,7 @@ int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
  * (inconsistent model), CM_EIO or CM_ENOMEM. */
 int cm_export_tmx(const cm_map *m, const char *tmx_path, cm_diags *d);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -9,9 +9,15 @@
 
 #include "map.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest image read: each side, and in pixels. */
 #define CM_IMAGE_MAX_SIDE 16384
 #define CM_IMAGE_MAX_PIXELS 100000000u
+/* Most colours in a legend (CM0004 past it): they are compared pairwise. */
+#define CM_LEGEND_MAX_COLOURS 4096
 
 /* One legend colour and what a cell of that colour means. */
 typedef struct {
@@ -89,4 +95,7 @@ int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diag
  * Returns what cm_legend_load_file or cm_image_apply return. */
 int cm_image_apply_descriptor(cm_map *m, const char *descriptor, cm_diags *d);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -14,6 +14,10 @@
  * printings (schemas/map.md "Printings", "Versions"). The writer writes 1. */
 #define CM_MAP_FORMAT 2
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum {
 	CM_SQ_NONE = 0,  /* not printed: map edge */
 	CM_SQ_LAND,
@@ -167,6 +171,30 @@ static inline cm_square *cm_map_at(const cm_map *m, int x, int y)
 	return (x >= 0 && y >= 0 && x < m->cols && y < m->rows) ? &m->squares[y * m->cols + x] : NULL;
 }
 
+/* ---- limits of the model (every reader and writer holds to them) ---- */
+#define CM_ID_MAX 64         /* bytes in a map or tile-set id */
+#define CM_TEXT_MAX 4096     /* bytes in one text (name, marker, label, path) */
+#define CM_ITEMS_MAX 65536   /* entries in one list (tiles, markers, ferries, ...) */
+#define CM_COUNT_MAX 1000000 /* a count, total or setup figure */
+#define CM_GRID_MAX 1024     /* columns, and rows, of a map */
+
+/* Whether s is a map or tile-set id (schemas/map.md): 1 to CM_ID_MAX bytes
+ * of a-z, 0-9 and '-', the first no '-'. Such an id is safe as a file name
+ * (no '/', no "..", no leading '-'). NULL is no id. */
+bool cm_id_valid(const char *s);
+
+/* The one checker of the model's own invariants: counts and sizes within
+ * the limits above, arrays present where counted, map, tile-set and deck
+ * ids of the id syntax (tile and feature ids of schemas/tileset.xsd's),
+ * texts within CM_TEXT_MAX of well-formed UTF-8 holding no control
+ * character but tab and line breaks, enums in range, every square, island,
+ * big-city, ferry-end and feature reference inside what it refers to.
+ * Every reader runs it on what it built, every writer before writing.
+ * Each problem goes to d (NULL: none reported) with the given rule id (NULL:
+ * none), file, and a `where` string ("map germany, square (3,4)"). Returns
+ * 0 or CM_EINVAL. The game rules on a valid model are cm_map_check's. */
+int cm_map_check_model(const cm_map *m, const char *rule, const char *file, cm_diags *d);
+
 /* A new map of cols x rows squares of kind none, rules at C2 defaults.
  * Returns 0, CM_EINVAL (bad size) or CM_ENOMEM. */
 int cm_map_new(int cols, int rows, cm_map **out);
@@ -191,7 +219,7 @@ int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map
  * "Printings"): the printing's names, kinds and markers, its edition as the
  * rules edition, and the id ID-c3 (ID-c2, ...) unless it is the descriptor's
  * default (first) printing, which keeps ID. printing < 0: the default
- * printing. A printing the descriptor does not describe is CM0219. */
+ * printing. A printing the descriptor does not describe is CM0220. */
 int cm_map_load_file_printing(const char *path, unsigned flags, int printing, cm_diags *d, cm_map **out);
 
 /* The same from memory; file names the text in diagnostics and is the base
@@ -227,4 +255,7 @@ int cm_map_write_xml(const cm_map *m, FILE *f);
 /* Model equality, ignoring file and line fields and derived tile fields. */
 bool cm_map_equal(const cm_map *a, const cm_map *b);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -12,6 +12,10 @@
 #include "map.h"
 #include "tileset.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The pack format this build writes and the newest it reads. */
 #define CM_PACK_VERSION 1
 /* SQLite application_id of every carcamap pack: 'CAMP'. */
@@ -89,4 +93,7 @@ int cm_pack_put_map_binary(const char *path, const char *id, int format_version,
  * is missing from sets), CM_EINVAL (a value the serialization cannot hold). */
 int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32]);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -9,6 +9,10 @@
 
 #include "image.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A square to frame in red (a square with a diagnostic). */
 typedef struct {
 	int x, y;
@@ -51,4 +55,7 @@ void cm_render_opts_init(cm_render_opts *o);
 int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out_png,
                   cm_diags *d);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

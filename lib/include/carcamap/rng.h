@@ -8,6 +8,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Plain state so callers can keep one on the stack; treat it as opaque. */
 typedef struct {
 	uint64_t s[4];
@@ -21,4 +25,7 @@ uint64_t cm_rng_next(cm_rng *r);
  * multiply-and-reject on the high 32 bits of cm_rng_next). n == 0 gives 0. */
 uint32_t cm_rng_below(cm_rng *r, uint32_t n);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -10,6 +10,10 @@
 #include "board.h"
 #include "workspace.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Sums over the games played; divide by games for means. */
 typedef struct {
 	int games;              /* games played */
@@ -67,4 +71,7 @@ double cm_play_stats_fill(const cm_play_stats *s);
  * plays on a map of a workspace needs. Returns cm_deck_build's codes. */
 int cm_play_deck(const cm_workspace *w, const cm_map *m, cm_diags *d, cm_deck **out);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -14,6 +14,10 @@
 #include "common.h"
 #include "diag.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { CM_N = 0, CM_E = 1, CM_S = 2, CM_W = 3 } cm_side;
 
 typedef uint16_t cm_slots; /* 12-bit mask */
@@ -103,4 +107,7 @@ bool cm_tiles_match(const cm_tile_type *a, int ra, cm_side s, const cm_tile_type
 /* Releases what a tile type owns (not t itself); NULL-safe. */
 void cm_tile_type_clear(cm_tile_type *t);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

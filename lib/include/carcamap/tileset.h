@@ -7,6 +7,10 @@
 
 #include "tile.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct cm_tileset {
 	char *id;            /* "base", "inns-cathedrals" (unique in a pack) */
 	char *name;          /* display name */
@@ -28,6 +32,12 @@ int cm_tileset_load_memory(const char *buf, size_t len, const char *file, cm_dia
 /* Runs the semantic checks on a tile set built in memory (cm_tileset_load_*
  * already does). Returns 0 or CM_EINVAL when any error was reported. */
 int cm_tileset_check(const cm_tileset *ts, cm_diags *d);
+/* The one checker of the model's own invariants (cm_map_check_model in
+ * carcamap/map.h, the same limits): ids, texts, counts, feature kinds,
+ * slots, touches and contacts inside the tile, tile ids unique. Each
+ * problem goes to d (NULL: none reported) with rule (NULL: none) and file.
+ * 0 or CM_EINVAL. The tile-set rules on a valid model: cm_tileset_check. */
+int cm_tileset_check_model(const cm_tileset *ts, const char *rule, const char *file, cm_diags *d);
 /* Frees the set and everything it owns; NULL is a no-op. */
 void cm_tileset_free(cm_tileset *ts);
 
@@ -51,4 +61,7 @@ int cm_tileset_write_xml(const cm_tileset *ts, FILE *f);
  * 0 or CM_EIO. */
 int cm_tileset_write_json(const cm_tileset *ts, FILE *f);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

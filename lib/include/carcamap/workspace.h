@@ -9,6 +9,10 @@
 #include "map.h"
 #include "tileset.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct cm_workspace cm_workspace;
 
 /* A new empty workspace in *out; free with cm_workspace_free. 0 or CM_ENOMEM. */
@@ -26,7 +30,7 @@ int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir);
 /* The printing map descriptors are read in (a cm_edition; schemas/map.md
  * "Printings"): by default (-1) a descriptor gives one map per printing it
  * describes (ID, ID-c3, ...); with a printing set, only that printing, and
- * a descriptor that does not describe it is an error (CM0219). Packs are
+ * a descriptor that does not describe it is an error (CM0220). Packs are
  * not filtered. */
 void cm_workspace_set_printing(cm_workspace *w, int printing);
 
@@ -59,4 +63,7 @@ int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, cm_tileset ***
 /* Where a map came from: its descriptor path, or "PACK" for a pack (borrowed). */
 const char *cm_workspace_map_source(const cm_workspace *w, size_t i);
 
+#ifdef __cplusplus
+}
+#endif
 #endif
