@@ -162,8 +162,9 @@ scenario-test: $(SCEN_BIN) $(BIN)
 cli-test: $(BIN)
 	$(Q)sh tests/cli/run.sh $(BIN)
 # Export samples against the JSON Schema, Tiled and a C99 build of the reader.
-export-test: $(O)/tests/test_export
+export-test: $(O)/tests/test_export $(BIN)
 	$(Q)CC='$(CC)' sh tests/export/run.sh $(O)
+	$(Q)sh tests/export/tiled_roundtrip.sh $(BIN)
 
 # The shared library's exports, C++ use of both headers (tests/lib/run.sh).
 lib-test: $(SOLIB) $(BIN)
@@ -188,7 +189,7 @@ maps: $(BIN)
 # when PREFIX or VERSION change.
 $(O)/carcamap.pc: FORCE
 	@mkdir -p $(dir $@)
-	@printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\ndatadir=$${prefix}/share/carcamap\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nURL: https://github.com/carcamap/carcamap\nRequires.private: libxml-2.0 libpng sqlite3\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm\n' '$(PREFIX)' '$(VERSION)' > $@.tmp
+	@printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\ndatadir=$${prefix}/share/carcamap\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nURL: https://github.com/carcamap/carcamap\nRequires.private: libxml-2.0 libpng sqlite3 zlib\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm\n' '$(PREFIX)' '$(VERSION)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # Man pages: carcamap(1) by hand, one carcamap-CMD(1) per command written

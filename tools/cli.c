@@ -97,13 +97,8 @@ static int worse(int a, int b)
 	return a ? a : b;
 }
 
-int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags *d)
+int cli_default_dirs(cm_workspace *w)
 {
-	int worst = 0;
-	for (int i = 0; i < n; i++)
-		worst = worse(worst, cm_workspace_load(w, files[i], d));
-	if (!decks)
-		return worst;
 	const char *env = getenv("CARCAMAP_TILESETS");
 	while (env && *env) {
 		const char *colon = strchr(env, ':');
@@ -117,7 +112,17 @@ int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags
 		}
 		env = colon ? colon + 1 : NULL;
 	}
-	if (cm_workspace_add_tileset_dir(w, CM_TILESET_DIR))
+	return cm_workspace_add_tileset_dir(w, CM_TILESET_DIR) ? CM_ENOMEM : 0;
+}
+
+int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags *d)
+{
+	int worst = 0;
+	for (int i = 0; i < n; i++)
+		worst = worse(worst, cm_workspace_load(w, files[i], d));
+	if (!decks)
+		return worst;
+	if (cli_default_dirs(w))
 		return CM_ENOMEM;
 	return worse(worst, cm_workspace_resolve(w, d));
 }

@@ -39,6 +39,10 @@ int cli_exit_code(int rc, const cm_diags *d);
  * outranks problems. */
 int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags *d);
 
+/* Adds the default tile set directories to w: $CARCAMAP_TILESETS
+ * (colon-separated), then the installed ones. 0 or CM_ENOMEM. */
+int cli_default_dirs(cm_workspace *w);
+
 /* The map to work on: the one with id name, or the only map when name is
  * NULL, or the default printing when the maps are the printings of one
  * board (ID, ID-c3, ...). printing >= 0 (a cm_edition, --printing) takes

@@ -11,7 +11,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: carcamap export --format FMT [options] (MAP.xml | PACK --map ID) [TILESETS...]\n"
+	        "usage: carcamap export --format FMT [options] (MAP.xml | MAP.tmx | PACK --map ID) [TILESETS...]\n"
 	        "\n"
 	        "Writes one map in a format for game clients or back as a descriptor:\n"
 	        "  json  the whole map with the tile definitions of its deck\n"
@@ -19,7 +19,9 @@ static void usage(FILE *f)
 	        "  bin   compact little-endian binary with a section table and CRC-32s\n"
 	        "        (schemas/export-bin.md; a dependency-free C reader is in\n"
 	        "        lib/reader/)\n"
-	        "  tmx   a Tiled map (TMX 1.8) plus its tileset image beside it\n"
+	        "  tmx   a Tiled map (TMX 1.8) that carries the whole map, over the\n"
+	        "        shared kinds tileset carcamap-kinds.tsx of the tile set\n"
+	        "        directory; edit it in Tiled and bring it back with import\n"
 	        "        (schemas/export-tmx.md)\n"
 	        "  xml   the map descriptor (schemas/map.md); compiling it again gives\n"
 	        "        the same content hash\n"
@@ -33,7 +35,8 @@ static void usage(FILE *f)
 	        "  --map ID           the map to export when the input holds several\n"
 	        "  --printing ED      the printing of the board, C2 or C3 (maps/README.md:\n"
 	        "                     a descriptor may describe both; default: its first)\n"
-	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
+	        "  -T, --tilesets DIR search DIR for the tile sets the deck names (and,\n"
+	        "                     for tmx, for carcamap-kinds.tsx)\n"
 	        "  -h, --help         show this help\n"
 	        "\n"
 	        "Examples:\n"
@@ -167,8 +170,20 @@ int cmd_export(int argc, char **argv)
 			ec = EXIT_IO;
 			goto done;
 		}
-		if (fmt == X_TMX)
-			rc = cm_export_tmx(m, out, d);
+		if (fmt == X_TMX) {
+			/* the shared kinds tileset, where the tile sets are */
+			char *kinds = cli_default_dirs(w) ? NULL : cm_workspace_find_file(w, m, CM_TMX_KINDS);
+			if (!kinds) {
+				cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL,
+				             "the Tiled kinds tileset %s is in no tile set directory: give -T DIR (the "
+				             "carcamap tile sets, e.g. maps/tilesets) or set CARCAMAP_TILESETS",
+				             CM_TMX_KINDS);
+				rc = CM_EINVAL;
+			} else {
+				rc = cm_export_tmx(m, out, kinds, d);
+			}
+			free(kinds);
+		}
 		else
 			rc = write_out(out, m, sets, n, fmt, d);
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_import.c: `carcamap import`: reads the squares of an annotated map
- * image through a colour legend and writes a map descriptor skeleton. */
+ * image through a colour legend and writes a map descriptor skeleton, or
+ * reads a whole map drawn in Tiled (TMX) and writes its descriptor. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,9 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: carcamap import [options] IMAGE.png\n"
+	        "       carcamap import [-o MAP.xml] MAP.tmx\n"
 	        "\n"
+
 	        "Reads the grid of squares from an annotated map image: each cell is\n"
 	        "classified by the colour of the pixels around its centre, through a\n"
 	        "legend (schemas/legend.md) that maps colours to square kinds, island\n"
@@ -23,6 +26,12 @@ static void usage(FILE *f)
 	        "The result is a map descriptor (schemas/map.md) with the full grid and\n"
 	        "an <image> element naming the picture: add names, big cities, edge\n"
 	        "prints, ferries, setup and deck to it by hand.\n"
+	        "\n"	        "A Tiled map (TMX, schemas/export-tmx.md: what `export --format tmx`\n"
+	        "writes, edited or drawn in Tiled over carcamap-kinds.tsx) is read whole:\n"
+	        "squares, names, big cities, edge prints, ferries, islands, markers,\n"
+	        "setup, deck and rules; the result is its checked map descriptor. Every\n"
+	        "problem names the TMX line, the object's id and name and the square.\n"
+	        "check, compile, render, play and export also take a .tmx directly.\n"
 	        "\n"
 	        "Options:\n"
 	        "  --legend FILE     the colour legend (default: the built-in colours,\n"
@@ -35,6 +44,7 @@ static void usage(FILE *f)
 	        "Examples:\n"
 	        "  carcamap import --legend maps/legend.xml scan.png -o my-map.xml\n"
 	        "  carcamap import tiny.png\n"
+	        "  carcamap import germany.tmx -o germany.xml\n"
 	        "\n"
 	        "Exit status: 0 written, 1 problems in the image or legend, 2 usage error,\n"
 	        "3 I/O or internal failure.\n");
@@ -113,6 +123,27 @@ int cmd_import(int argc, char **argv)
 	cm_map *m = NULL;
 	if (cm_diags_new(&d))
 		return EXIT_IO;
+	cm_diags *q = NULL;
+	if (cm_diags_new(&q)) {
+		cm_diags_free(d);
+		return EXIT_IO;
+	}
+	cm_file_kind kind = cm_file_detect(png, q);
+	cm_diags_free(q);
+	if (kind == CM_FILE_TMX) {
+		if (legend || id || name) {
+			cm_diags_free(d);
+			return cli_usage_error("import", "--legend, --id and --name are for images: a Tiled map "
+			                                 "carries its id and name as map properties");
+		}
+		int trc = cm_tmx_load_file(png, d, &m);
+		if (!trc)
+			trc = cm_write_to(out, write_map, m, d);
+		ec = cli_finish(d, FMT_TEXT, trc);
+		cm_map_free(m);
+		cm_diags_free(d);
+		return ec;
+	}
 	int rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
 	if (!rc)
 		rc = cm_image_import(png, lg, d, &m);

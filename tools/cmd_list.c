@@ -448,6 +448,7 @@ static int list_file(const char *path, cli_format fmt, cm_diags *d)
 	case CM_FILE_TILESET:
 		return list_tileset(path, fmt, d);
 	case CM_FILE_MAP:
+	case CM_FILE_TMX:
 	case CM_FILE_PACK:
 		return list_maps(path, fmt, d);
 	case CM_FILE_LEGEND:

@@ -68,7 +68,7 @@ test)
 esac
 
 # pkg-config module -> Debian package that provides it
-mods="libxml-2.0:libxml2-dev libpng:libpng-dev sqlite3:libsqlite3-dev cmocka:libcmocka-dev"
+mods="libxml-2.0:libxml2-dev libpng:libpng-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev cmocka:libcmocka-dev"
 
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
@@ -84,8 +84,8 @@ mkdir -p "$(dirname "$out")"
 tmp="$out.tmp.$$"
 {
   echo "# written by tools/configure.sh; delete to re-run"
-  echo "DEP_CFLAGS := $(pkg-config --cflags libxml-2.0 libpng sqlite3)"
-  echo "DEP_LIBS := $(pkg-config --libs libxml-2.0 libpng sqlite3) -lm"
+  echo "DEP_CFLAGS := $(pkg-config --cflags libxml-2.0 libpng sqlite3 zlib)"
+  echo "DEP_LIBS := $(pkg-config --libs libxml-2.0 libpng sqlite3 zlib) -lm"
   echo "CMOCKA_CFLAGS := $(pkg-config --cflags cmocka)"
   echo "CMOCKA_LIBS := $(pkg-config --libs cmocka)"
 } > "$tmp"

@@ -22,7 +22,8 @@ manifest() {
   echo "file $O/man/carcamap.1 share/man/man1/carcamap.1"
   for m in "$O"/man/carcamap-*.1; do echo "file $m share/man/man1/${m##*/}"; done
   for m in tools/*.3; do echo "file $m share/man/man3/${m##*/}"; done
-  for t in maps/tilesets/*.xml; do echo "file $t share/carcamap/tilesets/${t##*/}"; done
+  for t in maps/tilesets/*.xml maps/tilesets/carcamap-kinds.tsx maps/tilesets/carcamap-kinds.png \
+    maps/tilesets/carcamap.tiled-project; do echo "file $t share/carcamap/tilesets/${t##*/}"; done
   for s in schemas/*; do echo "file $s share/carcamap/schemas/${s##*/}"; done
   echo "file lib/reader/cmap.h share/carcamap/reader/cmap.h"
   echo "file lib/reader/cmap.c share/carcamap/reader/cmap.c"

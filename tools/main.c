@@ -14,7 +14,7 @@ typedef struct {
 
 static const command commands[] = {
 	{ "compile", cmd_compile, "compile map descriptors and tile sets into a map pack" },
-	{ "import", cmd_import, "read the squares of an annotated map image into a descriptor" },
+	{ "import", cmd_import, "read an annotated map image or a Tiled map into a descriptor" },
 	{ "check", cmd_check, "validate tile sets, maps and packs against the rules" },
 	{ "export", cmd_export, "write a map as JSON, compact binary, Tiled TMX or XML" },
 	{ "render", cmd_render, "draw a map as a PNG picture" },

@@ -199,6 +199,24 @@ static const cm_check_info checks[] = {
 	  "loosen printed constraints near the squares that stay empty, or change the deck's mix" },
 
 	/* end CM06xx */
+
+	/* ---- CM07xx: maps drawn in Tiled (lib/io/tmx.c) ---- */
+	{ "CM0701", E, "tiled map of a kind carcamap does not read", "",
+	  "in Tiled, Map > Map Properties: Orientation orthogonal, Infinite unticked; keep a tile layer named "
+	  "squares; a map from an older carcamap: export it again" },
+	{ "CM0702", E, "tile layer encoding or compression not supported", "",
+	  "in Tiled, Map > Map Properties > Tile Layer Format: CSV, Base64 (uncompressed), Base64 (zlib "
+	  "compressed) or Base64 (gzip compressed), then save" },
+	{ "CM0703", E, "tile layer data damaged", "",
+	  "save the map again from Tiled: the squares layer holds one tile per square of the map" },
+	{ "CM0704", E, "squares drawn with tiles not from the carcamap kinds tileset", "",
+	  "draw the squares layer with carcamap-kinds.tsx only: Map > Replace Tileset swaps another tileset for it" },
+	{ "CM0705", E, "tiled object or property invalid", "",
+	  "give the object or map property the name, shape, type and value schemas/export-tmx.md lists for its layer" },
+	{ "CM0706", W, "object layer carcamap does not read", "",
+	  "move the objects to a layer of schemas/export-tmx.md if they belong to the map; otherwise nothing to fix" },
+
+	/* end CM07xx */
 };
 
 #undef E

@@ -1,33 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /* export_tmx.c: the Tiled TMX export (schemas/export-tmx.md): an orthogonal
- * map with a tile layer of square kinds, object groups for what tiles cannot
- * show, setup and rules as map properties, and the square-kind tileset
- * image written beside it with libpng. The XML is built in memory with
- * libxml2's writer; both files go to temporary names renamed at the end. */
+ * map whose tile layer of square kinds uses the one shared kinds tileset
+ * (carcamap-kinds.tsx, written by cm_export_tmx_kinds in the project
+ * palette), object layers for everything else, and setup, deck and rules as
+ * map properties. lib/io/tmx.c reads it back. Built in memory with libxml2's
+ * writer; every file goes through the atomic writer (cm_write_to). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <limits.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/xmlwriter.h>
+#include "carcamap/palette.h"
 #include "export/export_int.h"
 #include "base/util_int.h"
+#include "model/tilenote_int.h"
 
 #define TS 32 /* tile size in pixels */
 
-/* ---- the tileset image: one swatch per square kind ---- */
-
-static const unsigned char kind_rgba[CM_SQ_KIND_COUNT][4] = {
-	{ 0, 0, 0, 0 },         /* none: not printed, transparent */
-	{ 170, 205, 120, 255 }, /* land */
-	{ 240, 200, 60, 255 },  /* start */
-	{ 200, 120, 80, 255 },  /* town */
-	{ 150, 60, 50, 255 },   /* bigcity */
-	{ 70, 130, 200, 255 },  /* waves */
-	{ 130, 130, 130, 255 }, /* landmark */
-	{ 210, 190, 140, 255 }, /* island */
-	{ 180, 180, 220, 255 }, /* half */
-};
+/* ---- the kinds tileset: one swatch per square kind ---- */
 
 static void png_error_fn(png_structp png, png_const_charp msg)
 {
@@ -41,25 +34,22 @@ static void png_warning_fn(png_structp png, png_const_charp msg)
 	(void)msg;
 }
 
-/* Swatches side by side, each with a darker one-pixel frame so that
- * neighbouring squares of one kind stay distinguishable. */
-static int write_png(const char *path, cm_diags *d)
+/* Swatches side by side in cm_palette_square, each with a darker
+ * one-pixel frame so that neighbouring squares of one kind stay apart. */
+static int write_png(FILE *f, void *arg)
 {
+	(void)arg;
 	enum { W = TS * CM_SQ_KIND_COUNT };
-	unsigned char rows[TS][W * 4];
+	static unsigned char rows[TS][W * 4];
 	for (int y = 0; y < TS; y++)
 		for (int x = 0; x < W; x++) {
-			const unsigned char *c = kind_rgba[x / TS];
+			cm_rgb c = cm_palette_square((cm_square_kind)(x / TS));
+			unsigned char v[4] = { c.r, c.g, c.b, 255 };
 			int tx = x % TS;
 			bool frame = tx == 0 || y == 0 || tx == TS - 1 || y == TS - 1;
 			for (int k = 0; k < 4; k++)
-				rows[y][x * 4 + k] = (unsigned char)(frame && k < 3 ? c[k] * 7 / 10 : c[k]);
+				rows[y][x * 4 + k] = (unsigned char)(frame && k < 3 ? v[k] * 7 / 10 : v[k]);
 		}
-	FILE *f = fopen(path, "wb");
-	if (!f) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-		return CM_EIO;
-	}
 	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_fn,
 	                                          png_warning_fn);
 	png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -79,14 +69,10 @@ static int write_png(const char *path, cm_diags *d)
 	rc = 0;
 out:
 	png_destroy_write_struct(&png, &info);
-	if (fclose(f) != 0 && rc == 0)
-		rc = CM_EIO;
-	if (rc)
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write png");
 	return rc;
 }
 
-/* ---- the TMX document ---- */
+/* ---- the writer ---- */
 
 typedef struct {
 	xmlTextWriterPtr w;
@@ -132,35 +118,42 @@ static void attr_int(tmx *t, const char *name, long v)
 	attr(t, name, buf);
 }
 
-/* <property name= type= value=/>; type NULL for strings */
-static void prop(tmx *t, const char *name, const char *type, const char *v)
+/* <property name= [type=] [propertytype=] value=/>; type NULL for strings */
+static void prop_full(tmx *t, const char *name, const char *type, const char *ptype, const char *v)
 {
 	start(t, "property");
 	attr(t, "name", name);
 	if (type)
 		attr(t, "type", type);
+	if (ptype)
+		attr(t, "propertytype", ptype);
 	attr(t, "value", v);
 	end(t);
+}
+
+static void prop(tmx *t, const char *name, const char *v)
+{
+	prop_full(t, name, NULL, NULL, v);
 }
 
 static void prop_int(tmx *t, const char *name, long v)
 {
 	char buf[32];
 	snprintf(buf, sizeof buf, "%ld", v);
-	prop(t, name, "int", buf);
+	prop_full(t, name, "int", NULL, buf);
 }
 
 static void prop_bool(tmx *t, const char *name, bool v)
 {
-	prop(t, name, "bool", v ? "true" : "false");
+	prop_full(t, name, "bool", NULL, v ? "true" : "false");
 }
 
-/* <object id= [name=] x= y= [width= height=]> with its properties opened */
+/* <object id= [name=] x= y= [width= height=]>, left open */
 static void object(tmx *t, const char *name, long x, long y, long w, long h)
 {
 	start(t, "object");
 	attr_int(t, "id", t->next_id++);
-	if (name)
+	if (name && *name)
 		attr(t, "name", name);
 	attr_int(t, "x", x);
 	attr_int(t, "y", y);
@@ -177,52 +170,54 @@ static void group(tmx *t, int id, const char *name)
 	attr(t, "name", name);
 }
 
+static void points(tmx *t, const char *el, const char *pts)
+{
+	start(t, el);
+	attr(t, "points", pts);
+	end(t);
+}
+
+/* The deck as "SET; SET TILE COUNT; …" (schemas/export-tmx.md). */
+static char *deck_text(const cm_map *m)
+{
+	char *s = cm_strdup("");
+	for (size_t i = 0; s && i < m->n_deck; i++) {
+		const cm_deck_entry *e = &m->deck[i];
+		char *n = e->tile ? cm_asprintf("%s%s%s %s %d", s, i ? "; " : "", e->tileset, e->tile, e->count)
+		                  : cm_asprintf("%s%s%s", s, i ? "; " : "", e->tileset);
+		free(s);
+		s = n;
+	}
+	return s;
+}
+
 static void map_properties(tmx *t)
 {
 	const cm_map *m = t->m;
 	const cm_rules *r = &m->rules;
 	start(t, "properties");
-	prop(t, "carcamap.format", NULL, "carcamap-tmx");
-	prop(t, "carcamap.version", NULL, "1.0");
-	prop(t, "id", NULL, m->id ? m->id : "");
-	prop(t, "name", NULL, m->name ? m->name : "");
-	prop_int(t, "setup.starts_used", m->setup.starts_used);
+	prop(t, "carcamap.format", "carcamap-tmx");
+	prop(t, "carcamap.version", "2.0");
+	prop(t, "id", m->id ? m->id : "");
+	prop(t, "name", m->name ? m->name : "");
+	prop_int(t, "setup.starts", m->setup.starts_used);
 	prop_int(t, "setup.tiles_min", m->setup.tiles_min);
 	prop_int(t, "setup.tiles_max", m->setup.tiles_max);
 	prop_int(t, "setup.followers", m->setup.followers);
-	prop(t, "rules.edition", NULL, cm_edition_name(r->edition));
+	char *deck = deck_text(m);
+	if (!deck)
+		t->err = 1;
+	else
+		prop(t, "deck", deck);
+	free(deck);
+	prop_full(t, "rules.edition", "string", "edition", cm_edition_name(r->edition));
 	prop_bool(t, "rules.tiny_city", r->tiny_city);
-	prop(t, "rules.farmers", NULL, r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
+	prop_full(t, "rules.farmers", "string", "farmers", r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
 	prop_bool(t, "rules.farmers_bigcity", r->farmers_bigcity);
 	prop_bool(t, "rules.town_extra_turn", r->town_extra_turn);
 	prop_bool(t, "rules.town_cost", r->town_cost);
 	prop_bool(t, "rules.town_road_bonus", r->town_road_bonus);
 	prop_bool(t, "rules.abbey_edge", r->abbey_edge);
-	end(t);
-}
-
-static void tileset(tmx *t, const char *image)
-{
-	start(t, "tileset");
-	attr(t, "firstgid", "1");
-	attr(t, "name", "square-kinds");
-	attr_int(t, "tilewidth", TS);
-	attr_int(t, "tileheight", TS);
-	attr_int(t, "tilecount", CM_SQ_KIND_COUNT);
-	attr_int(t, "columns", CM_SQ_KIND_COUNT);
-	start(t, "image");
-	attr(t, "source", image);
-	attr_int(t, "width", TS * CM_SQ_KIND_COUNT);
-	attr_int(t, "height", TS);
-	end(t);
-	for (int k = 0; k < CM_SQ_KIND_COUNT; k++) {
-		start(t, "tile");
-		attr_int(t, "id", k);
-		start(t, "properties");
-		prop(t, "kind", NULL, cm_square_kind_name((cm_square_kind)k));
-		end(t);
-		end(t);
-	}
 	end(t);
 }
 
@@ -260,34 +255,127 @@ static void squares_layer(tmx *t)
 	end(t);
 }
 
+/* ---- big cities: their outline as a polygon, one rectangle per piece ---- */
+
+/* The outline of the union of the pieces' squares: the boundary edges
+ * (clockwise around each square, those shared by two pieces dropped)
+ * chained into loops; the longest loop (the outer one) as "x,y x,y …"
+ * relative to (ox,oy), collinear corners left out. */
+static char *outline(const cm_bigcity *b, long *ox, long *oy)
+{
+	size_t n = b->n_pieces;
+	typedef struct {
+		int x0, y0, x1, y1;
+		bool used;
+	} edge;
+	edge *e = calloc(4 * n + 1, sizeof *e);
+	int *loop = calloc(8 * n + 2, sizeof *loop), *best = calloc(8 * n + 2, sizeof *best);
+	char *out = NULL;
+	size_t ne = 0, nbest = 0;
+	if (!e || !loop || !best)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		int x = b->pieces[i].x, y = b->pieces[i].y;
+		int c[5][2] = { { x, y }, { x + 1, y }, { x + 1, y + 1 }, { x, y + 1 }, { x, y } };
+		for (int s = 0; s < 4; s++) {
+			/* an edge shared with another piece is inside */
+			int nx = x + (s == 1) - (s == 3), ny = y + (s == 2) - (s == 0);
+			bool inside = false;
+			for (size_t k = 0; k < n && !inside; k++)
+				inside = b->pieces[k].x == nx && b->pieces[k].y == ny;
+			if (!inside)
+				e[ne++] = (edge){ c[s][0], c[s][1], c[s + 1][0], c[s + 1][1], false };
+		}
+	}
+	for (size_t s = 0; s < ne; s++) {
+		if (e[s].used)
+			continue;
+		size_t len = 0;
+		size_t cur = s;
+		while (!e[cur].used) {
+			e[cur].used = true;
+			loop[2 * len] = e[cur].x0;
+			loop[2 * len + 1] = e[cur].y0;
+			len++;
+			size_t nx = ne;
+			for (size_t k = 0; k < ne; k++)
+				if (!e[k].used && e[k].x0 == e[cur].x1 && e[k].y0 == e[cur].y1) {
+					nx = k;
+					break;
+				}
+			if (nx == ne)
+				break;
+			cur = nx;
+		}
+		if (len > nbest) {
+			memcpy(best, loop, 2 * len * sizeof *loop);
+			nbest = len;
+		}
+	}
+	if (!nbest)
+		goto done;
+	*ox = (long)best[0] * TS;
+	*oy = (long)best[1] * TS;
+	out = cm_strdup("");
+	for (size_t i = 0; out && i < nbest; i++) {
+		size_t p = (i + nbest - 1) % nbest, q = (i + 1) % nbest;
+		bool straight = (best[2 * p] == best[2 * i] && best[2 * i] == best[2 * q]) ||
+		                (best[2 * p + 1] == best[2 * i + 1] && best[2 * i + 1] == best[2 * q + 1]);
+		if (straight && i)
+			continue;
+		char *nw = cm_asprintf("%s%s%ld,%ld", out, *out ? " " : "", (long)best[2 * i] * TS - *ox,
+		                       (long)best[2 * i + 1] * TS - *oy);
+		free(out);
+		out = nw;
+	}
+done:
+	free(e);
+	free(loop);
+	free(best);
+	return out;
+}
+
 static void bigcities_group(tmx *t)
 {
 	const cm_map *m = t->m;
 	group(t, 2, "bigcities");
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *b = &m->bigcities[i];
-		if (!b->n_pieces)
+		long ox = 0, oy = 0;
+		char *pts = b->n_pieces ? outline(b, &ox, &oy) : NULL;
+		if (!pts) {
+			t->err = 1;
 			continue;
-		int x0 = b->pieces[0].x, y0 = b->pieces[0].y, x1 = x0, y1 = y0;
-		for (size_t k = 1; k < b->n_pieces; k++) {
-			const cm_bigcity_piece *p = &b->pieces[k];
-			x0 = p->x < x0 ? p->x : x0;
-			y0 = p->y < y0 ? p->y : y0;
-			x1 = p->x > x1 ? p->x : x1;
-			y1 = p->y > y1 ? p->y : y1;
 		}
-		object(t, b->name ? b->name : "", (long)x0 * TS, (long)y0 * TS, (long)(x1 - x0 + 1) * TS,
-		       (long)(y1 - y0 + 1) * TS);
-		start(t, "properties");
-		prop_int(t, "index", (long)i);
-		prop_int(t, "pieces", (long)b->n_pieces);
+		object(t, b->name, ox, oy, 0, 0);
+		points(t, "polygon", pts);
 		end(t);
-		end(t);
+		free(pts);
+	}
+	end(t);
+	group(t, 3, "pieces");
+	for (size_t i = 0; i < m->n_bigcities; i++) {
+		const cm_bigcity *b = &m->bigcities[i];
+		for (size_t k = 0; k < b->n_pieces; k++) {
+			const cm_bigcity_piece *p = &b->pieces[k];
+			object(t, NULL, (long)p->x * TS, (long)p->y * TS, TS, TS);
+			char *note = cm_tilenote_format(&p->tile);
+			start(t, "properties");
+			if (!note)
+				t->err = 1;
+			else
+				prop(t, "features", note);
+			free(note);
+			end(t);
+			end(t);
+		}
 	}
 	end(t);
 }
 
-/* Segment of side e of square (x,y): start corner and direction. */
+/* ---- edge prints and ferries ---- */
+
+/* Start corner of side e of square (x,y), and whether it runs down. */
 static void side_segment(int x, int y, int e, long *px, long *py, bool *vertical)
 {
 	*px = (long)(x + (e == CM_E)) * TS;
@@ -295,31 +383,31 @@ static void side_segment(int x, int y, int e, long *px, long *py, bool *vertical
 	*vertical = e == CM_E || e == CM_W;
 }
 
-static void prints_group(tmx *t)
+/* A print the reader's default would not give (schemas/map.md). */
+static bool print_written(const cm_edge_print *p)
+{
+	return p->kind == CM_PRINT_ROAD || p->kind == CM_PRINT_CITY ||
+	       (p->kind == CM_PRINT_NEUTRAL && (p->label || p->arms));
+}
+
+static void prints_group(tmx *t, int id, const char *name, cm_print_kind kind)
 {
 	const cm_map *m = t->m;
-	group(t, 3, "edge_prints");
+	group(t, id, name);
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++)
 			for (int e = 0; e < 4; e++) {
 				const cm_edge_print *p = &cm_map_at(m, x, y)->print[e];
-				if (p->kind == CM_PRINT_NONE)
+				if (p->kind != kind || !print_written(p))
 					continue;
 				long px, py;
 				bool vertical;
 				side_segment(x, y, e, &px, &py, &vertical);
 				object(t, p->label, px, py, 0, 0);
 				start(t, "properties");
-				prop(t, "kind", NULL, cm_print_kind_name(p->kind));
 				prop_int(t, "arms", p->arms);
-				prop(t, "label", NULL, p->label ? p->label : "");
-				prop(t, "side", NULL, cm_side_name((cm_side)e));
-				prop_int(t, "square_x", x);
-				prop_int(t, "square_y", y);
 				end(t);
-				start(t, "polyline");
-				attr(t, "points", vertical ? "0,0 0,32" : "0,0 32,0");
-				end(t);
+				points(t, "polyline", vertical ? "0,0 0,32" : "0,0 32,0");
 				end(t);
 			}
 	end(t);
@@ -336,7 +424,7 @@ static void side_middle(int x, int y, int e, long *px, long *py)
 static void ferries_group(tmx *t)
 {
 	const cm_map *m = t->m;
-	group(t, 4, "ferries");
+	group(t, 7, "ferries");
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *f = &m->ferries[i];
 		long ax, ay, bx, by;
@@ -348,81 +436,109 @@ static void ferries_group(tmx *t)
 		end(t);
 		char pts[64];
 		snprintf(pts, sizeof pts, "0,0 %ld,%ld", bx - ax, by - ay);
-		start(t, "polyline");
-		attr(t, "points", pts);
-		end(t);
+		points(t, "polyline", pts);
 		end(t);
 	}
 	end(t);
 }
 
+/* ---- islands, names, markers ---- */
+
 static void islands_group(tmx *t)
 {
 	const cm_map *m = t->m;
-	group(t, 5, "islands");
+	group(t, 8, "islands");
+	for (size_t i = 0; i < m->n_islands; i++) {
+		const cm_island *is = &m->islands[i];
+		long px = TS / 2, py = TS / 2;
+		for (int k = 0; k < m->cols * m->rows; k++)
+			if (m->squares[k].island == (int)i) {
+				px = (long)(k % m->cols) * TS + TS / 2;
+				py = (long)(k / m->cols) * TS + TS / 2;
+				break;
+			}
+		object(t, is->name, px, py, 0, 0);
+		start(t, "properties");
+		prop(t, "title", is->title ? is->title : "");
+		end(t);
+		start(t, "point");
+		end(t);
+		end(t);
+	}
+	end(t);
+	group(t, 9, "island-squares");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *s = cm_map_at(m, x, y);
 			if (s->island < 0)
 				continue;
-			const cm_island *is = &m->islands[s->island];
-			object(t, is->name ? is->name : "", (long)x * TS, (long)y * TS, TS, TS);
+			object(t, m->islands[s->island].name, (long)x * TS, (long)y * TS, TS, TS);
 			start(t, "properties");
 			prop_int(t, "arms", s->arms);
-			prop_int(t, "island", s->island);
-			prop(t, "title", NULL, is->title ? is->title : "");
 			end(t);
 			end(t);
 		}
 	end(t);
+}
+
+/* Characters (not bytes) of the longest word of s. */
+static long longest_word(const char *s)
+{
+	long best = 0, cur = 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == ' ') {
+			cur = 0;
+			continue;
+		}
+		if ((*p & 0xC0) != 0x80 && ++cur > best)
+			best = cur;
+	}
+	return best;
 }
 
 static void names_group(tmx *t)
 {
 	const cm_map *m = t->m;
-	group(t, 6, "names");
+	group(t, 10, "names");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *s = cm_map_at(m, x, y);
 			if (!s->name)
 				continue;
-			object(t, s->name, (long)x * TS, (long)y * TS, TS, TS);
-			start(t, "properties");
-			prop(t, "kind", NULL, cm_square_kind_name(s->kind));
-			prop_int(t, "markers", (long)s->n_markers);
-			end(t);
+			/* wide enough for the longest word at 8 px: Tiled breaks
+			 * lines only between words then; centred on the square */
+			long w = longest_word(s->name) * 6 + 4;
+			w = w < TS ? TS : w + (w & 1);
+			object(t, NULL, (long)x * TS + TS / 2 - w / 2, (long)y * TS, w, TS);
 			start(t, "text");
 			attr(t, "pixelsize", "8");
 			attr(t, "wrap", "1");
 			attr(t, "halign", "center");
 			attr(t, "valign", "center");
-			if (xml_text_ok(s->name)) {
-				if (xmlTextWriterWriteString(t->w, (const xmlChar *)s->name) < 0)
-					t->err = 1;
-			}
+			if (!xml_text_ok(s->name))
+				t->bad = s->name;
+			else if (xmlTextWriterWriteString(t->w, (const xmlChar *)s->name) < 0)
+				t->err = 1;
 			end(t);
 			end(t);
 		}
 	end(t);
+	group(t, 11, "markers");
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *s = cm_map_at(m, x, y);
+			for (size_t k = 0; k < s->n_markers; k++) {
+				object(t, s->markers[k], (long)x * TS + TS / 2, (long)y * TS + 3 * TS / 4, 0, 0);
+				start(t, "point");
+				end(t);
+				end(t);
+			}
+		}
+	end(t);
 }
 
-/* Objects written: the ids are assigned in writing order, so this must
- * count exactly what the groups write. */
-static long object_count(const cm_map *m)
-{
-	long n = (long)m->n_ferries;
-	for (size_t i = 0; i < m->n_bigcities; i++)
-		n += m->bigcities[i].n_pieces > 0;
-	for (int i = 0; i < m->cols * m->rows; i++) {
-		const cm_square *s = &m->squares[i];
-		n += (s->island >= 0) + (s->name != NULL);
-		for (int e = 0; e < 4; e++)
-			n += s->print[e].kind != CM_PRINT_NONE;
-	}
-	return n;
-}
-
-static int build_tmx(const cm_map *m, const char *image, xmlBufferPtr xb, const char **bad)
+static int build_tmx(const cm_map *m, const char *kinds, int next_id, xmlBufferPtr xb, int *n_ids,
+                     const char **bad)
 {
 	tmx t = { .m = m, .next_id = 1 };
 	t.w = xmlNewTextWriterMemory(xb, 0);
@@ -442,13 +558,18 @@ static int build_tmx(const cm_map *m, const char *image, xmlBufferPtr xb, const 
 	attr_int(&t, "tilewidth", TS);
 	attr_int(&t, "tileheight", TS);
 	attr(&t, "infinite", "0");
-	attr(&t, "nextlayerid", "7");
-	attr_int(&t, "nextobjectid", object_count(m) + 1);
+	attr(&t, "nextlayerid", "12");
+	attr_int(&t, "nextobjectid", next_id);
 	map_properties(&t);
-	tileset(&t, image);
+	start(&t, "tileset");
+	attr(&t, "firstgid", "1");
+	attr(&t, "source", kinds);
+	end(&t);
 	squares_layer(&t);
 	bigcities_group(&t);
-	prints_group(&t);
+	prints_group(&t, 4, "prints-road", CM_PRINT_ROAD);
+	prints_group(&t, 5, "prints-city", CM_PRINT_CITY);
+	prints_group(&t, 6, "prints-neutral", CM_PRINT_NEUTRAL);
 	ferries_group(&t);
 	islands_group(&t);
 	names_group(&t);
@@ -457,68 +578,173 @@ static int build_tmx(const cm_map *m, const char *image, xmlBufferPtr xb, const 
 		t.err = 1;
 	xmlFreeTextWriter(t.w);
 	*bad = t.bad;
+	*n_ids = t.next_id;
 	return t.bad ? CM_EINVAL : t.err ? CM_ENOMEM : 0;
 }
 
-static int write_file(const char *path, const void *p, size_t n, cm_diags *d)
+static int write_buf(FILE *f, void *arg)
 {
-	FILE *f = fopen(path, "wb");
-	if (!f) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-		return CM_EIO;
-	}
-	size_t w = fwrite(p, 1, n, f);
-	if (fclose(f) != 0 || w != n) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-		return CM_EIO;
-	}
-	return 0;
+	xmlBufferPtr xb = arg;
+	size_t n = (size_t)xmlBufferLength(xb);
+	return fwrite(xmlBufferContent(xb), 1, n, f) == n ? 0 : CM_EIO;
 }
 
-int cm_export_tmx(const cm_map *m, const char *tmx_path, cm_diags *d)
+/* The directory part of path, resolved ("." when it has none); NULL when
+ * it does not resolve. */
+static char *real_dir(const char *path)
+{
+	const char *sl = strrchr(path, '/');
+	char *dir = sl ? cm_strndup(path, sl == path ? 1 : (size_t)(sl - path)) : cm_strdup(".");
+	char *r = dir ? realpath(dir, NULL) : NULL;
+	free(dir);
+	return r;
+}
+
+/* Component i of an absolute path ("/a/b": "a", "b"): its start, length. */
+static size_t components(const char *p, const char **starts, size_t *lens, size_t max)
+{
+	size_t n = 0;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		const char *q = p;
+		while (*q && *q != '/')
+			q++;
+		if (n < max) {
+			starts[n] = p;
+			lens[n] = (size_t)(q - p);
+		}
+		n++;
+		p = q;
+	}
+	return n;
+}
+
+/* kinds as TMX writes it: relative to the directory of tmx_path when both
+ * directories resolve, else as given. */
+static char *kinds_ref(const char *tmx_path, const char *kinds)
+{
+	enum { MAXC = 256 };
+	char *from = real_dir(tmx_path), *kd = real_dir(kinds);
+	const char *base = strrchr(kinds, '/');
+	base = base ? base + 1 : kinds;
+	char *out = NULL;
+	const char *fs[MAXC], *ks[MAXC];
+	size_t fl[MAXC], kl[MAXC];
+	size_t nf = from ? components(from, fs, fl, MAXC) : MAXC + 1;
+	size_t nk = kd ? components(kd, ks, kl, MAXC) : MAXC + 1;
+	if (nf <= MAXC && nk <= MAXC) {
+		size_t k = 0;
+		while (k < nf && k < nk && fl[k] == kl[k] && memcmp(fs[k], ks[k], fl[k]) == 0)
+			k++;
+		out = cm_strdup("");
+		for (size_t i = k; out && i < nf; i++) {
+			char *n = cm_asprintf("%s../", out);
+			free(out);
+			out = n;
+		}
+		for (size_t i = k; out && i < nk; i++) {
+			char *n = cm_asprintf("%s%.*s/", out, (int)kl[i], ks[i]);
+			free(out);
+			out = n;
+		}
+		if (out) {
+			char *n = cm_asprintf("%s%s", out, base);
+			free(out);
+			out = n;
+		}
+	} else {
+		out = cm_strdup(kinds);
+	}
+	free(from);
+	free(kd);
+	return out;
+}
+
+int cm_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, cm_diags *d)
 {
 	int rc = cm_map_check_model(m, NULL, NULL, d);
 	if (rc)
 		return rc;
-	size_t n = strlen(tmx_path);
-	size_t stem = n > 4 && strcmp(tmx_path + n - 4, ".tmx") == 0 ? n - 4 : n;
-	char *png = cm_asprintf("%.*s.kinds.png", (int)stem, tmx_path);
-	char *png_tmp = cm_asprintf("%s.tmp", png ? png : "");
-	char *tmx_tmp = cm_asprintf("%s.tmp", tmx_path);
+	char *ref = kinds_ref(tmx_path, kinds_tsx);
 	xmlBufferPtr xb = xmlBufferCreate();
-	bool wrote_png = false, wrote_tmx = false;
-	if (!png || !png_tmp || !tmx_tmp || !xb) {
+	const char *bad = NULL;
+	int ids = 1;
+	if (!ref || !xb) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
-	const char *base = strrchr(png, '/');
-	const char *bad = NULL;
-	rc = build_tmx(m, base ? base + 1 : png, xb, &bad);
+	/* once to count the object ids (nextobjectid comes first), once for real */
+	rc = build_tmx(m, ref, 1, xb, &ids, &bad);
+	if (!rc) {
+		xmlBufferEmpty(xb);
+		rc = build_tmx(m, ref, ids, xb, &ids, &bad);
+	}
 	if (rc) {
 		if (bad)
 			cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, m->id,
 			             "text is not valid utf-8 or holds control characters: \"%s\"", bad);
 		goto out;
 	}
-	if ((rc = write_png(png_tmp, d)))
-		goto out;
-	wrote_png = true;
-	if ((rc = write_file(tmx_tmp, xmlBufferContent(xb), (size_t)xmlBufferLength(xb), d)))
-		goto out;
-	wrote_tmx = true;
-	if (rename(png_tmp, png) != 0 || rename(tmx_tmp, tmx_path) != 0) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, tmx_path, 0, 0, NULL, "cannot rename into place: %s",
-		             strerror(errno));
-		rc = CM_EIO;
-	}
+	rc = cm_write_to(tmx_path, write_buf, xb, d);
 out:
-	if (rc && wrote_png)
-		remove(png_tmp);
-	if (rc && wrote_tmx)
-		remove(tmx_tmp);
 	xmlBufferFree(xb);
+	free(ref);
+	return rc;
+}
+
+/* ---- the shared kinds tileset ---- */
+
+static int build_tsx(xmlBufferPtr xb)
+{
+	tmx t = { 0 };
+	t.w = xmlNewTextWriterMemory(xb, 0);
+	if (!t.w)
+		return CM_ENOMEM;
+	xmlTextWriterSetIndent(t.w, 1);
+	xmlTextWriterSetIndentString(t.w, (const xmlChar *)" ");
+	if (xmlTextWriterStartDocument(t.w, "1.0", "UTF-8", NULL) < 0)
+		t.err = 1;
+	start(&t, "tileset");
+	attr(&t, "version", "1.8");
+	attr(&t, "tiledversion", "1.8.2");
+	attr(&t, "name", "carcamap-kinds");
+	attr_int(&t, "tilewidth", TS);
+	attr_int(&t, "tileheight", TS);
+	attr_int(&t, "tilecount", CM_SQ_KIND_COUNT);
+	attr_int(&t, "columns", CM_SQ_KIND_COUNT);
+	start(&t, "image");
+	attr(&t, "source", CM_TMX_KINDS_PNG);
+	attr_int(&t, "width", TS * CM_SQ_KIND_COUNT);
+	attr_int(&t, "height", TS);
+	end(&t);
+	for (int k = 0; k < CM_SQ_KIND_COUNT; k++) {
+		start(&t, "tile");
+		attr_int(&t, "id", k);
+		start(&t, "properties");
+		prop_full(&t, "kind", "string", "square-kind", cm_square_kind_name((cm_square_kind)k));
+		end(&t);
+		end(&t);
+	}
+	end(&t);
+	if (xmlTextWriterEndDocument(t.w) < 0)
+		t.err = 1;
+	xmlFreeTextWriter(t.w);
+	return t.err ? CM_ENOMEM : 0;
+}
+
+int cm_export_tmx_kinds(const char *dir, cm_diags *d)
+{
+	char *tsx = cm_asprintf("%s/%s", dir, CM_TMX_KINDS);
+	char *png = cm_asprintf("%s/%s", dir, CM_TMX_KINDS_PNG);
+	xmlBufferPtr xb = xmlBufferCreate();
+	int rc = CM_ENOMEM;
+	if (tsx && png && xb && (rc = build_tsx(xb)) == 0 && (rc = cm_write_to(png, write_png, NULL, d)) == 0)
+		rc = cm_write_to(tsx, write_buf, xb, d);
+	xmlBufferFree(xb);
+	free(tsx);
 	free(png);
-	free(png_tmp);
-	free(tmx_tmp);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* detect.c: what kind of file a path holds, from its first bytes (XML root
- * element, SQLite or PNG signature), and the library version. */
+ * element, Tiled maps by their orientation attribute, SQLite or PNG signature), and the library version. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +21,7 @@ const char *cm_file_kind_name(cm_file_kind k)
 	case CM_FILE_LEGEND: return "legend";
 	case CM_FILE_PACK: return "pack";
 	case CM_FILE_PNG: return "png";
+	case CM_FILE_TMX: return "tiled map";
 	case CM_FILE_UNKNOWN: break;
 	}
 	return "unknown";
@@ -43,7 +44,7 @@ cm_file_kind cm_file_detect(const char *path, cm_diags *d)
 		if (strcmp(root, "tileset") == 0)
 			return CM_FILE_TILESET;
 		if (strcmp(root, "map") == 0)
-			return CM_FILE_MAP;
+			return cm_xml_root_has_attr(buf, n, "orientation") ? CM_FILE_TMX : CM_FILE_MAP;
 		if (strcmp(root, "legend") == 0)
 			return CM_FILE_LEGEND;
 	}

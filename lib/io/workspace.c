@@ -3,10 +3,12 @@
  * sets, map descriptors with their images, and packs; keeps ids unique
  * across inputs; resolves decks against loaded sets and search directories. */
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/carcamap.h"
 #include "carcamap/pack.h"
+#include "carcamap/tmx.h"
 #include "carcamap/workspace.h"
 #include "base/util_int.h"
 
@@ -191,6 +193,11 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 		}
 		return 0;
 	}
+	case CM_FILE_TMX: {
+		cm_map *m = NULL;
+		rc = cm_tmx_load_file(path, d, &m);
+		return rc ? rc : add_map(w, m, path, d);
+	}
 	case CM_FILE_PACK:
 		return load_pack(w, path, d);
 	case CM_FILE_LEGEND:
@@ -208,7 +215,7 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	size_t len = strlen(path);
 	if (len > 5 && strcmp(path + len - 5, ".pack") == 0)
 		return load_pack(w, path, d);
-	cm_diags_check(d, "CM0005", path, 0, 0, NULL, "not a tile set, map descriptor or carcamap pack");
+	cm_diags_check(d, "CM0005", path, 0, 0, NULL, "not a tile set, map descriptor, Tiled map or carcamap pack");
 	return CM_EFORMAT;
 }
 
@@ -307,6 +314,29 @@ int cm_workspace_resolve(cm_workspace *w, cm_diags *d)
 		free(sets);
 	}
 	return rc;
+}
+
+static char *file_in(const char *dir, const char *name)
+{
+	char *p = cm_asprintf("%s/%s", dir, name);
+	struct stat st;
+	if (p && stat(p, &st) == 0 && S_ISREG(st.st_mode))
+		return p;
+	free(p);
+	return NULL;
+}
+
+char *cm_workspace_find_file(const cm_workspace *w, const cm_map *m, const char *name)
+{
+	char *p = NULL;
+	for (size_t i = 0; i < w->n_dirs && !p; i++)
+		p = file_in(w->dirs[i], name);
+	if (!p && m && m->file) {
+		char *dir = cm_path_resolve(m->file, "../tilesets");
+		p = dir ? file_in(dir, name) : NULL;
+		free(dir);
+	}
+	return p;
 }
 
 static int cmp_set_id(const void *a, const void *b)

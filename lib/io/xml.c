@@ -328,7 +328,8 @@ int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc *
 	return rc;
 }
 
-int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size)
+/* The root element's name: [*ns, *ne) (prefix included), in text. */
+static int find_root(const char *text, size_t len, const char **ns, const char **ne)
 {
 	/* Skip BOM, declaration, comments, processing instructions and space;
 	 * take the first start tag's local name. No parser: cheap and safe. */
@@ -368,17 +369,61 @@ int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size)
 		const char *s = p;
 		while (p < end && *p != ' ' && *p != '>' && *p != '/' && *p != '\t' && *p != '\r' && *p != '\n')
 			p++;
-		const char *colon = memchr(s, ':', (size_t)(p - s));
-		if (colon)
-			s = colon + 1;
-		size_t n = (size_t)(p - s);
-		if (n == 0 || n + 1 > size)
-			return CM_EFORMAT;
-		memcpy(buf, s, n);
-		buf[n] = '\0';
+		*ns = s;
+		*ne = p;
 		return 0;
 	}
 	return CM_EFORMAT;
+}
+
+int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size)
+{
+	const char *s, *p;
+	if (find_root(text, len, &s, &p))
+		return CM_EFORMAT;
+	const char *colon = memchr(s, ':', (size_t)(p - s));
+	if (colon)
+		s = colon + 1;
+	size_t n = (size_t)(p - s);
+	if (n == 0 || n + 1 > size)
+		return CM_EFORMAT;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+bool cm_xml_root_has_attr(const char *text, size_t len, const char *attr)
+{
+	const char *s, *p, *end = text + len;
+	size_t an = strlen(attr);
+	if (find_root(text, len, &s, &p))
+		return false;
+	/* attribute names up to the end of the start tag; values skipped */
+	while (p < end && *p != '>') {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+			p++;
+		const char *nm = p;
+		while (p < end && *p != '=' && *p != ' ' && *p != '>' && *p != '\t' && *p != '\r' && *p != '\n' && *p != '/')
+			p++;
+		if ((size_t)(p - nm) == an && memcmp(nm, attr, an) == 0)
+			return true;
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+			p++;
+		if (p < end && *p == '=') {
+			p++;
+			while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+				p++;
+			if (p < end && (*p == '"' || *p == '\'')) {
+				char q = *p++;
+				while (p < end && *p != q)
+					p++;
+				p++;
+			}
+		} else if (p < end && *p != '>') {
+			p++;
+		}
+	}
+	return false;
 }
 
 char *cm_xml_attr(const xmlNode *n, const char *name)

@@ -24,6 +24,10 @@ int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc *
  * buf; 0 or CM_EFORMAT when buf is not XML. */
 int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size);
 
+/* Whether the root element's start tag (within text) has an attribute
+ * of this name. */
+bool cm_xml_root_has_attr(const char *text, size_t len, const char *attr);
+
 /* Attribute value as a malloc'd string, or NULL when absent. */
 char *cm_xml_attr(const xmlNode *n, const char *name);
 /* The same without white space around it (xs:token values may carry it). */

@@ -3,7 +3,9 @@
  * cmap.h and schemas/export-bin.md). cmap_open validates the whole buffer
  * once (bounds, CRCs, counts, strings, cross-references, enumerations) so
  * that the accessors only decode little-endian fields at checked offsets.
- * Plain C99; the only allocation is the small cmap_map itself. */
+ * Plain C99; the only allocations are the small cmap_map itself and, for
+ * cmap_open_file, the file's bytes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmap.h"
@@ -34,6 +36,7 @@ struct cmap_map {
 	const unsigned char *strs;
 	uint32_t strs_len;
 	table t[S_COUNT];
+	void *owned; /* the bytes cmap_open_file read, or NULL */
 };
 
 const char *cmap_strerror(int code)
@@ -54,6 +57,8 @@ const char *cmap_strerror(int code)
 	case CMAP_EFORMAT: return "malformed section";
 	case CMAP_EREF: return "reference out of range";
 	case CMAP_EVALUE: return "value out of range";
+	case CMAP_EIO: return "cannot read the file";
+	case CMAP_EUTF8: return "string is not valid UTF-8";
 	default: return "unknown error";
 	}
 }
@@ -98,6 +103,45 @@ static int check_str(const cmap_map *m, uint32_t off)
 	return off == CMAP_NONE || off < m->strs_len ? 0 : CMAP_ESTRREF;
 }
 
+/* The string table is UTF-8 throughout (NULs end strings): shortest forms
+ * only, no surrogates, nothing above U+10FFFF. */
+static int check_utf8(const unsigned char *p, uint32_t n)
+{
+	uint32_t i = 0;
+	while (i < n) {
+		unsigned c = p[i], k, lo = 0x80, hi = 0xBF;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			k = 1;
+		else if (c >= 0xE0 && c <= 0xEF) {
+			k = 2;
+			if (c == 0xE0)
+				lo = 0xA0; /* overlong */
+			else if (c == 0xED)
+				hi = 0x9F; /* surrogates */
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			k = 3;
+			if (c == 0xF0)
+				lo = 0x90; /* overlong */
+			else if (c == 0xF4)
+				hi = 0x8F; /* past U+10FFFF */
+		} else
+			return CMAP_EUTF8;
+		if (k > n - i - 1)
+			return CMAP_EUTF8;
+		if (p[i + 1] < lo || p[i + 1] > hi)
+			return CMAP_EUTF8;
+		for (c = 2; c <= k; c++)
+			if (p[i + c] < 0x80 || p[i + c] > 0xBF)
+				return CMAP_EUTF8;
+		i += k + 1;
+	}
+	return 0;
+}
+
 /* first+n within a table of size total, without overflow */
 static int check_range(uint32_t first, uint32_t n, uint32_t total)
 {
@@ -112,6 +156,12 @@ static int check_opt_index(uint32_t i, uint32_t total)
 static int check_xy(const cmap_map *m, uint32_t x, uint32_t y)
 {
 	return x < rd32(rec(m, S_META, 0) + 8) && y < rd32(rec(m, S_META, 0) + 12) ? 0 : CMAP_EREF;
+}
+
+/* Sort key of the edge print at p: its square in row-major order, then side. */
+static uint64_t print_key(const cmap_map *m, const unsigned char *p)
+{
+	return ((uint64_t)rd16(p + 2) * rd32(rec(m, S_META, 0) + 8) + rd16(p)) * 4u + p[4];
 }
 
 /* A shape at p: edges[4], first/n features, first/n contacts; feature
@@ -179,8 +229,12 @@ static int check_records(const cmap_map *m, int s)
 		case S_PRNT:
 			if (p[4] > CMAP_W || p[5] < CMAP_PRINT_NEUTRAL || p[5] > CMAP_PRINT_CITY)
 				return CMAP_EVALUE;
-			if (!(rc = check_xy(m, rd16(p), rd16(p + 2))))
-				rc = check_str(m, rd32(p + 8));
+			if ((rc = check_xy(m, rd16(p), rd16(p + 2))) || (rc = check_str(m, rd32(p + 8))))
+				return rc;
+			/* in square order, then N E S W, one per side: cmap_square_prints
+			 * searches them */
+			if (i > 0 && print_key(m, p) <= print_key(m, rec(m, S_PRNT, i - 1)))
+				return CMAP_EFORMAT;
 			break;
 		case S_BIGC:
 			if (!(rc = check_str(m, rd32(p))))
@@ -295,6 +349,8 @@ static int open_checked(cmap_map *m, const unsigned char *b, size_t len)
 	m->strs_len = sec_len[S_STRS];
 	if (m->strs_len && m->strs[m->strs_len - 1] != 0)
 		return CMAP_ESTRTERM;
+	if ((rc = check_utf8(m->strs, m->strs_len)))
+		return rc;
 	for (s = 0; s < S_COUNT; s++) {
 		table *t = &m->t[s];
 		if (!min_rec[s])
@@ -344,7 +400,52 @@ int cmap_open(const void *buf, size_t len, cmap_map **out)
 
 void cmap_close(cmap_map *m)
 {
+	if (m)
+		free(m->owned);
 	free(m);
+}
+
+int cmap_open_file(const char *path, cmap_map **out)
+{
+	FILE *f;
+	unsigned char *buf = NULL, *grown;
+	size_t len = 0, cap = 0, got;
+	int rc;
+	if (!out)
+		return CMAP_EARG;
+	*out = NULL;
+	if (!path)
+		return CMAP_EARG;
+	if (!(f = fopen(path, "rb")))
+		return CMAP_EIO;
+	for (;;) {
+		if (len == cap) {
+			/* doubling: reading costs time linear in the file's size */
+			size_t ncap = cap ? cap * 2 : 65536;
+			if (ncap < cap || !(grown = realloc(buf, ncap))) {
+				free(buf);
+				fclose(f);
+				return CMAP_ENOMEM;
+			}
+			buf = grown;
+			cap = ncap;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	rc = ferror(f) ? CMAP_EIO : 0;
+	if (fclose(f) && !rc)
+		rc = CMAP_EIO;
+	if (!rc)
+		rc = cmap_open(buf, len, out);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	(*out)->owned = buf;
+	return 0;
 }
 
 /* ---- accessors ---- */
@@ -551,5 +652,117 @@ int cmap_get_deck_entry(const cmap_map *m, uint32_t i, cmap_deck_entry *out)
 	out->tileset = rd32(p);
 	out->tile = rd32(p + 4);
 	out->count = (int32_t)rd32(p + 8);
+	return 0;
+}
+
+/* ---- names, edge prints by square, slots and rotation ---- */
+
+static const char *name_of(unsigned v, const char *const *names, unsigned n)
+{
+	return v < n ? names[v] : NULL;
+}
+
+const char *cmap_square_kind_name(unsigned kind)
+{
+	static const char *const n[] = { "none", "land", "start", "town", "bigcity",
+		                         "waves", "landmark", "island", "half" };
+	return name_of(kind, n, 9);
+}
+
+const char *cmap_side_name(unsigned side)
+{
+	static const char *const n[] = { "N", "E", "S", "W" };
+	return name_of(side, n, 4);
+}
+
+const char *cmap_print_kind_name(unsigned kind)
+{
+	static const char *const n[] = { NULL, "neutral", "road", "city" };
+	return name_of(kind, n, 4);
+}
+
+const char *cmap_edge_kind_name(unsigned kind)
+{
+	static const char *const n[] = { "field", "road", "city", "abbey" };
+	return name_of(kind, n, 4);
+}
+
+const char *cmap_feature_kind_name(unsigned kind)
+{
+	static const char *const n[] = { "road", "city", "field", "monastery", "garden", "abbey" };
+	return name_of(kind, n, 6);
+}
+
+const char *cmap_good_name(unsigned good)
+{
+	static const char *const n[] = { "none", "wine", "grain", "cloth" };
+	return name_of(good, n, 4);
+}
+
+const char *cmap_edition_name(unsigned edition)
+{
+	static const char *const n[] = { "C1", "C2", "C3" };
+	return name_of(edition, n, 3);
+}
+
+const char *cmap_slot_name(unsigned bit)
+{
+	static const char *const n[] = { "Nw", "Nm", "Ne", "En", "Em", "Es",
+		                         "Se", "Sm", "Sw", "Ws", "Wm", "Wn" };
+	return name_of(bit, n, 12);
+}
+
+uint16_t cmap_slots_rotate(uint16_t slots, unsigned turns)
+{
+	unsigned r = 3u * (turns % 4u), v = slots & 0x0FFFu;
+	return (uint16_t)(((v << r) | (v >> (12u - r))) & 0x0FFFu);
+}
+
+unsigned cmap_side_rotate(unsigned side, unsigned turns)
+{
+	return (side + turns) % 4u;
+}
+
+unsigned cmap_side_opposite(unsigned side)
+{
+	return (side + 2u) % 4u;
+}
+
+unsigned cmap_slot_facing(unsigned bit)
+{
+	unsigned side = (bit / 3u) % 4u, p = bit % 3u;
+	return 3u * cmap_side_opposite(side) + (2u - p);
+}
+
+unsigned cmap_shape_edge(const cmap_shape *s, unsigned side, unsigned turns)
+{
+	return s->edges[(side % 4u + 4u - turns % 4u) % 4u];
+}
+
+int cmap_square_prints(const cmap_map *m, uint32_t x, uint32_t y, uint32_t out[4])
+{
+	uint32_t lo = 0, hi, s;
+	uint64_t first;
+	if (!m || !out || x >= cmap_cols(m) || y >= cmap_rows(m))
+		return CMAP_EARG;
+	for (s = 0; s < 4; s++)
+		out[s] = CMAP_NONE;
+	/* the first print at or after the square's north side, then its sides:
+	 * cmap_open checked the order */
+	first = ((uint64_t)y * cmap_cols(m) + x) * 4u;
+	hi = m->t[S_PRNT].n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (print_key(m, rec(m, S_PRNT, mid)) < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->t[S_PRNT].n; lo++) {
+		uint64_t k = print_key(m, rec(m, S_PRNT, lo));
+		if (k >= first + 4)
+			break;
+		out[k - first] = lo;
+	}
 	return 0;
 }

@@ -6,7 +6,10 @@
  * it: cmap_open checks every length, offset, count, string and index once,
  * after which the accessors cannot fail except for an index you pass out of
  * range. Strings returned are borrowed from the buffer (NUL-terminated UTF-8,
- * NULL when absent); the buffer must outlive the map. */
+ * checked to be valid by cmap_open; NULL when absent); the buffer must
+ * outlive the map (cmap_open_file reads a file into a buffer the map owns).
+ * Besides the accessors: the names of every enumeration (those of the JSON
+ * export), edge prints by square, and slot and rotation helpers. */
 #ifndef CMAP_READER_H
 #define CMAP_READER_H
 
@@ -21,7 +24,7 @@ extern "C" {
 #define CMAP_NONE 0xFFFFFFFFu /* an absent index */
 
 /* Return codes: 0 or one of these (each names one kind of bad input). */
-enum {
+typedef enum {
 	CMAP_OK = 0,
 	CMAP_EARG = -1,     /* NULL argument, or an index past the end in an accessor */
 	CMAP_ENOMEM = -2,   /* out of memory */
@@ -36,8 +39,10 @@ enum {
 	CMAP_EMISSING = -11,/* a required section is missing */
 	CMAP_EFORMAT = -12, /* a malformed section: duplicate, short records, wrong counts */
 	CMAP_EREF = -13,    /* an index or coordinate refers outside its table or the grid */
-	CMAP_EVALUE = -14   /* an enumerated value out of range */
-};
+	CMAP_EVALUE = -14,  /* an enumerated value out of range */
+	CMAP_EIO = -15,     /* cmap_open_file: the file cannot be opened or read */
+	CMAP_EUTF8 = -16    /* a string that is not valid UTF-8 */
+} cmap_error;
 /* Short lowercase text for a code (static storage). */
 const char *cmap_strerror(int code);
 
@@ -47,6 +52,10 @@ typedef struct cmap_map cmap_map;
  * it; free it with cmap_close. On failure *out is NULL. */
 int cmap_open(const void *buf, size_t len, cmap_map **out);
 void cmap_close(cmap_map *m); /* NULL is a no-op */
+/* Reads the file at path (stdio only) and opens it as cmap_open does; the
+ * map owns the bytes and cmap_close frees them. CMAP_EIO when the file
+ * cannot be opened or read, else cmap_open's codes. */
+int cmap_open_file(const char *path, cmap_map **out);
 
 void cmap_version(const cmap_map *m, unsigned *major, unsigned *minor);
 const char *cmap_id(const cmap_map *m);
@@ -54,16 +63,42 @@ const char *cmap_name(const cmap_map *m); /* may be NULL */
 uint32_t cmap_cols(const cmap_map *m);
 uint32_t cmap_rows(const cmap_map *m);
 
-/* Enumerations; the numbers are those of the format. */
-enum { CMAP_SQ_NONE, CMAP_SQ_LAND, CMAP_SQ_START, CMAP_SQ_TOWN, CMAP_SQ_BIGCITY,
-       CMAP_SQ_WAVES, CMAP_SQ_LANDMARK, CMAP_SQ_ISLAND, CMAP_SQ_HALF };
-enum { CMAP_N, CMAP_E, CMAP_S, CMAP_W };
-enum { CMAP_PRINT_NEUTRAL = 1, CMAP_PRINT_ROAD = 2, CMAP_PRINT_CITY = 3 };
-enum { CMAP_EDGE_FIELD, CMAP_EDGE_ROAD, CMAP_EDGE_CITY, CMAP_EDGE_ABBEY };
-enum { CMAP_FEAT_ROAD, CMAP_FEAT_CITY, CMAP_FEAT_FIELD, CMAP_FEAT_MONASTERY,
-       CMAP_FEAT_GARDEN, CMAP_FEAT_ABBEY };
-enum { CMAP_GOOD_NONE, CMAP_GOOD_WINE, CMAP_GOOD_GRAIN, CMAP_GOOD_CLOTH };
-enum { CMAP_C1, CMAP_C2, CMAP_C3 };
+/* Enumerations; the numbers are those of the format. Record fields hold
+ * them as unsigned. */
+typedef enum { CMAP_SQ_NONE, CMAP_SQ_LAND, CMAP_SQ_START, CMAP_SQ_TOWN, CMAP_SQ_BIGCITY,
+               CMAP_SQ_WAVES, CMAP_SQ_LANDMARK, CMAP_SQ_ISLAND, CMAP_SQ_HALF } cmap_square_kind;
+typedef enum { CMAP_N, CMAP_E, CMAP_S, CMAP_W } cmap_side;
+typedef enum { CMAP_PRINT_NEUTRAL = 1, CMAP_PRINT_ROAD = 2, CMAP_PRINT_CITY = 3 } cmap_print_kind;
+typedef enum { CMAP_EDGE_FIELD, CMAP_EDGE_ROAD, CMAP_EDGE_CITY, CMAP_EDGE_ABBEY } cmap_edge_kind;
+typedef enum { CMAP_FEAT_ROAD, CMAP_FEAT_CITY, CMAP_FEAT_FIELD, CMAP_FEAT_MONASTERY,
+               CMAP_FEAT_GARDEN, CMAP_FEAT_ABBEY } cmap_feature_kind;
+typedef enum { CMAP_GOOD_NONE, CMAP_GOOD_WINE, CMAP_GOOD_GRAIN, CMAP_GOOD_CLOTH } cmap_good;
+typedef enum { CMAP_C1, CMAP_C2, CMAP_C3 } cmap_edition;
+
+/* Names of the values, the strings of the JSON export ("land", "N",
+ * "road", "monastery", "C2"...; CMAP_GOOD_NONE is "none", JSON's null);
+ * static storage; NULL for a value out of range. */
+const char *cmap_square_kind_name(unsigned kind);
+const char *cmap_side_name(unsigned side);
+const char *cmap_print_kind_name(unsigned kind);
+const char *cmap_edge_kind_name(unsigned kind);
+const char *cmap_feature_kind_name(unsigned kind);
+const char *cmap_good_name(unsigned good);
+const char *cmap_edition_name(unsigned edition);
+
+/* Slots and rotation. A side has three slots, clockwise; slot p (0..2) of
+ * side s is bit 3*s+p of a 12-bit mask: Nw Nm Ne En Em Es Se Sm Sw Ws Wm
+ * Wn. Turns are quarter turns clockwise; a tile turned once shows on its
+ * east side what it had on its north side. */
+#define CMAP_SLOT(side, p) ((uint16_t)(1u << (3u * (side) + (p))))
+#define CMAP_SIDE_SLOTS(side) ((uint16_t)(7u << (3u * (side))))
+const char *cmap_slot_name(unsigned bit);  /* "Nw".."Wn"; NULL past 11 */
+uint16_t cmap_slots_rotate(uint16_t slots, unsigned turns);
+unsigned cmap_side_rotate(unsigned side, unsigned turns);
+unsigned cmap_side_opposite(unsigned side);
+/* The neighbour's slot across the side of slot bit that touches it: slot p
+ * of side s faces slot 2-p of side (s+2)%4. */
+unsigned cmap_slot_facing(unsigned bit);
 
 typedef struct {
 	int32_t starts_used, tiles_min, tiles_max, followers; /* tiles_*: 0 = unset */
@@ -101,6 +136,9 @@ typedef struct {
 	const char *label;    /* may be NULL */
 } cmap_print;
 int cmap_get_print(const cmap_map *m, uint32_t i, cmap_print *out);
+/* The edge prints of square (x,y): out[side] is the index of its print on
+ * that side (for cmap_get_print), or CMAP_NONE. O(log prints). */
+int cmap_square_prints(const cmap_map *m, uint32_t x, uint32_t y, uint32_t out[4]);
 
 typedef struct {
 	const char *name;
@@ -113,6 +151,9 @@ typedef struct {
 	unsigned edges[4];    /* CMAP_EDGE_* of sides N, E, S, W */
 	uint32_t first_feature, n_features, first_contact, n_contacts;
 } cmap_shape;
+
+/* The edge kind (CMAP_EDGE_*) a shape shows on side once turned by turns. */
+unsigned cmap_shape_edge(const cmap_shape *s, unsigned side, unsigned turns);
 
 typedef struct {
 	uint32_t x, y;

@@ -36,7 +36,8 @@ for t in "$out"/*.tmx; do
   /usr/bin/python3 - "$b.tiled.json" <<'PY' || no "layers of $(basename "$t")"
 import json, sys
 d = json.load(open(sys.argv[1]))
-want = ["squares", "bigcities", "edge_prints", "ferries", "islands", "names"]
+want = ["squares", "bigcities", "pieces", "prints-road", "prints-city", "prints-neutral", "ferries",
+        "islands", "island-squares", "names", "markers"]
 got = [l["name"] for l in d["layers"]]
 assert got == want, got
 sq = d["layers"][0]

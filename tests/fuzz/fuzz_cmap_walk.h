@@ -40,6 +40,15 @@ static inline void cmap_walk(const cmap_map *m)
 			FUZZ_REQUIRE(s.bigcity == CMAP_NONE || s.bigcity < cmap_count(m, CMAP_T_BIGCITIES));
 			FUZZ_REQUIRE(s.n_markers <= cmap_count(m, CMAP_T_MARKERS));
 			FUZZ_REQUIRE(s.first_marker <= cmap_count(m, CMAP_T_MARKERS) - s.n_markers);
+			uint32_t pr[4];
+			FUZZ_REQUIRE(cmap_square_prints(m, x, y, pr) == 0);
+			for (unsigned side = 0; side < 4; side++) {
+				cmap_print p;
+				if (pr[side] == CMAP_NONE)
+					continue;
+				FUZZ_REQUIRE(cmap_get_print(m, pr[side], &p) == 0);
+				FUZZ_REQUIRE(p.x == x && p.y == y && p.side == side);
+			}
 		}
 	cmap_square s;
 	FUZZ_REQUIRE(cmap_get_square(m, cols, 0, &s) != 0);

@@ -18,6 +18,8 @@ is_kind() {
   case $1 in
   tileset|map|legend)
     head -c 4096 "$2" | tr -d '\000' | grep -q "<$1[ >/]" ;;
+  tmx)
+    head -c 4096 "$2" | tr -d '\000' | grep -q "<map [^>]*orientation=" ;;
   image)
     [ "$(head -c 8 "$2" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ;;
   pack)
@@ -64,7 +66,7 @@ for bin in "$@"; do
   seed "$r" "$corpus"
   dict=$fz/$r.dict
   : > "$dict"
-  case $r in tileset|map|legend) cat tests/fuzz/xml.dict >> "$dict" ;; esac
+  case $r in tileset|map|legend|tmx) cat tests/fuzz/xml.dict >> "$dict" ;; esac
   [ -f tests/fuzz/"$r".dict ] && cat tests/fuzz/"$r".dict >> "$dict"
   dictopt=""
   [ -s "$dict" ] && dictopt="-dict=$dict"

@@ -4,7 +4,10 @@
  * valid file, each naming the error it must give; every prefix of a file;
  * every byte flipped with checksums repaired (the sanitizer build proves
  * that nothing is read out of bounds); an unknown section of a later minor
- * version is skipped. The valid file comes from libcarcamap's writer. */
+ * version is skipped; strings that are not UTF-8 are refused. The client
+ * helpers (names, slots and rotation, edge prints by square,
+ * cmap_open_file) agree with libcarcamap's own. The valid file comes from
+ * libcarcamap's writer. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +15,10 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "carcamap/export.h"
+#include "carcamap/map.h"
+#include "carcamap/tile.h"
 #include "../../lib/reader/cmap.c"
 
 /* 3x2 with a name, a marker, an island with a title and a label: every
@@ -126,6 +132,12 @@ static const patch patches[] = {
 	{ "square kind out of range", "SQRS", 8, 1, V_ABS, 9, 1, CMAP_EVALUE },
 	{ "print side out of range", "PRNT", 8 + 4, 1, V_ABS, 4, 1, CMAP_EVALUE },
 	{ "edition out of range", "RULE", 8 + 16, 1, V_ABS, 3, 1, CMAP_EVALUE },
+	/* STRS starts with the empty string, then the map's id "tiny" */
+	{ "a byte that is never UTF-8", "STRS", 2, 1, V_ABS, 0xFF, 1, CMAP_EUTF8 },
+	{ "a lead byte without its continuation", "STRS", 2, 1, V_ABS, 0xC3, 1, CMAP_EUTF8 },
+	{ "a stray continuation byte", "STRS", 2, 1, V_ABS, 0x80, 1, CMAP_EUTF8 },
+	{ "an overlong form", "STRS", 1, 1, V_ABS, 0xC0, 1, CMAP_EUTF8 },
+	{ "a sequence cut by the final NUL", "STRS", -2, 1, V_ABS, 0xE2, 1, CMAP_EUTF8 },
 };
 
 static void apply(unsigned char *b, size_t len, const patch *p)
@@ -184,7 +196,7 @@ static void test_cmap_reader__each_bad_input_has_its_error(void **state)
 static void test_cmap_reader__error_texts_are_distinct(void **state)
 {
 	(void)state;
-	for (int a = CMAP_EVALUE; a <= 0; a++) {
+	for (int a = CMAP_EUTF8; a <= 0; a++) {
 		assert_string_not_equal(cmap_strerror(a), "unknown error");
 		for (int b = a + 1; b <= 0; b++)
 			assert_string_not_equal(cmap_strerror(a), cmap_strerror(b));
@@ -227,7 +239,7 @@ static void test_cmap_reader__flipped_bytes_never_read_outside(void **state)
 				fix_crcs(b, len);
 			cmap_map *m;
 			int rc = cmap_open(b, len, &m);
-			assert_true(rc <= 0 && rc >= CMAP_EVALUE);
+			assert_true(rc <= 0 && rc >= CMAP_EUTF8 && rc != CMAP_EIO);
 			if (rc == 0) {
 				accepted++;
 				for (uint32_t y = 0; y < cmap_rows(m); y++)
@@ -309,6 +321,234 @@ static void test_cmap_reader__null_arguments(void **state)
 	free(good);
 }
 
+/* Bytes of string s (with its NUL) in the STRS section of b, or NULL. */
+static unsigned char *find_string(unsigned char *b, const char *s)
+{
+	unsigned char *e = entry(b, "STRS");
+	unsigned char *p = b + get32(e + 4);
+	size_t n = get32(e + 8), k = strlen(s) + 1;
+	for (size_t i = 0; i + k <= n; i++)
+		if (memcmp(p + i, s, k) == 0 && (i == 0 || p[i - 1] == 0))
+			return p + i;
+	return NULL;
+}
+
+/* Valid UTF-8 of every length passes; surrogates, code points past
+ * U+10FFFF and overlong 3- and 4-byte forms do not. */
+static void test_cmap_reader__strings_are_checked_utf8(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned char bytes[4]; /* replaces "Tiny" */
+		int want;
+	} cases[] = {
+		{ { 'Z', 0xC3, 0xBC, 'r' }, 0 },           /* ü */
+		{ { 0xE2, 0x82, 0xAC, 'x' }, 0 },          /* € */
+		{ { 0xF0, 0x9F, 0x8F, 0xB0 }, 0 },         /* U+1F3F0 */
+		{ { 0xF4, 0x8F, 0xBF, 0xBF }, 0 },         /* U+10FFFF */
+		{ { 0xED, 0xA0, 0x80, 'x' }, CMAP_EUTF8 }, /* U+D800 */
+		{ { 0xF4, 0x90, 0x80, 0x80 }, CMAP_EUTF8 }, /* U+110000 */
+		{ { 0xE0, 0x80, 0xAF, 'x' }, CMAP_EUTF8 }, /* overlong '/' */
+		{ { 0xF0, 0x80, 0x80, 0xAF }, CMAP_EUTF8 }, /* overlong '/' */
+		{ { 0xF8, 0x88, 0x80, 0x80 }, CMAP_EUTF8 }, /* 5-byte lead */
+	};
+	size_t len;
+	unsigned char *good = valid_file(&len);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		unsigned char *b = malloc(len);
+		assert_non_null(b);
+		memcpy(b, good, len);
+		unsigned char *at = find_string(b, "Tiny");
+		assert_non_null(at);
+		memcpy(at, cases[i].bytes, 4);
+		fix_crcs(b, len);
+		cmap_map *m;
+		int rc = cmap_open(b, len, &m);
+		if (rc != cases[i].want)
+			fail_msg("case %zu: got %d (%s)", i, rc, cmap_strerror(rc));
+		if (!rc)
+			assert_memory_equal(cmap_name(m), cases[i].bytes, 4);
+		cmap_close(m);
+		free(b);
+	}
+	free(good);
+}
+
+/* The names are libcarcamap's (the JSON export's) for every value. */
+static void test_cmap_reader__names_match_the_library(void **state)
+{
+	(void)state;
+	for (unsigned k = 0; k <= CMAP_SQ_HALF; k++)
+		assert_string_equal(cmap_square_kind_name(k), cm_square_kind_name((cm_square_kind)k));
+	assert_null(cmap_square_kind_name(CMAP_SQ_HALF + 1));
+	for (unsigned k = 0; k < 4; k++) {
+		assert_string_equal(cmap_side_name(k), cm_side_name((cm_side)k));
+		assert_string_equal(cmap_edge_kind_name(k), cm_edge_kind_name((cm_edge_kind)k));
+	}
+	assert_null(cmap_side_name(4));
+	assert_null(cmap_edge_kind_name(4));
+	for (unsigned k = CMAP_PRINT_NEUTRAL; k <= CMAP_PRINT_CITY; k++)
+		assert_string_equal(cmap_print_kind_name(k), cm_print_kind_name((cm_print_kind)k));
+	assert_null(cmap_print_kind_name(0));
+	assert_null(cmap_print_kind_name(4));
+	for (unsigned k = 0; k <= CMAP_FEAT_ABBEY; k++)
+		assert_string_equal(cmap_feature_kind_name(k), cm_feature_kind_name((cm_feature_kind)k));
+	assert_null(cmap_feature_kind_name(CMAP_FEAT_ABBEY + 1));
+	assert_string_equal(cmap_good_name(CMAP_GOOD_NONE), "none");
+	for (unsigned k = CMAP_GOOD_WINE; k <= CMAP_GOOD_CLOTH; k++)
+		assert_string_equal(cmap_good_name(k), cm_good_name((cm_good)k));
+	assert_null(cmap_good_name(4));
+	for (unsigned k = 0; k <= CMAP_C3; k++)
+		assert_string_equal(cmap_edition_name(k), cm_edition_name((cm_edition)k));
+	assert_null(cmap_edition_name(3));
+	for (unsigned b = 0; b < 12; b++)
+		assert_string_equal(cmap_slot_name(b), cm_slot_name((int)b));
+	assert_null(cmap_slot_name(12));
+}
+
+/* Rotation and facing as the rules engine does them, for every mask. */
+static void test_cmap_reader__slots_and_rotation_match_the_library(void **state)
+{
+	(void)state;
+	for (unsigned r = 0; r < 8; r++) {
+		for (unsigned mask = 0; mask < 0x1000; mask++)
+			assert_int_equal(cmap_slots_rotate((uint16_t)mask, r),
+			                 cm_slots_rotate((cm_slots)mask, (int)(r % 4)));
+		for (unsigned s = 0; s < 4; s++)
+			assert_int_equal(cmap_side_rotate(s, r), cm_side_rotate((cm_side)s, (int)(r % 4)));
+	}
+	for (unsigned b = 0; b < 12; b++)
+		assert_int_equal(cmap_slot_facing(b), (unsigned)cm_slot_facing((int)b));
+	for (unsigned s = 0; s < 4; s++) {
+		assert_int_equal(cmap_side_opposite(s), (s + 2) % 4);
+		assert_int_equal(CMAP_SIDE_SLOTS(s), CM_SIDE_SLOTS(s));
+		for (unsigned p = 0; p < 3; p++)
+			assert_int_equal(CMAP_SLOT(s, p), CM_SLOT(s, p));
+	}
+	/* a road N-S, a city E: turned once, the city is south, the road E-W */
+	cmap_shape sh = { { CMAP_EDGE_ROAD, CMAP_EDGE_CITY, CMAP_EDGE_ROAD, CMAP_EDGE_FIELD }, 0, 0, 0, 0 };
+	assert_int_equal(cmap_shape_edge(&sh, CMAP_S, 1), CMAP_EDGE_CITY);
+	assert_int_equal(cmap_shape_edge(&sh, CMAP_E, 1), CMAP_EDGE_ROAD);
+	assert_int_equal(cmap_shape_edge(&sh, CMAP_N, 1), CMAP_EDGE_FIELD);
+	assert_int_equal(cmap_shape_edge(&sh, CMAP_W, 2), CMAP_EDGE_CITY);
+	assert_int_equal(cmap_shape_edge(&sh, CMAP_E, 4), CMAP_EDGE_CITY);
+}
+
+/* A map with prints on several sides of several squares. */
+static unsigned char *prints_file(size_t *len)
+{
+	cm_map *m;
+	assert_int_equal(cm_map_new(4, 3, &m), 0);
+	m->id = strdup("edges");
+	for (int i = 0; i < 12; i++)
+		m->squares[i].kind = CM_SQ_LAND;
+	m->squares[0].print[CM_N].kind = CM_PRINT_ROAD;
+	m->squares[0].print[CM_W].kind = CM_PRINT_CITY;
+	m->squares[3].print[CM_E].kind = CM_PRINT_NEUTRAL;
+	m->squares[3].print[CM_N].kind = CM_PRINT_CITY;
+	m->squares[9].print[CM_S].kind = CM_PRINT_ROAD;
+	m->squares[11].print[CM_S].kind = CM_PRINT_NEUTRAL;
+	m->squares[11].print[CM_E].kind = CM_PRINT_ROAD;
+	unsigned char *bin;
+	assert_int_equal(cm_export_bin(m, NULL, 0, &bin, len), 0);
+	cm_map_free(m);
+	return bin;
+}
+
+/* cmap_square_prints finds what a scan of every print finds; prints out
+ * of order are refused by cmap_open. */
+static void test_cmap_reader__edge_prints_by_square(void **state)
+{
+	(void)state;
+	size_t len;
+	unsigned char *b = prints_file(&len);
+	cmap_map *m;
+	assert_int_equal(cmap_open(b, len, &m), 0);
+	assert_int_equal(cmap_count(m, CMAP_T_PRINTS), 7);
+	uint32_t found = 0;
+	for (uint32_t y = 0; y < cmap_rows(m); y++)
+		for (uint32_t x = 0; x < cmap_cols(m); x++) {
+			uint32_t idx[4];
+			assert_int_equal(cmap_square_prints(m, x, y, idx), 0);
+			for (unsigned s = 0; s < 4; s++) {
+				uint32_t want = CMAP_NONE;
+				for (uint32_t i = 0; i < cmap_count(m, CMAP_T_PRINTS); i++) {
+					cmap_print p;
+					assert_int_equal(cmap_get_print(m, i, &p), 0);
+					if (p.x == x && p.y == y && p.side == s)
+						want = i;
+				}
+				assert_int_equal(idx[s], want);
+				found += want != CMAP_NONE;
+			}
+		}
+	assert_int_equal(found, 7);
+	uint32_t idx[4];
+	assert_int_equal(cmap_square_prints(m, 4, 0, idx), CMAP_EARG);
+	assert_int_equal(cmap_square_prints(m, 0, 0, NULL), CMAP_EARG);
+	assert_int_equal(cmap_square_prints(m, 3, 0, idx), 0);
+	cmap_print p;
+	assert_int_equal(cmap_get_print(m, idx[CMAP_N], &p), 0);
+	assert_int_equal(p.kind, CMAP_PRINT_CITY);
+	assert_int_equal(idx[CMAP_S], CMAP_NONE);
+	cmap_close(m);
+
+	/* swap the first two prints: out of order */
+	unsigned char *e = entry(b, "PRNT");
+	unsigned char *r = b + get32(e + 4) + 8, tmp[12];
+	uint32_t rs = get32(r - 4);
+	memcpy(tmp, r, 12);
+	memcpy(r, r + rs, 12);
+	memcpy(r + rs, tmp, 12);
+	fix_crcs(b, len);
+	m = (cmap_map *)b;
+	assert_int_equal(cmap_open(b, len, &m), CMAP_EFORMAT);
+	assert_null(m);
+	/* two prints on one side */
+	memcpy(r, r + rs, 12);
+	fix_crcs(b, len);
+	assert_int_equal(cmap_open(b, len, &m), CMAP_EFORMAT);
+	free(b);
+}
+
+/* cmap_open_file reads a file and owns its bytes; I/O failures are EIO. */
+static void test_cmap_reader__open_file(void **state)
+{
+	(void)state;
+	size_t len;
+	unsigned char *good = valid_file(&len);
+	char dir[] = "/tmp/cmap-test-XXXXXX", path[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/tiny.cmap", dir);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(good, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	free(good);
+	cmap_map *m;
+	assert_int_equal(cmap_open_file(path, &m), 0);
+	assert_string_equal(cmap_id(m), "tiny");
+	cmap_square q;
+	assert_int_equal(cmap_get_square(m, 0, 0, &q), 0);
+	assert_string_equal(q.name, "Aachen");
+	cmap_close(m);
+	m = (cmap_map *)&m;
+	assert_int_equal(cmap_open_file(dir, &m), CMAP_EIO); /* a directory */
+	assert_null(m);
+	assert_int_equal(remove(path), 0);
+	assert_int_equal(cmap_open_file(path, &m), CMAP_EIO); /* missing */
+	assert_int_equal(cmap_open_file(NULL, &m), CMAP_EARG);
+	assert_int_equal(cmap_open_file(path, NULL), CMAP_EARG);
+	/* a file that is not CMAP: cmap_open's error, nothing leaked */
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs("not a map\n", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(cmap_open_file(path, &m), CMAP_EMAGIC);
+	assert_int_equal(remove(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +558,11 @@ int main(void)
 		cmocka_unit_test(test_cmap_reader__flipped_bytes_never_read_outside),
 		cmocka_unit_test(test_cmap_reader__unknown_section_is_skipped),
 		cmocka_unit_test(test_cmap_reader__null_arguments),
+		cmocka_unit_test(test_cmap_reader__strings_are_checked_utf8),
+		cmocka_unit_test(test_cmap_reader__names_match_the_library),
+		cmocka_unit_test(test_cmap_reader__slots_and_rotation_match_the_library),
+		cmocka_unit_test(test_cmap_reader__edge_prints_by_square),
+		cmocka_unit_test(test_cmap_reader__open_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_export.c: the exports for game clients (carcamap/export.h): JSON
  * against a golden file, binary round trips through the client reader
- * (lib/reader/cmap.c, built into this program), TMX files, determinism and
- * failures. Maps and tile sets are built here in memory. With CM_EXPORT_DIR
+ * (lib/reader/cmap.c, built into this program), TMX files (the shared kinds
+ * tileset, links, races, a full disk), determinism and failures. Maps and tile sets are built here in memory. With CM_EXPORT_DIR
  * set, the samples are also written there for tests/export/run.sh. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,8 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <png.h>
 #include "carcamap/export.h"
+#include "carcamap/palette.h"
 #include "util_files.h"
 #include "util_model.h"
 #include "../../lib/reader/cmap.c"
@@ -582,6 +588,22 @@ static char *path_in(const char *dir, const char *name)
 	return p;
 }
 
+/* dir/carcamap-kinds.tsx, written there; caller frees */
+static char *kinds_in(const char *dir, cm_diags *d)
+{
+	assert_int_equal(cm_export_tmx_kinds(dir, d), 0);
+	return path_in(dir, CM_TMX_KINDS);
+}
+
+static void remove_kinds(const char *dir)
+{
+	char *a = path_in(dir, CM_TMX_KINDS), *b = path_in(dir, CM_TMX_KINDS_PNG);
+	assert_int_equal(remove(a), 0);
+	assert_int_equal(remove(b), 0);
+	free(a);
+	free(b);
+}
+
 static void test_export__tmx_files_are_deterministic(void **state)
 {
 	(void)state;
@@ -590,46 +612,76 @@ static void test_export__tmx_files_are_deterministic(void **state)
 	cm_map *m = make_sample();
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
+	char *kinds = kinds_in(dir, d);
 	char *t1 = path_in(dir, "a.tmx"), *t2 = path_in(dir, "b.tmx");
-	char *p1 = path_in(dir, "a.kinds.png"), *p2 = path_in(dir, "b.kinds.png");
-	assert_int_equal(cm_export_tmx(m, t1, d), 0);
-	assert_int_equal(cm_export_tmx(m, t2, d), 0);
+	assert_int_equal(cm_export_tmx(m, t1, kinds, d), 0);
+	assert_int_equal(cm_export_tmx(m, t2, kinds, d), 0);
 	assert_int_equal(cm_diags_count(d), 0);
-	size_t n1, n2, k1, k2;
+	size_t n1, n2;
 	char *a = util_read_file(t1, &n1), *b = util_read_file(t2, &n2);
-	char *pa = util_read_file(p1, &k1), *pb = util_read_file(p2, &k2);
-	/* identical but for the image name */
 	assert_int_equal(n1, n2);
-	char *img = strstr(b, "b.kinds.png");
-	assert_non_null(img);
-	img[0] = 'a';
 	assert_memory_equal(a, b, n1);
-	assert_int_equal(k1, k2);
-	assert_memory_equal(pa, pb, k1);
-	assert_memory_equal(pa, "\x89PNG\r\n\x1a\n", 8);
+	/* one shared tileset, named relative to the map: no image per map */
+	assert_non_null(strstr(a, "<tileset firstgid=\"1\" source=\"carcamap-kinds.tsx\"/>"));
+	assert_null(strstr(a, ".png"));
 	assert_non_null(strstr(a, "<layer id=\"1\" name=\"squares\" width=\"5\" height=\"4\">"));
 	assert_non_null(strstr(a, "\n1,2,2,2,6,\n2,3,4,5,2,\n2,2,2,5,8,\n1,2,7,2,8\n"));
 	assert_non_null(strstr(a, "value=\"Sample &quot;Land&quot; &lt;&amp;&gt;\""));
-	assert_non_null(strstr(a, "<property name=\"rules.farmers\" value=\"C1\"/>"));
-	const char *groups[] = { "bigcities", "edge_prints", "ferries", "islands", "names" };
-	for (int i = 0; i < 5; i++) {
+	assert_non_null(strstr(a, "name=\"rules.farmers\" type=\"string\" propertytype=\"farmers\" value=\"C1\""));
+	assert_non_null(strstr(a, "<property name=\"deck\" value=\"base; ic IC-02 3; ic IC-01 -1\"/>"));
+	/* the L of a big city is its real outline; pieces carry their features */
+	assert_non_null(strstr(a, "name=\"Berlin\" x=\"96\" y=\"32\">\n   <polygon points=\"0,0 32,0 32,64 0,64\"/>"));
+	assert_non_null(strstr(a, "value=\"city[Nw Nm Ne Ws Wm Wn] id=c1 ; road[Em] id=r1 ; field[En] id=f1 touches=c1 ; "
+	                          "field[Es Se Sm Sw] id=f2 ; contact[c1 r1]\""));
+	/* a label box wide enough for its longest word: Tiled never breaks one */
+	assert_non_null(strstr(a, "x=\"63\" y=\"96\" width=\"34\" height=\"32\">\n   <text pixelsize=\"8\" wrap=\"1\""));
+	const char *groups[] = { "bigcities", "pieces", "prints-road", "prints-city", "prints-neutral", "ferries",
+		                     "islands", "island-squares", "names", "markers" };
+	for (int i = 0; i < 10; i++) {
 		char want[64];
 		snprintf(want, sizeof want, "name=\"%s\"", groups[i]);
 		assert_non_null(strstr(a, want));
 	}
 	free(a);
 	free(b);
-	free(pa);
-	free(pb);
 	remove(t1);
 	remove(t2);
-	remove(p1);
-	remove(p2);
+	remove_kinds(dir);
 	assert_int_equal(rmdir(dir), 0); /* nothing else left: no temporary files */
 	free(t1);
 	free(t2);
-	free(p1);
-	free(p2);
+	free(kinds);
+	free(dir);
+	cm_diags_free(d);
+	cm_map_free(m);
+}
+
+static void test_export__tmx_names_the_kinds_tileset_relative_to_itself(void **state)
+{
+	(void)state;
+	char *dir = util_tempdir();
+	assert_non_null(dir);
+	cm_map *m = make_tiny();
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	char *sub = path_in(dir, "maps"), *ts = path_in(dir, "sets");
+	assert_int_equal(mkdir(sub, 0777), 0);
+	assert_int_equal(mkdir(ts, 0777), 0);
+	char *kinds = kinds_in(ts, d);
+	char *t = path_in(sub, "x.tmx");
+	assert_int_equal(cm_export_tmx(m, t, kinds, d), 0);
+	char *a = util_read_file(t, NULL);
+	assert_non_null(strstr(a, "source=\"../sets/carcamap-kinds.tsx\""));
+	free(a);
+	remove(t);
+	remove_kinds(ts);
+	assert_int_equal(rmdir(sub), 0);
+	assert_int_equal(rmdir(ts), 0);
+	assert_int_equal(rmdir(dir), 0);
+	free(t);
+	free(kinds);
+	free(sub);
+	free(ts);
 	free(dir);
 	cm_diags_free(d);
 	cm_map_free(m);
@@ -644,26 +696,207 @@ static void test_export__tmx_failures_leave_no_file(void **state)
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
 	char *t = path_in(dir, "missing/x.tmx");
-	assert_int_equal(cm_export_tmx(m, t, d), CM_EIO);
+	assert_int_equal(cm_export_tmx(m, t, "carcamap-kinds.tsx", d), CM_EIO);
 	assert_int_equal(cm_diags_errors(d), 1);
-	assert_non_null(strstr(cm_diags_get(d, 0)->message, "cannot write"));
 	free(t);
 	cm_diags_clear(d);
 	t = path_in(dir, "x.tmx");
 	free(m->squares[6].name);
 	m->squares[6].name = sdup("bad \xff byte");
-	assert_int_equal(cm_export_tmx(m, t, d), CM_EINVAL);
+	assert_int_equal(cm_export_tmx(m, t, "carcamap-kinds.tsx", d), CM_EINVAL);
 	assert_int_equal(cm_diags_errors(d), 1);
 	assert_non_null(strstr(cm_diags_get(d, 0)->message, "not valid utf-8"));
 	cm_diags_clear(d);
 	m->squares[6].island = 3;
-	assert_int_equal(cm_export_tmx(m, t, d), CM_EINVAL);
+	assert_int_equal(cm_export_tmx(m, t, "carcamap-kinds.tsx", d), CM_EINVAL);
 	assert_non_null(strstr(cm_diags_get(d, 0)->message, "square island index"));
 	assert_int_equal(rmdir(dir), 0); /* empty */
 	free(t);
 	free(dir);
 	cm_diags_free(d);
 	cm_map_free(m);
+}
+
+/* The temporary names the export once wrote with fopen, planted as links
+ * to a file that is not ours, and the target itself a link: the export
+ * replaces the target and never writes through a link. */
+static void test_export__tmx_never_writes_through_a_planted_link(void **state)
+{
+	(void)state;
+	char *dir = util_tempdir();
+	assert_non_null(dir);
+	cm_map *m = make_sample();
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	char *victim = path_in(dir, "victim"), *t = path_in(dir, "x.tmx");
+	char *l1 = path_in(dir, "x.tmx.tmp"), *l2 = path_in(dir, "x.kinds.png.tmp");
+	FILE *f = fopen(victim, "wb");
+	assert_non_null(f);
+	fputs("precious", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(symlink(victim, l1), 0);
+	assert_int_equal(symlink(victim, l2), 0);
+	assert_int_equal(cm_export_tmx(m, t, "carcamap-kinds.tsx", d), 0);
+	char *v = util_read_file(victim, NULL);
+	assert_string_equal(v, "precious");
+	free(v);
+	remove(t);
+	assert_int_equal(symlink(victim, t), 0);
+	assert_int_equal(cm_export_tmx(m, t, "carcamap-kinds.tsx", d), 0);
+	v = util_read_file(victim, NULL);
+	assert_string_equal(v, "precious");
+	free(v);
+	struct stat st;
+	assert_int_equal(lstat(t, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(cm_diags_count(d), 0);
+	assert_int_equal(util_dir_entries(dir), 4); /* victim, the two links, x.tmx */
+	remove(t);
+	remove(l1);
+	remove(l2);
+	remove(victim);
+	assert_int_equal(rmdir(dir), 0);
+	free(victim);
+	free(t);
+	free(l1);
+	free(l2);
+	free(dir);
+	cm_diags_free(d);
+	cm_map_free(m);
+}
+
+/* 8 processes export 5 times each to one path: every export succeeds, the
+ * result is the export's exact bytes, no temporary file is left. */
+static void test_export__tmx_concurrent_exports_to_one_path(void **state)
+{
+	(void)state;
+	char *dir = util_tempdir();
+	assert_non_null(dir);
+	cm_map *m = make_sample();
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	char *t = path_in(dir, "x.tmx"), *ref = path_in(dir, "ref.tmx");
+	assert_int_equal(cm_export_tmx(m, ref, "carcamap-kinds.tsx", d), 0);
+	enum { KIDS = 8, EACH = 5 };
+	pid_t pids[KIDS];
+	for (int k = 0; k < KIDS; k++) {
+		pids[k] = fork();
+		assert_true(pids[k] >= 0);
+		if (pids[k] != 0)
+			continue;
+		int bad = 0;
+		for (int i = 0; i < EACH; i++)
+			bad |= cm_export_tmx(m, t, "carcamap-kinds.tsx", d) != 0;
+		_exit(bad);
+	}
+	for (int k = 0; k < KIDS; k++) {
+		int st;
+		assert_int_equal(waitpid(pids[k], &st, 0), pids[k]);
+		assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+	size_t n1, n2;
+	char *a = util_read_file(ref, &n1), *b = util_read_file(t, &n2);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(a, b, n1);
+	assert_int_equal(util_dir_entries(dir), 2);
+	free(a);
+	free(b);
+	remove(t);
+	remove(ref);
+	assert_int_equal(rmdir(dir), 0);
+	free(t);
+	free(ref);
+	free(dir);
+	cm_diags_free(d);
+	cm_map_free(m);
+}
+
+/* A full disk (a file size limit): a clean error, no file, no temporary. */
+static void test_export__tmx_full_disk_leaves_nothing(void **state)
+{
+	(void)state;
+	char *dir = util_tempdir();
+	assert_non_null(dir);
+	cm_map *m = make_sample();
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	char *t = path_in(dir, "x.tmx");
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN); /* the write fails with EFBIG instead */
+		struct rlimit rl = { 512, 512 };
+		if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+			_exit(2);
+		int rc = cm_export_tmx(m, t, "carcamap-kinds.tsx", d);
+		_exit(rc == CM_EIO && cm_diags_errors(d) == 1 ? 0 : 1);
+	}
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_int_equal(util_dir_entries(dir), 0);
+	assert_int_equal(rmdir(dir), 0);
+	free(t);
+	free(dir);
+	cm_diags_free(d);
+	cm_map_free(m);
+}
+
+/* Pixels of a PNG as RGBA (libpng's simplified API); caller frees. */
+static unsigned char *png_pixels(const char *path, unsigned *w, unsigned *h)
+{
+	png_image im;
+	memset(&im, 0, sizeof im);
+	im.version = PNG_IMAGE_VERSION;
+	assert_true(png_image_begin_read_from_file(&im, path));
+	im.format = PNG_FORMAT_RGBA;
+	unsigned char *px = malloc(PNG_IMAGE_SIZE(im));
+	assert_non_null(px);
+	assert_true(png_image_finish_read(&im, NULL, px, 0, NULL));
+	*w = im.width;
+	*h = im.height;
+	return px;
+}
+
+/* maps/tilesets holds the kinds tileset the library writes, in the
+ * palette: regenerate with CM_REGEN_KINDS=1 build/tests/test_export. */
+static void test_export__installed_kinds_tileset_is_current(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	if (getenv("CM_REGEN_KINDS"))
+		assert_int_equal(cm_export_tmx_kinds("maps/tilesets", d), 0);
+	char *dir = util_tempdir();
+	assert_non_null(dir);
+	char *kinds = kinds_in(dir, d);
+	size_t n1, n2;
+	char *a = util_read_file(kinds, &n1), *b = util_read_file("maps/tilesets/" CM_TMX_KINDS, &n2);
+	assert_non_null(b);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(a, b, n1);
+	char *png = path_in(dir, CM_TMX_KINDS_PNG);
+	unsigned w1, h1, w2, h2;
+	unsigned char *p1 = png_pixels(png, &w1, &h1), *p2 = png_pixels("maps/tilesets/" CM_TMX_KINDS_PNG, &w2, &h2);
+	assert_int_equal(w1, w2);
+	assert_int_equal(h1, h2);
+	assert_memory_equal(p1, p2, (size_t)w1 * h1 * 4);
+	/* the middle of tile k is square kind k's palette colour */
+	for (int k = 0; k < CM_SQ_KIND_COUNT; k++) {
+		const unsigned char *px = p1 + ((size_t)16 * w1 + (size_t)k * 32 + 16) * 4;
+		cm_rgb c = cm_palette_square((cm_square_kind)k);
+		assert_true(px[0] == c.r && px[1] == c.g && px[2] == c.b && px[3] == 255);
+	}
+	free(p1);
+	free(p2);
+	free(a);
+	free(b);
+	remove_kinds(dir);
+	assert_int_equal(rmdir(dir), 0);
+	free(png);
+	free(kinds);
+	free(dir);
+	cm_diags_free(d);
 }
 
 /* For tests/export/run.sh: the samples in every format. */
@@ -678,6 +911,7 @@ static void test_export__write_samples(void **state)
 	cm_map *maps[3] = { make_sample(), make_tiny(), make_wide() };
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
+	char *kinds = kinds_in(dir, d);
 	for (int i = 0; i < 3; i++) {
 		char name[64];
 		snprintf(name, sizeof name, "%s.json", maps[i]->id);
@@ -689,10 +923,11 @@ static void test_export__write_samples(void **state)
 		free(p);
 		snprintf(name, sizeof name, "%s.tmx", maps[i]->id);
 		p = path_in(dir, name);
-		assert_int_equal(cm_export_tmx(maps[i], p, d), 0);
+		assert_int_equal(cm_export_tmx(maps[i], p, kinds, d), 0);
 		free(p);
 		cm_map_free(maps[i]);
 	}
+	free(kinds);
 	cm_diags_free(d);
 	free_sets(sets);
 }
@@ -708,7 +943,12 @@ int main(void)
 		cmocka_unit_test(test_export__bin_round_trip_util_sample),
 		cmocka_unit_test(test_export__bin_missing_tile_gives_no_buffer),
 		cmocka_unit_test(test_export__tmx_files_are_deterministic),
+		cmocka_unit_test(test_export__tmx_names_the_kinds_tileset_relative_to_itself),
 		cmocka_unit_test(test_export__tmx_failures_leave_no_file),
+		cmocka_unit_test(test_export__tmx_never_writes_through_a_planted_link),
+		cmocka_unit_test(test_export__tmx_concurrent_exports_to_one_path),
+		cmocka_unit_test(test_export__tmx_full_disk_leaves_nothing),
+		cmocka_unit_test(test_export__installed_kinds_tileset_is_current),
 		cmocka_unit_test(test_export__write_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

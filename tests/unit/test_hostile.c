@@ -121,6 +121,16 @@ static int read_pack(const char *path, cm_diags *d)
 	return rc;
 }
 
+static int read_tmx(const char *path, cm_diags *d)
+{
+	cm_map *m = NULL;
+	int rc = cm_tmx_load_file(path, d, &m);
+	if ((rc == 0) != (m != NULL))
+		fail_msg("%s: tmx reader returned %d with%s a model", path, rc, m ? "" : "out");
+	cm_map_free(m);
+	return rc;
+}
+
 /* What `carcamap check` does with a descriptor: load it with its tile
  * sets (the bundled ones), check it, sort and render the diagnostics with
  * quoted lines. */
@@ -157,6 +167,7 @@ static const struct {
 	{ "map", read_map },
 	{ "pack", read_pack },
 	{ "tileset", read_tileset },
+	{ "tmx", read_tmx },
 };
 
 /* ------------------------------------------------------------------ */

@@ -20,6 +20,7 @@
 #include "stats.h"
 #include "check.h"
 #include "palette.h"
+#include "tmx.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,7 +35,8 @@ typedef enum {
 	CM_FILE_MAP,      /* XML, root <map> */
 	CM_FILE_LEGEND,   /* XML, root <legend> */
 	CM_FILE_PACK,     /* SQLite database (not yet checked to be a carcamap pack) */
-	CM_FILE_PNG
+	CM_FILE_PNG,
+	CM_FILE_TMX       /* XML, root <map> with Tiled's orientation attribute */
 } cm_file_kind;
 
 /* Sniffs a file's first bytes. Reports an unreadable file into d (no rule)

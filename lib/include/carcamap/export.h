@@ -2,8 +2,8 @@
 /* carcamap/export.h: exports of a map for game clients (DESIGN.md "Users and
  * their jobs" 3). Three formats, each specified under schemas/: JSON with a
  * JSON Schema (export-json.md), a compact little-endian binary with a
- * dependency-free C reader in lib/reader/ (export-bin.md), and Tiled TMX with
- * a generated tileset image (export-tmx.md). Every writer is deterministic:
+ * dependency-free C reader in lib/reader/ (export-bin.md), and Tiled TMX over
+ * the shared kinds tileset, read back by carcamap/tmx.h (export-tmx.md). Every writer is deterministic:
  * the same model gives the same bytes. */
 #ifndef CARCAMAP_EXPORT_H
 #define CARCAMAP_EXPORT_H
@@ -40,14 +40,27 @@ int cm_export_json(const cm_map *m, cm_tileset *const *sets, size_t n_sets, FILE
 int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
                   unsigned char **out, size_t *len);
 
-/* Writes a Tiled 1.8 orthogonal map to tmx_path (schemas/export-tmx.md): a
- * tile layer of square kinds whose tileset image is written beside it as
- * <tmx_path without .tmx>.kinds.png, object groups for big cities, edge
- * prints, ferries, names and islands, and setup and rules as map properties.
- * Each file is written to a temporary name and renamed, so a failure leaves
- * no partial file. Problems go to d (no rule id). Returns 0, CM_EINVAL
- * (inconsistent model), CM_EIO or CM_ENOMEM. */
-int cm_export_tmx(const cm_map *m, const char *tmx_path, cm_diags *d);
+/* The shared tileset of square kinds every TMX export uses (one tile per
+ * kind, tile id = cm_square_kind, in cm_palette_square) and its image,
+ * installed with the tile sets (make install). */
+#define CM_TMX_KINDS "carcamap-kinds.tsx"
+#define CM_TMX_KINDS_PNG "carcamap-kinds.png"
+
+/* Writes a Tiled 1.8 orthogonal map to tmx_path (schemas/export-tmx.md)
+ * that carries the whole map: a tile layer of square kinds over the shared
+ * kinds tileset kinds_tsx (a path from the current directory; the TMX names
+ * it relative to its own directory), object layers for big cities and their
+ * pieces, edge prints by kind, ferries, islands, names and markers, and
+ * setup, deck and rules as map properties. lib/io/tmx.c reads it back to an
+ * equal model. Written atomically (cm_write_to): a failure leaves no file.
+ * Problems go to d (no rule id). Returns 0, CM_EINVAL (inconsistent model,
+ * text XML cannot carry), CM_EIO or CM_ENOMEM. */
+int cm_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, cm_diags *d);
+
+/* Writes CM_TMX_KINDS and CM_TMX_KINDS_PNG into dir (atomically, each).
+ * maps/tilesets holds the copies make install installs. 0, CM_EIO or
+ * CM_ENOMEM. */
+int cm_export_tmx_kinds(const char *dir, cm_diags *d);
 
 #ifdef __cplusplus
 }

@@ -60,6 +60,13 @@ cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id);
  * is not loaded is left out (cm_workspace_resolve reports it). 0 or CM_ENOMEM. */
 int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, cm_tileset ***out, size_t *n);
 
+/* A file named name (no directory part) in the tile set search path: the
+ * directories added, in order, then the directory ../tilesets beside m's
+ * descriptor (m may be NULL). A new string (the path) or NULL when none
+ * holds a regular file of that name. The TMX export finds the shared
+ * kinds tileset (CM_TMX_KINDS) this way. */
+char *cm_workspace_find_file(const cm_workspace *w, const cm_map *m, const char *name);
+
 /* Where a map came from: its descriptor path, or "PACK" for a pack (borrowed). */
 const char *cm_workspace_map_source(const cm_workspace *w, size_t i);
 

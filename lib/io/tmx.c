@@ -1,0 +1,1443 @@
+/* SPDX-License-Identifier: MIT */
+/* tmx.c: the Tiled TMX reader (carcamap/tmx.h, schemas/export-tmx.md). The
+ * squares layer (CSV, base64, zlib, gzip, XML tiles) gives the kinds; object
+ * layers give names, markers, islands, big cities and pieces (tile notation),
+ * edge prints and ferries by geometry; map properties give setup, deck and
+ * rules. The result is the one cm_map model, checked like a descriptor. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "carcamap/carcamap.h"
+#include "carcamap/tmx.h"
+#include "base/util_int.h"
+#include "io/xml_int.h"
+#include "model/tilenote_int.h"
+
+#define MAX_GRID CM_GRID_MAX
+#define MAX_POINTS 100000
+#define MAX_WORK 50000000ull /* point-in-polygon steps for placing pieces */
+
+typedef struct {
+	cm_diags *d;
+	const char *file;
+	cm_map *m;
+	double tw, th;       /* tile size in pixels */
+	bool oom;
+	size_t cap_islands, cap_bigcities, cap_ferries;
+	long *named_by;      /* per square: id of the object that named it, 0 */
+	long *island_by;     /* per square: id of the island-squares object, 0 */
+	long *print_by;      /* per square and side: id of the print object, 0 */
+	xmlNode **cities;    /* polygon object per big city */
+	double **city_pts;   /* its outline in map pixels, x y pairs */
+	size_t *city_npts;
+	double *city_box;    /* x0 y0 x1 y1 per big city */
+	size_t *piece_cap;   /* per big city */
+	size_t *marker_cap;  /* per square */
+	int *island_order;   /* island indices sorted by id */
+	size_t n_island_order;
+	unsigned long long work; /* point-in-polygon steps, bounded */
+} rd;
+
+/* One object: what diagnostics and geometry need. */
+typedef struct {
+	xmlNode *n;
+	const char *layer;
+	unsigned line;
+	long id;
+	char *name;          /* NULL when absent or empty */
+	double x, y, w, h;
+	int shape;           /* SH_… */
+	double *pts;         /* polygon/polyline points in map pixels, x y pairs */
+	size_t npts;
+} obj;
+
+enum { SH_RECT, SH_POINT, SH_POLYGON, SH_POLYLINE, SH_TEXT, SH_ELLIPSE };
+
+static void obj_free(obj *o)
+{
+	free(o->name);
+	free(o->pts);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static void report(rd *r, const char *id, unsigned line, const obj *o, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	if (o)
+		cm_diags_check(r->d, id, r->file, line, 0, NULL, "object %ld%s%s%s on layer '%s': %s", o->id,
+		               o->name ? " '" : "", o->name ? o->name : "", o->name ? "'" : "", o->layer,
+		               msg ? msg : fmt);
+	else
+		cm_diags_check(r->d, id, r->file, line, 0, NULL, "%s", msg ? msg : fmt);
+	free(msg);
+}
+
+static char *sdup(rd *r, const char *s)
+{
+	char *c = cm_strdup(s);
+	if (!c && s)
+		r->oom = true;
+	return c;
+}
+
+/* ---- numbers ---- */
+
+static bool parse_double(const char *s, double *out)
+{
+	if (!s || !*s)
+		return false;
+	char *end;
+	double v = strtod(s, &end);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (*end || !isfinite(v) || fabs(v) > 1e9)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+	if (!s || !*s)
+		return false;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (*end || v < lo || v > hi)
+		return false;
+	*out = (long)v;
+	return true;
+}
+
+static double attr_num(const xmlNode *n, const char *name, double dflt, bool *bad)
+{
+	char *v = cm_xml_attr_token(n, name);
+	double d = dflt;
+	if (v && !parse_double(v, &d))
+		*bad = true;
+	free(v);
+	return d;
+}
+
+/* ---- properties ---- */
+
+/* The <property name=…> under n's <properties>, or NULL. */
+static xmlNode *property(const xmlNode *n, const char *name)
+{
+	for (xmlNode *c = cm_xml_elem(n ? n->children : NULL); c; c = cm_xml_elem(c->next)) {
+		if (!cm_xml_is(c, "properties"))
+			continue;
+		for (xmlNode *p = cm_xml_elem(c->children); p; p = cm_xml_elem(p->next)) {
+			if (!cm_xml_is(p, "property"))
+				continue;
+			xmlChar *nm = xmlGetNoNsProp(p, (const xmlChar *)"name");
+			bool hit = nm && strcmp((const char *)nm, name) == 0;
+			xmlFree(nm);
+			if (hit)
+				return p;
+		}
+	}
+	return NULL;
+}
+
+/* A property's value: the value attribute, or the text Tiled writes for
+ * values with line breaks. NULL when absent. */
+static char *prop_value(rd *r, const xmlNode *p)
+{
+	if (!p)
+		return NULL;
+	char *v = cm_xml_attr(p, "value");
+	if (v)
+		return v;
+	xmlChar *t = xmlNodeGetContent(p);
+	if (!t) {
+		r->oom = true;
+		return NULL;
+	}
+	v = sdup(r, (const char *)t);
+	xmlFree(t);
+	return v;
+}
+
+/* String property; NULL when absent or empty. */
+static char *prop_str(rd *r, const xmlNode *n, const char *name)
+{
+	char *v = prop_value(r, property(n, name));
+	if (v && !*v) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* Integer property in [lo,hi]; dflt when absent; reported when bad. */
+static long prop_int(rd *r, const xmlNode *n, const char *name, long lo, long hi, long dflt, const obj *o)
+{
+	xmlNode *p = property(n, name);
+	if (!p)
+		return dflt;
+	char *v = prop_value(r, p);
+	long out = dflt;
+	if (v && !parse_long(v, lo, hi, &out))
+		report(r, "CM0705", cm_xml_line(p), o, "property '%s' is \"%s\", not a whole number from %ld to %ld",
+		       name, v, lo, hi);
+	free(v);
+	return out;
+}
+
+static bool prop_bool(rd *r, const xmlNode *n, const char *name, bool dflt)
+{
+	xmlNode *p = property(n, name);
+	if (!p)
+		return dflt;
+	char *v = prop_value(r, p);
+	bool out = dflt;
+	if (v && (strcmp(v, "true") == 0 || strcmp(v, "1") == 0))
+		out = true;
+	else if (v && (strcmp(v, "false") == 0 || strcmp(v, "0") == 0))
+		out = false;
+	else if (v)
+		report(r, "CM0705", cm_xml_line(p), NULL, "map property '%s' is \"%s\", not true or false", name, v);
+	free(v);
+	return out;
+}
+
+/* ---- the squares layer ---- */
+
+typedef struct {
+	long firstgid;
+	bool kinds;
+	char *name;
+	unsigned line;
+} tset;
+
+static int cmp_tset(const void *a, const void *b)
+{
+	const tset *x = a, *y = b;
+	if (x->firstgid != y->firstgid)
+		return x->firstgid < y->firstgid ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static bool is_kinds_source(const char *src)
+{
+	const char *b = strrchr(src, '/');
+	b = b ? b + 1 : src;
+	const char *bs = strrchr(b, '\\');
+	b = bs ? bs + 1 : b;
+	return strcmp(b, CM_TMX_KINDS) == 0;
+}
+
+static int b64val(int c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* Base64 text to bytes (white space skipped). NULL on a bad character
+ * (*bad set) or OOM. */
+static unsigned char *b64_decode(const char *s, size_t *len, bool *bad)
+{
+	size_t n = strlen(s);
+	unsigned char *out = malloc(n / 4 * 3 + 4);
+	if (!out)
+		return NULL;
+	size_t k = 0;
+	unsigned acc = 0;
+	int bits = 0, pad = 0;
+	for (const char *p = s; *p; p++) {
+		int c = (unsigned char)*p;
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+			continue;
+		if (c == '=') {
+			pad++;
+			continue;
+		}
+		int v = b64val(c);
+		if (v < 0 || pad) {
+			*bad = true;
+			free(out);
+			return NULL;
+		}
+		acc = (acc << 6) | (unsigned)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[k++] = (unsigned char)(acc >> bits);
+		}
+	}
+	*len = k;
+	return out;
+}
+
+/* zlib or gzip data that must inflate to exactly want bytes. 0, CM_EINVAL
+ * (damaged or a size other than want) or CM_ENOMEM. */
+static int inflate_exact(const unsigned char *in, size_t n, unsigned char *out, size_t want)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	if (inflateInit2(&z, 15 + 32) != Z_OK)
+		return CM_ENOMEM;
+	z.next_in = (Bytef *)(uintptr_t)in;
+	z.avail_in = (uInt)n;
+	z.next_out = out;
+	z.avail_out = (uInt)want;
+	int zr = inflate(&z, Z_FINISH);
+	int rc = 0;
+	if (zr != Z_STREAM_END || z.total_out != want)
+		rc = zr == Z_MEM_ERROR ? CM_ENOMEM : CM_EINVAL;
+	inflateEnd(&z);
+	return rc;
+}
+
+static const char layer_format_fix[] =
+	"in Tiled, Map > Map Properties > Tile Layer Format: choose CSV, Base64 (uncompressed), "
+	"Base64 (zlib compressed) or Base64 (gzip compressed), then save";
+
+/* The layer's gids, cols*rows of them, with the line of each cell. */
+static int read_gids(rd *r, xmlNode *layer, int cols, int rows, uint32_t *gid, unsigned *line)
+{
+	size_t n = (size_t)cols * (size_t)rows;
+	xmlNode *data = NULL;
+	for (xmlNode *c = cm_xml_elem(layer->children); c; c = cm_xml_elem(c->next))
+		if (cm_xml_is(c, "data"))
+			data = c;
+	unsigned lline = cm_xml_line(layer);
+	if (!data) {
+		report(r, "CM0703", lline, NULL, "tile layer 'squares' has no <data>");
+		return CM_EINVAL;
+	}
+	unsigned dline = cm_xml_line(data);
+	for (size_t i = 0; i < n; i++)
+		line[i] = dline;
+	char *enc = cm_xml_attr_token(data, "encoding"), *comp = cm_xml_attr_token(data, "compression");
+	int rc = 0;
+	xmlChar *text = NULL;
+	for (xmlNode *c = cm_xml_elem(data->children); c; c = cm_xml_elem(c->next))
+		if (cm_xml_is(c, "chunk")) {
+			report(r, "CM0701", cm_xml_line(c),
+			       NULL, "tile layer 'squares' is stored in chunks (an infinite map): in Tiled, Map > Map "
+			             "Properties, untick Infinite, then save");
+			rc = CM_EINVAL;
+			goto out;
+		}
+	if (comp && (!enc || strcmp(enc, "base64") != 0)) {
+		report(r, "CM0702", dline, NULL, "compression '%s' without base64 encoding: %s", comp, layer_format_fix);
+		rc = CM_EINVAL;
+		goto out;
+	}
+	if (comp && strcmp(comp, "zlib") != 0 && strcmp(comp, "gzip") != 0) {
+		report(r, "CM0702", dline, NULL, "tile layer 'squares' is %s compressed, which this build does not read: %s",
+		       comp, layer_format_fix);
+		rc = CM_EINVAL;
+		goto out;
+	}
+	if (!enc) {
+		/* XML: one <tile gid=…/> per cell */
+		size_t k = 0;
+		for (xmlNode *c = cm_xml_elem(data->children); c; c = cm_xml_elem(c->next)) {
+			if (!cm_xml_is(c, "tile"))
+				continue;
+			if (k >= n) {
+				k++;
+				break;
+			}
+			char *g = cm_xml_attr_token(c, "gid");
+			long v = 0;
+			if (g && !parse_long(g, 0, 0xFFFFFFFFL, &v)) {
+				report(r, "CM0703", cm_xml_line(c), NULL, "tile gid \"%s\" is not a tile number", g);
+				rc = CM_EINVAL;
+			}
+			free(g);
+			line[k] = cm_xml_line(c);
+			gid[k++] = (uint32_t)v;
+		}
+		if (k != n && !rc) {
+			report(r, "CM0703", dline, NULL, "tile layer 'squares' holds %s%zu tiles, the map %d x %d = %zu",
+			       k > n ? "more than " : "", k > n ? n : k, cols, rows, n);
+			rc = CM_EINVAL;
+		}
+		goto out;
+	}
+	text = xmlNodeGetContent(data);
+	if (!text) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	if (strcmp(enc, "csv") == 0) {
+		size_t k = 0;
+		unsigned ln = dline;
+		const char *p = (const char *)text;
+		for (;;) {
+			while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+				ln += *p++ == '\n';
+			if (!*p)
+				break;
+			uint64_t v = 0;
+			const char *s = p;
+			while (*p >= '0' && *p <= '9' && v <= 0xFFFFFFFFu)
+				v = v * 10 + (uint64_t)(*p++ - '0');
+			if (p == s || v > 0xFFFFFFFFu) {
+				report(r, "CM0703", ln, NULL, "tile layer 'squares': \"%.12s\" is not a tile number", s);
+				rc = CM_EINVAL;
+				goto out;
+			}
+			if (k < n) {
+				line[k] = ln;
+				gid[k] = (uint32_t)v;
+			}
+			k++;
+			while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+				ln += *p++ == '\n';
+			if (*p == ',')
+				p++;
+			else if (*p) {
+				report(r, "CM0703", ln, NULL, "tile layer 'squares': '%c' where a comma belongs", *p);
+				rc = CM_EINVAL;
+				goto out;
+			}
+		}
+		if (k != n) {
+			report(r, "CM0703", dline, NULL, "tile layer 'squares' holds %zu tiles, the map %d x %d = %zu", k, cols,
+			       rows, n);
+			rc = CM_EINVAL;
+		}
+		goto out;
+	}
+	if (strcmp(enc, "base64") != 0) {
+		report(r, "CM0702", dline, NULL, "tile layer encoding '%s' is not read: %s", enc, layer_format_fix);
+		rc = CM_EINVAL;
+		goto out;
+	}
+	bool bad = false;
+	size_t blen = 0;
+	unsigned char *bytes = b64_decode((const char *)text, &blen, &bad);
+	if (!bytes) {
+		if (bad)
+			report(r, "CM0703", dline, NULL, "tile layer 'squares' is not valid base64");
+		rc = bad ? CM_EINVAL : CM_ENOMEM;
+		goto out;
+	}
+	unsigned char *raw = bytes;
+	if (comp) {
+		raw = malloc(n * 4);
+		if (!raw) {
+			free(bytes);
+			rc = CM_ENOMEM;
+			goto out;
+		}
+		rc = inflate_exact(bytes, blen, raw, n * 4);
+		if (rc == CM_EINVAL)
+			report(r, "CM0703", dline, NULL,
+			       "tile layer 'squares' does not decompress (%s) to the %zu tiles of a %d x %d map", comp, n,
+			       cols, rows);
+	} else if (blen != n * 4) {
+		report(r, "CM0703", dline, NULL, "tile layer 'squares' holds %zu bytes, a %d x %d map needs %zu", blen,
+		       cols, rows, n * 4);
+		rc = CM_EINVAL;
+	}
+	for (size_t i = 0; !rc && i < n; i++)
+		gid[i] = (uint32_t)raw[4 * i] | (uint32_t)raw[4 * i + 1] << 8 | (uint32_t)raw[4 * i + 2] << 16 |
+		         (uint32_t)raw[4 * i + 3] << 24;
+	if (raw != bytes)
+		free(raw);
+	free(bytes);
+out:
+	xmlFree(text);
+	free(enc);
+	free(comp);
+	return rc;
+}
+
+/* Kinds from gids through the tilesets; one diagnostic per foreign
+ * tileset or unknown tile. */
+static int set_kinds(rd *r, const uint32_t *gid, const unsigned *line, tset *ts, size_t nts)
+{
+	cm_map *m = r->m;
+	int rc = 0;
+	bool *said = calloc(nts + 1, sizeof *said);
+	bool said_unknown = false;
+	if (!said)
+		return CM_ENOMEM;
+	for (int i = 0; i < m->cols * m->rows; i++) {
+		uint32_t g = gid[i] & 0x0FFFFFFFu; /* flip and rotation flags mean nothing here */
+		cm_square *sq = &m->squares[i];
+		sq->line = line[i];
+		if (g == 0) {
+			sq->kind = CM_SQ_NONE;
+			continue;
+		}
+		/* ts is sorted by firstgid: the last one at or below g */
+		size_t lo = 0, hi = nts;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (ts[mid].firstgid <= (long)g)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		size_t best = lo ? lo - 1 : nts;
+		int x = i % m->cols, y = i / m->cols;
+		if (best == nts || !ts[best].kinds) {
+			if (!said[best]) {
+				if (best == nts)
+					report(r, "CM0704", line[i], NULL,
+					       "square (%d,%d) holds tile %lu, which no tileset of the map defines: draw the "
+					       "squares with %s only",
+					       x, y, (unsigned long)g, CM_TMX_KINDS);
+				else
+					report(r, "CM0704", line[i], NULL,
+					       "square (%d,%d) is drawn with tileset '%s' (line %u), not %s: in Tiled, use Map > "
+					       "Replace Tileset to swap it for %s from the carcamap tile sets folder",
+					       x, y, ts[best].name ? ts[best].name : "?", ts[best].line, CM_TMX_KINDS, CM_TMX_KINDS);
+				cm_diags_set_square(r->d, x, y);
+				said[best] = true;
+			}
+			rc = CM_EINVAL;
+			continue;
+		}
+		long k = (long)g - ts[best].firstgid;
+		if (k >= CM_SQ_KIND_COUNT) {
+			if (!said_unknown) {
+				report(r, "CM0704", line[i], NULL,
+				       "square (%d,%d) holds tile %ld of %s, which has tiles 0 to %d only", x, y, k,
+				       CM_TMX_KINDS, CM_SQ_KIND_COUNT - 1);
+				cm_diags_set_square(r->d, x, y);
+				said_unknown = true;
+			}
+			rc = CM_EINVAL;
+			continue;
+		}
+		sq->kind = (cm_square_kind)k;
+	}
+	free(said);
+	return rc;
+}
+
+/* ---- objects ---- */
+
+static bool parse_points(const char *s, double ox, double oy, double **pts, size_t *npts)
+{
+	size_t cap = 1;
+	for (const char *p = s; *p; p++)
+		cap += *p == ' ';
+	if (cap > MAX_POINTS)
+		return false;
+	double *v = malloc(2 * cap * sizeof *v);
+	if (!v)
+		return false;
+	size_t n = 0;
+	const char *p = s;
+	while (*p) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		char *end;
+		double a = strtod(p, &end);
+		if (end == p || *end != ',') {
+			free(v);
+			return false;
+		}
+		p = end + 1;
+		double b = strtod(p, &end);
+		if (end == p || !isfinite(a) || !isfinite(b) || fabs(a) > 1e9 || fabs(b) > 1e9 || n >= cap) {
+			free(v);
+			return false;
+		}
+		p = end;
+		v[2 * n] = ox + a;
+		v[2 * n + 1] = oy + b;
+		n++;
+	}
+	if (!n) {
+		free(v);
+		return false;
+	}
+	*pts = v;
+	*npts = n;
+	return true;
+}
+
+/* Reads the common part of an object; false (reported) when unusable. */
+static bool read_obj(rd *r, xmlNode *n, const char *layer, obj *o)
+{
+	memset(o, 0, sizeof *o);
+	o->n = n;
+	o->layer = layer;
+	o->line = cm_xml_line(n);
+	char *id = cm_xml_attr_token(n, "id");
+	if (id && !parse_long(id, 0, 0x7fffffffL, &o->id))
+		o->id = 0;
+	free(id);
+	o->name = cm_xml_attr(n, "name");
+	if (o->name && !*o->name) {
+		free(o->name);
+		o->name = NULL;
+	}
+	char *tpl = cm_xml_attr(n, "template");
+	if (tpl) {
+		free(tpl);
+		report(r, "CM0705", o->line, o,
+		       "uses a template, which carcamap does not read: in Tiled, right-click it, Detach Template");
+		return false;
+	}
+	bool bad = false;
+	o->x = attr_num(n, "x", 0, &bad);
+	o->y = attr_num(n, "y", 0, &bad);
+	o->w = attr_num(n, "width", 0, &bad);
+	o->h = attr_num(n, "height", 0, &bad);
+	if (bad) {
+		report(r, "CM0705", o->line, o, "x, y, width or height is not a number");
+		return false;
+	}
+	o->shape = SH_RECT;
+	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
+		bool poly = cm_xml_is(c, "polygon"), line = cm_xml_is(c, "polyline");
+		if (poly || line) {
+			o->shape = poly ? SH_POLYGON : SH_POLYLINE;
+			char *pts = cm_xml_attr(c, "points");
+			bool ok = pts && parse_points(pts, o->x, o->y, &o->pts, &o->npts);
+			free(pts);
+			if (!ok) {
+				report(r, "CM0705", o->line, o, "its points are not \"x,y x,y …\"");
+				return false;
+			}
+		} else if (cm_xml_is(c, "point")) {
+			o->shape = SH_POINT;
+		} else if (cm_xml_is(c, "text")) {
+			o->shape = SH_TEXT;
+		} else if (cm_xml_is(c, "ellipse")) {
+			o->shape = SH_ELLIPSE;
+		}
+	}
+	return true;
+}
+
+/* The square under the object: its centre (a point: the point itself; a
+ * polygon: its first point). false, reported, when outside the grid. */
+static bool obj_square(rd *r, const obj *o, int *sx, int *sy)
+{
+	double cx = o->x + o->w / 2, cy = o->y + o->h / 2;
+	if (o->shape == SH_POINT || ((o->shape == SH_POLYGON || o->shape == SH_POLYLINE) && o->npts)) {
+		cx = o->npts ? o->pts[0] : o->x;
+		cy = o->npts ? o->pts[1] : o->y;
+	}
+	double fx = floor(cx / r->tw), fy = floor(cy / r->th);
+	if (fx < 0 || fy < 0 || fx >= r->m->cols || fy >= r->m->rows) {
+		report(r, "CM0201", o->line, o, "lies at pixel (%g,%g), outside the %d x %d map", cx, cy, r->m->cols,
+		       r->m->rows);
+		return false;
+	}
+	*sx = (int)fx;
+	*sy = (int)fy;
+	return true;
+}
+
+/* The side whose middle is nearest pixel (px,py): the two squares it
+ * separates, (ax,ay) with side sa and (bx,by) with side sb; a square may
+ * lie outside the grid. */
+static void nearest_side(const rd *r, double px, double py, int *ax, int *ay, cm_side *sa, int *bx, int *by,
+                         cm_side *sb)
+{
+	double gx = px / r->tw, gy = py / r->th;
+	/* a vertical side's middle: (round(gx), floor(gy)+0.5); a horizontal one's:
+	 * (floor(gx)+0.5, round(gy)) */
+	double vx = round(gx), vy = floor(gy) + 0.5, hx = floor(gx) + 0.5, hy = round(gy);
+	double dv = (gx - vx) * (gx - vx) + (gy - vy) * (gy - vy);
+	double dh = (gx - hx) * (gx - hx) + (gy - hy) * (gy - hy);
+	if (dv <= dh) {
+		*ax = (int)vx - 1, *ay = (int)floor(gy), *sa = CM_E;
+		*bx = (int)vx, *by = (int)floor(gy), *sb = CM_W;
+	} else {
+		*ax = (int)floor(gx), *ay = (int)hy - 1, *sa = CM_S;
+		*bx = (int)floor(gx), *by = (int)hy, *sb = CM_N;
+	}
+}
+
+static bool takes_tiles(const cm_map *m, int x, int y)
+{
+	const cm_square *s = cm_map_at(m, x, y);
+	return s && cm_square_kind_playable(s->kind);
+}
+
+/* ---- layers ---- */
+
+/* Every object group, found through group layers too, by name. */
+typedef struct {
+	xmlNode *islands, *island_squares, *names, *markers, *bigcities, *pieces, *prints[4], *ferries;
+} layers;
+
+static void find_layers(rd *r, xmlNode *parent, layers *L, xmlNode **squares, size_t *n_tile_layers, int depth)
+{
+	for (xmlNode *c = cm_xml_elem(parent->children); c; c = cm_xml_elem(c->next)) {
+		if (cm_xml_is(c, "group") && depth < 8) {
+			find_layers(r, c, L, squares, n_tile_layers, depth + 1);
+			continue;
+		}
+		char *name = cm_xml_attr(c, "name");
+		if (cm_xml_is(c, "layer")) {
+			(*n_tile_layers)++;
+			if (name && strcmp(name, "squares") == 0 && !*squares)
+				*squares = c;
+			else if (!*squares && *n_tile_layers == 1)
+				*squares = c;
+		} else if (cm_xml_is(c, "objectgroup")) {
+			xmlNode **slot = NULL;
+			if (!name)
+				;
+			else if (strcmp(name, "islands") == 0)
+				slot = &L->islands;
+			else if (strcmp(name, "island-squares") == 0)
+				slot = &L->island_squares;
+			else if (strcmp(name, "names") == 0)
+				slot = &L->names;
+			else if (strcmp(name, "markers") == 0)
+				slot = &L->markers;
+			else if (strcmp(name, "bigcities") == 0)
+				slot = &L->bigcities;
+			else if (strcmp(name, "pieces") == 0)
+				slot = &L->pieces;
+			else if (strcmp(name, "prints-road") == 0)
+				slot = &L->prints[CM_PRINT_ROAD];
+			else if (strcmp(name, "prints-city") == 0)
+				slot = &L->prints[CM_PRINT_CITY];
+			else if (strcmp(name, "prints-neutral") == 0)
+				slot = &L->prints[CM_PRINT_NEUTRAL];
+			else if (strcmp(name, "ferries") == 0)
+				slot = &L->ferries;
+			if (slot && *slot) {
+				report(r, "CM0705", cm_xml_line(c), NULL,
+				       "a second object layer named '%s' (the first is on line %u): merge the two in Tiled",
+				       name, cm_xml_line(*slot));
+			} else if (slot) {
+				*slot = c;
+			} else if (cm_xml_elem(c->children)) {
+				size_t k = 0;
+				for (xmlNode *o = cm_xml_elem(c->children); o; o = cm_xml_elem(o->next))
+					k += cm_xml_is(o, "object");
+				if (k)
+					cm_diags_check(r->d, "CM0706", r->file, cm_xml_line(c), 0, NULL,
+					               "object layer '%s' is not a carcamap layer: its %zu object%s not part "
+					               "of the map",
+					               name ? name : "", k, k == 1 ? " is" : "s are");
+			}
+		}
+		free(name);
+	}
+}
+
+#define FOR_OBJECTS(layer, o)                                                          \
+	for (xmlNode *o = cm_xml_elem((layer) ? (layer)->children : NULL); o; o = cm_xml_elem(o->next)) \
+		if (cm_xml_is(o, "object"))
+
+/* Island ids sorted (then by declaration order), for lookups in log time. */
+static const cm_map *sort_map;
+static int cmp_island(const void *a, const void *b)
+{
+	int i = *(const int *)a, k = *(const int *)b;
+	int c = strcmp(sort_map->islands[i].name, sort_map->islands[k].name);
+	return c ? c : (i > k) - (i < k);
+}
+
+static int island_index(const rd *r, const char *id)
+{
+	const cm_map *m = r->m;
+	size_t lo = 0, hi = r->n_island_order;
+	while (id && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(m->islands[r->island_order[mid]].name, id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return id && lo < r->n_island_order && strcmp(m->islands[r->island_order[lo]].name, id) == 0
+	               ? r->island_order[lo]
+	               : -1;
+}
+
+static void read_islands(rd *r, xmlNode *layer)
+{
+	cm_map *m = r->m;
+	FOR_OBJECTS (layer, n) {
+		obj o;
+		if (read_obj(r, n, "islands", &o)) {
+			if (!o.name)
+				report(r, "CM0705", o.line, &o, "an island needs its id as the object name");
+			else if (!cm_grow((void **)&m->islands, &r->cap_islands, m->n_islands, sizeof *m->islands)) {
+				cm_island *is = &m->islands[m->n_islands++];
+				is->name = o.name;
+				o.name = NULL;
+				is->title = prop_str(r, n, "title");
+				is->line = o.line;
+			} else
+				r->oom = true;
+		}
+		obj_free(&o);
+	}
+}
+
+static void read_island_squares(rd *r, xmlNode *layer)
+{
+	cm_map *m = r->m;
+	if (m->n_islands) {
+		if (!(r->island_order = malloc(m->n_islands * sizeof *r->island_order))) {
+			r->oom = true;
+			return;
+		}
+		for (size_t i = 0; i < m->n_islands; i++)
+			r->island_order[i] = (int)i;
+		sort_map = m;
+		qsort(r->island_order, m->n_islands, sizeof *r->island_order, cmp_island);
+		r->n_island_order = m->n_islands;
+	}
+	FOR_OBJECTS (layer, n) {
+		obj o;
+		int x, y;
+		if (read_obj(r, n, "island-squares", &o) && obj_square(r, &o, &x, &y)) {
+			cm_square *s = cm_map_at(m, x, y);
+			int k = island_index(r, o.name);
+			if (r->island_by[y * m->cols + x])
+				report(r, "CM0705", o.line, &o, "square (%d,%d) is already given an island by object %ld", x, y,
+				       r->island_by[y * m->cols + x]);
+			else if (k < 0)
+				report(r, "CM0205", o.line, &o,
+				       "square (%d,%d): the object name must be the id of an island of layer 'islands'", x, y);
+			else {
+				r->island_by[y * m->cols + x] = o.id ? o.id : -1;
+				s->island = k;
+				s->arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
+				s->line = o.line;
+			}
+		}
+		obj_free(&o);
+	}
+}
+
+static void read_names(rd *r, xmlNode *layer)
+{
+	cm_map *m = r->m;
+	FOR_OBJECTS (layer, n) {
+		obj o;
+		int x, y;
+		if (read_obj(r, n, "names", &o) && obj_square(r, &o, &x, &y)) {
+			/* the text Tiled shows, else the object name */
+			char *text = NULL;
+			for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next))
+				if (cm_xml_is(c, "text")) {
+					xmlChar *t = xmlNodeGetContent(c);
+					text = t && *t ? sdup(r, (const char *)t) : NULL;
+					xmlFree(t);
+				}
+			if (!text && o.name)
+				text = sdup(r, o.name);
+			cm_square *s = cm_map_at(m, x, y);
+			if (!text)
+				report(r, "CM0705", o.line, &o, "square (%d,%d): a name object needs a text", x, y);
+			else if (s->name)
+				report(r, "CM0202", o.line, &o, "square (%d,%d) is already named \"%s\" by object %ld", x, y,
+				       s->name, r->named_by[y * m->cols + x]);
+			else {
+				s->name = text;
+				text = NULL;
+				r->named_by[y * m->cols + x] = o.id;
+				s->line = o.line;
+			}
+			free(text);
+		}
+		obj_free(&o);
+	}
+}
+
+static void read_markers(rd *r, xmlNode *layer)
+{
+	cm_map *m = r->m;
+	FOR_OBJECTS (layer, n) {
+		obj o;
+		int x, y;
+		if (read_obj(r, n, "markers", &o) && obj_square(r, &o, &x, &y)) {
+			cm_square *s = cm_map_at(m, x, y);
+			if (!o.name)
+				report(r, "CM0705", o.line, &o, "square (%d,%d): a marker needs its text as the object name", x, y);
+			else {
+				if (cm_grow((void **)&s->markers, &r->marker_cap[y * m->cols + x], s->n_markers, sizeof *s->markers))
+					r->oom = true;
+				else {
+					s->markers[s->n_markers++] = o.name;
+					o.name = NULL;
+				}
+			}
+		}
+		obj_free(&o);
+	}
+}
+
+/* Ray casting: whether (px,py) is inside the polygon. */
+static bool inside(const double *p, size_t n, double px, double py)
+{
+	bool in = false;
+	for (size_t i = 0, j = n - 1; i < n; j = i++) {
+		double xi = p[2 * i], yi = p[2 * i + 1], xj = p[2 * j], yj = p[2 * j + 1];
+		if ((yi > py) != (yj > py) && px < (xj - xi) * (py - yi) / (yj - yi) + xi)
+			in = !in;
+	}
+	return in;
+}
+
+static void read_bigcities(rd *r, xmlNode *layer)
+{
+	cm_map *m = r->m;
+	size_t count = 0;
+	FOR_OBJECTS (layer, n)
+		count++;
+	r->cities = calloc(count + 1, sizeof *r->cities);
+	r->city_pts = calloc(count + 1, sizeof *r->city_pts);
+	r->city_npts = calloc(count + 1, sizeof *r->city_npts);
+	r->city_box = calloc(4 * (count + 1), sizeof *r->city_box);
+	r->piece_cap = calloc(count + 1, sizeof *r->piece_cap);
+	if (!r->cities || !r->city_pts || !r->city_npts || !r->city_box || !r->piece_cap) {
+		r->oom = true;
+		return;
+	}
+	FOR_OBJECTS (layer, n) {
+		obj o;
+		if (!read_obj(r, n, "bigcities", &o)) {
+			obj_free(&o);
+			continue;
+		}
+		if (!o.name) {
+			report(r, "CM0705", o.line, &o, "a big city needs its name as the object name");
+			obj_free(&o);
+			continue;
+		}
+		if (o.shape == SH_RECT && o.w > 0 && o.h > 0) {
+			/* a rectangle drawn in Tiled: its four corners */
+			free(o.pts);
+			if (!(o.pts = malloc(8 * sizeof *o.pts))) {
+				r->oom = true;
+				obj_free(&o);
+				continue;
+			}
+			double c[8] = { o.x, o.y, o.x + o.w, o.y, o.x + o.w, o.y + o.h, o.x, o.y + o.h };
+			memcpy(o.pts, c, sizeof c);
+			o.npts = 4;
+		} else if (o.shape != SH_POLYGON || o.npts < 3) {
+			report(r, "CM0705", o.line, &o, "a big city is a polygon or rectangle around its pieces");
+			obj_free(&o);
+			continue;
+		}
+		if (cm_grow((void **)&m->bigcities, &r->cap_bigcities, m->n_bigcities, sizeof *m->bigcities)) {
+			r->oom = true;
+			obj_free(&o);
+			continue;
+		}
+		size_t i = m->n_bigcities++;
+		cm_bigcity *b = &m->bigcities[i];
+		memset(b, 0, sizeof *b);
+		b->name = o.name;
+		o.name = NULL;
+		b->line = o.line;
+		r->cities[i] = n;
+		r->city_pts[i] = o.pts;
+		r->city_npts[i] = o.npts;
+		double *bx = &r->city_box[4 * i];
+		bx[0] = bx[2] = o.pts[0];
+		bx[1] = bx[3] = o.pts[1];
+		for (size_t k = 1; k < o.npts; k++) {
+			bx[0] = fmin(bx[0], o.pts[2 * k]);
+			bx[1] = fmin(bx[1], o.pts[2 * k + 1]);
+			bx[2] = fmax(bx[2], o.pts[2 * k]);
+			bx[3] = fmax(bx[3], o.pts[2 * k + 1]);
+		}
+		o.pts = NULL;
+		obj_free(&o);
+	}
+}
+
+static void read_pieces(rd *r, xmlNode *layer)
+{
+	cm_map *m = r->m;
+	FOR_OBJECTS (layer, n) {
+		obj o;
+		int x, y;
+		if (!read_obj(r, n, "pieces", &o) || !obj_square(r, &o, &x, &y)) {
+			obj_free(&o);
+			continue;
+		}
+		double cx = (x + 0.5) * r->tw, cy = (y + 0.5) * r->th;
+		size_t city = m->n_bigcities;
+		for (size_t i = 0; i < m->n_bigcities && city == m->n_bigcities && r->work <= MAX_WORK; i++) {
+			const double *bx = &r->city_box[4 * i];
+			if (cx < bx[0] || cy < bx[1] || cx > bx[2] || cy > bx[3])
+				continue;
+			r->work += r->city_npts[i];
+			if (inside(r->city_pts[i], r->city_npts[i], cx, cy))
+				city = i;
+		}
+		if (r->work > MAX_WORK) {
+			report(r, "CM0705", o.line, &o,
+			       "the big-city outlines overlap too much to place the pieces in them: draw each big city "
+			       "as one polygon around its own pieces");
+			obj_free(&o);
+			break;
+		}
+		xmlNode *fp = property(n, "features");
+		char *note = prop_value(r, fp);
+		if (city == m->n_bigcities) {
+			report(r, "CM0208", o.line, &o, "the piece on square (%d,%d) lies in no big city of layer 'bigcities'",
+			        x, y);
+			cm_diags_set_square(r->d, x, y);
+		} else if (!note) {
+			report(r, "CM0209", o.line, &o, "the piece on square (%d,%d) has no 'features' property", x, y);
+			cm_diags_set_square(r->d, x, y);
+		} else {
+			cm_tile_type t;
+			char err[200];
+			int rc = cm_tilenote_parse(note, &t, err, sizeof err);
+			if (rc == CM_ENOMEM)
+				r->oom = true;
+			else if (rc) {
+				report(r, "CM0209", fp ? cm_xml_line(fp) : o.line, &o, "the piece on square (%d,%d): features: %s",
+				       x, y, err);
+				cm_diags_set_square(r->d, x, y);
+			} else {
+				cm_bigcity *b = &m->bigcities[city];
+				if (cm_grow((void **)&b->pieces, &r->piece_cap[city], b->n_pieces, sizeof *b->pieces)) {
+					r->oom = true;
+					cm_tile_type_clear(&t);
+				} else {
+					cm_bigcity_piece *v = b->pieces;
+					t.line = o.line;
+					for (size_t k = 0; k < t.n_features; k++)
+						t.features[k].line = o.line;
+					v[b->n_pieces].x = x;
+					v[b->n_pieces].y = y;
+					v[b->n_pieces++].tile = t;
+					cm_square *s = cm_map_at(m, x, y);
+					if (s->bigcity < 0)
+						s->bigcity = (int)city;
+				}
+			}
+		}
+		free(note);
+		obj_free(&o);
+	}
+}
+
+/* The middle of a line object's two ends (prints) or one end (ferries). */
+static bool line_end(const obj *o, int which, double *px, double *py)
+{
+	if (o->npts < 2)
+		return false;
+	size_t k = which ? o->npts - 1 : 0;
+	*px = o->pts[2 * k];
+	*py = o->pts[2 * k + 1];
+	return true;
+}
+
+static void read_prints(rd *r, xmlNode *layer, cm_print_kind kind, const char *lname)
+{
+	cm_map *m = r->m;
+	FOR_OBJECTS (layer, n) {
+		obj o;
+		if (!read_obj(r, n, lname, &o)) {
+			obj_free(&o);
+			continue;
+		}
+		double ax, ay, bx, by;
+		if (o.shape != SH_POLYLINE || !line_end(&o, 0, &ax, &ay) || !line_end(&o, 1, &bx, &by)) {
+			report(r, "CM0705", o.line, &o, "an edge print is a polyline along the printed side");
+			obj_free(&o);
+			continue;
+		}
+		int x1, y1, x2, y2;
+		cm_side s1, s2;
+		nearest_side(r, (ax + bx) / 2, (ay + by) / 2, &x1, &y1, &s1, &x2, &y2, &s2);
+		bool t1 = takes_tiles(m, x1, y1), t2 = takes_tiles(m, x2, y2);
+		if (t1 == t2) {
+			report(r, "CM0203", o.line, &o, "lies between squares (%d,%d) and (%d,%d), %s: a print goes on a side "
+			       "of a square that takes tiles facing one that takes none",
+			       x1, y1, x2, y2, t1 ? "which both take tiles" : "neither of which takes tiles");
+			obj_free(&o);
+			continue;
+		}
+		int x = t1 ? x1 : x2, y = t1 ? y1 : y2;
+		cm_side s = t1 ? s1 : s2;
+		long *by_id = &r->print_by[4 * (y * m->cols + x) + s];
+		cm_edge_print *p = &cm_map_at(m, x, y)->print[s];
+		if (*by_id) {
+			report(r, "CM0202", o.line, &o, "side %s of square (%d,%d) already has a print (object %ld)",
+			       cm_side_name(s), x, y, *by_id);
+			cm_diags_set_square(r->d, x, y);
+		} else {
+			*by_id = o.id ? o.id : -1;
+			p->kind = kind;
+			p->label = o.name;
+			o.name = NULL;
+			p->arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
+			p->line = o.line;
+		}
+		obj_free(&o);
+	}
+}
+
+/* Which of the two squares beside a ferry end it starts from: the one
+ * with a road print there, else the one that takes tiles. */
+static void ferry_end(const rd *r, double px, double py, int *x, int *y, cm_side *s)
+{
+	int ax, ay, bx, by;
+	cm_side sa, sb;
+	nearest_side(r, px, py, &ax, &ay, &sa, &bx, &by, &sb);
+	const cm_square *a = cm_map_at(r->m, ax, ay), *b = cm_map_at(r->m, bx, by);
+	bool ra = a && a->print[sa].kind == CM_PRINT_ROAD, rb = b && b->print[sb].kind == CM_PRINT_ROAD;
+	bool use_a = ra || (!rb && takes_tiles(r->m, ax, ay));
+	*x = use_a ? ax : bx;
+	*y = use_a ? ay : by;
+	*s = use_a ? sa : sb;
+}
+
+static void read_ferries(rd *r, xmlNode *layer)
+{
+	cm_map *m = r->m;
+	FOR_OBJECTS (layer, n) {
+		obj o;
+		if (!read_obj(r, n, "ferries", &o)) {
+			obj_free(&o);
+			continue;
+		}
+		double ax, ay, bx, by;
+		if (o.shape != SH_POLYLINE || !line_end(&o, 0, &ax, &ay) || !line_end(&o, 1, &bx, &by)) {
+			report(r, "CM0705", o.line, &o, "a ferry is a polyline from one road print to another");
+			obj_free(&o);
+			continue;
+		}
+		if (cm_grow((void **)&m->ferries, &r->cap_ferries, m->n_ferries, sizeof *m->ferries)) {
+			r->oom = true;
+			obj_free(&o);
+			continue;
+		}
+		cm_ferry *f = &m->ferries[m->n_ferries++];
+		memset(f, 0, sizeof *f);
+		ferry_end(r, ax, ay, &f->x1, &f->y1, &f->s1);
+		ferry_end(r, bx, by, &f->x2, &f->y2, &f->s2);
+		f->name = o.name;
+		o.name = NULL;
+		f->arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
+		f->line = o.line;
+		obj_free(&o);
+	}
+}
+
+/* ---- map properties ---- */
+
+static bool id_ok(const char *s)
+{
+	return cm_id_valid(s);
+}
+
+/* "SET; SET TILE COUNT; …" */
+static void read_deck(rd *r, xmlNode *root)
+{
+	cm_map *m = r->m;
+	xmlNode *p = property(root, "deck");
+	char *v = prop_value(r, p);
+	if (!v)
+		return;
+	unsigned line = cm_xml_line(p);
+	size_t cap = 0;
+	char *save = NULL;
+	for (char *e = strtok_r(v, ";\n", &save); e; e = strtok_r(NULL, ";\n", &save)) {
+		char *tok[4] = { 0 };
+		int nt = 0;
+		char *s2 = NULL;
+		for (char *t = strtok_r(e, " \t\r", &s2); t; t = strtok_r(NULL, " \t\r", &s2))
+			if (nt < 4)
+				tok[nt++] = t;
+			else
+				nt = 5;
+		if (nt == 0)
+			continue;
+		long count = -1;
+		if ((nt != 1 && nt != 3) || !id_ok(tok[0]) || (nt == 3 && !parse_long(tok[2], 1, 10000, &count))) {
+			report(r, "CM0705", line, NULL,
+			       "map property 'deck': \"%s%s%s\" is not SET or SET TILE COUNT (entries separated by ';')",
+			       tok[0] ? tok[0] : "", nt > 1 ? " " : "", nt > 1 ? tok[1] : "");
+			continue;
+		}
+		if (cm_grow((void **)&m->deck, &cap, m->n_deck, sizeof *m->deck)) {
+			r->oom = true;
+			break;
+		}
+		cm_deck_entry *d = &m->deck[m->n_deck++];
+		memset(d, 0, sizeof *d);
+		d->tileset = sdup(r, tok[0]);
+		d->tile = nt == 3 ? sdup(r, tok[1]) : NULL;
+		d->count = (int)count;
+		d->line = line;
+	}
+	free(v);
+}
+
+static void read_map_properties(rd *r, xmlNode *root)
+{
+	cm_map *m = r->m;
+	unsigned line = cm_xml_line(root);
+	m->id = prop_str(r, root, "id");
+	m->name = prop_str(r, root, "name");
+	if (!m->id || !id_ok(m->id))
+		report(r, "CM0705", line, NULL,
+		       "map property 'id' is %s: in Tiled, Map > Map Properties, add a string property id such as "
+		       "\"my-map\" ([a-z0-9-])",
+		       m->id ? "not a map id" : "missing");
+	if (!m->name)
+		report(r, "CM0705", line, NULL,
+		       "map property 'name' is missing: in Tiled, Map > Map Properties, add a string property name");
+	int starts = 0;
+	for (int i = 0; i < m->cols * m->rows; i++)
+		starts += m->squares[i].kind == CM_SQ_START;
+	xmlNode *sp = property(root, "setup.starts");
+	m->setup.line = sp ? cm_xml_line(sp) : line;
+	m->setup.starts_used = (int)prop_int(r, root, "setup.starts", 0, 1000000, starts ? starts : 1, NULL);
+	m->setup.tiles_min = (int)prop_int(r, root, "setup.tiles_min", 0, 1000000, 0, NULL);
+	m->setup.tiles_max = (int)prop_int(r, root, "setup.tiles_max", 0, 1000000, 0, NULL);
+	m->setup.followers = (int)prop_int(r, root, "setup.followers", 0, 1000000, 9, NULL);
+	read_deck(r, root);
+	cm_edition ed = CM_EDITION_C2;
+	xmlNode *ep = property(root, "rules.edition");
+	char *e = prop_value(r, ep);
+	if (e && cm_edition_parse(e, &ed) != 0)
+		report(r, "CM0705", cm_xml_line(ep), NULL, "map property 'rules.edition' is \"%s\", not C1, C2 or C3", e);
+	free(e);
+	cm_rules *ru = &m->rules;
+	cm_rules_default(ru, ed);
+	ru->tiny_city = prop_bool(r, root, "rules.tiny_city", ru->tiny_city);
+	xmlNode *fp = property(root, "rules.farmers");
+	char *f = prop_value(r, fp);
+	if (f && strcmp(f, "C1") == 0)
+		ru->farmers = CM_FARMERS_C1;
+	else if (f && strcmp(f, "C2") == 0)
+		ru->farmers = CM_FARMERS_C2;
+	else if (f)
+		report(r, "CM0705", cm_xml_line(fp), NULL, "map property 'rules.farmers' is \"%s\", not C1 or C2", f);
+	free(f);
+	ru->farmers_bigcity = prop_bool(r, root, "rules.farmers_bigcity", ru->farmers_bigcity);
+	ru->town_extra_turn = prop_bool(r, root, "rules.town_extra_turn", ru->town_extra_turn);
+	ru->town_cost = prop_bool(r, root, "rules.town_cost", ru->town_cost);
+	ru->town_road_bonus = prop_bool(r, root, "rules.town_road_bonus", ru->town_road_bonus);
+	ru->abbey_edge = prop_bool(r, root, "rules.abbey_edge", ru->abbey_edge);
+}
+
+/* ---- the whole map ---- */
+
+static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
+{
+	rd r = { .d = d, .file = file };
+	xmlNode *root = xmlDocGetRootElement(doc);
+	unsigned line = cm_xml_line(root);
+	size_t errors = cm_diags_errors(d);
+	tset *ts = NULL;
+	size_t nts = 0;
+	uint32_t *gid = NULL;
+	unsigned *glines = NULL;
+	cm_map *m = NULL;
+	int rc = 0;
+	if (!cm_xml_is(root, "map")) {
+		report(&r, "CM0701", line, NULL, "not a Tiled map (the root element is not <map>)");
+		return CM_EINVAL;
+	}
+	char *fmt = prop_str(&r, root, "carcamap.format"), *ver = prop_str(&r, root, "carcamap.version");
+	if (fmt && strcmp(fmt, "carcamap-tmx") != 0)
+		report(&r, "CM0701", line, NULL, "map property carcamap.format is \"%s\", not carcamap-tmx", fmt);
+	else if (ver && ver[0] != '2')
+		report(&r, "CM0701", line, NULL,
+		       ver[0] == '1' && ver[1] == '.' ? "written by an older carcamap (carcamap-tmx %s) that did not carry "
+		                                        "the whole map: export the map again"
+		                                      : "carcamap-tmx %s is newer than this build reads (2.x)",
+		       ver);
+	free(fmt);
+	free(ver);
+	char *orient = cm_xml_attr_token(root, "orientation"), *inf = cm_xml_attr_token(root, "infinite");
+	if (!orient || strcmp(orient, "orthogonal") != 0)
+		report(&r, "CM0701", line, NULL,
+		       "%s map: carcamap maps are orthogonal (in Tiled, Map > Map Properties > Orientation)",
+		       orient ? orient : "a map without orientation, not an orthogonal");
+	if (inf && strcmp(inf, "0") != 0)
+		report(&r, "CM0701", line, NULL,
+		       "an infinite map has no fixed size: in Tiled, Map > Map Properties, untick Infinite, then save");
+	free(orient);
+	free(inf);
+	bool bad = false;
+	double cols = attr_num(root, "width", 0, &bad), rows = attr_num(root, "height", 0, &bad);
+	r.tw = attr_num(root, "tilewidth", 0, &bad);
+	r.th = attr_num(root, "tileheight", 0, &bad);
+	if (bad || cols < 1 || rows < 1 || cols > MAX_GRID || rows > MAX_GRID || cols != floor(cols) ||
+	    rows != floor(rows) || r.tw < 1 || r.th < 1) {
+		report(&r, "CM0216", line, NULL, "map size %g x %g squares of %g x %g pixels: 1 to %d squares a side and "
+		       "whole pixels are needed", cols, rows, r.tw, r.th, MAX_GRID);
+	}
+	if (cm_diags_errors(d) > errors)
+		return CM_EINVAL;
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
+		if (!cm_xml_is(c, "tileset"))
+			continue;
+		tset *v = realloc(ts, (nts + 1) * sizeof *v);
+		if (!v) {
+			rc = CM_ENOMEM;
+			goto out;
+		}
+		ts = v;
+		tset *t = &ts[nts++];
+		memset(t, 0, sizeof *t);
+		t->line = cm_xml_line(c);
+		char *fg = cm_xml_attr_token(c, "firstgid"), *src = cm_xml_attr(c, "source");
+		if (!fg || !parse_long(fg, 1, 0x0FFFFFFFL, &t->firstgid)) {
+			report(&r, "CM0705", t->line, NULL, "tileset without a firstgid of 1 or more");
+			t->firstgid = 0x7fffffffL;
+		}
+		t->name = src ? src : cm_xml_attr(c, "name");
+		t->kinds = src ? is_kinds_source(src) : (t->name && strcmp(t->name, "carcamap-kinds") == 0);
+		free(fg);
+	}
+	if (nts)
+		qsort(ts, nts, sizeof *ts, cmp_tset);
+	xmlNode *squares = NULL;
+	size_t n_tile_layers = 0;
+	layers L = { 0 };
+	find_layers(&r, root, &L, &squares, &n_tile_layers, 0);
+	if (!squares) {
+		report(&r, "CM0701", line, NULL,
+		       "no tile layer 'squares': in Tiled, Layer > New > Tile Layer, name it squares and draw the "
+		       "squares with %s",
+		       CM_TMX_KINDS);
+		rc = CM_EINVAL;
+		goto out;
+	}
+	if (n_tile_layers > 1) {
+		char *nm = cm_xml_attr(squares, "name");
+		bool named = nm && strcmp(nm, "squares") == 0;
+		free(nm);
+		if (!named) {
+			report(&r, "CM0701", cm_xml_line(squares), NULL,
+			       "%zu tile layers and none named 'squares': name the layer of square kinds squares", n_tile_layers);
+			rc = CM_EINVAL;
+			goto out;
+		}
+	}
+	double lw = attr_num(squares, "width", cols, &bad), lh = attr_num(squares, "height", rows, &bad);
+	if (bad || lw != cols || lh != rows) {
+		report(&r, "CM0703", cm_xml_line(squares), NULL, "tile layer 'squares' is %g x %g, the map %g x %g", lw, lh,
+		       cols, rows);
+		rc = CM_EINVAL;
+		goto out;
+	}
+	if ((rc = cm_map_new((int)cols, (int)rows, &m)))
+		goto out;
+	r.m = m;
+	m->line = line;
+	if (file && !(m->file = cm_strdup(file))) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	size_t n = (size_t)m->cols * (size_t)m->rows;
+	gid = calloc(n, sizeof *gid);
+	glines = calloc(n, sizeof *glines);
+	r.named_by = calloc(n, sizeof *r.named_by);
+	r.island_by = calloc(n, sizeof *r.island_by);
+	r.print_by = calloc(4 * n, sizeof *r.print_by);
+	r.marker_cap = calloc(n, sizeof *r.marker_cap);
+	if (!gid || !glines || !r.named_by || !r.island_by || !r.print_by || !r.marker_cap) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	if ((rc = read_gids(&r, squares, m->cols, m->rows, gid, glines)))
+		goto out;
+	if ((rc = set_kinds(&r, gid, glines, ts, nts)))
+		goto out;
+	read_map_properties(&r, root);
+	read_islands(&r, L.islands);
+	read_island_squares(&r, L.island_squares);
+	read_names(&r, L.names);
+	read_markers(&r, L.markers);
+	read_bigcities(&r, L.bigcities);
+	read_pieces(&r, L.pieces);
+	read_prints(&r, L.prints[CM_PRINT_ROAD], CM_PRINT_ROAD, "prints-road");
+	read_prints(&r, L.prints[CM_PRINT_CITY], CM_PRINT_CITY, "prints-city");
+	read_prints(&r, L.prints[CM_PRINT_NEUTRAL], CM_PRINT_NEUTRAL, "prints-neutral");
+	read_ferries(&r, L.ferries);
+	if (r.oom) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	cm_map_default_prints(m);
+	/* the checks a descriptor gets: the structure (with the TMX lines),
+	 * then, on a sound structure, the model's limits (texts, counts, ids) */
+	if (cm_diags_errors(d) == errors)
+		cm_map_check(m, NULL, 0, d);
+	if (cm_diags_errors(d) > errors || cm_map_check_model(m, "CM0219", file, d))
+		rc = CM_EINVAL;
+out:
+	if (r.oom && !rc)
+		rc = CM_ENOMEM;
+	for (size_t i = 0; i < nts; i++)
+		free(ts[i].name);
+	free(ts);
+	free(gid);
+	free(glines);
+	free(r.named_by);
+	free(r.island_by);
+	free(r.print_by);
+	for (size_t i = 0; r.city_pts && m && i < m->n_bigcities; i++)
+		free(r.city_pts[i]);
+	free(r.cities);
+	free(r.city_pts);
+	free(r.city_npts);
+	free(r.city_box);
+	free(r.piece_cap);
+	free(r.marker_cap);
+	free(r.island_order);
+	if (rc) {
+		cm_map_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+int cm_tmx_load_memory(const char *buf, size_t len, const char *file, cm_diags *d, cm_map **out)
+{
+	xmlDoc *doc;
+	*out = NULL;
+	int rc = cm_xml_load_memory(buf, len, file, NULL, d, &doc);
+	if (rc)
+		return rc;
+	rc = load_doc(doc, file, d, out);
+	xmlFreeDoc(doc);
+	return rc;
+}
+
+int cm_tmx_load_file(const char *path, cm_diags *d, cm_map **out)
+{
+	xmlDoc *doc;
+	*out = NULL;
+	int rc = cm_xml_load_file(path, NULL, d, &doc);
+	if (rc)
+		return rc;
+	rc = load_doc(doc, path, d, out);
+	xmlFreeDoc(doc);
+	return rc;
+}
