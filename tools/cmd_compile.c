@@ -115,6 +115,12 @@ int cmd_compile(int argc, char **argv)
 			ec = cli_usage_error("compile", "the input holds %zu maps: name the pack with -o", n_maps);
 			goto done;
 		}
+		if (!cm_id_valid(cm_workspace_map(w, 0)->id)) {
+			/* every reader checks ids; the file name is never built
+			 * from text that could be ../x or /etc/x */
+			ec = cli_usage_error("compile", "the map id is not an id: name the pack with -o");
+			goto done;
+		}
 		auto_out = malloc(strlen(cm_workspace_map(w, 0)->id) + 6);
 		if (!auto_out) {
 			ec = EXIT_IO;

@@ -72,6 +72,8 @@ static char *id_from_path(const char *path)
 		else if (k && id[k - 1] != '-')
 			id[k++] = '-';
 	}
+	if (k > CM_ID_MAX)
+		k = CM_ID_MAX;
 	while (k && id[k - 1] == '-')
 		k--;
 	id[k] = '\0';
@@ -118,6 +120,10 @@ int cmd_import(int argc, char **argv)
 	if (argc - optind > 1)
 		return cli_usage_error("import", "one image at a time");
 	const char *png = argv[optind];
+	if (id && !cm_id_valid(id))
+		return cli_usage_error("import",
+		                       "--id is not an id: 1 to %d of a-z, 0-9 and '-', not starting with '-'",
+		                       CM_ID_MAX);
 	cm_diags *d = NULL;
 	cm_legend *lg = NULL;
 	cm_map *m = NULL;

@@ -41,11 +41,26 @@ static void usage(FILE *f)
 	        "cannot be listed yet), 2 usage error, 3 the file could not be read.\n");
 }
 
+/* Input text escaped for the terminal (cm_text_escape): a name never
+ * writes control sequences or a line of its own. The result lives until
+ * the eighth call after. */
+static const char *E(const char *s)
+{
+	static char *ring[8];
+	static unsigned next;
+	if (!s)
+		return "";
+	unsigned k = next++ % 8;
+	free(ring[k]);
+	ring[k] = cm_text_escape(s);
+	return ring[k] ? ring[k] : "?";
+}
+
 static void print_ids(const cm_tile_type *t, uint32_t m)
 {
 	for (size_t k = 0; k < t->n_features && k < CM_MAX_FEATURES; k++)
 		if (m & (1u << k))
-			printf(" %s", t->features[k].id);
+			printf(" %s", E(t->features[k].id));
 }
 
 static void print_editions(const char *label, const int *v)
@@ -64,8 +79,9 @@ static void print_editions(const char *label, const int *v)
 static void print_feature(const cm_tile_type *t, const cm_feature *f)
 {
 	/* ids padded to 4 columns, but no trailing blanks */
-	int pad = 5 - (int)strlen(f->id);
-	printf("    %-9s %s", cm_feature_kind_name(f->kind), f->id);
+	const char *fid = E(f->id);
+	int pad = 5 - (int)strlen(fid);
+	printf("    %-9s %s", cm_feature_kind_name(f->kind), fid);
 	if (f->slots) {
 		char buf[64];
 		cm_slots_format(f->slots, buf, sizeof buf);
@@ -90,17 +106,17 @@ static void print_feature(const cm_tile_type *t, const cm_feature *f)
 
 static void print_tileset(const cm_tileset *ts)
 {
-	printf("tile set %s: %s (%s, %zu tile types)\n\n", ts->id, ts->name, ts->base ? "base" : "expansion",
+	printf("tile set %s: %s (%s, %zu tile types)\n\n", E(ts->id), E(ts->name), ts->base ? "base" : "expansion",
 	       ts->n_tiles);
 	for (size_t i = 0; i < ts->n_tiles; i++) {
 		const cm_tile_type *t = &ts->tiles[i];
-		printf("%s", t->id);
+		printf("%s", E(t->id));
 		if (t->start)
 			printf("  start tile");
 		if (cm_tileset_is_abbey_tile(t))
 			printf("  abbey tile (dealt, not drawn)");
 		if (t->name)
-			printf("  \"%s\"", t->name);
+			printf("  \"%s\"", E(t->name));
 		printf("\n");
 		print_editions("    count    ", t->count);
 		printf("    edges     %s %s %s %s\n", cm_edge_kind_name((cm_edge_kind)t->edge[CM_N]),
@@ -185,7 +201,7 @@ static void print_map(cm_workspace *w, const cm_map *m)
 			prints[q->print[e].kind]++;
 	}
 	/* a board's printing is its rules edition (schemas/map.md "Printings") */
-	printf("map %s: %s, printing %s, %d x %d squares\n", m->id, m->name, cm_edition_name(m->rules.edition),
+	printf("map %s: %s, printing %s, %d x %d squares\n", E(m->id), E(m->name), cm_edition_name(m->rules.edition),
 	       m->cols, m->rows);
 	printf("    squares   ");
 	for (int k = 1; k < CM_SQ_KIND_COUNT; k++)
@@ -199,16 +215,16 @@ static void print_map(cm_workspace *w, const cm_map *m)
 			const cm_square *q = cm_map_at(m, x, y);
 			if (q->kind != CM_SQ_START)
 				continue;
-			printf("%s(%d,%d)%s%s", first ? "" : ", ", x, y, q->name ? " " : "", q->name ? q->name : "");
+			printf("%s(%d,%d)%s%s", first ? "" : ", ", x, y, q->name ? " " : "", E(q->name));
 			first = 0;
 		}
 	printf("; %d used\n", m->setup.starts_used);
 	for (size_t i = 0; i < m->n_bigcities; i++)
-		printf("    big city  %s, %zu square%s\n", m->bigcities[i].name, m->bigcities[i].n_pieces,
+		printf("    big city  %s, %zu square%s\n", E(m->bigcities[i].name), m->bigcities[i].n_pieces,
 		       m->bigcities[i].n_pieces == 1 ? "" : "s");
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *f = &m->ferries[i];
-		printf("    ferry     %s%s(%d,%d,%s) - (%d,%d,%s)", f->name ? f->name : "", f->name ? " " : "", f->x1,
+		printf("    ferry     %s%s(%d,%d,%s) - (%d,%d,%s)", E(f->name), f->name ? " " : "", f->x1,
 		       f->y1, cm_side_name(f->s1), f->x2, f->y2, cm_side_name(f->s2));
 		if (f->arms)
 			printf(", arms %u", (unsigned)f->arms);
@@ -218,8 +234,8 @@ static void print_map(cm_workspace *w, const cm_map *m)
 		int n = 0;
 		for (int k = 0; k < m->cols * m->rows; k++)
 			n += m->squares[k].island == (int)i;
-		printf("    island    %s%s%s%s, %d square%s\n", m->islands[i].name, m->islands[i].title ? " \"" : "",
-		       m->islands[i].title ? m->islands[i].title : "", m->islands[i].title ? "\"" : "", n,
+		printf("    island    %s%s%s%s, %d square%s\n", E(m->islands[i].name), m->islands[i].title ? " \"" : "",
+		       E(m->islands[i].title), m->islands[i].title ? "\"" : "", n,
 		       n == 1 ? "" : "s");
 	}
 	printf("    prints    road %d, city %d, neutral %d\n", prints[CM_PRINT_ROAD], prints[CM_PRINT_CITY],
@@ -229,7 +245,7 @@ static void print_map(cm_workspace *w, const cm_map *m)
 	printf("    deck     ");
 	for (size_t i = 0; i < m->n_deck; i++) {
 		const cm_deck_entry *e = &m->deck[i];
-		printf(" %s%s%s", e->tileset, e->tile ? "/" : "", e->tile ? e->tile : "");
+		printf(" %s%s%s", E(e->tileset), e->tile ? "/" : "", E(e->tile));
 		if (e->count >= 0)
 			printf(" x%d", e->count);
 	}
@@ -343,7 +359,7 @@ static int list_maps(const char *path, cli_format fmt, cm_diags *d)
 			/* tile sets that came with the input (a pack's), not those found */
 			for (size_t i = 0; i < own_sets; i++) {
 				const cm_tileset *ts = cm_workspace_tileset(w, i);
-				printf("tile set %s: %s, %zu tile types, %d tiles (C2)\n", ts->id, ts->name, ts->n_tiles,
+				printf("tile set %s: %s, %zu tile types, %d tiles (C2)\n", E(ts->id), E(ts->name), ts->n_tiles,
 				       cm_tileset_total(ts, CM_EDITION_C2));
 			}
 		}
@@ -411,7 +427,7 @@ static int list_legend(const char *path, cli_format fmt, cm_diags *d)
 		if (cm_json_finish(&j))
 			rc = CM_EIO;
 	} else {
-		printf("legend %s: tolerance %d\n", path, lg->tolerance);
+		printf("legend %s: tolerance %d\n", E(path), lg->tolerance);
 		printf("    grid      origin (%d,%d), cells %dx%d px, ", g->x, g->y, g->cell_w, g->cell_h);
 		if (g->cols > 0)
 			printf("%d x %d squares, ", g->cols, g->rows);
@@ -423,13 +439,13 @@ static int list_legend(const char *path, cli_format fmt, cm_diags *d)
 			colour_hex(c, hex);
 			printf("    %-9s %s", hex, cm_square_kind_name(c->kind));
 			if (c->island)
-				printf(" island %s", c->island);
+				printf(" island %s", E(c->island));
 			if (c->arms)
 				printf(" arms %u", (unsigned)c->arms);
 			if (c->name)
-				printf(" name \"%s\"", c->name);
+				printf(" name \"%s\"", E(c->name));
 			if (c->marker)
-				printf(" marker %s", c->marker);
+				printf(" marker %s", E(c->marker));
 			printf("\n");
 		}
 	}

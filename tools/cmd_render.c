@@ -221,6 +221,11 @@ int cmd_render(int argc, char **argv)
 		o.marks = marks;
 	}
 	if (!rc) {
+		if (!out && !cm_id_valid(m->id)) {
+			/* every reader checks ids; never a file name from other text */
+			ec = cli_usage_error("render", "the map id is not an id: name the picture with -o");
+			goto done;
+		}
 		if (!out) {
 			out = auto_out = cm_asprintf("%s.png", m->id);
 			if (!out) {

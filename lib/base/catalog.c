@@ -22,6 +22,9 @@ static const cm_check_info checks[] = {
 	  "give a tile set or map XML file, a legend, a PNG image or a carcamap pack" },
 	{ "CM0006", E, "id defined twice across the inputs", "",
 	  "give each map and tile set its own id, or pass each file once" },
+	{ "CM0007", E, "text holds a control character", "",
+	  "names, labels and other text hold printable characters only: remove control characters "
+	  "(character references such as &#10; or &#27; too), bidirectional controls and invalid UTF-8" },
 
 	/* ---- CM01xx: tile sets (lib/model/tileset.c) ---- */
 	{ "CM0101", E, "edge slot covered by no feature", "BASE-FEATURES",

@@ -302,6 +302,36 @@ static const source *find_source(const cm_diags *d, const char *file)
 	return NULL;
 }
 
+/* s escaped by cm_text_escape except that tabs stay tabs (new string). */
+static char *escape_keep_tabs(const char *s)
+{
+	size_t n = strlen(s), cap = n * 8 + 1, len = 0;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	const char *p = s;
+	for (;;) {
+		size_t k = strcspn(p, "\t");
+		char *seg = cm_strndup(p, k), *e = seg ? cm_text_escape(seg) : NULL;
+		free(seg);
+		if (!e) {
+			free(out);
+			return NULL;
+		}
+		size_t el = strlen(e);
+		memcpy(out + len, e, el + 1);
+		len += el;
+		free(e);
+		if (!p[k])
+			break;
+		out[len++] = '\t';
+		out[len] = '\0';
+		p += k + 1;
+	}
+	return out;
+}
+
 /* Prints line `line` of the source, tabs kept, and a caret under col. */
 static void quote_line(FILE *f, const source *s, unsigned line, unsigned col)
 {
@@ -318,21 +348,46 @@ static void quote_line(FILE *f, const source *s, unsigned line, unsigned col)
 		n--;
 	if (n > 200)
 		n = 200;
-	fprintf(f, "  %5u | %.*s\n", line, (int)n, p);
-	if (col > 0 && col <= n + 1) {
-		fputs("        | ", f);
-		for (unsigned i = 1; i < col; i++)
-			fputc(p[i - 1] == '\t' ? '\t' : ' ', f);
-		fputs("^\n", f);
+	/* the line as escaped text (tabs kept): a control character or bidi
+	 * override in the input never reaches the terminal; the caret goes
+	 * under the escaped column */
+	char *head = cm_strndup(p, col > 0 && col <= n + 1 ? col - 1 : n);
+	char *all = cm_strndup(p, n);
+	char *eh = head ? escape_keep_tabs(head) : NULL, *ea = all ? escape_keep_tabs(all) : NULL;
+	if (ea) {
+		fprintf(f, "  %5u | %s\n", line, ea);
+		if (eh && col > 0 && col <= n + 1) {
+			fputs("        | ", f);
+			for (const char *c = eh; *c; c++)
+				if (*c == '\t' || (*c & 0xC0) != 0x80) /* one column per character */
+					fputc(*c == '\t' ? '\t' : ' ', f);
+			fputs("^\n", f);
+		}
 	}
+	free(head);
+	free(all);
+	free(eh);
+	free(ea);
+}
+
+/* Writes s escaped (cm_text_escape), NULL as nothing. */
+static void put_escaped(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	char *e = cm_text_escape(s);
+	fputs(e ? e : "(out of memory)", f);
+	free(e);
 }
 
 int cm_diags_write_text(const cm_diags *d, FILE *f)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const cm_diag *g = &d->v[i];
+		/* every part escaped: one diagnostic is one line, whatever the
+		 * input held (names, file names, quoted pack text) */
 		if (g->file) {
-			fputs(g->file, f);
+			put_escaped(f, g->file);
 			if (g->line) {
 				fprintf(f, ":%u", g->line);
 				if (g->col)
@@ -341,11 +396,19 @@ int cm_diags_write_text(const cm_diags *d, FILE *f)
 			fputs(": ", f);
 		}
 		fprintf(f, "%s: ", cm_severity_name(g->severity));
-		if (g->where)
-			fprintf(f, "%s: ", g->where);
-		fputs(g->message ? g->message : "(out of memory)", f);
-		if (g->rule)
-			fprintf(f, " [%s]", g->rule);
+		if (g->where) {
+			put_escaped(f, g->where);
+			fputs(": ", f);
+		}
+		if (g->message)
+			put_escaped(f, g->message);
+		else
+			fputs("(out of memory)", f);
+		if (g->rule) {
+			fputs(" [", f);
+			put_escaped(f, g->rule);
+			fputc(']', f);
+		}
 		fputc('\n', f);
 		const source *s = find_source(d, g->file);
 		if (s && g->line)

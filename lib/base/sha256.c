@@ -2,8 +2,14 @@
 /* sha256.c: SHA-256 as specified in FIPS 180-4 (sha256_int.h). Portable C:
  * big-endian loads and stores are done byte by byte, so the result does not
  * depend on the host's byte order. */
+#include <stdbool.h>
 #include <string.h>
 #include "base/sha256_int.h"
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define HAVE_SHA_NI 1
+#endif
 
 static const uint32_t K[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -21,29 +27,41 @@ static uint32_t ror(uint32_t x, unsigned n)
 	return (x >> n) | (x << (32 - n));
 }
 
+#define BSIG0(x) (ror(x, 2) ^ ror(x, 13) ^ ror(x, 22))
+#define BSIG1(x) (ror(x, 6) ^ ror(x, 11) ^ ror(x, 25))
+#define SSIG0(x) (ror(x, 7) ^ ror(x, 18) ^ ((x) >> 3))
+#define SSIG1(x) (ror(x, 17) ^ ror(x, 19) ^ ((x) >> 10))
+/* One round with the working variables renamed instead of moved: eight
+ * rounds bring them back to their places. */
+#define ROUND(a, b, c, d, e, f, g, h, i)                                              \
+	do {                                                                          \
+		uint32_t t1 = h + BSIG1(e) + (g ^ (e & (f ^ g))) + K[i] + w[(i) & 15]; \
+		d += t1;                                                              \
+		h = t1 + BSIG0(a) + ((a & b) | (c & (a | b)));                         \
+	} while (0)
+/* The message schedule in a window of 16 words, computed as the rounds
+ * need it. */
+#define SCHED(i) (w[(i) & 15] += SSIG1(w[((i) - 2) & 15]) + w[((i) - 7) & 15] + SSIG0(w[((i) - 15) & 15]))
+
 static void block(uint32_t h[8], const uint8_t p[64])
 {
-	uint32_t w[64];
+	uint32_t w[16];
 	for (int i = 0; i < 16; i++)
 		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
 		       (uint32_t)p[4 * i + 2] << 8 | (uint32_t)p[4 * i + 3];
-	for (int i = 16; i < 64; i++) {
-		uint32_t s0 = ror(w[i - 15], 7) ^ ror(w[i - 15], 18) ^ (w[i - 15] >> 3);
-		uint32_t s1 = ror(w[i - 2], 17) ^ ror(w[i - 2], 19) ^ (w[i - 2] >> 10);
-		w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-	}
 	uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
-	for (int i = 0; i < 64; i++) {
-		uint32_t t1 = k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
-		uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-		k = g;
-		g = f;
-		f = e;
-		e = d + t1;
-		d = c;
-		c = b;
-		b = a;
-		a = t1 + t2;
+	for (int i = 0; i < 64; i += 8) {
+		if (i >= 16)
+			for (int j = i; j < i + 8; j++)
+				SCHED(j);
+		ROUND(a, b, c, d, e, f, g, k, i);
+		ROUND(k, a, b, c, d, e, f, g, i + 1);
+		ROUND(g, k, a, b, c, d, e, f, i + 2);
+		ROUND(f, g, k, a, b, c, d, e, i + 3);
+		ROUND(e, f, g, k, a, b, c, d, i + 4);
+		ROUND(d, e, f, g, k, a, b, c, i + 5);
+		ROUND(c, d, e, f, g, k, a, b, i + 6);
+		ROUND(b, c, d, e, f, g, k, a, i + 7);
 	}
 	h[0] += a;
 	h[1] += b;
@@ -55,6 +73,63 @@ static void block(uint32_t h[8], const uint8_t p[64])
 	h[7] += k;
 }
 
+static void blocks_c(uint32_t h[8], const uint8_t *p, size_t n)
+{
+	for (; n; n--, p += 64)
+		block(h, p);
+}
+
+#ifdef HAVE_SHA_NI
+/* The same compression with the x86 SHA extensions (when the processor
+ * has them: cpuid leaf 7, EBX bit 29), about six times the speed of the
+ * portable code. The state is kept as the instructions want it: ABEF in
+ * one register, CDGH in the other; SHA256RNDS2 does two rounds and
+ * SHA256MSG1/MSG2 the message schedule, four words at a time. */
+__attribute__((target("sha,sse4.1,ssse3"))) static void blocks_ni(uint32_t h[8], const uint8_t *p, size_t n)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	__m128i t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)&h[0]), 0xB1); /* BADC */
+	__m128i s1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)&h[4]), 0x1B); /* HGFE */
+	__m128i s0 = _mm_alignr_epi8(t, s1, 8);    /* ABEF */
+	s1 = _mm_blend_epi16(s1, t, 0xF0);         /* CDGH */
+	for (; n; n--, p += 64) {
+		__m128i save0 = s0, save1 = s1, m[4];
+		for (int g = 0; g < 16; g++) {
+			if (g < 4) {
+				m[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * g)), bswap);
+			} else {
+				/* W[t-16] + s0(W[t-15]) + W[t-7], then + s1(W[t-2]) */
+				__m128i x = _mm_sha256msg1_epu32(m[(g - 4) & 3], m[(g - 3) & 3]);
+				x = _mm_add_epi32(x, _mm_alignr_epi8(m[(g - 1) & 3], m[(g - 2) & 3], 4));
+				m[g & 3] = _mm_sha256msg2_epu32(x, m[(g - 1) & 3]);
+			}
+			__m128i k = _mm_add_epi32(m[g & 3], _mm_loadu_si128((const __m128i *)(const void *)&K[4 * g]));
+			s1 = _mm_sha256rnds2_epu32(s1, s0, k);
+			s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_shuffle_epi32(k, 0x0E));
+		}
+		s0 = _mm_add_epi32(s0, save0);
+		s1 = _mm_add_epi32(s1, save1);
+	}
+	t = _mm_shuffle_epi32(s0, 0x1B);        /* FEBA */
+	s1 = _mm_shuffle_epi32(s1, 0xB1);       /* DCHG */
+	s0 = _mm_blend_epi16(t, s1, 0xF0);      /* DCBA */
+	s1 = _mm_alignr_epi8(s1, t, 8);         /* HGFE */
+	_mm_storeu_si128((__m128i *)(void *)&h[0], s0);
+	_mm_storeu_si128((__m128i *)(void *)&h[4], s1);
+}
+
+static bool has_sha_ni(void)
+{
+	unsigned a, b, c, d;
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19)) || !(c & (1u << 9)))
+		return false; /* SSE4.1, SSSE3 */
+	if (__get_cpuid_max(0, NULL) < 7)
+		return false;
+	__cpuid_count(7, 0, a, b, c, d);
+	return (b & (1u << 29)) != 0;
+}
+#endif
+
 void cm_sha256_init(cm_sha256 *c)
 {
 	static const uint32_t iv[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -62,6 +137,17 @@ void cm_sha256_init(cm_sha256 *c)
 	memcpy(c->h, iv, sizeof iv);
 	c->len = 0;
 	c->n = 0;
+	c->blocks = blocks_c;
+#ifdef HAVE_SHA_NI
+	if (has_sha_ni())
+		c->blocks = blocks_ni;
+#endif
+}
+
+void cm_sha256_init_portable(cm_sha256 *c)
+{
+	cm_sha256_init(c);
+	c->blocks = blocks_c;
 }
 
 void cm_sha256_update(cm_sha256 *c, const void *data, size_t len)
@@ -76,11 +162,12 @@ void cm_sha256_update(cm_sha256 *c, const void *data, size_t len)
 		len -= k;
 		if (c->n < 64)
 			return;
-		block(c->h, c->buf);
+		c->blocks(c->h, c->buf, 1);
 		c->n = 0;
 	}
-	for (; len >= 64; p += 64, len -= 64)
-		block(c->h, p);
+	c->blocks(c->h, p, len / 64);
+	p += len / 64 * 64;
+	len %= 64;
 	memcpy(c->buf, p, len);
 	c->n = len;
 }
@@ -91,13 +178,13 @@ void cm_sha256_final(cm_sha256 *c, uint8_t out[32])
 	c->buf[c->n++] = 0x80;
 	if (c->n > 56) {
 		memset(c->buf + c->n, 0, 64 - c->n);
-		block(c->h, c->buf);
+		c->blocks(c->h, c->buf, 1);
 		c->n = 0;
 	}
 	memset(c->buf + c->n, 0, 56 - c->n);
 	for (int i = 0; i < 8; i++)
 		c->buf[56 + i] = (uint8_t)(bits >> (56 - 8 * i));
-	block(c->h, c->buf);
+	c->blocks(c->h, c->buf, 1);
 	for (int i = 0; i < 8; i++) {
 		out[4 * i] = (uint8_t)(c->h[i] >> 24);
 		out[4 * i + 1] = (uint8_t)(c->h[i] >> 16);

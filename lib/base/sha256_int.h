@@ -12,9 +12,13 @@ typedef struct {
 	uint64_t len;        /* bytes hashed so far */
 	uint8_t buf[64];     /* pending partial block */
 	size_t n;            /* bytes in buf */
+	void (*blocks)(uint32_t h[8], const uint8_t *p, size_t n); /* n whole blocks at p */
 } cm_sha256;
 
 void cm_sha256_init(cm_sha256 *c);
+/* As cm_sha256_init, with the portable compression even where the
+ * processor's SHA extensions would be used (tests compare both). */
+void cm_sha256_init_portable(cm_sha256 *c);
 void cm_sha256_update(cm_sha256 *c, const void *data, size_t len);
 /* Writes the digest to out and leaves c unusable until the next init. */
 void cm_sha256_final(cm_sha256 *c, uint8_t out[32]);

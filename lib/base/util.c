@@ -100,6 +100,89 @@ int cm_edition_parse(const char *s, cm_edition *out)
 	return CM_EINVAL;
 }
 
+/* The code point of the UTF-8 sequence at s (its length in *len), or -1
+ * with *len 1 for an invalid, overlong, surrogate or cut sequence. */
+static long utf8_next(const unsigned char *s, size_t *len)
+{
+	unsigned c = s[0];
+	*len = 1;
+	if (c < 0x80)
+		return (long)c;
+	size_t n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? (c < 0xF0 ? 3 : 0) : c >= 0xC2 ? 2 : 0;
+	if (!n)
+		return -1;
+	long v = (long)(c & (0x7F >> n));
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return -1;
+		v = (v << 6) | (s[i] & 0x3F);
+	}
+	if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 || v > 0x10FFFF)) ||
+	    (v >= 0xD800 && v <= 0xDFFF))
+		return -1;
+	*len = n;
+	return v;
+}
+
+/* Code points cm_text_escape writes as escapes. */
+static bool escaped_cp(long v)
+{
+	return v < 0x20 || (v >= 0x7F && v <= 0x9F) || v == 0x061C || v == 0x200E || v == 0x200F ||
+	       (v >= 0x2028 && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069);
+}
+
+char *cm_text_escape(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s);
+	char *out = malloc(n * 8 + 1); /* at most \u{HHHH} (8) per input byte */
+	if (!out)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)s;
+	char *o = out;
+	while (*p) {
+		size_t len;
+		long v = utf8_next(p, &len);
+		if (v < 0)
+			o += sprintf(o, "\\x%02X", *p);
+		else if (v == '\n')
+			o += sprintf(o, "\\n");
+		else if (v == '\t')
+			o += sprintf(o, "\\t");
+		else if (v == '\r')
+			o += sprintf(o, "\\r");
+		else if (v < 0x80 && escaped_cp(v))
+			o += sprintf(o, "\\x%02lX", v);
+		else if (escaped_cp(v))
+			o += sprintf(o, "\\u{%04lX}", v);
+		else {
+			memcpy(o, p, len);
+			o += len;
+		}
+		p += len;
+	}
+	*o = '\0';
+	return out;
+}
+
+const char *cm_text_problem(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (p && *p) {
+		size_t len;
+		long v = utf8_next(p, &len);
+		if (v < 0)
+			return "invalid UTF-8";
+		if (v < 0x20 || (v >= 0x7F && v <= 0x9F))
+			return "a control character";
+		if (escaped_cp(v))
+			return "a bidirectional control or line separator";
+		p += len;
+	}
+	return NULL;
+}
+
 uint64_t cm_hash_bytes(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *b = p;

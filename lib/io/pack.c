@@ -59,26 +59,48 @@ static const char *duplicate_id(const char **ids, size_t n)
 /* The canonical serialization (schemas/pack.md): integers as 8-byte
  * big-endian two's complement, strings as a 4-byte big-endian length and
  * their bytes (NULL as length 0xFFFFFFFF), enums by name. */
-static void h_int(cm_sha256 *h, long long v)
+/* The serialization is gathered in a buffer and hashed in large pieces:
+ * a million squares make a hundred million bytes of small fields. */
+typedef struct {
+	cm_sha256 s;
+	size_t n;
+	uint8_t buf[8192];
+} hasher;
+
+static void h_bytes(hasher *h, const void *p, size_t n)
+{
+	if (n > sizeof h->buf - h->n) {
+		cm_sha256_update(&h->s, h->buf, h->n);
+		h->n = 0;
+		if (n > sizeof h->buf) {
+			cm_sha256_update(&h->s, p, n);
+			return;
+		}
+	}
+	memcpy(h->buf + h->n, p, n);
+	h->n += n;
+}
+
+static void h_int(hasher *h, long long v)
 {
 	uint8_t b[8];
 	uint64_t u = (uint64_t)v;
 	for (int i = 0; i < 8; i++)
 		b[i] = (uint8_t)(u >> (56 - 8 * i));
-	cm_sha256_update(h, b, 8);
+	h_bytes(h, b, 8);
 }
 
-static void h_str(cm_sha256 *h, const char *s)
+static void h_str(hasher *h, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
 	uint32_t len = s ? (uint32_t)n : 0xFFFFFFFFu;
 	uint8_t b[4] = { (uint8_t)(len >> 24), (uint8_t)(len >> 16), (uint8_t)(len >> 8), (uint8_t)len };
-	cm_sha256_update(h, b, 4);
+	h_bytes(h, b, 4);
 	if (s)
-		cm_sha256_update(h, s, n);
+		h_bytes(h, s, n);
 }
 
-static void h_tile(cm_sha256 *h, const cm_tile_type *t)
+static void h_tile(hasher *h, const cm_tile_type *t)
 {
 	h_int(h, (long long)t->n_features);
 	for (size_t i = 0; i < t->n_features; i++) {
@@ -97,7 +119,7 @@ static void h_tile(cm_sha256 *h, const cm_tile_type *t)
 		h_int(h, t->contacts[i]);
 }
 
-static void h_tileset(cm_sha256 *h, const cm_tileset *ts)
+static void h_tileset(hasher *h, const cm_tileset *ts)
 {
 	h_str(h, ts->id);
 	h_str(h, ts->name);
@@ -152,79 +174,86 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 	}
 	qsort(used, n_used, sizeof *used, cmp_set);
 
-	cm_sha256 h;
-	cm_sha256_init(&h);
-	h_str(&h, "carcamap map content 1");
-	h_str(&h, m->id);
-	h_str(&h, m->name);
-	h_int(&h, m->cols);
-	h_int(&h, m->rows);
-	h_int(&h, m->setup.starts_used);
-	h_int(&h, m->setup.tiles_min);
-	h_int(&h, m->setup.tiles_max);
-	h_int(&h, m->setup.followers);
-	h_str(&h, cm_edition_name(m->rules.edition));
-	h_int(&h, m->rules.tiny_city);
-	h_int(&h, m->rules.farmers);
-	h_int(&h, m->rules.farmers_bigcity);
-	h_int(&h, m->rules.town_extra_turn);
-	h_int(&h, m->rules.town_cost);
-	h_int(&h, m->rules.town_road_bonus);
-	h_int(&h, m->rules.abbey_edge);
-	h_int(&h, (long long)m->n_islands);
-	for (size_t i = 0; i < m->n_islands; i++) {
-		h_str(&h, m->islands[i].name);
-		h_str(&h, m->islands[i].title);
+	hasher *hp = malloc(sizeof *hp);
+	if (!hp) {
+		free(used);
+		return CM_ENOMEM;
 	}
-	h_int(&h, (long long)m->n_bigcities);
+	hp->n = 0;
+	cm_sha256_init(&hp->s);
+	h_str(hp, "carcamap map content 1");
+	h_str(hp, m->id);
+	h_str(hp, m->name);
+	h_int(hp, m->cols);
+	h_int(hp, m->rows);
+	h_int(hp, m->setup.starts_used);
+	h_int(hp, m->setup.tiles_min);
+	h_int(hp, m->setup.tiles_max);
+	h_int(hp, m->setup.followers);
+	h_str(hp, cm_edition_name(m->rules.edition));
+	h_int(hp, m->rules.tiny_city);
+	h_int(hp, m->rules.farmers);
+	h_int(hp, m->rules.farmers_bigcity);
+	h_int(hp, m->rules.town_extra_turn);
+	h_int(hp, m->rules.town_cost);
+	h_int(hp, m->rules.town_road_bonus);
+	h_int(hp, m->rules.abbey_edge);
+	h_int(hp, (long long)m->n_islands);
+	for (size_t i = 0; i < m->n_islands; i++) {
+		h_str(hp, m->islands[i].name);
+		h_str(hp, m->islands[i].title);
+	}
+	h_int(hp, (long long)m->n_bigcities);
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *b = &m->bigcities[i];
-		h_str(&h, b->name);
-		h_int(&h, (long long)b->n_pieces);
+		h_str(hp, b->name);
+		h_int(hp, (long long)b->n_pieces);
 		for (size_t k = 0; k < b->n_pieces; k++) {
-			h_int(&h, b->pieces[k].x);
-			h_int(&h, b->pieces[k].y);
-			h_tile(&h, &b->pieces[k].tile);
+			h_int(hp, b->pieces[k].x);
+			h_int(hp, b->pieces[k].y);
+			h_tile(hp, &b->pieces[k].tile);
 		}
 	}
-	h_int(&h, (long long)m->n_ferries);
+	h_int(hp, (long long)m->n_ferries);
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *f = &m->ferries[i];
-		h_str(&h, f->name);
-		h_int(&h, f->x1);
-		h_int(&h, f->y1);
-		h_str(&h, cm_side_name(f->s1));
-		h_int(&h, f->x2);
-		h_int(&h, f->y2);
-		h_str(&h, cm_side_name(f->s2));
-		h_int(&h, f->arms);
+		h_str(hp, f->name);
+		h_int(hp, f->x1);
+		h_int(hp, f->y1);
+		h_str(hp, cm_side_name(f->s1));
+		h_int(hp, f->x2);
+		h_int(hp, f->y2);
+		h_str(hp, cm_side_name(f->s2));
+		h_int(hp, f->arms);
 	}
-	h_int(&h, (long long)m->n_deck);
+	h_int(hp, (long long)m->n_deck);
 	for (size_t i = 0; i < m->n_deck; i++) {
-		h_str(&h, m->deck[i].tileset);
-		h_str(&h, m->deck[i].tile);
-		h_int(&h, m->deck[i].count);
+		h_str(hp, m->deck[i].tileset);
+		h_str(hp, m->deck[i].tile);
+		h_int(hp, m->deck[i].count);
 	}
 	for (int i = 0; i < m->cols * m->rows; i++) {
 		const cm_square *s = &m->squares[i];
-		h_str(&h, cm_square_kind_name(s->kind));
-		h_str(&h, s->name);
-		h_int(&h, s->arms);
-		h_int(&h, s->island);
-		h_int(&h, s->bigcity);
-		h_int(&h, (long long)s->n_markers);
+		h_str(hp, cm_square_kind_name(s->kind));
+		h_str(hp, s->name);
+		h_int(hp, s->arms);
+		h_int(hp, s->island);
+		h_int(hp, s->bigcity);
+		h_int(hp, (long long)s->n_markers);
 		for (size_t k = 0; k < s->n_markers; k++)
-			h_str(&h, s->markers[k]);
+			h_str(hp, s->markers[k]);
 		for (int e = 0; e < 4; e++) {
-			h_str(&h, cm_print_kind_name(s->print[e].kind));
-			h_int(&h, s->print[e].arms);
-			h_str(&h, s->print[e].label);
+			h_str(hp, cm_print_kind_name(s->print[e].kind));
+			h_int(hp, s->print[e].arms);
+			h_str(hp, s->print[e].label);
 		}
 	}
-	h_int(&h, (long long)n_used);
+	h_int(hp, (long long)n_used);
 	for (size_t i = 0; i < n_used; i++)
-		h_tileset(&h, used[i]);
-	cm_sha256_final(&h, out);
+		h_tileset(hp, used[i]);
+	cm_sha256_update(&hp->s, hp->buf, hp->n);
+	cm_sha256_final(&hp->s, out);
+	free(hp);
 	free(used);
 	return 0;
 }
@@ -882,6 +911,15 @@ static int load_ids(cm_diags *d, sqlite3 *db, const char *path, const char *tabl
 			rc = CM_EFORMAT;
 			goto out;
 		}
+		if (!cm_id_valid(t) || (size_t)bytes != strlen(t)) {
+			/* ids name output files (compile, render): never ../x */
+			cm_diags_check(d, "CM0407", path, 0, 0, NULL,
+			               "an id in table %s is not an id (1 to %d of a-z, 0-9 and '-', "
+			               "not starting with '-')",
+			               table, CM_ID_MAX);
+			rc = CM_EFORMAT;
+			goto out;
+		}
 		if (n >= MAX_ITEMS) {
 			cm_diags_check(d, "CM0407", path, 0, 0, NULL, "table %s has more than %d rows", table,
 			               MAX_ITEMS);
@@ -1049,7 +1087,9 @@ typedef struct {
 	cm_pack *p;
 	cm_diags *d;
 	int rc;            /* first failure: CM_EINVAL, CM_EFORMAT or CM_ENOMEM */
-	const char *where; /* place of the row being read */
+	const char *where; /* place of the row being read; NULL: square sq_x,sq_y of sq_map */
+	const char *sq_map;
+	int sq_x, sq_y;
 } rd;
 
 static void rd_bad(rd *r, const char *fmt, ...)
@@ -1059,11 +1099,17 @@ static void rd_bad(rd *r, const char *fmt, ...)
 	;
 static void rd_bad(rd *r, const char *fmt, ...)
 {
+	/* a square's place is formatted only when something is wrong with it:
+	 * no string is formatted per row read */
+	char w[600];
+	if (!r->where && r->sq_map)
+		snprintf(w, sizeof w, "%s, square (%d,%d)", r->sq_map, r->sq_x, r->sq_y);
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = cm_vasprintf(fmt, ap);
 	va_end(ap);
-	cm_diags_check(r->d, "CM0407", r->p->path, 0, 0, r->where, "%s", msg ? msg : "invalid value");
+	cm_diags_check(r->d, "CM0407", r->p->path, 0, 0, r->where ? r->where : r->sq_map ? w : NULL, "%s",
+	               msg ? msg : "invalid value");
 	free(msg);
 	if (!r->rc)
 		r->rc = CM_EINVAL;
@@ -1167,6 +1213,11 @@ static bool col_text(rd *r, sqlite3_stmt *st, int c, const char *what, bool null
 	}
 	if (n > MAX_TEXT || memchr(t, 0, (size_t)n)) {
 		rd_bad(r, "%s is longer than %d bytes or holds a NUL byte", what, MAX_TEXT);
+		return false;
+	}
+	const char *why = cm_text_problem(t);
+	if (why) {
+		rd_bad(r, "%s holds %s", what, why);
 		return false;
 	}
 	if (!(*out = cm_strndup(t, (size_t)n))) {
@@ -1298,7 +1349,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 		return CM_ENOTFOUND;
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", id);
-	rd r = { p, d, 0, where };
+	rd r = { p, d, 0, where, NULL, 0, 0 };
 	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL;
 	size_t cap = 0;
 	cm_tileset *set = calloc(1, sizeof *set);
@@ -1370,7 +1421,7 @@ int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 		return CM_ENOTFOUND;
 	char where[256];
 	snprintf(where, sizeof where, "map %.100s", id);
-	rd r = { p, d, 0, where };
+	rd r = { p, d, 0, where, NULL, 0, 0 };
 	cm_map *m = NULL;
 	sqlite3_stmt *st = rd_prepare(&r, "SELECT cols, rows, name, starts_used, tiles_min, tiles_max,"
 	                                  " followers, edition, tiny_city, farmers, farmers_bigcity,"
@@ -1470,8 +1521,12 @@ static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, const cm_map *m, ch
 	r->where = where;
 	if (!col_int(r, st, c, "x", 0, m->cols - 1, &x) || !col_int(r, st, c + 1, "y", 0, m->rows - 1, &y))
 		return NULL;
-	snprintf(w, wn, "%s, square (%lld,%lld)", where, x, y);
-	r->where = w;
+	(void)w;
+	(void)wn;
+	r->where = NULL;
+	r->sq_map = where;
+	r->sq_x = (int)x;
+	r->sq_y = (int)y;
 	*px = (int)x;
 	*py = (int)y;
 	return cm_map_at(m, (int)x, (int)y);
@@ -1676,12 +1731,13 @@ out:
 	return rc;
 }
 
-int cm_pack_verify_map(cm_pack *p, const char *id, cm_diags *d)
+int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 {
 	cm_map *m = NULL;
 	cm_tileset **sets = NULL;
 	size_t n = 0;
 	uint8_t stored[32], got[32];
+	*out = NULL;
 	int rc = cm_pack_read_map(p, id, d, &m);
 	if (rc)
 		goto out;
@@ -1712,6 +1768,17 @@ out:
 	for (size_t i = 0; i < n; i++)
 		cm_tileset_free(sets[i]);
 	free(sets);
+	if (rc)
+		cm_map_free(m);
+	else
+		*out = m;
+	return rc;
+}
+
+int cm_pack_verify_map(cm_pack *p, const char *id, cm_diags *d)
+{
+	cm_map *m = NULL;
+	int rc = cm_pack_read_map_verified(p, id, d, &m);
 	cm_map_free(m);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include "carcamap/tmx.h"
 #include "carcamap/workspace.h"
 #include "base/util_int.h"
+#include "io/xml_int.h"
 
 struct cm_workspace {
 	cm_map **maps;
@@ -153,9 +154,7 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 		cm_map *m = NULL;
 		/* the stored hash must match the content: a pack edited outside
 		 * carcamap is reported (CM0408) before anything uses it */
-		int r = cm_pack_verify_map(p, cm_pack_map_id(p, i), d);
-		if (!r)
-			r = cm_pack_read_map(p, cm_pack_map_id(p, i), d, &m);
+		int r = cm_pack_read_map_verified(p, cm_pack_map_id(p, i), d, &m);
 		if (!r)
 			r = add_map(w, m, path, d);
 		if (r && !rc)
@@ -215,7 +214,21 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	size_t len = strlen(path);
 	if (len > 5 && strcmp(path + len - 5, ".pack") == 0)
 		return load_pack(w, path, d);
-	cm_diags_check(d, "CM0005", path, 0, 0, NULL, "not a tile set, map descriptor, Tiled map or carcamap pack");
+	/* say what it is when we can tell (UTF-16, binary, XML of another
+	 * kind): never any of its bytes */
+	char head[4096];
+	size_t n = 0;
+	FILE *f = fopen(path, "rb");
+	if (f) {
+		n = fread(head, 1, sizeof head, f);
+		fclose(f);
+	}
+	const char *kind = n ? cm_xml_other_kind(head, n) : NULL;
+	if (kind)
+		cm_diags_check(d, "CM0005", path, 0, 0, NULL,
+		               "not a tile set, map descriptor, Tiled map or carcamap pack: it is %s", kind);
+	else
+		cm_diags_check(d, "CM0005", path, 0, 0, NULL, "not a tile set, map descriptor, Tiled map or carcamap pack");
 	return CM_EFORMAT;
 }
 

@@ -248,6 +248,43 @@ static unsigned too_many_attributes(const char *buf, size_t len, const char **wh
 	return found;
 }
 
+/* Every attribute value of the tree under n is text a name may hold
+ * (cm_text_problem): XML allows C1 controls, bidi overrides and, as
+ * character references, tabs and newlines. Reports the first problem of
+ * each element (CM0007); false when there was one. Iterative: the depth
+ * libxml2 allows is not bounded by our stack. */
+static bool text_clean(xmlNode *n, const char *file, cm_diags *d)
+{
+	bool ok = true;
+	int reported = 0;
+	while (n) {
+		if (n->type == XML_ELEMENT_NODE)
+			for (xmlAttr *a = n->properties; a; a = a->next) {
+				xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
+				const char *why = v ? cm_text_problem((const char *)v) : NULL;
+				if (why) {
+					ok = false;
+					if (++reported <= 100)
+						cm_diags_check(d, "CM0007", file, cm_xml_line(n), 0, NULL,
+						               "attribute %s of <%s> holds %s", (const char *)a->name,
+						               (const char *)n->name, why);
+				}
+				xmlFree(v);
+				if (why)
+					break;
+			}
+		if (n->children && n->type == XML_ELEMENT_NODE) {
+			n = n->children;
+			continue;
+		}
+		while (n && !n->next)
+			n = n->parent && n->parent->type == XML_ELEMENT_NODE ? n->parent : NULL;
+		if (n)
+			n = n->next;
+	}
+	return ok;
+}
+
 int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char *schema,
                        cm_diags *d, xmlDoc **out)
 {
@@ -274,7 +311,8 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 	ctxt->sax->internalSubset = refuse_doctype;
 	/* NONET: never fetch; no NOENT/DTDLOAD/DTDATTR: entities stay unexpanded
 	 * and no external subset is read. NONET also blocks file:// DTDs. */
-	int opts = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_NOBLANKS;
+	/* BIG_LINES: node lines past 65535 are kept, not clamped */
+	int opts = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_NOBLANKS | XML_PARSE_BIG_LINES;
 	xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, file, NULL, opts);
 	int rc = 0;
 	if (c.doctype || (doc && (doc->intSubset || doc->extSubset))) {
@@ -296,6 +334,8 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 	}
 	if (schema)
 		rc = validate(doc, file, schema, d);
+	if (!rc && !text_clean(xmlDocGetRootElement(doc), file, d))
+		rc = CM_EINVAL;
 out:
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	xmlFreeParserCtxt(ctxt);
@@ -307,6 +347,46 @@ out:
 	return 0;
 }
 
+/* "a legend" for "legend.xsd" and so on. */
+static const char *kind_of_schema(const char *schema)
+{
+	return strcmp(schema, "map.xsd") == 0 ? "a map descriptor"
+	       : strcmp(schema, "tileset.xsd") == 0 ? "a tile set"
+	       : strcmp(schema, "legend.xsd") == 0 ? "a legend"
+	                                           : "a carcamap file";
+}
+
+const char *cm_xml_other_kind(const char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+	if ((len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) ||
+	    (len >= 4 && ((u[0] == '<' && u[1] == 0 && u[2] == '?' && u[3] == 0) ||
+	                  (u[0] == 0 && u[1] == '<' && u[2] == 0 && u[3] == '?'))))
+		return "UTF-16 text (carcamap reads XML in UTF-8 only: convert it, e.g. with iconv -f UTF-16 -t UTF-8)";
+	if (len >= 16 && memcmp(buf, "SQLite format 3", 16) == 0)
+		return "an SQLite database (a carcamap pack?)";
+	if (len >= 8 && memcmp(buf, "\x89PNG\r\n\x1a\n", 8) == 0)
+		return "a PNG image";
+	char root[64];
+	if (cm_xml_root_name(buf, len, root, sizeof root) != 0)
+		return NULL;
+	if (strcmp(root, "tileset") == 0)
+		return "a tile set";
+	if (strcmp(root, "map") == 0)
+		return "a map descriptor";
+	if (strcmp(root, "legend") == 0)
+		return "a legend";
+	return "XML of another kind";
+}
+
+/* What the file is when it is not of the schema's kind; NULL when it is,
+ * or when it is no XML the cheap scan recognises (the parser says why). */
+static const char *other_kind(const char *buf, size_t len, const char *schema)
+{
+	const char *k = cm_xml_other_kind(buf, len);
+	return k && strcmp(k, kind_of_schema(schema)) != 0 ? k : NULL;
+}
+
 int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc **out)
 {
 	char *buf;
@@ -315,6 +395,16 @@ int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc *
 	int rc = cm_read_file(path, CM_MAX_INPUT_BYTES, d, &buf, &len);
 	if (rc)
 		return rc;
+	/* A file of another kind (a map named as a legend, a PNG, a pack,
+	 * UTF-16) is refused by its kind alone: the parser's messages would
+	 * show its element names and bytes. */
+	const char *other = schema ? other_kind(buf, len, schema) : NULL;
+	if (other) {
+		cm_diags_check(d, "CM0005", path, 0, 0, NULL, "not %s: it is %s", kind_of_schema(schema),
+		               other);
+		free(buf);
+		return CM_EFORMAT;
+	}
 	/* Quote source lines only from a file of the expected kind: a map that
 	 * names /etc/passwd as its legend or as a half must not make the
 	 * diagnostics show that file's lines. */

@@ -24,6 +24,12 @@ int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc *
  * buf; 0 or CM_EFORMAT when buf is not XML. */
 int cm_xml_root_name(const char *text, size_t len, char *buf, size_t size);
 
+/* What kind of file buf holds, for a refusal that names only the kind:
+ * "a tile set", "a map descriptor", "a legend", "XML of another kind",
+ * "UTF-16 text (...)", "a PNG image", ...; NULL when the
+ * cheap scan finds no root element (static storage). */
+const char *cm_xml_other_kind(const char *buf, size_t len);
+
 /* Whether the root element's start tag (within text) has an attribute
  * of this name. */
 bool cm_xml_root_has_attr(const char *text, size_t len, const char *attr);

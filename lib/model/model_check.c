@@ -96,6 +96,9 @@ static void check_text(chk *c, const char *where, const char *what, const char *
 			     what, b, bad);
 		else
 			fail(c, where, "%s is not valid utf-8 (byte 0x%02x at byte %ld)", what, b, bad);
+	} else if (cm_text_problem(s)) {
+		/* names reach terminals: no tab, newline, DEL, C1 or bidi control */
+		fail(c, where, "%s holds %s", what, cm_text_problem(s));
 	}
 }
 

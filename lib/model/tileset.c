@@ -73,6 +73,7 @@ typedef struct {
 	/* per tile, the source line of each contact (loader only, else NULL):
 	 * the model keeps contacts as masks without lines */
 	unsigned *const *contact_line;
+	size_t *first_id; /* per tile: the first tile of its id (itself when first) */
 } checker;
 
 static void report(const checker *c, const char *id, unsigned line, const cm_tile_type *t,
@@ -124,7 +125,8 @@ static void report_feature(void *arg, const char *rule, unsigned line, const cm_
 }
 
 /* CM0109-CM0111 for contact i of tile t (feature.c checked its members). */
-static void check_contact(const checker *c, const cm_feature_checker *fc, const cm_tile_type *t, size_t i)
+static void check_contact(const checker *c, const cm_feature_checker *fc, const cm_tile_type *t, size_t i,
+                          size_t first)
 {
 	unsigned line = cm_feature_contact_line(fc, t, i);
 	size_t n = t->n_features < CM_MAX_FEATURES ? t->n_features : CM_MAX_FEATURES;
@@ -151,11 +153,30 @@ static void check_contact(const checker *c, const cm_feature_checker *fc, const 
 					       cm_feature_id(f), cm_feature_id(g), cm_side_name((cm_side)s));
 		}
 	}
-	for (size_t j = 0; j < i; j++)
-		if (t->contacts[j] == t->contacts[i]) {
-			report(c, "CM0111", line, t, NULL, "contact %zu repeats contact %zu", i + 1, j + 1);
-			break;
-		}
+	if (first != i)
+		report(c, "CM0111", line, t, NULL, "contact %zu repeats contact %zu", i + 1, first + 1);
+}
+
+typedef struct {
+	const uint32_t *v; /* masks (contacts) */
+	uint32_t want;
+} mask_ctx;
+
+static bool same_mask(const void *ctx, size_t j)
+{
+	const mask_ctx *m = ctx;
+	return m->v[j] == m->want;
+}
+
+typedef struct {
+	const cm_tileset *ts;
+	const char *want;
+} tile_id_ctx;
+
+static bool same_tile_id(const void *ctx, size_t j)
+{
+	const tile_id_ctx *c = ctx;
+	return c->ts->tiles[j].id && strcmp(c->ts->tiles[j].id, c->want) == 0;
 }
 
 static void check_tile(const checker *c, size_t ti)
@@ -167,12 +188,9 @@ static void check_tile(const checker *c, size_t ti)
 	tile_report tr = { c, t };
 	const cm_feature_checker fc = { &cm_tileset_tile_rules, "tile", name,
 	                                c->contact_line ? c->contact_line[ti] : NULL, report_feature, &tr };
-	for (size_t j = 0; j < ti; j++)
-		if (t->id && ts->tiles[j].id && strcmp(t->id, ts->tiles[j].id) == 0) {
-			report(c, "CM0104", t->line, t, NULL, "tile id '%s' is already used (line %u)", t->id,
-			       ts->tiles[j].line);
-			break;
-		}
+	if (c->first_id && c->first_id[ti] != ti)
+		report(c, "CM0104", t->line, t, NULL, "tile id '%s' is already used (line %u)", t->id,
+		       ts->tiles[c->first_id[ti]].line);
 	cm_feature_check_count(&fc, t);
 	bool abbey_tile = cm_tileset_is_abbey_tile(t);
 	bool abbey_seen = false;
@@ -191,10 +209,16 @@ static void check_tile(const checker *c, size_t ti)
 		cm_feature_check_touches(&fc, t, f);
 	}
 	cm_feature_check_coverage(&fc, t);
+	/* repeated contacts found through an index: linear in the contacts */
+	cm_index seen = { 0 };
 	for (size_t i = 0; i < t->n_contacts; i++) {
 		cm_feature_check_contact(&fc, t, i);
-		check_contact(c, &fc, t, i);
+		uint32_t m = t->contacts[i];
+		size_t first = cm_index_find_or_add(&seen, (uint64_t)m * 0x9E3779B97F4A7C15ull, i, same_mask,
+		                                    &(mask_ctx){ t->contacts, m });
+		check_contact(c, &fc, t, i, first == (size_t)-1 ? i : first);
 	}
+	cm_index_free(&seen);
 	int any = 0;
 	for (int e = 0; e < CM_EDITION_COUNT; e++) {
 		if (t->count[e] < 0)
@@ -212,6 +236,19 @@ static void check_set(const checker *c, unsigned root_line)
 {
 	const cm_tileset *ts = c->ts;
 	int starts = 0;
+	/* the first tile of each id, through an index: linear in the tiles */
+	cm_index ids = { 0 };
+	size_t *first_id = malloc((ts->n_tiles + 1) * sizeof *first_id);
+	for (size_t i = 0; first_id && i < ts->n_tiles; i++) {
+		const char *id = ts->tiles[i].id;
+		first_id[i] = id ? cm_index_find_or_add(&ids, cm_hash_str(id), i, same_tile_id, &(tile_id_ctx){ ts, id }) : i;
+		if (first_id[i] == (size_t)-1)
+			first_id[i] = i;
+	}
+	cm_index_free(&ids);
+	checker cc = *c;
+	cc.first_id = first_id;
+	c = &cc;
 	for (size_t i = 0; i < ts->n_tiles; i++) {
 		check_tile(c, i);
 		const cm_tile_type *t = &ts->tiles[i];
@@ -244,12 +281,13 @@ static void check_set(const checker *c, unsigned root_line)
 		report(c, "CM0114", root_line, NULL, NULL, "declared total %d does not match the %d drawn tiles of %s",
 		       decl, sum, eds);
 	}
+	free(first_id);
 }
 
 int cm_tileset_check_lines(const cm_tileset *ts, unsigned *const *contact_line, cm_diags *d)
 {
 	size_t before = cm_diags_errors(d);
-	checker c = { d, ts, contact_line };
+	checker c = { d, ts, contact_line, NULL };
 	check_set(&c, ts->line);
 	return cm_diags_errors(d) > before ? CM_EINVAL : 0;
 }

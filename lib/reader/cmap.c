@@ -36,6 +36,7 @@ struct cmap_map {
 	const unsigned char *strs;
 	uint32_t strs_len;
 	table t[S_COUNT];
+	uint32_t next_contact; /* while opening: where the next shape's contacts begin */
 	void *owned; /* the bytes cmap_open_file read, or NULL */
 };
 
@@ -165,8 +166,10 @@ static uint64_t print_key(const cmap_map *m, const unsigned char *p)
 }
 
 /* A shape at p: edges[4], first/n features, first/n contacts; feature
- * relations must stay inside the shape's own features. */
-static int check_shape(const cmap_map *m, const unsigned char *p)
+ * relations must stay inside the shape's own features. The shapes' contact
+ * ranges follow each other in CONT (pieces, then tiles, as written), so
+ * every contact is checked once however the file is made. */
+static int check_shape(cmap_map *m, const unsigned char *p)
 {
 	uint32_t ff = rd32(p + 4), nf = rd32(p + 8), fc = rd32(p + 12), nc = rd32(p + 16);
 	uint32_t i, own;
@@ -176,6 +179,9 @@ static int check_shape(const cmap_map *m, const unsigned char *p)
 			return CMAP_EVALUE;
 	if ((rc = check_range(ff, nf, m->t[S_FEAT].n)) || (rc = check_range(fc, nc, m->t[S_CONT].n)))
 		return rc;
+	if (fc != m->next_contact)
+		return CMAP_EFORMAT;
+	m->next_contact = fc + nc;
 	if (nf > 32)
 		return CMAP_EFORMAT;
 	own = nf == 32 ? 0xFFFFFFFFu : (1u << nf) - 1u;
@@ -189,7 +195,7 @@ static int check_shape(const cmap_map *m, const unsigned char *p)
 }
 
 /* Checks every record of section s; returns the first problem. */
-static int check_records(const cmap_map *m, int s)
+static int check_records(cmap_map *m, int s)
 {
 	const table *t = &m->t[s];
 	uint32_t i;
@@ -290,33 +296,43 @@ static int check_records(const cmap_map *m, int s)
 	return rc;
 }
 
-/* Finds the known sections in the table; checks bounds and CRCs of all. */
+/* Finds the known sections in the table: every entry's bounds, then the
+ * tag, and the CRC of the known sections alone, which may not overlap, so
+ * each byte is checksummed at most once. Sections of unknown tags (a later
+ * minor version's) are skipped unread. */
 static int read_table(cmap_map *m, const unsigned char *b, uint32_t size, uint32_t n,
                       const unsigned char *sec[S_COUNT], uint32_t sec_len[S_COUNT])
 {
-	uint32_t i;
-	int s;
+	uint32_t i, off[S_COUNT], crc[S_COUNT];
+	int s, k;
 	if (n > (size - HEADER_SIZE) / ENTRY_SIZE)
 		return CMAP_EBOUNDS;
 	if (crc32_of(b + HEADER_SIZE, (size_t)n * ENTRY_SIZE) != rd32(b + 20))
 		return CMAP_ECRC;
 	for (i = 0; i < n; i++) {
 		const unsigned char *e = b + HEADER_SIZE + (size_t)i * ENTRY_SIZE;
-		uint32_t off = rd32(e + 4), len = rd32(e + 8);
-		if (off > size || len > size - off)
+		uint32_t o = rd32(e + 4), len = rd32(e + 8);
+		if (o > size || len > size - o)
 			return CMAP_EBOUNDS;
-		if (crc32_of(b + off, len) != rd32(e + 12))
-			return CMAP_ECRC;
 		for (s = 0; s < S_COUNT; s++)
 			if (memcmp(e, tags[s], 4) == 0)
 				break;
 		if (s == S_COUNT)
-			continue; /* unknown: a later minor version's; skipped */
+			continue;
 		if (sec[s])
 			return CMAP_EFORMAT;
-		sec[s] = b + off;
+		sec[s] = b + o;
 		sec_len[s] = len;
+		off[s] = o;
+		crc[s] = rd32(e + 12);
 	}
+	for (s = 0; s < S_COUNT; s++)
+		for (k = 0; sec[s] && k < s; k++)
+			if (sec[k] && sec_len[s] && sec_len[k] && off[s] < off[k] + sec_len[k] && off[k] < off[s] + sec_len[s])
+				return CMAP_EFORMAT;
+	for (s = 0; s < S_COUNT; s++)
+		if (sec[s] && crc32_of(sec[s], sec_len[s]) != crc[s])
+			return CMAP_ECRC;
 	(void)m;
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "carcamap/export.h"
 #include "carcamap/map.h"
@@ -303,6 +304,76 @@ static void test_cmap_reader__unknown_section_is_skipped(void **state)
 	free(good);
 }
 
+/* A valid file with n_extra more table entries of unknown tag, all naming
+ * one blob of blob_len bytes after the old sections. */
+static unsigned char *with_blob(size_t n_extra, size_t blob_len, size_t *len_out)
+{
+	size_t len;
+	unsigned char *good = valid_file(&len);
+	uint32_t n = get32(good + 16);
+	size_t len2 = len + n_extra * ENTRY_SIZE + blob_len;
+	unsigned char *b = calloc(1, len2);
+	assert_non_null(b);
+	size_t table_end = HEADER_SIZE + (size_t)n * ENTRY_SIZE, shift = n_extra * ENTRY_SIZE;
+	memcpy(b, good, table_end);
+	memcpy(b + table_end + shift, good + table_end, len - table_end);
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned char *e = b + HEADER_SIZE + (size_t)i * ENTRY_SIZE;
+		put32le(e + 4, get32(e + 4) + (uint32_t)shift);
+	}
+	memset(b + len + shift, 0xA5, blob_len);
+	/* the old entries keep their CRCs (their bytes only moved); the blob
+	 * is checksummed once here, not once per entry */
+	uint32_t blob_crc = crc32_of(b + len + shift, blob_len);
+	for (size_t i = 0; i < n_extra; i++) {
+		unsigned char *e = b + table_end + i * ENTRY_SIZE;
+		memcpy(e, "XTRA", 4);
+		put32le(e + 4, (uint32_t)(len + shift));
+		put32le(e + 8, (uint32_t)blob_len);
+		put32le(e + 12, blob_crc);
+	}
+	put32le(b + 12, (uint32_t)len2);
+	put32le(b + 16, n + (uint32_t)n_extra);
+	put32le(b + 20, crc32_of(b + HEADER_SIZE, (size_t)(n + n_extra) * ENTRY_SIZE));
+	free(good);
+	*len_out = len2;
+	return b;
+}
+
+/* Many unknown sections over one large blob (4 MB of table entries naming
+ * the same 1 MB): once each was checksummed, minutes of work; tags come
+ * first now, so only the known sections' bytes are, once. */
+static void test_cmap_reader__open_is_linear(void **state)
+{
+	(void)state;
+	size_t len;
+	unsigned char *b = with_blob(250000, 1u << 20, &len);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	cmap_map *m;
+	assert_int_equal(cmap_open(b, len, &m), 0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	cmap_close(m);
+	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	if (s > 2.0)
+		fail_msg("cmap_open took %.2f s of CPU on %zu bytes", s, len);
+	free(b);
+}
+
+/* Two known sections over the same bytes are refused. */
+static void test_cmap_reader__known_sections_do_not_overlap(void **state)
+{
+	(void)state;
+	size_t len;
+	unsigned char *b = valid_file(&len);
+	unsigned char *isld = entry(b, "ISLD"), *fery = entry(b, "FERY");
+	memcpy(isld + 4, fery + 4, 8);
+	fix_crcs(b, len);
+	cmap_map *m;
+	assert_int_equal(cmap_open(b, len, &m), CMAP_EFORMAT);
+	free(b);
+}
+
 static void test_cmap_reader__null_arguments(void **state)
 {
 	(void)state;
@@ -558,6 +629,8 @@ int main(void)
 		cmocka_unit_test(test_cmap_reader__flipped_bytes_never_read_outside),
 		cmocka_unit_test(test_cmap_reader__unknown_section_is_skipped),
 		cmocka_unit_test(test_cmap_reader__null_arguments),
+		cmocka_unit_test(test_cmap_reader__open_is_linear),
+		cmocka_unit_test(test_cmap_reader__known_sections_do_not_overlap),
 		cmocka_unit_test(test_cmap_reader__strings_are_checked_utf8),
 		cmocka_unit_test(test_cmap_reader__names_match_the_library),
 		cmocka_unit_test(test_cmap_reader__slots_and_rotation_match_the_library),

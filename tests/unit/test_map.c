@@ -477,7 +477,7 @@ static void test_map__id_valid(void **state)
 static void test_map__model_checker_refuses(void **state)
 {
 	(void)state;
-	for (int c = 0; c < 5; c++) {
+	for (int c = 0; c < 6; c++) {
 		cm_map *m;
 		assert_int_equal(cm_map_new(3, 1, &m), 0);
 		m->id = strdup("ok");
@@ -489,7 +489,10 @@ static void test_map__model_checker_refuses(void **state)
 		case 1: m->squares[0].name = strdup("bad \xff byte"); want = "not valid utf-8"; break;
 		case 2: free(m->id); m->id = strdup("../escape"); want = "is not an id"; break;
 		case 3: m->squares[2].island = 0; want = "square island index is 0"; break;
-		case 4: m->squares[2].name = strdup("tab\tand\nnewline"); break;
+		/* names reach terminals and diagnostics: no tab or newline either
+		 * (one diagnostic is one line), but any printable text */
+		case 4: m->squares[2].name = strdup("tab\tand\nnewline"); want = "holds a control character"; break;
+		case 5: m->squares[2].name = strdup("K\xc3\xb8" "benhavn \xe2\x80\x94 Z\xc3\xbc" "rich"); break;
 		}
 		cm_diags *d;
 		assert_int_equal(cm_diags_new(&d), 0);

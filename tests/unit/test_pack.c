@@ -432,6 +432,22 @@ static const struct {
 	  "tile count is 1000001" },
 	{ "UPDATE tilesets SET total_c1 = -5 WHERE id = 'base'", "CM0407", "tile set base",
 	  "declared total is -5" },
+	{ "PRAGMA foreign_keys = OFF; UPDATE tilesets SET id = '../x' WHERE id = 'inns';"
+	  "UPDATE tile_types SET tileset_id = '../x' WHERE tileset_id = 'inns';"
+	  "UPDATE features SET tileset_id = '../x' WHERE tileset_id = 'inns';"
+	  "UPDATE contacts SET tileset_id = '../x' WHERE tileset_id = 'inns';"
+	  "UPDATE deck_entries SET tileset_id = '../x' WHERE tileset_id = 'inns'", "CM0407", NULL,
+	  "an id in table tilesets is not an id" },
+	{ "UPDATE squares SET name = char(27) || ']0;owned' || char(7) WHERE x = 1 AND y = 1", "CM0407",
+	  "map sample, square (1,1)", "name holds a control character" },
+	{ "UPDATE squares SET name = 'a' || char(10) || 'x.xml:1: error: forged' WHERE x = 1 AND y = 1",
+	  "CM0407", "map sample, square (1,1)", "name holds a control character" },
+	{ "UPDATE squares SET name = 'a' || char(133) WHERE x = 1 AND y = 1", "CM0407",
+	  "map sample, square (1,1)", "name holds a control character" },
+	{ "UPDATE tile_types SET name = 'x' || char(8238) || 'txt.exe' WHERE id = 'E'", "CM0407",
+	  "tile set base, tile 1", "tile name holds a bidirectional control" },
+	{ "UPDATE squares SET name = CAST(x'41FF42' AS TEXT) WHERE x = 1 AND y = 1", "CM0407",
+	  "map sample, square (1,1)", "name holds invalid UTF-8" },
 	{ "UPDATE maps SET hash = zeroblob(32)", "CM0408", "map sample", "stored content hash differs" },
 	{ "UPDATE squares SET name = 'Bremen' WHERE x = 1 AND y = 1", "CM0408", "map sample", NULL },
 	{ "PRAGMA foreign_keys = OFF; UPDATE deck_entries SET tileset_id = 'gone' WHERE seq = 0", "CM0407",
@@ -472,6 +488,45 @@ static void test_pack__hostile_values(void **state)
 			fail_msg("case %zu (%s): rc %d, expected diagnostic missing", i, hostile[i].sql, rc);
 	}
 	free(bytes);
+}
+
+/* A map id that is a path (../escape), with the content hash recomputed
+ * through the public cm_map_hash so that only the id check can refuse it:
+ * the pack does not open, so no command ever names a file after it. */
+static void test_pack__path_as_map_id_refused(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	static const char *const tables[] = { "islands", "bigcities", "squares", "square_markers",
+		                              "edge_prints", "bigcity_pieces", "bigcity_features",
+		                              "bigcity_contacts", "ferries", "deck_entries", "map_binary" };
+	char sql[8192];
+	int n = snprintf(sql, sizeof sql, "PRAGMA foreign_keys = OFF; UPDATE maps SET id = '../escape';");
+	for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+		n += snprintf(sql + n, sizeof sql - (size_t)n, " UPDATE %s SET map_id = '../escape';", tables[i]);
+	char *old = f->map->id;
+	f->map->id = (char *)"../escape";
+	uint8_t h[32];
+	int hrc = cm_map_hash(f->map, f->sets, 2, h);
+	f->map->id = old;
+	assert_int_equal(hrc, 0);
+	n += snprintf(sql + n, sizeof sql - (size_t)n, " UPDATE maps SET hash = x'");
+	for (int i = 0; i < 32; i++)
+		n += snprintf(sql + n, sizeof sql - (size_t)n, "%02x", h[i]);
+	snprintf(sql + n, sizeof sql - (size_t)n, "';");
+	run_sql(f->path, sql);
+	cm_pack *p = NULL;
+	assert_int_not_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_null(p);
+	assert_true(has_diag(f->d, "CM0407", NULL, "an id in table maps is not an id"));
+	/* and the writer refuses to store one */
+	cm_diags_clear(f->d);
+	old = f->map->id;
+	f->map->id = (char *)"../escape";
+	int wrc = write_sample(f, f->path);
+	f->map->id = old;
+	assert_int_not_equal(wrc, 0);
+	assert_true(has_diag(f->d, "CM0411", "map ../escape", "is not an id"));
 }
 
 /* A written pack carries each map's client binary, equal to cm_export_bin. */
@@ -553,6 +608,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pack__empty_pack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__deterministic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__hash_follows_content, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__path_as_map_id_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__failed_write_keeps_target, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__unwritable_directory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__foreign_sqlite_file, setup, teardown),

@@ -75,11 +75,44 @@ static void test_sha256__split_updates(void **state)
 	}
 }
 
+/* The portable compression and the processor's (when it has the SHA
+ * extensions) agree on a million bytes of varied data, and the portable
+ * one on the million-a vector. */
+static void test_sha256__portable_and_native_agree(void **state)
+{
+	(void)state;
+	static uint8_t data[1000003];
+	uint32_t x = 12345;
+	for (size_t i = 0; i < sizeof data; i++) {
+		x = x * 1103515245u + 12345u;
+		data[i] = (uint8_t)(x >> 16);
+	}
+	uint8_t a[32], b[32];
+	cm_sha256 c;
+	cm_sha256_init(&c);
+	cm_sha256_update(&c, data, sizeof data);
+	cm_sha256_final(&c, a);
+	cm_sha256_init_portable(&c);
+	cm_sha256_update(&c, data, sizeof data);
+	cm_sha256_final(&c, b);
+	assert_memory_equal(a, b, 32);
+	static char m[1000];
+	memset(m, 'a', sizeof m);
+	cm_sha256_init_portable(&c);
+	for (int i = 0; i < 1000; i++)
+		cm_sha256_update(&c, m, sizeof m);
+	char h[65];
+	cm_sha256_final(&c, a);
+	hex(a, h);
+	assert_string_equal(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sha256__nist_vectors),
 		cmocka_unit_test(test_sha256__million_a),
+		cmocka_unit_test(test_sha256__portable_and_native_agree),
 		cmocka_unit_test(test_sha256__split_updates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,7 @@
 #ifndef CARCAMAP_COMMON_H
 #define CARCAMAP_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,18 @@ typedef enum { CM_EDITION_C1 = 0, CM_EDITION_C2 = 1, CM_EDITION_C3 = 2 } cm_edit
 /* "C1", "C2", "C3"; parse returns 0 or CM_EINVAL. */
 const char *cm_edition_name(cm_edition e);
 int cm_edition_parse(const char *s, cm_edition *out);
+
+/* Text for one line of terminal output: s with every control character
+ * (C0, DEL, C1), bidirectional control (U+061C, U+200E-200F, U+202A-202E,
+ * U+2066-2069), line or paragraph separator and invalid UTF-8 byte written
+ * as an escape (\n, \t, \r, \xHH for bytes, \u{HHHH} for code points).
+ * New string (caller frees), NULL on allocation failure or NULL input. */
+char *cm_text_escape(const char *s);
+
+/* Whether s is text a name may hold: valid UTF-8 without any character
+ * cm_text_escape escapes. NULL when it is, else what is wrong ("a control
+ * character", "invalid UTF-8", ...; static storage). */
+const char *cm_text_problem(const char *s);
 
 #ifdef __cplusplus
 }

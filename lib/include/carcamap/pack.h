@@ -70,6 +70,10 @@ int cm_pack_map_hash(cm_pack *p, const char *id, uint8_t out[32]);
  * compares it with the stored one (CM0408 on a mismatch). Returns 0,
  * CM_EINVAL (mismatch or unreadable content, see d), CM_ENOTFOUND, CM_ENOMEM. */
 int cm_pack_verify_map(cm_pack *p, const char *id, cm_diags *d);
+/* cm_pack_read_map and cm_pack_verify_map in one: the map is read once,
+ * its hash recomputed and compared, and only then handed out in *out (NULL
+ * on any failure). Same returns as cm_pack_verify_map. */
+int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **out);
 
 /* The client binary encoding of a map stored in the reserved table, in
  * format_version. *data is a new buffer (caller frees with free) of *len

@@ -1,0 +1,1 @@
+$CM check tests/fixtures/cli/escape/raw-c1-id.xml; echo "rc $?"; f="$TMPDIR_CASE/$(printf 'x\033]0;owned\007\ny.xml')"; printf 'junk' > "$f"; $CM check "$f" 2>&1 | sed "s|$TMPDIR_CASE|TMP|"; $CM check tests/fixtures/tileset/bad/CM0007-control-in-name.xml
