@@ -75,7 +75,7 @@ SONAME := libcarcamap.so.$(SOMAJOR)
 GEN_H := $(O)/gen/cm_version.h $(O)/gen/cm_paths.h
 
 .SECONDARY:
-.PHONY: all test test-deps headers-test unit-test cli-test scenario-test export-test bench maps install clean
+.PHONY: all test test-deps headers-test unit-test cli-test scenario-test export-test render-test bench maps install clean
 .PHONY: uninstall dist lib-test install-test dist-test FORCE
 all: $(BIN) $(SOLIB)
 
@@ -144,12 +144,12 @@ $(O)/bench/%: $(O)/obj/tests/bench/%.o $(O)/obj/tests/support/scenario.o $(LIB)
 $(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 $(O)/obj/tests/%.o: ALL_CPPFLAGS += -Itests/support
 
-test: headers-test unit-test scenario-test cli-test export-test lib-test $(if $(SAN),,install-test dist-test)
+test: headers-test unit-test scenario-test cli-test export-test render-test lib-test $(if $(SAN),,install-test dist-test)
 # The tools the tests run (Tiled, jsonschema, sqlite3) are installed here,
 # not by the build: using carcamap needs none of them.
 test-deps:
 	$(Q)sh tools/configure.sh test
-unit-test scenario-test cli-test export-test: | test-deps
+unit-test scenario-test cli-test export-test render-test: | test-deps
 # Every public header compiles on its own (STYLE.md "Headers").
 headers-test: $(HEADERS:lib/include/carcamap/%.h=$(O)/hdr/%.ok)
 $(O)/hdr/%.ok: lib/include/carcamap/%.h $(CONFIG)
@@ -165,6 +165,10 @@ cli-test: $(BIN)
 export-test: $(O)/tests/test_export $(BIN)
 	$(Q)CC='$(CC)' sh tests/export/run.sh $(O)
 	$(Q)sh tests/export/tiled_roundtrip.sh $(BIN)
+# SVG and HTML pictures of the bundled maps: xmllint, every name as text,
+# the pages in headless chromium (tests/render/run.sh).
+render-test: $(BIN)
+	$(Q)sh tests/render/run.sh $(BIN) $(O)
 
 # The shared library's exports, C++ use of both headers (tests/lib/run.sh).
 lib-test: $(SOLIB) $(BIN)

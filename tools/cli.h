@@ -102,6 +102,17 @@ int cli_finish(cm_diags *d, cli_format fmt, int rc);
 /* Parses a whole non-negative decimal int (no sign, no junk); -1 on error. */
 long cli_parse_uint(const char *s, long max);
 
+/* Waiting for files to change (watch.c): a set of files, a wait that
+ * returns once any of them changed (content, replacement, appearance,
+ * removal) and stayed quiet for 150 ms. inotify on Linux, else polling
+ * (also when CARCAMAP_WATCH_POLL is set). new/set return 0 or CM_ENOMEM. */
+typedef struct cli_watch cli_watch;
+int cli_watch_new(cli_watch **out);
+int cli_watch_set(cli_watch *w, char *const *paths, size_t n);
+int cli_watch_wait(cli_watch *w);
+const char *cli_watch_method(const cli_watch *w); /* "inotify" or "polling" */
+void cli_watch_free(cli_watch *w);
+
 /* Subcommands: each parses its own options (getopt_long) and returns an exit code. */
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_render.c: `carcamap render`: draws a map (from a descriptor or a
- * pack) as a PNG picture with the library's renderer; with --game, the
- * final board of one random game (cm_play_game) drawn on it. */
+ * pack) as a PNG, SVG or HTML picture with the library's renderers; with
+ * --diagnostics the checks' findings on it (also for a map with structural
+ * errors: what was understood), with --game one random game's final board,
+ * with --watch again whenever an input changes. */
 #include <getopt.h>
 #include <stdbool.h>
 #include <limits.h>
@@ -16,106 +18,420 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: carcamap render [options] (MAP.xml | PACK --map ID) [TILESETS...]\n"
 	        "\n"
-	        "Draws a map as a PNG picture: squares coloured by kind with the legend's\n"
-	        "colours, and at larger scales the printed big cities with their\n"
-	        "features, edge prints, ferries, islands, start squares and a grid.\n"
-	        "At --scale 1 (one pixel per square) or --scale 0 (the legend's own\n"
-	        "grid) the picture is an annotated image that 'carcamap import' reads\n"
-	        "back to the same squares.\n"
-	        "\n"
+	        "Draws a map as a picture. The format follows -o's extension (.png, .svg,\n"
+	        ".html) unless --format names it; the two must agree.\n"
+	        "  png   squares coloured by kind with the legend's colours and, at larger\n"
+	        "        scales, big cities, edge prints, ferries, start outlines and a grid.\n"
+	        "        At --scale 1 (one pixel per square) or --scale 0 (the legend's own\n"
+	        "        grid) it is an annotated image that 'carcamap import' reads back.\n"
+	        "  svg   every element with its words: the title line (name, edition, tile\n"
+	        "        range, start squares, deck size), square, big-city, island and\n"
+	        "        landmark names, edge prints with their labels and coats of arms,\n"
+	        "        ferries, Map-Chips markers, coordinates (x on top, y on the left:\n"
+	        "        the numbers diagnostics use) and a key. Long names shrink, or are\n"
+	        "        shortened with the full name as a tooltip (<title>).\n"
+	        "  html  the SVG in one self-contained page (works from file://): hover a\n"
+	        "        square for its coordinates, kind, name, markers, edge prints and\n"
+	        "        the number of the deck's tile types that fit there; the panel\n"
+	        "        lists the diagnostics with the catalogue's explanation, and\n"
+	        "        selecting one highlights its square.\n"
+	        "Colours are the project's one palette (the same in every format).\n"
+	        "\n");
+	fprintf(f,
 	        "Options:\n"
-	        "  -o, --output FILE  the PNG to write (default: MAPID.png)\n"
+	        "  -o, --output FILE  the picture to write (default: MAPID.png, or .svg/.html\n"
+	        "                     with --format)\n"
+	        "  --format F         png, svg or html\n"
 	        "  --map ID           the map to draw when the input holds several\n"
 	        "  --printing ED      the printing of the board, C2 or C3 (maps/README.md:\n"
 	        "                     a descriptor may describe both; default: its first)\n"
-	        "  --scale N          pixels per square, 0..256 (default 24)\n"
-	        "  --legend FILE      colours (default: the descriptor's legend, else the\n"
+	        "  --scale N          pixels per square, 0..256 (default 24; svg and html:\n"
+	        "                     the size the picture asks for, default 36 and 54)\n"
+	        "  --legend FILE      png colours (default: the descriptor's legend, else the\n"
 	        "                     built-in colours)\n"
 	        "  --no-grid          no lines between squares\n"
-	        "  --no-features      squares only: no cities, prints, ferries, outlines\n"
+	        "  --no-features      squares only: no prints, ferries, outlines (png: also\n"
+	        "                     no big cities or arms)\n"
 	        "  --diagnostics      run the map's checks (as 'carcamap check') and frame\n"
-	        "                     in red every square a diagnostic is about; the\n"
-	        "                     diagnostics go to stderr, the exit status is 1 when\n"
-	        "                     one is an error (the picture is written all the same)\n"
-	        "  --game SEED        draw the tiles at the end of one random game played\n"
+	        "                     every square a diagnostic is about in its severity's\n"
+	        "                     colour (svg/html: with the check id; the messages as\n"
+	        "                     tooltips and listed). The picture is written even\n"
+	        "                     when the descriptor has structural errors: what was\n"
+	        "                     understood is drawn. Diagnostics go to stderr; the\n"
+	        "                     exit status is 1 when one is an error\n"
+	        "  --game SEED        draw the board at the end of one random game played\n"
 	        "                     with this seed (the first game of 'carcamap play\n"
-	        "                     --seed SEED'); needs the deck's tile sets\n"
+	        "                     --seed SEED'); needs the deck's tile sets. svg/html:\n"
+	        "                     followers in player colours with their numbers,\n"
+	        "                     squares never filled crossed, the final scores, and\n"
+	        "                     each feature's explained score items (hover it)\n"
 	        "  --players P        seats in that game, 2..6 (default 2)\n"
+	        "  --watch            render again whenever the descriptor, its image, its\n"
+	        "                     legend or a tile set it uses changes (inotify, else\n"
+	        "                     polling), printing one line per render with the\n"
+	        "                     error and warning counts, until interrupted\n"
 	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
 	        "  -h, --help         show this help\n"
 	        "\n"
 	        "Examples:\n"
-	        "  carcamap render maps/benelux/benelux.xml -o benelux.png\n"
+	        "  carcamap render maps/benelux/benelux.xml -o benelux.svg\n"
+	        "  carcamap render maps/benelux/benelux.xml --diagnostics -o benelux.html\n"
 	        "  carcamap render build/maps.pack --map france --scale 32 -o france.png\n"
 	        "  carcamap render --scale 0 --legend maps/legend.xml my-map.xml -o my-map.png\n"
-	        "  carcamap render --diagnostics my-map.xml -o problems.png\n"
-	        "  carcamap render maps/benelux/benelux.xml --game 7 -o game7.png\n"
+	        "  carcamap render --diagnostics my-map.xml -o problems.svg\n"
+	        "  carcamap render maps/benelux/benelux.xml --game 7 -o game7.html\n"
+	        "  carcamap render --watch --diagnostics my-map.xml -o my-map.html\n"
 	        "\n"
 	        "Exit status: 0 written, 1 problems in the input, 2 usage error, 3 I/O or\n"
-	        "internal failure.\n");
+	        "internal failure (with --watch: that of the last render).\n");
 }
 
-/* Plays the game of seed on m and lists its tiles into *out (a new array
- * of tiles whose types the deck owns). */
-static int game_tiles(const cm_workspace *w, const cm_map *m, uint64_t seed, int players,
-                      cm_deck **deck, cm_render_tile **out, size_t *n, cm_diags *d)
+/* What one render does, from the options. */
+typedef struct {
+	int argc;
+	char **files;
+	const char *out, *legend, *map_id;
+	char **tdirs;
+	size_t n_tdirs;
+	cm_render_format format;
+	int scale, scale_given;
+	unsigned flags;
+	int diagnostics;
+	long game, players;
+	int printing; /* --printing: the cm_edition + 1, or 0 (cli_target.printing) */
+} job;
+
+/* The result of one render, for --watch. */
+typedef struct {
+	char **deps;      /* files it read */
+	size_t n_deps, cap_deps;
+	size_t errors, warnings;
+	int written;
+	int oom;
+} outcome;
+
+static void dep(outcome *r, const char *path)
 {
-	cm_board *b = NULL;
-	int rc = cm_play_deck(w, m, d, deck);
-	if (!rc)
-		rc = cm_board_new(m, *deck, NULL, players, seed, 0, d, &b);
-	if (!rc)
-		rc = cm_play_game(b, seed, d);
-	if (!rc && !(*out = calloc((size_t)m->cols * (size_t)m->rows + 1, sizeof **out)))
+	if (!path)
+		return;
+	char *c = cm_strdup(path);
+	if (!c || cm_grow((void **)&r->deps, &r->cap_deps, r->n_deps, sizeof *r->deps)) {
+		free(c);
+		r->oom = 1;
+		return;
+	}
+	r->deps[r->n_deps++] = c;
+}
+
+static void outcome_clear(outcome *r)
+{
+	for (size_t i = 0; i < r->n_deps; i++)
+		free(r->deps[i]);
+	free(r->deps);
+	memset(r, 0, sizeof *r);
+}
+
+/* Score items of the whole game, gathered by the board's hook. */
+typedef struct {
+	cm_score_item *v;
+	size_t n, cap;
+	int oom;
+} items_acc;
+
+static void on_items(void *arg, const cm_score_item *items, size_t n)
+{
+	items_acc *a = arg;
+	for (size_t i = 0; i < n && !a->oom; i++) {
+		if (cm_grow((void **)&a->v, &a->cap, a->n, sizeof *a->v)) {
+			a->oom = 1;
+			return;
+		}
+		a->v[a->n++] = items[i];
+	}
+}
+
+/* Plays the game of seed on m: the board after final scoring in *b, its
+ * tiles (PNG) in *tiles and every score item in *acc. */
+static int play(const cm_map *m, const cm_deck *deck, uint64_t seed, int players, cm_board **b, items_acc *acc,
+                cm_render_tile **tiles, size_t *n, cm_diags *d)
+{
+	int rc = cm_board_new(m, deck, NULL, players, seed, 0, d, b);
+	if (rc)
+		return rc;
+	cm_board_set_score_hook(*b, on_items, acc);
+	rc = cm_play_game(*b, seed, d);
+	cm_board_set_score_hook(*b, NULL, NULL);
+	if (!rc && acc->oom)
+		rc = CM_ENOMEM;
+	if (!rc && !(*tiles = calloc((size_t)m->cols * (size_t)m->rows + 1, sizeof **tiles)))
 		rc = CM_ENOMEM;
 	for (int y = 0; !rc && y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			int t, r;
-			if (cm_board_tile_at(b, x, y, &t, &r) == 0)
-				(*out)[(*n)++] = (cm_render_tile){ x, y, cm_deck_type(*deck, (size_t)t), r };
+			if (cm_board_tile_at(*b, x, y, &t, &r) == 0)
+				(*tiles)[(*n)++] = (cm_render_tile){ x, y, cm_deck_type(deck, (size_t)t), r };
 		}
-	cm_board_free(b);
 	return rc;
 }
 
-/* --diagnostics: the checks of `carcamap check` on m, and one mark per
- * square the new diagnostics are about (each square once, in the order
- * found). Problems in the map are no failure here: 0 or CM_ENOMEM. */
-static int mark_diagnostics(const cm_workspace *w, const cm_map *m, cm_diags *d, cm_render_mark **out,
-                            size_t *n)
+/* One mark per square that diagnostics are about, in the worst severity. */
+static int marks_of(const cm_map *m, const cm_diags *d, cm_render_mark **out, size_t *n)
 {
-	size_t before = cm_diags_count(d);
-	cm_tileset **sets = NULL;
-	size_t n_sets = 0;
-	if (cm_workspace_map_sets(w, m, &sets, &n_sets))
+	size_t N = (size_t)m->cols * (size_t)m->rows;
+	signed char *worst = malloc(N + 1);
+	if (!worst || !(*out = calloc(N + 1, sizeof **out))) {
+		free(worst);
 		return CM_ENOMEM;
-	cm_check_opts co;
-	cm_check_opts_init(&co);
-	co.structure = m->file == NULL;
-	int rc = cm_check_map(m, (const cm_tileset *const *)sets, n_sets, &co, d);
-	free(sets);
-	if (rc == CM_ENOMEM)
-		return rc;
-	size_t total = cm_diags_count(d) - before;
-	*out = calloc(total + 1, sizeof **out);
-	if (!*out)
-		return CM_ENOMEM;
-	*n = 0;
-	for (size_t i = before; i < cm_diags_count(d); i++) {
-		const cm_diag *g = cm_diags_get(d, i);
-		bool seen = g->x < 0 || g->y < 0;
-		for (size_t k = 0; !seen && k < *n; k++)
-			seen = (*out)[k].x == g->x && (*out)[k].y == g->y;
-		if (!seen)
-			(*out)[(*n)++] = (cm_render_mark){ g->x, g->y };
 	}
+	memset(worst, -1, N + 1);
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		if (!cm_map_at(m, g->x, g->y))
+			continue;
+		size_t s = (size_t)g->y * (size_t)m->cols + (size_t)g->x;
+		if ((int)g->severity > worst[s])
+			worst[s] = (signed char)g->severity;
+	}
+	*n = 0;
+	for (size_t s = 0; s < N; s++)
+		if (worst[s] >= 0)
+			(*out)[(*n)++] = (cm_render_mark){ (int)(s % (size_t)m->cols), (int)(s / (size_t)m->cols),
+				                           (cm_severity)worst[s] };
+	free(worst);
 	return 0;
+}
+
+/* A stand-in when nothing of the input could be read (--diagnostics): one
+ * empty square, named after the file, and the diagnostics listed. */
+static int placeholder(const char *file, cm_map **out)
+{
+	int rc = cm_map_new(1, 1, out);
+	if (rc)
+		return rc;
+	(*out)->id = cm_strdup("unreadable");
+	(*out)->name = cm_asprintf("%s (could not be read)", file);
+	return (*out)->id && (*out)->name ? 0 : CM_ENOMEM;
+}
+
+/* Renders once: loads, checks, plays, draws, prints the diagnostics.
+ * Returns the exit code; *r says what was read and written. */
+static int render_once(const job *j, outcome *r)
+{
+	cm_diags *d = NULL, *q = NULL;
+	cm_workspace *w = NULL;
+	cm_legend *lg = NULL;
+	cm_deck *deck = NULL;
+	cm_board *board = NULL;
+	cm_map *stand_in = NULL;
+	cm_render_tile *tiles = NULL;
+	cm_render_mark *marks = NULL;
+	int *fits = NULL;
+	char *auto_out = NULL, *legend_path = NULL, *image_path = NULL;
+	items_acc acc = { 0 };
+	int ec = EXIT_CLEAN, rc = 0;
+	for (int i = 0; i < j->argc; i++)
+		dep(r, j->files[i]);
+	if (cm_diags_new(&d) || cm_diags_new(&q) || cm_workspace_new(&w)) {
+		ec = EXIT_IO;
+		goto done;
+	}
+	for (size_t i = 0; i < j->n_tdirs; i++)
+		if ((ec = cli_tileset_option(w, j->tdirs[i])))
+			goto done;
+	if (j->diagnostics)
+		cm_workspace_set_map_flags(w, CM_MAP_LOAD_PARTIAL);
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.format = j->format;
+	o.scale = j->scale;
+	o.flags = j->flags;
+	int decks = j->game >= 0 || j->diagnostics;
+	cli_target t = { .cmd = "render", .map_id = j->map_id, .decks = decks, .printing = j->printing };
+	cm_map *m = NULL;
+	if (j->diagnostics) {
+		/* a descriptor with errors still gives its model (CM_MAP_LOAD_PARTIAL) */
+		cm_workspace_set_printing(w, j->printing - 1);
+		rc = cli_workspace_load(w, j->argc, j->files, decks, d);
+		if (rc == CM_ENOMEM)
+			goto finish;
+		if (cm_workspace_map_count(w) > 0) {
+			if (!(m = cli_select_map("render", w, j->map_id, j->printing - 1))) {
+				ec = EXIT_USAGE;
+				goto done;
+			}
+		} else {
+			if ((rc = placeholder(j->files[0], &stand_in)) != 0)
+				goto finish;
+			m = stand_in;
+		}
+	} else {
+		rc = cli_load_map(&t, w, j->argc, j->files, d);
+		if (rc == CLI_NO_MAP) {
+			ec = EXIT_USAGE;
+			goto done;
+		}
+		if (rc)
+			goto finish;
+		m = t.map;
+	}
+	int clean = cm_diags_errors(d) == 0 && m != stand_in;
+	dep(r, m->file);
+	if (m->file && m->image)
+		dep(r, image_path = cm_path_resolve(m->file, m->image));
+	const char *legend = j->legend;
+	if (!legend && m->legend && m->file)
+		legend = legend_path = cm_path_resolve(m->file, m->legend);
+	dep(r, legend);
+	if (j->format == CM_RENDER_PNG && !rc) {
+		int lrc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
+		if (lrc && !j->diagnostics) {
+			rc = lrc;
+			goto finish;
+		}
+		if (lrc == CM_ENOMEM) {
+			rc = lrc;
+			goto finish;
+		}
+	}
+	/* the deck, when its tile sets are known: size, fits, the game */
+	if (clean && !decks)
+		cm_workspace_resolve(w, q); /* only for the title line and the fits */
+	for (size_t i = 0; i < cm_workspace_tileset_count(w); i++)
+		dep(r, cm_workspace_tileset(w, i)->file);
+	if (clean && cm_play_deck(w, m, j->game >= 0 ? d : q, &deck) == 0)
+		o.deck_size = cm_deck_total(deck);
+	if (clean && j->game >= 0) {
+		if (!deck) {
+			rc = CM_EINVAL;
+			goto finish;
+		}
+		size_t n = 0;
+		rc = play(m, deck, (uint64_t)j->game, (int)j->players, &board, &acc, &tiles, &n, d);
+		if (rc)
+			goto finish;
+		o.tiles = tiles;
+		o.n_tiles = n;
+	}
+	if (clean && (j->diagnostics || j->format == CM_RENDER_HTML)) {
+		cm_tileset **sets = NULL;
+		size_t n_sets = 0;
+		if (!(fits = malloc(((size_t)m->cols * (size_t)m->rows + 1) * sizeof *fits)) ||
+		    cm_workspace_map_sets(w, m, &sets, &n_sets)) {
+			rc = CM_ENOMEM;
+			goto finish;
+		}
+		cm_check_opts co;
+		cm_check_opts_init(&co);
+		co.structure = m->file == NULL;
+		co.fits = fits;
+		int crc = cm_check_map(m, (const cm_tileset *const *)sets, n_sets, &co, j->diagnostics ? d : q);
+		free(sets);
+		if (crc == CM_ENOMEM) {
+			rc = crc;
+			goto finish;
+		}
+		o.fits = fits;
+	}
+	cm_render_game game = { board, acc.v, acc.n, (uint64_t)(j->game >= 0 ? j->game : 0) };
+	if (board)
+		o.game = &game;
+	if (j->diagnostics) {
+		cm_diags_sort(d); /* the order they are printed in */
+		o.diags = d;
+		size_t n = 0;
+		if ((rc = marks_of(m, d, &marks, &n)) != 0)
+			goto finish;
+		o.marks = marks;
+		o.n_marks = n;
+	}
+	const char *out = j->out;
+	if (!out && !cm_id_valid(m->id)) {
+		/* every reader checks ids; never a file name from other text */
+		cli_usage_error("render", "the map id is not an id: name the picture with -o");
+		ec = EXIT_USAGE;
+		goto done;
+	}
+	if (!out) {
+		out = auto_out = cm_asprintf("%s.%s", m->id ? m->id : "map", cm_render_format_name(j->format));
+		if (!out) {
+			rc = CM_ENOMEM;
+			goto finish;
+		}
+	}
+	/* problems in the map are no reason not to draw them */
+	int wrc = cm_render_map(m, lg, &o, out, d);
+	if (!wrc)
+		r->written = 1;
+	if (wrc || !j->diagnostics)
+		rc = wrc ? wrc : rc;
+finish:
+	if (rc == CM_ENOMEM)
+		r->oom = 1;
+	r->errors = cm_diags_errors(d);
+	r->warnings = cm_diags_count_at_least(d, CM_SEV_WARNING) - r->errors;
+	ec = cli_finish(d, FMT_TEXT, rc);
+done:
+	free(fits);
+	free(marks);
+	free(tiles);
+	free(acc.v);
+	cm_board_free(board);
+	cm_deck_free(deck);
+	cm_legend_free(lg);
+	cm_map_free(stand_in);
+	free(legend_path);
+	free(image_path);
+	free(auto_out);
+	cm_workspace_free(w);
+	cm_diags_free(q);
+	cm_diags_free(d);
+	return ec;
+}
+
+static void watch_line(const job *j, int n, const outcome *r, int last_written)
+{
+	const char *out = j->out ? j->out : "the picture";
+	if (r->written)
+		printf("render %d: %s written: %zu error%s, %zu warning%s\n", n, out, r->errors, r->errors == 1 ? "" : "s",
+		       r->warnings, r->warnings == 1 ? "" : "s");
+	else if (last_written)
+		printf("render %d: %s not written: %zu error%s, %zu warning%s; it still shows render %d\n", n, out,
+		       r->errors, r->errors == 1 ? "" : "s", r->warnings, r->warnings == 1 ? "" : "s", last_written);
+	else
+		printf("render %d: %s not written: %zu error%s, %zu warning%s\n", n, out, r->errors,
+		       r->errors == 1 ? "" : "s", r->warnings, r->warnings == 1 ? "" : "s");
+	fflush(stdout);
+}
+
+/* --watch: renders, then again after every change, until interrupted. */
+static int watch(const job *j)
+{
+	cli_watch *cw = NULL;
+	if (cli_watch_new(&cw))
+		return EXIT_IO;
+	int last = 0, ec = EXIT_CLEAN;
+	for (int n = 1;; n++) {
+		outcome r = { 0 };
+		ec = render_once(j, &r);
+		if (ec == EXIT_USAGE || r.oom || cli_watch_set(cw, r.deps, r.n_deps)) {
+			outcome_clear(&r);
+			break;
+		}
+		if (r.written)
+			last = n;
+		watch_line(j, n, &r, last);
+		outcome_clear(&r);
+		cli_watch_wait(cw);
+	}
+	cli_watch_free(cw);
+	return ec == EXIT_CLEAN ? EXIT_IO : ec;
 }
 
 int cmd_render(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "map", required_argument, NULL, 'm' },
 		{ "printing", required_argument, NULL, 'P' },
 		{ "scale", required_argument, NULL, 's' },
@@ -126,60 +442,52 @@ int cmd_render(int argc, char **argv)
 		{ "diagnostics", no_argument, NULL, 'D' },
 		{ "game", required_argument, NULL, 'G' },
 		{ "players", required_argument, NULL, 'p' },
+		{ "watch", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	cm_diags *d = NULL;
-	cm_workspace *w = NULL;
-	cm_legend *lg = NULL;
-	cm_deck *deck = NULL;
-	cm_render_tile *tiles = NULL;
-	size_t n_tiles = 0;
-	long game = -1, players = 2;
-	int players_given = 0;
-	char *auto_out = NULL, *legend_path = NULL;
-	cm_render_mark *marks = NULL;
-	int diagnostics = 0;
-	cli_target t = { .cmd = "render" };
-	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
-		cm_diags_free(d);
-		return EXIT_IO;
-	}
-	const char *out = NULL, *legend = NULL;
-	cm_render_opts o;
-	cm_render_opts_init(&o);
-	o.scale = 24;
+	job j = { .format = CM_RENDER_PNG, .scale = 24, .flags = CM_RENDER_GRID | CM_RENDER_FEATURES, .game = -1,
+		  .players = 2 };
+	int players_given = 0, format_given = 0, watching = 0;
 	int ec = EXIT_CLEAN, c;
 	long v;
 	opterr = 0;
+	j.tdirs = calloc((size_t)argc + 1, sizeof *j.tdirs);
+	if (!j.tdirs)
+		return EXIT_IO;
 	while ((c = getopt_long(argc, argv, ":ho:T:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 'm': t.map_id = optarg; break;
-		case 'l': legend = optarg; break;
-		case 'g': o.flags &= ~(unsigned)CM_RENDER_GRID; break;
-		case 'F': o.flags &= ~(unsigned)CM_RENDER_FEATURES; break;
-		case 'D': diagnostics = 1; break;
+		case 'o': j.out = optarg; break;
+		case 'm': j.map_id = optarg; break;
+		case 'l': j.legend = optarg; break;
+		case 'g': j.flags &= ~(unsigned)CM_RENDER_GRID; break;
+		case 'F': j.flags &= ~(unsigned)CM_RENDER_FEATURES; break;
+		case 'D': j.diagnostics = 1; break;
+		case 'W': watching = 1; break;
+		case 'f':
+			format_given = 1;
+			if (cm_render_format_parse(optarg, &j.format))
+				ec = cli_usage_error("render", "--format takes png, svg or html, not '%s'", optarg);
+			break;
 		case 's':
 			if ((v = cli_parse_uint(optarg, 256)) < 0)
 				ec = cli_usage_error("render", "--scale takes a whole number from 0 to 256, not '%s'", optarg);
-			o.scale = (int)v;
+			j.scale = (int)v;
+			j.scale_given = 1;
 			break;
-		case 'T':
-			ec = cli_tileset_option(w, optarg);
-			break;
+		case 'T': j.tdirs[j.n_tdirs++] = optarg; break;
 		case 'G':
-			if ((game = cli_parse_uint(optarg, LONG_MAX)) < 0)
+			if ((j.game = cli_parse_uint(optarg, LONG_MAX)) < 0)
 				ec = cli_usage_error("render", "--game takes a seed (a whole number), not '%s'", optarg);
 			break;
 		case 'p':
 			players_given = 1;
-			if ((players = cli_parse_uint(optarg, CM_MAX_PLAYERS)) < 2)
+			if ((j.players = cli_parse_uint(optarg, CM_MAX_PLAYERS)) < 2)
 				ec = cli_usage_error("render", "--players takes a number from 2 to %d, not '%s'",
 				                     CM_MAX_PLAYERS, optarg);
 			break;
 		case 'P':
-			ec = cli_printing_option("render", optarg, &t.printing);
+			ec = cli_printing_option("render", optarg, &j.printing);
 			break;
 		case 'h':
 			usage(stdout);
@@ -191,7 +499,7 @@ int cmd_render(int argc, char **argv)
 		if (ec)
 			goto done;
 	}
-	if (players_given && game < 0) {
+	if (players_given && j.game < 0) {
 		ec = cli_usage_error("render", "--players goes with --game SEED");
 		goto done;
 	}
@@ -199,51 +507,38 @@ int cmd_render(int argc, char **argv)
 		ec = cli_usage_error("render", "no map to render");
 		goto done;
 	}
-	t.decks = game >= 0 || diagnostics;
-	int rc = cli_load_map(&t, w, argc - optind, argv + optind, d);
-	if (rc == CLI_NO_MAP) {
-		ec = EXIT_USAGE;
+	cm_render_format by_ext;
+	int known = j.out && cm_render_format_of_path(j.out, &by_ext) == 0;
+	if (format_given && known && by_ext != j.format) {
+		ec = cli_usage_error("render", "--format %s does not match -o %s, whose extension asks for %s; give one or make them agree",
+		                     cm_render_format_name(j.format), j.out, cm_render_format_name(by_ext));
 		goto done;
 	}
-	cm_map *m = t.map;
-	if (!rc) {
-		if (!legend && m->legend && m->file)
-			legend = legend_path = cm_path_resolve(m->file, m->legend);
-		rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
-	}
-	if (!rc && game >= 0) {
-		rc = game_tiles(w, m, (uint64_t)game, (int)players, &deck, &tiles, &n_tiles, d);
-		o.tiles = tiles;
-		o.n_tiles = n_tiles;
-	}
-	if (!rc && diagnostics) {
-		rc = mark_diagnostics(w, m, d, &marks, &o.n_marks);
-		o.marks = marks;
-	}
-	if (!rc) {
-		if (!out && !cm_id_valid(m->id)) {
-			/* every reader checks ids; never a file name from other text */
-			ec = cli_usage_error("render", "the map id is not an id: name the picture with -o");
+	if (!format_given && j.out) {
+		if (!known) {
+			ec = cli_usage_error("render", "cannot tell the picture format of -o %s: name it .png, .svg or .html, "
+			                               "or give --format",
+			                     j.out);
 			goto done;
 		}
-		if (!out) {
-			out = auto_out = cm_asprintf("%s.png", m->id);
-			if (!out) {
-				ec = EXIT_IO;
-				goto done;
-			}
-		}
-		rc = cm_render_map(m, lg, &o, out, d);
+		j.format = by_ext;
 	}
-	ec = cli_finish(d, FMT_TEXT, rc);
+	if (j.format != CM_RENDER_PNG && !j.scale_given)
+		j.scale = j.format == CM_RENDER_HTML ? 54 : 36; /* a page is read on a screen */
+	if (j.format != CM_RENDER_PNG && j.scale == 0) {
+		ec = cli_usage_error("render", "--scale 0 (the legend's grid) is for png pictures");
+		goto done;
+	}
+	j.argc = argc - optind;
+	j.files = argv + optind;
+	if (watching) {
+		ec = watch(&j);
+		goto done;
+	}
+	outcome r = { 0 };
+	ec = render_once(&j, &r);
+	outcome_clear(&r);
 done:
-	free(marks);
-	free(tiles);
-	cm_deck_free(deck);
-	cm_legend_free(lg);
-	free(legend_path);
-	free(auto_out);
-	cm_workspace_free(w);
-	cm_diags_free(d);
+	free(j.tdirs);
 	return ec;
 }

@@ -53,11 +53,12 @@ valgrind)
   command -v valgrind >/dev/null 2>&1 || install_missing " $VALGRIND_PKGS"
   exit 0 ;;
 test)
-  # tools the tests run (command:package; npm fetches the SARIF validator);
+  # tools the tests run (command:package; npm fetches the SARIF validator
+  # and puppeteer-core, which drives the Debian chromium: no browser download);
   # /usr/bin/jsonschema because a
   # pip-installed jsonschema elsewhere on PATH is not the Debian one the
   # tests use. Building and using carcamap needs none of them.
-  tools_needed="xmllint:libxml2-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled npm:npm"
+  tools_needed="xmllint:libxml2-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled npm:npm chromium:chromium"
   missing=""
   for t in $tools_needed; do
     cmd=${t%%:*}; pkg=${t#*:}

@@ -404,6 +404,8 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 	cm_diags *q = NULL;
 	analysis a = { 0 };
 	int rc = 0;
+	for (int i = 0; o->fits && i < m->cols * m->rows; i++)
+		o->fits[i] = -1;
 	if (o->structure && cm_map_check(m, sets, n_sets, d))
 		goto out;
 	if (!deck_resolves(m, sets, n_sets))
@@ -433,6 +435,9 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 		goto out;
 	}
 	check_fits(&c, b, &a);
+	for (int s = 0; o->fits && s < b->n_sq && s < m->cols * m->rows; s++)
+		if (b->sflags0[s] & SF_PLAYABLE)
+			o->fits[s] = a.types[s];
 	if ((rc = compute_reach(b, &a)) != 0)
 		goto out;
 	check_reach(&c, b, &a);

@@ -1149,6 +1149,17 @@ int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *ou
 	out->bigcity = (n[r].flags & NF_BIGCITY) != 0;
 	out->print = (n[r].flags & NF_PRINT) != 0;
 	out->ferry = (n[r].flags & NF_FERRY) != 0;
+	cm_score_item it = { .x = -1, .y = -1, .feature = -1 };
+	if (n[r].kind == CM_FEAT_MONASTERY || n[r].kind == CM_FEAT_ABBEY || n[r].kind == CM_FEAT_GARDEN) {
+		it.x = x; /* scored on its own square (cm__score_monastery) */
+		it.y = y;
+		it.feature = f;
+	} else {
+		cm__item_where(b, r, &it);
+	}
+	out->wx = it.x;
+	out->wy = it.y;
+	out->wfeature = it.feature;
 	return 0;
 }
 

@@ -183,6 +183,8 @@ struct cm_board {
 
 	cm_score_item *items;
 	size_t n_items, max_items;
+	cm_score_hook hook; /* cm_board_set_score_hook */
+	void *hook_arg;
 
 	move_rec *log;
 	int n_log, max_log;

@@ -199,6 +199,12 @@ static cm_score_item *placer_item(cm_board *b, cm_item_type type, int points, co
 	return it;
 }
 
+void cm_board_set_score_hook(cm_board *b, cm_score_hook fn, void *arg)
+{
+	b->hook = fn;
+	b->hook_arg = arg;
+}
+
 int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 {
 	int s = b->last_sq;
@@ -265,6 +271,8 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	b->last_sq = -1;
 	b->deployed = false;
 	b->stats.turns++;
+	if (b->hook)
+		b->hook(b->hook_arg, b->items, b->n_items);
 	if (items)
 		*items = b->items;
 	if (n_out)
@@ -421,6 +429,8 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 	b->stats.squares_filled = b->n_filled;
 	for (int p = 0; p < CM_MAX_PLAYERS; p++)
 		b->stats.scores[p] = b->score[p];
+	if (b->hook)
+		b->hook(b->hook_arg, b->items, b->n_items);
 	if (items)
 		*items = b->items;
 	if (n_out)

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "carcamap/catalog.h"
+#include "carcamap/palette.h"
 #include "carcamap/render.h"
+#include "export/render_int.h"
 #include "base/util_int.h"
 
 typedef struct {
@@ -24,21 +26,25 @@ typedef struct {
 	uint8_t r, g, b, a;
 } rgba;
 
-static const rgba C_FIELD = { 0x9c, 0xc8, 0x6c, 255 };
-static const rgba C_CITY = { 0xc8, 0x78, 0x3c, 255 };
-static const rgba C_ROAD = { 0xf8, 0xf4, 0xe8, 255 };
-static const rgba C_CLOISTER = { 0x8a, 0x4a, 0x24, 255 };
-static const rgba C_GARDEN = { 0x3c, 0x8c, 0x3c, 255 };
-static const rgba C_ARMS = { 0x20, 0x40, 0xc0, 255 };
-static const rgba C_FERRY = { 0x20, 0x40, 0x80, 255 };
-static const rgba C_START = { 0x8b, 0x1a, 0x1a, 255 };
-static const rgba C_GRID = { 0x60, 0x60, 0x60, 255 };
-static const rgba C_MARK = { 0xff, 0x00, 0x00, 255 };
+static rgba pal(cm_rgb c)
+{
+	return (rgba){ c.r, c.g, c.b, 255 };
+}
+
+#define C_FIELD pal(cm_palette_feature(CM_FEAT_FIELD))
+#define C_CITY pal(cm_palette_feature(CM_FEAT_CITY))
+#define C_ROAD pal(cm_palette_feature(CM_FEAT_ROAD))
+#define C_ARMS pal(cm_palette_arms())
+#define C_FERRY pal(cm_palette_ferry())
+#define C_START pal(cm_palette_start_outline())
+#define C_GRID pal(cm_palette_grid())
 
 void cm_render_opts_init(cm_render_opts *o)
 {
 	memset(o, 0, sizeof *o);
+	o->format = CM_RENDER_PNG;
 	o->scale = 1;
+	o->deck_size = -1;
 	o->flags = CM_RENDER_GRID | CM_RENDER_FEATURES;
 }
 
@@ -143,7 +149,7 @@ static void draw_tile(canvas *c, int x0, int y0, int n, const cm_tile_type *t, i
 				}
 		} else if (f->kind == CM_FEAT_MONASTERY || f->kind == CM_FEAT_ABBEY || f->kind == CM_FEAT_GARDEN) {
 			int d = n / 4 > 1 ? n / 4 : 1;
-			fill(c, cx - d / 2, cy - d / 2, d, d, f->kind == CM_FEAT_GARDEN ? C_GARDEN : C_CLOISTER);
+			fill(c, cx - d / 2, cy - d / 2, d, d, pal(cm_palette_feature(f->kind)));
 		}
 	}
 }
@@ -283,6 +289,8 @@ static void draw_decorations(canvas *c, const cm_map *m, int ox, int oy, int n)
 	for (size_t i = 0; i < m->n_bigcities; i++)
 		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++) {
 			const cm_bigcity_piece *p = &m->bigcities[i].pieces[k];
+			if (!cm_map_at(m, p->x, p->y))
+				continue;
 			draw_tile(c, ox + p->x * n, oy + p->y * n, n, &p->tile, 0);
 		}
 	for (int y = 0; y < m->rows; y++)
@@ -297,10 +305,11 @@ static void draw_decorations(canvas *c, const cm_map *m, int ox, int oy, int n)
 					static const int bx[4] = { 0, 1, 0, 0 }, by[4] = { 0, 0, 1, 0 };
 					int horiz = e == CM_N || e == CM_S;
 					fill(c, x0 + bx[e] * (n - band), y0 + by[e] * (n - band), horiz ? n : band,
-					     horiz ? band : n, C_CITY);
+					     horiz ? band : n, pal(cm_palette_print(CM_PRINT_CITY)));
 				} else if (s->print[e].kind == CM_PRINT_ROAD) {
 					int cx = x0 + (n - 1) / 2, cy = y0 + (n - 1) / 2;
-					line(c, mx, my, mx + (cx - mx) / 2, my + (cy - my) / 2, n / 10 > 1 ? n / 10 : 1, C_ROAD);
+					line(c, mx, my, mx + (cx - mx) / 2, my + (cy - my) / 2, n / 10 > 1 ? n / 10 : 1,
+					     pal(cm_palette_print(CM_PRINT_ROAD)));
 				}
 			}
 			if (s->kind == CM_SQ_START)
@@ -312,6 +321,9 @@ static void draw_decorations(canvas *c, const cm_map *m, int ox, int oy, int n)
 		}
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *f = &m->ferries[i];
+		if (!cm_map_at(m, f->x1, f->y1) || !cm_map_at(m, f->x2, f->y2) || (unsigned)f->s1 > 3 ||
+		    (unsigned)f->s2 > 3)
+			continue; /* a partial model (CM_MAP_LOAD_PARTIAL) */
 		int ax, ay, bx, by;
 		side_mid(ox + f->x1 * n, oy + f->y1 * n, n, f->s1, &ax, &ay);
 		side_mid(ox + f->x2 * n, oy + f->y2 * n, n, f->s2, &bx, &by);
@@ -319,14 +331,9 @@ static void draw_decorations(canvas *c, const cm_map *m, int ox, int oy, int n)
 	}
 }
 
-int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out_png,
-                  cm_diags *d)
+static int render_png(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out_png,
+                      cm_diags *d)
 {
-	cm_render_opts def;
-	if (!o) {
-		cm_render_opts_init(&def);
-		o = &def;
-	}
 	if (o->scale < 0 || o->scale > 256) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, NULL, "scale %d is outside 0..256", o->scale);
 		return CM_EINVAL;
@@ -392,13 +399,79 @@ int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o,
 			continue;
 		int x0 = ox + k->x * cw, y0 = oy + k->y * ch;
 		if (cw < 3 || ch < 3)
-			fill(&c, x0, y0, cw, ch, C_MARK);
+			fill(&c, x0, y0, cw, ch, pal(cm_palette_severity(k->severity)));
 		else
-			frame(&c, x0, y0, cw, ch, cw / 8 > 1 ? cw / 8 : 1, C_MARK);
+			frame(&c, x0, y0, cw, ch, cw / 8 > 1 ? cw / 8 : 1, pal(cm_palette_severity(k->severity)));
 	}
 	rc = write_png(&c, alpha, out_png, d);
 out:
 	free(c.px);
 	cm_legend_free(builtin);
 	return rc;
+}
+
+int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out, cm_diags *d)
+{
+	cm_render_opts def;
+	if (!o) {
+		cm_render_opts_init(&def);
+		o = &def;
+	}
+	switch (o->format) {
+	case CM_RENDER_PNG: return render_png(m, lg, o, out, d);
+	case CM_RENDER_SVG: return cm__render_svg(m, o, out, d);
+	case CM_RENDER_HTML: return cm__render_html(m, o, out, d);
+	}
+	cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, NULL, "unknown picture format %d", (int)o->format);
+	return CM_EINVAL;
+}
+
+const char *cm_render_format_name(cm_render_format f)
+{
+	switch (f) {
+	case CM_RENDER_PNG: return "png";
+	case CM_RENDER_SVG: return "svg";
+	case CM_RENDER_HTML: return "html";
+	}
+	return "?";
+}
+
+int cm_render_format_parse(const char *s, cm_render_format *out)
+{
+	for (int f = CM_RENDER_PNG; f <= CM_RENDER_HTML; f++)
+		if (s && strcmp(s, cm_render_format_name((cm_render_format)f)) == 0) {
+			*out = (cm_render_format)f;
+			return 0;
+		}
+	return CM_EINVAL;
+}
+
+static int ends_with_ci(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	if (n < k)
+		return 0;
+	for (size_t i = 0; i < k; i++) {
+		char c = s[n - k + i];
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c != suffix[i])
+			return 0;
+	}
+	return 1;
+}
+
+int cm_render_format_of_path(const char *path, cm_render_format *out)
+{
+	if (!path)
+		return CM_ENOTFOUND;
+	if (ends_with_ci(path, ".png"))
+		*out = CM_RENDER_PNG;
+	else if (ends_with_ci(path, ".svg"))
+		*out = CM_RENDER_SVG;
+	else if (ends_with_ci(path, ".html") || ends_with_ci(path, ".htm"))
+		*out = CM_RENDER_HTML;
+	else
+		return CM_ENOTFOUND;
+	return 0;
 }

@@ -759,6 +759,10 @@ out:
 	free(r.quiet);
 	free(r.kind_to);
 	cm_index_free(&r.islands);
+	if (rc == CM_EINVAL && m && (flags & CM_MAP_LOAD_PARTIAL)) {
+		*out = m; /* what was understood, for pictures of the problems */
+		return rc;
+	}
 	if (rc) {
 		cm_map_free(m);
 		return rc;

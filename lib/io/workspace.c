@@ -23,6 +23,7 @@ struct cm_workspace {
 	char **dirs;
 	size_t n_dirs, cap_dirs;
 	int printing;  /* the printing descriptors are read in; -1: every printing */
+	unsigned map_flags; /* cm_workspace_set_map_flags */
 };
 
 int cm_workspace_new(cm_workspace **out)
@@ -164,6 +165,11 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 	return rc;
 }
 
+void cm_workspace_set_map_flags(cm_workspace *w, unsigned flags)
+{
+	w->map_flags = flags & CM_MAP_LOAD_PARTIAL;
+}
+
 int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 {
 	size_t before = cm_diags_count(d);
@@ -177,7 +183,11 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	}
 	case CM_FILE_MAP: {
 		cm_map *m = NULL;
-		rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE, w->printing, d, &m);
+		rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE | w->map_flags, w->printing, d, &m);
+		if (rc && m) { /* CM_MAP_LOAD_PARTIAL: kept with its errors */
+			int arc = add_map(w, m, path, d);
+			return arc ? arc : rc;
+		}
 		if (rc || (rc = add_map(w, m, path, d)) != 0 || w->printing >= 0)
 			return rc;
 		/* every other printing of the board, as maps of their own (ID-c3) */
@@ -186,8 +196,12 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 		memcpy(more, m->printings, sizeof more);
 		for (size_t i = 1; i < n_more; i++) {
 			cm_map *v = NULL;
-			if ((rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE, (int)more[i], d, &v)) != 0 ||
-			    (rc = add_map(w, v, path, d)) != 0)
+			rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE | w->map_flags, (int)more[i], d, &v);
+			if (rc && v) {
+				int arc = add_map(w, v, path, d);
+				return arc ? arc : rc;
+			}
+			if (rc || (rc = add_map(w, v, path, d)) != 0)
 				return rc;
 		}
 		return 0;

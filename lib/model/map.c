@@ -85,6 +85,7 @@ int cm_map_new(int cols, int rows, cm_map **out)
 		m->squares[i].bigcity = -1;
 	}
 	m->setup.followers = 9;
+	m->seam = -1;
 	cm_rules_default(&m->rules, CM_EDITION_C2);
 	*out = m;
 	return 0;

@@ -124,6 +124,7 @@ int cm_map_combine(const cm_map *w, const cm_map *e, int dy_in, const char *file
 	if ((rc = cm_map_new((int)cols, (int)rows, &m)))
 		goto out;
 	const int ox[2] = { 0, w->cols - 1 }, oy[2] = { (int)-y0, (int)(dy - y0) };
+	m->seam = ox[1];
 	const int isl_off[2] = { 0, (int)w->n_islands }, bc_off[2] = { 0, (int)w->n_bigcities };
 	for (int h = 0; h < 2; h++) {
 		const cm_map *src = h ? e : w;

@@ -68,6 +68,8 @@ cm_rgb cm_palette_player(int i)
 	return players[((i % n) + n) % n];
 }
 
+cm_rgb cm_palette_start_outline(void) { return (cm_rgb){ 0x8b, 0x1a, 0x1a }; }
+cm_rgb cm_palette_marker(void) { return (cm_rgb){ 0x7a, 0x2a, 0x9a }; }
 cm_rgb cm_palette_arms(void) { return (cm_rgb){ 0x20, 0x40, 0xc0 }; }
 cm_rgb cm_palette_ferry(void) { return (cm_rgb){ 0x20, 0x40, 0x80 }; }
 cm_rgb cm_palette_grid(void) { return (cm_rgb){ 0x60, 0x60, 0x60 }; }

@@ -238,6 +238,13 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n);
  *     fields that touch it. */
 int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n);
 
+/* Called with the items of every cm_board_end_turn and cm_board_final
+ * (also those random play makes, which passes NULL for the items): a game
+ * drawn with its explained scores (`render --game`). The items are
+ * borrowed for the call. NULL fn: no hook. Kept by cm_board_reset. */
+typedef void (*cm_score_hook)(void *arg, const cm_score_item *items, size_t n);
+void cm_board_set_score_hook(cm_board *b, cm_score_hook fn, void *arg);
+
 /* What the board knows about feature f of the tile on (x,y). */
 typedef struct {
 	cm_feature_kind kind;
@@ -250,6 +257,9 @@ typedef struct {
 	bool inn, cathedral;  /* kept, but scored as plain roads and cities
 	                       * (MAP-TILES: only the expansions' tiles are used) */
 	bool bigcity, print, ferry; /* printed pieces in it */
+	int wx, wy, wfeature; /* the piece that names the feature in score items
+	                       * (cm_score_item x, y, feature): equal for every
+	                       * piece of one joined feature; -1 when none */
 } cm_feature_info;
 /* 0, or CM_ENOTFOUND (no tile there, no such feature). */
 int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *out);

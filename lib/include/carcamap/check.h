@@ -40,6 +40,11 @@ typedef struct {
 	int games;        /* simulated games (CM06xx); 0: none */
 	uint64_t seed;    /* seed of the first game */
 	int players;      /* players per simulated game, 2..6 */
+	int *fits;        /* out, optional: m->cols * m->rows entries (row-major)
+	                   * receiving the number of the deck's tile types that
+	                   * fit each playable square in some rotation (the
+	                   * count behind CM0501 and CM0502); -1 for squares that
+	                   * take no tile or were not analysed (no deck) */
 } cm_check_opts;
 
 /* Defaults: no structure, no games, seed CM_CHECK_DEFAULT_SEED, 2 players. */

@@ -156,6 +156,9 @@ typedef struct cm_map {
 	char *image;         /* annotated image path as written in the descriptor, or NULL */
 	char *legend;        /* legend path as written, or NULL */
 	char *file;          /* descriptor path; NULL when built in memory or read from a pack */
+	int seam;            /* a map combined from halves (<combine>): the column
+	                      * where their half squares met; -1 otherwise (also
+	                      * for maps read from packs, which do not keep it) */
 	unsigned line;
 	/* The printings the descriptor describes (<map printings>, schemas/map.md
 	 * "Printings"), the default first; this map is the printing
@@ -213,6 +216,13 @@ int cm_map_load_file(const char *path, cm_diags *d, cm_map **out);
 #define CM_MAP_LOAD_IMAGE 1u /* read the squares of <image> (paths relative to the
                               * descriptor; the legend, or the built-in one) before
                               * the checks: what every command does */
+#define CM_MAP_LOAD_PARTIAL 2u /* when the descriptor parsed and followed the
+                                * schema but later checks (structure, image)
+                                * found errors, still return the model read
+                                * so far in *out, with CM_EINVAL: what
+                                * `render --diagnostics` draws. Such a model
+                                * may break any rule the checks enforce (a
+                                * piece off the grid, a ferry to land) */
 /* cm_map_load_file with flags; halves of a combined map get the same flags. */
 int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map **out);
 /* cm_map_load_file_flags for one printing of the board (schemas/map.md

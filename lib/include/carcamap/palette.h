@@ -30,6 +30,10 @@ cm_rgb cm_palette_print(cm_print_kind k);
 cm_rgb cm_palette_severity(cm_severity s);
 /* Follower colour of player i (0-based; wraps after the palette's players). */
 cm_rgb cm_palette_player(int i);
+/* The outline drawn inside start squares. */
+cm_rgb cm_palette_start_outline(void);
+/* Map-Chips marker symbols. */
+cm_rgb cm_palette_marker(void);
 /* Coats of arms, ferries, grid lines and text. */
 cm_rgb cm_palette_arms(void);
 cm_rgb cm_palette_ferry(void);

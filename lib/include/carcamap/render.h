@@ -1,58 +1,98 @@
 /* SPDX-License-Identifier: MIT */
-/* carcamap/render.h: pictures of maps as PNG. Squares coloured by kind with
- * the legend's colours (so that a picture at scale 1, or at the legend's own
- * grid, imports back to the same squares), and at larger scales the printed
- * big cities, edge prints, ferries, start outlines, a grid, marked squares
- * (diagnostics) and placed tiles drawn from their features. */
+/* carcamap/render.h: pictures of maps, as PNG, SVG or one HTML page.
+ * PNG: squares coloured by kind with the legend's colours (so that a picture
+ * at scale 1, or at the legend's own grid, imports back to the same
+ * squares), and at larger scales the printed features, a grid, framed
+ * squares (diagnostics) and placed tiles. SVG: every element of the model
+ * with its words (names, labels, title line, coordinates, a key), the
+ * diagnostics framed with their ids, a played game with followers and
+ * scores. HTML: that SVG with a hover panel and the diagnostics listed.
+ * Colours come from carcamap/palette.h. */
 #ifndef CARCAMAP_RENDER_H
 #define CARCAMAP_RENDER_H
 
+#include "board.h"
 #include "image.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* A square to frame in red (a square with a diagnostic). */
+typedef enum { CM_RENDER_PNG = 0, CM_RENDER_SVG, CM_RENDER_HTML } cm_render_format;
+/* "png", "svg", "html". */
+const char *cm_render_format_name(cm_render_format f);
+/* Parses "png", "svg", "html": 0 or CM_EINVAL. */
+int cm_render_format_parse(const char *s, cm_render_format *out);
+/* The format a file name asks for by its extension (.png, .svg, .html or
+ * .htm, any case): 0, or CM_ENOTFOUND for any other name. */
+int cm_render_format_of_path(const char *path, cm_render_format *out);
+
+/* A square to frame (PNG): one with a diagnostic, in its severity's colour. */
 typedef struct {
 	int x, y;
+	cm_severity severity;
 } cm_render_mark;
 
-/* A tile placed on the board: type (borrowed) turned rotation quarter turns
- * clockwise. Drawn from its features: fields green, cities filled, roads as
- * lines to the centre, monasteries, abbeys and gardens as a dot. */
+/* A tile placed on the board (PNG): type (borrowed) turned rotation
+ * quarter turns clockwise. Drawn from its features: fields green, cities
+ * filled, roads as lines to the centre, monasteries, abbeys and gardens as
+ * a dot. */
 typedef struct {
 	int x, y;
 	const cm_tile_type *type;
 	int rotation;
 } cm_render_tile;
 
+/* A played game (SVG, HTML): the board after final scoring (borrowed; its
+ * map is the map drawn) and every score item of the game in order
+ * (cm_board_set_score_hook), which the picture explains per feature. */
+typedef struct {
+	const cm_board *board;
+	const cm_score_item *items;
+	size_t n_items;
+	uint64_t seed;
+} cm_render_game;
+
 enum {
-	CM_RENDER_GRID = 1,     /* lines between squares (scale >= 4) */
-	CM_RENDER_FEATURES = 2  /* big cities, prints, ferries, start outlines, arms (scale >= 8) */
+	CM_RENDER_GRID = 1,     /* lines between squares (PNG: scale >= 4) */
+	CM_RENDER_FEATURES = 2  /* big cities, prints, ferries, start outlines, arms (PNG: scale >= 8) */
 };
 
 typedef struct {
-	int scale;              /* pixels per square, 1..256; 0: the legend's grid (origin and cell size) */
-	unsigned flags;         /* CM_RENDER_*; decorations never drawn at scale 1 or 0 */
-	const cm_render_mark *marks;
+	cm_render_format format;
+	int scale;              /* PNG: pixels per square, 1..256; 0: the legend's grid
+	                         * (origin and cell size). SVG, HTML: the width and
+	                         * height the picture asks for, per square (its
+	                         * viewBox is fixed: 36 units per square) */
+	unsigned flags;         /* CM_RENDER_*; PNG decorations never drawn at scale 1 or 0 */
+	const cm_render_mark *marks; /* PNG */
 	size_t n_marks;
-	const cm_render_tile *tiles;
+	const cm_render_tile *tiles; /* PNG */
 	size_t n_tiles;
+	const cm_diags *diags;  /* SVG, HTML: diagnostics to draw (those about a
+	                         * square framed there with their ids) and list; NULL none */
+	const int *fits;        /* SVG, HTML: per square (row-major) the deck's tile
+	                         * types that fit there (cm_check_opts.fits); NULL unknown */
+	int deck_size;          /* SVG, HTML title line: tiles in the deck; -1 unknown */
+	const cm_render_game *game; /* SVG, HTML: a played game; NULL none */
 } cm_render_opts;
 
-/* Defaults: scale 1, grid and features on, no marks, no tiles. */
+/* Defaults: PNG, scale 1, grid and features on, no marks, no tiles, no
+ * diagnostics, deck size unknown, no game. */
 void cm_render_opts_init(cm_render_opts *o);
 
-/* Draws m into the PNG out_png. lg gives the square colours (NULL: the
- * built-in ones of cm_legend_default); a kind without a legend colour is
- * drawn in its built-in colour with a CM0340 warning. o NULL means the
- * defaults. The file is written beside the target and renamed into place,
+/* Draws m into the file out in o->format. lg gives the PNG's square colours
+ * (NULL: the built-in ones of cm_legend_default); a kind without a legend
+ * colour is drawn in its built-in colour with a CM0340 warning. SVG and
+ * HTML use the palette. o NULL means the defaults. m may be a model read
+ * with CM_MAP_LOAD_PARTIAL: whatever lies off the grid or out of range is
+ * left out. The file is written beside the target and renamed into place,
  * so a failure never leaves a partial file; the bytes depend only on the
- * input (no time chunk, fixed compression). Returns 0, CM_EINVAL (bad
- * options), CM_ELIMIT (CM0341: over 16384 pixels per side or 100 million
- * pixels), CM_EIO or CM_ENOMEM. */
-int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out_png,
+ * input (no time, fixed compression, integer geometry). Cost is linear in
+ * the squares (plus the diagnostics, markers and game). Returns 0,
+ * CM_EINVAL (bad options), CM_ELIMIT (CM0341: a PNG over 16384 pixels per
+ * side or 100 million pixels), CM_EIO or CM_ENOMEM. */
+int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out,
                   cm_diags *d);
 
 #ifdef __cplusplus

@@ -42,6 +42,12 @@ void cm_workspace_set_printing(cm_workspace *w, int printing);
  * CM_EIO, CM_EVERSION, CM_ENOMEM. */
 int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d);
 
+/* Extra flags for the map descriptors cm_workspace_load reads; only
+ * CM_MAP_LOAD_PARTIAL is taken: a descriptor whose checks fail is still
+ * added (and cm_workspace_load returns CM_EINVAL), for commands that show
+ * what was understood. Default 0. */
+void cm_workspace_set_map_flags(cm_workspace *w, unsigned flags);
+
 /* Finds the tile sets every map's deck names (loading them from the search
  * directories when needed) and checks the deck references (CM0212, CM0213).
  * Returns 0 or CM_EINVAL (see d) or CM_ENOMEM. */

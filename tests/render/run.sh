@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The vector pictures of every bundled map: SVG and HTML rendered with
+# --diagnostics (and one --game), every SVG well-formed (xmllint), every
+# word of every map text in its SVG (names.py), and the HTML in Debian's
+# headless chromium driven by puppeteer-core (browser.js: a screenshot of
+# each map's page, hover and diagnostic selection, no console errors).
+# puppeteer-core comes from npm into build/tools/puppeteer on first use and
+# drives the installed browser: nothing is downloaded besides it.
+# usage: run.sh CARCAMAP BUILD_DIR   (run from the project root)
+set -u
+CM=$1
+O=$2
+out=$O/render
+rm -rf "$out"
+mkdir -p "$out/shots"
+export CARCAMAP_TILESETS=$PWD/maps/tilesets
+fail=0
+no() { echo "FAIL $*"; fail=1; }
+
+for x in $(ls maps/*/*.xml | grep -v '^maps/tilesets/' | sort); do
+  id=$(basename "$x" .xml)
+  "$CM" render --diagnostics "$x" -o "$out/$id.svg" 2>"$out/$id.err" || { cat "$out/$id.err"; no "render $x svg"; }
+  "$CM" render --diagnostics "$x" -o "$out/$id.html" 2>"$out/$id.err" || { cat "$out/$id.err"; no "render $x html"; }
+  "$CM" export --format json "$x" -o "$out/$id.json" 2>"$out/$id.err" || { cat "$out/$id.err"; no "export $x"; }
+done
+grep -q 'id="seam"' "$out/usa.svg" || no "usa.svg draws no seam"
+mkdir -p "$out/extra"
+"$CM" render --game 1 maps/benelux/benelux.xml -o "$out/extra/benelux-game.svg" || no "render --game svg"
+"$CM" render --game 1 maps/benelux/benelux.xml -o "$out/extra/benelux-game.html" || no "render --game html"
+"$CM" render --diagnostics tests/fixtures/render/every.xml -o "$out/extra/every.html" 2>/dev/null
+"$CM" render --diagnostics tests/fixtures/map/bad/many.xml -o "$out/extra/many.html" 2>/dev/null
+grep -q 'class="follower"' "$out/extra/benelux-game.svg" || no "game svg has no followers"
+grep -q 'id="scores"' "$out/extra/benelux-game.svg" || no "game svg has no score table"
+
+n=0
+for s in "$out"/*.svg "$out"/extra/*.svg tests/fixtures/render/every.svg; do
+  xmllint --noout --nonet "$s" || no "$s is not well-formed XML"
+  n=$((n + 1))
+done
+[ $fail = 0 ] && echo "render: $n svg files well-formed"
+/usr/bin/python3 tests/render/names.py "$out" || fail=1
+
+# the pages in a real browser
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if [ -z "$CHROMIUM" ]; then
+  echo "render: SKIP the browser test: no chromium (Debian package chromium; tools/configure.sh test installs it)"
+  exit $fail
+fi
+P=build/tools/puppeteer
+if [ ! -f "$P/node_modules/puppeteer-core/package.json" ]; then
+  mkdir -p "$P"
+  PUPPETEER_SKIP_DOWNLOAD=1 npm install --prefix "$P" --no-audit --no-fund puppeteer-core@24.10.2 \
+    >"$P/npm.log" 2>&1 || { echo "FAIL npm install puppeteer-core ($P/npm.log)"; exit 1; }
+fi
+NODE_PATH=$P/node_modules CHROMIUM="$CHROMIUM" node tests/render/browser.js "$out" "$out/shots" || fail=1
+exit $fail

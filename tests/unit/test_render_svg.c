@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT */
+/* test_render_svg.c: the vector pictures (carcamap/render.h, SVG and
+ * HTML): hostile names come out escaped and well-formed, models with
+ * broken references (CM_MAP_LOAD_PARTIAL) draw what is in range, the
+ * format follows file names, and a played game is drawn with its scores. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "carcamap/catalog.h"
+#include "carcamap/render.h"
+#include "carcamap/stats.h"
+#include "util_files.h"
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/cm_svg_XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "a.svg", "a.html", "p.svg", "p.html", "p.png", "g.svg", "g.html" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char p[256];
+		snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
+		unlink(p);
+	}
+	return rmdir(tmpdir);
+}
+
+static char *tmp(const char *name)
+{
+	static char p[256];
+	snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+	b[n] = '\0';
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return b;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+static int render(const cm_map *m, cm_render_format fmt, const cm_render_opts *base, const char *out, cm_diags *d)
+{
+	cm_render_opts o;
+	if (base)
+		o = *base;
+	else
+		cm_render_opts_init(&o);
+	o.format = fmt;
+	o.scale = 36;
+	return cm_render_map(m, NULL, &o, out, d);
+}
+
+static const char evil[] = "<script>alert(1)</script>&\"'\x01\x1b\xff\xc3(end";
+
+/* Markup, quotes, control characters and bytes that are not UTF-8 in
+ * every kind of name: the SVG parses, says them as text, runs nothing. */
+static void test_render_svg__names_escaped(void **state)
+{
+	(void)state;
+	cm_map *m;
+	assert_int_equal(cm_map_new(3, 1, &m), 0);
+	m->id = strdup("evil");
+	m->name = strdup(evil);
+	cm_map_at(m, 0, 0)->kind = CM_SQ_TOWN;
+	cm_map_at(m, 0, 0)->name = strdup(evil);
+	cm_map_at(m, 0, 0)->markers = calloc(1, sizeof(char *));
+	cm_map_at(m, 0, 0)->markers[0] = strdup(evil);
+	cm_map_at(m, 0, 0)->n_markers = 1;
+	cm_map_at(m, 1, 0)->kind = CM_SQ_LAND;
+	cm_map_at(m, 1, 0)->print[CM_N].kind = CM_PRINT_ROAD;
+	cm_map_at(m, 1, 0)->print[CM_N].label = strdup(evil);
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_diags_add(d, CM_SEV_ERROR, "CM0201", NULL, 0, 0, NULL, "%s", evil);
+	cm_diags_set_square(d, 1, 0);
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.diags = d;
+	assert_int_equal(render(m, CM_RENDER_SVG, &o, tmp("a.svg"), d), 0);
+	assert_int_equal(render(m, CM_RENDER_HTML, &o, tmp("a.html"), d), 0);
+
+	xmlDoc *doc = xmlReadFile(tmp("a.svg"), NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	assert_non_null(doc);
+	xmlFreeDoc(doc);
+	char *svg = slurp(tmp("a.svg"), NULL);
+	assert_null(strstr(svg, "<script"));
+	assert_true(count(svg, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;&apos;") >= 5);
+	assert_non_null(strstr(svg, "\xe2\x90\x81\xe2\x90\x9b\xef\xbf\xbd\xef\xbf\xbd(end")); /* ␁ ␛ and U+FFFD twice */
+	free(svg);
+
+	char *html = slurp(tmp("a.html"), NULL);
+	assert_int_equal(count(html, "<script"), 2);   /* the data and the page's own script */
+	assert_int_equal(count(html, "</script>"), 2); /* no name closes them */
+	assert_non_null(strstr(html, "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\\u0026\\\"'\\u0001\\u001b\\ufffd"));
+	free(html);
+	cm_diags_free(d);
+	cm_map_free(m);
+}
+
+/* What a partial reader leaves (indices and coordinates out of range)
+ * draws without touching memory it should not (the sanitizer build). */
+static void test_render_svg__partial_model(void **state)
+{
+	(void)state;
+	cm_map *m;
+	assert_int_equal(cm_map_new(2, 2, &m), 0);
+	m->id = strdup("partial");
+	cm_map_at(m, 0, 0)->kind = CM_SQ_ISLAND;
+	cm_map_at(m, 0, 0)->island = 7;    /* no such island */
+	cm_map_at(m, 1, 0)->kind = CM_SQ_BIGCITY;
+	cm_map_at(m, 1, 0)->bigcity = 42;  /* no such big city */
+	cm_map_at(m, 0, 1)->kind = CM_SQ_START;
+	cm_feature bf = { .kind = CM_FEAT_CITY, .slots = CM_SLOTS_ALL, .arms = 200 };
+	cm_bigcity_piece piece = { 9, -3, { .features = &bf, .n_features = 1 } };
+	cm_bigcity bc = { .name = "Off", .pieces = &piece, .n_pieces = 1 };
+	m->bigcities = &bc;
+	m->n_bigcities = 1;
+	cm_ferry fe = { .x1 = -1, .y1 = 0, .s1 = (cm_side)7, .x2 = 5, .y2 = 5, .s2 = CM_S };
+	m->ferries = &fe;
+	m->n_ferries = 1;
+	m->seam = 99;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_diags_add(d, CM_SEV_WARNING, "CM0201", NULL, 0, 0, NULL, "off the grid");
+	cm_diags_set_square(d, 30, 30);
+	cm_diags_add(d, CM_SEV_ERROR, "CM0205", NULL, 0, 0, NULL, "on the grid");
+	cm_diags_set_square(d, 1, 1);
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.diags = d;
+	assert_int_equal(render(m, CM_RENDER_SVG, &o, tmp("p.svg"), d), 0);
+	assert_int_equal(render(m, CM_RENDER_HTML, &o, tmp("p.html"), d), 0);
+	o.scale = 16;
+	o.format = CM_RENDER_PNG;
+	assert_int_equal(cm_render_map(m, NULL, &o, tmp("p.png"), d), 0);
+	char *svg = slurp(tmp("p.svg"), NULL);
+	/* one frame, on the square on the grid; both listed */
+	assert_int_equal(count(svg, "class=\"diag\""), 1);
+	assert_non_null(strstr(svg, "data-sq=\"1,1\""));
+	assert_non_null(strstr(svg, "off the grid"));
+	assert_null(strstr(svg, "id=\"seam\""));
+	free(svg);
+	m->bigcities = NULL;
+	m->n_bigcities = 0;
+	m->ferries = NULL;
+	m->n_ferries = 0;
+	cm_diags_free(d);
+	cm_map_free(m);
+}
+
+static void test_render_svg__format_names(void **state)
+{
+	(void)state;
+	cm_render_format f;
+	assert_int_equal(cm_render_format_of_path("a/b.SVG", &f), 0);
+	assert_int_equal(f, CM_RENDER_SVG);
+	assert_int_equal(cm_render_format_of_path("x.htm", &f), 0);
+	assert_int_equal(f, CM_RENDER_HTML);
+	assert_int_equal(cm_render_format_of_path("x.png", &f), 0);
+	assert_int_equal(f, CM_RENDER_PNG);
+	assert_int_equal(cm_render_format_of_path("x.svg.bak", &f), CM_ENOTFOUND);
+	assert_int_equal(cm_render_format_of_path("svg", &f), CM_ENOTFOUND);
+	assert_int_equal(cm_render_format_parse("html", &f), 0);
+	assert_int_equal(f, CM_RENDER_HTML);
+	assert_int_equal(cm_render_format_parse("HTML", &f), CM_EINVAL);
+	assert_string_equal(cm_render_format_name(CM_RENDER_SVG), "svg");
+}
+
+typedef struct {
+	cm_score_item *v;
+	size_t n, cap;
+} items;
+
+static void keep(void *arg, const cm_score_item *it, size_t n)
+{
+	items *a = arg;
+	for (size_t i = 0; i < n; i++) {
+		if (a->n == a->cap) {
+			a->cap = a->cap ? 2 * a->cap : 64;
+			a->v = realloc(a->v, a->cap * sizeof *a->v);
+			assert_non_null(a->v);
+		}
+		a->v[a->n++] = it[i];
+	}
+}
+
+/* A played game: followers in player colours, a cross per square never
+ * filled, the score table, and each scored feature's items as its title. */
+static void test_render_svg__game(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	cm_workspace *w;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
+	assert_int_equal(cm_workspace_load(w, "maps/benelux/benelux.xml", d), 0);
+	assert_int_equal(cm_workspace_resolve(w, d), 0);
+	cm_map *m = cm_workspace_map(w, 0);
+	cm_deck *deck;
+	cm_board *b;
+	assert_int_equal(cm_play_deck(w, m, d, &deck), 0);
+	assert_int_equal(cm_board_new(m, deck, NULL, 3, 5, 0, d, &b), 0);
+	items it = { 0 };
+	cm_board_set_score_hook(b, keep, &it);
+	assert_int_equal(cm_play_game(b, 5, d), 0);
+	assert_true(it.n > 0);
+	long total = 0;
+	for (size_t i = 0; i < it.n; i++)
+		for (int p = 0; p < 3; p++)
+			if (it.v[i].players & (1u << p))
+				total += it.v[i].points;
+	long scores = cm_board_score(b, 0) + cm_board_score(b, 1) + cm_board_score(b, 2);
+	assert_int_equal(total, scores); /* the hook saw every item */
+	cm_render_game g = { b, it.v, it.n, 5 };
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.game = &g;
+	assert_int_equal(render(m, CM_RENDER_SVG, &o, tmp("g.svg"), d), 0);
+	assert_int_equal(render(m, CM_RENDER_HTML, &o, tmp("g.html"), d), 0);
+	char *svg = slurp(tmp("g.svg"), NULL);
+	const cm_follower *fl;
+	size_t nf = cm_board_followers(b, &fl);
+	assert_int_equal(count(svg, "class=\"follower\""), nf + 6); /* and one per player in the key and the table */
+	assert_non_null(strstr(svg, "id=\"scores\""));
+	char want[64];
+	snprintf(want, sizeof want, "class=\"score\">%d<", cm_board_score(b, 2));
+	assert_non_null(strstr(svg, want));
+	assert_non_null(strstr(svg, "(complete), ")); /* an explained item */
+	assert_non_null(strstr(svg, " points to player "));
+	assert_non_null(strstr(svg, "id=\"empty\""));
+	free(svg);
+	free(it.v);
+	cm_board_free(b);
+	cm_deck_free(deck);
+	cm_workspace_free(w);
+	cm_diags_free(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_render_svg__names_escaped),
+		cmocka_unit_test(test_render_svg__partial_model),
+		cmocka_unit_test(test_render_svg__format_names),
+		cmocka_unit_test(test_render_svg__game),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
