@@ -339,13 +339,14 @@ int cmd_play(int argc, char **argv)
 	if (t.map) {
 		cm_map *m = t.map;
 		cm_rules rules = m->rules;
+		unsigned given = 0; /* --rule NAME=V wins over --rule edition=E in any order */
 		for (int i = 0; i < n_rules; i++) {
 			char name[64];
 			const char *eq = strchr(rule_args[i], '=');
 			size_t len = (size_t)(eq - rule_args[i]);
 			snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1),
 			         rule_args[i]);
-			int r = cm_board_rule_set(&rules, name, eq + 1);
+			int r = cm_rules_set(&rules, &given, name, eq + 1);
 			if (r == CM_ENOTFOUND || len >= sizeof name) {
 				ec = cli_usage_error("play", "unknown rule option '%s'", name);
 				goto done;
@@ -356,7 +357,7 @@ int cmd_play(int argc, char **argv)
 			}
 		}
 		char rules_text[256];
-		cm_board_rules_format(&rules, rules_text, sizeof rules_text);
+		cm_rules_format(&rules, rules_text, sizeof rules_text);
 		if (!rc)
 			rc = cm_play_games(m, t.deck, &rules, players, seed, games, isatty(2) ? progress : NULL,
 			                   NULL, d, &st);

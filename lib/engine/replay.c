@@ -1,75 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* replay.c: replays (carcamap/board.h "Replays", schemas/replay.md): a
  * game as its setup and moves, written and read as text, and played back
- * on a map and deck to the same board; rule options by name; the map
- * fingerprint a replay carries. */
+ * on a map and deck to the same board, and the map fingerprint a replay
+ * carries. Rule options by name are rules.c's (carcamap/rules.h). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine/board_int.h"
 #include "base/util_int.h"
-
-/* ---- rule options by name ---- */
-
-typedef struct {
-	const char *name;
-	size_t off;
-} bool_opt;
-
-static const bool_opt bool_opts[] = {
-	{ "tiny-city", offsetof(cm_rules, tiny_city) },
-	{ "farmers-bigcity", offsetof(cm_rules, farmers_bigcity) },
-	{ "town-extra-turn", offsetof(cm_rules, town_extra_turn) },
-	{ "town-cost", offsetof(cm_rules, town_cost) },
-	{ "town-road-bonus", offsetof(cm_rules, town_road_bonus) },
-	{ "abbey-edge", offsetof(cm_rules, abbey_edge) },
-	{ "wagons", offsetof(cm_rules, wagons) },
-};
-
-int cm_board_rule_set(cm_rules *r, const char *name, const char *value)
-{
-	if (strcmp(name, "edition") == 0) {
-		cm_edition e;
-		if (cm_edition_parse(value, &e) < 0)
-			return CM_EINVAL;
-		r->edition = e;
-		return 0;
-	}
-	if (strcmp(name, "farmers") == 0) {
-		if (strcmp(value, "C1") == 0)
-			r->farmers = CM_FARMERS_C1;
-		else if (strcmp(value, "C2") == 0)
-			r->farmers = CM_FARMERS_C2;
-		else
-			return CM_EINVAL;
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof bool_opts / sizeof bool_opts[0]; i++)
-		if (strcmp(name, bool_opts[i].name) == 0) {
-			bool v = false;
-			if (strcmp(value, "yes") == 0 || strcmp(value, "on") == 0 || strcmp(value, "1") == 0)
-				v = true;
-			else if (strcmp(value, "no") == 0 || strcmp(value, "off") == 0 || strcmp(value, "0") == 0)
-				v = false;
-			else
-				return CM_EINVAL;
-			*(bool *)((char *)r + bool_opts[i].off) = v;
-			return 0;
-		}
-	return CM_ENOTFOUND;
-}
-
-int cm_board_rules_format(const cm_rules *r, char *buf, size_t size)
-{
-	int n = snprintf(buf, size, "edition=%s farmers=%s", cm_edition_name(r->edition),
-	                 r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
-	for (size_t i = 0; i < sizeof bool_opts / sizeof bool_opts[0]; i++) {
-		bool v = *(const bool *)((const char *)r + bool_opts[i].off);
-		size_t at = (size_t)n < size ? (size_t)n : size;
-		n += snprintf(buf + at, size - at, " %s=%s", bool_opts[i].name, v ? "yes" : "no");
-	}
-	return n;
-}
 
 /* ---- map fingerprint ---- */
 
@@ -192,7 +130,7 @@ static void write_follower(FILE *f, const cm_move *m)
 int cm_replay_write(const cm_replay *r, FILE *f)
 {
 	char rules[256];
-	cm_board_rules_format(&r->rules, rules, sizeof rules);
+	cm_rules_format(&r->rules, rules, sizeof rules);
 	fprintf(f, "carcamap-replay 1\n");
 	fprintf(f, "map %s %016" PRIx64 "\n", r->map_id ? r->map_id : "-", r->map_hash);
 	fprintf(f, "deck %016" PRIx64, r->deck_hash);
@@ -382,12 +320,13 @@ int cm_replay_read(FILE *f, const char *file, cm_diags *d, cm_replay **out)
 				BAD("flags must be 0 or 1");
 			r->flags = (unsigned)v;
 		} else if (strcmp(k, "rules") == 0) {
+			unsigned given = 0; /* an option on the line wins over its edition's default */
 			for (int i = 1; i < n; i++) {
 				char *eq = strchr(tok[i], '=');
 				if (!eq)
 					BAD("rule option %s has no value", tok[i]);
 				*eq = '\0';
-				if (cm_board_rule_set(&r->rules, tok[i], eq + 1) < 0)
+				if (cm_rules_set(&r->rules, &given, tok[i], eq + 1) < 0)
 					BAD("unknown rule option or value %s=%s", tok[i], eq + 1);
 			}
 		} else if (strcmp(k, "setup") == 0) {

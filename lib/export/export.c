@@ -315,14 +315,16 @@ static void json_setup_rules(cm_json *j, const cm_map *m)
 	const cm_rules *r = &m->rules;
 	cm_json_key(j, "rules");
 	cm_json_obj_begin(j);
-	kstr(j, "edition", cm_edition_name(r->edition));
-	kbool(j, "tiny_city", r->tiny_city);
-	kstr(j, "farmers", r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
-	kbool(j, "farmers_bigcity", r->farmers_bigcity);
-	kbool(j, "town_extra_turn", r->town_extra_turn);
-	kbool(j, "town_cost", r->town_cost);
-	kbool(j, "town_road_bonus", r->town_road_bonus);
-	kbool(j, "abbey_edge", r->abbey_edge);
+	for (size_t i = 0; i < cm_rule_option_count(); i++) { /* the table's options (rules.c) */
+		const cm_rule_option *o = cm_rule_option_get(i);
+		int v = cm_rules_get(r, i);
+		if (!o->in_map)
+			continue;
+		if (o->kind == CM_RULE_SWITCH)
+			kbool(j, o->key, v != 0);
+		else
+			kstr(j, o->key, cm_rules_value_name(i, v, false));
+	}
 	cm_json_obj_end(j);
 }
 

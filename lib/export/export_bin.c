@@ -209,9 +209,13 @@ static void put_map(writer *w, const cm_map *m)
 	put32(b, (uint32_t)m->setup.followers);
 	put8(b, r->edition);
 	put8(b, r->farmers);
-	put8(b, (r->tiny_city ? 1u : 0u) | (r->farmers_bigcity ? 2u : 0u) |
-	        (r->town_extra_turn ? 4u : 0u) | (r->town_cost ? 8u : 0u) |
-	        (r->town_road_bonus ? 16u : 0u) | (r->abbey_edge ? 32u : 0u));
+	unsigned flags = 0; /* the switches at the table's bits (rules.c) */
+	for (size_t i = 0; i < cm_rule_option_count(); i++) {
+		const cm_rule_option *o = cm_rule_option_get(i);
+		if (o->flag_bit >= 0 && cm_rules_get(r, i))
+			flags |= 1u << o->flag_bit;
+	}
+	put8(b, (uint8_t)flags);
 	put8(b, 0);
 	rec(w, S_RULE);
 

@@ -210,14 +210,18 @@ static void map_properties(tmx *t)
 	else
 		prop(t, "deck", deck);
 	free(deck);
-	prop_full(t, "rules.edition", "string", "edition", cm_edition_name(r->edition));
-	prop_bool(t, "rules.tiny_city", r->tiny_city);
-	prop_full(t, "rules.farmers", "string", "farmers", r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
-	prop_bool(t, "rules.farmers_bigcity", r->farmers_bigcity);
-	prop_bool(t, "rules.town_extra_turn", r->town_extra_turn);
-	prop_bool(t, "rules.town_cost", r->town_cost);
-	prop_bool(t, "rules.town_road_bonus", r->town_road_bonus);
-	prop_bool(t, "rules.abbey_edge", r->abbey_edge);
+	for (size_t i = 0; i < cm_rule_option_count(); i++) { /* the table's options (rules.c) */
+		const cm_rule_option *o = cm_rule_option_get(i);
+		int v = cm_rules_get(r, i);
+		char name[64];
+		if (!o->in_map)
+			continue;
+		snprintf(name, sizeof name, "rules.%s", o->key);
+		if (o->kind == CM_RULE_SWITCH)
+			prop_bool(t, name, v != 0);
+		else /* edition and farmers: enum property types named by key */
+			prop_full(t, name, "string", o->key, cm_rules_value_name(i, v, false));
+	}
 	end(t);
 }
 

@@ -505,33 +505,36 @@ static void read_deck(reader *r, xmlNode *n)
 	}
 }
 
+/* <rules>: every attribute is an option of the table (rules.c), read as
+ * an explicit option: the edition's defaults fill the rest. */
 static void read_rules(reader *r, xmlNode *n)
 {
 	cm_rules *ru = &r->m->rules;
-	cm_edition ed = CM_EDITION_C2;
-	char *e = n ? rd_attr(r, n, "edition") : NULL;
-	if (e)
-		cm_edition_parse(e, &ed);
-	if (e && r->n_printings)
+	cm_rules_default(ru, CM_EDITION_C2);
+	unsigned given = 0;
+	/* a map with printings plays each printing in its own edition */
+	if (n && r->n_printings && xmlHasProp(n, (const xmlChar *)"edition")) {
+		char *e = rd_attr(r, n, "edition");
 		rd_report(r, "CM0220", cm_xml_line(n), 0,
 		          "<rules edition=\"%s\">: a map with printings plays each printing in its own edition;"
-		          " remove the attribute", e);
+		          " remove the attribute", e ? e : "");
+		free(e);
+	}
 	if (r->n_printings)
-		ed = (cm_edition)r->printing;
-	free(e);
-	cm_rules_default(ru, ed);
-	if (!n)
-		return;
-	ru->tiny_city = cm_xml_attr_bool(n, "tiny-city", ru->tiny_city);
-	char *f = rd_attr(r, n, "farmers");
-	if (f)
-		ru->farmers = strcmp(f, "C1") == 0 ? CM_FARMERS_C1 : CM_FARMERS_C2;
-	free(f);
-	ru->farmers_bigcity = cm_xml_attr_bool(n, "farmers-bigcity", ru->farmers_bigcity);
-	ru->town_extra_turn = cm_xml_attr_bool(n, "town-extra-turn", ru->town_extra_turn);
-	ru->town_cost = cm_xml_attr_bool(n, "town-cost", ru->town_cost);
-	ru->town_road_bonus = cm_xml_attr_bool(n, "town-road-bonus", ru->town_road_bonus);
-	ru->abbey_edge = cm_xml_attr_bool(n, "abbey-edge", ru->abbey_edge);
+		cm_rules_set(ru, &given, "edition", cm_edition_name((cm_edition)r->printing));
+	for (size_t i = 0; n && i < cm_rule_option_count(); i++) {
+		const cm_rule_option *o = cm_rule_option_get(i);
+		if (!o->in_map || !xmlHasProp(n, (const xmlChar *)o->name))
+			continue;
+		if (r->n_printings && strcmp(o->name, "edition") == 0)
+			continue; /* reported above */
+		char *v = cm_xml_attr_token(n, o->name);
+		if (!v)
+			r->oom = true;
+		else
+			cm_rules_set(ru, &given, o->name, v); /* the schema checked the value */
+		free(v);
+	}
 }
 
 
@@ -812,11 +815,6 @@ int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *
 
 /* ---- the canonical writer ---- */
 
-static void put_bool(FILE *f, const char *name, bool v)
-{
-	fprintf(f, " %s=\"%s\"", name, v ? "true" : "false");
-}
-
 static void write_piece(FILE *f, const cm_bigcity_piece *pc)
 {
 	fprintf(f, "    <piece x=\"%d\" y=\"%d\">\n", pc->x, pc->y);
@@ -929,15 +927,12 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 		}
 		fputs("  </deck>\n", f);
 	}
-	const cm_rules *r = &m->rules;
-	fprintf(f, "  <rules edition=\"%s\"", cm_edition_name(r->edition));
-	put_bool(f, "tiny-city", r->tiny_city);
-	fprintf(f, " farmers=\"%s\"", r->farmers == CM_FARMERS_C1 ? "C1" : "C2");
-	put_bool(f, "farmers-bigcity", r->farmers_bigcity);
-	put_bool(f, "town-extra-turn", r->town_extra_turn);
-	put_bool(f, "town-cost", r->town_cost);
-	put_bool(f, "town-road-bonus", r->town_road_bonus);
-	put_bool(f, "abbey-edge", r->abbey_edge);
+	fputs("  <rules", f);
+	for (size_t i = 0; i < cm_rule_option_count(); i++) {
+		const cm_rule_option *o = cm_rule_option_get(i);
+		if (o->in_map)
+			fprintf(f, " %s=\"%s\"", o->name, cm_rules_value_name(i, cm_rules_get(&m->rules, i), true));
+	}
 	fputs("/>\n</map>\n", f);
 	return ferror(f) ? CM_EIO : 0;
 }

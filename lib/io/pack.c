@@ -190,14 +190,16 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 	h_int(hp, m->setup.tiles_min);
 	h_int(hp, m->setup.tiles_max);
 	h_int(hp, m->setup.followers);
-	h_str(hp, cm_edition_name(m->rules.edition));
-	h_int(hp, m->rules.tiny_city);
-	h_int(hp, m->rules.farmers);
-	h_int(hp, m->rules.farmers_bigcity);
-	h_int(hp, m->rules.town_extra_turn);
-	h_int(hp, m->rules.town_cost);
-	h_int(hp, m->rules.town_road_bonus);
-	h_int(hp, m->rules.abbey_edge);
+	for (size_t i = 0; i < cm_rule_option_count(); i++) { /* the table's map options, in order */
+		const cm_rule_option *o = cm_rule_option_get(i);
+		int v = cm_rules_get(&m->rules, i);
+		if (!o->in_map)
+			continue;
+		if (o->kind == CM_RULE_EDITION)
+			h_str(hp, cm_edition_name((cm_edition)v));
+		else
+			h_int(hp, v);
+	}
 	h_int(hp, (long long)m->n_islands);
 	for (size_t i = 0; i < m->n_islands; i++) {
 		h_str(hp, m->islands[i].name);

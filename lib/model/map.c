@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* map.c: the map model (carcamap/map.h): construction and release, names
- * of kinds, rule defaults, derived edge prints and model equality. Its one
+ * of kinds, derived edge prints and model equality (rule options and
+ * their defaults: rules.c). Its one
  * checker is map_check.c, combining two halves map_combine.c; the XML
  * reader and writer are io/map_xml.c. */
 #include <stdlib.h>
@@ -53,16 +54,6 @@ const char *cm_print_kind_name(cm_print_kind k)
 {
 	static const char *const n[4] = { "none", "neutral", "road", "city" };
 	return (unsigned)k < 4 ? n[k] : "?";
-}
-
-void cm_rules_default(cm_rules *r, cm_edition e)
-{
-	memset(r, 0, sizeof *r);
-	r->edition = e;
-	r->tiny_city = e == CM_EDITION_C1;
-	r->farmers = CM_FARMERS_C2;
-	r->farmers_bigcity = true;
-	r->abbey_edge = true;
 }
 
 int cm_map_new(int cols, int rows, cm_map **out)

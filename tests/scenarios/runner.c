@@ -424,6 +424,7 @@ static int wagon_step(run *r, char **tok, int n)
 	}
 	if (strcmp(v, "use") == 0) { /* use NAME=VALUE…: the board's rule options from here on */
 		cm_rules ru = *cm_board_rules(r->board);
+		unsigned given = 0;
 		for (int i = 1; i < n; i++) {
 			char *eq = strchr(tok[i], '=');
 			if (!eq) {
@@ -431,7 +432,7 @@ static int wagon_step(run *r, char **tok, int n)
 				return false;
 			}
 			*eq = '\0';
-			int rc = cm_board_rule_set(&ru, tok[i], eq + 1);
+			int rc = cm_rules_set(&ru, &given, tok[i], eq + 1);
 			*eq = '=';
 			if (rc < 0) {
 				snprintf(r->msg, sizeof r->msg, "unknown rule option or value %s", tok[i]);

@@ -389,7 +389,7 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 			cm_rules_default(&scratch, CM_EDITION_C2);
 			if (eq)
 				*eq = '\0';
-			if (!eq || cm_board_rule_set(&scratch, copy, eq + 1) < 0) {
+			if (!eq || cm_rules_set(&scratch, NULL, copy, eq + 1) < 0) {
 				bad(r, "unknown rule option or value: %s", tok[i]);
 			} else {
 				*eq = '=';
@@ -835,10 +835,11 @@ static void free_deck(cm_deck_entry *v, size_t n)
 /* The scenario's rule options, setup and deck onto the map. */
 static void give_map(rd *r, cm_map *m)
 {
+	unsigned given = 0; /* an option given wins over its edition's default, in any order */
 	for (size_t i = 0; i < r->n_opts; i++) {
 		char *eq = strchr(r->opts[i], '=');
 		*eq = '\0';
-		cm_board_rule_set(&m->rules, r->opts[i], eq + 1);
+		cm_rules_set(&m->rules, &given, r->opts[i], eq + 1);
 		*eq = '=';
 	}
 	if (r->starts)

@@ -67,17 +67,7 @@ int cm_deck_find(const cm_deck *deck, const char *id); /* type index or -1 */
 /* FNV-1a 64 over the types' ids, counts and features: replays check it. */
 uint64_t cm_deck_hash(const cm_deck *deck);
 
-/* ---- Rule options by name ------------------------------------------- */
-
-/* Sets one rule option of r by its RULES.md name: edition=C1|C2|C3,
- * farmers=C1|C2, and tiny-city, farmers-bigcity, town-extra-turn,
- * town-cost, town-road-bonus, abbey-edge, wagons = yes|no (also on|off,
- * 1|0).
- * Returns 0, CM_ENOTFOUND (unknown name) or CM_EINVAL (bad value). */
-int cm_board_rule_set(cm_rules *r, const char *name, const char *value);
-/* "edition=C2 farmers=C2 tiny-city=no …" (every option, fixed order) into
- * buf; returns the length it needs (snprintf rules). */
-int cm_board_rules_format(const cm_rules *r, char *buf, size_t size);
+/* Rule options by name (cm_rules_set, cm_rules_format): carcamap/rules.h. */
 
 /* ---- Board --------------------------------------------------------- */
 

@@ -9,6 +9,7 @@
 #include "catalog.h"
 #include "tile.h"
 #include "tileset.h"
+#include "rules.h"
 #include "map.h"
 #include "image.h"
 #include "render.h"

@@ -7,6 +7,7 @@
 #ifndef CARCAMAP_MAP_H
 #define CARCAMAP_MAP_H
 
+#include "rules.h"
 #include "tile.h"
 #include "tileset.h"
 
@@ -120,23 +121,7 @@ typedef struct {
 	unsigned line;
 } cm_deck_entry;
 
-typedef enum { CM_FARMERS_C1 = 1, CM_FARMERS_C2 = 2 } cm_farmers;
-
-/* Rule options (RULES.md); cm_rules_default gives each its stated default. */
-typedef struct {
-	cm_edition edition;
-	bool tiny_city;        /* BASE-SCORE: complete 2-tile city scores 2 (C1 default on) */
-	cm_farmers farmers;    /* BASE-FINAL: farmer rules (default C2 rules) */
-	bool farmers_bigcity;  /* MAP-FIELD-BIGCITY: default true */
-	bool town_extra_turn;  /* MAP-TOWN 1, default false */
-	bool town_cost;        /* MAP-TOWN 2, default false */
-	bool town_road_bonus;  /* MAP-TOWN 3, default false */
-	bool abbey_edge;       /* ABBEY-PLACE: map edge/big city/landmark close an abbey side; default true */
-	bool wagons;           /* WAGON-DEPLOY: each player has a wagon; default false. A game
-	                        * option (board, scenario, replay, play), not read from map
-	                        * descriptors or packs (schemas/map.md) */
-} cm_rules;
-void cm_rules_default(cm_rules *r, cm_edition e);
+/* cm_rules, the rule options of a map: carcamap/rules.h. */
 
 typedef struct cm_map {
 	char *id;            /* "germany" (unique in a pack) */
