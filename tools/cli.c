@@ -12,15 +12,15 @@
 
 int cli_parse_format(const char *cmd, const char *s, unsigned allowed, cli_format *out)
 {
-	static const char *const names[] = { "text", "json", "sarif" };
-	for (int i = 0; i < 3; i++)
+	static const char *const names[] = { "text", "json", "sarif", "github" };
+	for (int i = 0; i < 4; i++)
 		if (strcmp(s, names[i]) == 0 && (allowed & (1u << i))) {
 			*out = (cli_format)i;
 			return 0;
 		}
 	fprintf(stderr, "carcamap %s: unknown output format '%s' (use", cmd, s);
 	int first = 1;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (allowed & (1u << i)) {
 			fprintf(stderr, "%s%s", first ? " " : ", ", names[i]);
 			first = 0;
@@ -57,6 +57,10 @@ int cli_print_diags(cm_diags *d, cli_format fmt, int summary)
 		break;
 	case FMT_SARIF:
 		rc = cm_diags_write_sarif(d, stdout);
+		break;
+	case FMT_GITHUB:
+		/* workflow commands are read from the job's log (stdout) */
+		rc = cm_diags_write_github(d, stdout);
 		break;
 	}
 	if (fflush(stdout) != 0)

@@ -11,7 +11,7 @@
 /* Exit status (DESIGN.md "Command line"). */
 enum { EXIT_CLEAN = 0, EXIT_PROBLEMS = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
-typedef enum { FMT_TEXT = 0, FMT_JSON, FMT_SARIF } cli_format;
+typedef enum { FMT_TEXT = 0, FMT_JSON, FMT_SARIF, FMT_GITHUB } cli_format;
 
 /* Parses "text", "json", "sarif" (allowed: a mask of 1<<FMT_…). Prints a
  * usage error and returns -1 when not allowed. */

@@ -24,7 +24,9 @@ static void usage(FILE *f)
 	        "  --format FMT   text (default): diagnostics on stderr, as\n"
 	        "                 'file:line:col: error: message [CM0101]' with the source\n"
 	        "                 line quoted, then 'N errors, N warnings in M files';\n"
-	        "                 json or sarif (SARIF 2.1.0): the report alone on stdout\n"
+	        "                 json or sarif (SARIF 2.1.0, for code scanning): the\n"
+	        "                 report alone on stdout; github: GitHub Actions\n"
+	        "                 annotations ('::error file=F,line=L::message') on stdout\n"
 	        "  --strict       treat warnings as errors\n"
 	        "  --ignore ID    drop diagnostics of check ID (repeatable)\n"
 	        "  --only ID      keep only diagnostics of check ID (repeatable)\n"
@@ -48,6 +50,7 @@ static void usage(FILE *f)
 	        "  carcamap check maps/germany/germany.xml\n"
 	        "  carcamap check build/maps.pack\n"
 	        "  carcamap check --format sarif maps/tilesets/base.xml > report.sarif\n"
+	        "  carcamap check --format github maps/*/[a-z]*.xml    # in a workflow step\n"
 	        "  carcamap check --ignore CM0111 --strict my-tiles.xml\n"
 	        "  carcamap check --games 1000 maps/iberia/iberia.xml\n"
 	        "  carcamap check --list --format json\n"
@@ -202,7 +205,7 @@ int cmd_check(int argc, char **argv)
 		case 'f':
 			if (strcmp(optarg, "markdown") == 0)
 				markdown = 1;
-			else if (cli_parse_format("check", optarg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF, &fmt))
+			else if (cli_parse_format("check", optarg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF | 1u << FMT_GITHUB, &fmt))
 				ec = EXIT_USAGE;
 			break;
 		case 's':
@@ -243,7 +246,7 @@ int cmd_check(int argc, char **argv)
 			goto out;
 	}
 	if (list) {
-		if (fmt == FMT_SARIF)
+		if (fmt == FMT_SARIF || fmt == FMT_GITHUB)
 			ec = cli_usage_error("check", "--list prints text, json or markdown");
 		else if (optind < argc)
 			ec = cli_usage_error("check", "--list takes no files");

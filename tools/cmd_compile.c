@@ -28,8 +28,9 @@ static void usage(FILE *f)
 	        "                     (default: every printing a descriptor describes)\n"
 	        "  -T, --tilesets DIR search DIR for tile sets (repeatable)\n"
 	        "  --strict           treat warnings as errors\n"
-	        "  --format FMT       diagnostics as text (stderr, default), json or\n"
-	        "                     sarif (stdout)\n"
+	        "  --format FMT       diagnostics as text (stderr, default), json,\n"
+	        "                     sarif or github (GitHub Actions annotations) on\n"
+	        "                     stdout\n"
 	        "  -h, --help         show this help\n"
 	        "\n"
 	        "Examples:\n"
@@ -77,7 +78,7 @@ int cmd_compile(int argc, char **argv)
 			cm_diags_set_strict(d, 1);
 			break;
 		case 'f':
-			if (cli_parse_format("compile", optarg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF, &fmt))
+			if (cli_parse_format("compile", optarg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF | 1u << FMT_GITHUB, &fmt))
 				ec = EXIT_USAGE;
 			break;
 		case 'P': {

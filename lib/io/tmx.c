@@ -602,8 +602,20 @@ static bool read_obj(rd *r, xmlNode *n, const char *layer, obj *o)
 	o->y = attr_num(n, "y", 0, &bad);
 	o->w = attr_num(n, "width", 0, &bad);
 	o->h = attr_num(n, "height", 0, &bad);
+	double rot = attr_num(n, "rotation", 0, &bad);
+	/* a layer moved in Tiled moves its objects: add the offsets of the
+	 * object layer and the group layers around it */
+	for (const xmlNode *p = n->parent; p && p->type == XML_ELEMENT_NODE && !cm_xml_is(p, "map"); p = p->parent) {
+		o->x += attr_num(p, "offsetx", 0, &bad);
+		o->y += attr_num(p, "offsety", 0, &bad);
+	}
 	if (bad) {
-		report(r, "CM0705", o->line, o, "x, y, width or height is not a number");
+		report(r, "CM0705", o->line, o, "x, y, width, height, rotation or a layer offset is not a number");
+		return false;
+	}
+	if (rot != 0) {
+		report(r, "CM0705", o->line, o, "is rotated (%g degrees), which carcamap does not read: set its Rotation to 0",
+		       rot);
 		return false;
 	}
 	o->shape = SH_RECT;
@@ -841,6 +853,7 @@ static void read_names(rd *r, xmlNode *layer)
 			for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next))
 				if (cm_xml_is(c, "text")) {
 					xmlChar *t = xmlNodeGetContent(c);
+					free(text);
 					text = t && *t ? sdup(r, (const char *)t) : NULL;
 					xmlFree(t);
 				}

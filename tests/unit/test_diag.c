@@ -128,7 +128,20 @@ static void test_diag__sarif_has_rules_and_region(void **state)
 	assert_non_null(strstr(t, "\"ruleIndex\": 0"));
 	/* only the rules the results use are listed */
 	assert_null(strstr(t, "\"id\": \"CM0005\""));
+	/* what code scanning requires: full description, help, tool URI, and
+	 * relative paths against a base id */
+	assert_non_null(strstr(t, "\"fullDescription\""));
+	assert_non_null(strstr(t, "\"help\""));
+	assert_non_null(strstr(t, "\"informationUri\""));
+	assert_non_null(strstr(t, "\"uriBaseId\": \"SRCROOT\""));
+	assert_non_null(strstr(t, "\"originalUriBaseIds\""));
 	free(t);
+	char *u = cm_uri_from_path("a dir/b#1%.xml");
+	assert_string_equal(u, "a%20dir/b%231%25.xml");
+	free(u);
+	u = cm_uri_from_path("/tmp/K\xc3\xb8ge.xml");
+	assert_string_equal(u, "file:///tmp/K%C3%B8ge.xml");
+	free(u);
 	cm_diags_free(d);
 }
 

@@ -250,6 +250,45 @@ static void test_tmx__what_tiled_can_say_and_carcamap_cannot_read(void **state)
 	free(csv);
 }
 
+/* A layer moved in Tiled (its offset) moves its objects with it. */
+static char *offset_objects(const char *attrs)
+{
+	return cm_asprintf(" <group id=\"9\" name=\"g\" offsetx=\"16\">\n <objectgroup id=\"2\" name=\"prints-road\" offsetx=\"16\">\n"
+	                   "  <object id=\"1\" name=\"to Sea\"%s x=\"64\" y=\"32\">\n"
+	                   "   <properties><property name=\"arms\" type=\"int\" value=\"1\"/></properties>\n"
+	                   "   <polyline points=\"0,0 0,32\"/>\n  </object>\n </objectgroup>\n </group>\n"
+	                   " <objectgroup id=\"3\" name=\"names\">\n"
+	                   "  <object id=\"2\" x=\"64\" y=\"32\" width=\"32\" height=\"32\"><text>Town</text></object>\n"
+	                   " </objectgroup>\n",
+	                   attrs);
+}
+
+/* A layer moved in Tiled (its offset, and its group's) moves its objects
+ * with it; a rotated object is refused, not misread. */
+static void test_tmx__layer_offsets_move_objects(void **state)
+{
+	(void)state;
+	char *csv = cm_asprintf("<data encoding=\"csv\">1,2,2,1,2,3,4,1,1,2,2,1</data>");
+	/* the print object 32 pixels left of its side, its layers 32 pixels right */
+	char *ex = offset_objects("");
+	char *t = tmx_text("0", "carcamap-kinds.tsx", csv, ex);
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_map *m = NULL;
+	assert_int_equal(load(t, d, &m), 0);
+	expect_small(m, t);
+	cm_map_free(m);
+	cm_diags_free(d);
+	free(t);
+	free(ex);
+	ex = offset_objects(" rotation=\"9\"");
+	t = tmx_text("0", "carcamap-kinds.tsx", csv, ex);
+	expect_refusal(t, "CM0705", 13, "is rotated (9 degrees)");
+	free(t);
+	free(ex);
+	free(csv);
+}
+
 static void test_tmx__foreign_layers_are_named_not_read(void **state)
 {
 	(void)state;
@@ -362,6 +401,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tmx__every_layer_format_tiled_writes),
 		cmocka_unit_test(test_tmx__what_tiled_can_say_and_carcamap_cannot_read),
+		cmocka_unit_test(test_tmx__layer_offsets_move_objects),
 		cmocka_unit_test(test_tmx__foreign_layers_are_named_not_read),
 		cmocka_unit_test(test_tmx__maps_come_back_equal),
 		cmocka_unit_test(test_tmx__tile_notation_round_trip),

@@ -80,13 +80,24 @@ const char *cm_severity_name(cm_severity s);
  * for the file (cm_diags_set_source), the quoted source line and a caret.
  * json: {"diagnostics":[…],"errors":N,"warnings":N,"notes":N}, each
  * diagnostic with "square": [x,y] or null (schemas/check-json.md).
- * sarif: SARIF 2.1.0 with tool.driver.rules from the check catalogue; a
+ * sarif: SARIF 2.1.0 with tool.driver.rules from the check catalogue
+ * (short and full description, help, helpUri; "no-check" for failures of
+ * no check); artifact URIs percent-encoded, absolute paths as file://
+ * URIs, relative ones against the base id SRCROOT (originalUriBaseIds); a
  * result about a square has a logical location "square (x,y)" of kind
  * "object" and the property "square": [x,y].
- * Each returns 0 or CM_EIO. */
+ * github: one GitHub Actions workflow command per diagnostic,
+ * "::error file=F,line=L,col=C,title=CM0001 title::message [CM0001]"
+ * (::warning, ::notice), escaped by GitHub's rules: an annotation is one line.
+ * Each returns 0 or CM_EIO (sarif: or CM_ENOMEM). */
 int cm_diags_write_text(const cm_diags *d, FILE *f);
 int cm_diags_write_json(const cm_diags *d, FILE *f);
 int cm_diags_write_sarif(const cm_diags *d, FILE *f);
+int cm_diags_write_github(const cm_diags *d, FILE *f);
+/* A path as a URI reference (RFC 3986): every byte but unreserved ones and
+ * '/' percent-encoded; an absolute path as a file:// URI. New string,
+ * NULL on allocation failure or NULL input. */
+char *cm_uri_from_path(const char *path);
 /* "N errors, N warnings" summary line (no newline) into buf. */
 void cm_diags_summary(const cm_diags *d, char *buf, size_t size);
 

@@ -1,0 +1,1 @@
+cp tests/fixtures/map/bad/print-inland.xml "$TMPDIR_CASE/a,b:c%d.xml"; $CM check --format github -T maps/tilesets tests/fixtures/check/CM0502-few.xml tests/fixtures/cli/escape/raw-c1-id.xml; echo "rc $?"; cd "$TMPDIR_CASE" && $CM check --format github "a,b:c%d.xml"
