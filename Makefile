@@ -76,7 +76,7 @@ GEN_H := $(O)/gen/cm_version.h $(O)/gen/cm_paths.h
 
 .SECONDARY:
 .PHONY: all test test-deps headers-test unit-test cli-test scenario-test export-test render-test bench maps install clean
-.PHONY: uninstall dist lib-test install-test dist-test FORCE
+.PHONY: uninstall dist lib-test install-test dist-test layers-test link-test FORCE
 all: $(BIN) $(SOLIB)
 
 # Generated headers carry what the Makefile decides (the version, PREFIX);
@@ -144,12 +144,23 @@ $(O)/bench/%: $(O)/obj/tests/bench/%.o $(O)/obj/tests/support/scenario.o $(LIB)
 $(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 $(O)/obj/tests/%.o: ALL_CPPFLAGS += -Itests/support
 
-test: headers-test unit-test scenario-test cli-test export-test render-test lib-test $(if $(SAN),,install-test dist-test)
+test: headers-test layers-test link-test unit-test scenario-test cli-test export-test render-test lib-test js-test $(if $(SAN),,install-test dist-test)
+# The layers hold (README "Tour"; tools/layers.sh): includes and symbols.
+layers-test: $(LIB_OBJ)
+	$(Q)sh tools/layers.sh $(O)
+# The rules engine links alone: model and engine objects, no libxml2,
+# libpng or SQLite (tests/link/engine_alone.c plays a game).
+ALONE_OBJ := $(filter $(O)/obj/lib/base/% $(O)/obj/lib/model/% $(O)/obj/lib/engine/%,$(LIB_OBJ))
+$(O)/tests/engine_alone: $(O)/obj/tests/link/engine_alone.o $(ALONE_OBJ)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+link-test: $(O)/tests/engine_alone
+	$(Q)$<
 # The tools the tests run (Tiled, jsonschema, sqlite3) are installed here,
 # not by the build: using carcamap needs none of them.
 test-deps:
 	$(Q)sh tools/configure.sh test
-unit-test scenario-test cli-test export-test render-test: | test-deps
+unit-test scenario-test cli-test export-test render-test js-test: | test-deps
 # Every public header compiles on its own (STYLE.md "Headers").
 headers-test: $(HEADERS:lib/include/carcamap/%.h=$(O)/hdr/%.ok)
 $(O)/hdr/%.ok: lib/include/carcamap/%.h $(CONFIG)
@@ -173,10 +184,20 @@ render-test: $(BIN)
 # The shared library's exports, C++ use of both headers (tests/lib/run.sh).
 lib-test: $(SOLIB) $(BIN)
 	$(Q)CC='$(CC)' sh tests/lib/run.sh $(O) $(VERSION)
+# The client reader for the web: emscripten builds it into a wasm module,
+# staged with its ES-module wrapper and TypeScript declarations as an npm
+# package in build/js/pkg (bindings/js/); js-test reads every bundled map
+# with it against the JSON export and runs npm pack. Both skip, saying so,
+# without emscripten.
+.PHONY: js js-test
+js:
+	$(Q)sh bindings/js/build.sh build $(VERSION)
+js-test: $(BIN)
+	$(Q)sh bindings/js/test.sh build $(VERSION) $(BIN)
 # install, uninstall, pkg-config and the man page example, in a build tree of
 # their own (tests/install/run.sh); make dist's tarball builds and tests
 # itself (tests/install/dist.sh). Both run after the other tests.
-install-test: | unit-test cli-test scenario-test export-test lib-test
+install-test: | unit-test cli-test scenario-test export-test render-test lib-test js-test
 	$(Q)CC='$(CC)' sh tests/install/run.sh $(VERSION)
 dist-test: | install-test
 	$(Q)sh tests/install/dist.sh $(VERSION)
@@ -193,7 +214,7 @@ maps: $(BIN)
 # when PREFIX or VERSION change.
 $(O)/carcamap.pc: FORCE
 	@mkdir -p $(dir $@)
-	@printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\ndatadir=$${prefix}/share/carcamap\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nURL: https://github.com/carcamap/carcamap\nRequires.private: libxml-2.0 libpng sqlite3 zlib\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm\n' '$(PREFIX)' '$(VERSION)' > $@.tmp
+	@printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\ndatadir=$${prefix}/share/carcamap\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nURL: https://github.com/carcamap/carcamap\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm\n' '$(PREFIX)' '$(VERSION)' '$(DEP_PKGS)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # Man pages: carcamap(1) by hand, one carcamap-CMD(1) per command written

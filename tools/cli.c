@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 /* CM_TILESET_DIR, written by make from PREFIX (rewritten when PREFIX changes) */
 #include "cm_paths.h"
@@ -227,6 +228,16 @@ int cli_bad_option(const char *cmd, int c, char **argv, const struct option *opt
 
 int cli_tileset_option(cm_workspace *w, const char *dir)
 {
+	/* a -T that names nothing is a mistake to say, not a search that
+	 * silently finds nothing */
+	struct stat st;
+	int r = stat(dir, &st), err = errno;
+	if (r != 0 || !S_ISDIR(st.st_mode)) {
+		char *e = cm_text_escape(dir);
+		fprintf(stderr, "carcamap: -T %s: %s\n", e ? e : "?", r != 0 ? strerror(err) : "not a directory");
+		free(e);
+		return EXIT_USAGE;
+	}
 	return cm_workspace_add_tileset_dir(w, dir) ? EXIT_IO : 0;
 }
 

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "carcamap/stats.h"
 #include "base/json_int.h" /* --format json */
+#include "base/util_int.h" /* cm_open_read */
 
 #define MAX_COORD (1L << 20)
 
@@ -592,11 +593,11 @@ static bool parse_xy(const char *s, int *x, int *y)
 
 static int read_replay(const char *path, cm_diags *d, cm_replay **out)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot open: %s", strerror(errno));
-		return CM_EIO;
-	}
+	/* a regular file only (cm_open_read): a FIFO never blocks the command */
+	FILE *f = NULL;
+	int orc = cm_open_read(path, d, &f);
+	if (orc)
+		return orc;
 	int rc = cm_replay_read(f, path, d, out);
 	fclose(f);
 	return rc;

@@ -54,11 +54,12 @@ valgrind)
   exit 0 ;;
 test)
   # tools the tests run (command:package; npm fetches the SARIF validator
-  # and puppeteer-core, which drives the Debian chromium: no browser download);
+  # and puppeteer-core, which drives the Debian chromium: no browser download;
+  # emscripten and node build and test the JavaScript reader, bindings/js);
   # /usr/bin/jsonschema because a
   # pip-installed jsonschema elsewhere on PATH is not the Debian one the
   # tests use. Building and using carcamap needs none of them.
-  tools_needed="xmllint:libxml2-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled npm:npm chromium:chromium"
+  tools_needed="xmllint:libxml2-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled npm:npm chromium:chromium node:nodejs emcc:emscripten"
   missing=""
   for t in $tools_needed; do
     cmd=${t%%:*}; pkg=${t#*:}
@@ -83,10 +84,13 @@ done
 
 mkdir -p "$(dirname "$out")"
 tmp="$out.tmp.$$"
+# the library's dependencies (also carcamap.pc's Requires.private)
+deps="libxml-2.0 libpng sqlite3 zlib"
 {
   echo "# written by tools/configure.sh; delete to re-run"
-  echo "DEP_CFLAGS := $(pkg-config --cflags libxml-2.0 libpng sqlite3 zlib)"
-  echo "DEP_LIBS := $(pkg-config --libs libxml-2.0 libpng sqlite3 zlib) -lm"
+  echo "DEP_PKGS := $deps"
+  echo "DEP_CFLAGS := $(pkg-config --cflags $deps)"
+  echo "DEP_LIBS := $(pkg-config --libs $deps) -lm"
   echo "CMOCKA_CFLAGS := $(pkg-config --cflags cmocka)"
   echo "CMOCKA_LIBS := $(pkg-config --libs cmocka)"
 } > "$tmp"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* image.c: annotated map images (carcamap/image.h): the legend reader, and
- * the PNG import that classifies the cells of the legend's grid. Owns every
+/* image.c: annotated map images (carcamap/image.h): the legend reader (the
+ * legend model is model/legend.c), and the PNG import that classifies the cells of the legend's grid. Owns every
  * libpng read: low-level API, raw sample values, size limits, every libpng
  * error and warning as a diagnostic. Cells are classified while the rows are
  * decoded, so only the sample rows are kept and the decode dominates. */
@@ -77,20 +77,6 @@ static int colour_distance(const uint8_t p[4], const cm_legend_colour *c)
 			m = v;
 	}
 	return m;
-}
-
-void cm_legend_free(cm_legend *lg)
-{
-	if (!lg)
-		return;
-	for (size_t i = 0; i < lg->n_colours; i++) {
-		free(lg->colours[i].island);
-		free(lg->colours[i].name);
-		free(lg->colours[i].marker);
-	}
-	free(lg->colours);
-	free(lg->file);
-	free(lg);
 }
 
 static int read_colour(const xmlNode *n, const char *file, cm_diags *d, cm_legend_colour *c)
@@ -246,76 +232,12 @@ int cm_legend_load_file(const char *path, cm_diags *d, cm_legend **out)
 	return rc;
 }
 
-/* Built-in colours, by kind: sea for none, greens for land, browns for
- * towns and cities, blue waves, grey landmarks, straw for half squares. */
-
-int cm_legend_default(cm_legend **out)
-{
-	*out = NULL;
-	cm_legend *lg = calloc(1, sizeof *lg);
-	if (!lg || !(lg->colours = calloc(CM_SQ_KIND_COUNT, sizeof *lg->colours))) {
-		free(lg);
-		return CM_ENOMEM;
-	}
-	lg->grid = (cm_legend_grid){ 0, 0, 1, 1, 0, 0, 1 };
-	for (int k = 0; k < CM_SQ_KIND_COUNT; k++) {
-		cm_legend_colour *c = &lg->colours[k];
-		cm_rgb p = cm_palette_square((cm_square_kind)k);
-		c->r = p.r;
-		c->g = p.g;
-		c->b = p.b;
-		c->a = 255;
-		c->kind = (cm_square_kind)k;
-		/* every island square imported with the built-in legend joins one island */
-		if (k == CM_SQ_ISLAND && !(c->island = cm_strdup("island"))) {
-			lg->n_colours = CM_SQ_KIND_COUNT;
-			cm_legend_free(lg);
-			return CM_ENOMEM;
-		}
-	}
-	lg->n_colours = CM_SQ_KIND_COUNT;
-	*out = lg;
-	return 0;
-}
-
-static int str_eq(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && strcmp(a, b) == 0);
-}
-
 static int has_marker(const cm_square *s, const char *marker)
 {
 	for (size_t i = 0; i < s->n_markers; i++)
 		if (strcmp(s->markers[i], marker) == 0)
 			return 1;
 	return 0;
-}
-
-const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, const cm_square *s)
-{
-	const char *island = s->island >= 0 && (size_t)s->island < m->n_islands ? m->islands[s->island].name : NULL;
-	const cm_legend_colour *best = NULL;
-	int best_score = -1;
-	for (size_t i = 0; i < lg->n_colours; i++) {
-		const cm_legend_colour *c = &lg->colours[i];
-		if (c->kind != s->kind)
-			continue;
-		/* an attribute the colour gives but the square lacks disqualifies
-		 * it (importing it would add what the square has not) */
-		if ((c->island && !str_eq(c->island, island)) || (c->name && !str_eq(c->name, s->name)) ||
-		    (c->marker && !has_marker(s, c->marker)) || (c->arms && c->arms != s->arms))
-			continue;
-		int score = (c->island != NULL) + (c->name != NULL) + (c->marker != NULL) + (c->arms != 0);
-		if (score > best_score) {
-			best = c;
-			best_score = score;
-		}
-	}
-	if (!best) /* fall back to any colour of the kind */
-		for (size_t i = 0; i < lg->n_colours && !best; i++)
-			if (lg->colours[i].kind == s->kind)
-				best = &lg->colours[i];
-	return best;
 }
 
 /* ------------------------------------------------------------- png reader */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* workspace.c: what one command works on (carcamap/workspace.h): loads tile
- * sets, map descriptors with their images, and packs; keeps ids unique
- * across inputs; resolves decks against loaded sets and search directories. */
+/* workspace.c: loading what one command works on (carcamap/workspace.h):
+ * tile sets, map descriptors with their images, TMX files and packs into
+ * the workspace (model/workspace.c keeps them, ids unique across inputs);
+ * resolves decks against loaded sets and search directories. */
 #include <dirent.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -10,131 +11,13 @@
 #include "carcamap/pack.h"
 #include "carcamap/tmx.h"
 #include "carcamap/workspace.h"
+#include "model/workspace_int.h"
 #include "base/util_int.h"
 #include "io/xml_int.h"
-
-struct cm_workspace {
-	cm_map **maps;
-	char **map_src;
-	size_t n_maps, cap_maps, cap_src;
-	cm_tileset **sets;
-	char **set_src;
-	size_t n_sets, cap_sets, cap_set_src;
-	char **dirs;
-	size_t n_dirs, cap_dirs;
-	int printing;  /* the printing descriptors are read in; -1: every printing */
-	unsigned map_flags; /* cm_workspace_set_map_flags */
-};
-
-int cm_workspace_new(cm_workspace **out)
-{
-	*out = calloc(1, sizeof **out);
-	if (*out)
-		(*out)->printing = -1;
-	return *out ? 0 : CM_ENOMEM;
-}
-
-void cm_workspace_free(cm_workspace *w)
-{
-	if (!w)
-		return;
-	for (size_t i = 0; i < w->n_maps; i++) {
-		cm_map_free(w->maps[i]);
-		free(w->map_src[i]);
-	}
-	for (size_t i = 0; i < w->n_sets; i++) {
-		cm_tileset_free(w->sets[i]);
-		free(w->set_src[i]);
-	}
-	for (size_t i = 0; i < w->n_dirs; i++)
-		free(w->dirs[i]);
-	free(w->maps);
-	free(w->map_src);
-	free(w->sets);
-	free(w->set_src);
-	free(w->dirs);
-	free(w);
-}
-
-int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir)
-{
-	if (cm_grow((void **)&w->dirs, &w->cap_dirs, w->n_dirs, sizeof *w->dirs))
-		return CM_ENOMEM;
-	if (!(w->dirs[w->n_dirs] = cm_strdup(dir)))
-		return CM_ENOMEM;
-	w->n_dirs++;
-	return 0;
-}
 
 void cm_workspace_set_printing(cm_workspace *w, int printing)
 {
 	w->printing = printing < 0 || printing >= CM_EDITION_COUNT ? -1 : printing;
-}
-
-size_t cm_workspace_map_count(const cm_workspace *w) { return w->n_maps; }
-cm_map *cm_workspace_map(const cm_workspace *w, size_t i) { return i < w->n_maps ? w->maps[i] : NULL; }
-size_t cm_workspace_tileset_count(const cm_workspace *w) { return w->n_sets; }
-cm_tileset *cm_workspace_tileset(const cm_workspace *w, size_t i) { return i < w->n_sets ? w->sets[i] : NULL; }
-const char *cm_workspace_map_source(const cm_workspace *w, size_t i) { return i < w->n_maps ? w->map_src[i] : NULL; }
-
-cm_map *cm_workspace_find_map(const cm_workspace *w, const char *id)
-{
-	for (size_t i = 0; i < w->n_maps; i++)
-		if (strcmp(w->maps[i]->id, id) == 0)
-			return w->maps[i];
-	return NULL;
-}
-
-cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id)
-{
-	for (size_t i = 0; i < w->n_sets; i++)
-		if (strcmp(w->sets[i]->id, id) == 0)
-			return w->sets[i];
-	return NULL;
-}
-
-/* Takes ownership of m (freed on failure). */
-static int add_map(cm_workspace *w, cm_map *m, const char *src, cm_diags *d)
-{
-	for (size_t i = 0; i < w->n_maps; i++)
-		if (strcmp(w->maps[i]->id, m->id) == 0) {
-			cm_diags_check(d, "CM0006", src, m->line, 0, NULL, "map id '%s' is defined twice (first in %s)",
-			               m->id, w->map_src[i]);
-			cm_map_free(m);
-			return CM_EINVAL;
-		}
-	if (cm_grow((void **)&w->maps, &w->cap_maps, w->n_maps, sizeof *w->maps) ||
-	    cm_grow((void **)&w->map_src, &w->cap_src, w->n_maps, sizeof *w->map_src)) {
-		cm_map_free(m);
-		return CM_ENOMEM;
-	}
-	w->maps[w->n_maps] = m;
-	w->map_src[w->n_maps] = cm_strdup(src);
-	w->n_maps++;
-	return 0;
-}
-
-/* Takes ownership of ts (freed on failure). Two loads of the same file, or
- * of equal copies, are not a conflict: the search directories often hold a
- * set that was also given by name; search_dir only loads ids not loaded. */
-static int add_set(cm_workspace *w, cm_tileset *ts, const char *src, cm_diags *d)
-{
-	for (size_t i = 0; i < w->n_sets; i++)
-		if (strcmp(w->sets[i]->id, ts->id) == 0) {
-			cm_diags_check(d, "CM0006", src, ts->line, 0, NULL,
-			               "tile set id '%s' is defined twice (first in %s)", ts->id, w->set_src[i]);
-			cm_tileset_free(ts);
-			return CM_EINVAL;
-		}
-	if (cm_grow((void **)&w->sets, &w->cap_sets, w->n_sets, sizeof *w->sets) ||
-	    cm_grow((void **)&w->set_src, &w->cap_set_src, w->n_sets, sizeof *w->set_src)) {
-		cm_tileset_free(ts);
-		return CM_ENOMEM;
-	}
-	w->sets[w->n_sets] = ts;
-	w->set_src[w->n_sets] = cm_strdup(src);
-	w->n_sets++;
-	return 0;
 }
 
 static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
@@ -147,7 +30,7 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 		cm_tileset *ts = NULL;
 		int r = cm_pack_read_tileset(p, cm_pack_tileset_id(p, i), d, &ts);
 		if (!r)
-			r = add_set(w, ts, path, d);
+			r = cm_workspace_take_set(w, ts, path, d);
 		if (r && !rc)
 			rc = r;
 	}
@@ -157,17 +40,12 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 		 * carcamap is reported (CM0408) before anything uses it */
 		int r = cm_pack_read_map_verified(p, cm_pack_map_id(p, i), d, &m);
 		if (!r)
-			r = add_map(w, m, path, d);
+			r = cm_workspace_take_map(w, m, path, d);
 		if (r && !rc)
 			rc = r;
 	}
 	cm_pack_close(p);
 	return rc;
-}
-
-void cm_workspace_set_map_flags(cm_workspace *w, unsigned flags)
-{
-	w->map_flags = flags & CM_MAP_LOAD_PARTIAL;
 }
 
 int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
@@ -179,16 +57,16 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	case CM_FILE_TILESET: {
 		cm_tileset *ts = NULL;
 		rc = cm_tileset_load_file(path, d, &ts);
-		return rc ? rc : add_set(w, ts, path, d);
+		return rc ? rc : cm_workspace_take_set(w, ts, path, d);
 	}
 	case CM_FILE_MAP: {
 		cm_map *m = NULL;
 		rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE | w->map_flags, w->printing, d, &m);
 		if (rc && m) { /* CM_MAP_LOAD_PARTIAL: kept with its errors */
-			int arc = add_map(w, m, path, d);
+			int arc = cm_workspace_take_map(w, m, path, d);
 			return arc ? arc : rc;
 		}
-		if (rc || (rc = add_map(w, m, path, d)) != 0 || w->printing >= 0)
+		if (rc || (rc = cm_workspace_take_map(w, m, path, d)) != 0 || w->printing >= 0)
 			return rc;
 		/* every other printing of the board, as maps of their own (ID-c3) */
 		cm_edition more[CM_EDITION_COUNT];
@@ -198,10 +76,10 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 			cm_map *v = NULL;
 			rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE | w->map_flags, (int)more[i], d, &v);
 			if (rc && v) {
-				int arc = add_map(w, v, path, d);
+				int arc = cm_workspace_take_map(w, v, path, d);
 				return arc ? arc : rc;
 			}
-			if (rc || (rc = add_map(w, v, path, d)) != 0)
+			if (rc || (rc = cm_workspace_take_map(w, v, path, d)) != 0)
 				return rc;
 		}
 		return 0;
@@ -209,7 +87,7 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	case CM_FILE_TMX: {
 		cm_map *m = NULL;
 		rc = cm_tmx_load_file(path, d, &m);
-		return rc ? rc : add_map(w, m, path, d);
+		return rc ? rc : cm_workspace_take_map(w, m, path, d);
 	}
 	case CM_FILE_PACK:
 		return load_pack(w, path, d);
@@ -287,7 +165,7 @@ static int search_dir(cm_workspace *w, const char *dir, const char *want, cm_dia
 			cm_tileset *ts = NULL;
 			if (cm_tileset_load_file(names[i], q, &ts) == 0) {
 				if (strcmp(ts->id, want) == 0)
-					rc = add_set(w, ts, names[i], d);
+					rc = cm_workspace_take_set(w, ts, names[i], d);
 				else
 					cm_tileset_free(ts);
 			} else if (cm_diags_errors(q)) {
@@ -336,9 +214,36 @@ int cm_workspace_resolve(cm_workspace *w, cm_diags *d)
 		size_t n = 0;
 		if (cm_workspace_map_sets(w, m, &sets, &n))
 			return CM_ENOMEM;
-		if (cm_map_check_deck(m, (const cm_tileset *const *)sets, n, d))
+		/* a set found nowhere: one diagnostic that says where to put it,
+		 * at its first deck line, instead of one per deck line */
+		cm_diags *q = NULL;
+		if (cm_diags_new(&q)) {
+			free(sets);
+			return CM_ENOMEM;
+		}
+		if (cm_map_check_deck(m, (const cm_tileset *const *)sets, n, q))
 			rc = CM_EINVAL;
 		free(sets);
+		for (size_t k = 0; k < m->n_deck; k++) {
+			const char *id = m->deck[k].tileset;
+			bool first = !cm_workspace_find_tileset(w, id);
+			for (size_t j = 0; first && j < k; j++)
+				first = strcmp(m->deck[j].tileset, id) != 0;
+			if (first)
+				cm_diags_check(d, "CM0212", m->file, m->deck[k].line, 0, NULL,
+				               "tile set '%s' not found: give its file with the map, or the directory "
+				               "holding it with -T DIR or CARCAMAP_TILESETS",
+				               id);
+		}
+		for (size_t k = 0; k < cm_diags_count(q); k++) {
+			const cm_diag *g = cm_diags_get(q, k);
+			if (g->rule && strcmp(g->rule, "CM0212") == 0)
+				continue;
+			cm_diags_add(d, g->severity, g->rule, g->file, g->line, g->col, g->where, "%s",
+			             g->message ? g->message : "(out of memory)");
+			cm_diags_set_square(d, g->x, g->y);
+		}
+		cm_diags_free(q);
 	}
 	return rc;
 }
@@ -364,31 +269,4 @@ char *cm_workspace_find_file(const cm_workspace *w, const cm_map *m, const char 
 		free(dir);
 	}
 	return p;
-}
-
-static int cmp_set_id(const void *a, const void *b)
-{
-	return strcmp((*(cm_tileset *const *)a)->id, (*(cm_tileset *const *)b)->id);
-}
-
-int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, cm_tileset ***out, size_t *n)
-{
-	*out = NULL;
-	*n = 0;
-	cm_tileset **v = malloc((m->n_deck + 1) * sizeof *v);
-	if (!v)
-		return CM_ENOMEM;
-	size_t k = 0;
-	for (size_t i = 0; i < m->n_deck; i++) {
-		cm_tileset *ts = cm_workspace_find_tileset(w, m->deck[i].tileset);
-		int dup = 0;
-		for (size_t j = 0; j < k; j++)
-			dup |= v[j] == ts;
-		if (ts && !dup)
-			v[k++] = ts;
-	}
-	qsort(v, k, sizeof *v, cmp_set_id);
-	*out = v;
-	*n = k;
-	return 0;
 }

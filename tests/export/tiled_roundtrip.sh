@@ -87,5 +87,20 @@ if sorted(d) != sorted(want):
     sys.exit(1)
 PY
 
+# the Tiled project's enums name what the kinds tileset and the exports use
+/usr/bin/python3 - maps/tilesets/carcamap.tiled-project maps/tilesets/carcamap-kinds.tsx "$out/germany.tmx" <<'PY' || no "maps/tilesets/carcamap.tiled-project does not match the kinds tileset and the export"
+import json, re, sys
+types = {t["name"]: t for t in json.load(open(sys.argv[1]))["propertyTypes"]}
+assert all(t["type"] == "enum" and t["storageType"] == "string" for t in types.values()), types
+tsx = open(sys.argv[2], encoding="utf-8").read()
+kinds = re.findall(r'name="kind" type="string" propertytype="square-kind" value="([a-z]+)"', tsx)
+assert types["square-kind"]["values"] == kinds and len(kinds) == 9, kinds
+assert types["print-kind"]["values"] == ["road", "city", "neutral"]
+assert types["edition"]["values"] == ["C1", "C2", "C3"]
+assert types["farmers"]["values"] == ["C1", "C2"]
+used = set(re.findall(r'propertytype="([a-z-]+)"', open(sys.argv[3], encoding="utf-8").read() + tsx))
+assert used <= set(types), used - set(types)
+PY
+
 [ $fail = 0 ] && echo "tiled round trip: $n maps re-saved by Tiled import to their content hash; 4 layer formats; one edit"
 exit $fail

@@ -19,6 +19,6 @@ src=$t/carcamap-$VERSION
 [ -f "$src/Makefile" ] && [ -f "$src/LICENSE" ] || { echo "FAIL the tarball has no carcamap-$VERSION/Makefile, LICENSE"; exit 1; }
 if tar -tzf "$tgz" | grep -q "^carcamap-$VERSION/build/"; then echo "FAIL the tarball holds build/"; exit 1; fi
 (cd "$src" && "$MAKE" --no-print-directory -j2 SAN= all unit-test cli-test) >"$t/log" 2>&1 ||
-  { tail -40 "$t/log"; echo "FAIL the tarball does not build and pass its unit and CLI tests"; exit 1; }
+  { grep -E "FAILED|ERROR|Error|error:|FAIL" "$t/log" | head -20; tail -15 "$t/log"; echo "FAIL the tarball does not build and pass its unit and CLI tests"; exit 1; }
 [ -x "$src/build/libcarcamap.so.$VERSION" ] || { echo "FAIL no shared library built from the tarball"; exit 1; }
 echo "dist: $tgz ($(tar -tzf "$tgz" | wc -l) entries) builds and passes its unit and CLI tests"

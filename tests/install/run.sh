@@ -81,7 +81,12 @@ LD_LIBRARY_PATH="$d$p/lib" "$t/example" "$t/benelux.pack" > "$t/example.out" 2>&
 "$t/example-static" "$t/benelux.pack" > "$t/example-static.out" 2>&1 || no "the static example failed"
 diff "$t/example.expected" "$t/example.out" || no "the example's output differs from libcarcamap(3)"
 cmp -s "$t/example.out" "$t/example-static.out" || no "the static example's output differs"
-grep -q "Requires.private: libxml-2.0 libpng sqlite3" "$d$p/lib/pkgconfig/carcamap.pc" || no "Requires.private"
+deps=$(sed -n 's/^DEP_PKGS := //p' build/config.mk)
+[ -n "$deps" ] || no "no DEP_PKGS in build/config.mk"
+grep -qx "Requires.private: $deps" "$d$p/lib/pkgconfig/carcamap.pc" || no "Requires.private is not: $deps"
+for l in $(pkg-config --libs $deps); do
+  case " $(pkg-config --static --libs carcamap) " in *" $l "*) ;; *) no "pkg-config --static --libs carcamap lacks $l" ;; esac
+done
 
 # 3. man pages, completion, magic
 cmds=$("$d$p/bin/carcamap" --help | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }')

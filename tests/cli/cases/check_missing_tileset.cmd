@@ -1,0 +1,1 @@
+$CM check tests/fixtures/cli/missing-set/deck-lines.xml

@@ -1,0 +1,1 @@
+for id in $($CM check --list | awk '$3 != "-" { print $3 }' | sort -u) $(grep -ho '^rule .*' tests/scenarios/*.scn | tr ' ' '\n' | grep -- - | sort -u); do grep -q "^### $id\$" docs/rules.md || echo "rule $id is not documented in docs/rules.md"; done; echo "every rule id of the catalogue and the scenarios has its section in docs/rules.md"
