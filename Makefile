@@ -47,8 +47,8 @@ $(CONFIG): tools/configure.sh
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
         -Wmissing-prototypes -Wvla -Wformat=2
 ALL_CPPFLAGS := -Ilib/include -Ilib -I$(O)/gen -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
-ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(DEP_CFLAGS) -MMD -MP
-ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
+ALL_CFLAGS := $(WARN) $(CFLAGS) $(SANFLAGS) $(DEP_CFLAGS) -pthread -MMD -MP
+ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS) -pthread
 
 # Layers (README tour): base, model, engine, check, export, io; the client
 # reader (lib/reader) is never part of libcarcamap.
@@ -214,7 +214,7 @@ maps: $(BIN)
 # when PREFIX or VERSION change.
 $(O)/carcamap.pc: FORCE
 	@mkdir -p $(dir $@)
-	@printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\ndatadir=$${prefix}/share/carcamap\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nURL: https://github.com/carcamap/carcamap\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm\n' '$(PREFIX)' '$(VERSION)' '$(DEP_PKGS)' > $@.tmp
+	@printf 'prefix=%s\nincludedir=$${prefix}/include\nlibdir=$${prefix}/lib\ndatadir=$${prefix}/share/carcamap\n\nName: carcamap\nDescription: Carcassonne Maps boards, tile sets and rules engine\nVersion: %s\nURL: https://github.com/carcamap/carcamap\nRequires.private: %s\nCflags: -I$${includedir}\nLibs: -L$${libdir} -lcarcamap\nLibs.private: -lm -pthread\n' '$(PREFIX)' '$(VERSION)' '$(DEP_PKGS)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # Man pages: carcamap(1) by hand, one carcamap-CMD(1) per command written

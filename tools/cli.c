@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 /* CM_TILESET_DIR, written by make from PREFIX (rewritten when PREFIX changes) */
 #include "cm_paths.h"
@@ -265,4 +266,10 @@ int cli_finish(cm_diags *d, cli_format fmt, int rc)
 	cm_diags_sort(d);
 	int ec = cli_print_diags(d, fmt, cm_diags_count(d) > 0);
 	return ec ? ec : cli_exit_code(rc, d);
+}
+
+int cli_default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > CM_PLAY_MAX_JOBS ? CM_PLAY_MAX_JOBS : (int)n;
 }

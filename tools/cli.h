@@ -101,6 +101,8 @@ int cli_finish(cm_diags *d, cli_format fmt, int rc);
 
 /* Parses a whole non-negative decimal int (no sign, no junk); -1 on error. */
 long cli_parse_uint(const char *s, long max);
+/* The default of --jobs: the processors online (1 when unknown). */
+int cli_default_jobs(void);
 
 /* Waiting for files to change (watch.c): a set of files, a wait that
  * returns once any of them changed (content, replacement, appearance,

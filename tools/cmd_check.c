@@ -34,8 +34,10 @@ static void usage(FILE *f)
 	        "                 the fill ratio, squares rarely filled and tiles put aside\n"
 	        "                 (checks CM06xx); 0..%d, default 0\n"
 	        "  --seed N       seed of the first game (game i plays seed+i; default %d)\n"
-	        "  --printing ED      read map descriptors in that printing only, C2 or C3\n"
-	        "                     (default: every printing a descriptor describes)\n"
+	        "  --jobs N       play the games on N threads, 1..64 (default: the\n"
+	        "                 processors); the results are the same for every N\n"
+	        "  --printing ED  read map descriptors in that printing only, C2 or C3\n"
+	        "                 (default: every printing a descriptor describes)\n"
 	        "  -T, --tilesets DIR\n"
 	        "                 search DIR for the tile sets that map decks name\n"
 	        "                 (repeatable; after the files given, before each\n"
@@ -180,6 +182,7 @@ int cmd_check(int argc, char **argv)
 		{ "printing", required_argument, NULL, 'P' },
 		{ "games", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 'S' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -189,6 +192,7 @@ int cmd_check(int argc, char **argv)
 	cli_format fmt = FMT_TEXT;
 	cm_check_opts co;
 	cm_check_opts_init(&co);
+	co.jobs = cli_default_jobs();
 	int list = 0, markdown = 0, ec = EXIT_CLEAN, c;
 	long v;
 	cm_workspace *w = NULL;
@@ -223,6 +227,12 @@ int cmd_check(int argc, char **argv)
 				ec = cli_usage_error("check", "--games takes a whole number from 0 to %d, not '%s'",
 				                     CM_CHECK_MAX_GAMES, optarg);
 			co.games = (int)v;
+			break;
+		case 'j':
+			if ((v = cli_parse_uint(optarg, CM_PLAY_MAX_JOBS)) < 1)
+				ec = cli_usage_error("check", "--jobs takes a number from 1 to %d, not '%s'", CM_PLAY_MAX_JOBS,
+				                     optarg);
+			co.jobs = (int)v;
 			break;
 		case 'S':
 			if ((v = cli_parse_uint(optarg, 0x7fffffffL)) < 0)

@@ -35,6 +35,11 @@ static void usage(FILE *f)
 	        "                     abbey-edge, wagons = yes|no (wagons: each player\n"
 	        "                     has a wagon; a deck with the abbey tile deals one\n"
 	        "                     abbey per player)\n"
+	        "  --jobs N           play on N threads, 1..64 (default: the processors);\n"
+	        "                     games are split by seed, so the report is the same\n"
+	        "                     for every N\n"
+	        "  --all-squares      list every square never filled (text; by default the\n"
+	        "                     first 20 and how many more)\n"
 	        "  --replay FILE      write the first game as a replay (schemas/replay.md)\n"
 	        "  --format FMT       text (default) or json (schemas/play-json.md)\n"
 	        "  --map ID           the map to play when the input holds several\n"
@@ -87,7 +92,11 @@ static int never_filled(const cm_play_stats *s)
 	return n;
 }
 
-static void print_text(const cm_map *m, const cm_play_stats *s, uint64_t seed, const char *rules)
+/* Squares never filled listed in text unless --all-squares: a huge map
+ * gives a summary line, not millions of coordinates. */
+#define NEVER_LISTED 20
+
+static void print_text(const cm_map *m, const cm_play_stats *s, uint64_t seed, const char *rules, bool all)
 {
 	int g = s->games;
 	printf("map %s: %d games, %d players, seed %llu\n", m->id, g, s->players, (unsigned long long)seed);
@@ -100,9 +109,14 @@ static void print_text(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	       s->filled_min, s->filled_max);
 	int never = never_filled(s);
 	printf("squares never filled: %d%s", never, never ? " at" : "");
-	for (int i = 0; i < s->cols * s->rows; i++)
-		if (s->fill[i] == 0)
+	int listed = 0;
+	for (int i = 0; i < s->cols * s->rows && (all || listed < NEVER_LISTED); i++)
+		if (s->fill[i] == 0) {
 			printf(" (%d,%d)", i % s->cols, i / s->cols);
+			listed++;
+		}
+	if (listed < never)
+		printf(" and %d more (--all-squares lists them)", never - listed);
 	printf("\n");
 	printf("stranded tiles: %d of %d games, %.2f per game\n", s->stranded_games, g,
 	       mean(s->stranded, g));
@@ -255,6 +269,8 @@ int cmd_play(int argc, char **argv)
 		{ "players", required_argument, NULL, 'p' },
 		{ "rule", required_argument, NULL, 'r' },
 		{ "replay", required_argument, NULL, 'R' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "all-squares", no_argument, NULL, 'A' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "map", required_argument, NULL, 'm' },
 		{ "printing", required_argument, NULL, 'P' },
@@ -272,7 +288,8 @@ int cmd_play(int argc, char **argv)
 	}
 	const char *replay = NULL;
 	const char *rule_args[MAX_RULES];
-	int n_rules = 0, games = 100, players = 2;
+	int n_rules = 0, games = 100, players = 2, jobs = cli_default_jobs();
+	bool all_squares = false;
 	uint64_t seed = 1;
 	cli_format fmt = FMT_TEXT;
 	int ec = EXIT_CLEAN, c;
@@ -306,6 +323,13 @@ int cmd_play(int argc, char **argv)
 				rule_args[n_rules++] = optarg;
 			break;
 		case 'R': replay = optarg; break;
+		case 'j':
+			if ((v = cli_parse_uint(optarg, CM_PLAY_MAX_JOBS)) < 1)
+				ec = cli_usage_error("play", "--jobs takes a number from 1 to %d, not '%s'", CM_PLAY_MAX_JOBS,
+				                     optarg);
+			jobs = (int)v;
+			break;
+		case 'A': all_squares = true; break;
 		case 'f':
 			if (cli_parse_format("play", optarg, 1u << FMT_TEXT | 1u << FMT_JSON, &fmt) < 0)
 				ec = EXIT_USAGE;
@@ -359,15 +383,15 @@ int cmd_play(int argc, char **argv)
 		char rules_text[256];
 		cm_rules_format(&rules, rules_text, sizeof rules_text);
 		if (!rc)
-			rc = cm_play_games(m, t.deck, &rules, players, seed, games, isatty(2) ? progress : NULL,
-			                   NULL, d, &st);
+			rc = cm_play_games_jobs(m, t.deck, &rules, players, seed, games, jobs,
+			                        isatty(2) ? progress : NULL, NULL, d, &st);
 		if (!rc && replay)
 			rc = write_replay(replay, m, t.deck, &rules, players, seed, d);
 		if (!rc) {
 			if (fmt == FMT_JSON)
 				print_json(m, st, seed, rules_text);
 			else
-				print_text(m, st, seed, rules_text);
+				print_text(m, st, seed, rules_text, all_squares);
 			if (fflush(stdout))
 				rc = CM_EIO;
 		}

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The main job (`make maps`): check the bundled tile sets and maps, compile
 # every bundled map into one pack, check the pack (with simulated games:
-# fill ratio and squares never filled per map), and render each map.
-# Usage: tools/maps.sh BIN OUTDIR   (writes OUTDIR/maps.pack, OUTDIR/maps/*.png)
+# fill ratio and squares never filled per map), and render each map (PNG,
+# SVG with its names, HTML with its diagnostics).
+# Usage: tools/maps.sh BIN OUTDIR   (writes OUTDIR/maps.pack, OUTDIR/maps/*.png|svg|html)
 set -eu
 bin=$1
 out=$2
@@ -18,6 +19,8 @@ echo "== checking the pack, with 1000 simulated games per map"
 echo "== rendering"
 for id in $("$bin" list "$out/maps.pack" | sed -n 's/^map \([^:]*\):.*/\1/p'); do
   "$bin" render "$out/maps.pack" --map "$id" --scale 32 -o "$out/maps/$id.png"
-  echo "  $out/maps/$id.png"
+  "$bin" render "$out/maps.pack" --map "$id" -o "$out/maps/$id.svg"
+  "$bin" render "$out/maps.pack" --map "$id" --diagnostics -o "$out/maps/$id.html"
+  echo "  $out/maps/$id.png .svg .html"
 done
 "$bin" list "$out/maps.pack" | grep -E '^map '

@@ -331,7 +331,7 @@ static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm
 	cm_diags *q = NULL;
 	if (cm_diags_new(&q))
 		return CM_ENOMEM;
-	int rc = cm_play_games(m, deck, NULL, players, o->seed, o->games, NULL, NULL, q, &st);
+	int rc = cm_play_games_jobs(m, deck, NULL, players, o->seed, o->games, o->jobs, NULL, NULL, q, &st);
 	if (rc) {
 		if (cm_diags_count(q))
 			relay(c, q, "simulated games");

@@ -600,7 +600,10 @@ static void print_label(svg *v, int x0, int y0, int s, const cm_edge_print *p)
 		}
 		shield(f, sx, sy);
 	}
-	if (p->label)
+	/* above or below: as wide as three squares; beside: the margin's room */
+	if (p->label && (s == CM_N || s == CM_S))
+		fitted(v, lx, ly, 3 * S - 4, 10, 8, "label", p->label);
+	else if (p->label)
 		text(f, lx, ly, 8, anchor[s], "label", p->label);
 }
 
@@ -687,7 +690,7 @@ static void ferries(svg *v)
 		fputs("/>", f);
 		int lx = (mx + cx) / 2, ly = (my + cy) / 2;
 		if (fr->name)
-			text(f, lx, ly - 3, 8, "middle", "label", fr->name);
+			fitted(v, lx, ly - 3, (abs(bx - ax) > 2 * S ? abs(bx - ax) : 2 * S) - 4, 10, 8, "label", fr->name);
 		for (int a = 0; a < fr->arms && a < 3; a++)
 			shield(f, lx - 4 + 9 * a, ly + 1);
 		fputs("</g>", f);
@@ -877,7 +880,15 @@ static void followers(svg *v)
 		feature_anchor(&tt->features[fl[i].feature], r, &ax, &ay);
 		meeple(f, v->ox + fl[i].x * S + ax, v->oy + fl[i].y * S + ay, fl[i].player, fl[i].kind);
 	}
-	/* squares never filled: a cross */
+	fputs("</g>", f);
+}
+
+/* Squares never filled in the game: a cross, under the names. */
+static void empties(svg *v)
+{
+	if (!v->b)
+		return;
+	FILE *f = v->f;
 	const cm_map *m = v->m;
 	fputs("<path id=\"empty\" d=\"", f);
 	for (int y = 0; y < m->rows; y++)
@@ -886,7 +897,7 @@ static void followers(svg *v)
 				fprintf(f, "M%d %dl12 12m0-12l-12 12", v->ox + x * S + S / 2 - 6, v->oy + y * S + S / 2 - 6);
 	fputs("\" fill=\"none\"", f);
 	col(f, "stroke", cm_palette_severity(CM_SEV_ERROR));
-	fputs(" stroke-width=\"1.5\" stroke-opacity=\"0.7\"/></g>", f);
+	fputs(" stroke-width=\"1.5\" stroke-opacity=\"0.7\"/>", f);
 }
 
 static int diag_on_grid(const svg *v, const cm_diag *g)
@@ -1424,6 +1435,7 @@ int cm__svg_write(FILE *f, const cm_map *m, const cm_render_opts *o, int html, c
 		ferries(&v);
 		fputs("\n", f);
 	}
+	empties(&v);
 	square_words(&v);
 	fputs("\n", f);
 	coords(&v);

@@ -164,6 +164,47 @@ static void test_stats__progress_and_errors(void **state)
 	cm_play_stats_free(NULL);
 }
 
+/* Every field of two sums, the fill counts included. */
+static void assert_same_all(const cm_play_stats *a, const cm_play_stats *b)
+{
+	assert_true(same(a, b));
+	assert_int_equal(a->setup_tiles, b->setup_tiles);
+	assert_int_equal(a->filled_min, b->filled_min);
+	assert_int_equal(a->filled_max, b->filled_max);
+	assert_int_equal(a->stranded_games, b->stranded_games);
+	assert_int_equal(a->points_island, b->points_island);
+	assert_int_equal(a->points_town, b->points_town);
+	assert_int_equal(a->final_points, b->final_points);
+	assert_int_equal(a->abbeys_placed, b->abbeys_placed);
+	assert_int_equal(a->squares_playable, b->squares_playable);
+	assert_int_equal(a->deck_tiles, b->deck_tiles);
+}
+
+/* --jobs: the games split by seed over threads give the same sums for
+ * every number of threads, more threads than games included. */
+static void test_stats__jobs_give_the_same_figures(void **state)
+{
+	fixture *fx = *state;
+	cm_play_stats *one = play(fx, 3, 99, 37);
+	static const int jobs[] = { 2, 3, 7, 37, 64 };
+	for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+		cm_play_stats *s = NULL;
+		assert_int_equal(cm_play_games_jobs(fx->scn->map, fx->deck, NULL, 3, 99, 37, jobs[i], NULL, NULL, NULL, &s),
+		                 0);
+		assert_same_all(one, s);
+		cm_play_stats_free(s);
+	}
+	cm_play_stats_free(one);
+	/* errors of a thread reach the caller's diagnostics */
+	cm_diags *d = NULL;
+	cm_play_stats *s = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_play_games_jobs(fx->scn->map, fx->deck, NULL, 7, 1, 3, 2, NULL, NULL, d, &s), CM_EINVAL);
+	assert_null(s);
+	assert_true(cm_diags_errors(d) >= 1);
+	cm_diags_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +212,7 @@ int main(void)
 		cmocka_unit_test(test_stats__sums_agree),
 		cmocka_unit_test(test_stats__first_game_is_play_game),
 		cmocka_unit_test(test_stats__progress_and_errors),
+		cmocka_unit_test(test_stats__jobs_give_the_same_figures),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

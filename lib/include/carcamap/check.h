@@ -40,6 +40,8 @@ typedef struct {
 	int games;        /* simulated games (CM06xx); 0: none */
 	uint64_t seed;    /* seed of the first game */
 	int players;      /* players per simulated game, 2..6 */
+	int jobs;         /* threads for the games (cm_play_games_jobs); 0 or 1: one.
+	                   * The results are the same for every value */
 	int *fits;        /* out, optional: m->cols * m->rows entries (row-major)
 	                   * receiving the number of the deck's tile types that
 	                   * fit each playable square in some rotation (the

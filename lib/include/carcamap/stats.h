@@ -60,6 +60,16 @@ int cm_play_game(cm_board *b, uint64_t seed, cm_diags *d);
 int cm_play_games(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int players,
                   uint64_t seed, int games, cm_play_progress progress, void *arg, cm_diags *d,
                   cm_play_stats **out);
+/* cm_play_games on jobs threads (1..CM_PLAY_MAX_JOBS, fewer when there
+ * are fewer games): the games are split by seed into consecutive ranges,
+ * each played on a board of its own, and the sums merged in seed order,
+ * so the result is the same for every jobs. progress is called once, at
+ * the end, when jobs > 1. Diagnostics of the threads are added to d after
+ * they finish. */
+#define CM_PLAY_MAX_JOBS 64
+int cm_play_games_jobs(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int players,
+                       uint64_t seed, int games, int jobs, cm_play_progress progress, void *arg, cm_diags *d,
+                       cm_play_stats **out);
 void cm_play_stats_free(cm_play_stats *s); /* NULL is a no-op */
 
 /* Mean fraction of the playable squares filled at the end of a game
