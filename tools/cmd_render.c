@@ -289,8 +289,13 @@ static int render_once(const job *j, outcome *r)
 		}
 	}
 	/* the deck, when its tile sets are known: size, fits, the game */
-	if (clean && !decks)
-		cm_workspace_resolve(w, q); /* only for the title line and the fits */
+	if (clean && !decks) { /* only for the title line and the fits: no error when missing */
+		if (cli_default_dirs(w)) {
+			rc = CM_ENOMEM;
+			goto finish;
+		}
+		cm_workspace_resolve(w, q);
+	}
 	for (size_t i = 0; i < cm_workspace_tileset_count(w); i++)
 		dep(r, cm_workspace_tileset(w, i)->file);
 	if (clean && cm_play_deck(w, m, j->game >= 0 ? d : q, &deck) == 0)

@@ -390,6 +390,11 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 	if (b->final_done || b->last_sq >= 0 || b->n_wait)
 		return CM_EINVAL;
 	b->n_items = 0;
+	/* C1 farmers allocate: on failure the board is left as before, not
+	 * half scored (a second call would count the roads and cities twice) */
+	int score0[CM_MAX_PLAYERS];
+	memcpy(score0, b->score, sizeof score0);
+	cm_game_stats stats0 = b->stats;
 	node *n = b->nodes;
 	for (int32_t i = 0; i < b->n_nodes; i++) {
 		if (n[i].parent != i || !n[i].nfol || (n[i].flags & NF_DONE))
@@ -419,8 +424,12 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 			award(b, it, true);
 		}
 	}
-	if (rc < 0)
+	if (rc < 0) {
+		memcpy(b->score, score0, sizeof score0);
+		b->stats = stats0;
+		b->n_items = 0;
 		return rc;
+	}
 	b->final_done = true;
 	b->log[b->n_log].kind = CM_MOVE_FINAL;
 	b->log[b->n_log].player = 0;

@@ -632,6 +632,10 @@ static void write_piece(FILE *f, const cm_bigcity_piece *pc)
 
 int cm_map_write_xml(const cm_map *m, FILE *f)
 {
+	/* the one model checker: what it refuses (a control character, invalid
+	 * UTF-8, a dangling index) would make the XML ill-formed or unreadable */
+	if (cm_map_check_model(m, NULL, NULL, NULL))
+		return CM_EINVAL;
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map format=\"1\"", f);
 	cm_xml_put_attr(f, "id", m->id ? m->id : "");
 	cm_xml_put_attr(f, "name", m->name ? m->name : "");

@@ -194,6 +194,8 @@ static void xml_counts(FILE *f, const int *v, const char *one, const char *const
 
 int cm_tileset_write_xml(const cm_tileset *ts, FILE *f)
 {
+	if (cm_tileset_check_model(ts, NULL, NULL, NULL)) /* the one model checker: no ill-formed XML */
+		return CM_EINVAL;
 	static const char *const counts[] = { "count-c1", "count-c2", "count-c3" };
 	static const char *const totals[] = { "total-c1", "total-c2", "total-c3" };
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset format=\"1\"", f);

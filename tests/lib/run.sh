@@ -6,12 +6,13 @@
 #   - the soname is libcarcamap.so.MAJOR of the Makefile's VERSION;
 #   - carcamap.h and cmap.h compile as C++17 with -Wall -Wextra -Werror and a
 #     C++ program links against both (tests/lib/cxx_client.cpp) and runs.
-# usage: run.sh BUILD_DIR VERSION
+# usage: run.sh BUILD_DIR VERSION   (SANFLAGS: those the library was built with)
 set -eu
 O=${1:?usage: run.sh build-dir version}
 VERSION=${2:?usage: run.sh build-dir version}
 CC=${CC:-cc}
 CXX=${CXX:-g++}
+SANFLAGS=${SANFLAGS:-}
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 fail=0
@@ -36,10 +37,10 @@ for private in cm_strdup cm_json_str cm_write_to cm_xml_load_file cm__fnv; do
 done
 
 # C++: both headers, strict warnings, linked against the shared library
-"$CXX" -std=c++17 -Wall -Wextra -Wpedantic -Werror -Ilib/include -Ilib/reader \
+"$CXX" $SANFLAGS -std=c++17 -Wall -Wextra -Wpedantic -Werror -Ilib/include -Ilib/reader \
   -c tests/lib/cxx_client.cpp -o "$t/cxx_client.o" || no "cxx_client.cpp does not compile as C++17"
-"$CC" -std=c99 -Wall -Wextra -Werror -c lib/reader/cmap.c -o "$t/cmap.o" || no "cmap.c"
-"$CXX" -o "$t/cxx_client" "$t/cxx_client.o" "$t/cmap.o" -L"$O" -lcarcamap || no "linking cxx_client"
+"$CC" $SANFLAGS -std=c99 -Wall -Wextra -Werror -c lib/reader/cmap.c -o "$t/cmap.o" || no "cmap.c"
+"$CXX" $SANFLAGS -o "$t/cxx_client" "$t/cxx_client.o" "$t/cmap.o" -L"$O" -lcarcamap || no "linking cxx_client"
 "$O/carcamap" compile maps/benelux/benelux.xml -o "$t/benelux.pack" >"$t/log" 2>&1 || { cat "$t/log"; no "compile benelux"; }
 out=$(LD_LIBRARY_PATH=$O "$t/cxx_client" "$t/benelux.pack") || no "cxx_client failed: $out"
 case $out in "benelux 13x17 "*" edge prints, carcamap $VERSION") ;; *) no "cxx_client said: $out" ;; esac

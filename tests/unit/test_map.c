@@ -452,6 +452,18 @@ static void test_map__model_checker_refuses(void **state)
 		cm_diags_free(d);
 		cm_map_free(m);
 	}
+	/* the writer refuses what the checker refuses: never ill-formed XML */
+	cm_map *m;
+	assert_int_equal(cm_map_new(3, 1, &m), 0);
+	m->id = strdup("ok");
+	m->squares[1].kind = CM_SQ_START;
+	m->squares[0].name = strdup("bell\x07");
+	FILE *f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(cm_map_write_xml(m, f), CM_EINVAL);
+	assert_int_equal(ftell(f), 0);
+	fclose(f);
+	cm_map_free(m);
 	/* a NULL sink takes nothing and counts nothing */
 	cm_diags_add(NULL, CM_SEV_ERROR, "CM0219", "f", 1, 1, NULL, "dropped");
 	cm_diags_check(NULL, "CM0219", "f", 1, 1, NULL, "dropped");

@@ -227,7 +227,9 @@ int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_s
 
 /* Writes the map as a canonical descriptor (schemas/map.md "Canonical
  * form"): deterministic, a full grid, only non-default values. Reading the
- * output gives a map equal to m (cm_map_equal). Returns 0 or CM_EIO. */
+ * output gives a map equal to m (cm_map_equal). A map the model checker
+ * refuses (cm_map_check_model: say a control character in a name) is not
+ * written: XML could not hold it. Returns 0, CM_EINVAL or CM_EIO. */
 int cm_map_write_xml(const cm_map *m, FILE *f);
 
 /* Model equality, ignoring file and line fields and derived tile fields. */
