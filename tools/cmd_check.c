@@ -36,6 +36,8 @@ static void usage(FILE *f)
 	        "  --seed N       seed of the first game (game i plays seed+i; default %d)\n"
 	        "  --jobs N       play the games on N threads, 1..64 (default: the\n"
 	        "                 processors); the results are the same for every N\n"
+	        "  --printing ED  read map descriptors in that printing only, C2 or C3\n"
+	        "                 (default: every printing a descriptor describes)\n"
 	        "  -T, --tilesets DIR\n"
 	        "                 search DIR for the tile sets that map decks name\n"
 	        "                 (repeatable; after the files given, before each\n"
@@ -177,6 +179,7 @@ int cmd_check(int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "tilesets", required_argument, NULL, 'T' },
+		{ "printing", required_argument, NULL, 'P' },
 		{ "games", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -236,6 +239,12 @@ int cmd_check(int argc, char **argv)
 				ec = cli_usage_error("check", "--seed takes a whole number from 0 to 2147483647, not '%s'", optarg);
 			co.seed = (uint64_t)v;
 			break;
+		case 'P': {
+			int pr = 0;
+			if (!(ec = cli_printing_option("check", optarg, &pr)))
+				cm_workspace_set_printing(w, pr - 1);
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			goto out;

@@ -16,6 +16,11 @@
 #include "base/util_int.h"
 #include "io/xml_int.h"
 
+void cm_workspace_set_printing(cm_workspace *w, int printing)
+{
+	w->printing = printing < 0 || printing >= CM_EDITION_COUNT ? -1 : printing;
+}
+
 /* Whether two tile sets hold the same content: their canonical
  * descriptors (cm_tileset_write_xml) are the same bytes. */
 static bool same_set(const cm_tileset *a, const cm_tileset *b)
@@ -99,12 +104,30 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	}
 	case CM_FILE_MAP: {
 		cm_map *m = NULL;
-		rc = cm_map_load_file_flags(path, CM_MAP_LOAD_IMAGE | w->map_flags, d, &m);
+		rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE | w->map_flags, w->printing, d, &m);
 		if (rc && m) { /* CM_MAP_LOAD_PARTIAL: kept with its errors */
 			int arc = take_map(w, m, path, d);
 			return arc ? arc : rc;
 		}
-		return rc ? rc : take_map(w, m, path, d);
+		/* every other printing of the board, as maps of their own (ID-c3);
+		 * read the list before m is handed over (an equal map is freed) */
+		cm_edition more[CM_EDITION_COUNT];
+		size_t n_more = rc ? 0 : m->n_printings;
+		if (!rc)
+			memcpy(more, m->printings, sizeof more);
+		if (rc || (rc = take_map(w, m, path, d)) != 0 || w->printing >= 0)
+			return rc;
+		for (size_t i = 1; i < n_more; i++) {
+			cm_map *v = NULL;
+			rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE | w->map_flags, (int)more[i], d, &v);
+			if (rc && v) {
+				int arc = take_map(w, v, path, d);
+				return arc ? arc : rc;
+			}
+			if (rc || (rc = take_map(w, v, path, d)) != 0)
+				return rc;
+		}
+		return 0;
 	}
 	case CM_FILE_TMX: {
 		cm_map *m = NULL;
