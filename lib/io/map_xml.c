@@ -464,9 +464,11 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 		rd_report(&r, "CM0218", line, 0, "map format %d is newer than this build reads (1)", format);
 		return CM_EVERSION;
 	}
-	xmlNode *grid = NULL, *comb = NULL, *image = NULL, *setup = NULL, *deck = NULL, *rules = NULL;
+	xmlNode *about = NULL, *grid = NULL, *comb = NULL, *image = NULL, *setup = NULL, *deck = NULL, *rules = NULL;
 	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
-		if (cm_xml_is(c, "grid"))
+		if (cm_xml_is(c, "about"))
+			about = c;
+		else if (cm_xml_is(c, "grid"))
 			grid = c;
 		else if (cm_xml_is(c, "combine"))
 			comb = c;
@@ -518,6 +520,12 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 	m->name = rd_attr(&r, root, "name");
 	if (file && !(m->file = cm_strdup(file)))
 		r.oom = true;
+	/* a combined map takes its own <about>, never a half's */
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
+		char **f = cm_about_field(&m->about, i);
+		free(*f);
+		*f = about ? rd_attr(&r, about, cm_about_name(i)) : NULL;
+	}
 	if (image) {
 		m->image = rd_attr(&r, image, "src");
 		m->legend = rd_attr(&r, image, "legend");
@@ -640,6 +648,12 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 	cm_xml_put_attr(f, "id", m->id ? m->id : "");
 	cm_xml_put_attr(f, "name", m->name ? m->name : "");
 	fputs(">\n", f);
+	if (cm_about_present(&m->about)) {
+		fputs("  <about", f);
+		for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+			cm_xml_put_attr(f, cm_about_name(i), cm_about_get(&m->about, i));
+		fputs("/>\n", f);
+	}
 	if (m->image) {
 		fputs("  <image", f);
 		cm_xml_put_attr(f, "src", m->image);
