@@ -140,9 +140,9 @@ $(O)/tests/%: $(O)/obj/tests/unit/%.o $(UNIT_UTIL_OBJ) $(LIB)
 $(O)/tests/scenario_runner: $(O)/obj/tests/scenarios/runner.o $(O)/obj/tests/support/scenario.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(O)/obj/tests/support/scenario.o $(LIB) $(DEP_LIBS) $(CMOCKA_LIBS)
-$(O)/bench/%: $(O)/obj/tests/bench/%.o $(O)/obj/tests/support/scenario.o $(LIB)
+$(O)/bench/%: $(O)/obj/tests/bench/%.o $(O)/obj/tests/support/scenario.o $(O)/obj/tests/support/genmap.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(O)/obj/tests/support/scenario.o $(LIB) $(DEP_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(O)/obj/tests/support/scenario.o $(O)/obj/tests/support/genmap.o $(LIB) $(DEP_LIBS)
 
 $(O)/obj/tests/%.o: ALL_CFLAGS += $(CMOCKA_CFLAGS)
 $(O)/obj/tests/%.o: ALL_CPPFLAGS += -Itests/support

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* cli.c: helpers every subcommand shares (cli.h). */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,16 +133,60 @@ int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags
 	return worse(worst, cm_workspace_resolve(w, d));
 }
 
-cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name)
+/* Whether every map of w is a printing of the first one's board. */
+static bool printing_of(const char *id, const char *base);
+static bool printing_all(cm_workspace *w)
+{
+	const char *base = cm_workspace_map(w, 0)->id;
+	for (size_t i = 1; i < cm_workspace_map_count(w); i++)
+		if (!printing_of(cm_workspace_map(w, i)->id, base))
+			return false;
+	return true;
+}
+
+int cli_printing_option(const char *cmd, const char *arg, int *out)
+{
+	cm_edition e;
+	if (cm_edition_parse(arg, &e) != 0)
+		return cli_usage_error(cmd, "unknown printing '%s' (use C2 or C3)", arg);
+	*out = (int)e + 1;
+	return 0;
+}
+
+/* Whether id is printing p of base: base itself, or base-cN. */
+static bool printing_of(const char *id, const char *base)
+{
+	size_t n = strlen(base);
+	return strncmp(id, base, n) == 0 &&
+	       (id[n] == '\0' || (id[n] == '-' && id[n + 1] == 'c' && id[n + 2] >= '1' && id[n + 2] <= '3' && !id[n + 3]));
+}
+
+cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name, int printing)
 {
 	size_t n = cm_workspace_map_count(w);
 	if (name) {
 		cm_map *m = cm_workspace_find_map(w, name);
-		if (m)
+		if (m && (printing < 0 || (int)m->rules.edition == printing))
 			return m;
-		fprintf(stderr, "carcamap %s: no map '%s'", cmd, name);
-	} else if (n == 1) {
-		return cm_workspace_map(w, 0);
+		if (printing >= 0) {
+			char id[300];
+			snprintf(id, sizeof id, "%s-c%d", name, printing + 1);
+			if ((m = cm_workspace_find_map(w, id)) != NULL && (int)m->rules.edition == printing)
+				return m;
+			fprintf(stderr, "carcamap %s: no map '%s' in printing %s", cmd, name,
+			        cm_edition_name((cm_edition)printing));
+		} else {
+			fprintf(stderr, "carcamap %s: no map '%s'", cmd, name);
+		}
+	} else if (n >= 1 && printing_all(w)) {
+		/* one board: its only map, or the printing asked for, or the default */
+		for (size_t i = 0; i < n; i++) {
+			cm_map *m = cm_workspace_map(w, i);
+			if (printing < 0 || (int)m->rules.edition == printing)
+				return m;
+		}
+		fprintf(stderr, "carcamap %s: the input holds no printing %s", cmd,
+		        cm_edition_name((cm_edition)printing));
 	} else if (n == 0) {
 		fprintf(stderr, "carcamap %s: the input holds no map\n", cmd);
 		return NULL;
@@ -199,13 +245,17 @@ int cli_tileset_option(cm_workspace *w, const char *dir)
 int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *d)
 {
 	t->map = NULL;
+	cm_workspace_set_printing(w, t->printing - 1);
 	int rc = cli_workspace_load(w, n, files, t->decks, d);
 	if (rc || cm_diags_errors(d))
 		return rc ? rc : CM_EINVAL;
 	const char *id = t->map_id;
-	if (!id && cm_workspace_map_count(w) > 1)
+	/* several maps: the fallback (a replay's map), unless it is not there
+	 * and the maps are the printings of one board (the default one then) */
+	if (!id && cm_workspace_map_count(w) > 1 &&
+	    !(printing_all(w) && (!t->fallback || !cm_workspace_find_map(w, t->fallback))))
 		id = t->fallback;
-	t->map = cli_select_map(t->cmd, w, id);
+	t->map = cli_select_map(t->cmd, w, id, t->printing - 1);
 	if (!t->map)
 		return CLI_NO_MAP;
 	return t->build_deck ? cm_play_deck(w, t->map, d, &t->deck) : 0;

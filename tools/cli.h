@@ -44,8 +44,16 @@ int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags
 int cli_default_dirs(cm_workspace *w);
 
 /* The map to work on: the one with id name, or the only map when name is
- * NULL. Prints a usage-style error naming the maps and returns NULL. */
-cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name);
+ * NULL, or the default printing when the maps are the printings of one
+ * board (ID, ID-c3, ...). printing >= 0 (a cm_edition, --printing) takes
+ * that printing: the map name in that edition, else name-c3 (name-c2, ...).
+ * Prints a usage-style error naming the maps and returns NULL. */
+cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name, int printing);
+
+/* --printing ED: parses C1/C2/C3 into *out as the cm_edition + 1 (the
+ * cli_target field). Returns 0, or EXIT_USAGE after printing the usage
+ * error. */
+int cli_printing_option(const char *cmd, const char *arg, int *out);
 
 /* The error cases of every command's getopt_long loop (opterr 0, the
  * option string starting with ':'): c is ':' (an option without its
@@ -64,6 +72,8 @@ int cli_tileset_option(cm_workspace *w, const char *dir);
 typedef struct {
 	const char *cmd;      /* the command, for messages */
 	const char *map_id;   /* --map ID, or NULL */
+	int printing;         /* --printing: the cm_edition + 1, or 0 (every printing
+	                       * is loaded and the default one selected) */
 	const char *fallback; /* without --map: the map to take when the input
 	                       * holds several (NULL: an error) */
 	int decks;            /* find the tile sets the decks name */

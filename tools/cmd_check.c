@@ -4,6 +4,7 @@
  * result to the exit status; --list prints the check catalogue. Each kind
  * of file is one case of check_file() calling its library loader. */
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "base/json_int.h" /* --list --format json */
@@ -14,8 +15,8 @@ static void usage(FILE *f)
 	        "usage: carcamap check [options] FILE...\n"
 	        "       carcamap check --list [--format text|json|markdown]\n"
 	        "\n"
-	        "Checks tile sets, map descriptors (with their annotated images) and map\n"
-	        "packs against their formats and the game's rules, and reports every\n"
+	        "Checks tile sets, map descriptors (with their annotated images), map\n"
+	        "packs and legends against their formats and the game's rules, and reports every\n"
 	        "problem found, each with its place and a stable check id (CM0101 ...).\n"
 	        "The kind of each file is detected from its content. All files form one\n"
 	        "set: a map's deck may name a tile set given alongside it.\n"
@@ -36,6 +37,8 @@ static void usage(FILE *f)
 	        "  --seed N       seed of the first game (game i plays seed+i; default %d)\n"
 	        "  --jobs N       play the games on N threads, 1..64 (default: the\n"
 	        "                 processors); the results are the same for every N\n"
+	        "  --printing ED  read map descriptors in that printing only, C2 or C3\n"
+	        "                 (default: every printing a descriptor describes)\n"
 	        "  -T, --tilesets DIR\n"
 	        "                 search DIR for the tile sets that map decks name\n"
 	        "                 (repeatable; after the files given, before each\n"
@@ -177,6 +180,7 @@ int cmd_check(int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "tilesets", required_argument, NULL, 'T' },
+		{ "printing", required_argument, NULL, 'P' },
 		{ "games", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -236,6 +240,12 @@ int cmd_check(int argc, char **argv)
 				ec = cli_usage_error("check", "--seed takes a whole number from 0 to 2147483647, not '%s'", optarg);
 			co.seed = (uint64_t)v;
 			break;
+		case 'P': {
+			int pr = 0;
+			if (!(ec = cli_printing_option("check", optarg, &pr)))
+				cm_workspace_set_printing(w, pr - 1);
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			goto out;
@@ -263,7 +273,35 @@ int cmd_check(int argc, char **argv)
 		ec = cli_usage_error("check", "no files to check");
 		goto out;
 	}
-	int worst = cli_workspace_load(w, argc - optind, argv + optind, 1, d);
+	/* a legend is checked on its own (it holds no map: list shows it,
+	 * check validates it); every other file goes to the workspace */
+	int worst = 0, n_files = 0;
+	char **inputs = malloc((size_t)(argc - optind + 1) * sizeof *inputs);
+	if (!inputs) {
+		ec = EXIT_IO;
+		goto out;
+	}
+	for (int i = optind; i < argc; i++) {
+		cm_diags *q = NULL;
+		cm_file_kind k = CM_FILE_UNKNOWN;
+		if (cm_diags_new(&q) == 0) {
+			k = cm_file_detect(argv[i], q); /* failures: the workspace says them */
+			cm_diags_free(q);
+		}
+		if (k == CM_FILE_LEGEND) {
+			cm_legend *lg = NULL;
+			int lrc = cm_legend_load_file(argv[i], d, &lg);
+			cm_legend_free(lg);
+			if (lrc && !worst)
+				worst = lrc;
+		} else {
+			inputs[n_files++] = argv[i];
+		}
+	}
+	int wrc = cli_workspace_load(w, n_files, inputs, 1, d);
+	free(inputs);
+	if (wrc == CM_ENOMEM || wrc == CM_EIO || !worst)
+		worst = wrc ? wrc : worst;
 	/* the maps that loaded: playability and, with --games, simulated games */
 	int rc = worst == CM_ENOMEM ? worst : cm_check_workspace(w, &co, d);
 	if (rc == CM_ENOMEM || !worst)

@@ -24,6 +24,8 @@ static void usage(FILE *f)
 	        "Options:\n"
 	        "  -o, --output PACK  the pack to write (default: MAPID.pack when the\n"
 	        "                     input holds one map)\n"
+	        "  --printing ED      read map descriptors in that printing only, C2 or C3\n"
+	        "                     (default: every printing a descriptor describes)\n"
 	        "  -T, --tilesets DIR search DIR for tile sets (repeatable)\n"
 	        "  --strict           treat warnings as errors\n"
 	        "  --title TEXT       the maps' title, for every map of the pack\n"
@@ -59,6 +61,7 @@ int cmd_compile(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "tilesets", required_argument, NULL, 'T' },
+		{ "printing", required_argument, NULL, 'P' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -100,6 +103,12 @@ int cmd_compile(int argc, char **argv)
 			if (cli_parse_format("compile", optarg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF | 1u << FMT_GITHUB, &fmt))
 				ec = EXIT_USAGE;
 			break;
+		case 'P': {
+			int pr = 0;
+			if (!(ec = cli_printing_option("compile", optarg, &pr)))
+				cm_workspace_set_printing(w, pr - 1);
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			goto done;

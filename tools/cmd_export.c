@@ -33,6 +33,8 @@ static void usage(FILE *f)
 	        "                     xml; bin only when stdout is not a terminal); tmx\n"
 	        "                     needs a file\n"
 	        "  --map ID           the map to export when the input holds several\n"
+	        "  --printing ED      the printing of the board, C2 or C3 (maps/README.md:\n"
+	        "                     a descriptor may describe both; default: its first)\n"
 	        "  -T, --tilesets DIR search DIR for the tile sets the deck names (and,\n"
 	        "                     for tmx, for carcamap-kinds.tsx)\n"
 	        "  -h, --help         show this help\n"
@@ -94,6 +96,7 @@ int cmd_export(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "map", required_argument, NULL, 'm' },
+		{ "printing", required_argument, NULL, 'P' },
 		{ "tilesets", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -123,6 +126,9 @@ int cmd_export(int argc, char **argv)
 		case 'm': t.map_id = optarg; break;
 		case 'T':
 			ec = cli_tileset_option(w, optarg);
+			break;
+		case 'P':
+			ec = cli_printing_option("export", optarg, &t.printing);
 			break;
 		case 'h':
 			usage(stdout);

@@ -201,8 +201,9 @@ static void print_map(cm_workspace *w, const cm_map *m)
 		for (int e = 0; e < 4; e++)
 			prints[q->print[e].kind]++;
 	}
-	printf("map %s: %s (%s), %d x %d squares\n", E(m->id), E(m->name), cm_edition_name(m->rules.edition), m->cols,
-	       m->rows);
+	/* a board's printing is its rules edition (schemas/map.md "Printings") */
+	printf("map %s: %s, printing %s, %d x %d squares\n", E(m->id), E(m->name), cm_edition_name(m->rules.edition),
+	       m->cols, m->rows);
 	for (int i = 0; i < CM_ABOUT_FIELDS; i++) /* who made it: the fields given */
 		if (cm_about_get(&m->about, i))
 			printf("    %-9s %s\n", cm_about_name(i), E(cm_about_get(&m->about, i)));
@@ -275,6 +276,8 @@ static void json_map(cm_json *j, cm_workspace *w, const cm_map *m)
 	cm_json_key(j, "name");
 	cm_json_str(j, m->name);
 	cm_json_key(j, "edition");
+	cm_json_str(j, cm_edition_name(m->rules.edition));
+	cm_json_key(j, "printing");
 	cm_json_str(j, cm_edition_name(m->rules.edition));
 	cm_json_key(j, "cols");
 	cm_json_int(j, m->cols);

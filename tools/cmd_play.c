@@ -43,6 +43,8 @@ static void usage(FILE *f)
 	        "  --replay FILE      write the first game as a replay (schemas/replay.md)\n"
 	        "  --format FMT       text (default) or json (schemas/play-json.md)\n"
 	        "  --map ID           the map to play when the input holds several\n"
+	        "  --printing ED      the printing of the board, C2 or C3 (maps/README.md:\n"
+	        "                     a descriptor may describe both; default: its first)\n"
 	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
 	        "  -h, --help         show this help\n"
 	        "\n"
@@ -271,6 +273,7 @@ int cmd_play(int argc, char **argv)
 		{ "all-squares", no_argument, NULL, 'A' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "map", required_argument, NULL, 'm' },
+		{ "printing", required_argument, NULL, 'P' },
 		{ "tilesets", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -334,6 +337,9 @@ int cmd_play(int argc, char **argv)
 		case 'm': t.map_id = optarg; break;
 		case 'T':
 			ec = cli_tileset_option(w, optarg);
+			break;
+		case 'P':
+			ec = cli_printing_option("play", optarg, &t.printing);
 			break;
 		case 'h':
 			usage(stdout);

@@ -36,12 +36,15 @@ static void usage(FILE *f)
 	        "        lists the diagnostics with the catalogue's explanation, and\n"
 	        "        selecting one highlights its square.\n"
 	        "Colours are the project's one palette (the same in every format).\n"
-	        "\n"
+	        "\n");
+	fprintf(f,
 	        "Options:\n"
 	        "  -o, --output FILE  the picture to write (default: MAPID.png, or .svg/.html\n"
 	        "                     with --format)\n"
 	        "  --format F         png, svg or html\n"
 	        "  --map ID           the map to draw when the input holds several\n"
+	        "  --printing ED      the printing of the board, C2 or C3 (maps/README.md:\n"
+	        "                     a descriptor may describe both; default: its first)\n"
 	        "  --scale N          pixels per square, 0..256 (default 24; svg and html:\n"
 	        "                     the size the picture asks for, default 36 and 54)\n"
 	        "  --legend FILE      png colours (default: the descriptor's legend, else the\n"
@@ -95,6 +98,7 @@ typedef struct {
 	unsigned flags;
 	int diagnostics;
 	long game, players;
+	int printing; /* --printing: the cm_edition + 1, or 0 (cli_target.printing) */
 } job;
 
 /* The result of one render, for --watch. */
@@ -242,15 +246,16 @@ static int render_once(const job *j, outcome *r)
 	o.scale = j->scale;
 	o.flags = j->flags;
 	int decks = j->game >= 0 || j->diagnostics;
-	cli_target t = { .cmd = "render", .map_id = j->map_id, .decks = decks };
+	cli_target t = { .cmd = "render", .map_id = j->map_id, .decks = decks, .printing = j->printing };
 	cm_map *m = NULL;
 	if (j->diagnostics) {
 		/* a descriptor with errors still gives its model (CM_MAP_LOAD_PARTIAL) */
+		cm_workspace_set_printing(w, j->printing - 1);
 		rc = cli_workspace_load(w, j->argc, j->files, decks, d);
 		if (rc == CM_ENOMEM)
 			goto finish;
 		if (cm_workspace_map_count(w) > 0) {
-			if (!(m = cli_select_map("render", w, j->map_id))) {
+			if (!(m = cli_select_map("render", w, j->map_id, j->printing - 1))) {
 				ec = EXIT_USAGE;
 				goto done;
 			}
@@ -289,8 +294,13 @@ static int render_once(const job *j, outcome *r)
 		}
 	}
 	/* the deck, when its tile sets are known: size, fits, the game */
-	if (clean && !decks)
-		cm_workspace_resolve(w, q); /* only for the title line and the fits */
+	if (clean && !decks) { /* only for the title line and the fits: no error when missing */
+		if (cli_default_dirs(w)) {
+			rc = CM_ENOMEM;
+			goto finish;
+		}
+		cm_workspace_resolve(w, q);
+	}
 	for (size_t i = 0; i < cm_workspace_tileset_count(w); i++)
 		dep(r, cm_workspace_tileset(w, i)->file);
 	if (clean && cm_play_deck(w, m, j->game >= 0 ? d : q, &deck) == 0)
@@ -428,6 +438,7 @@ int cmd_render(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "map", required_argument, NULL, 'm' },
+		{ "printing", required_argument, NULL, 'P' },
 		{ "scale", required_argument, NULL, 's' },
 		{ "legend", required_argument, NULL, 'l' },
 		{ "no-grid", no_argument, NULL, 'g' },
@@ -479,6 +490,9 @@ int cmd_render(int argc, char **argv)
 			if ((j.players = cli_parse_uint(optarg, CM_MAX_PLAYERS)) < 2)
 				ec = cli_usage_error("render", "--players takes a number from 2 to %d, not '%s'",
 				                     CM_MAX_PLAYERS, optarg);
+			break;
+		case 'P':
+			ec = cli_printing_option("render", optarg, &j.printing);
 			break;
 		case 'h':
 			usage(stdout);

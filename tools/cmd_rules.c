@@ -44,6 +44,8 @@ static void usage(FILE *f)
 	        "                     the replay's (wagon moves differ: WAGON-C1/C2)\n"
 	        "  --format FMT       text (default) or json (schemas/rules-json.md)\n"
 	        "  --map ID           the map (default: the only one, else the replay's)\n"
+	        "  --printing ED      the printing of the board, C2 or C3 (maps/README.md:\n"
+	        "                     a descriptor may describe both; default: its first)\n"
 	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
 	        "  -h, --help         show this help\n"
 	        "\n"
@@ -613,6 +615,7 @@ int cmd_rules(int argc, char **argv)
 		{ "edition", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "map", required_argument, NULL, 'm' },
+		{ "printing", required_argument, NULL, 'P' },
 		{ "tilesets", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -673,6 +676,9 @@ int cmd_rules(int argc, char **argv)
 		case 'm': tg.map_id = optarg; break;
 		case 'T':
 			ec = cli_tileset_option(w, optarg);
+			break;
+		case 'P':
+			ec = cli_printing_option("rules", optarg, &tg.printing);
 			break;
 		case 'h':
 			usage(stdout);

@@ -96,9 +96,11 @@ static const cm_check_info checks[] = {
 	{ "CM0217", E, "combined map half does not load", "MAP-HALF",
 	  "fix the half's descriptor or its path (relative to the combining descriptor); halves are plain maps" },
 	{ "CM0218", E, "map format version not supported", "",
-	  "write format=\"1\" or update carcamap" },
+	  "write format=\"1\" (\"2\" for a map with printings) or update carcamap" },
 	{ "CM0219", E, "map value beyond the model's limits", "",
 	  "shorten the id or text, or lower the count, to the limits of schemas/map.md" },
+	{ "CM0220", E, "printing not described or not possible", "",
+	  "with format=\"2\", list every printing in <map printings>, give each <printing> child once, select a listed one, let a printing change land and town squares only, and leave the edition out of <rules>" },
 
 	/* end CM02xx */
 

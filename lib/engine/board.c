@@ -107,9 +107,11 @@ static int32_t unite(cm_board *b, int32_t a, int32_t c)
 	A->arms += C->arms;
 	A->nmulti += C->nmulti;
 	A->flags |= (uint8_t)(C->flags & ~NF_MULTI);
-	A->nfol = (uint16_t)(A->nfol + C->nfol);
-	for (int p = 0; p < CM_MAX_PLAYERS; p++)
-		A->fol[p] = (uint8_t)(A->fol[p] + C->fol[p]);
+	if (C->nfol) { /* most features joined carry no follower */
+		A->nfol = (uint16_t)(A->nfol + C->nfol);
+		for (int p = 0; p < b->n_players; p++)
+			A->fol[p] = (uint8_t)(A->fol[p] + C->fol[p]);
+	}
 	int32_t t = A->next;
 	A->next = C->next;
 	C->next = t;

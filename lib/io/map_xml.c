@@ -35,6 +35,11 @@ typedef struct {
 	uint8_t *quiet;  /* per square: an island problem already reported (CM_MAP_QUIET_ISLAND) */
 	int depth;       /* <combine> nesting */
 	unsigned flags;  /* CM_MAP_LOAD_… */
+	int format;      /* <map format>: 1, or 2 with printings */
+	int printing;    /* the printing read (a cm_edition) */
+	cm_edition printings[CM_EDITION_COUNT]; /* <map printings>, the default first */
+	size_t n_printings;
+	uint8_t *kind_to; /* per square: kind of the printing (land/town), 0xFF = as printed */
 	size_t cap_islands, cap_bigcities, cap_ferries; /* allocated lengths of the map's arrays */
 	cm_index islands; /* island ids: the first <island> of each id */
 	bool oom;
@@ -174,7 +179,7 @@ out:
 	return rc;
 }
 
-static int load_path(const char *path, int depth, unsigned flags, cm_diags *d, cm_map **out);
+static int load_path(const char *path, int depth, unsigned flags, int printing, cm_diags *d, cm_map **out);
 
 /* <combine>: loads both halves (plain maps, with the reader's flags) and
  * places them on one grid (model/map_combine.c). */
@@ -193,7 +198,7 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 	for (int h = 0; h < 2; h++) {
 		char *rel = rd_attr(r, c, which[h]);
 		char *path = rel ? cm_path_resolve(r->file, rel) : NULL;
-		int lrc = path ? load_path(path, r->depth + 1, r->flags, r->d, &half[h]) : CM_ENOMEM;
+		int lrc = path ? load_path(path, r->depth + 1, r->flags, r->n_printings ? r->printing : -1, r->d, &half[h]) : CM_ENOMEM;
 		if (lrc == CM_ENOMEM) {
 			r->oom = true;
 			rc = CM_ENOMEM;
@@ -212,6 +217,47 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 	cm_map_free(half[0]);
 	cm_map_free(half[1]);
 	return rc;
+}
+
+/* The <printing> child of n for the printing being read, or NULL. Every
+ * <printing> child must name one of the map's printings, once (CM0220). */
+static xmlNode *printing_child(reader *r, xmlNode *n, const char *what)
+{
+	xmlNode *found = NULL;
+	unsigned seen = 0;
+	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
+		if (!cm_xml_is(c, "printing"))
+			continue;
+		if (r->format < 2)
+			rd_report(r, "CM0220", cm_xml_line(c), 0, "%s has a <printing>: printings need format=\"2\"", what);
+		char *e = rd_attr(r, c, "edition");
+		cm_edition ed = CM_EDITION_C2;
+		bool known = false;
+		if (e && cm_edition_parse(e, &ed) == 0)
+			for (size_t i = 0; i < r->n_printings; i++)
+				known |= r->printings[i] == ed;
+		if (!known)
+			rd_report(r, "CM0220", cm_xml_line(c), 0,
+			          "%s has a printing %s that the map does not list in <map printings>", what,
+			          e ? e : "?");
+		else if (seen & (1u << ed))
+			rd_report(r, "CM0220", cm_xml_line(c), 0, "%s gives printing %s twice", what, e);
+		else if ((int)ed == r->printing)
+			found = c;
+		if (known)
+			seen |= 1u << ed;
+		free(e);
+		char *kind = rd_attr(r, c, "kind");
+		cm_square_kind k;
+		if (kind && cm_square_kind_parse(kind, &k) == 0 && k != CM_SQ_LAND && k != CM_SQ_TOWN) {
+			rd_report(r, "CM0220", cm_xml_line(c), 0, "%s: a printing may make a square land or town, not %s",
+			          what, kind);
+			if (c == found)
+				found = NULL;
+		}
+		free(kind);
+	}
+	return found;
 }
 
 typedef struct {
@@ -243,6 +289,12 @@ static void read_island(reader *r, xmlNode *n)
 	is->name = rd_attr(r, n, "id");
 	is->title = rd_attr(r, n, "name");
 	is->line = cm_xml_line(n);
+	xmlNode *pr = printing_child(r, n, "island");
+	char *title = pr ? rd_attr(r, pr, "name") : NULL;
+	if (title) {
+		free(is->title);
+		is->title = title;
+	}
 	size_t i = m->n_islands - 1;
 	if (is->name && cm_index_find_or_add(&r->islands, cm_hash_str(is->name), i, island_is,
 	                                     &(island_ctx){ m, is->name }) == (size_t)-1)
@@ -293,7 +345,26 @@ static void read_square(reader *r, xmlNode *n)
 		}
 		free(island);
 	}
+	xmlNode *pr = printing_child(r, n, "square");
 	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
+		if (!cm_xml_is(c, "marker"))
+			continue;
+		xmlChar *t = xmlNodeGetContent(c);
+		if (!t || cm_map_add_marker(sq, (const char *)t))
+			r->oom = true;
+		xmlFree(t);
+	}
+	if (!pr)
+		return;
+	/* the printing's own name, kind and markers */
+	if ((name = rd_attr(r, pr, "name")) != NULL) {
+		free(sq->name);
+		sq->name = name;
+	}
+	if ((kind = rd_attr(r, pr, "kind")) != NULL && cm_square_kind_parse(kind, &k) == 0)
+		r->kind_to[i] = (uint8_t)k; /* land or town: printing_child checked it */
+	free(kind);
+	for (xmlNode *c = cm_xml_elem(pr->children); c; c = cm_xml_elem(c->next)) {
 		xmlChar *t = xmlNodeGetContent(c);
 		if (!t || cm_map_add_marker(sq, (const char *)t))
 			r->oom = true;
@@ -352,14 +423,22 @@ static void read_bigcity(reader *r, xmlNode *n)
 	memset(bc, 0, sizeof *bc);
 	bc->name = rd_attr(r, n, "name");
 	bc->line = cm_xml_line(n);
+	xmlNode *pr = printing_child(r, n, "big city");
+	char *name = pr ? rd_attr(r, pr, "name") : NULL;
+	if (name) {
+		free(bc->name);
+		bc->name = name;
+	}
 	size_t np = 0;
 	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next))
-		np++;
+		np += cm_xml_is(c, "piece");
 	if (!(bc->pieces = calloc(np ? np : 1, sizeof *bc->pieces))) {
 		r->oom = true;
 		return;
 	}
 	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
+		if (!cm_xml_is(c, "piece"))
+			continue;
 		cm_bigcity_piece *pc = &bc->pieces[bc->n_pieces++];
 		read_piece(r, c, pc);
 		cm_square *sq = cm_map_at(m, pc->x, pc->y);
@@ -433,10 +512,22 @@ static void read_rules(reader *r, xmlNode *n)
 	cm_rules *ru = &r->m->rules;
 	cm_rules_default(ru, CM_EDITION_C2);
 	unsigned given = 0;
+	/* a map with printings plays each printing in its own edition */
+	if (n && r->n_printings && xmlHasProp(n, (const xmlChar *)"edition")) {
+		char *e = rd_attr(r, n, "edition");
+		rd_report(r, "CM0220", cm_xml_line(n), 0,
+		          "<rules edition=\"%s\">: a map with printings plays each printing in its own edition;"
+		          " remove the attribute", e ? e : "");
+		free(e);
+	}
+	if (r->n_printings)
+		cm_rules_set(ru, &given, "edition", cm_edition_name((cm_edition)r->printing));
 	for (size_t i = 0; n && i < cm_rule_option_count(); i++) {
 		const cm_rule_option *o = cm_rule_option_get(i);
 		if (!o->in_map || !xmlHasProp(n, (const xmlChar *)o->name))
 			continue;
+		if (r->n_printings && strcmp(o->name, "edition") == 0)
+			continue; /* reported above */
 		char *v = cm_xml_attr_token(n, o->name);
 		if (!v)
 			r->oom = true;
@@ -447,7 +538,79 @@ static void read_rules(reader *r, xmlNode *n)
 }
 
 
-static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm_diags *d,
+/* <map printings="C2 C3">: the printings, and the one to read (want < 0:
+ * the first). 0, or CM_EINVAL when the list repeats one or want is not in
+ * it (CM0220). Without the attribute the map has one printing, its rules
+ * edition, and want must be that or negative. */
+static int read_printings(reader *r, xmlNode *root, xmlNode *rules, int want)
+{
+	unsigned line = cm_xml_line(root);
+	char *list = rd_attr(r, root, "printings");
+	int rc = 0;
+	if (list && r->format < 2) {
+		rd_report(r, "CM0220", line, 0, "<map printings>: printings need format=\"2\"");
+		rc = CM_EINVAL;
+	}
+	if (list) {
+		char *save = NULL;
+		for (char *t = strtok_r(list, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+			cm_edition e;
+			if (cm_edition_parse(t, &e) != 0)
+				continue; /* the schema reports it */
+			bool dup = false;
+			for (size_t i = 0; i < r->n_printings; i++)
+				dup |= r->printings[i] == e;
+			if (dup || r->n_printings == CM_EDITION_COUNT) {
+				rd_report(r, "CM0220", line, 0, "printing %s is listed twice in <map printings>", t);
+				rc = CM_EINVAL;
+			} else {
+				r->printings[r->n_printings++] = e;
+			}
+		}
+		free(list);
+	}
+	if (r->n_printings) {
+		r->printing = want < 0 ? (int)r->printings[0] : want;
+		bool ok = false;
+		for (size_t i = 0; i < r->n_printings; i++)
+			ok |= (int)r->printings[i] == r->printing;
+		if (!ok) {
+			rd_report(r, "CM0220", line, 0, "the map has no printing %s (its printings: %s%s%s%s%s)",
+			          cm_edition_name((cm_edition)r->printing), cm_edition_name(r->printings[0]),
+			          r->n_printings > 1 ? " " : "", r->n_printings > 1 ? cm_edition_name(r->printings[1]) : "",
+			          r->n_printings > 2 ? " " : "", r->n_printings > 2 ? cm_edition_name(r->printings[2]) : "");
+			rc = CM_EINVAL;
+		}
+		return rc;
+	}
+	cm_edition ed = CM_EDITION_C2;
+	char *e = rules ? rd_attr(r, rules, "edition") : NULL;
+	if (e)
+		cm_edition_parse(e, &ed);
+	free(e);
+	r->printing = (int)ed;
+	if (want >= 0 && want != (int)ed) {
+		rd_report(r, "CM0220", line, 0, "the map has no printing %s (it is printed in %s only)",
+		          cm_edition_name((cm_edition)want), cm_edition_name(ed));
+		rc = CM_EINVAL;
+	}
+	return rc;
+}
+
+/* The id of a printing that is not the default: ID-c3. */
+static int printing_id(reader *r, cm_map *m)
+{
+	if (!r->n_printings || r->printing == (int)r->printings[0] || !m->id)
+		return 0;
+	char *id = cm_asprintf("%s-c%d", m->id, r->printing + 1);
+	if (!id)
+		return CM_ENOMEM;
+	free(m->id);
+	m->id = id;
+	return 0;
+}
+
+static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, int printing, cm_diags *d,
                     cm_map **out)
 {
 	*out = NULL;
@@ -460,10 +623,12 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 	int rc = 0;
 	unsigned line = cm_xml_line(root);
 	int format = cm_xml_attr_int(root, "format", 1);
-	if (format != 1) {
-		rd_report(&r, "CM0218", line, 0, "map format %d is newer than this build reads (1)", format);
+	if (format < 1 || format > CM_MAP_FORMAT) {
+		rd_report(&r, "CM0218", line, 0, "map format %d is newer than this build reads (%d)", format,
+		          CM_MAP_FORMAT);
 		return CM_EVERSION;
 	}
+	r.format = format;
 	xmlNode *about = NULL, *grid = NULL, *comb = NULL, *image = NULL, *setup = NULL, *deck = NULL, *rules = NULL;
 	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
 		if (cm_xml_is(c, "about"))
@@ -482,6 +647,8 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 			rules = c;
 	}
 	int acols = cm_xml_attr_int(root, "cols", 0), arows = cm_xml_attr_int(root, "rows", 0);
+	if ((rc = read_printings(&r, root, rules, printing)) != 0)
+		goto out;
 	if (comb) {
 		if ((rc = combine(&r, comb, &m)))
 			goto out;
@@ -518,6 +685,10 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 	m->line = line;
 	m->id = rd_attr(&r, root, "id");
 	m->name = rd_attr(&r, root, "name");
+	if (printing_id(&r, m))
+		r.oom = true;
+	memcpy(m->printings, r.printings, sizeof m->printings);
+	m->n_printings = r.n_printings;
 	if (file && !(m->file = cm_strdup(file)))
 		r.oom = true;
 	/* a combined map takes its own <about>, never a half's */
@@ -533,7 +704,10 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 	size_t n = (size_t)m->cols * (size_t)m->rows;
 	r.seen = calloc(n, 1);
 	r.quiet = calloc(n, 1);
-	if (!r.seen || !r.quiet) {
+	r.kind_to = malloc(n);
+	if (r.kind_to)
+		memset(r.kind_to, 0xFF, n);
+	if (!r.seen || !r.quiet || !r.kind_to) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
@@ -569,6 +743,18 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, cm
 			goto out;
 		}
 	}
+	/* a printing's kinds replace the printed ones (land and town only) */
+	for (size_t i = 0; i < n; i++) {
+		if (r.kind_to[i] == 0xFF)
+			continue;
+		cm_square *sq = &m->squares[i];
+		if (sq->kind != CM_SQ_LAND && sq->kind != CM_SQ_TOWN)
+			rd_report(&r, "CM0220", sq->line, 0,
+			          "square (%d,%d) is %s: a printing may change land and town squares only",
+			          (int)(i % (size_t)m->cols), (int)(i / (size_t)m->cols), cm_square_kind_name(sq->kind));
+		else
+			sq->kind = (cm_square_kind)r.kind_to[i];
+	}
 	cm_map_default_prints(m);
 	/* the one checker: the structure (references with their lines), then,
 	 * on a sound structure, the model's limits (texts, counts, ids) */
@@ -582,6 +768,7 @@ out:
 	free(row_lines);
 	free(r.seen);
 	free(r.quiet);
+	free(r.kind_to);
 	cm_index_free(&r.islands);
 	if (rc == CM_EINVAL && m && (flags & CM_MAP_LOAD_PARTIAL)) {
 		*out = m; /* what was understood, for pictures of the problems */
@@ -595,26 +782,31 @@ out:
 	return 0;
 }
 
-static int load_path(const char *path, int depth, unsigned flags, cm_diags *d, cm_map **out)
+static int load_path(const char *path, int depth, unsigned flags, int printing, cm_diags *d, cm_map **out)
 {
 	xmlDoc *doc;
 	*out = NULL;
 	int rc = cm_xml_load_file(path, "map.xsd", d, &doc);
 	if (rc)
 		return rc;
-	rc = load_doc(doc, path, depth, flags, d, out);
+	rc = load_doc(doc, path, depth, flags, printing, d, out);
 	xmlFreeDoc(doc);
 	return rc;
 }
 
 int cm_map_load_file(const char *path, cm_diags *d, cm_map **out)
 {
-	return load_path(path, 0, 0, d, out);
+	return load_path(path, 0, 0, -1, d, out);
 }
 
 int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map **out)
 {
-	return load_path(path, 0, flags, d, out);
+	return load_path(path, 0, flags, -1, d, out);
+}
+
+int cm_map_load_file_printing(const char *path, unsigned flags, int printing, cm_diags *d, cm_map **out)
+{
+	return load_path(path, 0, flags, printing, d, out);
 }
 
 int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *d, cm_map **out)
@@ -624,7 +816,7 @@ int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *
 	int rc = cm_xml_load_memory(buf, len, file, "map.xsd", d, &doc);
 	if (rc)
 		return rc;
-	rc = load_doc(doc, file, 0, 0, d, out);
+	rc = load_doc(doc, file, 0, 0, -1, d, out);
 	xmlFreeDoc(doc);
 	return rc;
 }

@@ -9,11 +9,59 @@
 #include <string.h>
 #include "carcamap/carcamap.h"
 #include "carcamap/pack.h"
+#include "carcamap/tileset.h"
 #include "carcamap/tmx.h"
 #include "carcamap/workspace.h"
 #include "model/workspace_int.h"
 #include "base/util_int.h"
 #include "io/xml_int.h"
+
+void cm_workspace_set_printing(cm_workspace *w, int printing)
+{
+	w->printing = printing < 0 || printing >= CM_EDITION_COUNT ? -1 : printing;
+}
+
+/* Whether two tile sets hold the same content: their canonical
+ * descriptors (cm_tileset_write_xml) are the same bytes. */
+static bool same_set(const cm_tileset *a, const cm_tileset *b)
+{
+	char *ba = NULL, *bb = NULL;
+	size_t la = 0, lb = 0;
+	FILE *fa = open_memstream(&ba, &la), *fb = open_memstream(&bb, &lb);
+	bool ok = fa && fb && cm_tileset_write_xml(a, fa) == 0 && cm_tileset_write_xml(b, fb) == 0;
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	ok = ok && la == lb && memcmp(ba, bb, la) == 0;
+	free(ba);
+	free(bb);
+	return ok;
+}
+
+/* cm_workspace_take_set, except that a set equal to one already loaded
+ * (two packs built from the same sets, a file given twice) is no
+ * conflict: one copy is kept. Takes ownership of ts. */
+static int take_set(cm_workspace *w, cm_tileset *ts, const char *src, cm_diags *d)
+{
+	const cm_tileset *had = ts && ts->id ? cm_workspace_find_tileset(w, ts->id) : NULL;
+	if (had && same_set(had, ts)) {
+		cm_tileset_free(ts);
+		return 0;
+	}
+	return cm_workspace_take_set(w, ts, src, d);
+}
+
+/* The same for maps (cm_map_equal). */
+static int take_map(cm_workspace *w, cm_map *m, const char *src, cm_diags *d)
+{
+	const cm_map *had = m && m->id ? cm_workspace_find_map(w, m->id) : NULL;
+	if (had && cm_map_equal(had, m)) {
+		cm_map_free(m);
+		return 0;
+	}
+	return cm_workspace_take_map(w, m, src, d);
+}
 
 static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 {
@@ -25,7 +73,7 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 		cm_tileset *ts = NULL;
 		int r = cm_pack_read_tileset(p, cm_pack_tileset_id(p, i), d, &ts);
 		if (!r)
-			r = cm_workspace_take_set(w, ts, path, d);
+			r = take_set(w, ts, path, d);
 		if (r && !rc)
 			rc = r;
 	}
@@ -35,7 +83,7 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 		 * carcamap is reported (CM0408) before anything uses it */
 		int r = cm_pack_read_map_verified(p, cm_pack_map_id(p, i), d, &m);
 		if (!r)
-			r = cm_workspace_take_map(w, m, path, d);
+			r = take_map(w, m, path, d);
 		if (r && !rc)
 			rc = r;
 	}
@@ -52,21 +100,39 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	case CM_FILE_TILESET: {
 		cm_tileset *ts = NULL;
 		rc = cm_tileset_load_file(path, d, &ts);
-		return rc ? rc : cm_workspace_take_set(w, ts, path, d);
+		return rc ? rc : take_set(w, ts, path, d);
 	}
 	case CM_FILE_MAP: {
 		cm_map *m = NULL;
-		rc = cm_map_load_file_flags(path, CM_MAP_LOAD_IMAGE | w->map_flags, d, &m);
+		rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE | w->map_flags, w->printing, d, &m);
 		if (rc && m) { /* CM_MAP_LOAD_PARTIAL: kept with its errors */
-			int arc = cm_workspace_take_map(w, m, path, d);
+			int arc = take_map(w, m, path, d);
 			return arc ? arc : rc;
 		}
-		return rc ? rc : cm_workspace_take_map(w, m, path, d);
+		/* every other printing of the board, as maps of their own (ID-c3);
+		 * read the list before m is handed over (an equal map is freed) */
+		cm_edition more[CM_EDITION_COUNT];
+		size_t n_more = rc ? 0 : m->n_printings;
+		if (!rc)
+			memcpy(more, m->printings, sizeof more);
+		if (rc || (rc = take_map(w, m, path, d)) != 0 || w->printing >= 0)
+			return rc;
+		for (size_t i = 1; i < n_more; i++) {
+			cm_map *v = NULL;
+			rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE | w->map_flags, (int)more[i], d, &v);
+			if (rc && v) {
+				int arc = take_map(w, v, path, d);
+				return arc ? arc : rc;
+			}
+			if (rc || (rc = take_map(w, v, path, d)) != 0)
+				return rc;
+		}
+		return 0;
 	}
 	case CM_FILE_TMX: {
 		cm_map *m = NULL;
 		rc = cm_tmx_load_file(path, d, &m);
-		return rc ? rc : cm_workspace_take_map(w, m, path, d);
+		return rc ? rc : take_map(w, m, path, d);
 	}
 	case CM_FILE_PACK:
 		return load_pack(w, path, d);

@@ -13,6 +13,8 @@
 int cm_workspace_new(cm_workspace **out)
 {
 	*out = calloc(1, sizeof **out);
+	if (*out)
+		(*out)->printing = -1; /* every printing */
 	return *out ? 0 : CM_ENOMEM;
 }
 

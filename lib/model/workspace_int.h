@@ -16,6 +16,7 @@ struct cm_workspace {
 	char **dirs;
 	size_t n_dirs, cap_dirs;
 	unsigned map_flags; /* cm_workspace_set_map_flags */
+	int printing;       /* cm_workspace_set_printing: a cm_edition, -1 every printing */
 };
 
 /* Add m (or ts), read from src, taking ownership (freed on failure): an id

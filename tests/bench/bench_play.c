@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "carcamap/board.h"
+#include "carcamap/carcamap.h"
 #include "scenario.h"
 
 #define TARGET 5000.0
@@ -16,6 +16,51 @@ static double clock_s(clockid_t c)
 	struct timespec ts;
 	clock_gettime(c, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* What `carcamap play` does per game (cm_play_games: reset, random game,
+ * statistics) on the Germany map, one job: complete games per CPU second
+ * (goal 40,000); then 2 jobs against 1 in wall time (the same figures). */
+static int germany(void)
+{
+	cm_diags *d = NULL;
+	cm_workspace *w = NULL;
+	cm_deck *deck = NULL;
+	if (cm_diags_new(&d) || cm_workspace_new(&w) || cm_workspace_add_tileset_dir(w, "maps/tilesets") ||
+	    cm_workspace_load(w, "maps/germany/germany.xml", d) || cm_workspace_resolve(w, d) ||
+	    cm_play_deck(w, cm_workspace_map(w, 0), d, &deck)) {
+		cm_diags_write_text(d, stderr);
+		return 1;
+	}
+	const cm_map *m = cm_workspace_map(w, 0);
+	const int games = 40000;
+	double best = 1e9, wall[3] = { 0, 0, 0 };
+	long long filled[3] = { 0, 0, 0 };
+	for (int jobs = 1; jobs <= 2; jobs++) {
+		for (int run = 0; run < 3; run++) {
+			cm_play_stats *st = NULL;
+			double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), w0 = clock_s(CLOCK_MONOTONIC);
+			if (cm_play_games_jobs(m, deck, NULL, 2, 1, games, jobs, NULL, NULL, d, &st))
+				return 1;
+			double c = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0, wt = clock_s(CLOCK_MONOTONIC) - w0;
+			if (jobs == 1 && c < best)
+				best = c;
+			if (run == 0 || wt < wall[jobs])
+				wall[jobs] = wt;
+			filled[jobs] = st->squares_filled;
+			cm_play_stats_free(st);
+		}
+	}
+	printf("bench_play germany: %d games with statistics, one job: %.0f games per CPU second (goal 40000: "
+	       "ratio %.2f)\n",
+	       games, games / best, games / best / 40000.0);
+	printf("bench_play germany: --jobs 2 %.2f s wall against --jobs 1 %.2f s (speed-up %.2f on a shared "
+	       "machine); same figures: %s\n",
+	       wall[2], wall[1], wall[1] / wall[2], filled[1] == filled[2] ? "yes" : "NO");
+	cm_deck_free(deck);
+	cm_workspace_free(w);
+	cm_diags_free(d);
+	return filled[1] == filled[2] ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -70,5 +115,5 @@ int main(int argc, char **argv)
 	cm_deck_free(deck);
 	cm_scenario_free(s);
 	cm_diags_free(d);
-	return 0;
+	return germany();
 }

@@ -17,7 +17,8 @@ trap 'rm -rf "$out"' EXIT
 export QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR="$out" CARCAMAP_TILESETS="$PWD/maps/tilesets"
 fail=0
 no() { echo "FAIL $*"; fail=1; }
-hash_of() { "$cm" list "$1" | sed -n 's/^ *hash *//p'; }
+# the first map's hash: a descriptor's default printing, the one export writes
+hash_of() { "$cm" list "$1" | sed -n 's/^ *hash *//p' | head -1; }
 
 n=0
 # every bundled map, and a map with every <about> field (map properties about.*)
@@ -80,8 +81,8 @@ import difflib, sys
 a = open(sys.argv[1], encoding="utf-8").read().splitlines()
 b = open(sys.argv[2], encoding="utf-8").read().splitlines()
 d = [l for l in difflib.unified_diff(a, b, lineterm="", n=0) if l[:1] in "+-" and l[:3] not in ("+++", "---")]
-want = ["-    #############.", "-  <edge x=\"5\" y=\"0\" side=\"N\" print=\"road\" arms=\"2\" label=\"to Denmark\"/>",
-        "+    ####T########.", "+  <edge x=\"5\" y=\"0\" side=\"N\" print=\"road\" arms=\"3\" label=\"to Denmark\"/>"]
+want = ["-    ##B###########", "-  <edge x=\"5\" y=\"0\" side=\"N\" print=\"road\" arms=\"2\" label=\"to Denmark\"/>",
+        "+    ##B#T#########", "+  <edge x=\"5\" y=\"0\" side=\"N\" print=\"road\" arms=\"3\" label=\"to Denmark\"/>"]
 if sorted(d) != sorted(want):
     print("\n".join(d))
     sys.exit(1)

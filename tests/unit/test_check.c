@@ -194,13 +194,18 @@ static void test_check__pack_checks_like_its_descriptors(void **state)
 		assert_int_equal(cm_diags_new(&q), 0);
 		assert_int_equal(cm_workspace_load(w, maps[i], q), 0);
 		assert_int_equal(cm_workspace_resolve(w, q), 0);
-		cm_map *m = cm_workspace_map(w, 0);
+		/* every map the descriptor gives (each printing of a board) */
+		cm_map *ms[CM_EDITION_COUNT];
+		size_t n_ms = cm_workspace_map_count(w);
+		assert_true(n_ms >= 1 && n_ms <= CM_EDITION_COUNT);
+		for (size_t k = 0; k < n_ms; k++)
+			ms[k] = cm_workspace_map(w, k);
 		cm_tileset **sets;
 		size_t n;
-		assert_int_equal(cm_workspace_map_sets(w, m, &sets, &n), 0);
+		assert_int_equal(cm_workspace_map_sets(w, ms[0], &sets, &n), 0);
 		char pack[600];
 		snprintf(pack, sizeof pack, "%s/p%zu.pack", dir, i);
-		assert_int_equal(cm_pack_write(pack, &m, 1, sets, n, q), 0);
+		assert_int_equal(cm_pack_write(pack, ms, n_ms, sets, n, q), 0);
 		free(sets);
 		cm_workspace_free(w);
 		cm_diags_free(q);

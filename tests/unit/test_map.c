@@ -269,6 +269,60 @@ static void test_map__combined_halves_pair(void **state)
 }
 
 /* With an image, the grid may be absent: the reader keeps the references. */
+/* One descriptor, two printings (schemas/map.md "Printings"): the default
+ * keeps the id and the names written on the elements; C3 takes its
+ * <printing> children, its edition and the id twice-c3; a printing the
+ * descriptor does not list is CM0220. Each printing writes and reads back
+ * as a map of its own. */
+static void test_map__printings(void **state)
+{
+	(void)state;
+	cm_map *c2 = load_clean(GOOD "printings.xml");
+	cm_diags *d;
+	cm_map *c3 = NULL, *c1 = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_map_load_file_printing(GOOD "printings.xml", 0, CM_EDITION_C3, d, &c3), 0);
+	assert_int_equal(cm_diags_count(d), 0);
+	assert_string_equal(c2->id, "twice");
+	assert_string_equal(c3->id, "twice-c3");
+	assert_int_equal(c2->rules.edition, CM_EDITION_C2);
+	assert_int_equal(c3->rules.edition, CM_EDITION_C3);
+	assert_int_equal((int)c2->n_printings, 2);
+	assert_int_equal(c2->printings[0], CM_EDITION_C2);
+	assert_int_equal(c2->printings[1], CM_EDITION_C3);
+	assert_string_equal(at(c2, 1, 0)->name, "Rostock");
+	assert_string_equal(at(c3, 1, 0)->name, "Wismar");
+	assert_int_equal((int)at(c2, 1, 0)->n_markers, 0);
+	assert_int_equal((int)at(c3, 1, 0)->n_markers, 1);
+	assert_string_equal(at(c3, 1, 0)->markers[0], "mountain");
+	assert_int_equal(at(c2, 3, 0)->kind, CM_SQ_LAND);
+	assert_null(at(c2, 3, 0)->name);
+	assert_int_equal(at(c3, 3, 0)->kind, CM_SQ_TOWN);
+	assert_string_equal(at(c3, 3, 0)->name, "Yunlin");
+	assert_string_equal(at(c3, 4, 0)->markers[0], "wine-purple"); /* shared by both */
+	assert_string_equal(c2->islands[0].title, "Old Isle");
+	assert_string_equal(c3->islands[0].title, "New Isle");
+	assert_string_equal(c2->bigcities[0].name, "Ruhrgebiet");
+	assert_string_equal(c3->bigcities[0].name, "Essen + Köln");
+	assert_int_equal((int)c3->bigcities[0].n_pieces, 2);
+	assert_false(cm_map_equal(c2, c3));
+	/* a printing reads back as a plain one-printing map in its edition */
+	char *x = write_string(c3);
+	cm_map *back = NULL;
+	assert_int_equal(cm_map_load_memory(x, strlen(x), NULL, d, &back), 0);
+	assert_true(cm_map_equal(c3, back));
+	assert_int_equal((int)back->n_printings, 0);
+	assert_int_equal(cm_map_load_file_printing(GOOD "printings.xml", 0, CM_EDITION_C1, d, &c1), CM_EINVAL);
+	assert_null(c1);
+	assert_int_equal((int)cm_diags_count(d), 1);
+	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0220");
+	free(x);
+	cm_map_free(back);
+	cm_map_free(c2);
+	cm_map_free(c3);
+	cm_diags_free(d);
+}
+
 static void test_map__image_without_grid(void **state)
 {
 	(void)state;
@@ -479,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_map__round_trip_is_equal_and_stable),
 		cmocka_unit_test(test_map__equal_notices_changes),
 		cmocka_unit_test(test_map__combined_halves_pair),
+		cmocka_unit_test(test_map__printings),
 		cmocka_unit_test(test_map__image_without_grid),
 		cmocka_unit_test(test_map__in_memory_checks_say_where),
 		cmocka_unit_test(test_map__bad_fixtures_report_exactly_what_they_expect),

@@ -11,6 +11,10 @@
 #include "tile.h"
 #include "tileset.h"
 
+/* The newest descriptor format this library reads: 1, and 2 = 1 with
+ * printings (schemas/map.md "Printings", "Versions"). The writer writes 1. */
+#define CM_MAP_FORMAT 2
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -166,6 +170,13 @@ typedef struct cm_map {
 	                      * where their half squares met; -1 otherwise (also
 	                      * for maps read from packs, which do not keep it) */
 	unsigned line;
+	/* The printings the descriptor describes (<map printings>, schemas/map.md
+	 * "Printings"), the default first; this map is the printing
+	 * rules.edition. n_printings is 0 when the descriptor names none (one
+	 * printing, the edition of <rules>), for packs and images. Reader
+	 * information: not stored in packs, not compared by cm_map_equal. */
+	cm_edition printings[CM_EDITION_COUNT];
+	size_t n_printings;
 } cm_map;
 
 static inline cm_square *cm_map_at(const cm_map *m, int x, int y)
@@ -225,6 +236,12 @@ int cm_map_load_file(const char *path, cm_diags *d, cm_map **out);
                                 * piece off the grid, a ferry to land) */
 /* cm_map_load_file with flags; halves of a combined map get the same flags. */
 int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map **out);
+/* cm_map_load_file_flags for one printing of the board (schemas/map.md
+ * "Printings"): the printing's names, kinds and markers, its edition as the
+ * rules edition, and the id ID-c3 (ID-c2, ...) unless it is the descriptor's
+ * default (first) printing, which keeps ID. printing < 0: the default
+ * printing. A printing the descriptor does not describe is CM0220. */
+int cm_map_load_file_printing(const char *path, unsigned flags, int printing, cm_diags *d, cm_map **out);
 
 /* The same from memory; file names the text in diagnostics and is the base
  * for <combine> paths (NULL: the current directory). */

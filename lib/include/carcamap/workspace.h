@@ -27,8 +27,15 @@ void cm_workspace_free(cm_workspace *w);
  * layout of the bundled maps/). The string is copied. 0 or CM_ENOMEM. */
 int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir);
 
+/* The printing map descriptors are read in (a cm_edition; schemas/map.md
+ * "Printings"): by default (-1) a descriptor gives one map per printing it
+ * describes (ID, ID-c3, ...); with a printing set, only that printing, and
+ * a descriptor that does not describe it is an error (CM0220). Packs are
+ * not filtered. */
+void cm_workspace_set_printing(cm_workspace *w, int printing);
+
 /* Loads a file by its kind: a tile set; a map descriptor (its <image>
- * applied: CM_MAP_LOAD_IMAGE); a pack (every map and tile set in it, each
+ * applied: CM_MAP_LOAD_IMAGE; every printing, see above); a pack (every map and tile set in it, each
  * map's stored content hash verified: CM0408).
  * An id defined twice across the inputs is an error (CM0006). Problems go
  * to d. Returns 0, CM_EINVAL (see d), CM_EFORMAT (unknown kind: CM0005),

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/* bench_scale.c: how every command grows with the map. Generated maps
+ * (tests/support/genmap.h) of 100x100, 300x300 and 1000x1000 squares:
+ * start squares in the top-left and bottom-right corners, a serpentine
+ * path, many big cities, many islands. For each, the CPU time (median of
+ * RUNS runs, children's user+system time, so other work on a shared
+ * machine counts little) of check, compile, export (json, bin, tmx, xml),
+ * render, render --scale 1 then import, play (10 games, one job), beside
+ * `xmllint --noout --stream --schema schemas/map.xsd` on the same file;
+ * in-process, loading the pack against loading the descriptor. Prints the
+ * growth exponent between sizes: 1 is linear, 2 quadratic. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "carcamap/carcamap.h"
+#include "genmap.h"
+
+#define RUNS 3
+#define N_SIZES 3
+static const int sizes[N_SIZES] = { 100, 300, 1000 };
+
+static const char *bin = "build/carcamap";
+static char dir[] = "/tmp/cm-bench-scale-XXXXXX";
+
+static double children_cpu(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+static double self_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return v[n / 2];
+}
+
+/* CPU seconds of one run of the shell command cmd (output discarded). */
+static double run_once(const char *cmd)
+{
+	double t0 = children_cpu();
+	pid_t pid = fork();
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	waitpid(pid, &status, 0);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+		fprintf(stderr, "bench_scale: failed (%d): %s\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1, cmd);
+		exit(1);
+	}
+	return children_cpu() - t0;
+}
+
+static double run(const char *fmt, const char *map)
+{
+	char cmd[4096];
+	double t[RUNS];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(cmd, sizeof cmd, fmt, bin, map, dir); /* the table's own formats */
+#pragma GCC diagnostic pop
+	for (int i = 0; i < RUNS; i++)
+		t[i] = run_once(cmd);
+	return median(t, RUNS);
+}
+
+/* In-process: CPU seconds to load path into a workspace (tile sets from
+ * maps/tilesets), median of RUNS. */
+static double load(const char *path)
+{
+	double t[RUNS];
+	for (int i = 0; i < RUNS; i++) {
+		cm_diags *d = NULL;
+		cm_workspace *w = NULL;
+		if (cm_diags_new(&d) || cm_workspace_new(&w) || cm_workspace_add_tileset_dir(w, "maps/tilesets"))
+			exit(1);
+		double t0 = self_cpu();
+		int rc = cm_workspace_load(w, path, d);
+		t[i] = self_cpu() - t0;
+		if (rc) {
+			cm_diags_write_text(d, stderr);
+			exit(1);
+		}
+		cm_workspace_free(w);
+		cm_diags_free(d);
+	}
+	return median(t, RUNS);
+}
+
+typedef struct {
+	const char *name;
+	const char *cmd; /* %1$s the command, %2$s the map, %3$s the scratch directory */
+} step;
+
+static const step steps[] = {
+	{ "xmllint", "xmllint --noout --stream --schema schemas/map.xsd %2$s 2>/dev/null" },
+	{ "check", "%1$s check -T maps/tilesets %2$s >/dev/null 2>&1" },
+	{ "compile", "%1$s compile -T maps/tilesets %2$s -o %3$s/m.pack >/dev/null 2>&1" },
+	{ "export json", "%1$s export --format json -T maps/tilesets %2$s -o %3$s/m.json >/dev/null 2>&1" },
+	{ "export bin", "%1$s export --format bin -T maps/tilesets %2$s -o %3$s/m.bin >/dev/null 2>&1" },
+	{ "export tmx", "%1$s export --format tmx -T maps/tilesets %2$s -o %3$s/m.tmx >/dev/null 2>&1" },
+	{ "export xml", "%1$s export --format xml -T maps/tilesets %2$s -o %3$s/m.xml >/dev/null 2>&1" },
+	{ "render", "%1$s render -T maps/tilesets --scale 2 %2$s -o %3$s/m.png >/dev/null 2>&1" },
+	{ "import", "%1$s import %3$s/s1.png -o %3$s/i.xml >/dev/null 2>&1" },
+	{ "play 10", "%1$s play -T maps/tilesets --games 10 --jobs 1 %2$s >/dev/null 2>&1" },
+};
+#define N_STEPS (sizeof steps / sizeof steps[0])
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		bin = argv[1];
+	if (!mkdtemp(dir))
+		return 1;
+	static const char *const kinds[] = { "corner %d tl", "corner %d br", "serpentine %d", "bigcities %d %d",
+		                             "islands %d %d" };
+	printf("bench_scale: CPU seconds, median of %d runs; exponent: growth between sizes (1 linear, 2 quadratic)\n",
+	       RUNS);
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		double t[N_SIZES][N_STEPS + 2];
+		for (int z = 0; z < N_SIZES; z++) {
+			int n = sizes[z];
+			char spec[64], map[512], cmd[2048];
+			/* big cities and islands: 1 per 400 squares (2500 on 1000x1000) */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+			snprintf(spec, sizeof spec, kinds[k], n, n * n / 400);
+#pragma GCC diagnostic pop
+			snprintf(map, sizeof map, "%s/map.xml", dir);
+			FILE *f = fopen(map, "w");
+			if (!f || cm_genmap(f, spec) || fclose(f))
+				return 1;
+			snprintf(cmd, sizeof cmd, "%s render -T maps/tilesets --scale 1 %s -o %s/s1.png >/dev/null 2>&1", bin,
+			         map, dir);
+			run_once(cmd);
+			for (size_t s = 0; s < N_STEPS; s++)
+				t[z][s] = run(steps[s].cmd, map);
+			snprintf(cmd, sizeof cmd, "%s/m.pack", dir);
+			t[z][N_STEPS] = load(map);
+			t[z][N_STEPS + 1] = load(cmd);
+			printf("\n%-24s", spec);
+			for (size_t s = 0; s < N_STEPS; s++)
+				printf(" %s %.3f", steps[s].name, t[z][s]);
+			printf(" | load xml %.3f, load pack %.3f (%.2fx)", t[z][N_STEPS], t[z][N_STEPS + 1],
+			       t[z][N_STEPS + 1] / t[z][N_STEPS]);
+			printf(" | check/xmllint %.2fx, compile/xmllint %.2fx", t[z][1] / t[z][0], t[z][2] / t[z][0]);
+		}
+		printf("\n  exponent %d->%d:", sizes[N_SIZES - 2], sizes[N_SIZES - 1]);
+		double r = log((double)sizes[N_SIZES - 1] * sizes[N_SIZES - 1] /
+		               ((double)sizes[N_SIZES - 2] * sizes[N_SIZES - 2]));
+		for (size_t s = 0; s < N_STEPS + 2; s++) {
+			double a = t[N_SIZES - 2][s], b = t[N_SIZES - 1][s];
+			const char *name = s < N_STEPS ? steps[s].name : s == N_STEPS ? "load xml" : "load pack";
+			if (a > 0.005)
+				printf(" %s %.2f", name, log(b / a) / r);
+			else
+				printf(" %s -", name);
+		}
+		printf("\n");
+	}
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : 1;
+}

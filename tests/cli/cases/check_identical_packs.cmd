@@ -1,0 +1,1 @@
+$CM compile -T maps/tilesets -o "$TMPDIR_CASE/a.pack" tests/fixtures/cli/tiny/tiny.xml 2>/dev/null; cp "$TMPDIR_CASE/a.pack" "$TMPDIR_CASE/b.pack"; cd "$TMPDIR_CASE"; $CM check a.pack b.pack; echo "identical packs exit $?"; cd - >/dev/null; $CM check tests/fixtures/tileset/good/base-mini.xml tests/fixtures/tileset/good/base-mini-other.xml; echo "same id, other content exit $?"
