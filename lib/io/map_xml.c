@@ -629,9 +629,11 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 		return CM_EVERSION;
 	}
 	r.format = format;
-	xmlNode *grid = NULL, *comb = NULL, *image = NULL, *setup = NULL, *deck = NULL, *rules = NULL;
+	xmlNode *about = NULL, *grid = NULL, *comb = NULL, *image = NULL, *setup = NULL, *deck = NULL, *rules = NULL;
 	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
-		if (cm_xml_is(c, "grid"))
+		if (cm_xml_is(c, "about"))
+			about = c;
+		else if (cm_xml_is(c, "grid"))
 			grid = c;
 		else if (cm_xml_is(c, "combine"))
 			comb = c;
@@ -689,6 +691,12 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 	m->n_printings = r.n_printings;
 	if (file && !(m->file = cm_strdup(file)))
 		r.oom = true;
+	/* a combined map takes its own <about>, never a half's */
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
+		char **f = cm_about_field(&m->about, i);
+		free(*f);
+		*f = about ? rd_attr(&r, about, cm_about_name(i)) : NULL;
+	}
 	if (image) {
 		m->image = rd_attr(&r, image, "src");
 		m->legend = rd_attr(&r, image, "legend");
@@ -832,6 +840,12 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 	cm_xml_put_attr(f, "id", m->id ? m->id : "");
 	cm_xml_put_attr(f, "name", m->name ? m->name : "");
 	fputs(">\n", f);
+	if (cm_about_present(&m->about)) {
+		fputs("  <about", f);
+		for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+			cm_xml_put_attr(f, cm_about_name(i), cm_about_get(&m->about, i));
+		fputs("/>\n", f);
+	}
 	if (m->image) {
 		fputs("  <image", f);
 		cm_xml_put_attr(f, "src", m->image);
