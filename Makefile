@@ -7,8 +7,12 @@
 #   make SAN=address,undefined test   the same tests in a sanitizer tree
 #   make install PREFIX=/usr/local DESTDIR=   (uninstall: the same, reversed)
 #   make dist            build/carcamap-VERSION.tar.gz
-# Missing Debian build dependencies are installed by tools/configure.sh
-# (as root), which also writes build/config.mk with the flags.
+#   make configure       find (as root: install) the build dependencies
+#   make test-deps       install the test tools (TEST_DEPS="test fuzz valgrind")
+# tools/configure.sh writes build/config.mk with the flags. It runs apt-get
+# (as root) only for the configure and test-deps steps: when the goals are
+# configure, test-deps, test, maps or ci (the README's two commands), never
+# for others, which name what is missing and stop.
 
 .DEFAULT_GOAL := all
 SAN ?=
@@ -41,8 +45,13 @@ CONFIG := build/config.mk
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
 include $(CONFIG)
 endif
+INSTALL_GOALS := configure test-deps test maps ci
+CONFIGURE_INSTALL := $(if $(filter $(INSTALL_GOALS),$(MAKECMDGOALS)),--install)
 $(CONFIG): tools/configure.sh
-	$(Q)sh tools/configure.sh $@
+	$(Q)sh tools/configure.sh $(CONFIGURE_INSTALL) $@
+.PHONY: configure
+configure:
+	$(Q)sh tools/configure.sh --install $(CONFIG)
 
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
         -Wmissing-prototypes -Wvla -Wformat=2
@@ -159,11 +168,14 @@ $(O)/tests/engine_alone: $(O)/obj/tests/link/engine_alone.o $(ALONE_OBJ)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
 link-test: $(O)/tests/engine_alone
 	$(Q)$<
-# The tools the tests run (Tiled, jsonschema, sqlite3) are installed here,
-# not by the build: using carcamap needs none of them.
+# The tools the tests run (Tiled, jsonschema, sqlite3, chromium, npm) are
+# installed here, not by the build: using carcamap needs none of them, nor
+# do the unit and scenario tests (cmocka is a build dependency). TEST_DEPS
+# "fuzz" and "valgrind" add clang and valgrind (make ci asks for them).
+TEST_DEPS ?= test
 test-deps:
-	$(Q)sh tools/configure.sh test
-unit-test scenario-test cli-test export-test render-test js-test: | test-deps
+	$(Q)for m in $(TEST_DEPS); do sh tools/configure.sh --install $$m || exit 1; done
+cli-test export-test render-test js-test: | test-deps
 # Every public header compiles on its own (STYLE.md "Headers").
 headers-test: $(HEADERS:lib/include/carcamap/%.h=$(O)/hdr/%.ok)
 $(O)/hdr/%.ok: lib/include/carcamap/%.h $(CONFIG)
@@ -268,7 +280,8 @@ clean:
 #   make fuzz-build             build the harnesses only
 #   make cli-valgrind           the CLI golden tests under valgrind
 #   make ci                     test, SAN test, cli-valgrind, fuzz-smoke
-# clang and valgrind are installed on demand (tools/configure.sh fuzz|valgrind).
+# clang and valgrind are checked for (tools/configure.sh fuzz|valgrind) and
+# installed by make test-deps TEST_DEPS="fuzz valgrind", which make ci runs.
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
@@ -287,7 +300,7 @@ FUZZ_TOOLS := $(FZ)/.tools-ok
 .PHONY: fuzz fuzz-smoke fuzz-build cli-valgrind ci
 $(FUZZ_TOOLS): tools/configure.sh
 	@mkdir -p $(dir $@)
-	$(Q)sh tools/configure.sh fuzz && touch $@
+	$(Q)sh tools/configure.sh fuzz && touch $@ # checks only: make test-deps installs
 $(FZ)/obj/%.o: %.c $(CONFIG) | $(FUZZ_TOOLS) $(FZ)/gen/cm_version.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $<")
@@ -324,6 +337,7 @@ cli-valgrind: $(BIN)
 
 # What CI runs, in order; each step in its own make so that SAN applies to one.
 ci:
+	$(Q)$(MAKE) --no-print-directory test-deps TEST_DEPS="test fuzz valgrind"
 	$(Q)$(MAKE) --no-print-directory CI=true test
 	$(Q)$(MAKE) --no-print-directory CI=true SAN=address,undefined test
 	$(Q)$(MAKE) --no-print-directory CI=true cli-valgrind

@@ -1,9 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Finds (and on a fresh Debian machine, as root, installs) what carcamap
-# builds against, then writes the compiler and linker flags to the file named
-# by $1 for the Makefile to include. Run by make; safe to run by hand.
+# Finds (and with --install, on a fresh Debian machine, as root, installs)
+# what carcamap builds against, then writes the compiler and linker flags to
+# the file named by $1 for the Makefile to include. Run by make (--install
+# only for the configure and test-deps steps); safe to run by hand.
+# usage: configure.sh [--install] (CONFIG-FILE | test | fuzz | valgrind)
 set -eu
+install=0
+if [ "${1:-}" = --install ]; then install=1; shift; fi
 out=${1:-build/config.mk}
 
 # Installs the Debian packages named in $1 (as root) or says how to. Another
@@ -11,7 +15,7 @@ out=${1:-build/config.mk}
 # it up to CARCAMAP_APT_LOCK_TIMEOUT seconds (600) instead of failing at once.
 APT_LOCK="-o DPkg::Lock::Timeout=${CARCAMAP_APT_LOCK_TIMEOUT:-600}"
 install_missing() {
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  if [ "$install" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "configure: installing missing packages:$1" >&2
     export DEBIAN_FRONTEND=noninteractive
     # apt-get update takes the lists lock, which older apt does not wait
@@ -28,7 +32,11 @@ install_missing() {
   else
     echo "configure: missing build dependencies:$1" >&2
     echo "configure: install them (Debian: sudo apt-get install$1)" >&2
-    echo "configure: or run make as root on Debian to install them automatically" >&2
+    case $out in
+      test|fuzz|valgrind) how="make test-deps TEST_DEPS=$out" ;;
+      *) how="make configure" ;;
+    esac
+    echo "configure: or, as root on Debian, run \`$how\` to install them" >&2
     exit 1
   fi
 }
