@@ -46,12 +46,12 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 include $(CONFIG)
 endif
 INSTALL_GOALS := configure test-deps test maps ci
-CONFIGURE_INSTALL := $(if $(filter $(INSTALL_GOALS),$(MAKECMDGOALS)),--install)
+CONFIGURE_CHECK := $(if $(filter $(INSTALL_GOALS),$(MAKECMDGOALS)),,--check)
 $(CONFIG): tools/configure.sh
-	$(Q)sh tools/configure.sh $(CONFIGURE_INSTALL) $@
+	$(Q)sh tools/configure.sh $(CONFIGURE_CHECK) $@
 .PHONY: configure
 configure:
-	$(Q)sh tools/configure.sh --install $(CONFIG)
+	$(Q)sh tools/configure.sh $(CONFIG)
 
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
         -Wmissing-prototypes -Wvla -Wformat=2
@@ -174,7 +174,7 @@ link-test: $(O)/tests/engine_alone
 # "fuzz" and "valgrind" add clang and valgrind (make ci asks for them).
 TEST_DEPS ?= test
 test-deps:
-	$(Q)for m in $(TEST_DEPS); do sh tools/configure.sh --install $$m || exit 1; done
+	$(Q)for m in $(TEST_DEPS); do sh tools/configure.sh $$m || exit 1; done
 cli-test export-test render-test js-test: | test-deps
 # Every public header compiles on its own (STYLE.md "Headers").
 headers-test: $(HEADERS:lib/include/carcamap/%.h=$(O)/hdr/%.ok)
@@ -300,7 +300,7 @@ FUZZ_TOOLS := $(FZ)/.tools-ok
 .PHONY: fuzz fuzz-smoke fuzz-build cli-valgrind ci
 $(FUZZ_TOOLS): tools/configure.sh
 	@mkdir -p $(dir $@)
-	$(Q)sh tools/configure.sh fuzz && touch $@ # checks only: make test-deps installs
+	$(Q)sh tools/configure.sh --check fuzz && touch $@ # make test-deps installs
 $(FZ)/obj/%.o: %.c $(CONFIG) | $(FUZZ_TOOLS) $(FZ)/gen/cm_version.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $<")
@@ -332,7 +332,7 @@ fuzz-smoke: fuzz-build
 	$(Q)SEEDGEN=$(SEEDGEN) sh tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_BIN)
 
 cli-valgrind: $(BIN)
-	$(Q)sh tools/configure.sh valgrind
+	$(Q)sh tools/configure.sh --check valgrind
 	$(Q)sh tests/fuzz/cli-valgrind.sh $(BIN)
 
 # What CI runs, in order; each step in its own make so that SAN applies to one.

@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Finds (and with --install, on a fresh Debian machine, as root, installs)
-# what carcamap builds against, then writes the compiler and linker flags to
-# the file named by $1 for the Makefile to include. Run by make (--install
-# only for the configure and test-deps steps); safe to run by hand.
-# usage: configure.sh [--install] (CONFIG-FILE | test | fuzz | valgrind)
+# Finds (and on a fresh Debian machine, as root, installs; with --check
+# only finds) what carcamap builds against, then writes the compiler and
+# linker flags to the file named by $1 for the Makefile to include. Run by
+# make (installing only for the configure and test-deps steps, --check for
+# every other goal); safe to run by hand.
+# usage: configure.sh [--check] (CONFIG-FILE | test | fuzz | valgrind)
 set -eu
-install=0
-if [ "${1:-}" = --install ]; then install=1; shift; fi
+install=1
+if [ "${1:-}" = --check ]; then install=0; shift; fi
 out=${1:-build/config.mk}
 
 # Installs the Debian packages named in $1 (as root) or says how to. Another
@@ -43,7 +44,8 @@ install_missing() {
 
 # Tools only some targets need, checked (and installed) only when asked:
 # `configure.sh fuzz` for make fuzz (clang with libFuzzer and its sanitizer
-# runtimes), `configure.sh valgrind` for make cli-valgrind. The normal build
+# runtimes), `configure.sh valgrind` for make cli-valgrind (make runs both
+# with --check; make test-deps TEST_DEPS="fuzz valgrind" installs). The normal build
 # needs neither. These modes write no config file.
 FUZZ_PKGS="clang libclang-rt-dev"
 VALGRIND_PKGS="valgrind"
