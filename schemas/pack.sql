@@ -196,6 +196,16 @@ CREATE TABLE deck_entries (
 	FOREIGN KEY (tileset_id, tile_id) REFERENCES tile_types (tileset_id, id)
 ) STRICT;
 
+-- Who made a map (the descriptor's <about>, schemas/pack.md "Map metadata"):
+-- one row per field given. Added to format 1 without a version bump: a
+-- pack written before it lacks the table and reads as maps without it.
+CREATE TABLE map_about (
+	map_id TEXT NOT NULL REFERENCES maps (id),
+	key TEXT NOT NULL,            -- title author licence version description homepage
+	value TEXT NOT NULL,
+	PRIMARY KEY (map_id, key)
+) STRICT;
+
 -- Per-map client binary encoding (schemas/export docs), filled by export.
 CREATE TABLE map_binary (
 	map_id TEXT NOT NULL REFERENCES maps (id),

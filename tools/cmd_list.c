@@ -14,8 +14,9 @@ static void usage(FILE *f)
 	        "usage: carcamap list [--format text|json] FILE\n"
 	        "\n"
 	        "For a map descriptor or a pack, lists each map: size, squares by kind,\n"
-	        "start squares, big cities, ferries, islands, edge prints, setup, deck\n"
-	        "and its content hash (SHA-256 over the logical content: equal hashes,\n"
+	        "who made it (the <about> fields given: title, author, licence,\n"
+	        "version, description, homepage), start squares, big cities, ferries,\n"
+	        "islands, edge prints, setup, deck and its content hash (SHA-256 over the logical content: equal hashes,\n"
 	        "equal maps); then the tile sets a pack holds.\n"
 	        "\n"
 	        "For a colour legend, lists its grid geometry and what each colour means.\n"
@@ -203,6 +204,9 @@ static void print_map(cm_workspace *w, const cm_map *m)
 	/* a board's printing is its rules edition (schemas/map.md "Printings") */
 	printf("map %s: %s, printing %s, %d x %d squares\n", E(m->id), E(m->name), cm_edition_name(m->rules.edition),
 	       m->cols, m->rows);
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++) /* who made it: the fields given */
+		if (cm_about_get(&m->about, i))
+			printf("    %-9s %s\n", cm_about_name(i), E(cm_about_get(&m->about, i)));
 	printf("    squares   ");
 	for (int k = 1; k < CM_SQ_KIND_COUNT; k++)
 		if (counts[k])
@@ -279,6 +283,15 @@ static void json_map(cm_json *j, cm_workspace *w, const cm_map *m)
 	cm_json_int(j, m->cols);
 	cm_json_key(j, "rows");
 	cm_json_int(j, m->rows);
+	if (cm_about_present(&m->about)) { /* as in the JSON export: only when given */
+		cm_json_key(j, "about");
+		cm_json_obj_begin(j);
+		for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
+			cm_json_key(j, cm_about_name(i));
+			cm_json_str(j, cm_about_get(&m->about, i));
+		}
+		cm_json_obj_end(j);
+	}
 	cm_json_key(j, "squares");
 	cm_json_obj_begin(j);
 	for (int k = 1; k < CM_SQ_KIND_COUNT; k++) {

@@ -6,7 +6,9 @@
 #   - includes: a private header ("layer/x_int.h") of the same or a lower
 #     layer only; no libxml2, libpng, SQLite or zlib header in base, model
 #     or engine; public headers (lib/include/carcamap) include only public
-#     headers and no dependency header;
+#     headers and no dependency header; the validator (check) asks the
+#     engine through its layer-internal engine/engine.h, never its private
+#     engine/*_int.h structures;
 #   - symbols (nm): every library symbol a module uses is defined in its
 #     own layer or a lower one, and no modules use each other in a circle.
 # usage: layers.sh OBJDIR (the objects of lib/ under OBJDIR/obj/lib)
@@ -35,7 +37,9 @@ for f in lib/base/* lib/model/* lib/engine/* lib/check/* lib/export/* lib/io/*; 
         case $line in *'"'*) ;; *) continue ;; esac # <sys/stat.h>
         il=${inc%%/*}; ir=$(rank "$il")
         if [ "$ir" -eq 99 ]; then echo "layers: $f:$n: includes $inc, which is no layer's header"
-        elif [ "$ir" -gt "$r" ]; then echo "layers: $f:$n: $layer includes $inc of the higher layer $il"; fi ;;
+        elif [ "$ir" -gt "$r" ]; then echo "layers: $f:$n: $layer includes $inc of the higher layer $il"
+        elif [ "$layer" = check ] && case $inc in engine/*_int.h) true ;; *) false ;; esac; then
+          echo "layers: $f:$n: check includes the engine's private $inc (ask engine/engine.h)"; fi ;;
       cm_version.h|cm_paths.h) ;; # written by make into the build tree
       *.h) case $line in *'"'*) echo "layers: $f:$n: includes \"$inc\" without its layer path" ;; esac ;;
     esac

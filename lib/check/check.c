@@ -2,13 +2,14 @@
 /* check.c: the validator's playability (CM05xx) and simulated-game (CM06xx)
  * checks on a map with its deck (carcamap/check.h), and the pipeline over a
  * workspace. What fits where is the rules engine's: a board without setup
- * gives each square's printed requirements and each tile type's legal
- * rotations for them (board_int.h); this file only adds them up. Games
+ * gives each square's printed requirements, each tile type's legal
+ * rotations for them and which squares play can reach (engine/engine.h,
+ * the engine's layer-internal API); this file only adds them up. Games
  * are cm_play_games' (carcamap/stats.h), as in `carcamap play`. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "engine/board_int.h"
+#include "engine/engine.h"
 #include "carcamap/catalog.h"
 #include "carcamap/check.h"
 #include "carcamap/stats.h"
@@ -114,32 +115,33 @@ static const uint8_t popc4[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 
 static int deck_drawn(const cm_deck *dk)
 {
 	int total = 0;
-	for (size_t t = 0; t < dk->n_types; t++)
-		if (!dk->info[t].abbey)
-			total += dk->count[t];
+	for (size_t t = 0; t < cm_deck_types(dk); t++)
+		if (!cm__deck_abbey(dk, t))
+			total += cm_deck_count(dk, t);
 	return total;
 }
 
 /* Fits per square: CM0501, CM0502, CM0505. */
 static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 {
-	const cm_deck *dk = b->deck;
-	for (int s = 0; s < b->n_sq; s++) {
-		if (!(b->sflags0[s] & SF_PLAYABLE))
+	const cm_deck *dk = cm_board_deck(b);
+	int cols = c->m->cols;
+	for (int s = 0; s < cm__board_squares(b); s++) {
+		if (!cm__board_playable(b, s))
 			continue;
-		for (size_t t = 0; t < dk->n_types; t++) {
-			if (dk->info[t].abbey || dk->count[t] <= 0)
+		for (size_t t = 0; t < cm_deck_types(dk); t++) {
+			if (cm__deck_abbey(dk, t) || cm_deck_count(dk, t) <= 0)
 				continue;
-			uint8_t mask = dk->info[t].rotmask[b->req0[s]];
+			unsigned mask = cm__board_fit_rotations(b, t, s);
 			if (mask) {
-				a->copies[s] += dk->count[t];
-				a->pairs[s] += popc4[mask];
+				a->copies[s] += cm_deck_count(dk, t);
+				a->pairs[s] += popc4[mask & 15u];
 				a->types[s]++;
 			}
 		}
-		int x = s % b->cols, y = s / b->cols;
+		int x = s % cols, y = s / cols;
 		char req[96];
-		describe_req(b->req0[s], req, sizeof req);
+		describe_req((uint8_t)cm__board_printed_req(b, s), req, sizeof req);
 		if (a->copies[s] == 0) {
 			sq_report(c, "CM0501", x, y, "no tile of the deck fits square (%d,%d) in any rotation (%s)", x, y,
 			          req);
@@ -152,91 +154,25 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 			          a->pairs[s] == 1 ? "" : "s", CM_CHECK_FEW_TILES);
 		}
 	}
-	int st = dk->start;
-	for (int i = 0; st >= 0 && i < b->n_start; i++) {
-		int s = b->start_sq[i];
-		if (a->copies[s] == 0 || dk->info[st].rotmask[b->req0[s]])
+	int st = cm_deck_start(dk);
+	for (int i = 0; st >= 0 && i < cm__board_start_count(b); i++) {
+		int s = cm__board_start_square(b, i);
+		if (a->copies[s] == 0 || cm__board_fit_rotations(b, (size_t)st, s))
 			continue;
-		int x = s % b->cols, y = s / b->cols;
+		int x = s % cols, y = s / cols;
 		char req[96];
-		describe_req(b->req0[s], req, sizeof req);
+		describe_req((uint8_t)cm__board_printed_req(b, s), req, sizeof req);
+		const cm_tile_type *tt = cm_deck_type(dk, (size_t)st);
 		sq_report(c, "CM0505", x, y, "the start tile %s fits start square (%d,%d) in no rotation (%s)",
-		          dk->types[st]->id ? dk->types[st]->id : "?", x, y, req);
+		          tt && tt->id ? tt->id : "?", x, y, req);
 		a->n_errors++;
 	}
-}
-
-/* Marks square q reachable when it takes a tile and queues it; an island
- * square waits for its island (touched keeps it for then). */
-static void reach_sq(const cm_board *b, analysis *a, uint8_t *touched, int *queue, int *tail, int q)
-{
-	if (q < 0 || !(b->sflags0[q] & SF_PLAYABLE) || !a->copies[q] || a->reach[q])
-		return;
-	if (!(b->sflags0[q] & SF_ALLOWED) && !(b->island[q] >= 0 && a->isl_open[b->island[q]])) {
-		touched[q] = 1;
-		return;
-	}
-	a->reach[q] = 1;
-	queue[(*tail)++] = q;
-}
-
-/* Reachability from the start squares (MAP-START) through neighbours
- * (BASE-PLACE), big-city unlocks (MAP-BIGCITY) and ferries (MAP-FERRY,
- * MAP-ISLAND), assuming every square that takes some tile gets one: one
- * breadth-first pass, each square queued once, each big city and island
- * opened once, so linear in the board whatever its shape. */
-static int compute_reach(const cm_board *b, analysis *a)
-{
-	const cm_map *m = b->map;
-	uint8_t *touched = calloc((size_t)b->n_sq + 1, 1);
-	uint8_t *bc_done = calloc(m->n_bigcities + 1, 1);
-	int *queue = malloc(((size_t)b->n_sq + 1) * sizeof *queue);
-	if (!touched || !bc_done || !queue) {
-		free(touched);
-		free(bc_done);
-		free(queue);
-		return CM_ENOMEM;
-	}
-	int head = 0, tail = 0;
-	for (int i = 0; i < b->n_start; i++)
-		reach_sq(b, a, touched, queue, &tail, b->start_sq[i]);
-	while (head < tail) {
-		int s = queue[head++];
-		for (int k = 0; k < 4; k++) {
-			int key = s * 4 + k;
-			reach_sq(b, a, touched, queue, &tail, b->nb[key]);
-			int bc = b->side_bc[key];
-			if (bc >= 0 && !bc_done[bc]) {
-				bc_done[bc] = 1;
-				for (int32_t i = b->bc_adj_start[bc]; i < b->bc_adj_start[bc + 1]; i++)
-					reach_sq(b, a, touched, queue, &tail, b->bc_adj[i]);
-			}
-			int fe = b->side_ferry[key];
-			if (fe < 0)
-				continue;
-			const cm_ferry *fr = &m->ferries[fe];
-			int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
-			int o = s1 == s && (int)fr->s1 == k ? s2 : s1;
-			int isl = b->island[o];
-			if (isl >= 0 && !a->isl_open[isl]) {
-				a->isl_open[isl] = 1;
-				for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++)
-					if (touched[b->isl_sq[i]])
-						reach_sq(b, a, touched, queue, &tail, b->isl_sq[i]);
-			}
-			reach_sq(b, a, touched, queue, &tail, o);
-		}
-	}
-	free(touched);
-	free(bc_done);
-	free(queue);
-	return 0;
 }
 
 /* CM0503, CM0504, CM0508. */
 static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 {
-	const cm_map *m = b->map;
+	const cm_map *m = c->m;
 	bool *ferried = calloc(m->n_islands + 1, sizeof *ferried);
 	if (!ferried)
 		return;
@@ -245,9 +181,9 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 		const int ex[2] = { fr->x1, fr->x2 }, ey[2] = { fr->y1, fr->y2 };
 		const cm_side es[2] = { fr->s1, fr->s2 };
 		for (int e = 0; e < 2; e++) {
-			int s = ey[e] * b->cols + ex[e];
-			if (b->island[s] >= 0)
-				ferried[b->island[s]] = true;
+			int s = ey[e] * m->cols + ex[e];
+			if (cm__board_island(b, s) >= 0)
+				ferried[cm__board_island(b, s)] = true;
 			if (a->copies[s])
 				continue;
 			char what[96];
@@ -262,7 +198,7 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 		}
 	}
 	for (size_t i = 0; i < m->n_islands; i++) {
-		if (a->isl_open[i] || !ferried[i] || b->isl_start[i] == b->isl_start[i + 1])
+		if (a->isl_open[i] || !ferried[i] || cm__board_island_empty(b, (int)i))
 			continue;
 		const cm_island *is = &m->islands[i];
 		char what[96];
@@ -273,13 +209,13 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 		           is->name ? is->name : "?");
 		a->n_errors++;
 	}
-	for (int s = 0; s < b->n_sq; s++) {
-		if (!(b->sflags0[s] & SF_PLAYABLE) || !a->copies[s] || a->reach[s])
+	for (int s = 0; s < cm__board_squares(b); s++) {
+		if (!cm__board_playable(b, s) || !a->copies[s] || a->reach[s])
 			continue;
-		int isl = b->island[s];
+		int isl = cm__board_island(b, s);
 		if (isl >= 0 && !a->isl_open[isl])
 			continue; /* the island's diagnostic says it (CM0504, or CM0206) */
-		int x = s % b->cols, y = s / b->cols;
+		int x = s % m->cols, y = s / m->cols;
 		sq_report(c, "CM0503", x, y,
 		          "square (%d,%d) cannot be reached from the start squares: no path of squares that take tiles, "
 		          "big cities or ferries leads there",
@@ -292,12 +228,12 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 /* CM0506, CM0507: the deck's drawn tiles (the start tile included). */
 static void check_deck_size(const ctx *c, const cm_board *b)
 {
-	const cm_map *m = b->map;
-	int total = deck_drawn(b->deck);
+	const cm_map *m = c->m;
+	int total = deck_drawn(cm_board_deck(b));
 	unsigned line = m->n_deck ? m->deck[0].line : m->line;
-	if (total > b->n_playable)
+	if (total > cm__board_playable_count(b))
 		map_report(c, "CM0506", line, "deck", "the deck has %d tiles for %d squares that take tiles", total,
-		           b->n_playable);
+		           cm__board_playable_count(b));
 	const cm_setup *su = &m->setup;
 	if ((su->tiles_min > 0 && total < su->tiles_min) || (su->tiles_max > 0 && total > su->tiles_max))
 		map_report(c, "CM0507", su->line ? su->line : line, "setup",
@@ -424,7 +360,7 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 		rc = 0;
 		goto out;
 	}
-	size_t N = (size_t)b->n_sq + 1;
+	size_t N = (size_t)cm__board_squares(b) + 1;
 	a.copies = calloc(N, sizeof *a.copies);
 	a.pairs = calloc(N, sizeof *a.pairs);
 	a.types = calloc(N, sizeof *a.types);
@@ -435,10 +371,10 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 		goto out;
 	}
 	check_fits(&c, b, &a);
-	for (int s = 0; o->fits && s < b->n_sq && s < m->cols * m->rows; s++)
-		if (b->sflags0[s] & SF_PLAYABLE)
+	for (int s = 0; o->fits && s < cm__board_squares(b) && s < m->cols * m->rows; s++)
+		if (cm__board_playable(b, s))
 			o->fits[s] = a.types[s];
-	if ((rc = compute_reach(b, &a)) != 0)
+	if ((rc = cm__board_reach(b, a.copies, a.reach, a.isl_open)) != 0)
 		goto out;
 	check_reach(&c, b, &a);
 	check_deck_size(&c, b);

@@ -397,6 +397,13 @@ int cm_export_json(const cm_map *m, cm_tileset *const *sets, size_t n_sets, FILE
 	cm_json_int(&j, m->cols);
 	cm_json_key(&j, "rows");
 	cm_json_int(&j, m->rows);
+	if (cm_about_present(&m->about)) { /* only when given: older exports stay as they were */
+		cm_json_key(&j, "about");
+		cm_json_obj_begin(&j);
+		for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+			kstr(&j, cm_about_name(i), cm_about_get(&m->about, i));
+		cm_json_obj_end(&j);
+	}
 	json_setup_rules(&j, m);
 	json_squares(&j, m);
 	json_features_of_map(&j, m);

@@ -200,6 +200,12 @@ static void map_properties(tmx *t)
 	prop(t, "carcamap.version", "2.0");
 	prop(t, "id", m->id ? m->id : "");
 	prop(t, "name", m->name ? m->name : "");
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++) { /* only the fields given */
+		char name[32];
+		snprintf(name, sizeof name, "about.%s", cm_about_name(i));
+		if (cm_about_get(&m->about, i))
+			prop(t, name, cm_about_get(&m->about, i));
+	}
 	prop_int(t, "setup.starts", m->setup.starts_used);
 	prop_int(t, "setup.tiles_min", m->setup.tiles_min);
 	prop_int(t, "setup.tiles_max", m->setup.tiles_max);

@@ -629,9 +629,11 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 		return CM_EVERSION;
 	}
 	r.format = format;
-	xmlNode *grid = NULL, *comb = NULL, *image = NULL, *setup = NULL, *deck = NULL, *rules = NULL;
+	xmlNode *about = NULL, *grid = NULL, *comb = NULL, *image = NULL, *setup = NULL, *deck = NULL, *rules = NULL;
 	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
-		if (cm_xml_is(c, "grid"))
+		if (cm_xml_is(c, "about"))
+			about = c;
+		else if (cm_xml_is(c, "grid"))
 			grid = c;
 		else if (cm_xml_is(c, "combine"))
 			comb = c;
@@ -689,6 +691,12 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 	m->n_printings = r.n_printings;
 	if (file && !(m->file = cm_strdup(file)))
 		r.oom = true;
+	/* a combined map takes its own <about>, never a half's */
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
+		char **f = cm_about_field(&m->about, i);
+		free(*f);
+		*f = about ? rd_attr(&r, about, cm_about_name(i)) : NULL;
+	}
 	if (image) {
 		m->image = rd_attr(&r, image, "src");
 		m->legend = rd_attr(&r, image, "legend");
@@ -842,6 +850,12 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 	cm_xw_attr(x, "format", "1");
 	cm_xw_attr(x, "id", m->id ? m->id : "");
 	cm_xw_attr(x, "name", m->name ? m->name : "");
+	if (cm_about_present(&m->about)) {
+		cm_xw_open(x, 1, "about");
+		for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+			cm_xw_attr(x, cm_about_name(i), cm_about_get(&m->about, i));
+		cm_xw_close(x, 1);
+	}
 	if (m->image) {
 		cm_xw_open(x, 1, "image");
 		cm_xw_attr(x, "src", m->image);

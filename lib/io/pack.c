@@ -253,6 +253,12 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 	h_int(hp, (long long)n_used);
 	for (size_t i = 0; i < n_used; i++)
 		h_tileset(hp, used[i]);
+	/* only when given, so maps without it keep the hashes they had */
+	if (cm_about_present(&m->about)) {
+		h_str(hp, "about");
+		for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+			h_str(hp, cm_about_get(&m->about, i));
+	}
 	cm_sha256_update(&hp->s, hp->buf, hp->n);
 	cm_sha256_final(&hp->s, out);
 	free(hp);
@@ -351,7 +357,7 @@ static const char *pack_sql(void)
 
 enum {
 	S_META, S_SET, S_TILE, S_FEAT, S_CONTACT, S_MAP, S_ISLAND, S_BIGCITY, S_SQUARE, S_MARKER,
-	S_PRINT, S_PIECE, S_PFEAT, S_PCONTACT, S_FERRY, S_DECK, S_COUNT
+	S_PRINT, S_PIECE, S_PFEAT, S_PCONTACT, S_FERRY, S_DECK, S_ABOUT, S_COUNT
 };
 static const char *const insert_sql[S_COUNT] = {
 	"INSERT INTO pack_meta (key, value) VALUES (?,?)",
@@ -377,6 +383,7 @@ static const char *const insert_sql[S_COUNT] = {
 	"INSERT INTO ferries (map_id, seq, name, x1, y1, side1, x2, y2, side2, arms)"
 	" VALUES (?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO deck_entries (map_id, seq, tileset_id, tile_id, count) VALUES (?,?,?,?,?)",
+	"INSERT INTO map_about (map_id, key, value) VALUES (?,?,?)",
 };
 
 typedef struct {
@@ -532,6 +539,9 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 	for (size_t i = 0; i < m->n_deck && !rc; i++)
 		rc = ins(w, S_DECK, "titti", m->id, (int)i, m->deck[i].tileset, m->deck[i].tile,
 		         m->deck[i].count);
+	for (int i = 0; i < CM_ABOUT_FIELDS && !rc; i++)
+		if (cm_about_get(&m->about, i))
+			rc = ins(w, S_ABOUT, "ttt", m->id, cm_about_name(i), cm_about_get(&m->about, i));
 	return rc;
 }
 
@@ -842,8 +852,15 @@ static char *table_shape(sqlite3 *db, const char *table)
 	return s ? s : cm_strdup("");
 }
 
+/* Tables format 1 gained later: a pack written before may lack them. */
+static bool table_optional(const char *t)
+{
+	return strcmp(t, "map_about") == 0;
+}
+
 /* Every table of schemas/pack.sql must exist in the pack with the same
- * columns (name, type, not null, primary key) and be STRICT. */
+ * columns (name, type, not null, primary key) and be STRICT; an optional
+ * one may be missing. */
 static int check_tables(cm_diags *d, sqlite3 *db, const char *path)
 {
 	sqlite3 *ref = NULL;
@@ -867,6 +884,8 @@ static int check_tables(cm_diags *d, sqlite3 *db, const char *path)
 			rc = CM_EINTERNAL;
 		} else if (!got) {
 			rc = db_fail(d, db, path, "cannot read the schema");
+		} else if (!*got && table_optional(t)) {
+			/* an older pack: read as holding no such rows */
 		} else if (!*got) {
 			cm_diags_check(d, "CM0405", path, 0, 0, NULL, "table %s is missing", t);
 			bad = 1;
@@ -1416,6 +1435,39 @@ out:
 
 static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where);
 
+/* The map's <about> fields (map_about; a pack older than the table has none). */
+static void read_about(rd *r, cm_map *m, const char *id)
+{
+	sqlite3_stmt *t = rd_prepare(r, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+	                                " AND name = 'map_about'");
+	bool have = t && rd_step(r, t) && sqlite3_column_int(t, 0) > 0;
+	sqlite3_finalize(t);
+	if (!have)
+		return;
+	sqlite3_stmt *st = rd_prepare(r, "SELECT key, value FROM map_about WHERE map_id = ? ORDER BY key");
+	if (!st)
+		return;
+	rd_bind(st, id, -1, -1);
+	while (rd_step(r, st)) {
+		char *key = NULL;
+		if (!col_text(r, st, 0, "about key", false, &key))
+			break;
+		int i = cm_about_find(key);
+		if (i < 0) {
+			rd_bad(r, "about key %.64s is none of title, author, licence, version, description,"
+			          " homepage", key);
+			free(key);
+			break;
+		}
+		free(key);
+		char **f = cm_about_field(&m->about, i);
+		free(*f);
+		if (!col_text(r, st, 1, cm_about_name(i), false, f))
+			break;
+	}
+	sqlite3_finalize(st);
+}
+
 int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 {
 	*out = NULL;
@@ -1473,6 +1525,8 @@ int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 	if (!r.rc)
 		read_map_rows(&r, m, id, where);
 	r.where = where;
+	if (!r.rc)
+		read_about(&r, m, id);
 	if (!r.rc) {
 		if (cm_map_check_model(m, "CM0407", p->path, d))
 			r.rc = CM_EINVAL;

@@ -1220,6 +1220,11 @@ static void read_map_properties(rd *r, xmlNode *root)
 	if (!m->name)
 		report(r, "CM0705", line, NULL,
 		       "map property 'name' is missing: in Tiled, Map > Map Properties, add a string property name");
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++) { /* "about.title" …: the descriptor's <about> */
+		char name[32];
+		snprintf(name, sizeof name, "about.%s", cm_about_name(i));
+		*cm_about_field(&m->about, i) = prop_str(r, root, name);
+	}
 	int starts = 0;
 	for (int i = 0; i < m->cols * m->rows; i++)
 		starts += m->squares[i].kind == CM_SQ_START;

@@ -56,6 +56,44 @@ const char *cm_print_kind_name(cm_print_kind k)
 	return (unsigned)k < 4 ? n[k] : "?";
 }
 
+static const char *const about_names[CM_ABOUT_FIELDS] = {
+	"title", "author", "licence", "version", "description", "homepage"
+};
+
+const char *cm_about_name(int i)
+{
+	return i >= 0 && i < CM_ABOUT_FIELDS ? about_names[i] : NULL;
+}
+
+char **cm_about_field(cm_about *a, int i)
+{
+	char **f[CM_ABOUT_FIELDS] = { &a->title, &a->author, &a->licence, &a->version, &a->description,
+	                              &a->homepage };
+	return i >= 0 && i < CM_ABOUT_FIELDS ? f[i] : NULL;
+}
+
+const char *cm_about_get(const cm_about *a, int i)
+{
+	char **f = cm_about_field((cm_about *)a, i);
+	return f ? *f : NULL;
+}
+
+bool cm_about_present(const cm_about *a)
+{
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+		if (cm_about_get(a, i))
+			return true;
+	return false;
+}
+
+int cm_about_find(const char *name)
+{
+	for (int i = 0; name && i < CM_ABOUT_FIELDS; i++)
+		if (strcmp(name, about_names[i]) == 0)
+			return i;
+	return -1;
+}
+
 int cm_map_new(int cols, int rows, cm_map **out)
 {
 	*out = NULL;
@@ -116,6 +154,8 @@ void cm_map_free(cm_map *m)
 		free(m->deck[i].tile);
 	}
 	free(m->deck);
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+		free(*cm_about_field(&m->about, i));
 	free(m->id);
 	free(m->name);
 	free(m->image);
@@ -219,6 +259,9 @@ bool cm_map_equal(const cm_map *a, const cm_map *b)
 		if (!str_eq(x->tileset, y->tileset) || !str_eq(x->tile, y->tile) || x->count != y->count)
 			return false;
 	}
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+		if (!str_eq(cm_about_get(&a->about, i), cm_about_get(&b->about, i)))
+			return false;
 	const cm_setup *p = &a->setup, *q = &b->setup;
 	const cm_rules *r = &a->rules, *s = &b->rules;
 	return p->starts_used == q->starts_used && p->tiles_min == q->tiles_min && p->tiles_max == q->tiles_max &&

@@ -265,6 +265,18 @@ static void check_map(chk *c, const cm_map *m)
 	check_text(c, where, "map name", m->name, false);
 	check_text(c, where, "image", m->image, false);
 	check_text(c, where, "legend", m->legend, false);
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
+		const char *v = cm_about_get(&m->about, i);
+		char what[32];
+		snprintf(what, sizeof what, "about %s", cm_about_name(i));
+		size_t max = i == 4 ? MAX_TEXT : CM_ABOUT_MAX;
+		if (v && strlen(v) > max)
+			fail(c, where, "%s is longer than %zu bytes", what, max);
+		else if (v && !*v)
+			fail(c, where, "%s is empty", what);
+		else
+			check_text(c, where, what, v, false);
+	}
 	if (m->cols < 1 || m->rows < 1 || m->cols > MAX_GRID || m->rows > MAX_GRID || !m->squares) {
 		fail(c, where, "grid %d x %d is outside 1..%d", m->cols, m->rows, MAX_GRID);
 		return;

@@ -21,7 +21,8 @@ no() { echo "FAIL $*"; fail=1; }
 hash_of() { "$cm" list "$1" | sed -n 's/^ *hash *//p' | head -1; }
 
 n=0
-for f in maps/*/*.xml; do
+# every bundled map, and a map with every <about> field (map properties about.*)
+for f in maps/*/*.xml tests/fixtures/cli/about/about.xml; do
   case $f in maps/tilesets/*) continue ;; esac
   b=$(basename "$f" .xml)
   "$cm" export --format tmx "$f" -o "$out/$b.tmx" || { no "export $b"; continue; }

@@ -62,9 +62,10 @@ int main(void)
 		return fail("cm_board_play_random", rc);
 	int pile = cm_board_pile(b), s0 = cm_board_score(b, 0), s1 = cm_board_score(b, 1);
 	const cm_game_stats *st = cm_board_stats(b);
-	printf("engine alone: %d tiles placed, pile %d, scores %d %d\n", st ? st->tiles_placed : -1, pile, s0, s1);
+	int placed = st ? st->tiles_placed : -1; /* st is the board's: read it before freeing */
+	printf("engine alone: %d tiles placed, pile %d, scores %d %d\n", placed, pile, s0, s1);
 	cm_board_free(b);
 	cm_map_free(m);
 	cm_deck_free(deck);
-	return pile == 0 && st && st->tiles_placed > 0 ? 0 : 1;
+	return pile == 0 && placed > 0 ? 0 : 1;
 }

@@ -909,6 +909,9 @@ static void test_export__write_samples(void **state)
 	cm_tileset *sets[3];
 	make_sets(sets);
 	cm_map *maps[3] = { make_sample(), make_tiny(), make_wide() };
+	/* one sample with every <about> field, for the schema's "about" */
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+		*cm_about_field(&maps[1]->about, i) = sdup(cm_about_name(i));
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
 	char *kinds = kinds_in(dir, d);

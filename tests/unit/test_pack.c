@@ -371,8 +371,20 @@ static void test_pack__corrupt_page(void **state)
 	size_t len;
 	char *b = util_read_file(f->path, &len);
 	assert_true(len >= 8 * 4096);
-	/* wreck the b-tree page header and cell pointers of a middle page */
-	size_t page = len / 4096 / 2;
+	/* wreck the b-tree page header and cell pointers of a data page in
+	 * the middle of the file: the squares table's root (a leaf here), found
+	 * by name so new tables moving the pages around cannot make it the
+	 * schema's own page */
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	assert_int_equal(sqlite3_open_v2(f->path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_schema WHERE name = 'squares'",
+	                                    -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	size_t page = (size_t)sqlite3_column_int(st, 0) - 1; /* pages count from 1 */
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	assert_true(page > 2 && page < len / 4096 - 2);
 	memset(b + page * 4096, 0xA5, 64);
 	FILE *fp = fopen(f->path, "wb");
 	fwrite(b, 1, len, fp);

@@ -123,6 +123,30 @@ typedef struct {
 
 /* cm_rules, the rule options of a map: carcamap/rules.h. */
 
+/* Who made a map, as MBTiles and GeoPackage metadata say it (schemas/map.md
+ * "<about>"): each field NULL when not given. Single-line texts: the
+ * description up to CM_TEXT_MAX bytes, the others up to CM_ABOUT_MAX. Part
+ * of the content hash only when at least one field is set. */
+typedef struct {
+	char *title;         /* "Germany, second edition" */
+	char *author;
+	char *licence;       /* "CC-BY-4.0" (an SPDX id is a good choice) */
+	char *version;       /* of the map, not of the format: "1.2" */
+	char *description;
+	char *homepage;      /* a URL */
+} cm_about;
+#define CM_ABOUT_FIELDS 6
+/* Field i (0..CM_ABOUT_FIELDS-1) in the fixed order above: its name
+ * ("title", "author", "licence", "version", "description", "homepage"),
+ * and where it lives in a (NULL for i out of range). */
+const char *cm_about_name(int i);
+char **cm_about_field(cm_about *a, int i);
+const char *cm_about_get(const cm_about *a, int i);
+/* Whether any field is set. */
+bool cm_about_present(const cm_about *a);
+/* The field of this name, or -1. */
+int cm_about_find(const char *name);
+
 typedef struct cm_map {
 	char *id;            /* "germany" (unique in a pack) */
 	char *name;          /* "Germany" */
@@ -138,6 +162,7 @@ typedef struct cm_map {
 	cm_deck_entry *deck;
 	size_t n_deck;
 	cm_rules rules;
+	cm_about about;      /* who made it; fields NULL when not given */
 	char *image;         /* annotated image path as written in the descriptor, or NULL */
 	char *legend;        /* legend path as written, or NULL */
 	char *file;          /* descriptor path; NULL when built in memory or read from a pack */
@@ -162,6 +187,7 @@ static inline cm_square *cm_map_at(const cm_map *m, int x, int y)
 /* ---- limits of the model (every reader and writer holds to them) ---- */
 #define CM_ID_MAX 64         /* bytes in a map or tile-set id */
 #define CM_TEXT_MAX 4096     /* bytes in one text (name, marker, label, path) */
+#define CM_ABOUT_MAX 256     /* bytes in an <about> field but the description */
 #define CM_ITEMS_MAX 65536   /* entries in one list (tiles, markers, ferries, ...) */
 #define CM_COUNT_MAX 1000000 /* a count, total or setup figure */
 #define CM_GRID_MAX 1024     /* columns, and rows, of a map */

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/* query.c: the engine's answers to the validator (engine/engine.h): static
+ * facts of a board made without setup, and the square-unlock rules (start,
+ * neighbours, big cities, ferries, islands) run over the whole map at once.
+ * The rules themselves stay where the engine plays them (board.c). */
+#include <stdlib.h>
+#include "engine/engine.h"
+#include "engine/board_int.h"
+
+bool cm__deck_abbey(const cm_deck *deck, size_t t)
+{
+	return t < deck->n_types && deck->info[t].abbey;
+}
+
+int cm__board_squares(const cm_board *b)
+{
+	return b->n_sq;
+}
+
+int cm__board_playable_count(const cm_board *b)
+{
+	return b->n_playable;
+}
+
+bool cm__board_playable(const cm_board *b, int s)
+{
+	return s >= 0 && s < b->n_sq && (b->sflags0[s] & SF_PLAYABLE);
+}
+
+unsigned cm__board_printed_req(const cm_board *b, int s)
+{
+	return b->req0[s];
+}
+
+unsigned cm__board_fit_rotations(const cm_board *b, size_t t, int s)
+{
+	const cm_deck *dk = b->deck;
+	if (t >= dk->n_types || dk->info[t].abbey)
+		return 0;
+	return dk->info[t].rotmask[b->req0[s]];
+}
+
+int cm__board_start_count(const cm_board *b)
+{
+	return b->n_start;
+}
+
+int cm__board_start_square(const cm_board *b, int i)
+{
+	return b->start_sq[i];
+}
+
+int cm__board_island(const cm_board *b, int s)
+{
+	return b->island[s];
+}
+
+bool cm__board_island_empty(const cm_board *b, int island)
+{
+	return b->isl_start[island] == b->isl_start[island + 1];
+}
+
+typedef struct {
+	const cm_board *b;
+	const int *takes;
+	uint8_t *reach, *isl_open, *touched;
+	int *queue;
+	int tail;
+} walk;
+
+/* Marks square q reachable when it takes a tile and queues it; an island
+ * square waits for its island (touched keeps it for then). */
+static void reach_sq(walk *w, int q)
+{
+	const cm_board *b = w->b;
+	if (q < 0 || !(b->sflags0[q] & SF_PLAYABLE) || !w->takes[q] || w->reach[q])
+		return;
+	if (!(b->sflags0[q] & SF_ALLOWED) && !(b->island[q] >= 0 && w->isl_open[b->island[q]])) {
+		w->touched[q] = 1;
+		return;
+	}
+	w->reach[q] = 1;
+	w->queue[w->tail++] = q;
+}
+
+/* One breadth-first pass, each square queued once, each big city and
+ * island opened once, so linear in the board whatever its shape. */
+int cm__board_reach(const cm_board *b, const int *takes, uint8_t *reach, uint8_t *isl_open)
+{
+	const cm_map *m = b->map;
+	walk w = { b, takes, reach, isl_open, calloc((size_t)b->n_sq + 1, 1),
+	           malloc(((size_t)b->n_sq + 1) * sizeof(int)), 0 };
+	uint8_t *bc_done = calloc(m->n_bigcities + 1, 1);
+	if (!w.touched || !bc_done || !w.queue) {
+		free(w.touched);
+		free(bc_done);
+		free(w.queue);
+		return CM_ENOMEM;
+	}
+	int head = 0;
+	for (int i = 0; i < b->n_start; i++)
+		reach_sq(&w, b->start_sq[i]);
+	while (head < w.tail) {
+		int s = w.queue[head++];
+		for (int k = 0; k < 4; k++) {
+			int key = s * 4 + k;
+			reach_sq(&w, b->nb[key]);
+			int bc = b->side_bc[key];
+			if (bc >= 0 && !bc_done[bc]) {
+				bc_done[bc] = 1;
+				for (int32_t i = b->bc_adj_start[bc]; i < b->bc_adj_start[bc + 1]; i++)
+					reach_sq(&w, b->bc_adj[i]);
+			}
+			int fe = b->side_ferry[key];
+			if (fe < 0)
+				continue;
+			const cm_ferry *fr = &m->ferries[fe];
+			int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
+			int o = s1 == s && (int)fr->s1 == k ? s2 : s1;
+			int isl = b->island[o];
+			if (isl >= 0 && !isl_open[isl]) {
+				isl_open[isl] = 1;
+				for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++)
+					if (w.touched[b->isl_sq[i]])
+						reach_sq(&w, b->isl_sq[i]);
+			}
+			reach_sq(&w, o);
+		}
+	}
+	free(w.touched);
+	free(bc_done);
+	free(w.queue);
+	return 0;
+}
