@@ -1755,6 +1755,48 @@ out:
 	return rc;
 }
 
+/* The client binary the pack stores for a map (in the version this carcamap
+ * writes) must be, byte for byte, the encoding cm_export_bin gives of the
+ * verified model: a missing or altered binary is CM0413. */
+static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset *const *sets,
+                        size_t n_sets, cm_diags *d)
+{
+	uint8_t *stored = NULL;
+	unsigned char *want = NULL;
+	size_t stored_len = 0, want_len = 0;
+	char where[256];
+	snprintf(where, sizeof where, "map %.100s", id);
+	int rc = cm_pack_map_binary(p, id, CM_EXPORT_BIN_MAJOR, &stored, &stored_len);
+	if (rc == CM_ENOMEM)
+		return rc;
+	if (rc == CM_ENOTFOUND) {
+		cm_diags_check(d, "CM0413", p->path, 0, 0, where,
+		               "no client binary (format version %d) is stored", CM_EXPORT_BIN_MAJOR);
+		return CM_EINVAL;
+	}
+	if (rc) {
+		cm_diags_check(d, "CM0413", p->path, 0, 0, where, "the stored client binary is not a blob");
+		return CM_EINVAL;
+	}
+	rc = cm_export_bin(m, sets, n_sets, &want, &want_len);
+	if (rc == CM_ENOMEM)
+		goto out;
+	if (rc) {
+		cm_diags_check(d, "CM0413", p->path, 0, 0, where, "the map cannot be encoded as a client binary: %s",
+		               cm_strerror(rc));
+		rc = CM_EINVAL;
+	} else if (stored_len != want_len || (want_len && memcmp(stored, want, want_len) != 0)) {
+		cm_diags_check(d, "CM0413", p->path, 0, 0, where,
+		               "stored client binary (%zu bytes) differs from the encoding of the map (%zu bytes)",
+		               stored_len, want_len);
+		rc = CM_EINVAL;
+	}
+out:
+	free(stored);
+	free(want);
+	return rc;
+}
+
 int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 {
 	cm_map *m = NULL;
@@ -1787,7 +1829,9 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 		cm_diags_check(d, "CM0408", p->path, 0, 0, where,
 		               "stored content hash differs from the hash of the stored content");
 		rc = CM_EINVAL;
+		goto out;
 	}
+	rc = check_binary(p, id, m, sets, n, d);
 out:
 	for (size_t i = 0; i < n; i++)
 		cm_tileset_free(sets[i]);
