@@ -165,6 +165,8 @@ static const cm_check_info checks[] = {
 	  "fix the value in the source file: it is missing, out of range or refers to nothing" },
 	{ "CM0412", E, "pack not in rollback journal mode", "",
 	  "convert it with sqlite3 PACK 'PRAGMA journal_mode=DELETE', or recompile it with carcamap" },
+	{ "CM0413", E, "stored client binary does not match the map", "",
+	  "recompile the pack from its sources: the client binary is missing or was changed" },
 
 	/* end CM04xx */
 

@@ -200,6 +200,27 @@ int cm_tmp_beside(const char *path, char **name)
 	return -1;
 }
 
+int cm_tmp_commit(const char *tmp, int fd, const char *path)
+{
+	if (fsync(fd) != 0) {
+		int err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	if (close(fd) != 0 || rename(tmp, path) != 0)
+		return -2;
+	const char *slash = strrchr(path, '/');
+	char *dir = !slash ? cm_strdup(".") : slash == path ? cm_strdup("/") : cm_strndup(path, (size_t)(slash - path));
+	int dfd = dir ? open(dir, O_RDONLY | O_CLOEXEC) : -1;
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(dir);
+	return 0;
+}
+
 int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d)
 {
 	if (!path) {
@@ -222,14 +243,22 @@ int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_d
 		return CM_EIO;
 	}
 	int rc = fn(f, arg);
+	/* the stream is flushed and let go of; a duplicate of its descriptor
+	 * carries the sync and the rename (cm_tmp_commit) */
+	int keep = !rc && fflush(f) == 0 ? dup(fileno(f)) : -1;
 	int closed = fclose(f);
-	if (!rc && closed)
+	if (!rc && (closed || keep < 0))
 		rc = CM_EIO;
-	if (!rc && rename(tmp, path)) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-		rc = CM_EIO;
-	} else if (rc == CM_EIO) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write");
+	if (!rc) {
+		if (cm_tmp_commit(tmp, keep, path) != 0) {
+			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+			rc = CM_EIO;
+		}
+	} else {
+		if (keep >= 0)
+			close(keep);
+		if (rc == CM_EIO)
+			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write");
 	}
 	if (rc)
 		remove(tmp);

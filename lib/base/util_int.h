@@ -48,9 +48,18 @@ char *cm_path_relative(const char *from_file, const char *target);
  * -1 with errno set. */
 int cm_tmp_beside(const char *path, char **name);
 
+/* Makes a file written beside path (cm_tmp_beside) durable and puts it in
+ * place: fsync(fd), close(fd), rename(tmp, path), then fsync of path's
+ * directory so the rename itself lasts (best effort: some file systems
+ * refuse directory syncs). fd is closed in every case; on failure tmp is
+ * left for the caller to remove and path is untouched. Returns 0, -1 when
+ * the sync failed or -2 when the close or the rename did, errno set. The
+ * one commit of cm_write_to and the pack writers. */
+int cm_tmp_commit(const char *tmp, int fd, const char *path);
+
 /* Writes through fn (which returns 0 or a CM_E… code) to path atomically:
- * a file beside path (cm_tmp_beside) renamed over it once fn succeeded and
- * the file was flushed and closed; on any failure the temporary file is
+ * a file beside path (cm_tmp_beside) put in place by cm_tmp_commit (synced,
+ * renamed, directory synced) once fn succeeded; on any failure the temporary file is
  * removed, path is untouched and d says why. path NULL writes to stdout.
  * Returns 0, fn's code, or CM_EIO. */
 int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d);

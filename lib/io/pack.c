@@ -266,73 +266,41 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 	return 0;
 }
 
-/* ---- temporary files: write beside the target, then rename ---- */
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return cm_strdup(".");
-	if (slash == path)
-		return cm_strdup("/");
-	return cm_strndup(path, (size_t)(slash - path));
-}
+/* ---- temporary files: the shared atomic writer's (cm_tmp_beside, then
+ * cm_tmp_commit: file synced, renamed, directory synced) ---- */
 
 /* Creates a new empty file beside path with a unique name (O_EXCL). */
 static int tmp_create(const char *path, cm_diags *d, char **tmp, int *fd)
 {
-	static unsigned counter;
-	*tmp = NULL;
-	*fd = -1;
-	for (int attempt = 0; attempt < 100; attempt++) {
-		char *name = cm_asprintf("%s.tmp-%ld-%u", path, (long)getpid(), counter++);
-		if (!name)
-			return CM_ENOMEM;
-		int f = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (f >= 0) {
-			*tmp = name;
-			*fd = f;
-			return 0;
-		}
-		int err = errno;
-		free(name);
-		if (err != EEXIST) {
-			char *dir = dir_of(path);
-			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL,
-			             "cannot write pack: cannot create a file in directory %s: %s",
-			             dir ? dir : ".", strerror(err));
-			free(dir);
-			return CM_EIO;
-		}
+	*fd = cm_tmp_beside(path, tmp);
+	if (*fd >= 0)
+		return 0;
+	int err = errno;
+	if (err == ENOMEM)
+		return CM_ENOMEM;
+	if (err == EEXIST) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL,
+		             "cannot write pack: no free temporary file name beside it");
+		return CM_EIO;
 	}
-	cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL,
-	             "cannot write pack: no free temporary file name beside it");
+	const char *slash = strrchr(path, '/');
+	char *dir = !slash ? cm_strdup(".") : slash == path ? cm_strdup("/") : cm_strndup(path, (size_t)(slash - path));
+	cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: cannot create a file in directory %s: %s",
+	             dir ? dir : ".", strerror(err));
+	free(dir);
 	return CM_EIO;
 }
 
-/* Syncs and closes fd, renames tmp over path and syncs the directory so
- * the rename itself is durable. fd is closed in every case. */
+/* Puts tmp in place durably (cm_tmp_commit). fd is closed in every case. */
 static int tmp_commit(const char *tmp, int fd, const char *path, cm_diags *d)
 {
-	if (fsync(fd) != 0) {
+	int r = cm_tmp_commit(tmp, fd, path);
+	if (r == -1)
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: sync failed: %s",
 		             strerror(errno));
-		close(fd);
-		return CM_EIO;
-	}
-	if (close(fd) != 0 || rename(tmp, path) != 0) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: %s",
-		             strerror(errno));
-		return CM_EIO;
-	}
-	char *dir = dir_of(path);
-	int dfd = dir ? open(dir, O_RDONLY | O_CLOEXEC) : -1;
-	if (dfd >= 0) {
-		fsync(dfd); /* best effort: some file systems refuse directory syncs */
-		close(dfd);
-	}
-	free(dir);
-	return 0;
+	else if (r)
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: %s", strerror(errno));
+	return r ? CM_EIO : 0;
 }
 
 static int refuse_directory(const char *path, cm_diags *d)
@@ -1787,6 +1755,48 @@ out:
 	return rc;
 }
 
+/* The client binary the pack stores for a map (in the version this carcamap
+ * writes) must be, byte for byte, the encoding cm_export_bin gives of the
+ * verified model: a missing or altered binary is CM0413. */
+static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset *const *sets,
+                        size_t n_sets, cm_diags *d)
+{
+	uint8_t *stored = NULL;
+	unsigned char *want = NULL;
+	size_t stored_len = 0, want_len = 0;
+	char where[256];
+	snprintf(where, sizeof where, "map %.100s", id);
+	int rc = cm_pack_map_binary(p, id, CM_EXPORT_BIN_MAJOR, &stored, &stored_len);
+	if (rc == CM_ENOMEM)
+		return rc;
+	if (rc == CM_ENOTFOUND) {
+		cm_diags_check(d, "CM0413", p->path, 0, 0, where,
+		               "no client binary (format version %d) is stored", CM_EXPORT_BIN_MAJOR);
+		return CM_EINVAL;
+	}
+	if (rc) {
+		cm_diags_check(d, "CM0413", p->path, 0, 0, where, "the stored client binary is not a blob");
+		return CM_EINVAL;
+	}
+	rc = cm_export_bin(m, sets, n_sets, &want, &want_len);
+	if (rc == CM_ENOMEM)
+		goto out;
+	if (rc) {
+		cm_diags_check(d, "CM0413", p->path, 0, 0, where, "the map cannot be encoded as a client binary: %s",
+		               cm_strerror(rc));
+		rc = CM_EINVAL;
+	} else if (stored_len != want_len || (want_len && memcmp(stored, want, want_len) != 0)) {
+		cm_diags_check(d, "CM0413", p->path, 0, 0, where,
+		               "stored client binary (%zu bytes) differs from the encoding of the map (%zu bytes)",
+		               stored_len, want_len);
+		rc = CM_EINVAL;
+	}
+out:
+	free(stored);
+	free(want);
+	return rc;
+}
+
 int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 {
 	cm_map *m = NULL;
@@ -1819,7 +1829,9 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 		cm_diags_check(d, "CM0408", p->path, 0, 0, where,
 		               "stored content hash differs from the hash of the stored content");
 		rc = CM_EINVAL;
+		goto out;
 	}
+	rc = check_binary(p, id, m, sets, n, d);
 out:
 	for (size_t i = 0; i < n; i++)
 		cm_tileset_free(sets[i]);

@@ -462,6 +462,10 @@ static const struct {
 	  "map sample, square (1,1)", "name holds invalid UTF-8" },
 	{ "UPDATE maps SET hash = zeroblob(32)", "CM0408", "map sample", "stored content hash differs" },
 	{ "UPDATE squares SET name = 'Bremen' WHERE x = 1 AND y = 1", "CM0408", "map sample", NULL },
+	{ "UPDATE map_binary SET data = randomblob(64)", "CM0413", "map sample",
+	  "stored client binary (64 bytes) differs" },
+	{ "UPDATE map_binary SET data = zeroblob(0)", "CM0413", "map sample", "differs" },
+	{ "DELETE FROM map_binary", "CM0413", "map sample", "no client binary" },
 	{ "PRAGMA foreign_keys = OFF; UPDATE deck_entries SET tileset_id = 'gone' WHERE seq = 0", "CM0407",
 	  NULL, "refers to a missing row of tilesets" },
 };
@@ -586,8 +590,11 @@ static void test_pack__map_binary(void **state)
 	assert_int_equal(cm_pack_map_binary(p, "sample", 3, &data, &len), CM_ENOTFOUND);
 	assert_null(data);
 	assert_int_equal(cm_pack_map_binary(p, "nowhere", 1, &data, &len), CM_ENOTFOUND);
-	/* the model is untouched by the extra table */
-	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	/* the model is untouched, but bytes that are not its encoding in the
+	 * version carcamap writes are refused by verification (CM0413) */
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), CM_EINVAL);
+	assert_true(has_diag(f->d, "CM0413", "map sample", "differs from the encoding"));
+	cm_diags_clear(f->d);
 	cm_pack_close(p);
 
 	/* replacing keeps one row per version */

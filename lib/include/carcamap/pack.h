@@ -67,7 +67,9 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 /* The content hash stored for a map. Returns 0, CM_ENOTFOUND, CM_EFORMAT. */
 int cm_pack_map_hash(cm_pack *p, const char *id, uint8_t out[32]);
 /* Reads the map and the tile sets its deck uses, recomputes cm_map_hash and
- * compares it with the stored one (CM0408 on a mismatch). Returns 0,
+ * compares it with the stored one (CM0408 on a mismatch), then compares
+ * the stored client binary (format CM_EXPORT_BIN_MAJOR) byte for byte with
+ * cm_export_bin of the model (CM0413 if missing or different). Returns 0,
  * CM_EINVAL (mismatch or unreadable content, see d), CM_ENOTFOUND, CM_ENOMEM. */
 int cm_pack_verify_map(cm_pack *p, const char *id, cm_diags *d);
 /* cm_pack_read_map and cm_pack_verify_map in one: the map is read once,
