@@ -58,6 +58,7 @@ typedef struct {
 	int fmt;
 	const unsigned char *bin;
 	size_t len;
+	cm_diags *d; /* the XML writer's refusals */
 } job;
 
 static int write_job(FILE *f, void *arg)
@@ -67,13 +68,13 @@ static int write_job(FILE *f, void *arg)
 		return fwrite(j->bin, 1, j->len, f) == j->len ? 0 : CM_EIO;
 	if (j->fmt == X_JSON)
 		return cm_export_json(j->m, j->sets, j->n, f);
-	return cm_map_write_xml(j->m, f);
+	return cm_map_write_xml_diag(j->m, f, j->d);
 }
 
 /* Writes the export to path atomically, or to stdout when path is NULL. */
 static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_t n, int fmt, cm_diags *d)
 {
-	job j = { m, sets, n, fmt, NULL, 0 };
+	job j = { m, sets, n, fmt, NULL, 0, d };
 	unsigned char *bin = NULL;
 	int rc = 0;
 	if (fmt == X_BIN && (rc = cm_export_bin(m, sets, n, &bin, &j.len)) != 0) {

@@ -180,43 +180,63 @@ int cm_feature_read(const xmlNode *parent, const cm_feature_rules *rules, const 
 /* ---- writing ---- */
 
 /* ` name="id id"`: the ids of the features in mask m, in feature order */
-static void write_ids(FILE *f, const char *name, const cm_tile_type *t, uint32_t m)
+static void write_ids(cm_xw *x, const char *name, const cm_tile_type *t, uint32_t m)
 {
-	fprintf(f, " %s=\"", name);
-	for (size_t k = 0, n = 0; k < t->n_features && k < CM_MAX_FEATURES; k++)
+	char *v = NULL;
+	size_t len = 0, cap = 0;
+	bool fail = false;
+	for (size_t k = 0; k < t->n_features && k < CM_MAX_FEATURES; k++)
 		if (m & (1u << k)) {
-			fputs(n++ ? " " : "", f);
-			cm_xml_put_escaped(f, cm_feature_id(&t->features[k]));
+			const char *id = cm_feature_id(&t->features[k]);
+			size_t n = strlen(id);
+			if (len + n + 2 > cap) {
+				size_t nc = (len + n + 2) * 2;
+				char *nv = realloc(v, nc);
+				if (!nv) {
+					fail = true;
+					break;
+				}
+				v = nv;
+				cap = nc;
+			}
+			if (len)
+				v[len++] = ' ';
+			memcpy(v + len, id, n + 1);
+			len += n;
 		}
-	fputc('"', f);
+	if (fail)
+		cm_xw_fail(x); /* out of memory: nothing is written */
+	else
+		cm_xw_attr(x, name, v ? v : "");
+	free(v);
 }
 
-void cm_feature_write_xml(FILE *f, const cm_tile_type *t, const char *indent)
+void cm_feature_write_xml(cm_xw *x, const cm_tile_type *t, int depth)
 {
 	char buf[64];
 	for (size_t k = 0; k < t->n_features; k++) {
 		const cm_feature *ft = &t->features[k];
-		fprintf(f, "%s<%s", indent, cm_feature_kind_name(ft->kind));
-		cm_xml_put_attr(f, "id", cm_feature_id(ft));
+		cm_xw_open(x, depth, cm_feature_kind_name(ft->kind));
+		cm_xw_attr(x, "id", cm_feature_id(ft));
 		if (ft->slots) {
 			cm_slots_format(ft->slots, buf, sizeof buf);
-			cm_xml_put_attr(f, "slots", buf);
+			cm_xw_attr(x, "slots", buf);
 		}
 		if (ft->arms)
-			fprintf(f, " arms=\"%u\"", (unsigned)ft->arms);
+			cm_xw_attr_int(x, "arms", (long)ft->arms);
 		if (ft->cathedral)
-			fputs(" cathedral=\"true\"", f);
+			cm_xw_attr(x, "cathedral", "true");
 		if (ft->good != CM_GOOD_NONE)
-			fprintf(f, " good=\"%s\"", cm_good_name(ft->good));
+			cm_xw_attr(x, "good", cm_good_name(ft->good));
 		if (ft->inn)
-			fputs(" inn=\"true\"", f);
+			cm_xw_attr(x, "inn", "true");
 		if (ft->touches)
-			write_ids(f, "touches", t, ft->touches);
-		fputs("/>\n", f);
+			write_ids(x, "touches", t, ft->touches);
+		cm_xw_close(x, depth);
 	}
 	for (size_t c = 0; c < t->n_contacts; c++) {
-		fprintf(f, "%s<contact", indent);
-		write_ids(f, "features", t, t->contacts[c]);
-		fputs("/>\n", f);
+		cm_xw_open(x, depth, "contact");
+		write_ids(x, "features", t, t->contacts[c]);
+		cm_xw_close(x, depth);
 	}
 }

@@ -9,6 +9,7 @@
 #include <libxml/tree.h>
 #include "carcamap/diag.h"
 #include "model/feature_int.h"
+#include "io/xml_int.h"
 
 /* Reads the feature children of parent (elements named by feature kind)
  * and its <contact> children into t, which must be empty, then derives t.
@@ -24,9 +25,9 @@ int cm_feature_read(const xmlNode *parent, const cm_feature_rules *rules, const 
                     bool drop_short, cm_diags *d, const char *file, cm_tile_type *t,
                     unsigned **contact_line);
 
-/* Writes t's features and contacts as the elements cm_feature_read reads,
- * one per line after indent: attributes that hold their default are left
- * out; touches and contacts name features by id. */
-void cm_feature_write_xml(FILE *f, const cm_tile_type *t, const char *indent);
+/* Writes t's features and contacts through x as the elements
+ * cm_feature_read reads, one per line at this depth: attributes that hold
+ * their default are left out; touches and contacts name features by id. */
+void cm_feature_write_xml(cm_xw *x, const cm_tile_type *t, int depth);
 
 #endif

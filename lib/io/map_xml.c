@@ -823,135 +823,161 @@ int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *
 
 /* ---- the canonical writer ---- */
 
-static void write_piece(FILE *f, const cm_bigcity_piece *pc)
+static void write_piece(cm_xw *x, const cm_bigcity_piece *pc)
 {
-	fprintf(f, "    <piece x=\"%d\" y=\"%d\">\n", pc->x, pc->y);
-	cm_feature_write_xml(f, &pc->tile, "      ");
-	fputs("    </piece>\n", f);
+	cm_xw_open(x, 2, "piece");
+	cm_xw_attr_int(x, "x", pc->x);
+	cm_xw_attr_int(x, "y", pc->y);
+	cm_feature_write_xml(x, &pc->tile, 3);
+	cm_xw_close(x, 2);
 }
 
 int cm_map_write_xml(const cm_map *m, FILE *f)
 {
+	return cm_map_write_xml_diag(m, f, NULL);
+}
+
+int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
+{
 	/* the one model checker: what it refuses (a control character, invalid
 	 * UTF-8, a dangling index) would make the XML ill-formed or unreadable */
-	if (cm_map_check_model(m, NULL, NULL, NULL))
+	if (cm_map_check_model(m, NULL, m->file, d))
 		return CM_EINVAL;
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map format=\"1\"", f);
-	cm_xml_put_attr(f, "id", m->id ? m->id : "");
-	cm_xml_put_attr(f, "name", m->name ? m->name : "");
-	fputs(">\n", f);
+	cm_xw *x = cm_xw_new();
+	if (!x)
+		return CM_ENOMEM;
+	cm_xw_open(x, 0, "map");
+	cm_xw_attr(x, "format", "1");
+	cm_xw_attr(x, "id", m->id ? m->id : "");
+	cm_xw_attr(x, "name", m->name ? m->name : "");
 	if (cm_about_present(&m->about)) {
-		fputs("  <about", f);
+		cm_xw_open(x, 1, "about");
 		for (int i = 0; i < CM_ABOUT_FIELDS; i++)
-			cm_xml_put_attr(f, cm_about_name(i), cm_about_get(&m->about, i));
-		fputs("/>\n", f);
+			cm_xw_attr(x, cm_about_name(i), cm_about_get(&m->about, i));
+		cm_xw_close(x, 1);
 	}
 	if (m->image) {
-		fputs("  <image", f);
-		cm_xml_put_attr(f, "src", m->image);
-		cm_xml_put_attr(f, "legend", m->legend);
-		fputs("/>\n", f);
+		cm_xw_open(x, 1, "image");
+		cm_xw_attr(x, "src", m->image);
+		cm_xw_attr(x, "legend", m->legend);
+		cm_xw_close(x, 1);
 	}
-	fputs("  <grid>\n", f);
-	for (int y = 0; y < m->rows; y++) {
-		fputs("    ", f);
-		for (int x = 0; x < m->cols; x++)
-			fputc(cm_square_kind_char(cm_map_at(m, x, y)->kind), f);
-		fputc('\n', f);
+	cm_xw_open(x, 1, "grid");
+	char *grid = malloc((size_t)m->rows * ((size_t)m->cols + 5) + 4);
+	if (grid) {
+		char *p = grid;
+		for (int y = 0; y < m->rows; y++) {
+			memcpy(p, "\n    ", 5);
+			p += 5;
+			for (int xx = 0; xx < m->cols; xx++)
+				*p++ = cm_square_kind_char(cm_map_at(m, xx, y)->kind);
+		}
+		memcpy(p, "\n  ", 4);
+		cm_xw_text(x, grid);
+		free(grid);
 	}
-	fputs("  </grid>\n", f);
+	cm_xw_close(x, 1);
 	for (size_t i = 0; i < m->n_islands; i++) {
-		fputs("  <island", f);
-		cm_xml_put_attr(f, "id", m->islands[i].name);
-		cm_xml_put_attr(f, "name", m->islands[i].title);
-		fputs("/>\n", f);
+		cm_xw_open(x, 1, "island");
+		cm_xw_attr(x, "id", m->islands[i].name);
+		cm_xw_attr(x, "name", m->islands[i].title);
+		cm_xw_close(x, 1);
 	}
 	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
-			const cm_square *sq = cm_map_at(m, x, y);
+		for (int xx = 0; xx < m->cols; xx++) {
+			const cm_square *sq = cm_map_at(m, xx, y);
 			if (!sq->name && sq->island < 0 && !sq->arms && !sq->n_markers)
 				continue;
-			fprintf(f, "  <square x=\"%d\" y=\"%d\"", x, y);
-			cm_xml_put_attr(f, "name", sq->name);
+			cm_xw_open(x, 1, "square");
+			cm_xw_attr_int(x, "x", xx);
+			cm_xw_attr_int(x, "y", y);
+			cm_xw_attr(x, "name", sq->name);
 			if (sq->island >= 0 && (size_t)sq->island < m->n_islands)
-				cm_xml_put_attr(f, "island", m->islands[sq->island].name);
+				cm_xw_attr(x, "island", m->islands[sq->island].name);
 			if (sq->arms)
-				fprintf(f, " arms=\"%u\"", sq->arms);
-			if (!sq->n_markers) {
-				fputs("/>\n", f);
-				continue;
-			}
-			fputs(">\n", f);
+				cm_xw_attr_int(x, "arms", (long)sq->arms);
 			for (size_t k = 0; k < sq->n_markers; k++) {
-				fputs("    <marker>", f);
-				cm_xml_put_escaped(f, sq->markers[k]);
-				fputs("</marker>\n", f);
+				cm_xw_open(x, 2, "marker");
+				cm_xw_text(x, sq->markers[k]);
+				cm_xw_close(x, 2);
 			}
-			fputs("  </square>\n", f);
+			cm_xw_close(x, 1);
 		}
 	/* only prints the reader would not derive: plain neutral is the default */
 	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++)
+		for (int xx = 0; xx < m->cols; xx++)
 			for (int s = 0; s < MAX_SIDE; s++) {
-				const cm_edge_print *p = &cm_map_at(m, x, y)->print[s];
+				const cm_edge_print *p = &cm_map_at(m, xx, y)->print[s];
 				if (p->kind == CM_PRINT_NONE || (p->kind == CM_PRINT_NEUTRAL && !p->arms && !p->label))
 					continue;
-				fprintf(f, "  <edge x=\"%d\" y=\"%d\" side=\"%s\" print=\"%s\"", x, y, cm_side_name((cm_side)s),
-				        cm_print_kind_name(p->kind));
+				cm_xw_open(x, 1, "edge");
+				cm_xw_attr_int(x, "x", xx);
+				cm_xw_attr_int(x, "y", y);
+				cm_xw_attr(x, "side", cm_side_name((cm_side)s));
+				cm_xw_attr(x, "print", cm_print_kind_name(p->kind));
 				if (p->arms)
-					fprintf(f, " arms=\"%u\"", p->arms);
-				cm_xml_put_attr(f, "label", p->label);
-				fputs("/>\n", f);
+					cm_xw_attr_int(x, "arms", (long)p->arms);
+				cm_xw_attr(x, "label", p->label);
+				cm_xw_close(x, 1);
 			}
 	for (size_t i = 0; i < m->n_bigcities; i++) {
-		fputs("  <bigcity", f);
-		cm_xml_put_attr(f, "name", m->bigcities[i].name ? m->bigcities[i].name : "");
-		fputs(">\n", f);
+		cm_xw_open(x, 1, "bigcity");
+		cm_xw_attr(x, "name", m->bigcities[i].name ? m->bigcities[i].name : "");
 		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++)
-			write_piece(f, &m->bigcities[i].pieces[k]);
-		fputs("  </bigcity>\n", f);
+			write_piece(x, &m->bigcities[i].pieces[k]);
+		cm_xw_close(x, 1);
 	}
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *fe = &m->ferries[i];
-		fputs("  <ferry", f);
-		cm_xml_put_attr(f, "name", fe->name);
-		fprintf(f, " x1=\"%d\" y1=\"%d\" side1=\"%s\" x2=\"%d\" y2=\"%d\" side2=\"%s\"", fe->x1, fe->y1,
-		        cm_side_name(fe->s1), fe->x2, fe->y2, cm_side_name(fe->s2));
+		cm_xw_open(x, 1, "ferry");
+		cm_xw_attr(x, "name", fe->name);
+		cm_xw_attr_int(x, "x1", fe->x1);
+		cm_xw_attr_int(x, "y1", fe->y1);
+		cm_xw_attr(x, "side1", cm_side_name(fe->s1));
+		cm_xw_attr_int(x, "x2", fe->x2);
+		cm_xw_attr_int(x, "y2", fe->y2);
+		cm_xw_attr(x, "side2", cm_side_name(fe->s2));
 		if (fe->arms)
-			fprintf(f, " arms=\"%u\"", fe->arms);
-		fputs("/>\n", f);
+			cm_xw_attr_int(x, "arms", (long)fe->arms);
+		cm_xw_close(x, 1);
 	}
 	const cm_setup *su = &m->setup;
-	fprintf(f, "  <setup starts=\"%d\"", su->starts_used);
+	cm_xw_open(x, 1, "setup");
+	cm_xw_attr_int(x, "starts", su->starts_used);
 	if (su->tiles_min)
-		fprintf(f, " tiles-min=\"%d\"", su->tiles_min);
+		cm_xw_attr_int(x, "tiles-min", su->tiles_min);
 	if (su->tiles_max)
-		fprintf(f, " tiles-max=\"%d\"", su->tiles_max);
-	fprintf(f, " followers=\"%d\"/>\n", su->followers);
+		cm_xw_attr_int(x, "tiles-max", su->tiles_max);
+	cm_xw_attr_int(x, "followers", su->followers);
+	cm_xw_close(x, 1);
 	if (m->n_deck) {
-		fputs("  <deck>\n", f);
+		cm_xw_open(x, 1, "deck");
 		for (size_t i = 0; i < m->n_deck; i++) {
 			const cm_deck_entry *e = &m->deck[i];
 			if (!e->tile) {
-				fputs("    <set", f);
-				cm_xml_put_attr(f, "id", e->tileset);
-				fputs("/>\n", f);
+				cm_xw_open(x, 2, "set");
+				cm_xw_attr(x, "id", e->tileset);
 			} else {
-				fputs("    <tile", f);
-				cm_xml_put_attr(f, "set", e->tileset);
-				cm_xml_put_attr(f, "id", e->tile);
-				fprintf(f, " count=\"%d\"/>\n", e->count);
+				cm_xw_open(x, 2, "tile");
+				cm_xw_attr(x, "set", e->tileset);
+				cm_xw_attr(x, "id", e->tile);
+				cm_xw_attr_int(x, "count", e->count);
 			}
+			cm_xw_close(x, 2);
 		}
-		fputs("  </deck>\n", f);
+		cm_xw_close(x, 1);
 	}
-	fputs("  <rules", f);
+	cm_xw_open(x, 1, "rules");
 	for (size_t i = 0; i < cm_rule_option_count(); i++) {
 		const cm_rule_option *o = cm_rule_option_get(i);
 		if (o->in_map)
-			fprintf(f, " %s=\"%s\"", o->name, cm_rules_value_name(i, cm_rules_get(&m->rules, i), true));
+			cm_xw_attr(x, o->name, cm_rules_value_name(i, cm_rules_get(&m->rules, i), true));
 	}
-	fputs("/>\n</map>\n", f);
-	return ferror(f) ? CM_EIO : 0;
+	cm_xw_close(x, 1);
+	cm_xw_close(x, 0);
+	if (!grid) {
+		cm_xw_finish(x, NULL, m->file, NULL);
+		return CM_ENOMEM;
+	}
+	return cm_xw_finish(x, f, m->file, d);
 }
-

@@ -176,49 +176,55 @@ int cm_tileset_load_file(const char *path, cm_diags *d, cm_tileset **out)
 
 /* count="n" when every edition has n, else the per-edition attributes that
  * the reader's defaults (missing = 0, C3 = C2) do not already give. */
-static void xml_counts(FILE *f, const int *v, const char *one, const char *const *per, bool opt)
+static void xml_counts(cm_xw *x, const int *v, const char *one, const char *const *per, bool opt)
 {
 	if (v[0] == v[1] && v[1] == v[2]) {
 		if (!opt || v[0] >= 0)
-			fprintf(f, " %s=\"%d\"", one, v[0]);
+			cm_xw_attr_int(x, one, v[0]);
 		return;
 	}
 	int none = opt ? -1 : 0;
 	if (v[0] != none)
-		fprintf(f, " %s=\"%d\"", per[0], v[0]);
+		cm_xw_attr_int(x, per[0], v[0]);
 	if (v[1] != none)
-		fprintf(f, " %s=\"%d\"", per[1], v[1]);
+		cm_xw_attr_int(x, per[1], v[1]);
 	if (v[2] != v[1] && v[2] >= 0)
-		fprintf(f, " %s=\"%d\"", per[2], v[2]);
+		cm_xw_attr_int(x, per[2], v[2]);
 }
 
 int cm_tileset_write_xml(const cm_tileset *ts, FILE *f)
 {
-	if (cm_tileset_check_model(ts, NULL, NULL, NULL)) /* the one model checker: no ill-formed XML */
+	return cm_tileset_write_xml_diag(ts, f, NULL);
+}
+
+int cm_tileset_write_xml_diag(const cm_tileset *ts, FILE *f, cm_diags *d)
+{
+	if (cm_tileset_check_model(ts, NULL, ts->file, d)) /* the one model checker: no ill-formed XML */
 		return CM_EINVAL;
 	static const char *const counts[] = { "count-c1", "count-c2", "count-c3" };
 	static const char *const totals[] = { "total-c1", "total-c2", "total-c3" };
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset format=\"1\"", f);
-	cm_xml_put_attr(f, "id", ts->id ? ts->id : "");
-	cm_xml_put_attr(f, "name", ts->name ? ts->name : "");
-	fprintf(f, " kind=\"%s\"", ts->base ? "base" : "expansion");
-	xml_counts(f, ts->total, "total", totals, true);
-	fputs(">\n", f);
+	cm_xw *x = cm_xw_new();
+	if (!x)
+		return CM_ENOMEM;
+	cm_xw_open(x, 0, "tileset");
+	cm_xw_attr(x, "format", "1");
+	cm_xw_attr(x, "id", ts->id ? ts->id : "");
+	cm_xw_attr(x, "name", ts->name ? ts->name : "");
+	cm_xw_attr(x, "kind", ts->base ? "base" : "expansion");
+	xml_counts(x, ts->total, "total", totals, true);
 	for (size_t i = 0; i < ts->n_tiles; i++) {
 		const cm_tile_type *t = &ts->tiles[i];
-		fputs("  <tile", f);
-		cm_xml_put_attr(f, "id", t->id ? t->id : "");
-		if (t->name)
-			cm_xml_put_attr(f, "name", t->name);
-		xml_counts(f, t->count, "count", counts, false);
+		cm_xw_open(x, 1, "tile");
+		cm_xw_attr(x, "id", t->id ? t->id : "");
+		cm_xw_attr(x, "name", t->name);
+		xml_counts(x, t->count, "count", counts, false);
 		if (t->start)
-			fputs(" start=\"true\"", f);
-		fputs(">\n", f);
-		cm_feature_write_xml(f, t, "    ");
-		fputs("  </tile>\n", f);
+			cm_xw_attr(x, "start", "true");
+		cm_feature_write_xml(x, t, 2);
+		cm_xw_close(x, 1);
 	}
-	fputs("</tileset>\n", f);
-	return ferror(f) ? CM_EIO : 0;
+	cm_xw_close(x, 0);
+	return cm_xw_finish(x, f, ts->file, d);
 }
 
 static void json_ids(cm_json *j, const cm_tile_type *t, uint32_t m)

@@ -7,6 +7,7 @@
 #include <libxml/parser.h>
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlerror.h>
+#include <libxml/xmlwriter.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -580,28 +581,126 @@ bool cm_xml_attr_bool(const xmlNode *n, const char *name, bool dflt)
 	return b;
 }
 
-void cm_xml_put_escaped(FILE *f, const char *s)
+struct cm_xw {
+	xmlBufferPtr buf;
+	xmlTextWriterPtr w;
+	int err;             /* a writer call failed */
+	const char *bad;     /* the attribute (or "text") XML cannot carry */
+	bool content;        /* the innermost open element has content */
+};
+
+/* XML 1.0 carries UTF-8 with no control character but tab and line breaks. */
+static bool xw_text_ok(const char *s)
 {
-	for (; *s; s++)
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\t': fputs("&#9;", f); break;
-		case '\n': fputs("&#10;", f); break;
-		case '\r': fputs("&#13;", f); break;
-		default: fputc(*s, f); break;
-		}
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r')
+			return false;
+	return xmlCheckUTF8((const xmlChar *)s) != 0;
 }
 
-void cm_xml_put_attr(FILE *f, const char *name, const char *v)
+static void xw_raw(cm_xw *x, const char *s)
+{
+	if (xmlTextWriterWriteRaw(x->w, (const xmlChar *)s) < 0)
+		x->err = 1;
+}
+
+static void xw_indent(cm_xw *x, int depth)
+{
+	xw_raw(x, "\n");
+	for (int i = 0; i < depth; i++)
+		xw_raw(x, "  ");
+}
+
+cm_xw *cm_xw_new(void)
+{
+	cm_xw *x = calloc(1, sizeof *x);
+	if (!x)
+		return NULL;
+	x->buf = xmlBufferCreate();
+	x->w = x->buf ? xmlNewTextWriterMemory(x->buf, 0) : NULL;
+	if (!x->w) {
+		if (x->buf)
+			xmlBufferFree(x->buf);
+		free(x);
+		return NULL;
+	}
+	/* no indentation of the writer's own: layout is cm_xw_open's */
+	if (xmlTextWriterStartDocument(x->w, "1.0", "UTF-8", NULL) < 0)
+		x->err = 1;
+	return x;
+}
+
+void cm_xw_open(cm_xw *x, int depth, const char *el)
+{
+	if (depth > 0)
+		xw_indent(x, depth);
+	if (xmlTextWriterStartElement(x->w, (const xmlChar *)el) < 0)
+		x->err = 1;
+	x->content = false;
+}
+
+void cm_xw_close(cm_xw *x, int depth)
+{
+	if (x->content)
+		xw_indent(x, depth);
+	if (xmlTextWriterEndElement(x->w) < 0)
+		x->err = 1;
+	x->content = true; /* the parent now has content */
+}
+
+void cm_xw_attr(cm_xw *x, const char *name, const char *v)
 {
 	if (!v)
 		return;
-	fprintf(f, " %s=\"", name);
-	cm_xml_put_escaped(f, v);
-	fputc('"', f);
+	if (!xw_text_ok(v)) {
+		if (!x->bad)
+			x->bad = name;
+	} else if (xmlTextWriterWriteAttribute(x->w, (const xmlChar *)name, (const xmlChar *)v) < 0)
+		x->err = 1;
+}
+
+void cm_xw_attr_int(cm_xw *x, const char *name, long v)
+{
+	char b[32];
+	snprintf(b, sizeof b, "%ld", v);
+	cm_xw_attr(x, name, b);
+}
+
+void cm_xw_fail(cm_xw *x)
+{
+	x->err = 1;
+}
+
+void cm_xw_text(cm_xw *x, const char *s)
+{
+	if (!xw_text_ok(s)) {
+		if (!x->bad)
+			x->bad = "text";
+	} else if (xmlTextWriterWriteString(x->w, (const xmlChar *)s) < 0)
+		x->err = 1;
+}
+
+int cm_xw_finish(cm_xw *x, FILE *f, const char *file, cm_diags *d)
+{
+	if (xmlTextWriterEndDocument(x->w) < 0)
+		x->err = 1;
+	xmlFreeTextWriter(x->w);
+	int rc = 0;
+	if (x->bad) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL,
+		             "cannot write XML: %s%s holds a control character or invalid UTF-8", x->bad,
+		             strcmp(x->bad, "text") ? " attribute" : "");
+		rc = CM_EINVAL;
+	} else if (x->err)
+		rc = CM_ENOMEM;
+	else {
+		size_t n = (size_t)xmlBufferLength(x->buf);
+		if (fwrite(xmlBufferContent(x->buf), 1, n, f) != n || ferror(f))
+			rc = CM_EIO;
+	}
+	xmlBufferFree(x->buf);
+	free(x);
+	return rc;
 }
 
 unsigned cm_xml_line(const xmlNode *n)

@@ -46,12 +46,33 @@ bool cm_xml_attr_bool(const xmlNode *n, const char *name, bool dflt);
 /* The next white-space separated token of *p: its start in *tok, its
  * length returned, 0 at the end; *p moves past it. */
 size_t cm_xml_next_token(const char **p, const char **tok);
-/* Writes s escaped for XML text or a double-quoted attribute value: & < > "
- * and, as character references, the tab, newline and carriage return that
- * attribute normalization would otherwise turn into spaces. */
-void cm_xml_put_escaped(FILE *f, const char *s);
-/* Writes ` name="v"` with v escaped; nothing when v is NULL. */
-void cm_xml_put_attr(FILE *f, const char *name, const char *v);
+/* The one XML writer of descriptors and tile sets: libxml2's xmlTextWriter
+ * into memory, so escaping is the library's, copied to the stream only when
+ * the whole document was written (no partial output). Layout is ours: the
+ * writer does not indent, cm_xw_open/cm_xw_close put each element on its
+ * own line after two spaces per depth. Text that XML 1.0 cannot carry
+ * (invalid UTF-8, a control character but tab and line breaks) is refused
+ * by the writer itself, whatever the caller checked before. */
+typedef struct cm_xw cm_xw;
+/* A writer with the XML declaration written; NULL when out of memory. */
+cm_xw *cm_xw_new(void);
+/* `<el` on a new line at this depth (the root is depth 0). */
+void cm_xw_open(cm_xw *x, int depth, const char *el);
+/* Ends the innermost element: `/>` when it has no content, else `</el>`
+ * on its own line at this depth (the depth it was opened at). */
+void cm_xw_close(cm_xw *x, int depth);
+/* ` name="v"` escaped; nothing when v is NULL. */
+void cm_xw_attr(cm_xw *x, const char *name, const char *v);
+void cm_xw_attr_int(cm_xw *x, const char *name, long v);
+/* Marks the document failed (out of memory): cm_xw_finish writes nothing. */
+void cm_xw_fail(cm_xw *x);
+/* Character data, escaped. */
+void cm_xw_text(cm_xw *x, const char *s);
+/* Ends the document and frees x. When every call succeeded and no text was
+ * refused, writes the document to f and returns 0 (CM_EIO when f fails);
+ * else writes nothing and returns CM_EINVAL (reported to d, with file) or
+ * CM_ENOMEM. */
+int cm_xw_finish(cm_xw *x, FILE *f, const char *file, cm_diags *d);
 /* Line of a node (0 if unknown). */
 unsigned cm_xml_line(const xmlNode *n);
 /* Next element sibling starting at n itself (n may be NULL). */

@@ -13,7 +13,13 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/map.h"
+#include <dirent.h>
+#include <unistd.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include "util_files.h"
+#include "base/util_int.h"
+#include "io/xml_int.h"
 
 #define GOOD "tests/fixtures/map/good/"
 #define BAD "tests/fixtures/map/bad/"
@@ -526,6 +532,136 @@ static void test_map__model_checker_refuses(void **state)
 	assert_int_equal(cm_diags_count(NULL), 0);
 }
 
+/* The descriptor writer is libxml2's xmlTextWriter: markup characters in
+ * every kind of text are escaped by the library, and a parser gives back
+ * the very same strings, both libxml2's own tree and our reader. */
+#define MARKUP "a<b & \"c\" 'd' >e"
+static void test_map__writer_escapes_markup(void **state)
+{
+	(void)state;
+	cm_map *m;
+	assert_int_equal(cm_map_new(3, 1, &m), 0);
+	m->id = strdup("ok");
+	m->name = strdup("Map " MARKUP);
+	m->squares[1].kind = CM_SQ_START;
+	m->squares[0].name = strdup("Sq " MARKUP);
+	m->squares[0].markers = malloc(sizeof *m->squares[0].markers);
+	assert_non_null(m->squares[0].markers);
+	m->squares[0].markers[0] = strdup("Mk " MARKUP);
+	m->squares[0].n_markers = 1;
+	m->setup.starts_used = 1;
+	char *xml = write_string(m);
+	assert_null(strstr(xml, MARKUP)); /* escaped, not raw */
+	xmlDoc *doc = xmlReadMemory(xml, (int)strlen(xml), "w.xml", NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	xmlNode *root = xmlDocGetRootElement(doc);
+	xmlChar *v = xmlGetProp(root, (const xmlChar *)"name");
+	assert_string_equal((const char *)v, "Map " MARKUP);
+	xmlFree(v);
+	xmlNode *sq = root->children;
+	while (sq && !(sq->type == XML_ELEMENT_NODE && !strcmp((const char *)sq->name, "square")))
+		sq = sq->next;
+	assert_non_null(sq);
+	v = xmlGetProp(sq, (const xmlChar *)"name");
+	assert_string_equal((const char *)v, "Sq " MARKUP);
+	xmlFree(v);
+	xmlNode *mk = sq->children;
+	while (mk && mk->type != XML_ELEMENT_NODE)
+		mk = mk->next;
+	assert_non_null(mk);
+	v = xmlNodeGetContent(mk);
+	assert_string_equal((const char *)v, "Mk " MARKUP);
+	xmlFree(v);
+	xmlFreeDoc(doc);
+	/* and our reader: an equal map */
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_map *back = NULL;
+	int lrc = cm_map_load_memory(xml, strlen(xml), "w.xml", d, &back);
+	if (lrc) {
+		char *t = util_diags_text(d);
+		print_message("%s\n%s", xml, t);
+		free(t);
+	}
+	assert_int_equal(lrc, 0);
+	assert_string_equal(back->name, m->name);
+	assert_string_equal(back->squares[0].name, m->squares[0].name);
+	assert_string_equal(back->squares[0].markers[0], m->squares[0].markers[0]);
+	cm_map_free(back);
+	cm_diags_free(d);
+	free(xml);
+	cm_map_free(m);
+}
+
+static int write_diag(FILE *f, void *arg)
+{
+	void **a = arg;
+	return cm_map_write_xml_diag(a[0], f, a[1]);
+}
+
+/* A control character or invalid UTF-8 is refused with a diagnostic, and
+ * the atomic writer leaves nothing behind: no file, no temporary file. */
+static void test_map__writer_refuses_control_atomically(void **state)
+{
+	(void)state;
+	const char *bad[] = { "bell\x07", "bad \xff byte", "esc\x1b[2J" };
+	for (size_t c = 0; c < sizeof bad / sizeof *bad; c++) {
+		char dir[] = "/tmp/test_map_xw.XXXXXX";
+		assert_non_null(mkdtemp(dir));
+		char path[64];
+		snprintf(path, sizeof path, "%s/out.xml", dir);
+		cm_map *m;
+		assert_int_equal(cm_map_new(3, 1, &m), 0);
+		m->id = strdup("ok");
+		m->squares[1].kind = CM_SQ_START;
+		m->squares[2].name = strdup("fine");
+		m->squares[0].name = strdup(bad[c]);
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		void *arg[2] = { m, d };
+		assert_int_equal(cm_write_to(path, write_diag, arg, d), CM_EINVAL);
+		assert_true(cm_diags_errors(d) >= 1);
+		DIR *dh = opendir(dir);
+		assert_non_null(dh);
+		struct dirent *e;
+		int n = 0;
+		while ((e = readdir(dh)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				n++;
+		closedir(dh);
+		assert_int_equal(n, 0);
+		assert_int_equal(rmdir(dir), 0);
+		cm_diags_free(d);
+		cm_map_free(m);
+	}
+	/* the writer's own refusal, whatever its caller checked: nothing
+	 * reaches the stream and the diagnostic says why */
+	for (int c = 0; c < 2; c++) {
+		cm_xw *x = cm_xw_new();
+		assert_non_null(x);
+		cm_xw_open(x, 0, "map");
+		cm_xw_attr(x, "id", "ok");
+		cm_xw_open(x, 1, "marker");
+		if (c == 0)
+			cm_xw_attr(x, "name", "tab ok\tbut \x01 not");
+		else
+			cm_xw_text(x, "half \xe2\x80");
+		cm_xw_close(x, 1);
+		cm_xw_close(x, 0);
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		FILE *f = tmpfile();
+		assert_non_null(f);
+		assert_int_equal(cm_xw_finish(x, f, "f.xml", d), CM_EINVAL);
+		assert_int_equal(ftell(f), 0);
+		fclose(f);
+		assert_int_equal(cm_diags_errors(d), 1);
+		assert_non_null(strstr(cm_diags_get(d, 0)->message, "control character or invalid UTF-8"));
+		assert_non_null(strstr(cm_diags_get(d, 0)->message, c == 0 ? "name attribute" : "text"));
+		cm_diags_free(d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -541,6 +677,8 @@ int main(void)
 		cmocka_unit_test(test_map__kind_chars_round_trip),
 		cmocka_unit_test(test_map__id_valid),
 		cmocka_unit_test(test_map__model_checker_refuses),
+		cmocka_unit_test(test_map__writer_escapes_markup),
+		cmocka_unit_test(test_map__writer_refuses_control_atomically),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -274,6 +274,11 @@ int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_s
  * refuses (cm_map_check_model: say a control character in a name) is not
  * written: XML could not hold it. Returns 0, CM_EINVAL or CM_EIO. */
 int cm_map_write_xml(const cm_map *m, FILE *f);
+/* The same with the refusal reported to d (the model checker's diagnostic,
+ * or the XML writer's own for text it cannot carry). The document goes
+ * through libxml2's xmlTextWriter and reaches f only once complete:
+ * a refused map leaves f untouched. */
+int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d);
 
 /* Model equality, ignoring file and line fields and derived tile fields. */
 bool cm_map_equal(const cm_map *a, const cm_map *b);

@@ -52,8 +52,12 @@ const cm_tile_type *cm_tileset_find(const cm_tileset *ts, const char *id);
 int cm_tileset_start(const cm_tileset *ts);
 
 /* Writes the set as XML (schemas/tileset.xsd), deterministic: reading it
- * back gives an equal model. 0 or CM_EIO. */
+ * back gives an equal model. A set the model checker refuses is not
+ * written. 0, CM_EINVAL, CM_ENOMEM or CM_EIO. */
 int cm_tileset_write_xml(const cm_tileset *ts, FILE *f);
+/* The same with the refusal reported to d; like cm_map_write_xml_diag,
+ * through libxml2's xmlTextWriter, f untouched unless the set is written. */
+int cm_tileset_write_xml_diag(const cm_tileset *ts, FILE *f, cm_diags *d);
 /* Writes the set as indented JSON, deterministic: {"id","name","kind",
  * "totals":{"C1",…},"declared":{"C1": n or null,…},"tiles":[{"id","name",
  * "count":{"C1",…},"start","abbey","edges":[N,E,S,W],"features":[{"id",
