@@ -91,6 +91,25 @@ static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_
 	return rc;
 }
 
+/* The image and legend paths of m, written from the directory of
+ * m->file, as the descriptor at out writes them. False on OOM. */
+static bool rebase_paths(cm_map *m, const char *out)
+{
+	char **paths[] = { &m->image, &m->legend };
+	for (size_t i = 0; i < 2; i++) {
+		if (!*paths[i])
+			continue;
+		char *here = cm_path_resolve(m->file, *paths[i]);
+		char *rel = here ? cm_path_relative(out, here) : NULL;
+		free(here);
+		if (!rel)
+			return false;
+		free(*paths[i]);
+		*paths[i] = rel;
+	}
+	return true;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -185,8 +204,14 @@ int cmd_export(int argc, char **argv)
 			}
 			free(kinds);
 		}
-		else
-			rc = write_out(out, m, sets, n, fmt, d);
+		else {
+			/* a descriptor names its image and legend from its own
+			 * directory: the copy written elsewhere names the same files */
+			if (fmt == X_XML && out && !rebase_paths(m, out))
+				rc = CM_ENOMEM;
+			if (!rc)
+				rc = write_out(out, m, sets, n, fmt, d);
+		}
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
 done:

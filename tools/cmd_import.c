@@ -24,7 +24,8 @@ static void usage(FILE *f)
 	        "transparent is reported with its cell and pixel.\n"
 	        "\n"
 	        "The result is a map descriptor (schemas/map.md) with the full grid and\n"
-	        "an <image> element naming the picture: add names, big cities, edge\n"
+	        "an <image> element naming the picture and legend (from the directory of\n"
+	        "-o FILE, as check and render read them): add names, big cities, edge\n"
 	        "prints, ferries, setup and deck to it by hand.\n"
 	        "\n"	        "A Tiled map (TMX, schemas/export-tmx.md: what `export --format tmx`\n"
 	        "writes, edited or drawn in Tiled over carcamap-kinds.tsx) is read whole:\n"
@@ -87,6 +88,23 @@ static char *id_from_path(const char *path)
 static int write_map(FILE *f, void *arg)
 {
 	return cm_map_write_xml(arg, f);
+}
+
+/* The image and legend paths of m, given from the current directory, as
+ * the descriptor at out writes them. False on OOM. */
+static bool rebase_paths(cm_map *m, const char *out)
+{
+	char **paths[] = { &m->image, &m->legend };
+	for (size_t i = 0; i < 2; i++) {
+		if (!*paths[i])
+			continue;
+		char *rel = cm_path_relative(out, *paths[i]);
+		if (!rel)
+			return false;
+		free(*paths[i]);
+		*paths[i] = rel;
+	}
+	return true;
 }
 
 int cmd_import(int argc, char **argv)
@@ -163,8 +181,11 @@ int cmd_import(int argc, char **argv)
 		}
 	}
 	if (!rc) {
-		/* the importer names the image and legend as given; only the
-		 * names are ours to set */
+		/* the importer names the image and legend as given (from the
+		 * current directory); the descriptor names them from its own
+		 * directory, where check and render look for them */
+		if (out && !rebase_paths(m, out))
+			rc = CM_ENOMEM;
 		free(m->name);
 		m->name = cm_strdup(name ? name : m->id);
 		/* a skeleton: every start square is used until the author says otherwise */

@@ -3,11 +3,13 @@
  * opening and reading whole inputs with their limits, paths relative to a
  * file, and the atomic writer (a file beside the target, renamed into
  * place). Failures are reported into a cm_diags sink. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "carcamap/common.h"
@@ -102,6 +104,78 @@ char *cm_path_resolve(const char *base, const char *rel)
 	if (rel[0] == '/' || !slash)
 		return cm_strdup(rel);
 	return cm_asprintf("%.*s/%s", (int)(slash - base), base, rel);
+}
+
+/* The directory part of path, resolved ("." when it has none); NULL when
+ * it does not resolve. */
+static char *real_dir(const char *path)
+{
+	const char *sl = strrchr(path, '/');
+	char *dir = sl ? cm_strndup(path, sl == path ? 1 : (size_t)(sl - path)) : cm_strdup(".");
+	char *r = dir ? realpath(dir, NULL) : NULL;
+	free(dir);
+	return r;
+}
+
+/* Component i of an absolute path ("/a/b": "a", "b"): its start, length. */
+static size_t components(const char *p, const char **starts, size_t *lens, size_t max)
+{
+	size_t n = 0;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		const char *q = p;
+		while (*q && *q != '/')
+			q++;
+		if (n < max) {
+			starts[n] = p;
+			lens[n] = (size_t)(q - p);
+		}
+		n++;
+		p = q;
+	}
+	return n;
+}
+
+char *cm_path_relative(const char *from_file, const char *target)
+{
+	enum { MAXC = 256 };
+	char *from = real_dir(from_file), *kd = real_dir(target);
+	const char *base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	char *out = NULL;
+	const char *fs[MAXC], *ks[MAXC];
+	size_t fl[MAXC], kl[MAXC];
+	size_t nf = from ? components(from, fs, fl, MAXC) : MAXC + 1;
+	size_t nk = kd ? components(kd, ks, kl, MAXC) : MAXC + 1;
+	if (nf <= MAXC && nk <= MAXC) {
+		size_t k = 0;
+		while (k < nf && k < nk && fl[k] == kl[k] && memcmp(fs[k], ks[k], fl[k]) == 0)
+			k++;
+		out = cm_strdup("");
+		for (size_t i = k; out && i < nf; i++) {
+			char *n = cm_asprintf("%s../", out);
+			free(out);
+			out = n;
+		}
+		for (size_t i = k; out && i < nk; i++) {
+			char *n = cm_asprintf("%s%.*s/", out, (int)kl[i], ks[i]);
+			free(out);
+			out = n;
+		}
+		if (out) {
+			char *n = cm_asprintf("%s%s", out, base);
+			free(out);
+			out = n;
+		}
+	} else {
+		out = cm_strdup(target);
+	}
+	free(from);
+	free(kd);
+	return out;
 }
 
 int cm_tmp_beside(const char *path, char **name)

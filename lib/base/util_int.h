@@ -36,6 +36,11 @@ int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *
 /* rel resolved against the directory of the file base (rel as is when it
  * is absolute or base has no directory). New string, NULL on OOM. */
 char *cm_path_resolve(const char *base, const char *rel);
+/* target (a path from the current directory) as a file at from_file must
+ * write it: relative to from_file's directory when both directories
+ * resolve (realpath), else target as given. The inverse of
+ * cm_path_resolve(from_file, ...). New string, NULL on OOM. */
+char *cm_path_relative(const char *from_file, const char *target);
 
 /* Creates a new file beside path (path.tmp.PID.N, O_EXCL, mode 0666 less
  * the umask, like the final file would get) for writing then renaming into

@@ -599,86 +599,12 @@ static int write_buf(FILE *f, void *arg)
 	return fwrite(xmlBufferContent(xb), 1, n, f) == n ? 0 : CM_EIO;
 }
 
-/* The directory part of path, resolved ("." when it has none); NULL when
- * it does not resolve. */
-static char *real_dir(const char *path)
-{
-	const char *sl = strrchr(path, '/');
-	char *dir = sl ? cm_strndup(path, sl == path ? 1 : (size_t)(sl - path)) : cm_strdup(".");
-	char *r = dir ? realpath(dir, NULL) : NULL;
-	free(dir);
-	return r;
-}
-
-/* Component i of an absolute path ("/a/b": "a", "b"): its start, length. */
-static size_t components(const char *p, const char **starts, size_t *lens, size_t max)
-{
-	size_t n = 0;
-	while (*p) {
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		const char *q = p;
-		while (*q && *q != '/')
-			q++;
-		if (n < max) {
-			starts[n] = p;
-			lens[n] = (size_t)(q - p);
-		}
-		n++;
-		p = q;
-	}
-	return n;
-}
-
-/* kinds as TMX writes it: relative to the directory of tmx_path when both
- * directories resolve, else as given. */
-static char *kinds_ref(const char *tmx_path, const char *kinds)
-{
-	enum { MAXC = 256 };
-	char *from = real_dir(tmx_path), *kd = real_dir(kinds);
-	const char *base = strrchr(kinds, '/');
-	base = base ? base + 1 : kinds;
-	char *out = NULL;
-	const char *fs[MAXC], *ks[MAXC];
-	size_t fl[MAXC], kl[MAXC];
-	size_t nf = from ? components(from, fs, fl, MAXC) : MAXC + 1;
-	size_t nk = kd ? components(kd, ks, kl, MAXC) : MAXC + 1;
-	if (nf <= MAXC && nk <= MAXC) {
-		size_t k = 0;
-		while (k < nf && k < nk && fl[k] == kl[k] && memcmp(fs[k], ks[k], fl[k]) == 0)
-			k++;
-		out = cm_strdup("");
-		for (size_t i = k; out && i < nf; i++) {
-			char *n = cm_asprintf("%s../", out);
-			free(out);
-			out = n;
-		}
-		for (size_t i = k; out && i < nk; i++) {
-			char *n = cm_asprintf("%s%.*s/", out, (int)kl[i], ks[i]);
-			free(out);
-			out = n;
-		}
-		if (out) {
-			char *n = cm_asprintf("%s%s", out, base);
-			free(out);
-			out = n;
-		}
-	} else {
-		out = cm_strdup(kinds);
-	}
-	free(from);
-	free(kd);
-	return out;
-}
-
 int cm_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, cm_diags *d)
 {
 	int rc = cm_map_check_model(m, NULL, NULL, d);
 	if (rc)
 		return rc;
-	char *ref = kinds_ref(tmx_path, kinds_tsx);
+	char *ref = cm_path_relative(tmx_path, kinds_tsx);
 	xmlBufferPtr xb = xmlBufferCreate();
 	const char *bad = NULL;
 	int ids = 1;

@@ -711,12 +711,21 @@ void cm_pack_close(cm_pack *p)
 }
 
 /* A failure SQLite reports while reading: damage shows as CORRUPT or
- * NOTADB; anything else is reported as it is. */
+ * NOTADB and is CM0404; a pack locked by another writer (BUSY, LOCKED) is
+ * a transient I/O failure, not bad input (CM_EIO, no check id); anything
+ * else is reported as it is. */
 static int db_fail(cm_diags *d, sqlite3 *db, const char *path, const char *what)
 {
-	int e = sqlite3_errcode(db);
+	int e = sqlite3_extended_errcode(db) & 0xff;
 	if (e == SQLITE_NOMEM)
 		return CM_ENOMEM;
+	if (e == SQLITE_BUSY || e == SQLITE_LOCKED) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL,
+		             "%s: the pack is locked by another program writing it (%s); try again when it"
+		             " has finished",
+		             what, sqlite3_errmsg(db));
+		return CM_EIO;
+	}
 	cm_diags_check(d, "CM0404", path, 0, 0, NULL, "%s: %s", what, sqlite3_errmsg(db));
 	return CM_EFORMAT;
 }

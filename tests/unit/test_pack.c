@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <sqlite3.h>
 #include "carcamap/catalog.h"
@@ -565,6 +566,55 @@ static void test_pack__write_stores_client_binary(void **state)
 	cm_pack_close(p);
 }
 
+/* A pack another process holds in a write transaction (BEGIN EXCLUSIVE):
+ * opening it is a transient I/O failure (CM_EIO, a message saying it is
+ * locked), never damage (CM0404), and it opens once the writer is done. */
+static void test_pack__locked_by_writer_is_io_error(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	int ready[2], done[2];
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(done), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		sqlite3 *db = NULL;
+		char c = 'x';
+		if (sqlite3_open_v2(f->path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+		    sqlite3_exec(db, "BEGIN EXCLUSIVE; UPDATE squares SET name = 'W' WHERE x = 1 AND y = 1",
+		                 NULL, NULL, NULL) != SQLITE_OK)
+			c = 'e';
+		if (write(ready[1], &c, 1) != 1 || read(done[0], &c, 1) != 1)
+			_exit(2);
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_close(db);
+		_exit(0);
+	}
+	char c = 0;
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	assert_int_equal(c, 'x');
+	cm_pack *p = NULL;
+	int rc = cm_pack_open(f->path, f->d, &p);
+	assert_int_equal(write(done[1], "g", 1), 1);
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(ready[0]);
+	close(ready[1]);
+	close(done[0]);
+	close(done[1]);
+	assert_null(p);
+	assert_int_equal(rc, CM_EIO);
+	assert_true(has_diag(f->d, NULL, NULL, "locked by another program"));
+	assert_false(has_diag(f->d, "CM0404", NULL, NULL));
+	cm_diags_clear(f->d);
+	/* the writer has rolled back: the pack is whole */
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	cm_pack_close(p);
+}
+
 static void test_pack__map_binary(void **state)
 {
 	fx *f = *state;
@@ -638,6 +688,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pack__corrupt_page, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__hostile_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__locked_by_writer_is_io_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__map_binary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__write_stores_client_binary, setup, teardown),
 		cmocka_unit_test(test_pack__catalogue_rows),

@@ -1,0 +1,1 @@
+sed -n '/^## Five minutes with carcamap/,/^```$/p' README.md | sed -e '1,/^```sh$/d' -e '/^```$/d' -e '/^make /d' -e '/^export PATH=/a cd "${TMPDIR_CASE:?}"' > "$TMPDIR_CASE/demo.sh" && sh -e "$TMPDIR_CASE/demo.sh" >/dev/null; echo "exit $?"
