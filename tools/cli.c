@@ -258,6 +258,13 @@ int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *
 	t->map = cli_select_map(t->cmd, w, id, t->printing - 1);
 	if (!t->map)
 		return CLI_NO_MAP;
+	/* a map from a pack (no file) has passed only the pack's own checks and
+	 * its hash: a structurally broken one (CM02xx, as check reports it) is
+	 * never exported, rendered or played */
+	if (!t->map->file && cm_map_check(t->map, NULL, 0, d) != 0) {
+		t->map = NULL;
+		return CM_EINVAL;
+	}
 	return t->build_deck ? cm_play_deck(w, t->map, d, &t->deck) : 0;
 }
 

@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=$PWD/maps/tilesets; P=tests/fixtures/cli/rehashed-no-start.pack; $CM check "$P"; echo "check exit $?"; $CM export --format xml "$P" -o "$TMPDIR_CASE/m.xml"; echo "export exit $?"; $CM export --format bin "$P" -o "$TMPDIR_CASE/m.cmap"; echo "export bin exit $?"; $CM render "$P" -o "$TMPDIR_CASE/m.svg"; echo "render exit $?"; ls "$TMPDIR_CASE"
