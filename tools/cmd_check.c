@@ -32,8 +32,9 @@ static void usage(FILE *f)
 	        "  --ignore ID    drop diagnostics of check ID (repeatable)\n"
 	        "  --only ID      keep only diagnostics of check ID (repeatable)\n"
 	        "  --games N      also play N random games per map (2 players) and report\n"
-	        "                 the fill ratio, squares rarely filled and tiles put aside\n"
-	        "                 (checks CM06xx); 0..%d, default 0\n"
+	        "                 the fill ratio, squares rarely filled and stranded tiles\n"
+	        "                 (drawn tiles that fit nowhere; checks CM06xx), 1..%d,\n"
+	        "                 the same statistics as `carcamap play` (default: none)\n"
 	        "  --seed N       seed of the first game (game i plays seed+i; default %d)\n"
 	        "  --jobs N       play the games on N threads, 1..64 (default: the\n"
 	        "                 processors); the results are the same for every N\n"
@@ -103,7 +104,7 @@ static int list_markdown(void)
 	       "| CM0502 | fewer than %d copies of the deck fit the square (in some rotation, against its printed constraints alone) |\n"
 	       "| CM0602 | the square was filled in fewer than %d per mille of the games |\n"
 	       "| CM0603 | the mean fill ratio (squares holding a tile at the end / playable squares) is below %d.%03d |\n"
-	       "| CM0604 | the games put aside more than %d%% of the deck's tiles on average |\n"
+	       "| CM0604 | the games strand (draw tiles that fit nowhere) more than %d%% of the deck's tiles on average |\n"
 	       "\n"
 	       "Simulated games: %d players, random play (`cm_play_games`, the games of\n"
 	       "`carcamap play`); game i of N plays seed + i, the seed %d unless `--seed`\n"
@@ -224,8 +225,8 @@ int cmd_check(int argc, char **argv)
 			list = 1;
 			break;
 		case 'g':
-			if ((v = cli_parse_uint(optarg, CM_CHECK_MAX_GAMES)) < 0)
-				ec = cli_usage_error("check", "--games takes a whole number from 0 to %d, not '%s'",
+			if ((v = cli_parse_uint(optarg, CM_CHECK_MAX_GAMES)) < 1)
+				ec = cli_usage_error("check", "--games takes a whole number from 1 to %d, not '%s'",
 				                     CM_CHECK_MAX_GAMES, optarg);
 			co.games = (int)v;
 			break;

@@ -11,7 +11,7 @@
 #include "carcamap/stats.h"
 #include "base/json_int.h" /* --format json */
 
-#define MAX_GAMES 10000000L
+#define MAX_GAMES ((long)CM_CHECK_MAX_GAMES) /* the same range as check --games */
 #define MAX_RULES 32
 
 static void usage(FILE *f)
@@ -21,12 +21,13 @@ static void usage(FILE *f)
 	        "\n"
 	        "Plays random legal games on a map (each turn a placement chosen uniformly\n"
 	        "among the legal ones, a follower deployed half the time) and reports the\n"
-	        "tiles placed, the squares filled and never filled, the tiles stranded,\n"
+	        "tiles placed (besides the setup tiles), the squares filled and never\n"
+	        "filled, the stranded tiles (drawn tiles that fit nowhere, put aside),\n"
 	        "the points per feature kind, the scores per seat and the winners.\n"
 	        "The same inputs and seed give the same report.\n"
 	        "\n"
 	        "Options:\n"
-	        "  --games N          games to play, 1..10000000 (default 100)\n"
+	        "  --games N          games to play, 1..%ld (default 100)\n"
 	        "  --seed S           seed of the first game; game i uses S+i (default 1)\n"
 	        "  --players P        seats, 2..6 (default 2)\n"
 	        "  --rule NAME=VALUE  set a rule option (repeatable): edition=C1|C2|C3,\n"
@@ -54,7 +55,7 @@ static void usage(FILE *f)
 	        "  carcamap play my-map.xml --rule farmers=C1 --replay game1.txt\n"
 	        "\n"
 	        "Exit status: 0 played, 1 problems in the input, 2 usage error, 3 I/O or\n"
-	        "internal failure.\n");
+	        "internal failure.\n", MAX_GAMES);
 }
 
 /* Progress on a terminal only: "\rplaying 340/1000", about 100 updates. */

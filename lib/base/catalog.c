@@ -200,7 +200,7 @@ static const cm_check_info checks[] = {
 	  "open the square up: fewer printed constraints, or more squares and tiles around it" },
 	{ "CM0603", W, "low fill ratio in simulated games", "MAP-TILES",
 	  "use more tiles for the map, or fewer squares, or looser printed constraints" },
-	{ "CM0604", W, "simulated games put many tiles aside", "BASE-PLACE",
+	{ "CM0604", W, "simulated games strand many tiles", "BASE-PLACE",
 	  "loosen printed constraints near the squares that stay empty, or change the deck's mix" },
 
 	/* end CM06xx */

@@ -289,10 +289,10 @@ static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm
 		}
 	}
 	map_report(c, "CM0601", m->line, "simulated games",
-	           "%d games of %d players (seeds %llu-%llu): fill ratio %.3f, tiles placed %.1f, drawn but "
-	           "unplaceable %.1f, squares never filled %d of %d",
+	           "%d games of %d players (seeds %llu-%llu): fill ratio %.3f, tiles placed %.2f per game "
+	           "(and %.2f at setup), stranded tiles %.2f per game, squares never filled %d of %d",
 	           G, players, (unsigned long long)o->seed, (unsigned long long)(o->seed + (uint64_t)G - 1), fill,
-	           (double)(st->tiles_placed + st->setup_tiles) / G, (double)st->stranded / G, never,
+	           (double)st->tiles_placed / G, (double)st->setup_tiles / G, (double)st->stranded / G, never,
 	           st->squares_playable);
 	if (fill * 1000 < CM_CHECK_LOW_FILL_PERMILLE)
 		map_report(c, "CM0603", m->line, "simulated games",
@@ -301,8 +301,8 @@ static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm
 	int tiles = deck_drawn(deck);
 	if ((double)st->stranded * 100 > (double)G * tiles * CM_CHECK_STRAND_PERCENT)
 		map_report(c, "CM0604", m->line, "simulated games",
-		           "the simulated games put aside %.1f of the deck's %d tiles on average (threshold %d%%); %d of %d "
-		           "games put some aside",
+		           "stranded tiles: %.2f of the deck's %d tiles per game (threshold %d%%); %d of %d "
+		           "games stranded some",
 		           (double)st->stranded / G, tiles, CM_CHECK_STRAND_PERCENT, st->stranded_games, G);
 out:
 	cm_play_stats_free(st);

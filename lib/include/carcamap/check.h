@@ -31,7 +31,8 @@ extern "C" {
 #define CM_CHECK_STRAND_PERCENT 10
 /* The first game's seed when none is given; game i plays seed + i. */
 #define CM_CHECK_DEFAULT_SEED 1
-#define CM_CHECK_MAX_GAMES 1000000
+/* --games of check and play take 1..CM_CHECK_MAX_GAMES */
+#define CM_CHECK_MAX_GAMES 10000000
 
 typedef struct {
 	bool structure;   /* run the structural checks (cm_map_check) first: for
