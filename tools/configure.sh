@@ -69,7 +69,7 @@ test)
   # /usr/bin/jsonschema because a
   # pip-installed jsonschema elsewhere on PATH is not the Debian one the
   # tests use. Building and using carcamap needs none of them.
-  tools_needed="xmllint:libxml2-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled npm:npm chromium:chromium node:nodejs emcc:emscripten"
+  tools_needed="g++:g++ man:man-db file:file xmllint:libxml2-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled npm:npm chromium:chromium node:nodejs emcc:emscripten"
   missing=""
   for t in $tools_needed; do
     cmd=${t%%:*}; pkg=${t#*:}
