@@ -219,10 +219,10 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	if (town && b->rules.town_cost)
 		placer_item(b, CM_ITEM_TOWN_COST, -2, "MAP-TOWN", "tile on a town square (town-cost): -2");
 	const type_info *ti = &b->deck->info[b->tile[s]];
-	for (int f = 0; f < ti->n_feat; f++) {
-		if (ti->kind[f] != CM_FEAT_ROAD && ti->kind[f] != CM_FEAT_CITY)
+	for (uint32_t rc = ti->roadcity, f = 0; rc; rc >>= 1, f++) {
+		if (!(rc & 1))
 			continue;
-		int32_t r = cm__find(n, b->base[s] + f);
+		int32_t r = cm__find(n, b->base[s] + (int32_t)f);
 		if (n[r].open == 0 && !(n[r].flags & NF_DONE))
 			cm__score_feature(b, r, false, true);
 	}
@@ -250,7 +250,8 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 		if (n[r].open == 0 && !(n[r].flags & NF_DONE))
 			cm__score_feature(b, r, false, true);
 	}
-	for (int k = -1; k < 8; k++) {
+	/* monasteries: on the square, and around it when any is (mon_near) */
+	for (int k = -1; k < (b->mon_near[s] ? 8 : 0); k++) {
 		int q = k < 0 ? s : b->nb8[s * 8 + k];
 		if (q < 0 || b->mon[q] < 0)
 			continue;
@@ -330,8 +331,8 @@ static int pair_cmp(const void *a, const void *b)
 }
 
 /* C1 farmers: each complete city once, 4 to the majority of the farmers
- * in every field touching it. */
-static int farmers_c1(cm_board *b)
+ * in every field touching it (the occupied features: roots[0..nr)). */
+static int farmers_c1(cm_board *b, const int32_t *roots, int nr)
 {
 	node *n = b->nodes;
 	size_t np = 0, cap = 0;
@@ -339,8 +340,9 @@ static int farmers_c1(cm_board *b)
 	int32_t *tmp = calloc((size_t)b->max_nodes + 1, sizeof *tmp);
 	if (!tmp)
 		return CM_ENOMEM;
-	for (int32_t i = 0; i < b->n_nodes; i++) {
-		if (n[i].parent != i || n[i].kind != CM_FEAT_FIELD || !n[i].nfol)
+	for (int ri = 0; ri < nr; ri++) {
+		int32_t i = roots[ri];
+		if (n[i].kind != CM_FEAT_FIELD)
 			continue;
 		int k = field_cities(b, i, tmp, b->max_nodes);
 		for (int j = 0; j < k; j++) {
@@ -385,6 +387,27 @@ static int farmers_c1(cm_board *b)
 	return 0;
 }
 
+/* The roots of the features with followers, rising: what final scoring
+ * visits, in the order of a walk over every node (a root has followers
+ * exactly when a follower on the board stands on a piece under it). */
+static int occupied_roots(cm_board *b, int32_t *roots)
+{
+	node *n = b->nodes;
+	uint32_t ep = cm__epoch(b);
+	int nr = 0;
+	for (int i = 0; i < b->n_fol; i++) {
+		int32_t r = cm__find(n, b->fol_node[i]);
+		if (b->nstamp[r] == ep)
+			continue;
+		b->nstamp[r] = ep;
+		int j = nr++;
+		for (; j > 0 && roots[j - 1] > r; j--)
+			roots[j] = roots[j - 1];
+		roots[j] = r;
+	}
+	return nr;
+}
+
 int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 {
 	if (b->final_done || b->last_sq >= 0 || b->n_wait)
@@ -396,8 +419,11 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 	memcpy(score0, b->score, sizeof score0);
 	cm_game_stats stats0 = b->stats;
 	node *n = b->nodes;
-	for (int32_t i = 0; i < b->n_nodes; i++) {
-		if (n[i].parent != i || !n[i].nfol || (n[i].flags & NF_DONE))
+	int32_t *roots = b->froots;
+	int nr = occupied_roots(b, roots);
+	for (int ri = 0; ri < nr; ri++) {
+		int32_t i = roots[ri];
+		if (n[i].flags & NF_DONE)
 			continue;
 		if ((n[i].kind == CM_FEAT_ROAD || n[i].kind == CM_FEAT_CITY) && n[i].open > 0)
 			cm__score_feature(b, i, true, true);
@@ -406,10 +432,11 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 	}
 	int rc = 0;
 	if (b->rules.farmers == CM_FARMERS_C1) {
-		rc = farmers_c1(b);
+		rc = farmers_c1(b, roots, nr);
 	} else {
-		for (int32_t i = 0; i < b->n_nodes; i++) {
-			if (n[i].parent != i || n[i].kind != CM_FEAT_FIELD || !n[i].nfol)
+		for (int ri = 0; ri < nr; ri++) {
+			int32_t i = roots[ri];
+			if (n[i].kind != CM_FEAT_FIELD)
 				continue;
 			int k = field_cities(b, i, NULL, 0);
 			cm_score_item *it = cm__item(b);
