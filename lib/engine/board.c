@@ -86,7 +86,26 @@ static int overlap(cm_board *b, int32_t x, int32_t y)
 	return cnt;
 }
 
-static int32_t unite(cm_board *b, int32_t a, int32_t c)
+/* The rarer half of a union: followers and the NF_MULTI lists. */
+static void unite_more(cm_board *b, node *n, node *A, node *C)
+{
+	if (C->nfol) { /* most features joined carry no follower */
+		A->nfol = (uint16_t)(A->nfol + C->nfol);
+		for (int p = 0; p < b->n_players; p++)
+			A->fol[p] = (uint8_t)(A->fol[p] + C->fol[p]);
+	}
+	if (A->mhead < 0) {
+		A->mhead = C->mhead;
+	} else if (C->mhead >= 0) {
+		int32_t t = n[A->mhead].mnext;
+		n[A->mhead].mnext = n[C->mhead].mnext;
+		n[C->mhead].mnext = t;
+	}
+}
+
+/* Joins the features of pieces a and c (union by size, the first root
+ * kept on a tie); returns the root. */
+static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 {
 	node *n = b->nodes;
 	int32_t ra = cm__find(n, a), rc = cm__find(n, c);
@@ -108,25 +127,15 @@ static int32_t unite(cm_board *b, int32_t a, int32_t c)
 	A->arms += C->arms;
 	A->nmulti += C->nmulti;
 	A->flags |= (uint8_t)(C->flags & ~NF_MULTI);
-	if (C->nfol) { /* most features joined carry no follower */
-		A->nfol = (uint16_t)(A->nfol + C->nfol);
-		for (int p = 0; p < b->n_players; p++)
-			A->fol[p] = (uint8_t)(A->fol[p] + C->fol[p]);
-	}
 	int32_t t = A->next;
 	A->next = C->next;
 	C->next = t;
-	if (A->mhead < 0)
-		A->mhead = C->mhead;
-	else if (C->mhead >= 0) {
-		t = n[A->mhead].mnext;
-		n[A->mhead].mnext = n[C->mhead].mnext;
-		n[C->mhead].mnext = t;
-	}
+	if (C->nfol || C->mhead >= 0)
+		unite_more(b, n, A, C);
 	return ra;
 }
 
-static void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, uint8_t flags, uint8_t feat,
+static CM__INLINE void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, uint8_t flags, uint8_t feat,
                       int open, int arms)
 {
 	memset(nd, 0, sizeof *nd);
@@ -149,7 +158,7 @@ static void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, uint8_t fla
  * table sa) and its neighbour (features c, slot table sc). Roads and
  * cities join on the middle slot and close one open edge each; fields
  * join slot by slot. An abbey closes what it meets. */
-static void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc,
+static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc,
                       bool abbey)
 {
 	node *n = b->nodes;
@@ -200,7 +209,7 @@ static void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c
 
 /* ---- the frontier ---- */
 
-static void front_add(cm_board *b, int s)
+static CM__INLINE void front_add(cm_board *b, int s)
 {
 	if (b->front_pos[s] >= 0)
 		return;
@@ -209,7 +218,7 @@ static void front_add(cm_board *b, int s)
 	b->front[b->n_front++] = s;
 }
 
-static void front_del(cm_board *b, int s)
+static CM__INLINE void front_del(cm_board *b, int s)
 {
 	int i = b->front_pos[s];
 	if (i < 0)
@@ -221,7 +230,7 @@ static void front_del(cm_board *b, int s)
 	b->front_pos[s] = -1;
 }
 
-static void reach(cm_board *b, int s)
+static CM__INLINE void reach(cm_board *b, int s)
 {
 	uint8_t f = b->sflags[s];
 	if (!(f & SF_PLAYABLE))

@@ -203,6 +203,14 @@ struct cm_board {
 	cm_game_stats stats;
 };
 
+/* The few hot steps of a turn the compiler should inline where they are
+ * called whatever its size heuristics (a hint elsewhere). */
+#if defined(__GNUC__)
+#define CM__INLINE inline __attribute__((always_inline))
+#else
+#define CM__INLINE inline
+#endif
+
 /* union-find */
 static inline int32_t cm__find(node *n, int32_t a)
 {
