@@ -406,6 +406,8 @@ static int build_static(cm_board *b, cm_diags *d)
 	ALLOC(b->play8, N);
 	ALLOC(b->bc8, N);
 	ALLOC(b->sq_links, N);
+	ALLOC(b->sq_x, N);
+	ALLOC(b->sq_y, N);
 	ALLOC(b->req0, N);
 	ALLOC(b->sflags0, N);
 	ALLOC(b->bc_adj_start, m->n_bigcities + 1);
@@ -419,6 +421,8 @@ static int build_static(cm_board *b, cm_diags *d)
 		for (int x = 0; x < b->cols; x++) {
 			int s = y * b->cols + x;
 			const cm_square *q = &m->squares[s];
+			b->sq_x[s] = x;
+			b->sq_y[s] = y;
 			for (int k = 0; k < 4; k++) {
 				b->nb[s * 4 + k] = cm__sq_index(b, x + dx[k], y + dy[k]);
 				b->side_static[s * 4 + k] = -1;
@@ -691,8 +695,8 @@ void cm__log_move(cm_board *b, cm_move_kind k, int t, int s, int r)
 	mv->player = (uint8_t)b->cur;
 	mv->type = (uint8_t)(t < 0 ? 0 : t);
 	mv->rot = (uint8_t)r;
-	mv->x = (int16_t)(s >= 0 ? s % b->cols : -1);
-	mv->y = (int16_t)(s >= 0 ? s / b->cols : -1);
+	mv->x = (int16_t)(s >= 0 ? b->sq_x[s] : -1);
+	mv->y = (int16_t)(s >= 0 ? b->sq_y[s] : -1);
 	mv->feature = -1;
 	mv->wagon = 0;
 }
@@ -1001,7 +1005,8 @@ void cm_board_free(cm_board *b)
 		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
 		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
-		      b->front_req, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0 };
+		      b->front_req, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
+		      b->sq_x, b->sq_y };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	free(b);
@@ -1251,8 +1256,8 @@ void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd
 	cm_follower *fo = &b->fol[b->n_fol];
 	fo->player = player;
 	fo->kind = kind;
-	fo->x = b->nodes[nd].sq % b->cols;
-	fo->y = b->nodes[nd].sq / b->cols;
+	fo->x = b->sq_x[b->nodes[nd].sq];
+	fo->y = b->sq_y[b->nodes[nd].sq];
 	fo->feature = b->nodes[nd].feat;
 	b->fol_node[b->n_fol++] = nd;
 }
@@ -1321,8 +1326,8 @@ void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
 		p = n[p].next;
 	} while (p != r);
 	if (best >= 0) {
-		it->x = n[best].sq % b->cols;
-		it->y = n[best].sq / b->cols;
+		it->x = b->sq_x[n[best].sq];
+		it->y = b->sq_y[n[best].sq];
 		it->feature = n[best].feat;
 	}
 }

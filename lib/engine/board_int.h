@@ -114,6 +114,7 @@ struct cm_board {
 	int cols, rows, n_sq;
 	int32_t *nb;        /* n_sq*4 neighbour squares (N E S W), -1 off the grid */
 	int32_t *nb8;       /* n_sq*8 squares around, clockwise from the north-west */
+	int32_t *sq_x, *sq_y; /* per square: its column and row (s % cols, s / cols) */
 	uint8_t *sq_kind;
 	int16_t *island;    /* island index per square, -1 */
 	uint8_t *island_arms;

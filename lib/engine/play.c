@@ -6,6 +6,12 @@
 #include "engine/board_int.h"
 #include "engine/rng_int.h"
 
+/* The k-th rotation (rising) in a mask of legal rotations. */
+static const uint8_t kth_rot[16][4] = {
+	{ 0 }, { 0 }, { 1 }, { 0, 1 }, { 2 }, { 0, 2 }, { 1, 2 }, { 0, 1, 2 },
+	{ 3 }, { 0, 3 }, { 1, 3 }, { 0, 1, 3 }, { 2, 3 }, { 0, 2, 3 }, { 1, 2, 3 }, { 0, 1, 2, 3 },
+};
+
 /* Step 3: deploy a meeple or the wagon, or nothing. The spots are those
  * of cm_board_spots for a meeple, then for the wagon, found in one pass. */
 static void deploy_random(cm_board *b, cm_rng *rng)
@@ -95,11 +101,8 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		i = 0;
 		while (k >= rc[fr[i]])
 			k -= rc[fr[i++]];
-		int s = b->front[i], r = 0;
-		unsigned m = b->deck->info[t].rotmask[fr[i]];
-		for (; !((m >> r) & 1) || k--; r++)
-			;
-		cm__place_drawn(b, t, s, r);
+		int s = b->front[i];
+		cm__place_drawn(b, t, s, kth_rot[b->deck->info[t].rotmask[fr[i]]][k]);
 		deploy_random(b, rng);
 		cm_board_end_turn(b, NULL, NULL);
 		if (b->n_wait)

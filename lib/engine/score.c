@@ -18,14 +18,16 @@ cm_score_item *cm__item(cm_board *b)
 	return it;
 }
 
-static unsigned majority(const node *nd)
+/* The players with the most followers in nd->fol (the seats of the game,
+ * np: the others hold none). */
+static unsigned majority(const node *nd, int np)
 {
 	int max = 0;
-	for (int p = 0; p < CM_MAX_PLAYERS; p++)
+	for (int p = 0; p < np; p++)
 		if (nd->fol[p] > max)
 			max = nd->fol[p];
 	unsigned m = 0;
-	for (int p = 0; max && p < CM_MAX_PLAYERS; p++)
+	for (int p = 0; max && p < np; p++)
 		if (nd->fol[p] == max)
 			m |= 1u << p;
 	return m;
@@ -140,7 +142,7 @@ void cm__score_feature(cm_board *b, int32_t r, bool final, bool give)
 		it->rule = "MAP-EDGE-DONE";
 	else
 		it->rule = "BASE-SCORE";
-	it->players = majority(nd);
+	it->players = nd->nfol ? majority(nd, b->n_players) : 0;
 	cm__item_where(b, r, it);
 	if (give)
 		award(b, it, final);
@@ -171,9 +173,9 @@ void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 		it->rule = "BASE-SCORE";
 		it->reason = "complete monastery: 9";
 	}
-	it->players = majority(nd);
-	it->x = s % b->cols;
-	it->y = s / b->cols;
+	it->players = nd->nfol ? majority(nd, b->n_players) : 0;
+	it->x = b->sq_x[s];
+	it->y = b->sq_y[s];
 	it->feature = nd->feat;
 	if (give)
 		award(b, it, final);
@@ -191,8 +193,8 @@ static cm_score_item *placer_item(cm_board *b, cm_item_type type, int points, co
 	it->type = type;
 	it->points = points;
 	it->players = 1u << b->cur;
-	it->x = b->last_sq % b->cols;
-	it->y = b->last_sq / b->cols;
+	it->x = b->sq_x[b->last_sq];
+	it->y = b->sq_y[b->last_sq];
 	it->rule = rule;
 	it->reason = reason;
 	award(b, it, false);
@@ -376,7 +378,7 @@ static int farmers_c1(cm_board *b, const int32_t *roots, int nr)
 		it->kind = CM_FEAT_FIELD;
 		it->cities = 1;
 		it->points = 4;
-		it->players = majority(&tally);
+		it->players = majority(&tally, b->n_players);
 		it->rule = "BASE-FINAL";
 		it->reason = "farmers (C1): 4 for a complete city, to the majority of its farmers";
 		cm__item_where(b, pv[i].city, it);
@@ -444,7 +446,7 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 			it->kind = CM_FEAT_FIELD;
 			it->cities = k;
 			it->points = 3 * k;
-			it->players = majority(&n[i]);
+			it->players = majority(&n[i], b->n_players);
 			it->rule = "BASE-FINAL";
 			it->reason = "field: 3 per complete city it touches";
 			cm__item_where(b, i, it);
