@@ -216,7 +216,7 @@ int cm_legend_load_memory(const char *buf, size_t len, const char *file, cm_diag
 	if (rc)
 		return rc;
 	rc = legend_from_doc(doc, file, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
 
@@ -228,7 +228,7 @@ int cm_legend_load_file(const char *path, cm_diags *d, cm_legend **out)
 	if (rc)
 		return rc;
 	rc = legend_from_doc(doc, path, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
 

@@ -790,7 +790,7 @@ static int load_path(const char *path, int depth, unsigned flags, int printing, 
 	if (rc)
 		return rc;
 	rc = load_doc(doc, path, depth, flags, printing, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
 
@@ -817,7 +817,7 @@ int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *
 	if (rc)
 		return rc;
 	rc = load_doc(doc, file, 0, 0, -1, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
 

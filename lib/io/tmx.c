@@ -1444,7 +1444,7 @@ int cm_tmx_load_memory(const char *buf, size_t len, const char *file, cm_diags *
 	if (rc)
 		return rc;
 	rc = load_doc(doc, file, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
 
@@ -1456,6 +1456,6 @@ int cm_tmx_load_file(const char *path, cm_diags *d, cm_map **out)
 	if (rc)
 		return rc;
 	rc = load_doc(doc, path, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
