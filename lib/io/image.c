@@ -886,7 +886,7 @@ int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diag
 	}
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			cm_square *s = cm_map_at(m, x, y);
+			cm_square *s = cm_map_at_mut(m, x, y);
 			int idx = r->cell[y * m->cols + x];
 			if (idx < 0)
 				continue;

@@ -1552,7 +1552,7 @@ static void read_names(rd *r, const char *sql, const char *id, const char *what,
 }
 
 /* The square at (x,y) of a row, checked to be inside the grid. */
-static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, const cm_map *m, char *w, size_t wn,
+static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, cm_map *m, char *w, size_t wn,
                              const char *where, int *px, int *py)
 {
 	long long x, y;
@@ -1567,7 +1567,7 @@ static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, const cm_map *m, ch
 	r->sq_y = (int)y;
 	*px = (int)x;
 	*py = (int)y;
-	return cm_map_at(m, (int)x, (int)y);
+	return cm_map_at_mut(m, (int)x, (int)y);
 }
 
 static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
