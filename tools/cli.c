@@ -280,3 +280,42 @@ int cli_default_jobs(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > CM_PLAY_MAX_JOBS ? CM_PLAY_MAX_JOBS : (int)n;
 }
+
+char *cli_strdup(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	return p ? memcpy(p, s, n) : NULL;
+}
+
+char *cli_asprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *p = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (p) {
+		va_start(ap, fmt);
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	return p;
+}
+
+int cli_grow(void **v, size_t *cap, size_t n, size_t es)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 8;
+	while (nc <= n)
+		nc *= 2;
+	void *p = realloc(*v, nc * es);
+	if (!p)
+		return CM_ENOMEM;
+	*v = p;
+	*cap = nc;
+	return 0;
+}

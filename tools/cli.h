@@ -104,6 +104,18 @@ long cli_parse_uint(const char *s, long max);
 /* The default of --jobs: the processors online (1 when unknown). */
 int cli_default_jobs(void);
 
+/* Small helpers of the command's own (the library keeps its alike
+ * private): a copy of s (NULL for NULL or when out of memory); a printf
+ * into a new string (NULL when out of memory); growing *v (elements of es
+ * bytes) to hold at least n+1 of them, 0 or CM_ENOMEM (*v left as it was). */
+char *cli_strdup(const char *s);
+char *cli_asprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+int cli_grow(void **v, size_t *cap, size_t n, size_t es);
+
 /* Waiting for files to change (watch.c): a set of files, a wait that
  * returns once any of them changed (content, replacement, appearance,
  * removal) and stayed quiet for 150 ms. inotify on Linux, else polling

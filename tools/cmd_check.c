@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "base/json_int.h" /* --list --format json */
 
 static void usage(FILE *f)
 {
@@ -130,29 +129,32 @@ static int list_markdown(void)
 static int list_catalog(cli_format fmt)
 {
 	if (fmt == FMT_JSON) {
-		cm_json j;
-		cm_json_init(&j, stdout, true);
-		cm_json_obj_begin(&j);
-		cm_json_key(&j, "checks");
-		cm_json_arr_begin(&j);
+		cm_json *j = cm_json_new(stdout, true);
+		if (!j)
+			return EXIT_IO;
+		cm_json_obj_begin(j);
+		cm_json_key(j, "checks");
+		cm_json_arr_begin(j);
 		for (size_t i = 0; i < cm_catalog_count(); i++) {
 			const cm_check_info *c = cm_catalog_get(i);
-			cm_json_obj_begin(&j);
-			cm_json_key(&j, "id");
-			cm_json_str(&j, c->id);
-			cm_json_key(&j, "severity");
-			cm_json_str(&j, cm_severity_name(c->severity));
-			cm_json_key(&j, "rule");
-			cm_json_str(&j, c->rule);
-			cm_json_key(&j, "title");
-			cm_json_str(&j, c->title);
-			cm_json_key(&j, "fix");
-			cm_json_str(&j, c->fix);
-			cm_json_obj_end(&j);
+			cm_json_obj_begin(j);
+			cm_json_key(j, "id");
+			cm_json_str(j, c->id);
+			cm_json_key(j, "severity");
+			cm_json_str(j, cm_severity_name(c->severity));
+			cm_json_key(j, "rule");
+			cm_json_str(j, c->rule);
+			cm_json_key(j, "title");
+			cm_json_str(j, c->title);
+			cm_json_key(j, "fix");
+			cm_json_str(j, c->fix);
+			cm_json_obj_end(j);
 		}
-		cm_json_arr_end(&j);
-		cm_json_obj_end(&j);
-		return cm_json_finish(&j) || fflush(stdout) ? EXIT_IO : EXIT_CLEAN;
+		cm_json_arr_end(j);
+		cm_json_obj_end(j);
+		int bad = cm_json_finish(j);
+		cm_json_free(j);
+		return bad || fflush(stdout) ? EXIT_IO : EXIT_CLEAN;
 	}
 	for (size_t i = 0; i < cm_catalog_count(); i++) {
 		const cm_check_info *c = cm_catalog_get(i);

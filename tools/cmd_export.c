@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "base/util_int.h"
 
 static void usage(FILE *f)
 {
@@ -83,7 +82,7 @@ static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_
 		return rc;
 	}
 	j.bin = bin;
-	rc = cm_write_to(path, write_job, &j, d);
+	rc = cm_file_write(path, write_job, &j, d);
 	free(bin);
 	if (rc && rc != CM_EIO)
 		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL, "cannot export map %s: %s", m->id,

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "base/util_int.h"
 
 static void usage(FILE *f)
 {
@@ -57,7 +56,7 @@ static char *id_from_path(const char *path)
 {
 	const char *b = strrchr(path, '/');
 	b = b ? b + 1 : path;
-	char *id = cm_strdup(b);
+	char *id = cli_strdup(b);
 	if (!id)
 		return NULL;
 	char *dot = strrchr(id, '.');
@@ -162,7 +161,7 @@ int cmd_import(int argc, char **argv)
 		}
 		int trc = cm_tmx_load_file(png, d, &m);
 		if (!trc)
-			trc = cm_write_to(out, write_map, m, d);
+			trc = cm_file_write(out, write_map, m, d);
 		ec = cli_finish(d, FMT_TEXT, trc);
 		cm_map_free(m);
 		cm_diags_free(d);
@@ -173,7 +172,7 @@ int cmd_import(int argc, char **argv)
 		rc = cm_image_import(png, lg, d, &m);
 	if (!rc) {
 		free(m->id);
-		m->id = id ? cm_strdup(id) : id_from_path(png);
+		m->id = id ? cli_strdup(id) : id_from_path(png);
 		if (!m->id) {
 			cm_diags_add(d, CM_SEV_ERROR, NULL, png, 0, 0, NULL,
 			             "no map id can be made from the file name: give --id");
@@ -187,7 +186,7 @@ int cmd_import(int argc, char **argv)
 		if (out && !rebase_paths(m, out))
 			rc = CM_ENOMEM;
 		free(m->name);
-		m->name = cm_strdup(name ? name : m->id);
+		m->name = cli_strdup(name ? name : m->id);
 		/* a skeleton: every start square is used until the author says otherwise */
 		int starts = 0;
 		for (int i = 0; i < m->cols * m->rows; i++)
@@ -195,7 +194,7 @@ int cmd_import(int argc, char **argv)
 		m->setup.starts_used = starts ? starts : 1;
 		cm_map_default_prints(m);
 		/* beside the target, renamed into place: never a half-written file */
-		rc = cm_write_to(out, write_map, m, d);
+		rc = cm_file_write(out, write_map, m, d);
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
 	cm_map_free(m);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* file.c: the file helpers every reader and writer uses (util_int.h):
+/* file.c: the file helpers every reader and writer uses (util_int.h; the
+ * public ones in carcamap/file.h):
  * opening and reading whole inputs with their limits, paths relative to a
  * file, and the atomic writer (a file beside the target, renamed into
  * place). Failures are reported into a cm_diags sink. */
@@ -319,4 +320,15 @@ int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_d
 		remove(tmp);
 	free(tmp);
 	return rc;
+}
+
+/* The public names (carcamap/file.h) of the two above. */
+int cm_file_open_read(const char *path, cm_diags *d, FILE **out)
+{
+	return cm_open_read(path, d, out);
+}
+
+int cm_file_write(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d)
+{
+	return cm_write_to(path, fn, arg, d);
 }
