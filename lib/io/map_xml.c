@@ -306,7 +306,7 @@ static void read_square(reader *r, xmlNode *n)
 	cm_map *m = r->m;
 	unsigned line = cm_xml_line(n);
 	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
-	cm_square *sq = cm_map_at(m, x, y);
+	cm_square *sq = cm_map_at_mut(m, x, y);
 	if (!sq) {
 		rd_report(r, "CM0201", line, 0, "square (%d,%d) is outside the %dx%d grid", x, y, m->cols, m->rows);
 		return;
@@ -378,7 +378,7 @@ static void read_edge(reader *r, xmlNode *n)
 	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
 	char *side = rd_attr(r, n, "side"), *print = rd_attr(r, n, "print");
 	int s = side_parse(side);
-	cm_square *sq = cm_map_at(r->m, x, y);
+	cm_square *sq = cm_map_at_mut(r->m, x, y);
 	if (!sq) {
 		rd_report(r, "CM0201", line, 0, "edge print at square (%d,%d) is outside the %dx%d grid", x, y,
 		          r->m->cols, r->m->rows);
@@ -441,7 +441,7 @@ static void read_bigcity(reader *r, xmlNode *n)
 			continue;
 		cm_bigcity_piece *pc = &bc->pieces[bc->n_pieces++];
 		read_piece(r, c, pc);
-		cm_square *sq = cm_map_at(m, pc->x, pc->y);
+		cm_square *sq = cm_map_at_mut(m, pc->x, pc->y);
 		if (sq && sq->bigcity < 0)
 			sq->bigcity = idx;
 	}
