@@ -139,6 +139,10 @@ $(SOLIB): $(LIB_OBJ) $(O)/carcamap.sym
 	  -Wl,--no-undefined -o $@ $(LIB_OBJ) $(DEP_LIBS)
 	$(Q)ln -sf $(notdir $@) $(O)/$(SONAME) && ln -sf $(notdir $@) $(O)/libcarcamap.so
 
+# The command is a client of the library: it sees the public headers only
+# (no -Ilib), so it builds against an installed libcarcamap too; layers.sh
+# names any private include.
+$(TOOL_OBJ): ALL_CPPFLAGS := -Ilib/include -I$(O)/gen -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
 $(BIN): $(TOOL_OBJ) $(LIB)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(TOOL_OBJ) $(LIB) $(DEP_LIBS)

@@ -242,6 +242,33 @@ int cli_tileset_option(cm_workspace *w, const char *dir)
 	return cm_workspace_add_tileset_dir(w, dir) ? EXIT_IO : 0;
 }
 
+int cli_next_option(cli_opts *o, int argc, char **argv, const char *shortopts)
+{
+	opterr = 0;
+	for (;;) {
+		int c = getopt_long(argc, argv, shortopts, o->opts, NULL), pr = 0;
+		if (c == -1)
+			return -1;
+		if (c == 'h') {
+			o->usage(stdout);
+			o->status = EXIT_CLEAN;
+		} else if (c == 'T' && o->tilesets) {
+			o->status = cli_tileset_option(o->tilesets, optarg);
+		} else if (c == 'P' && o->printing) {
+			o->status = cli_printing_option(o->cmd, optarg, o->printing);
+		} else if (c == 'P' && o->printing_w) {
+			if (!(o->status = cli_printing_option(o->cmd, optarg, &pr)))
+				cm_workspace_set_printing(o->printing_w, pr - 1);
+		} else if (c == ':' || c == '?') {
+			o->status = cli_bad_option(o->cmd, c, argv, o->opts);
+		} else {
+			return c;
+		}
+		if (c == 'h' || o->status)
+			return CLI_STOP;
+	}
+}
+
 int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *d)
 {
 	t->map = NULL;
@@ -279,4 +306,43 @@ int cli_default_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > CM_PLAY_MAX_JOBS ? CM_PLAY_MAX_JOBS : (int)n;
+}
+
+char *cli_strdup(const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	return p ? memcpy(p, s, n) : NULL;
+}
+
+char *cli_asprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *p = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (p) {
+		va_start(ap, fmt);
+		vsnprintf(p, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	return p;
+}
+
+int cli_grow(void **v, size_t *cap, size_t n, size_t es)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 8;
+	while (nc <= n)
+		nc *= 2;
+	void *p = realloc(*v, nc * es);
+	if (!p)
+		return CM_ENOMEM;
+	*v = p;
+	*cap = nc;
+	return 0;
 }

@@ -67,6 +67,32 @@ int cli_bad_option(const char *cmd, int c, char **argv, const struct option *opt
  * EXIT_IO when out of memory. */
 int cli_tileset_option(cm_workspace *w, const char *dir);
 
+/* The option loop every command shares: getopt_long (opterr off) over the
+ * command's options, with the options every command treats alike handled
+ * here and the rest handed back to the command's switch. */
+typedef struct {
+	const char *cmd;            /* the command, for messages */
+	const struct option *opts;  /* its long options */
+	void (*usage)(FILE *f);     /* -h, --help: printed to stdout */
+	cm_workspace *tilesets;     /* -T, --tilesets DIR (val 'T') adds to it
+	                             * (cli_tileset_option); NULL: the command's */
+	int *printing;              /* --printing ED (val 'P') into *printing as
+	                             * cli_target's (cli_printing_option) */
+	cm_workspace *printing_w;   /* or, printing NULL, set on this workspace;
+	                             * both NULL: the command's */
+	int status;                 /* out, after CLI_STOP: the exit status */
+} cli_opts;
+
+/* After CLI_STOP the command exits with o->status. */
+#define CLI_STOP (-2)
+
+/* The next option the command handles itself (its val), -1 when the
+ * options are over, or CLI_STOP when the command is done: after --help
+ * (o->status EXIT_CLEAN) or after a bad option or value of the shared
+ * ones, the usage error printed (EXIT_USAGE; EXIT_IO when out of memory).
+ * shortopts starts with ':' (cli_bad_option). */
+int cli_next_option(cli_opts *o, int argc, char **argv, const char *shortopts);
+
 /* The map a command works on (play, rules, render, export): fill in the
  * inputs, call cli_load_map, read the outputs. */
 typedef struct {
@@ -103,6 +129,18 @@ int cli_finish(cm_diags *d, cli_format fmt, int rc);
 long cli_parse_uint(const char *s, long max);
 /* The default of --jobs: the processors online (1 when unknown). */
 int cli_default_jobs(void);
+
+/* Small helpers of the command's own (the library keeps its alike
+ * private): a copy of s (NULL for NULL or when out of memory); a printf
+ * into a new string (NULL when out of memory); growing *v (elements of es
+ * bytes) to hold at least n+1 of them, 0 or CM_ENOMEM (*v left as it was). */
+char *cli_strdup(const char *s);
+char *cli_asprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+int cli_grow(void **v, size_t *cap, size_t n, size_t es);
 
 /* Waiting for files to change (watch.c): a set of files, a wait that
  * returns once any of them changed (content, replacement, appearance,

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "base/json_int.h" /* --list --format json */
 
 static void usage(FILE *f)
 {
@@ -130,29 +129,32 @@ static int list_markdown(void)
 static int list_catalog(cli_format fmt)
 {
 	if (fmt == FMT_JSON) {
-		cm_json j;
-		cm_json_init(&j, stdout, true);
-		cm_json_obj_begin(&j);
-		cm_json_key(&j, "checks");
-		cm_json_arr_begin(&j);
+		cm_json *j = cm_json_new(stdout, true);
+		if (!j)
+			return EXIT_IO;
+		cm_json_obj_begin(j);
+		cm_json_key(j, "checks");
+		cm_json_arr_begin(j);
 		for (size_t i = 0; i < cm_catalog_count(); i++) {
 			const cm_check_info *c = cm_catalog_get(i);
-			cm_json_obj_begin(&j);
-			cm_json_key(&j, "id");
-			cm_json_str(&j, c->id);
-			cm_json_key(&j, "severity");
-			cm_json_str(&j, cm_severity_name(c->severity));
-			cm_json_key(&j, "rule");
-			cm_json_str(&j, c->rule);
-			cm_json_key(&j, "title");
-			cm_json_str(&j, c->title);
-			cm_json_key(&j, "fix");
-			cm_json_str(&j, c->fix);
-			cm_json_obj_end(&j);
+			cm_json_obj_begin(j);
+			cm_json_key(j, "id");
+			cm_json_str(j, c->id);
+			cm_json_key(j, "severity");
+			cm_json_str(j, cm_severity_name(c->severity));
+			cm_json_key(j, "rule");
+			cm_json_str(j, c->rule);
+			cm_json_key(j, "title");
+			cm_json_str(j, c->title);
+			cm_json_key(j, "fix");
+			cm_json_str(j, c->fix);
+			cm_json_obj_end(j);
 		}
-		cm_json_arr_end(&j);
-		cm_json_obj_end(&j);
-		return cm_json_finish(&j) || fflush(stdout) ? EXIT_IO : EXIT_CLEAN;
+		cm_json_arr_end(j);
+		cm_json_obj_end(j);
+		int bad = cm_json_finish(j);
+		cm_json_free(j);
+		return bad || fflush(stdout) ? EXIT_IO : EXIT_CLEAN;
 	}
 	for (size_t i = 0; i < cm_catalog_count(); i++) {
 		const cm_check_info *c = cm_catalog_get(i);
@@ -202,12 +204,9 @@ int cmd_check(int argc, char **argv)
 		cm_diags_free(d);
 		return EXIT_IO;
 	}
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "check", .opts = opts, .usage = usage, .tilesets = w, .printing_w = w };
+	while ((c = cli_next_option(&o, argc, argv, ":hT:")) >= 0) {
 		switch (c) {
-		case 'T':
-			ec = cli_tileset_option(w, optarg);
-			break;
 		case 'f':
 			if (strcmp(optarg, "markdown") == 0)
 				markdown = 1;
@@ -241,21 +240,13 @@ int cmd_check(int argc, char **argv)
 				ec = cli_usage_error("check", "--seed takes a whole number from 0 to 2147483647, not '%s'", optarg);
 			co.seed = (uint64_t)v;
 			break;
-		case 'P': {
-			int pr = 0;
-			if (!(ec = cli_printing_option("check", optarg, &pr)))
-				cm_workspace_set_printing(w, pr - 1);
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			goto out;
-		default:
-			ec = cli_bad_option("check", c, argv, opts);
-			break;
 		}
 		if (ec)
 			goto out;
+	}
+	if (c == CLI_STOP) {
+		ec = o.status;
+		goto out;
 	}
 	if (list) {
 		if (fmt == FMT_SARIF || fmt == FMT_GITHUB)

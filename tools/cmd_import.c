@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "base/util_int.h"
 
 static void usage(FILE *f)
 {
@@ -57,7 +56,7 @@ static char *id_from_path(const char *path)
 {
 	const char *b = strrchr(path, '/');
 	b = b ? b + 1 : path;
-	char *id = cm_strdup(b);
+	char *id = cli_strdup(b);
 	if (!id)
 		return NULL;
 	char *dot = strrchr(id, '.');
@@ -119,20 +118,17 @@ int cmd_import(int argc, char **argv)
 	};
 	const char *legend = NULL, *out = NULL, *id = NULL, *name = NULL;
 	int ec = EXIT_CLEAN, c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "import", .opts = opts, .usage = usage };
+	while ((c = cli_next_option(&o, argc, argv, ":ho:")) >= 0) {
 		switch (c) {
 		case 'l': legend = optarg; break;
 		case 'o': out = optarg; break;
 		case 'i': id = optarg; break;
 		case 'n': name = optarg; break;
-		case 'h':
-			usage(stdout);
-			return EXIT_CLEAN;
-		default:
-			return cli_bad_option("import", c, argv, opts);
 		}
 	}
+	if (c == CLI_STOP)
+		return o.status;
 	if (optind >= argc)
 		return cli_usage_error("import", "no image to import");
 	if (argc - optind > 1)
@@ -162,7 +158,7 @@ int cmd_import(int argc, char **argv)
 		}
 		int trc = cm_tmx_load_file(png, d, &m);
 		if (!trc)
-			trc = cm_write_to(out, write_map, m, d);
+			trc = cm_file_write(out, write_map, m, d);
 		ec = cli_finish(d, FMT_TEXT, trc);
 		cm_map_free(m);
 		cm_diags_free(d);
@@ -173,7 +169,7 @@ int cmd_import(int argc, char **argv)
 		rc = cm_image_import(png, lg, d, &m);
 	if (!rc) {
 		free(m->id);
-		m->id = id ? cm_strdup(id) : id_from_path(png);
+		m->id = id ? cli_strdup(id) : id_from_path(png);
 		if (!m->id) {
 			cm_diags_add(d, CM_SEV_ERROR, NULL, png, 0, 0, NULL,
 			             "no map id can be made from the file name: give --id");
@@ -187,7 +183,7 @@ int cmd_import(int argc, char **argv)
 		if (out && !rebase_paths(m, out))
 			rc = CM_ENOMEM;
 		free(m->name);
-		m->name = cm_strdup(name ? name : m->id);
+		m->name = cli_strdup(name ? name : m->id);
 		/* a skeleton: every start square is used until the author says otherwise */
 		int starts = 0;
 		for (int i = 0; i < m->cols * m->rows; i++)
@@ -195,7 +191,7 @@ int cmd_import(int argc, char **argv)
 		m->setup.starts_used = starts ? starts : 1;
 		cm_map_default_prints(m);
 		/* beside the target, renamed into place: never a half-written file */
-		rc = cm_write_to(out, write_map, m, d);
+		rc = cm_file_write(out, write_map, m, d);
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
 	cm_map_free(m);

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "base/json_int.h"
 
 static void usage(FILE *f)
 {
@@ -340,32 +339,34 @@ static int list_maps(const char *path, cli_format fmt, cm_diags *d)
 		}
 	}
 	if (!rc) {
-		if (fmt == FMT_JSON) {
-			cm_json j;
-			cm_json_init(&j, stdout, true);
-			cm_json_obj_begin(&j);
-			cm_json_key(&j, "maps");
-			cm_json_arr_begin(&j);
+		cm_json *j = fmt == FMT_JSON ? cm_json_new(stdout, true) : NULL;
+		if (fmt == FMT_JSON && !j) {
+			rc = CM_ENOMEM;
+		} else if (fmt == FMT_JSON) {
+			cm_json_obj_begin(j);
+			cm_json_key(j, "maps");
+			cm_json_arr_begin(j);
 			for (size_t i = 0; i < cm_workspace_map_count(w); i++)
-				json_map(&j, w, cm_workspace_map(w, i));
-			cm_json_arr_end(&j);
-			cm_json_key(&j, "tilesets");
-			cm_json_arr_begin(&j);
+				json_map(j, w, cm_workspace_map(w, i));
+			cm_json_arr_end(j);
+			cm_json_key(j, "tilesets");
+			cm_json_arr_begin(j);
 			for (size_t i = 0; i < own_sets; i++) {
 				const cm_tileset *ts = cm_workspace_tileset(w, i);
-				cm_json_obj_begin(&j);
-				cm_json_key(&j, "id");
-				cm_json_str(&j, ts->id);
-				cm_json_key(&j, "name");
-				cm_json_str(&j, ts->name);
-				cm_json_key(&j, "types");
-				cm_json_int(&j, (long long)ts->n_tiles);
-				cm_json_obj_end(&j);
+				cm_json_obj_begin(j);
+				cm_json_key(j, "id");
+				cm_json_str(j, ts->id);
+				cm_json_key(j, "name");
+				cm_json_str(j, ts->name);
+				cm_json_key(j, "types");
+				cm_json_int(j, (long long)ts->n_tiles);
+				cm_json_obj_end(j);
 			}
-			cm_json_arr_end(&j);
-			cm_json_obj_end(&j);
-			if (cm_json_finish(&j))
+			cm_json_arr_end(j);
+			cm_json_obj_end(j);
+			if (cm_json_finish(j))
 				rc = CM_EIO;
+			cm_json_free(j);
 		} else {
 			for (size_t i = 0; i < cm_workspace_map_count(w); i++)
 				print_map(w, cm_workspace_map(w, i));
@@ -400,45 +401,47 @@ static int list_legend(const char *path, cli_format fmt, cm_diags *d)
 		return rc;
 	const cm_legend_grid *g = &lg->grid;
 	char hex[10];
-	if (fmt == FMT_JSON) {
-		cm_json j;
-		cm_json_init(&j, stdout, true);
-		cm_json_obj_begin(&j);
-		cm_json_key(&j, "tolerance");
-		cm_json_int(&j, lg->tolerance);
-		cm_json_key(&j, "grid");
-		cm_json_obj_begin(&j);
+	cm_json *j = fmt == FMT_JSON ? cm_json_new(stdout, true) : NULL;
+	if (fmt == FMT_JSON && !j) {
+		rc = CM_ENOMEM;
+	} else if (fmt == FMT_JSON) {
+		cm_json_obj_begin(j);
+		cm_json_key(j, "tolerance");
+		cm_json_int(j, lg->tolerance);
+		cm_json_key(j, "grid");
+		cm_json_obj_begin(j);
 		const char *keys[] = { "x", "y", "cell_w", "cell_h", "cols", "rows", "sample" };
 		const int vals[] = { g->x, g->y, g->cell_w, g->cell_h, g->cols, g->rows, g->sample };
 		for (int i = 0; i < 7; i++) {
-			cm_json_key(&j, keys[i]);
-			cm_json_int(&j, vals[i]);
+			cm_json_key(j, keys[i]);
+			cm_json_int(j, vals[i]);
 		}
-		cm_json_obj_end(&j);
-		cm_json_key(&j, "colours");
-		cm_json_arr_begin(&j);
+		cm_json_obj_end(j);
+		cm_json_key(j, "colours");
+		cm_json_arr_begin(j);
 		for (size_t i = 0; i < lg->n_colours; i++) {
 			const cm_legend_colour *c = &lg->colours[i];
 			colour_hex(c, hex);
-			cm_json_obj_begin(&j);
-			cm_json_key(&j, "colour");
-			cm_json_str(&j, hex);
-			cm_json_key(&j, "kind");
-			cm_json_str(&j, cm_square_kind_name(c->kind));
-			cm_json_key(&j, "island");
-			cm_json_str(&j, c->island);
-			cm_json_key(&j, "name");
-			cm_json_str(&j, c->name);
-			cm_json_key(&j, "marker");
-			cm_json_str(&j, c->marker);
-			cm_json_key(&j, "arms");
-			cm_json_int(&j, c->arms);
-			cm_json_obj_end(&j);
+			cm_json_obj_begin(j);
+			cm_json_key(j, "colour");
+			cm_json_str(j, hex);
+			cm_json_key(j, "kind");
+			cm_json_str(j, cm_square_kind_name(c->kind));
+			cm_json_key(j, "island");
+			cm_json_str(j, c->island);
+			cm_json_key(j, "name");
+			cm_json_str(j, c->name);
+			cm_json_key(j, "marker");
+			cm_json_str(j, c->marker);
+			cm_json_key(j, "arms");
+			cm_json_int(j, c->arms);
+			cm_json_obj_end(j);
 		}
-		cm_json_arr_end(&j);
-		cm_json_obj_end(&j);
-		if (cm_json_finish(&j))
+		cm_json_arr_end(j);
+		cm_json_obj_end(j);
+		if (cm_json_finish(j))
 			rc = CM_EIO;
+		cm_json_free(j);
 	} else {
 		printf("legend %s: tolerance %d\n", E(path), lg->tolerance);
 		printf("    grid      origin (%d,%d), cells %dx%d px, ", g->x, g->y, g->cell_w, g->cell_h);
@@ -506,20 +509,17 @@ int cmd_list(int argc, char **argv)
 	};
 	cli_format fmt = FMT_TEXT;
 	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "list", .opts = opts, .usage = usage };
+	while ((c = cli_next_option(&o, argc, argv, ":h")) >= 0) {
 		switch (c) {
 		case 'f':
 			if (cli_parse_format("list", optarg, 1u << FMT_TEXT | 1u << FMT_JSON, &fmt))
 				return EXIT_USAGE;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_CLEAN;
-		default:
-			return cli_bad_option("list", c, argv, opts);
 		}
 	}
+	if (c == CLI_STOP)
+		return o.status;
 	if (optind >= argc)
 		return cli_usage_error("list", "no file to list");
 	if (argc - optind > 1)

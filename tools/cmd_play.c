@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include "cli.h"
 #include "carcamap/stats.h"
-#include "base/json_int.h" /* --format json */
 
 #define MAX_GAMES ((long)CM_CHECK_MAX_GAMES) /* the same range as check --games */
 #define MAX_RULES 32
@@ -138,98 +137,101 @@ static void print_text(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	printf(", tied %d\n", s->ties);
 }
 
-static void print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, const char *rules)
+static int print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, const char *rules)
 {
 	int g = s->games;
-	cm_json j;
-	cm_json_init(&j, stdout, true);
-	cm_json_obj_begin(&j);
-	cm_json_key(&j, "format"); /* name and version: schemas/play-json.md */
-	cm_json_obj_begin(&j);
-	cm_json_kv_str(&j, "name", "carcamap-play");
-	cm_json_kv_str(&j, "version", "1.1");
-	cm_json_obj_end(&j);
-	cm_json_kv_str(&j, "map", m->id);
-	cm_json_kv_int(&j, "games", g);
-	cm_json_kv_int(&j, "players", s->players);
-	cm_json_kv_int(&j, "seed", (long long)seed);
-	cm_json_kv_str(&j, "rules", rules);
-	cm_json_kv_int(&j, "deck_tiles", s->deck_tiles);
-	cm_json_kv_fixed(&j, "tiles_placed", mean(s->tiles_placed, g), 4);
-	cm_json_kv_fixed(&j, "setup_tiles", mean(s->setup_tiles, g), 4);
+	cm_json *j = cm_json_new(stdout, true);
+	if (!j)
+		return CM_ENOMEM;
+	cm_json_obj_begin(j);
+	cm_json_key(j, "format"); /* name and version: schemas/play-json.md */
+	cm_json_obj_begin(j);
+	cm_json_kv_str(j, "name", "carcamap-play");
+	cm_json_kv_str(j, "version", "1.1");
+	cm_json_obj_end(j);
+	cm_json_kv_str(j, "map", m->id);
+	cm_json_kv_int(j, "games", g);
+	cm_json_kv_int(j, "players", s->players);
+	cm_json_kv_int(j, "seed", (long long)seed);
+	cm_json_kv_str(j, "rules", rules);
+	cm_json_kv_int(j, "deck_tiles", s->deck_tiles);
+	cm_json_kv_fixed(j, "tiles_placed", mean(s->tiles_placed, g), 4);
+	cm_json_kv_fixed(j, "setup_tiles", mean(s->setup_tiles, g), 4);
 
-	cm_json_key(&j, "squares");
-	cm_json_obj_begin(&j);
-	cm_json_kv_int(&j, "cols", s->cols);
-	cm_json_kv_int(&j, "rows", s->rows);
-	cm_json_kv_int(&j, "playable", s->squares_playable);
-	cm_json_kv_fixed(&j, "filled", mean(s->squares_filled, g), 4);
-	cm_json_kv_fixed(&j, "fill", cm_play_stats_fill(s), 4);
-	cm_json_kv_int(&j, "filled_min", s->filled_min);
-	cm_json_kv_int(&j, "filled_max", s->filled_max);
-	cm_json_key(&j, "never_filled");
-	cm_json_arr_begin(&j);
+	cm_json_key(j, "squares");
+	cm_json_obj_begin(j);
+	cm_json_kv_int(j, "cols", s->cols);
+	cm_json_kv_int(j, "rows", s->rows);
+	cm_json_kv_int(j, "playable", s->squares_playable);
+	cm_json_kv_fixed(j, "filled", mean(s->squares_filled, g), 4);
+	cm_json_kv_fixed(j, "fill", cm_play_stats_fill(s), 4);
+	cm_json_kv_int(j, "filled_min", s->filled_min);
+	cm_json_kv_int(j, "filled_max", s->filled_max);
+	cm_json_key(j, "never_filled");
+	cm_json_arr_begin(j);
 	for (int i = 0; i < s->cols * s->rows; i++)
 		if (s->fill[i] == 0) {
-			cm_json_obj_begin(&j);
-			cm_json_kv_int(&j, "x", i % s->cols);
-			cm_json_kv_int(&j, "y", i / s->cols);
-			cm_json_obj_end(&j);
+			cm_json_obj_begin(j);
+			cm_json_kv_int(j, "x", i % s->cols);
+			cm_json_kv_int(j, "y", i / s->cols);
+			cm_json_obj_end(j);
 		}
-	cm_json_arr_end(&j);
-	cm_json_key(&j, "fill_counts");
-	cm_json_arr_begin(&j);
+	cm_json_arr_end(j);
+	cm_json_key(j, "fill_counts");
+	cm_json_arr_begin(j);
 	for (int y = 0; y < s->rows; y++) {
-		cm_json_arr_begin(&j);
+		cm_json_arr_begin(j);
 		for (int x = 0; x < s->cols; x++) {
 			int v = s->fill[y * s->cols + x];
 			if (v < 0)
-				cm_json_null(&j);
+				cm_json_null(j);
 			else
-				cm_json_int(&j, v);
+				cm_json_int(j, v);
 		}
-		cm_json_arr_end(&j);
+		cm_json_arr_end(j);
 	}
-	cm_json_arr_end(&j);
-	cm_json_obj_end(&j);
+	cm_json_arr_end(j);
+	cm_json_obj_end(j);
 
-	cm_json_key(&j, "stranded");
-	cm_json_obj_begin(&j);
-	cm_json_kv_int(&j, "games", s->stranded_games);
-	cm_json_kv_fixed(&j, "per_game", mean(s->stranded, g), 4);
-	cm_json_obj_end(&j);
+	cm_json_key(j, "stranded");
+	cm_json_obj_begin(j);
+	cm_json_kv_int(j, "games", s->stranded_games);
+	cm_json_kv_fixed(j, "per_game", mean(s->stranded, g), 4);
+	cm_json_obj_end(j);
 
-	cm_json_key(&j, "abbey_mayor"); /* 1.1 */
-	cm_json_obj_begin(&j);
-	cm_json_kv_fixed(&j, "abbeys_placed", mean(s->abbeys_placed, g), 4);
-	cm_json_kv_fixed(&j, "wagon_moves", mean(s->wagon_moves, g), 4);
-	cm_json_kv_fixed(&j, "wagon_returns", mean(s->wagon_returns, g), 4);
-	cm_json_obj_end(&j);
+	cm_json_key(j, "abbey_mayor"); /* 1.1 */
+	cm_json_obj_begin(j);
+	cm_json_kv_fixed(j, "abbeys_placed", mean(s->abbeys_placed, g), 4);
+	cm_json_kv_fixed(j, "wagon_moves", mean(s->wagon_moves, g), 4);
+	cm_json_kv_fixed(j, "wagon_returns", mean(s->wagon_returns, g), 4);
+	cm_json_obj_end(j);
 
-	cm_json_key(&j, "points");
-	cm_json_obj_begin(&j);
+	cm_json_key(j, "points");
+	cm_json_obj_begin(j);
 	static const cm_feature_kind named[] = { CM_FEAT_ROAD, CM_FEAT_CITY, CM_FEAT_MONASTERY, CM_FEAT_FIELD };
 	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-		cm_json_key(&j, cm_feature_kind_name(named[i]));
-		cm_json_fixed(&j, mean(s->points_kind[named[i]], g), 4);
+		cm_json_key(j, cm_feature_kind_name(named[i]));
+		cm_json_fixed(j, mean(s->points_kind[named[i]], g), 4);
 	}
-	cm_json_kv_fixed(&j, "other", mean(other_points(s), g), 4);
-	cm_json_kv_fixed(&j, "final", mean(s->final_points, g), 4);
-	cm_json_obj_end(&j);
+	cm_json_kv_fixed(j, "other", mean(other_points(s), g), 4);
+	cm_json_kv_fixed(j, "final", mean(s->final_points, g), 4);
+	cm_json_obj_end(j);
 
-	cm_json_key(&j, "scores");
-	cm_json_arr_begin(&j);
+	cm_json_key(j, "scores");
+	cm_json_arr_begin(j);
 	for (int p = 0; p < s->players; p++)
-		cm_json_fixed(&j, mean(s->scores[p], g), 4);
-	cm_json_arr_end(&j);
-	cm_json_key(&j, "wins");
-	cm_json_arr_begin(&j);
+		cm_json_fixed(j, mean(s->scores[p], g), 4);
+	cm_json_arr_end(j);
+	cm_json_key(j, "wins");
+	cm_json_arr_begin(j);
 	for (int p = 0; p < s->players; p++)
-		cm_json_int(&j, s->wins[p]);
-	cm_json_arr_end(&j);
-	cm_json_kv_int(&j, "ties", s->ties);
-	cm_json_obj_end(&j);
-	cm_json_finish(&j);
+		cm_json_int(j, s->wins[p]);
+	cm_json_arr_end(j);
+	cm_json_kv_int(j, "ties", s->ties);
+	cm_json_obj_end(j);
+	cm_json_finish(j);
+	cm_json_free(j);
+	return 0;
 }
 
 /* Plays game 1 again and writes it as a replay to path. */
@@ -295,8 +297,8 @@ int cmd_play(int argc, char **argv)
 	cli_format fmt = FMT_TEXT;
 	int ec = EXIT_CLEAN, c;
 	long v;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "play", .opts = opts, .usage = usage, .tilesets = w, .printing = &t.printing };
+	while ((c = cli_next_option(&o, argc, argv, ":hT:")) >= 0) {
 		switch (c) {
 		case 'g':
 			if ((v = cli_parse_uint(optarg, MAX_GAMES)) < 1)
@@ -336,21 +338,13 @@ int cmd_play(int argc, char **argv)
 				ec = EXIT_USAGE;
 			break;
 		case 'm': t.map_id = optarg; break;
-		case 'T':
-			ec = cli_tileset_option(w, optarg);
-			break;
-		case 'P':
-			ec = cli_printing_option("play", optarg, &t.printing);
-			break;
-		case 'h':
-			usage(stdout);
-			goto done;
-		default:
-			ec = cli_bad_option("play", c, argv, opts);
-			break;
 		}
 		if (ec)
 			goto done;
+	}
+	if (c == CLI_STOP) {
+		ec = o.status;
+		goto done;
 	}
 	if (optind >= argc) {
 		ec = cli_usage_error("play", "no map to play on");
@@ -390,10 +384,10 @@ int cmd_play(int argc, char **argv)
 			rc = write_replay(replay, m, t.deck, &rules, players, seed, d);
 		if (!rc) {
 			if (fmt == FMT_JSON)
-				print_json(m, st, seed, rules_text);
+				rc = print_json(m, st, seed, rules_text);
 			else
 				print_text(m, st, seed, rules_text, all_squares);
-			if (fflush(stdout))
+			if (fflush(stdout) && !rc)
 				rc = CM_EIO;
 		}
 	}

@@ -11,7 +11,6 @@
 #include <string.h>
 #include "cli.h"
 #include "carcamap/stats.h"
-#include "base/util_int.h"
 
 static void usage(FILE *f)
 {
@@ -114,8 +113,8 @@ static void dep(outcome *r, const char *path)
 {
 	if (!path)
 		return;
-	char *c = cm_strdup(path);
-	if (!c || cm_grow((void **)&r->deps, &r->cap_deps, r->n_deps, sizeof *r->deps)) {
+	char *c = cli_strdup(path);
+	if (!c || cli_grow((void **)&r->deps, &r->cap_deps, r->n_deps, sizeof *r->deps)) {
 		free(c);
 		r->oom = 1;
 		return;
@@ -142,7 +141,7 @@ static void on_items(void *arg, const cm_score_item *items, size_t n)
 {
 	items_acc *a = arg;
 	for (size_t i = 0; i < n && !a->oom; i++) {
-		if (cm_grow((void **)&a->v, &a->cap, a->n, sizeof *a->v)) {
+		if (cli_grow((void **)&a->v, &a->cap, a->n, sizeof *a->v)) {
 			a->oom = 1;
 			return;
 		}
@@ -208,8 +207,8 @@ static int placeholder(const char *file, cm_map **out)
 	int rc = cm_map_new(1, 1, out);
 	if (rc)
 		return rc;
-	(*out)->id = cm_strdup("unreadable");
-	(*out)->name = cm_asprintf("%s (could not be read)", file);
+	(*out)->id = cli_strdup("unreadable");
+	(*out)->name = cli_asprintf("%s (could not be read)", file);
 	return (*out)->id && (*out)->name ? 0 : CM_ENOMEM;
 }
 
@@ -357,7 +356,7 @@ static int render_once(const job *j, outcome *r)
 		goto done;
 	}
 	if (!out) {
-		out = auto_out = cm_asprintf("%s.%s", m->id ? m->id : "map", cm_render_format_name(j->format));
+		out = auto_out = cli_asprintf("%s.%s", m->id ? m->id : "map", cm_render_format_name(j->format));
 		if (!out) {
 			rc = CM_ENOMEM;
 			goto finish;
@@ -456,11 +455,11 @@ int cmd_render(int argc, char **argv)
 	int players_given = 0, format_given = 0, watching = 0;
 	int ec = EXIT_CLEAN, c;
 	long v;
-	opterr = 0;
 	j.tdirs = calloc((size_t)argc + 1, sizeof *j.tdirs);
 	if (!j.tdirs)
 		return EXIT_IO;
-	while ((c = getopt_long(argc, argv, ":ho:T:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "render", .opts = opts, .usage = usage, .printing = &j.printing };
+	while ((c = cli_next_option(&o, argc, argv, ":ho:T:")) >= 0) {
 		switch (c) {
 		case 'o': j.out = optarg; break;
 		case 'm': j.map_id = optarg; break;
@@ -491,18 +490,13 @@ int cmd_render(int argc, char **argv)
 				ec = cli_usage_error("render", "--players takes a number from 2 to %d, not '%s'",
 				                     CM_MAX_PLAYERS, optarg);
 			break;
-		case 'P':
-			ec = cli_printing_option("render", optarg, &j.printing);
-			break;
-		case 'h':
-			usage(stdout);
-			goto done;
-		default:
-			ec = cli_bad_option("render", c, argv, opts);
-			break;
 		}
 		if (ec)
 			goto done;
+	}
+	if (c == CLI_STOP) {
+		ec = o.status;
+		goto done;
 	}
 	if (players_given && j.game < 0) {
 		ec = cli_usage_error("render", "--players goes with --game SEED");

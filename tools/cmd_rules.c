@@ -11,8 +11,6 @@
 #include <string.h>
 #include "cli.h"
 #include "carcamap/stats.h"
-#include "base/json_int.h" /* --format json */
-#include "base/util_int.h" /* cm_open_read */
 
 #define MAX_COORD (1L << 20)
 
@@ -68,7 +66,7 @@ typedef struct {
 	cm_board *b;
 	int moves, moves_total;
 	cli_format fmt;
-	cm_json j;
+	cm_json *j; /* --format json */
 } ctx;
 
 /* The replay up to and including its k-th move line, as a shallow copy of
@@ -169,24 +167,23 @@ static void head(ctx *c, const char *q)
 		printf("\n");
 		return;
 	}
-	cm_json_init(&c->j, stdout, true);
-	cm_json_obj_begin(&c->j);
-	cm_json_key(&c->j, "format"); /* name and version: schemas/rules-json.md */
-	cm_json_obj_begin(&c->j);
-	cm_json_kv_str(&c->j, "name", "carcamap-rules");
-	cm_json_kv_str(&c->j, "version", "1.2");
-	cm_json_obj_end(&c->j);
-	cm_json_kv_str(&c->j, "map", c->m->id);
-	cm_json_kv_int(&c->j, "moves", c->moves);
-	cm_json_kv_int(&c->j, "moves_total", c->moves_total);
-	cm_json_kv_int(&c->j, "player", cm_board_current(c->b));
-	cm_json_kv_int(&c->j, "pile", cm_board_pile(c->b));
-	cm_json_key(&c->j, "scores");
-	cm_json_arr_begin(&c->j);
+	cm_json_obj_begin(c->j);
+	cm_json_key(c->j, "format"); /* name and version: schemas/rules-json.md */
+	cm_json_obj_begin(c->j);
+	cm_json_kv_str(c->j, "name", "carcamap-rules");
+	cm_json_kv_str(c->j, "version", "1.2");
+	cm_json_obj_end(c->j);
+	cm_json_kv_str(c->j, "map", c->m->id);
+	cm_json_kv_int(c->j, "moves", c->moves);
+	cm_json_kv_int(c->j, "moves_total", c->moves_total);
+	cm_json_kv_int(c->j, "player", cm_board_current(c->b));
+	cm_json_kv_int(c->j, "pile", cm_board_pile(c->b));
+	cm_json_key(c->j, "scores");
+	cm_json_arr_begin(c->j);
 	for (int p = 0; p < players; p++)
-		cm_json_int(&c->j, cm_board_score(c->b, p));
-	cm_json_arr_end(&c->j);
-	cm_json_kv_str(&c->j, "query", q);
+		cm_json_int(c->j, cm_board_score(c->b, p));
+	cm_json_arr_end(c->j);
+	cm_json_kv_str(c->j, "query", q);
 }
 
 static int legal(ctx *c, int t)
@@ -202,7 +199,7 @@ static int legal(ctx *c, int t)
 	int cur = cm_board_current(c->b);
 	bool wagon = cm_board_rules(c->b)->wagons && cm_board_wagons(c->b, cur) > 0;
 	head(c, "legal");
-	cm_json *j = &c->j;
+	cm_json *j = c->j;
 	if (c->fmt == FMT_TEXT) {
 		printf("tile %s: %zu legal placement%s%s\n", tt->id, n, n == 1 ? "" : "s",
 		       cm_board_wagon_pending(c->b, NULL) ? " (a wagon waits to move first: see --wagon)" : "");
@@ -331,7 +328,7 @@ static void square(ctx *c, int x, int y)
 	cm_board_tile_at(c->b, x, y, &t, &rot);
 	const char *tile = t >= 0 ? cm_deck_type(c->deck, (size_t)t)->id : NULL;
 	head(c, "square");
-	cm_json *j = &c->j;
+	cm_json *j = c->j;
 	if (c->fmt == FMT_TEXT) {
 		printf("square (%d,%d) %s%s%s: ", x, y, cm_square_kind_name(sq->kind), sq->name ? " " : "",
 		       sq->name ? sq->name : "");
@@ -388,7 +385,7 @@ static int score(ctx *c)
 	/* the board is this command's own: scoring it is the "copy" */
 	if (cm_board_final(c->b, &it, &n) < 0)
 		return CM_EINTERNAL;
-	cm_json *j = &c->j;
+	cm_json *j = c->j;
 	if (c->fmt == FMT_JSON) {
 		cm_json_key(j, "items");
 		cm_json_arr_begin(j);
@@ -509,7 +506,7 @@ static int wagon(ctx *c, bool why, int x, int y, int f)
 	cm_wagon_pending w;
 	int waiting = cm_board_wagon_pending(c->b, &w);
 	const char *rule = cm_board_rules(c->b)->edition == CM_EDITION_C1 ? "WAGON-C1" : "WAGON-C2";
-	cm_json *j = &c->j;
+	cm_json *j = c->j;
 	head(c, why ? "why" : "wagon");
 	if (!waiting) {
 		if (c->fmt == FMT_TEXT)
@@ -593,9 +590,9 @@ static bool parse_xy(const char *s, int *x, int *y)
 
 static int read_replay(const char *path, cm_diags *d, cm_replay **out)
 {
-	/* a regular file only (cm_open_read): a FIFO never blocks the command */
+	/* a regular file only (cm_file_open_read): a FIFO never blocks the command */
 	FILE *f = NULL;
-	int orc = cm_open_read(path, d, &f);
+	int orc = cm_file_open_read(path, d, &f);
 	if (orc)
 		return orc;
 	int rc = cm_replay_read(f, path, d, out);
@@ -635,8 +632,8 @@ int cmd_rules(int argc, char **argv)
 	const char *edition = NULL;
 	cm_edition ed = CM_EDITION_C2;
 	long moves = -1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "rules", .opts = opts, .usage = usage, .tilesets = w, .printing = &tg.printing };
+	while ((opt = cli_next_option(&o, argc, argv, ":hT:")) >= 0) {
 		switch (opt) {
 		case 'k':
 			if ((moves = cli_parse_uint(optarg, 1L << 30)) < 0)
@@ -674,21 +671,13 @@ int cmd_rules(int argc, char **argv)
 				ec = EXIT_USAGE;
 			break;
 		case 'm': tg.map_id = optarg; break;
-		case 'T':
-			ec = cli_tileset_option(w, optarg);
-			break;
-		case 'P':
-			ec = cli_printing_option("rules", optarg, &tg.printing);
-			break;
-		case 'h':
-			usage(stdout);
-			goto done;
-		default:
-			ec = cli_bad_option("rules", opt, argv, opts);
-			break;
 		}
 		if (ec)
 			goto done;
+	}
+	if (opt == CLI_STOP) {
+		ec = o.status;
+		goto done;
 	}
 	if (queries != 1) {
 		ec = cli_usage_error("rules", "ask one question: --legal TILE, --square X,Y, --score, --wagon "
@@ -741,6 +730,8 @@ int cmd_rules(int argc, char **argv)
 			ec = cli_usage_error("rules", "no feature %d on square (%d,%d)", f, x, y);
 			goto done;
 		}
+		if (!rc && c.fmt == FMT_JSON && !(c.j = cm_json_new(stdout, true)))
+			rc = CM_ENOMEM;
 		if (!rc) {
 			if (q == Q_LEGAL)
 				rc = legal(&c, t);
@@ -751,8 +742,8 @@ int cmd_rules(int argc, char **argv)
 			else
 				rc = score(&c);
 			if (!rc && c.fmt == FMT_JSON) {
-				cm_json_obj_end(&c.j);
-				cm_json_finish(&c.j);
+				cm_json_obj_end(c.j);
+				cm_json_finish(c.j);
 			}
 			if (fflush(stdout) && !rc)
 				rc = CM_EIO;
@@ -761,6 +752,7 @@ int cmd_rules(int argc, char **argv)
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
 done:
+	cm_json_free(c.j);
 	cm_board_free(c.b);
 	cm_deck_free(tg.deck);
 	cm_replay_free(r);

@@ -9,6 +9,9 @@
 #     headers and no dependency header; the validator (check) asks the
 #     engine through its layer-internal engine/engine.h, never its private
 #     engine/*_int.h structures;
+#   - the command (tools/*.c, *.h) is a client: it includes only public
+#     headers (carcamap/*.h), its own headers in tools/ and the build's
+#     cm_paths.h, so it builds against an installed library;
 #   - symbols (nm): every library symbol a module uses is defined in its
 #     own layer or a lower one, and no modules use each other in a circle.
 # usage: layers.sh OBJDIR (the objects of lib/ under OBJDIR/obj/lib)
@@ -53,6 +56,23 @@ for f in lib/include/carcamap/*.h; do
 done > "$obj/layers.pub"
 [ -s "$obj/layers.pub" ] && { cat "$obj/layers.pub"; fail=1; }
 
+# the command: public headers only ("..." includes; <...> are the system's)
+for f in tools/*.c tools/*.h; do
+  [ -e "$f" ] || continue
+  grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | while IFS= read -r line; do
+    n=${line%%:*}
+    inc=$(printf '%s\n' "$line" | sed -n 's/.*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p')
+    case $inc in
+      carcamap/*.h) [ -e "lib/include/$inc" ] && continue ;;
+      cm_paths.h) continue ;; # written by make into the build tree (PREFIX)
+      */*) ;;
+      *) [ -e "tools/$inc" ] && continue ;;
+    esac
+    echo "layers: $f:$n: the command includes \"$inc\", which is no public header (use lib/include/carcamap/*.h only: the command builds against an installed library)"
+  done
+done > "$obj/layers.tools"
+[ -s "$obj/layers.tools" ] && { cat "$obj/layers.tools"; fail=1; }
+
 # symbols: who defines what, who uses what
 : > "$obj/layers.def"; : > "$obj/layers.use"
 for o in "$obj"/obj/lib/base/*.o "$obj"/obj/lib/model/*.o "$obj"/obj/lib/engine/*.o \
@@ -88,6 +108,6 @@ END {
 [ -s "$obj/layers.circles" ] && { cat "$obj/layers.circles"; fail=1; }
 
 if [ $fail = 0 ]; then
-  echo "layers: $(wc -l < "$obj/layers.edges" | tr -d ' ') module uses, none upwards, no circle; includes hold"
+  echo "layers: $(wc -l < "$obj/layers.edges" | tr -d ' ') module uses, none upwards, no circle; includes hold (the command's public only)"
 fi
 exit $fail

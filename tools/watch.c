@@ -16,7 +16,6 @@
 #include <sys/inotify.h>
 #endif
 #include "cli.h"
-#include "base/util_int.h"
 
 typedef struct {
 	char *path;
@@ -97,9 +96,9 @@ static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash)
-		return cm_strdup(".");
+		return cli_strdup(".");
 	if (slash == path)
-		return cm_strdup("/");
+		return cli_strdup("/");
 	char *d = malloc((size_t)(slash - path) + 1);
 	if (d) {
 		memcpy(d, path, (size_t)(slash - path));
@@ -119,7 +118,7 @@ int cli_watch_set(cli_watch *w, char *const *paths, size_t n)
 			dup |= strcmp(w->files[k].path, paths[i]) == 0;
 		if (dup)
 			continue;
-		if (!(w->files[w->n].path = cm_strdup(paths[i])))
+		if (!(w->files[w->n].path = cli_strdup(paths[i])))
 			return CM_ENOMEM;
 		snap(&w->files[w->n]);
 		w->n++;

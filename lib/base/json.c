@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* json.c: the streaming JSON writer (json_int.h). Strings are escaped per
+/* json.c: the streaming JSON writer (carcamap/json.h, json_int.h). Strings are escaped per
  * RFC 8259; bytes that are not valid UTF-8 are replaced by U+FFFD so the
  * output is always valid JSON whatever the input files held. */
 #include <assert.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "base/json_int.h"
 
@@ -13,6 +14,19 @@ void cm_json_init(cm_json *j, FILE *f, bool pretty)
 	j->f = f;
 	j->pretty = pretty;
 	j->first[0] = true;
+}
+
+cm_json *cm_json_new(FILE *f, bool pretty)
+{
+	cm_json *j = malloc(sizeof *j);
+	if (j)
+		cm_json_init(j, f, pretty);
+	return j;
+}
+
+void cm_json_free(cm_json *j)
+{
+	free(j);
 }
 
 static void indent(cm_json *j)

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "carcamap/diag.h"
+#include "carcamap/file.h"
 /* CM_VERSION_STRING, written by make from the Makefile's VERSION */
 #include "cm_version.h"
 
@@ -26,26 +27,23 @@ char *cm_asprintf(const char *fmt, ...)
 char *cm_vasprintf(const char *fmt, va_list ap);
 
 /* Opens a file for reading; a directory is refused. Reports failures into
- * d (no rule id: "cannot open: …", "is a directory"). 0 or CM_EIO. */
+ * d (no rule id: "cannot open: …", "is a directory"). 0 or CM_EIO. The
+ * library's own name of cm_file_open_read (carcamap/file.h). */
 int cm_open_read(const char *path, cm_diags *d, FILE **out);
 /* Reads a whole file (at most max bytes) into a NUL-terminated buffer.
  * Reports failures into d (no rule id) and returns 0, CM_EIO, CM_ELIMIT or
  * CM_ENOMEM. */
 int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *len);
 
-/* rel resolved against the directory of the file base (rel as is when it
- * is absolute or base has no directory). New string, NULL on OOM. */
-char *cm_path_resolve(const char *base, const char *rel);
-/* target (a path from the current directory) as a file at from_file must
- * write it: relative to from_file's directory when both directories
- * resolve (realpath), else target as given. The inverse of
- * cm_path_resolve(from_file, ...). New string, NULL on OOM. */
-char *cm_path_relative(const char *from_file, const char *target);
+/* cm_path_resolve, cm_path_relative: carcamap/file.h */
 
 /* Creates a new file beside path (path.tmp.PID.N, O_EXCL, mode 0666 less
  * the umask, like the final file would get) for writing then renaming into
- * place. Returns the descriptor and the name in *name (caller frees), or
- * -1 with errno set. */
+ * place. First removes the temporaries of that naming for path that a
+ * writer killed before its rename left (their process is gone: see
+ * remove_stale in file.c), so that a killed compile, export or render
+ * leaves nothing behind once the next write to the path runs. Returns the
+ * descriptor and the name in *name (caller frees), or -1 with errno set. */
 int cm_tmp_beside(const char *path, char **name);
 
 /* Makes a file written beside path (cm_tmp_beside) durable and puts it in
@@ -61,7 +59,8 @@ int cm_tmp_commit(const char *tmp, int fd, const char *path);
  * a file beside path (cm_tmp_beside) put in place by cm_tmp_commit (synced,
  * renamed, directory synced) once fn succeeded; on any failure the temporary file is
  * removed, path is untouched and d says why. path NULL writes to stdout.
- * Returns 0, fn's code, or CM_EIO. */
+ * Returns 0, fn's code, or CM_EIO. Clients call it as cm_file_write
+ * (carcamap/file.h); this name stays private (tests/lib/run.sh). */
 int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d);
 
 /* Grows *v (element size es) so that it holds at least n+1 elements.

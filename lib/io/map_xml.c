@@ -306,7 +306,7 @@ static void read_square(reader *r, xmlNode *n)
 	cm_map *m = r->m;
 	unsigned line = cm_xml_line(n);
 	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
-	cm_square *sq = cm_map_at(m, x, y);
+	cm_square *sq = cm_map_at_mut(m, x, y);
 	if (!sq) {
 		rd_report(r, "CM0201", line, 0, "square (%d,%d) is outside the %dx%d grid", x, y, m->cols, m->rows);
 		return;
@@ -378,7 +378,7 @@ static void read_edge(reader *r, xmlNode *n)
 	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
 	char *side = rd_attr(r, n, "side"), *print = rd_attr(r, n, "print");
 	int s = side_parse(side);
-	cm_square *sq = cm_map_at(r->m, x, y);
+	cm_square *sq = cm_map_at_mut(r->m, x, y);
 	if (!sq) {
 		rd_report(r, "CM0201", line, 0, "edge print at square (%d,%d) is outside the %dx%d grid", x, y,
 		          r->m->cols, r->m->rows);
@@ -441,7 +441,7 @@ static void read_bigcity(reader *r, xmlNode *n)
 			continue;
 		cm_bigcity_piece *pc = &bc->pieces[bc->n_pieces++];
 		read_piece(r, c, pc);
-		cm_square *sq = cm_map_at(m, pc->x, pc->y);
+		cm_square *sq = cm_map_at_mut(m, pc->x, pc->y);
 		if (sq && sq->bigcity < 0)
 			sq->bigcity = idx;
 	}
@@ -790,7 +790,7 @@ static int load_path(const char *path, int depth, unsigned flags, int printing, 
 	if (rc)
 		return rc;
 	rc = load_doc(doc, path, depth, flags, printing, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
 
@@ -817,7 +817,7 @@ int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *
 	if (rc)
 		return rc;
 	rc = load_doc(doc, file, 0, 0, -1, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
 

@@ -637,9 +637,14 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 		rc = w.db ? sql_fail(&w, "open") : CM_ENOMEM;
 		goto out;
 	}
-	/* No journal: on failure the whole temporary file is thrown away. */
-	if (sqlite3_exec(w.db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-	                       " PRAGMA foreign_keys=ON; BEGIN;", NULL, NULL, NULL) != SQLITE_OK ||
+	/* No journal: on failure the whole temporary file is thrown away, and
+	 * the pack is renamed into place only once complete. Foreign keys are
+	 * not enforced row by row while writing (a parent lookup per square
+	 * row): check_inputs has checked every reference, and every reader
+	 * runs foreign_key_check on opening (cm_pack_open). A 64 MB page cache
+	 * keeps a large map's b-trees in memory until the commit. */
+	if (sqlite3_exec(w.db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA foreign_keys=OFF;"
+	                       " PRAGMA cache_size=-65536; BEGIN;", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(w.db, schema, NULL, NULL, NULL) != SQLITE_OK) {
 		rc = sql_fail(&w, "create tables");
 		goto out;
@@ -1547,7 +1552,7 @@ static void read_names(rd *r, const char *sql, const char *id, const char *what,
 }
 
 /* The square at (x,y) of a row, checked to be inside the grid. */
-static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, const cm_map *m, char *w, size_t wn,
+static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, cm_map *m, char *w, size_t wn,
                              const char *where, int *px, int *py)
 {
 	long long x, y;
@@ -1562,7 +1567,7 @@ static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, const cm_map *m, ch
 	r->sq_y = (int)y;
 	*px = (int)x;
 	*py = (int)y;
-	return cm_map_at(m, (int)x, (int)y);
+	return cm_map_at_mut(m, (int)x, (int)y);
 }
 
 static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)

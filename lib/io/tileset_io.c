@@ -155,7 +155,7 @@ int cm_tileset_load_memory(const char *buf, size_t len, const char *file, cm_dia
 	if (rc)
 		return rc;
 	rc = load_doc(doc, file, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
 
@@ -167,7 +167,7 @@ int cm_tileset_load_file(const char *path, cm_diags *d, cm_tileset **out)
 	if (rc)
 		return rc;
 	rc = load_doc(doc, path, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
 

@@ -822,7 +822,7 @@ static void read_island_squares(rd *r, xmlNode *layer)
 		obj o;
 		int x, y;
 		if (read_obj(r, n, "island-squares", &o) && obj_square(r, &o, &x, &y)) {
-			cm_square *s = cm_map_at(m, x, y);
+			cm_square *s = cm_map_at_mut(m, x, y);
 			int k = island_index(r, o.name);
 			if (r->island_by[y * m->cols + x])
 				report(r, "CM0705", o.line, &o, "square (%d,%d) is already given an island by object %ld", x, y,
@@ -859,7 +859,7 @@ static void read_names(rd *r, xmlNode *layer)
 				}
 			if (!text && o.name)
 				text = sdup(r, o.name);
-			cm_square *s = cm_map_at(m, x, y);
+			cm_square *s = cm_map_at_mut(m, x, y);
 			if (!text)
 				report(r, "CM0705", o.line, &o, "square (%d,%d): a name object needs a text", x, y);
 			else if (s->name)
@@ -884,7 +884,7 @@ static void read_markers(rd *r, xmlNode *layer)
 		obj o;
 		int x, y;
 		if (read_obj(r, n, "markers", &o) && obj_square(r, &o, &x, &y)) {
-			cm_square *s = cm_map_at(m, x, y);
+			cm_square *s = cm_map_at_mut(m, x, y);
 			if (!o.name)
 				report(r, "CM0705", o.line, &o, "square (%d,%d): a marker needs its text as the object name", x, y);
 			else {
@@ -1041,7 +1041,7 @@ static void read_pieces(rd *r, xmlNode *layer)
 					v[b->n_pieces].x = x;
 					v[b->n_pieces].y = y;
 					v[b->n_pieces++].tile = t;
-					cm_square *s = cm_map_at(m, x, y);
+					cm_square *s = cm_map_at_mut(m, x, y);
 					if (s->bigcity < 0)
 						s->bigcity = (int)city;
 				}
@@ -1092,7 +1092,7 @@ static void read_prints(rd *r, xmlNode *layer, cm_print_kind kind, const char *l
 		int x = t1 ? x1 : x2, y = t1 ? y1 : y2;
 		cm_side s = t1 ? s1 : s2;
 		long *by_id = &r->print_by[4 * (y * m->cols + x) + s];
-		cm_edge_print *p = &cm_map_at(m, x, y)->print[s];
+		cm_edge_print *p = &cm_map_at_mut(m, x, y)->print[s];
 		if (*by_id) {
 			report(r, "CM0202", o.line, &o, "side %s of square (%d,%d) already has a print (object %ld)",
 			       cm_side_name(s), x, y, *by_id);
@@ -1444,7 +1444,7 @@ int cm_tmx_load_memory(const char *buf, size_t len, const char *file, cm_diags *
 	if (rc)
 		return rc;
 	rc = load_doc(doc, file, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }
 
@@ -1456,6 +1456,6 @@ int cm_tmx_load_file(const char *path, cm_diags *d, cm_map **out)
 	if (rc)
 		return rc;
 	rc = load_doc(doc, path, d, out);
-	xmlFreeDoc(doc);
+	cm_xml_free_doc(doc);
 	return rc;
 }

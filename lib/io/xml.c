@@ -5,10 +5,12 @@
  * error capture into the diagnostics sink; and the typed attribute readers
  * of the schema-valid trees every reader walks. */
 #include <libxml/parser.h>
+#include <libxml/SAX2.h>
 #include <libxml/xmlschemas.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlwriter.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/catalog.h"
@@ -16,13 +18,42 @@
 #include "base/util_int.h"
 #include "io/xml_int.h"
 
+/* Exact source positions of elements and attributes. libxml2 keeps a
+ * node's line in an unsigned short: past 65535 it stores 65535, and even
+ * with XML_PARSE_BIG_LINES xmlGetLineNo only guesses an element's line from
+ * a text child or a sibling (none under NOBLANKS). So the reader records
+ * each element's '<' and each attribute name itself, from the parser's byte
+ * offset into the text, as line and column (1-based, in characters like
+ * libxml2's own columns); node->_private holds index + 1 into the table,
+ * which hangs off doc->_private once the parse succeeded (freed by
+ * cm_xml_free_doc). */
+typedef struct {
+	unsigned line, col;
+} xml_pos;
+
+typedef struct {
+	xml_pos *v;
+	size_t n, cap;
+} pos_table;
+
 typedef struct {
 	cm_diags *d;
 	const char *file;
 	const char *rule;
 	int count;
 	int doctype; /* a DOCTYPE was met and the parse stopped there */
+	/* position recording (start_element): the text parsed and a cursor
+	 * that only moves forward, so the cost is linear in the text */
+	const char *buf;
+	size_t len;
+	size_t at;            /* cursor offset */
+	unsigned line, col;   /* its line and column */
+	pos_table *pos;
+	bool oom;
 } err_ctx;
+
+static const xml_pos *node_pos(const void *node, const xmlDoc *doc);
+static unsigned attr_col_in_message(const xmlNode *n, const char *msg, unsigned *line);
 
 static void on_error(void *data, xmlErrorPtr e)
 {
@@ -48,7 +79,163 @@ static void on_error(void *data, xmlErrorPtr e)
 	}
 	unsigned line = e->line > 0 ? (unsigned)e->line : 0;
 	unsigned col = e->int2 > 0 && c->rule && strcmp(c->rule, "CM0001") == 0 ? (unsigned)e->int2 : 0;
+	/* a schema error names its element (e->node): the recorded position
+	 * holds past line 65535, where e->line is clamped; when the message
+	 * names an attribute, the line is that attribute's */
+	const xmlNode *en = e->node;
+	if (c->rule && strcmp(c->rule, "CM0002") == 0 && en && en->type == XML_ELEMENT_NODE) {
+		const xml_pos *p = node_pos(en, en->doc);
+		if (p) {
+			line = p->line;
+			unsigned al = 0;
+			if (attr_col_in_message(en, msg, &al))
+				line = al;
+		}
+	}
 	cm_diags_add(c->d, sev, c->rule, c->file, line, col, NULL, "%s", msg);
+}
+
+/* Moves the cursor of c forward to offset to, counting lines and
+ * characters (a UTF-8 continuation byte is no character of its own). */
+static void advance(err_ctx *c, size_t to)
+{
+	for (; c->at < to; c->at++) {
+		unsigned char b = (unsigned char)c->buf[c->at];
+		if (b == '\n') {
+			c->line++;
+			c->col = 1;
+		} else if ((b & 0xC0) != 0x80) {
+			c->col++;
+		}
+	}
+	/* at a continuation byte the column is its lead byte's: not reached,
+	 * positions are taken at ASCII markup only */
+}
+
+static size_t record(err_ctx *c, void **slot)
+{
+	pos_table *t = c->pos;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		xml_pos *nv = realloc(t->v, cap * sizeof *nv);
+		if (!nv) {
+			c->oom = true;
+			return 0;
+		}
+		t->v = nv;
+		t->cap = cap;
+	}
+	t->v[t->n] = (xml_pos){ c->line, c->col };
+	*slot = (void *)(uintptr_t)++t->n;
+	return t->n;
+}
+
+static bool xml_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
+}
+
+/* SAX2 start of an element: builds the node as libxml2 does, then records
+ * where its start tag and each of its attributes begin. The parser stands
+ * at the tag's closing '>' or "/>"; the tag began at the last '<' before
+ * it (an attribute value holds no raw '<'). */
+static void start_element(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri,
+                          int nb_ns, const xmlChar **ns, int nb_attr, int nb_def, const xmlChar **attrs)
+{
+	xmlParserCtxt *ctxt = ctx;
+	err_ctx *c = ctxt->_private;
+	xmlSAX2StartElementNs(ctx, localname, prefix, uri, nb_ns, ns, nb_attr, nb_def, attrs);
+	xmlNode *n = ctxt->node;
+	xmlParserInput *in = ctxt->input;
+	if (!c->pos || c->oom || !n || n->type != XML_ELEMENT_NODE || n->_private || !in || !in->buf ||
+	    in->buf->encoder || !xmlStrEqual(n->name, localname) || in->cur < in->base)
+		return; /* converted text (another encoding): libxml2's lines only */
+	size_t end = (size_t)in->consumed + (size_t)(in->cur - in->base);
+	if (end >= c->len || (c->buf[end] != '>' && c->buf[end] != '/') || end < c->at)
+		return;
+	size_t lt = end;
+	while (lt > c->at && c->buf[lt] != '<')
+		lt--;
+	if (c->buf[lt] != '<')
+		return;
+	advance(c, lt);
+	if (!record(c, &n->_private))
+		return;
+	/* the attributes in document order; namespace declarations are no
+	 * xmlAttr; libxml2 adds defaulted ones (none without a DTD) last */
+	const char *b = c->buf;
+	size_t p = lt + 1;
+	while (p < end && !xml_space(b[p]))
+		p++;
+	xmlAttr *a = n->properties;
+	while (a && p < end) {
+		while (p < end && xml_space(b[p]))
+			p++;
+		size_t s = p;
+		while (p < end && b[p] != '=' && !xml_space(b[p]))
+			p++;
+		size_t e = p;
+		while (p < end && b[p] != '"' && b[p] != '\'')
+			p++;
+		if (p >= end || e == s)
+			break;
+		char q = b[p++];
+		while (p < end && b[p] != q)
+			p++;
+		p++;
+		size_t nl = e - s;
+		if ((nl == 5 || (nl > 5 && b[s + 5] == ':')) && memcmp(b + s, "xmlns", 5) == 0)
+			continue;
+		const char *colon = memchr(b + s, ':', nl);
+		size_t ls = colon ? (size_t)(colon - b) + 1 : s;
+		if (strlen((const char *)a->name) != e - ls || memcmp(a->name, b + ls, e - ls) != 0)
+			break; /* not the text libxml2 read: no more attribute positions */
+		advance(c, s);
+		if (!record(c, &a->_private))
+			return;
+		a = a->next;
+	}
+}
+
+static const xml_pos *node_pos(const void *node, const xmlDoc *doc)
+{
+	const pos_table *t = doc ? doc->_private : NULL;
+	/* _private is the first member after the type in every node struct
+	 * that carries one; read through the right type */
+	uintptr_t i = 0;
+	if (node && ((const xmlNode *)node)->type == XML_ATTRIBUTE_NODE)
+		i = (uintptr_t)((const xmlAttr *)node)->_private;
+	else if (node)
+		i = (uintptr_t)((const xmlNode *)node)->_private;
+	return t && i > 0 && i <= t->n ? &t->v[i - 1] : NULL;
+}
+
+/* A schema message about an attribute starts "element 'x', attribute 'y':"
+ * (lowercased by on_error): the column of y in element n, *line its line;
+ * 0 when the message names none or its position is unknown. */
+static unsigned attr_col_in_message(const xmlNode *n, const char *msg, unsigned *line)
+{
+	const char *k = strstr(msg, "attribute '");
+	const char *colon = strchr(msg, ':');
+	if (!k || !colon || k > colon)
+		return 0;
+	k += strlen("attribute '");
+	const char *e = strchr(k, '\'');
+	if (!e)
+		return 0;
+	/* a qualified name {ns}local: the local part */
+	const char *brace = memchr(k, '}', (size_t)(e - k));
+	if (brace)
+		k = brace + 1;
+	for (const xmlAttr *a = n->properties; a; a = a->next)
+		if (strlen((const char *)a->name) == (size_t)(e - k) && memcmp(a->name, k, (size_t)(e - k)) == 0) {
+			const xml_pos *p = node_pos(a, n->doc);
+			if (!p)
+				return 0;
+			*line = p->line;
+			return p->col;
+		}
+	return 0;
 }
 
 static const cm_embedded_schema *find_schema(const char *name)
@@ -72,7 +259,7 @@ static int validate(xmlDoc *doc, const char *file, const char *schema, cm_diags 
 	xmlSchemaValidCtxt *vc = NULL;
 	if (!pc)
 		goto out;
-	err_ctx pcx = { d, file, NULL, 0, 0 };
+	err_ctx pcx = { .d = d, .file = file };
 	xmlSetStructuredErrorFunc(&pcx, on_error);
 	s = xmlSchemaParse(pc);
 	if (!s) {
@@ -82,7 +269,7 @@ static int validate(xmlDoc *doc, const char *file, const char *schema, cm_diags 
 	vc = xmlSchemaNewValidCtxt(s);
 	if (!vc)
 		goto out;
-	err_ctx c = { d, file, "CM0002", 0, 0 };
+	err_ctx c = { .d = d, .file = file, .rule = "CM0002" };
 	xmlSetStructuredErrorFunc(&c, on_error);
 	xmlSchemaSetValidStructuredErrors(vc, on_error, &c);
 	int v = xmlSchemaValidateDoc(vc, doc);
@@ -304,12 +491,18 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 	xmlParserCtxt *ctxt = xmlNewParserCtxt();
 	if (!ctxt)
 		return CM_ENOMEM;
-	err_ctx c = { d, file, "CM0001", 0, 0 };
+	pos_table *pos = calloc(1, sizeof *pos);
+	if (!pos) {
+		xmlFreeParserCtxt(ctxt);
+		return CM_ENOMEM;
+	}
+	err_ctx c = { d, file, "CM0001", 0, 0, buf, len, 0, 1, 1, pos, false };
 	/* libxml2 2.9 has no per-context structured handler: set the
 	 * (thread-local) global one for the duration of the parse. */
 	xmlSetStructuredErrorFunc(&c, on_error);
 	ctxt->_private = &c;
 	ctxt->sax->internalSubset = refuse_doctype;
+	ctxt->sax->startElementNs = start_element;
 	/* NONET: never fetch; no NOENT/DTDLOAD/DTDATTR: entities stay unexpanded
 	 * and no external subset is read. NONET also blocks file:// DTDs. */
 	/* BIG_LINES: node lines past 65535 are kept, not clamped */
@@ -333,6 +526,12 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 		rc = CM_EINVAL;
 		goto out;
 	}
+	if (c.oom) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	doc->_private = pos; /* the positions live as long as the tree */
+	pos = NULL;
 	if (schema)
 		rc = validate(doc, file, schema, d);
 	if (!rc && !text_clean(xmlDocGetRootElement(doc), file, d))
@@ -340,8 +539,11 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 out:
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	xmlFreeParserCtxt(ctxt);
+	if (pos)
+		free(pos->v);
+	free(pos);
 	if (rc) {
-		xmlFreeDoc(doc);
+		cm_xml_free_doc(doc);
 		return rc;
 	}
 	*out = doc;
@@ -703,10 +905,48 @@ int cm_xw_finish(cm_xw *x, FILE *f, const char *file, cm_diags *d)
 	return rc;
 }
 
+void cm_xml_free_doc(xmlDoc *doc)
+{
+	if (!doc)
+		return;
+	pos_table *t = doc->_private;
+	if (t) {
+		free(t->v);
+		free(t);
+		doc->_private = NULL;
+	}
+	xmlFreeDoc(doc);
+}
+
 unsigned cm_xml_line(const xmlNode *n)
 {
+	const xml_pos *p = n ? node_pos(n, n->doc) : NULL;
+	if (p)
+		return p->line;
 	long l = n ? xmlGetLineNo((xmlNode *)n) : 0;
 	return l > 0 ? (unsigned)l : 0;
+}
+
+unsigned cm_xml_col(const xmlNode *n)
+{
+	const xml_pos *p = n ? node_pos(n, n->doc) : NULL;
+	return p ? p->col : 0;
+}
+
+unsigned cm_xml_attr_pos(const xmlNode *n, const char *name, unsigned *col)
+{
+	*col = 0;
+	if (!n)
+		return 0;
+	for (const xmlAttr *a = n->properties; a; a = a->next)
+		if (strcmp((const char *)a->name, name) == 0) {
+			const xml_pos *p = node_pos(a, n->doc);
+			if (!p)
+				break;
+			*col = p->col;
+			return p->line;
+		}
+	return cm_xml_line(n);
 }
 
 xmlNode *cm_xml_elem(xmlNode *n)

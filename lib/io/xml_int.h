@@ -14,7 +14,7 @@
  * NULL, validates it against the embedded schema of that name ("map.xsd").
  * Documents with a DOCTYPE are refused (CM0003). Every problem goes to d
  * (CM0001 syntax, CM0002 schema). On success *out holds the document (free
- * with xmlFreeDoc). Returns 0, CM_EINVAL or CM_ENOMEM. */
+ * with cm_xml_free_doc: it carries the exact source positions). Returns 0, CM_EINVAL or CM_ENOMEM. */
 int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char *schema,
                        cm_diags *d, xmlDoc **out);
 /* The same for a file; also keeps the text in d for quoting source lines. */
@@ -73,8 +73,16 @@ void cm_xw_text(cm_xw *x, const char *s);
  * else writes nothing and returns CM_EINVAL (reported to d, with file) or
  * CM_ENOMEM. */
 int cm_xw_finish(cm_xw *x, FILE *f, const char *file, cm_diags *d);
-/* Line of a node (0 if unknown). */
+/* Frees a document of cm_xml_load_*; NULL is a no-op. */
+void cm_xml_free_doc(xmlDoc *doc);
+/* Line of a node (0 if unknown): exact past line 65535, where libxml2's
+ * own node lines stop; for an element, the line of its '<'. */
 unsigned cm_xml_line(const xmlNode *n);
+/* Column (1-based, in characters) of an element's '<'; 0 if unknown. */
+unsigned cm_xml_col(const xmlNode *n);
+/* Line of attribute name of element n and its column in *col; when the
+ * attribute is absent or its place unknown, the element's line and 0. */
+unsigned cm_xml_attr_pos(const xmlNode *n, const char *name, unsigned *col);
 /* Next element sibling starting at n itself (n may be NULL). */
 xmlNode *cm_xml_elem(xmlNode *n);
 /* Whether n is an element with this local name. */

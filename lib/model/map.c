@@ -179,7 +179,7 @@ void cm_map_default_prints(cm_map *m)
 {
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			cm_square *sq = cm_map_at(m, x, y);
+			cm_square *sq = cm_map_at_mut(m, x, y);
 			if (!cm_square_kind_playable(sq->kind))
 				continue;
 			for (int s = 0; s < MAX_SIDE; s++)

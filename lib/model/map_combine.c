@@ -131,7 +131,7 @@ int cm_map_combine(const cm_map *w, const cm_map *e, int dy_in, const char *file
 		for (int y = 0; y < src->rows; y++)
 			for (int x = 0; x < src->cols; x++) {
 				const cm_square *s = cm_map_at(src, x, y);
-				cm_square *t = cm_map_at(m, x + ox[h], y + oy[h]);
+				cm_square *t = cm_map_at_mut(m, x + ox[h], y + oy[h]);
 				if (s->kind == CM_SQ_NONE)
 					continue;
 				if (t->kind == CM_SQ_NONE) {

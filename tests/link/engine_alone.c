@@ -49,7 +49,7 @@ int main(void)
 	memcpy(m->id, "alone", 6);
 	for (int i = 0; i < 36; i++)
 		m->squares[i].kind = CM_SQ_LAND;
-	cm_map_at(m, 2, 2)->kind = CM_SQ_START;
+	cm_map_at_mut(m, 2, 2)->kind = CM_SQ_START;
 	m->setup.starts_used = 1;
 	cm_map_default_prints(m);
 

@@ -448,7 +448,7 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 				bad(r, "%s needs X Y SIDE KIND [arms=N]", v);
 				return true;
 			}
-			cm_edge_print *pr = &cm_map_at(m, x, y)->print[sd];
+			cm_edge_print *pr = &cm_map_at_mut(m, x, y)->print[sd];
 			if (strcmp(tok[4], "road") == 0)
 				pr->kind = CM_PRINT_ROAD;
 			else if (strcmp(tok[4], "city") == 0)
@@ -485,7 +485,7 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 				bad(r, "%s needs a bigcity line before it and X Y : FEATURES", v);
 				return true;
 			}
-			cm_square *q = cm_map_at(m, x, y);
+			cm_square *q = cm_map_at_mut(m, x, y);
 			if (q->kind != CM_SQ_BIGCITY) {
 				bad(r, "%s must be on a big-city square (B)", v);
 				return true;
@@ -541,8 +541,8 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 					bad(r, "unknown ferry attribute %s", tok[i]);
 			}
 			/* a ferry end is a road print (MAP-FERRY) */
-			cm_map_at(m, x, y)->print[s1].kind = CM_PRINT_ROAD;
-			cm_map_at(m, x2, y2)->print[s2].kind = CM_PRINT_ROAD;
+			cm_map_at_mut(m, x, y)->print[s1].kind = CM_PRINT_ROAD;
+			cm_map_at_mut(m, x2, y2)->print[s2].kind = CM_PRINT_ROAD;
 		} else if (strcmp(v, "island") == 0) {
 			if (n != 2) {
 				bad(r, "%s needs a name", v);
@@ -562,7 +562,7 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 				bad(r, "%s needs X Y ATTR…", v);
 				return true;
 			}
-			cm_square *q = cm_map_at(m, x, y);
+			cm_square *q = cm_map_at_mut(m, x, y);
 			for (int i = 3; i < n; i++) {
 				if (kv_int(tok[i], "arms", 0, 255, &k) == 1) {
 					q->arms = (uint8_t)k;
@@ -643,7 +643,7 @@ static void grid_line(rd *r, const char *row)
 			bad(r, "unknown square character in %s", row);
 			break;
 		}
-		cm_square *q = cm_map_at(m, x, r->grid_y);
+		cm_square *q = cm_map_at_mut(m, x, r->grid_y);
 		q->kind = k;
 		q->line = r->line;
 	}

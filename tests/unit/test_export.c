@@ -108,17 +108,17 @@ static cm_map *make_sample(void)
 	m->name = sdup("Sample \"Land\" <&>");
 	for (int y = 0; y < 4; y++)
 		for (int x = 0; x < 5; x++)
-			cm_map_at(m, x, y)->kind = (cm_square_kind)(rows[y][x] - '0');
-	cm_map_at(m, 1, 1)->name = sdup("Paris");
-	cm_map_at(m, 2, 1)->name = sdup("Lyon");
-	cm_map_at(m, 2, 3)->name = sdup("Mont Blanc");
-	cm_square *s = cm_map_at(m, 1, 2);
+			cm_map_at_mut(m, x, y)->kind = (cm_square_kind)(rows[y][x] - '0');
+	cm_map_at_mut(m, 1, 1)->name = sdup("Paris");
+	cm_map_at_mut(m, 2, 1)->name = sdup("Lyon");
+	cm_map_at_mut(m, 2, 3)->name = sdup("Mont Blanc");
+	cm_square *s = cm_map_at_mut(m, 1, 2);
 	util_marker_add(s, "chip:wine");
 	util_marker_add(s, "chip:grain");
 	util_island_add(m, "corsica", "Corsica");
-	cm_map_at(m, 4, 2)->island = 0;
-	cm_map_at(m, 4, 2)->arms = 1;
-	cm_map_at(m, 4, 3)->island = 0;
+	cm_map_at_mut(m, 4, 2)->island = 0;
+	cm_map_at_mut(m, 4, 2)->arms = 1;
+	cm_map_at_mut(m, 4, 3)->island = 0;
 	cm_map_default_prints(m);
 	m->squares[3 * 5 + 1].print[CM_S] = (cm_edge_print){ CM_PRINT_ROAD, 0, sdup("to Spain"), 0 };
 	m->squares[3 * 5 + 3].print[CM_S] = (cm_edge_print){ CM_PRINT_ROAD, 0, NULL, 0 };
@@ -142,9 +142,9 @@ static cm_map *make_sample(void)
 	feat(t, CM_FEAT_FIELD, "f2", "Es Se Sm Sw");
 	util_contact_add(t, 3u);
 	for (int y = 1; y <= 2; y++) {
-		cm_map_at(m, 3, y)->bigcity = 0;
+		cm_map_at_mut(m, 3, y)->bigcity = 0;
 		for (int e = 0; e < 4; e++)
-			cm_map_at(m, 3, y)->print[e].kind = CM_PRINT_NONE;
+			cm_map_at_mut(m, 3, y)->print[e].kind = CM_PRINT_NONE;
 	}
 
 	m->ferries = calloc(1, sizeof *m->ferries);
@@ -184,7 +184,7 @@ static cm_map *make_wide(void)
 	util_island_add(m, NULL, "The South");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			cm_square *s = cm_map_at(m, x, y);
+			cm_square *s = cm_map_at_mut(m, x, y);
 			s->kind = (cm_square_kind)((x * 7 + y * 3) % CM_SQ_KIND_COUNT);
 			if (s->kind == CM_SQ_ISLAND)
 				s->island = (x + y) % 2;

@@ -281,17 +281,17 @@ static void test_image__apply_fills_and_reports_conflicts(void **state)
 	assert_int_equal(cm_map_new(6, 4, &m), 0);
 	m->file = strdup("maps/test/map.xml");
 	m->id = strdup("test");
-	cm_map_at(m, 0, 0)->kind = CM_SQ_LAND; /* image: none */
-	cm_map_at(m, 0, 0)->line = 7;
-	cm_map_at(m, 1, 0)->kind = CM_SQ_LAND; /* image: land */
-	cm_map_at(m, 1, 0)->line = 8;
-	cm_map_at(m, 3, 0)->name = strdup("Bremen");
+	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_LAND; /* image: none */
+	cm_map_at_mut(m, 0, 0)->line = 7;
+	cm_map_at_mut(m, 1, 0)->kind = CM_SQ_LAND; /* image: land */
+	cm_map_at_mut(m, 1, 0)->line = 8;
+	cm_map_at_mut(m, 3, 0)->name = strdup("Bremen");
 	m->islands = calloc(1, sizeof *m->islands);
 	m->islands[0].name = strdup("ibiza");
 	m->n_islands = 1;
-	cm_map_at(m, 4, 2)->kind = CM_SQ_ISLAND; /* image: island mallorca */
-	cm_map_at(m, 4, 2)->island = 0;
-	cm_map_at(m, 4, 2)->line = 9;
+	cm_map_at_mut(m, 4, 2)->kind = CM_SQ_ISLAND; /* image: island mallorca */
+	cm_map_at_mut(m, 4, 2)->island = 0;
+	cm_map_at_mut(m, 4, 2)->line = 9;
 	assert_int_equal(cm_image_apply(m, FIX "colour_rgb8.png", lg, d), CM_EINVAL);
 	assert_int_equal(cm_diags_count(d), 2);
 	const cm_diag *g = cm_diags_get(d, 0);

@@ -222,9 +222,9 @@ static void test_map__equal_notices_changes(void **state)
 	b->bigcities[0].pieces[1].tile.features[0].arms++;
 	assert_false(cm_map_equal(a, b));
 	b->bigcities[0].pieces[1].tile.features[0].arms--;
-	cm_map_at(b, 1, 0)->print[CM_N].arms = 7;
+	cm_map_at_mut(b, 1, 0)->print[CM_N].arms = 7;
 	assert_false(cm_map_equal(a, b));
-	cm_map_at(b, 1, 0)->print[CM_N].arms = 1;
+	cm_map_at_mut(b, 1, 0)->print[CM_N].arms = 1;
 	b->ferries[0].s2 = CM_N;
 	assert_false(cm_map_equal(a, b));
 	b->ferries[0].s2 = CM_W;

@@ -226,8 +226,8 @@ static void test_pack__hash_follows_content(void **state)
 		assert_int_equal(cm_map_hash(m, f->sets, 2, h), 0);      \
 		assert_memory_equal(h, base, 32);                        \
 	} while (0)
-	EXPECT_CHANGE(cm_map_at(m, 1, 2)->kind = CM_SQ_TOWN, cm_map_at(m, 1, 2)->kind = CM_SQ_LAND);
-	EXPECT_CHANGE(cm_map_at(m, 4, 1)->print[CM_E].arms = 3, cm_map_at(m, 4, 1)->print[CM_E].arms = 2);
+	EXPECT_CHANGE(cm_map_at_mut(m, 1, 2)->kind = CM_SQ_TOWN, cm_map_at_mut(m, 1, 2)->kind = CM_SQ_LAND);
+	EXPECT_CHANGE(cm_map_at_mut(m, 4, 1)->print[CM_E].arms = 3, cm_map_at_mut(m, 4, 1)->print[CM_E].arms = 2);
 	EXPECT_CHANGE(m->deck[1].count = 3, m->deck[1].count = 2);
 	EXPECT_CHANGE(m->rules.town_cost = false, m->rules.town_cost = true);
 	EXPECT_CHANGE(m->ferries[0].s2 = CM_N, m->ferries[0].s2 = CM_W);
@@ -256,10 +256,10 @@ static void test_pack__failed_write_keeps_target(void **state)
 	size_t l0, l1;
 	char *before = util_read_file(f->path, &l0);
 
-	cm_map_at(f->map, 2, 3)->kind = (cm_square_kind)99;
+	cm_map_at_mut(f->map, 2, 3)->kind = (cm_square_kind)99;
 	assert_int_equal(write_sample(f, f->path), CM_EINVAL);
 	assert_true(has_diag(f->d, "CM0411", "map sample, square (2,3)", "square kind is 99"));
-	cm_map_at(f->map, 2, 3)->kind = CM_SQ_BIGCITY;
+	cm_map_at_mut(f->map, 2, 3)->kind = CM_SQ_BIGCITY;
 
 	cm_diags_clear(f->d);
 	assert_int_equal(cm_pack_write(f->path, &f->map, 1, f->sets, 1, f->d), CM_EINVAL);

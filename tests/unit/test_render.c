@@ -183,7 +183,7 @@ static void test_render__tile_features_at_every_rotation(void **state)
 	assert_int_equal(cm_map_new(4, 1, &m), 0);
 	cm_render_tile tiles[4];
 	for (int r = 0; r < 4; r++) {
-		cm_map_at(m, r, 0)->kind = CM_SQ_LAND;
+		cm_map_at_mut(m, r, 0)->kind = CM_SQ_LAND;
 		tiles[r] = (cm_render_tile){ r, 0, &t, r };
 	}
 	cm_render_opts o;
@@ -226,12 +226,12 @@ static void test_render__decorations_and_deterministic_bytes(void **state)
 	assert_int_equal(cm_map_new(3, 3, &m), 0);
 	for (int i = 0; i < 9; i++)
 		m->squares[i].kind = CM_SQ_LAND;
-	cm_map_at(m, 0, 0)->kind = CM_SQ_START;
-	cm_map_at(m, 2, 0)->print[CM_N].kind = CM_PRINT_CITY;
-	cm_map_at(m, 0, 2)->print[CM_W].kind = CM_PRINT_ROAD;
-	cm_map_at(m, 2, 2)->kind = CM_SQ_ISLAND;
-	cm_map_at(m, 2, 2)->arms = 1;
-	cm_map_at(m, 1, 1)->kind = CM_SQ_BIGCITY;
+	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_START;
+	cm_map_at_mut(m, 2, 0)->print[CM_N].kind = CM_PRINT_CITY;
+	cm_map_at_mut(m, 0, 2)->print[CM_W].kind = CM_PRINT_ROAD;
+	cm_map_at_mut(m, 2, 2)->kind = CM_SQ_ISLAND;
+	cm_map_at_mut(m, 2, 2)->arms = 1;
+	cm_map_at_mut(m, 1, 1)->kind = CM_SQ_BIGCITY;
 	cm_feature bf = { .kind = CM_FEAT_CITY, .slots = CM_SLOTS_ALL };
 	cm_bigcity_piece piece = { 1, 1, { .features = &bf, .n_features = 1 } };
 	cm_bigcity bc = { .pieces = &piece, .n_pieces = 1 };

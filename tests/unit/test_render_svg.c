@@ -95,14 +95,14 @@ static void test_render_svg__names_escaped(void **state)
 	assert_int_equal(cm_map_new(3, 1, &m), 0);
 	m->id = strdup("evil");
 	m->name = strdup(evil);
-	cm_map_at(m, 0, 0)->kind = CM_SQ_TOWN;
-	cm_map_at(m, 0, 0)->name = strdup(evil);
-	cm_map_at(m, 0, 0)->markers = calloc(1, sizeof(char *));
+	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_TOWN;
+	cm_map_at_mut(m, 0, 0)->name = strdup(evil);
+	cm_map_at_mut(m, 0, 0)->markers = calloc(1, sizeof(char *));
 	cm_map_at(m, 0, 0)->markers[0] = strdup(evil);
-	cm_map_at(m, 0, 0)->n_markers = 1;
-	cm_map_at(m, 1, 0)->kind = CM_SQ_LAND;
-	cm_map_at(m, 1, 0)->print[CM_N].kind = CM_PRINT_ROAD;
-	cm_map_at(m, 1, 0)->print[CM_N].label = strdup(evil);
+	cm_map_at_mut(m, 0, 0)->n_markers = 1;
+	cm_map_at_mut(m, 1, 0)->kind = CM_SQ_LAND;
+	cm_map_at_mut(m, 1, 0)->print[CM_N].kind = CM_PRINT_ROAD;
+	cm_map_at_mut(m, 1, 0)->print[CM_N].label = strdup(evil);
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
 	cm_diags_add(d, CM_SEV_ERROR, "CM0201", NULL, 0, 0, NULL, "%s", evil);
@@ -139,11 +139,11 @@ static void test_render_svg__partial_model(void **state)
 	cm_map *m;
 	assert_int_equal(cm_map_new(2, 2, &m), 0);
 	m->id = strdup("partial");
-	cm_map_at(m, 0, 0)->kind = CM_SQ_ISLAND;
-	cm_map_at(m, 0, 0)->island = 7;    /* no such island */
-	cm_map_at(m, 1, 0)->kind = CM_SQ_BIGCITY;
-	cm_map_at(m, 1, 0)->bigcity = 42;  /* no such big city */
-	cm_map_at(m, 0, 1)->kind = CM_SQ_START;
+	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_ISLAND;
+	cm_map_at_mut(m, 0, 0)->island = 7;    /* no such island */
+	cm_map_at_mut(m, 1, 0)->kind = CM_SQ_BIGCITY;
+	cm_map_at_mut(m, 1, 0)->bigcity = 42;  /* no such big city */
+	cm_map_at_mut(m, 0, 1)->kind = CM_SQ_START;
 	cm_feature bf = { .kind = CM_FEAT_CITY, .slots = CM_SLOTS_ALL, .arms = 200 };
 	cm_bigcity_piece piece = { 9, -3, { .features = &bf, .n_features = 1 } };
 	cm_bigcity bc = { .name = "Off", .pieces = &piece, .n_pieces = 1 };

@@ -175,29 +175,29 @@ cm_map *util_map_sample(void)
 	/* rows 1..3, cols 1..4 are land; row 0 waves; the rest is not printed */
 	for (int y = 1; y <= 3; y++)
 		for (int x = 1; x <= 4; x++)
-			cm_map_at(m, x, y)->kind = CM_SQ_LAND;
+			cm_map_at_mut(m, x, y)->kind = CM_SQ_LAND;
 	for (int x = 0; x < 6; x++)
-		cm_map_at(m, x, 0)->kind = CM_SQ_WAVES;
-	cm_square *s = cm_map_at(m, 1, 1);
+		cm_map_at_mut(m, x, 0)->kind = CM_SQ_WAVES;
+	cm_square *s = cm_map_at_mut(m, 1, 1);
 	s->kind = CM_SQ_START;
 	s->name = sdup("Hamburg");
-	s = cm_map_at(m, 4, 3);
+	s = cm_map_at_mut(m, 4, 3);
 	s->kind = CM_SQ_START;
 	s->name = sdup("München");
-	s = cm_map_at(m, 2, 2);
+	s = cm_map_at_mut(m, 2, 2);
 	s->kind = CM_SQ_TOWN;
 	s->name = sdup("Kassel");
 	util_marker_add(s, "chip:castle");
 	util_marker_add(s, "chip:\"quoted\"");
-	cm_map_at(m, 3, 1)->kind = CM_SQ_LANDMARK;
+	cm_map_at_mut(m, 3, 1)->kind = CM_SQ_LANDMARK;
 	/* islands at (5,1) and (5,2) */
 	util_island_add(m, "Sylt", "Sylt (Nordfriesland)");
 	util_island_add(m, NULL, NULL);
-	s = cm_map_at(m, 5, 1);
+	s = cm_map_at_mut(m, 5, 1);
 	s->kind = CM_SQ_ISLAND;
 	s->island = 0;
 	s->arms = 1;
-	s = cm_map_at(m, 5, 2);
+	s = cm_map_at_mut(m, 5, 2);
 	s->kind = CM_SQ_ISLAND;
 	s->island = 1;
 	/* big city over (1,3) and (2,3) */
@@ -211,8 +211,8 @@ cm_map *util_map_sample(void)
 		cm_bigcity_piece *p = &b->pieces[k];
 		p->x = 1 + k;
 		p->y = 3;
-		cm_map_at(m, p->x, p->y)->kind = CM_SQ_BIGCITY;
-		cm_map_at(m, p->x, p->y)->bigcity = 0;
+		cm_map_at_mut(m, p->x, p->y)->kind = CM_SQ_BIGCITY;
+		cm_map_at_mut(m, p->x, p->y)->bigcity = 0;
 		util_feature_add(&p->tile, CM_FEAT_CITY, "c", CM_SLOTS_ALL & ~CM_SIDE_SLOTS(k ? CM_E : CM_W));
 		util_feature_add(&p->tile, CM_FEAT_FIELD, NULL, CM_SIDE_SLOTS(k ? CM_E : CM_W));
 		p->tile.features[0].arms = (uint8_t)k;
@@ -224,17 +224,17 @@ cm_map *util_map_sample(void)
 		cm_tile_type_derive(&p->tile);
 	}
 	/* edge prints */
-	s = cm_map_at(m, 1, 1);
+	s = cm_map_at_mut(m, 1, 1);
 	s->print[CM_W].kind = CM_PRINT_ROAD;
 	s->print[CM_W].label = sdup("to Denmark");
-	s = cm_map_at(m, 4, 1);
+	s = cm_map_at_mut(m, 4, 1);
 	s->print[CM_E].kind = CM_PRINT_CITY;
 	s->print[CM_E].arms = 2;
 	s->print[CM_N].kind = CM_PRINT_NEUTRAL;
-	s = cm_map_at(m, 4, 2);
+	s = cm_map_at_mut(m, 4, 2);
 	s->print[CM_E].kind = CM_PRINT_ROAD;
 	/* a none square that still carries a marker is kept */
-	util_marker_add(cm_map_at(m, 0, 4), "note");
+	util_marker_add(cm_map_at_mut(m, 0, 4), "note");
 	/* ferry from (4,2) E to the island (5,2) */
 	m->ferries = calloc(1, sizeof *m->ferries);
 	m->n_ferries = 1;

@@ -6,6 +6,8 @@
 
 #include "common.h"
 #include "diag.h"
+#include "json.h"
+#include "file.h"
 #include "catalog.h"
 #include "tile.h"
 #include "tileset.h"

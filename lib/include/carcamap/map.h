@@ -179,7 +179,13 @@ typedef struct cm_map {
 	size_t n_printings;
 } cm_map;
 
-static inline cm_square *cm_map_at(const cm_map *m, int x, int y)
+/* The square at (x,y), or NULL off the grid. cm_map_at reads a map;
+ * cm_map_at_mut is for code that builds or edits one. */
+static inline const cm_square *cm_map_at(const cm_map *m, int x, int y)
+{
+	return (x >= 0 && y >= 0 && x < m->cols && y < m->rows) ? &m->squares[y * m->cols + x] : NULL;
+}
+static inline cm_square *cm_map_at_mut(cm_map *m, int x, int y)
 {
 	return (x >= 0 && y >= 0 && x < m->cols && y < m->rows) ? &m->squares[y * m->cols + x] : NULL;
 }

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* carcamap/file.h: the file handling every reader and writer of the
+ * library shares, for clients (the command among them) that read and
+ * write files beside it the same way: regular files only, written
+ * atomically and durably, relative paths kept relative to the file that
+ * names them. */
+#ifndef CARCAMAP_FILE_H
+#define CARCAMAP_FILE_H
+
+#include <stdio.h>
+#include "common.h"
+#include "diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Opens path for reading into *out (close it with fclose). Only a regular
+ * file is opened: a directory, a FIFO (never waited on) or a device is
+ * refused. A failure is reported into d without a rule id ("cannot open:
+ * ...", "is a directory", "not a regular file"). 0 or CM_EIO. */
+int cm_file_open_read(const char *path, cm_diags *d, FILE **out);
+
+/* Writes through fn (which returns 0 or a CM_E... code) to path
+ * atomically: into a new file beside path that is synced and renamed over
+ * path (and the directory synced) once fn succeeded; on any failure the
+ * new file is removed, path is left as it was and d says why (no rule id).
+ * path NULL writes to stdout (flushed). Returns 0, fn's code or CM_EIO. */
+int cm_file_write(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d);
+
+/* rel resolved against the directory of the file base: rel as it is when
+ * it is absolute or base names no directory. A new string (the caller
+ * frees it), NULL when out of memory. */
+char *cm_path_resolve(const char *base, const char *rel);
+
+/* target (a path from the current directory) as a file at from_file must
+ * write it: relative to from_file's directory when both directories
+ * resolve (realpath), else target as given. The inverse of
+ * cm_path_resolve(from_file, ...). A new string, NULL when out of memory. */
+char *cm_path_relative(const char *from_file, const char *target);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
