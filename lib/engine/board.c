@@ -127,6 +127,8 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	A->arms += C->arms;
 	A->nmulti += C->nmulti;
 	A->flags |= (uint8_t)(C->flags & ~NF_MULTI);
+	if (C->minp >= 0 && (A->minp < 0 || C->minp < A->minp))
+		A->minp = C->minp;
 	int32_t t = A->next;
 	A->next = C->next;
 	C->next = t;
@@ -152,6 +154,7 @@ static CM__INLINE void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, 
 	nd->tiles = 1;
 	nd->arms = arms;
 	nd->size = 1;
+	nd->minp = feat != 255 ? i : -1; /* prints and ferries lie on no square */
 }
 
 /* Joins the pieces that meet across side d of a square (features a, slot
@@ -1322,12 +1325,9 @@ int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *ou
 void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
 {
 	const node *n = b->nodes;
-	int32_t best = -1, p = r;
-	do {
-		if (n[p].sq < b->n_sq && (best < 0 || p < best))
-			best = p;
-		p = n[p].next;
-	} while (p != r);
+	while (n[r].parent != r)
+		r = n[r].parent;
+	int32_t best = n[r].minp; /* kept by unite */
 	if (best >= 0) {
 		it->x = b->sq_x[n[best].sq];
 		it->y = b->sq_y[n[best].sq];

@@ -68,6 +68,7 @@ typedef struct {
 	int32_t arms;
 	int32_t size;   /* roots: pieces */
 	int32_t nmulti; /* roots: NF_MULTI pieces */
+	int32_t minp;   /* roots: the lowest-numbered piece on a square, -1 (cm__item_where) */
 	uint8_t kind;
 	uint8_t flags;
 	uint8_t feat;   /* feature index on its square, 255 for prints and ferries */
