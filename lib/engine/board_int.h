@@ -159,6 +159,8 @@ struct cm_board {
 	uint8_t *ferry_used;
 	node *nodes;
 	int n_nodes, max_nodes;
+	node *proto;        /* per deck type, its pieces as a new tile's (links at 0) */
+	int32_t *proto_at;  /* per deck type: its first piece in proto */
 	uint32_t *stamp;    /* per square, for counting squares once */
 	uint32_t *nstamp;   /* per node, for counting roots once */
 	uint32_t epoch;
