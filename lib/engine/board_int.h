@@ -27,19 +27,21 @@ enum {
 /* What the engine precomputes for a tile type (or a big-city piece, which
  * is never rotated). */
 typedef struct {
+	/* what every placement reads first, then the per-requirement tables
+	 * random play scans, then what scoring reads */
 	uint8_t n_feat;
 	int8_t mon;                        /* monastery or abbey feature, -1 */
 	bool abbey;                        /* has an abbey feature: never drawn */
+	uint32_t roadcity;                 /* bit f: feature f is a road or a city */
 	uint8_t kind[CM_MAX_FEATURES];
+	int8_t slot[4][12];                /* per rotation: feature on each slot */
+	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
+	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
+	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
 	uint8_t arms[CM_MAX_FEATURES];
 	uint8_t open0[CM_MAX_FEATURES];    /* sides a road or city touches */
 	uint8_t nflags[CM_MAX_FEATURES];   /* NF_MULTI, NF_INN, NF_CATHEDRAL */
 	uint32_t touches[CM_MAX_FEATURES]; /* fields: cities on the tile */
-	int8_t slot[4][12];                /* per rotation: feature on each slot */
-	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
-	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
-	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
-	uint32_t roadcity;                 /* bit f: feature f is a road or a city */
 } type_info;
 
 struct cm_deck {
