@@ -392,7 +392,8 @@ static int build_static(cm_board *b, cm_diags *d)
 				f |= SF_PLAYABLE;
 				b->n_playable++;
 				if (q->kind == CM_SQ_ISLAND) {
-					if (q->island >= 0 && (size_t)q->island < m->n_islands)
+					/* the model checker holds the index to -1..n_islands-1 */
+					if (q->island >= 0)
 						b->island[s] = (int16_t)q->island;
 					b->island_arms[s] = q->arms;
 				} else {
@@ -430,9 +431,10 @@ static int build_static(cm_board *b, cm_diags *d)
 		for (size_t k = 0; k < m->bigcities[c].n_pieces; k++, pi++) {
 			const cm_bigcity_piece *p = &m->bigcities[c].pieces[k];
 			int s = cm__sq_index(b, p->x, p->y);
+			assert(s >= 0); /* the model checker: pieces lie inside the grid */
 			snprintf(where, sizeof where, "map %s, big city %s, square (%d,%d)", mid,
 			         m->bigcities[c].name ? m->bigcities[c].name : "?", p->x, p->y);
-			if (s < 0 || m->squares[s].kind != CM_SQ_BIGCITY || b->bc_base[s] >= 0) {
+			if (m->squares[s].kind != CM_SQ_BIGCITY || b->bc_base[s] >= 0) {
 				err(d, where, "big-city piece not on a free big-city square");
 				rc = CM_EINVAL;
 				continue;
@@ -453,9 +455,10 @@ static int build_static(cm_board *b, cm_diags *d)
 	for (size_t f = 0; f < m->n_ferries; f++) {
 		const cm_ferry *fr = &m->ferries[f];
 		int s1 = cm__sq_index(b, fr->x1, fr->y1), s2 = cm__sq_index(b, fr->x2, fr->y2);
+		/* the model checker: both ends inside the grid, sides 0..3 */
+		assert(s1 >= 0 && s2 >= 0 && (unsigned)fr->s1 <= 3 && (unsigned)fr->s2 <= 3);
 		snprintf(where, sizeof where, "map %s, ferry %zu", mid, f + 1);
-		if (s1 < 0 || s2 < 0 || s1 == s2 || !(b->sflags0[s1] & SF_PLAYABLE) ||
-		    !(b->sflags0[s2] & SF_PLAYABLE) || (unsigned)fr->s1 > 3 || (unsigned)fr->s2 > 3 ||
+		if (s1 == s2 || !(b->sflags0[s1] & SF_PLAYABLE) || !(b->sflags0[s2] & SF_PLAYABLE) ||
 		    b->side_ferry[s1 * 4 + fr->s1] >= 0 || b->side_ferry[s2 * 4 + fr->s2] >= 0) {
 			err(d, where, "ferry ends must be two sides of playable squares");
 			rc = CM_EINVAL;
@@ -579,7 +582,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			continue;
 		for (int k = 0; k < 4; k++) {
 			int v = b->side_bc[s * 4 + k];
-			if (v < 0 || (size_t)v >= n_bc || bc_side_seen(b, s, k, v))
+			if (v < 0 || bc_side_seen(b, s, k, v))
 				continue;
 			b->bc_adj_start[v + 1]++;
 		}
@@ -598,21 +601,21 @@ static int build_static(cm_board *b, cm_diags *d)
 			continue;
 		for (int k = 0; k < 4; k++) {
 			int v = b->side_bc[s * 4 + k];
-			if (v < 0 || (size_t)v >= n_bc || bc_side_seen(b, s, k, v))
+			if (v < 0 || bc_side_seen(b, s, k, v))
 				continue;
 			b->bc_adj[fill[v]++] = s;
 		}
 	}
 	memset(b->isl_start, 0, (n_isl + 1) * sizeof *b->isl_start);
 	for (int s = 0; s < N; s++)
-		if (b->island[s] >= 0 && (size_t)b->island[s] < n_isl)
+		if (b->island[s] >= 0)
 			b->isl_start[b->island[s] + 1]++;
 	for (size_t i = 0; i < n_isl; i++)
 		b->isl_start[i + 1] += b->isl_start[i];
 	for (size_t i = 0; i < n_isl; i++)
 		fill[n_bc + i] = b->isl_start[i];
 	for (int s = 0; s < N; s++)
-		if (b->island[s] >= 0 && (size_t)b->island[s] < n_isl)
+		if (b->island[s] >= 0)
 			b->isl_sq[fill[n_bc + (size_t)b->island[s]]++] = s;
 	free(fill);
 out:

@@ -64,6 +64,7 @@ static const char *duplicate_id(const char **ids, size_t n)
 typedef struct {
 	cm_sha256 s;
 	size_t n;
+	unsigned long flushes; /* times buf was hashed and emptied */
 	uint8_t buf[8192];
 } hasher;
 
@@ -72,6 +73,7 @@ static void h_bytes(hasher *h, const void *p, size_t n)
 	if (n > sizeof h->buf - h->n) {
 		cm_sha256_update(&h->s, h->buf, h->n);
 		h->n = 0;
+		h->flushes++;
 		if (n > sizeof h->buf) {
 			cm_sha256_update(&h->s, p, n);
 			return;
@@ -180,6 +182,7 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 		return CM_ENOMEM;
 	}
 	hp->n = 0;
+	hp->flushes = 0;
 	cm_sha256_init(&hp->s);
 	h_str(hp, "carcamap map content 1");
 	h_str(hp, m->id);
@@ -234,8 +237,29 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 		h_str(hp, m->deck[i].tile);
 		h_int(hp, m->deck[i].count);
 	}
+	/* A plain square (nothing on it but its kind and print kinds) always
+	 * serializes to the same bytes for the same kinds: kept from the last
+	 * plain square and appended whole while the kinds repeat. */
+	uint8_t plain[160];
+	size_t plain_n = 0;
+	unsigned plain_key = ~0u;
 	for (int i = 0; i < m->cols * m->rows; i++) {
 		const cm_square *s = &m->squares[i];
+		bool is_plain = !s->name && !s->arms && s->island < 0 && s->bigcity < 0 && !s->n_markers;
+		unsigned key = (unsigned)s->kind << 8;
+		for (int e = 0; e < 4 && is_plain; e++) {
+			is_plain = !s->print[e].arms && !s->print[e].label;
+			key |= ((unsigned)s->print[e].kind & 3u) << (2 * e);
+		}
+		is_plain = is_plain && (unsigned)s->kind < 256u && (unsigned)s->print[0].kind < 4u &&
+		           (unsigned)s->print[1].kind < 4u && (unsigned)s->print[2].kind < 4u &&
+		           (unsigned)s->print[3].kind < 4u;
+		if (is_plain && key == plain_key) {
+			h_bytes(hp, plain, plain_n);
+			continue;
+		}
+		size_t before = hp->n;
+		unsigned long flushes = hp->flushes;
 		h_str(hp, cm_square_kind_name(s->kind));
 		h_str(hp, s->name);
 		h_int(hp, s->arms);
@@ -248,6 +272,12 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 			h_str(hp, cm_print_kind_name(s->print[e].kind));
 			h_int(hp, s->print[e].arms);
 			h_str(hp, s->print[e].label);
+		}
+		/* the square's bytes are in the buffer unless it was flushed meanwhile */
+		if (is_plain && hp->flushes == flushes && hp->n - before <= sizeof plain) {
+			plain_n = hp->n - before;
+			memcpy(plain, hp->buf + before, plain_n);
+			plain_key = key;
 		}
 	}
 	h_int(hp, (long long)n_used);
