@@ -1,12 +1,12 @@
 -- SPDX-License-Identifier: MIT
--- carcamap map pack, schema version 1 (schemas/pack.md documents it).
+-- carcamap map pack, schema version 2 (schemas/pack.md documents it).
 -- This file is the source of truth: the library embeds it and runs it to
 -- create a pack, and compares an opened pack's tables against it.
 -- Every table is STRICT; kinds, sides and editions are stored as their
 -- names, slot sets and feature sets as integer bit masks.
 PRAGMA page_size = 4096;
 PRAGMA application_id = 1128353104; -- 0x43414D50, 'CAMP'
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 CREATE TABLE pack_meta (
 	key TEXT PRIMARY KEY NOT NULL,
@@ -99,6 +99,15 @@ CREATE TABLE bigcities (
 	seq INTEGER NOT NULL,         -- big city index (squares.bigcity)
 	name TEXT,
 	PRIMARY KEY (map_id, seq)
+) STRICT;
+
+-- Format 2: the kind of every square of a map, one character per square
+-- as in a descriptor's grid (schemas/map.md: . # S T B ~ L I H), cols
+-- characters and a newline per row, rows top to bottom. A square with
+-- anything on it besides its kind also has a row in squares.
+CREATE TABLE map_grids (
+	map_id TEXT PRIMARY KEY NOT NULL REFERENCES maps (id),
+	kinds TEXT NOT NULL
 ) STRICT;
 
 CREATE TABLE squares (

@@ -242,6 +242,33 @@ int cli_tileset_option(cm_workspace *w, const char *dir)
 	return cm_workspace_add_tileset_dir(w, dir) ? EXIT_IO : 0;
 }
 
+int cli_next_option(cli_opts *o, int argc, char **argv, const char *shortopts)
+{
+	opterr = 0;
+	for (;;) {
+		int c = getopt_long(argc, argv, shortopts, o->opts, NULL), pr = 0;
+		if (c == -1)
+			return -1;
+		if (c == 'h') {
+			o->usage(stdout);
+			o->status = EXIT_CLEAN;
+		} else if (c == 'T' && o->tilesets) {
+			o->status = cli_tileset_option(o->tilesets, optarg);
+		} else if (c == 'P' && o->printing) {
+			o->status = cli_printing_option(o->cmd, optarg, o->printing);
+		} else if (c == 'P' && o->printing_w) {
+			if (!(o->status = cli_printing_option(o->cmd, optarg, &pr)))
+				cm_workspace_set_printing(o->printing_w, pr - 1);
+		} else if (c == ':' || c == '?') {
+			o->status = cli_bad_option(o->cmd, c, argv, o->opts);
+		} else {
+			return c;
+		}
+		if (c == 'h' || o->status)
+			return CLI_STOP;
+	}
+}
+
 int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *d)
 {
 	t->map = NULL;

@@ -67,6 +67,32 @@ int cli_bad_option(const char *cmd, int c, char **argv, const struct option *opt
  * EXIT_IO when out of memory. */
 int cli_tileset_option(cm_workspace *w, const char *dir);
 
+/* The option loop every command shares: getopt_long (opterr off) over the
+ * command's options, with the options every command treats alike handled
+ * here and the rest handed back to the command's switch. */
+typedef struct {
+	const char *cmd;            /* the command, for messages */
+	const struct option *opts;  /* its long options */
+	void (*usage)(FILE *f);     /* -h, --help: printed to stdout */
+	cm_workspace *tilesets;     /* -T, --tilesets DIR (val 'T') adds to it
+	                             * (cli_tileset_option); NULL: the command's */
+	int *printing;              /* --printing ED (val 'P') into *printing as
+	                             * cli_target's (cli_printing_option) */
+	cm_workspace *printing_w;   /* or, printing NULL, set on this workspace;
+	                             * both NULL: the command's */
+	int status;                 /* out, after CLI_STOP: the exit status */
+} cli_opts;
+
+/* After CLI_STOP the command exits with o->status. */
+#define CLI_STOP (-2)
+
+/* The next option the command handles itself (its val), -1 when the
+ * options are over, or CLI_STOP when the command is done: after --help
+ * (o->status EXIT_CLEAN) or after a bad option or value of the shared
+ * ones, the usage error printed (EXIT_USAGE; EXIT_IO when out of memory).
+ * shortopts starts with ':' (cli_bad_option). */
+int cli_next_option(cli_opts *o, int argc, char **argv, const char *shortopts);
+
 /* The map a command works on (play, rules, render, export): fill in the
  * inputs, call cli_load_map, read the outputs. */
 typedef struct {

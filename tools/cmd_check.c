@@ -204,12 +204,9 @@ int cmd_check(int argc, char **argv)
 		cm_diags_free(d);
 		return EXIT_IO;
 	}
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "check", .opts = opts, .usage = usage, .tilesets = w, .printing_w = w };
+	while ((c = cli_next_option(&o, argc, argv, ":hT:")) >= 0) {
 		switch (c) {
-		case 'T':
-			ec = cli_tileset_option(w, optarg);
-			break;
 		case 'f':
 			if (strcmp(optarg, "markdown") == 0)
 				markdown = 1;
@@ -243,21 +240,13 @@ int cmd_check(int argc, char **argv)
 				ec = cli_usage_error("check", "--seed takes a whole number from 0 to 2147483647, not '%s'", optarg);
 			co.seed = (uint64_t)v;
 			break;
-		case 'P': {
-			int pr = 0;
-			if (!(ec = cli_printing_option("check", optarg, &pr)))
-				cm_workspace_set_printing(w, pr - 1);
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			goto out;
-		default:
-			ec = cli_bad_option("check", c, argv, opts);
-			break;
 		}
 		if (ec)
 			goto out;
+	}
+	if (c == CLI_STOP) {
+		ec = o.status;
+		goto out;
 	}
 	if (list) {
 		if (fmt == FMT_SARIF || fmt == FMT_GITHUB)

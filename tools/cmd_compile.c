@@ -87,14 +87,11 @@ int cmd_compile(int argc, char **argv)
 	const char *out = NULL;
 	cli_format fmt = FMT_TEXT;
 	int ec = EXIT_CLEAN, c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:T:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "compile", .opts = opts, .usage = usage, .tilesets = w, .printing_w = w };
+	while ((c = cli_next_option(&o, argc, argv, ":ho:T:")) >= 0) {
 		switch (c) {
 		case 'o':
 			out = optarg;
-			break;
-		case 'T':
-			ec = cli_tileset_option(w, optarg);
 			break;
 		case 's':
 			cm_diags_set_strict(d, 1);
@@ -103,24 +100,16 @@ int cmd_compile(int argc, char **argv)
 			if (cli_parse_format("compile", optarg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF | 1u << FMT_GITHUB, &fmt))
 				ec = EXIT_USAGE;
 			break;
-		case 'P': {
-			int pr = 0;
-			if (!(ec = cli_printing_option("compile", optarg, &pr)))
-				cm_workspace_set_printing(w, pr - 1);
-			break;
-		}
-		case 'h':
-			usage(stdout);
-			goto done;
 		case 1000: case 1001: case 1002: case 1003: case 1004: case 1005:
 			about[c - 1000] = optarg;
-			break;
-		default:
-			ec = cli_bad_option("compile", c, argv, opts);
 			break;
 		}
 		if (ec)
 			goto done;
+	}
+	if (c == CLI_STOP) {
+		ec = o.status;
+		goto done;
 	}
 	if (optind >= argc) {
 		ec = cli_usage_error("compile", "no files to compile");

@@ -131,8 +131,8 @@ int cmd_export(int argc, char **argv)
 	}
 	const char *out = NULL;
 	int fmt = X_NONE, ec = EXIT_CLEAN, c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:T:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "export", .opts = opts, .usage = usage, .tilesets = w, .printing = &t.printing };
+	while ((c = cli_next_option(&o, argc, argv, ":ho:T:")) >= 0) {
 		switch (c) {
 		case 'f':
 			for (int i = X_JSON; i <= X_XML; i++)
@@ -143,21 +143,13 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'o': out = strcmp(optarg, "-") == 0 ? NULL : optarg; break;
 		case 'm': t.map_id = optarg; break;
-		case 'T':
-			ec = cli_tileset_option(w, optarg);
-			break;
-		case 'P':
-			ec = cli_printing_option("export", optarg, &t.printing);
-			break;
-		case 'h':
-			usage(stdout);
-			goto done;
-		default:
-			ec = cli_bad_option("export", c, argv, opts);
-			break;
 		}
 		if (ec)
 			goto done;
+	}
+	if (c == CLI_STOP) {
+		ec = o.status;
+		goto done;
 	}
 	if (fmt == X_NONE) {
 		ec = cli_usage_error("export", "choose a format with --format json|bin|tmx|xml");

@@ -118,20 +118,17 @@ int cmd_import(int argc, char **argv)
 	};
 	const char *legend = NULL, *out = NULL, *id = NULL, *name = NULL;
 	int ec = EXIT_CLEAN, c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "import", .opts = opts, .usage = usage };
+	while ((c = cli_next_option(&o, argc, argv, ":ho:")) >= 0) {
 		switch (c) {
 		case 'l': legend = optarg; break;
 		case 'o': out = optarg; break;
 		case 'i': id = optarg; break;
 		case 'n': name = optarg; break;
-		case 'h':
-			usage(stdout);
-			return EXIT_CLEAN;
-		default:
-			return cli_bad_option("import", c, argv, opts);
 		}
 	}
+	if (c == CLI_STOP)
+		return o.status;
 	if (optind >= argc)
 		return cli_usage_error("import", "no image to import");
 	if (argc - optind > 1)

@@ -510,20 +510,17 @@ int cmd_list(int argc, char **argv)
 	};
 	cli_format fmt = FMT_TEXT;
 	int c;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "list", .opts = opts, .usage = usage };
+	while ((c = cli_next_option(&o, argc, argv, ":h")) >= 0) {
 		switch (c) {
 		case 'f':
 			if (cli_parse_format("list", optarg, 1u << FMT_TEXT | 1u << FMT_JSON, &fmt))
 				return EXIT_USAGE;
 			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_CLEAN;
-		default:
-			return cli_bad_option("list", c, argv, opts);
 		}
 	}
+	if (c == CLI_STOP)
+		return o.status;
 	if (optind >= argc)
 		return cli_usage_error("list", "no file to list");
 	if (argc - optind > 1)

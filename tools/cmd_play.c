@@ -297,8 +297,8 @@ int cmd_play(int argc, char **argv)
 	cli_format fmt = FMT_TEXT;
 	int ec = EXIT_CLEAN, c;
 	long v;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "play", .opts = opts, .usage = usage, .tilesets = w, .printing = &t.printing };
+	while ((c = cli_next_option(&o, argc, argv, ":hT:")) >= 0) {
 		switch (c) {
 		case 'g':
 			if ((v = cli_parse_uint(optarg, MAX_GAMES)) < 1)
@@ -338,21 +338,13 @@ int cmd_play(int argc, char **argv)
 				ec = EXIT_USAGE;
 			break;
 		case 'm': t.map_id = optarg; break;
-		case 'T':
-			ec = cli_tileset_option(w, optarg);
-			break;
-		case 'P':
-			ec = cli_printing_option("play", optarg, &t.printing);
-			break;
-		case 'h':
-			usage(stdout);
-			goto done;
-		default:
-			ec = cli_bad_option("play", c, argv, opts);
-			break;
 		}
 		if (ec)
 			goto done;
+	}
+	if (c == CLI_STOP) {
+		ec = o.status;
+		goto done;
 	}
 	if (optind >= argc) {
 		ec = cli_usage_error("play", "no map to play on");

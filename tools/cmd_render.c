@@ -455,11 +455,11 @@ int cmd_render(int argc, char **argv)
 	int players_given = 0, format_given = 0, watching = 0;
 	int ec = EXIT_CLEAN, c;
 	long v;
-	opterr = 0;
 	j.tdirs = calloc((size_t)argc + 1, sizeof *j.tdirs);
 	if (!j.tdirs)
 		return EXIT_IO;
-	while ((c = getopt_long(argc, argv, ":ho:T:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "render", .opts = opts, .usage = usage, .printing = &j.printing };
+	while ((c = cli_next_option(&o, argc, argv, ":ho:T:")) >= 0) {
 		switch (c) {
 		case 'o': j.out = optarg; break;
 		case 'm': j.map_id = optarg; break;
@@ -490,18 +490,13 @@ int cmd_render(int argc, char **argv)
 				ec = cli_usage_error("render", "--players takes a number from 2 to %d, not '%s'",
 				                     CM_MAX_PLAYERS, optarg);
 			break;
-		case 'P':
-			ec = cli_printing_option("render", optarg, &j.printing);
-			break;
-		case 'h':
-			usage(stdout);
-			goto done;
-		default:
-			ec = cli_bad_option("render", c, argv, opts);
-			break;
 		}
 		if (ec)
 			goto done;
+	}
+	if (c == CLI_STOP) {
+		ec = o.status;
+		goto done;
 	}
 	if (players_given && j.game < 0) {
 		ec = cli_usage_error("render", "--players goes with --game SEED");

@@ -633,8 +633,8 @@ int cmd_rules(int argc, char **argv)
 	const char *edition = NULL;
 	cm_edition ed = CM_EDITION_C2;
 	long moves = -1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":hT:", opts, NULL)) != -1) {
+	cli_opts o = { .cmd = "rules", .opts = opts, .usage = usage, .tilesets = w, .printing = &tg.printing };
+	while ((opt = cli_next_option(&o, argc, argv, ":hT:")) >= 0) {
 		switch (opt) {
 		case 'k':
 			if ((moves = cli_parse_uint(optarg, 1L << 30)) < 0)
@@ -672,21 +672,13 @@ int cmd_rules(int argc, char **argv)
 				ec = EXIT_USAGE;
 			break;
 		case 'm': tg.map_id = optarg; break;
-		case 'T':
-			ec = cli_tileset_option(w, optarg);
-			break;
-		case 'P':
-			ec = cli_printing_option("rules", optarg, &tg.printing);
-			break;
-		case 'h':
-			usage(stdout);
-			goto done;
-		default:
-			ec = cli_bad_option("rules", opt, argv, opts);
-			break;
 		}
 		if (ec)
 			goto done;
+	}
+	if (opt == CLI_STOP) {
+		ec = o.status;
+		goto done;
 	}
 	if (queries != 1) {
 		ec = cli_usage_error("rules", "ask one question: --legal TILE, --square X,Y, --score, --wagon "

@@ -5,7 +5,9 @@
  * file, and the atomic writer (a file beside the target, renamed into
  * place). Failures are reported into a cm_diags sink. */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,9 +181,62 @@ char *cm_path_relative(const char *from_file, const char *target)
 	return out;
 }
 
+/* When name is "base.tmp.PID.N" (decimal PID and N, nothing after), the
+ * PID; else 0. */
+static long tmp_owner(const char *name, const char *base, size_t bl)
+{
+	if (strncmp(name, base, bl) != 0 || strncmp(name + bl, ".tmp.", 5) != 0)
+		return 0;
+	const char *p = name + bl + 5;
+	long pid = 0;
+	size_t digits = 0;
+	for (; *p >= '0' && *p <= '9' && digits < 10; p++, digits++)
+		pid = pid * 10 + (*p - '0');
+	if (!digits || *p != '.' || !p[1])
+		return 0;
+	for (p++; *p >= '0' && *p <= '9'; p++)
+		;
+	return *p ? 0 : pid;
+}
+
+/* Removes the temporaries a killed writer left beside path: entries of
+ * path's directory named like cm_tmp_beside's for that path, regular
+ * files of this user, whose process is gone (kill(pid, 0) says ESRCH). A
+ * live process's temporary is kept, and so is one whose PID was reused
+ * (it goes at a later write). Best effort: errors are ignored. A writer
+ * on another machine sharing the directory is not seen: its rename then
+ * fails and it reports an I/O error; no output is ever half written. */
+static void remove_stale(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = !slash ? cm_strdup(".") : slash == path ? cm_strdup("/") : cm_strndup(path, (size_t)(slash - path));
+	size_t bl = strlen(base);
+	DIR *dp = dir && bl ? opendir(dir) : NULL;
+	free(dir);
+	if (!dp)
+		return;
+	long self = (long)getpid();
+	uid_t me = geteuid();
+	struct dirent *e;
+	while ((e = readdir(dp)) != NULL) {
+		long pid = tmp_owner(e->d_name, base, bl);
+		struct stat st;
+		if (pid <= 0 || pid == self || (long)(pid_t)pid != pid)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue; /* alive, or not ours to ask about (EPERM) */
+		if (fstatat(dirfd(dp), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_uid == me)
+			unlinkat(dirfd(dp), e->d_name, 0);
+	}
+	closedir(dp);
+}
+
 int cm_tmp_beside(const char *path, char **name)
 {
 	*name = NULL;
+	remove_stale(path);
 	for (unsigned n = 0; n < 100; n++) {
 		char *t = cm_asprintf("%s.tmp.%ld.%u", path, (long)getpid(), n);
 		if (!t) {

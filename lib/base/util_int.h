@@ -39,8 +39,11 @@ int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *
 
 /* Creates a new file beside path (path.tmp.PID.N, O_EXCL, mode 0666 less
  * the umask, like the final file would get) for writing then renaming into
- * place. Returns the descriptor and the name in *name (caller frees), or
- * -1 with errno set. */
+ * place. First removes the temporaries of that naming for path that a
+ * writer killed before its rename left (their process is gone: see
+ * remove_stale in file.c), so that a killed compile, export or render
+ * leaves nothing behind once the next write to the path runs. Returns the
+ * descriptor and the name in *name (caller frees), or -1 with errno set. */
 int cm_tmp_beside(const char *path, char **name);
 
 /* Makes a file written beside path (cm_tmp_beside) durable and puts it in

@@ -121,36 +121,53 @@ static int deck_drawn(const cm_deck *dk)
 	return total;
 }
 
-/* Fits per square: CM0501, CM0502, CM0505. */
+/* Fits per square: CM0501, CM0502, CM0505. What fits a square depends
+ * only on its printed requirement (one byte), so the deck is added up once
+ * per distinct requirement, not once per square. */
 static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 {
 	const cm_deck *dk = cm_board_deck(b);
 	int cols = c->m->cols;
+	int copies[256], pairs[256], types[256];
+	bool known[256] = { false };
+	int drawn = -1;
 	for (int s = 0; s < cm__board_squares(b); s++) {
 		if (!cm__board_playable(b, s))
 			continue;
-		for (size_t t = 0; t < cm_deck_types(dk); t++) {
-			if (cm__deck_abbey(dk, t) || cm_deck_count(dk, t) <= 0)
-				continue;
-			unsigned mask = cm__board_fit_rotations(b, t, s);
-			if (mask) {
-				a->copies[s] += cm_deck_count(dk, t);
-				a->pairs[s] += popc4[mask & 15u];
-				a->types[s]++;
+		unsigned rq = cm__board_printed_req(b, s) & 255u;
+		if (!known[rq]) {
+			known[rq] = true;
+			copies[rq] = pairs[rq] = types[rq] = 0;
+			for (size_t t = 0; t < cm_deck_types(dk); t++) {
+				if (cm__deck_abbey(dk, t) || cm_deck_count(dk, t) <= 0)
+					continue;
+				unsigned mask = cm__board_fit_rotations(b, t, s);
+				if (mask) {
+					copies[rq] += cm_deck_count(dk, t);
+					pairs[rq] += popc4[mask & 15u];
+					types[rq]++;
+				}
 			}
 		}
+		a->copies[s] = copies[rq];
+		a->pairs[s] = pairs[rq];
+		a->types[s] = types[rq];
+		if (a->copies[s] >= CM_CHECK_FEW_TILES)
+			continue;
 		int x = s % cols, y = s / cols;
 		char req[96];
-		describe_req((uint8_t)cm__board_printed_req(b, s), req, sizeof req);
+		describe_req((uint8_t)rq, req, sizeof req);
 		if (a->copies[s] == 0) {
 			sq_report(c, "CM0501", x, y, "no tile of the deck fits square (%d,%d) in any rotation (%s)", x, y,
 			          req);
 			a->n_errors++;
-		} else if (a->copies[s] < CM_CHECK_FEW_TILES) {
+		} else {
+			if (drawn < 0)
+				drawn = deck_drawn(dk);
 			sq_report(c, "CM0502", x, y,
 			          "only %d of the deck's %d tiles fit square (%d,%d) (%s): %d tile type%s, %d placement%s; "
 			          "the threshold is %d",
-			          a->copies[s], deck_drawn(dk), x, y, req, a->types[s], a->types[s] == 1 ? "" : "s", a->pairs[s],
+			          a->copies[s], drawn, x, y, req, a->types[s], a->types[s] == 1 ? "" : "s", a->pairs[s],
 			          a->pairs[s] == 1 ? "" : "s", CM_CHECK_FEW_TILES);
 		}
 	}

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* stats.c: statistics over many random games (carcamap/stats.h): one
  * board reset per game, the engine's own per-game figures summed, and the
- * squares each game filled counted. Built on the public engine API only. */
+ * squares each game filled counted. Built on the public engine API and the
+ * engine's layer-internal list of filled squares (engine/engine.h). */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include "carcamap/stats.h"
+#include "engine/engine.h"
 
 int cm_play_game(cm_board *b, uint64_t seed, cm_diags *d)
 {
@@ -61,10 +63,9 @@ static void add_game(cm_play_stats *s, const cm_board *b)
 		s->wins[best]++;
 	else
 		s->ties++;
-	for (int y = 0; y < s->rows; y++)
-		for (int x = 0; x < s->cols; x++)
-			if (cm_board_tile_at(b, x, y, NULL, NULL) == 0)
-				s->fill[y * s->cols + x]++;
+	const int32_t *sq;
+	for (int i = 0, n = cm__board_filled(b, &sq); i < n; i++)
+		s->fill[sq[i]]++; /* the squares of this game, not the map's */
 	s->games++;
 }
 

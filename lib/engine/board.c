@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/board_int.h"
+#include "engine/rng_int.h"
 #include "base/util_int.h"
 
 static void err(cm_diags *d, const char *where, const char *msg)
@@ -85,7 +86,26 @@ static int overlap(cm_board *b, int32_t x, int32_t y)
 	return cnt;
 }
 
-static int32_t unite(cm_board *b, int32_t a, int32_t c)
+/* The rarer half of a union: followers and the NF_MULTI lists. */
+static void unite_more(cm_board *b, node *n, node *A, node *C)
+{
+	if (C->nfol) { /* most features joined carry no follower */
+		A->nfol = (uint16_t)(A->nfol + C->nfol);
+		for (int p = 0; p < b->n_players; p++)
+			A->fol[p] = (uint8_t)(A->fol[p] + C->fol[p]);
+	}
+	if (A->mhead < 0) {
+		A->mhead = C->mhead;
+	} else if (C->mhead >= 0) {
+		int32_t t = n[A->mhead].mnext;
+		n[A->mhead].mnext = n[C->mhead].mnext;
+		n[C->mhead].mnext = t;
+	}
+}
+
+/* Joins the features of pieces a and c (union by size, the first root
+ * kept on a tie); returns the root. */
+static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 {
 	node *n = b->nodes;
 	int32_t ra = cm__find(n, a), rc = cm__find(n, c);
@@ -107,25 +127,15 @@ static int32_t unite(cm_board *b, int32_t a, int32_t c)
 	A->arms += C->arms;
 	A->nmulti += C->nmulti;
 	A->flags |= (uint8_t)(C->flags & ~NF_MULTI);
-	if (C->nfol) { /* most features joined carry no follower */
-		A->nfol = (uint16_t)(A->nfol + C->nfol);
-		for (int p = 0; p < b->n_players; p++)
-			A->fol[p] = (uint8_t)(A->fol[p] + C->fol[p]);
-	}
 	int32_t t = A->next;
 	A->next = C->next;
 	C->next = t;
-	if (A->mhead < 0)
-		A->mhead = C->mhead;
-	else if (C->mhead >= 0) {
-		t = n[A->mhead].mnext;
-		n[A->mhead].mnext = n[C->mhead].mnext;
-		n[C->mhead].mnext = t;
-	}
+	if (C->nfol || C->mhead >= 0)
+		unite_more(b, n, A, C);
 	return ra;
 }
 
-static void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, uint8_t flags, uint8_t feat,
+static CM__INLINE void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, uint8_t flags, uint8_t feat,
                       int open, int arms)
 {
 	memset(nd, 0, sizeof *nd);
@@ -148,9 +158,32 @@ static void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, uint8_t fla
  * table sa) and its neighbour (features c, slot table sc). Roads and
  * cities join on the middle slot and close one open edge each; fields
  * join slot by slot. An abbey closes what it meets. */
-static void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc)
+static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc,
+                      bool abbey)
 {
 	node *n = b->nodes;
+	if (!abbey) {
+		/* neither piece has an abbey feature: the slots in order, a
+		 * slot pair just joined not joined again (a no-op) */
+		int32_t px = -1, py = -1;
+		for (int p = 0; p < 3; p++) {
+			int ia = 3 * d + p;
+			int32_t x = a + sa[ia], y = c + sc[facing[ia]];
+			int kx = n[x].kind;
+			if (kx != n[y].kind)
+				continue;
+			if (kx == CM_FEAT_FIELD) {
+				if (x != px || y != py)
+					unite(b, x, y);
+				px = x;
+				py = y;
+			} else if (p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
+				int32_t r = unite(b, x, y);
+				n[r].open -= 2;
+			}
+		}
+		return;
+	}
 	for (int p = 0; p < 3; p++) {
 		int ia = 3 * d + p, ic = facing[ia];
 		int32_t x = a + sa[ia], y = c + sc[ic];
@@ -176,26 +209,28 @@ static void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c
 
 /* ---- the frontier ---- */
 
-static void front_add(cm_board *b, int s)
+static CM__INLINE void front_add(cm_board *b, int s)
 {
 	if (b->front_pos[s] >= 0)
 		return;
 	b->front_pos[s] = b->n_front;
+	b->front_req[b->n_front] = b->req[s];
 	b->front[b->n_front++] = s;
 }
 
-static void front_del(cm_board *b, int s)
+static CM__INLINE void front_del(cm_board *b, int s)
 {
 	int i = b->front_pos[s];
 	if (i < 0)
 		return;
 	int last = b->front[--b->n_front];
 	b->front[i] = last;
+	b->front_req[i] = b->front_req[b->n_front];
 	b->front_pos[last] = i;
 	b->front_pos[s] = -1;
 }
 
-static void reach(cm_board *b, int s)
+static CM__INLINE void reach(cm_board *b, int s)
 {
 	uint8_t f = b->sflags[s];
 	if (!(f & SF_PLAYABLE))
@@ -240,7 +275,7 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	b->tile[s] = (int16_t)t;
 	b->rot[s] = (uint8_t)r;
 	b->base[s] = base;
-	b->n_filled++;
+	b->filled[b->n_filled++] = s;
 	front_del(b, s);
 	const int8_t *sa = ti->slot[r];
 	if (ti->mon >= 0) {
@@ -253,18 +288,26 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		}
 		n[m].open = missing;
 		b->mon[s] = m;
+		for (int k = 0; k < 8; k++) {
+			int q = b->nb8[s * 8 + k];
+			if (q >= 0)
+				b->mon_near[q]++;
+		}
 	}
 	for (int d = 0; d < 4; d++) {
 		int key = s * 4 + d, q = b->nb[key];
 		if (q >= 0 && b->tile[q] >= 0) {
 			const type_info *qi = &b->deck->info[b->tile[q]];
-			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]]);
+			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->abbey || qi->abbey);
 		} else if (q >= 0 && b->bc_base[q] >= 0) {
-			join_side(b, base, sa, d, b->bc_base[q], b->bc_info[b->bc_type[q]].slot[0]);
+			const type_info *qi = &b->bc_info[b->bc_type[q]];
+			join_side(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey);
 		} else if (q >= 0 && (b->sflags[q] & SF_PLAYABLE)) {
 			int od = (d + 2) % 4;
 			b->req[q] = (uint8_t)((b->req[q] & ~(3u << (2 * od))) |
 			                      ((unsigned)req_of_edge(ti->edge[r][d]) << (2 * od)));
+			if (b->front_pos[q] >= 0)
+				b->front_req[b->front_pos[q]] = b->req[q];
 			reach(b, q);
 		} else {
 			/* the map edge: a printed segment joins, anything else closes */
@@ -290,7 +333,7 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 			}
 		}
 	}
-	for (int d = 0; d < 4 && !ti->abbey; d++) {
+	for (int d = 0; d < 4 && b->sq_links[s] && !ti->abbey; d++) {
 		/* an abbey joins nothing, so it connects no ferry or big city */
 		int key = s * 4 + d;
 		int fe = b->side_ferry[key];
@@ -309,7 +352,7 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 				reach(b, b->bc_adj[i]);
 		}
 	}
-	for (int k = 0; k < 8; k++) {
+	for (int k = 0; k < 8 && b->mon_near[s]; k++) {
 		int q = b->nb8[s * 8 + k];
 		if (q >= 0 && b->mon[q] >= 0)
 			n[b->mon[q]].open--;
@@ -362,6 +405,9 @@ static int build_static(cm_board *b, cm_diags *d)
 	ALLOC(b->bc_type, N);
 	ALLOC(b->play8, N);
 	ALLOC(b->bc8, N);
+	ALLOC(b->sq_links, N);
+	ALLOC(b->sq_x, N);
+	ALLOC(b->sq_y, N);
 	ALLOC(b->req0, N);
 	ALLOC(b->sflags0, N);
 	ALLOC(b->bc_adj_start, m->n_bigcities + 1);
@@ -375,6 +421,8 @@ static int build_static(cm_board *b, cm_diags *d)
 		for (int x = 0; x < b->cols; x++) {
 			int s = y * b->cols + x;
 			const cm_square *q = &m->squares[s];
+			b->sq_x[s] = x;
+			b->sq_y[s] = y;
 			for (int k = 0; k < 4; k++) {
 				b->nb[s * 4 + k] = cm__sq_index(b, x + dx[k], y + dy[k]);
 				b->side_static[s * 4 + k] = -1;
@@ -392,7 +440,8 @@ static int build_static(cm_board *b, cm_diags *d)
 				f |= SF_PLAYABLE;
 				b->n_playable++;
 				if (q->kind == CM_SQ_ISLAND) {
-					if (q->island >= 0 && (size_t)q->island < m->n_islands)
+					/* the model checker holds the index to -1..n_islands-1 */
+					if (q->island >= 0)
 						b->island[s] = (int16_t)q->island;
 					b->island_arms[s] = q->arms;
 				} else {
@@ -430,9 +479,10 @@ static int build_static(cm_board *b, cm_diags *d)
 		for (size_t k = 0; k < m->bigcities[c].n_pieces; k++, pi++) {
 			const cm_bigcity_piece *p = &m->bigcities[c].pieces[k];
 			int s = cm__sq_index(b, p->x, p->y);
+			assert(s >= 0); /* the model checker: pieces lie inside the grid */
 			snprintf(where, sizeof where, "map %s, big city %s, square (%d,%d)", mid,
 			         m->bigcities[c].name ? m->bigcities[c].name : "?", p->x, p->y);
-			if (s < 0 || m->squares[s].kind != CM_SQ_BIGCITY || b->bc_base[s] >= 0) {
+			if (m->squares[s].kind != CM_SQ_BIGCITY || b->bc_base[s] >= 0) {
 				err(d, where, "big-city piece not on a free big-city square");
 				rc = CM_EINVAL;
 				continue;
@@ -453,9 +503,10 @@ static int build_static(cm_board *b, cm_diags *d)
 	for (size_t f = 0; f < m->n_ferries; f++) {
 		const cm_ferry *fr = &m->ferries[f];
 		int s1 = cm__sq_index(b, fr->x1, fr->y1), s2 = cm__sq_index(b, fr->x2, fr->y2);
+		/* the model checker: both ends inside the grid, sides 0..3 */
+		assert(s1 >= 0 && s2 >= 0 && (unsigned)fr->s1 <= 3 && (unsigned)fr->s2 <= 3);
 		snprintf(where, sizeof where, "map %s, ferry %zu", mid, f + 1);
-		if (s1 < 0 || s2 < 0 || s1 == s2 || !(b->sflags0[s1] & SF_PLAYABLE) ||
-		    !(b->sflags0[s2] & SF_PLAYABLE) || (unsigned)fr->s1 > 3 || (unsigned)fr->s2 > 3 ||
+		if (s1 == s2 || !(b->sflags0[s1] & SF_PLAYABLE) || !(b->sflags0[s2] & SF_PLAYABLE) ||
 		    b->side_ferry[s1 * 4 + fr->s1] >= 0 || b->side_ferry[s2 * 4 + fr->s2] >= 0) {
 			err(d, where, "ferry ends must be two sides of playable squares");
 			rc = CM_EINVAL;
@@ -463,6 +514,8 @@ static int build_static(cm_board *b, cm_diags *d)
 		}
 		b->side_ferry[s1 * 4 + fr->s1] = (int16_t)f;
 		b->side_ferry[s2 * 4 + fr->s2] = (int16_t)f;
+		b->sq_links[s1] |= (uint8_t)(1u << fr->s1);
+		b->sq_links[s2] |= (uint8_t)(1u << fr->s2);
 	}
 	/* count prints */
 	int n_prints = 0;
@@ -550,6 +603,8 @@ static int build_static(cm_board *b, cm_diags *d)
 			if (q >= 0 && b->bc_base[q] >= 0) {
 				b->side_static[key] = b->bc_base[q];
 				b->side_bc[key] = piece_city[q];
+				if (piece_city[q] >= 0)
+					b->sq_links[s] |= (uint8_t)(1u << k);
 				rq = req_of_edge(b->bc_info[b->bc_type[q]].edge[0][(k + 2) % 4]);
 			} else if (q >= 0 && (b->sflags0[q] & SF_PLAYABLE)) {
 				rq = REQ_ANY;
@@ -579,7 +634,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			continue;
 		for (int k = 0; k < 4; k++) {
 			int v = b->side_bc[s * 4 + k];
-			if (v < 0 || (size_t)v >= n_bc || bc_side_seen(b, s, k, v))
+			if (v < 0 || bc_side_seen(b, s, k, v))
 				continue;
 			b->bc_adj_start[v + 1]++;
 		}
@@ -598,21 +653,21 @@ static int build_static(cm_board *b, cm_diags *d)
 			continue;
 		for (int k = 0; k < 4; k++) {
 			int v = b->side_bc[s * 4 + k];
-			if (v < 0 || (size_t)v >= n_bc || bc_side_seen(b, s, k, v))
+			if (v < 0 || bc_side_seen(b, s, k, v))
 				continue;
 			b->bc_adj[fill[v]++] = s;
 		}
 	}
 	memset(b->isl_start, 0, (n_isl + 1) * sizeof *b->isl_start);
 	for (int s = 0; s < N; s++)
-		if (b->island[s] >= 0 && (size_t)b->island[s] < n_isl)
+		if (b->island[s] >= 0)
 			b->isl_start[b->island[s] + 1]++;
 	for (size_t i = 0; i < n_isl; i++)
 		b->isl_start[i + 1] += b->isl_start[i];
 	for (size_t i = 0; i < n_isl; i++)
 		fill[n_bc + i] = b->isl_start[i];
 	for (int s = 0; s < N; s++)
-		if (b->island[s] >= 0 && (size_t)b->island[s] < n_isl)
+		if (b->island[s] >= 0)
 			b->isl_sq[fill[n_bc + (size_t)b->island[s]]++] = s;
 	free(fill);
 out:
@@ -643,8 +698,8 @@ void cm__log_move(cm_board *b, cm_move_kind k, int t, int s, int r)
 	mv->player = (uint8_t)b->cur;
 	mv->type = (uint8_t)(t < 0 ? 0 : t);
 	mv->rot = (uint8_t)r;
-	mv->x = (int16_t)(s >= 0 ? s % b->cols : -1);
-	mv->y = (int16_t)(s >= 0 ? s / b->cols : -1);
+	mv->x = (int16_t)(s >= 0 ? b->sq_x[s] : -1);
+	mv->y = (int16_t)(s >= 0 ? b->sq_y[s] : -1);
 	mv->feature = -1;
 	mv->wagon = 0;
 }
@@ -654,23 +709,31 @@ static int pick_rot(cm_board *b, uint8_t mask)
 	int cnt = 0;
 	for (int r = 0; r < 4; r++)
 		cnt += (mask >> r) & 1;
-	int k = (int)cm_rng_below(&b->rng, (uint32_t)cnt);
+	int k = (int)cm__rng_below(&b->rng, (uint32_t)cnt);
 	for (int r = 0; r < 4; r++)
 		if (((mask >> r) & 1) && k-- == 0)
 			return r;
 	return -1;
 }
 
-/* MAP-START, as documented at cm_board_new. */
-static int setup(cm_board *b, cm_diags *d)
+/* A setup error about start square s (-1: the map). */
+static int setup_err(const cm_board *b, cm_diags *d, int s, const char *msg)
 {
 	const char *mid = b->map->id ? b->map->id : "?";
 	char where[160];
-	snprintf(where, sizeof where, "map %s", mid);
-	if (b->n_start == 0) {
-		err(d, where, "map has no start square");
-		return CM_EINVAL;
-	}
+	if (s < 0)
+		snprintf(where, sizeof where, "map %s", mid);
+	else
+		snprintf(where, sizeof where, "map %s, start square (%d,%d)", mid, s % b->cols, s / b->cols);
+	err(d, where, msg);
+	return CM_EINVAL;
+}
+
+/* MAP-START, as documented at cm_board_new. */
+static int setup(cm_board *b, cm_diags *d)
+{
+	if (b->n_start == 0)
+		return setup_err(b, d, -1, "map has no start square");
 	int k = b->map->setup.starts_used;
 	if (k < 1)
 		k = 1;
@@ -679,23 +742,20 @@ static int setup(cm_board *b, cm_diags *d)
 	int32_t *pick = b->start_pick;
 	memcpy(pick, b->start_sq, (size_t)b->n_start * sizeof *pick);
 	for (int i = 0; i < k; i++) {
-		int j = i + (int)cm_rng_below(&b->rng, (uint32_t)(b->n_start - i));
+		int j = i + (int)cm__rng_below(&b->rng, (uint32_t)(b->n_start - i));
 		int32_t t = pick[i];
 		pick[i] = pick[j];
 		pick[j] = t;
 	}
 	for (int i = 0; i < k; i++) {
 		int s = pick[i];
-		snprintf(where, sizeof where, "map %s, start square (%d,%d)", mid, s % b->cols, s / b->cols);
 		int t = -1;
 		uint8_t mask = 0;
 		if (i == 0 && b->deck->start >= 0) {
 			t = b->deck->start;
 			mask = b->deck->info[t].rotmask[b->req[s]];
-			if (!mask) {
-				err(d, where, "the start tile fits no rotation on the start square");
-				return CM_EINVAL;
-			}
+			if (!mask)
+				return setup_err(b, d, s, "the start tile fits no rotation on the start square");
 			b->start_used = true;
 		} else {
 			for (int p = b->pile_top; p < b->pile_n && !mask; p++) {
@@ -703,10 +763,8 @@ static int setup(cm_board *b, cm_diags *d)
 				if (mask)
 					t = b->pile[p];
 			}
-			if (!mask) {
-				err(d, where, "no tile of the pile fits the start square");
-				return CM_EINVAL;
-			}
+			if (!mask)
+				return setup_err(b, d, s, "no tile of the pile fits the start square");
 			take_from_pile(b, t);
 		}
 		int r = pick_rot(b, mask);
@@ -717,24 +775,97 @@ static int setup(cm_board *b, cm_diags *d)
 	return 0;
 }
 
-int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
+/* One square back to its state before any tile. */
+static void clear_square(cm_board *b, int s)
+{
+	b->req[s] = b->req0[s];
+	b->sflags[s] = b->sflags0[s];
+}
+
+/* The squares back to their state before any tile: a new board clears
+ * them all; after a game only what the game changed (the squares filled
+ * and their neighbours, the frontier, the squares big cities, ferries and
+ * islands unlocked), so a reset costs what the game did, not the map. */
+static void clear_squares(cm_board *b)
 {
 	int N = b->n_sq;
-	memcpy(b->nodes, b->static_nodes, (size_t)b->n_static * sizeof *b->nodes);
-	b->n_nodes = b->n_static;
-	memcpy(b->req, b->req0, (size_t)N);
-	memcpy(b->sflags, b->sflags0, (size_t)N);
-	for (int s = 0; s < N; s++) {
+	if (b->reset_all) {
+		memcpy(b->req, b->req0, (size_t)N);
+		memcpy(b->sflags, b->sflags0, (size_t)N);
+		for (int s = 0; s < N; s++) {
+			b->tile[s] = -1;
+			b->base[s] = -1;
+			b->mon[s] = -1;
+			b->front_pos[s] = -1;
+		}
+		memset(b->rot, 0, (size_t)N);
+		memset(b->mon_near, 0, (size_t)N);
+		b->reset_all = false;
+		return;
+	}
+	/* on a small map two copies of the requirements and flags are
+	 * cheaper than finding what changed */
+	bool bulk = (size_t)N <= 256 * ((size_t)b->n_filled + 1);
+	if (bulk) {
+		memcpy(b->req, b->req0, (size_t)N);
+		memcpy(b->sflags, b->sflags0, (size_t)N);
+	}
+	for (int i = 0; i < b->n_front; i++) {
+		b->front_pos[b->front[i]] = -1;
+		if (!bulk)
+			clear_square(b, b->front[i]);
+	}
+	for (int i = 0; i < b->n_filled; i++) {
+		int s = b->filled[i];
+		if (b->mon[s] >= 0)
+			for (int k = 0; k < 8; k++) {
+				int q = b->nb8[s * 8 + k];
+				if (q >= 0)
+					b->mon_near[q] = 0;
+			}
 		b->tile[s] = -1;
 		b->base[s] = -1;
 		b->mon[s] = -1;
-		b->front_pos[s] = -1;
+		b->rot[s] = 0;
+		if (bulk)
+			continue;
+		clear_square(b, s);
+		for (int k = 0; k < 4; k++) {
+			int q = b->nb[s * 4 + k];
+			if (q >= 0)
+				clear_square(b, q);
+		}
 	}
-	memset(b->rot, 0, (size_t)N);
-	/* stamp, nstamp and epoch carry over: stamps only compare to the
-	 * current epoch, which keeps rising (cm__epoch clears on wrap) */
+	const cm_map *m = b->map;
+	for (size_t c = 0; c < m->n_bigcities && !bulk; c++) {
+		if (!b->bc_connected[c])
+			continue;
+		for (int32_t i = b->bc_adj_start[c]; i < b->bc_adj_start[c + 1]; i++)
+			clear_square(b, b->bc_adj[i]);
+	}
+	for (size_t k = 0; k < m->n_islands && !bulk; k++) {
+		if (!b->isl_open[k])
+			continue;
+		for (int32_t i = b->isl_start[k]; i < b->isl_start[k + 1]; i++)
+			clear_square(b, b->isl_sq[i]);
+	}
+	for (size_t f = 0; f < m->n_ferries && !bulk; f++)
+		if (b->ferry_used[f]) {
+			const cm_ferry *fr = &m->ferries[f];
+			clear_square(b, fr->y1 * b->cols + fr->x1);
+			clear_square(b, fr->y2 * b->cols + fr->x2);
+		}
 	b->n_front = 0;
 	b->n_filled = 0;
+}
+
+int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
+{
+	memcpy(b->nodes, b->static_nodes, (size_t)b->n_static * sizeof *b->nodes);
+	b->n_nodes = b->n_static;
+	clear_squares(b);
+	/* stamp, nstamp and epoch carry over: stamps only compare to the
+	 * current epoch, which keeps rising (cm__epoch clears on wrap) */
 	memset(b->bc_connected, 0, b->map->n_bigcities + 1);
 	memset(b->isl_open, 0, b->map->n_islands + 1);
 	memset(b->ferry_used, 0, b->map->n_ferries + 1);
@@ -760,17 +891,11 @@ int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
 	b->stats.squares_playable = b->n_playable;
 	b->seed = seed;
 	cm_rng_seed(&b->rng, seed);
-	/* the pile */
-	int n = 0;
-	for (size_t i = 0; i < b->deck->n_types; i++) {
-		if (b->deck->info[i].abbey)
-			continue;
-		int c = b->deck->count[i] - ((int)i == b->deck->start);
-		for (int k = 0; k < c; k++)
-			b->pile[n++] = (uint8_t)i;
-	}
+	/* the pile: the deck's order (pile0), shuffled */
+	int n = b->pile0_n;
+	memcpy(b->pile, b->pile0, (size_t)n);
 	for (int i = n - 1; i > 0; i--) {
-		int j = (int)cm_rng_below(&b->rng, (uint32_t)(i + 1));
+		int j = (int)cm__rng_below(&b->rng, (uint32_t)(i + 1));
 		uint8_t t = b->pile[i];
 		b->pile[i] = b->pile[j];
 		b->pile[j] = t;
@@ -815,7 +940,11 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	ALLOC(b->mon, N);
 	ALLOC(b->front, N);
 	ALLOC(b->front_pos, N);
+	ALLOC(b->front_req, N);
+	ALLOC(b->filled, N);
+	ALLOC(b->mon_near, N);
 	ALLOC(b->stamp, N);
+	b->reset_all = true;
 	for (int s = 0; s < N; s++)
 		b->tile[s] = -1; /* build_static joins big-city pieces */
 	rc = build_static(b, d);
@@ -825,6 +954,14 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	ALLOC(b->isl_open, map->n_islands + 1);
 	ALLOC(b->ferry_used, map->n_ferries + 1);
 	ALLOC(b->pile, deck->total + 1);
+	ALLOC(b->pile0, deck->total + 1);
+	for (size_t i = 0; i < deck->n_types; i++) {
+		if (deck->info[i].abbey)
+			continue;
+		int c = deck->count[i] - ((int)i == deck->start);
+		for (int k = 0; k < c; k++)
+			b->pile0[b->pile0_n++] = (uint8_t)i;
+	}
 	ALLOC(b->nstamp, b->max_nodes);
 	int fol = map->setup.followers > 0 ? map->setup.followers : 9;
 	if (fol > 255)
@@ -833,6 +970,7 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	 * may turn it on later */
 	ALLOC(b->fol, (fol + 1) * n_players);
 	ALLOC(b->fol_node, (fol + 1) * n_players);
+	ALLOC(b->froots, (fol + 1) * n_players);
 	b->max_items = (size_t)b->max_nodes + 64;
 	ALLOC(b->items, b->max_items);
 	b->abbey_type = -1;
@@ -869,7 +1007,9 @@ void cm_board_free(cm_board *b)
 		      b->isl_start, b->isl_sq, b->start_sq, b->start_pick, b->play8, b->bc8, b->req0, b->sflags0,
 		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
-		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq };
+		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
+		      b->front_req, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
+		      b->sq_x, b->sq_y };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	free(b);
@@ -1023,6 +1163,17 @@ int cm_board_place(cm_board *b, int type, int x, int y, int rot)
 	return 0;
 }
 
+void cm__place_drawn(cm_board *b, int t, int s, int r)
+{
+	assert(b->pile[b->pile_top] == t);
+	b->pile_top++; /* take_from_pile of the tile on top */
+	cm__put_tile(b, t, s, r);
+	b->last_sq = s;
+	b->deployed = false;
+	cm__log_move(b, CM_MOVE_PLACE, t, s, r);
+	b->stats.tiles_placed++;
+}
+
 int cm_board_place_setup(cm_board *b, int type, int x, int y, int rot)
 {
 	int s = cm__sq_index(b, x, y);
@@ -1108,8 +1259,8 @@ void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd
 	cm_follower *fo = &b->fol[b->n_fol];
 	fo->player = player;
 	fo->kind = kind;
-	fo->x = b->nodes[nd].sq % b->cols;
-	fo->y = b->nodes[nd].sq / b->cols;
+	fo->x = b->sq_x[b->nodes[nd].sq];
+	fo->y = b->sq_y[b->nodes[nd].sq];
 	fo->feature = b->nodes[nd].feat;
 	b->fol_node[b->n_fol++] = nd;
 }
@@ -1178,8 +1329,8 @@ void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
 		p = n[p].next;
 	} while (p != r);
 	if (best >= 0) {
-		it->x = n[best].sq % b->cols;
-		it->y = n[best].sq / b->cols;
+		it->x = b->sq_x[n[best].sq];
+		it->y = b->sq_y[n[best].sq];
 		it->feature = n[best].feat;
 	}
 }

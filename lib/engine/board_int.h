@@ -38,6 +38,8 @@ typedef struct {
 	int8_t slot[4][12];                /* per rotation: feature on each slot */
 	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
 	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
+	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
+	uint32_t roadcity;                 /* bit f: feature f is a road or a city */
 } type_info;
 
 struct cm_deck {
@@ -112,6 +114,7 @@ struct cm_board {
 	int cols, rows, n_sq;
 	int32_t *nb;        /* n_sq*4 neighbour squares (N E S W), -1 off the grid */
 	int32_t *nb8;       /* n_sq*8 squares around, clockwise from the north-west */
+	int32_t *sq_x, *sq_y; /* per square: its column and row (s % cols, s / cols) */
 	uint8_t *sq_kind;
 	int16_t *island;    /* island index per square, -1 */
 	uint8_t *island_arms;
@@ -142,8 +145,14 @@ struct cm_board {
 	uint8_t *sflags;
 	int32_t *mon;       /* per square: monastery node, -1 */
 	int32_t *front, *front_pos;
+	uint8_t *front_req; /* req of front[i], side by side for the scans of random play */
 	int n_front;
 	int n_filled;
+	int32_t *filled;    /* the squares filled, in order (n_filled): reset and
+	                     * statistics walk these, never the whole map */
+	bool reset_all;     /* the next reset clears every square (a new board) */
+	uint8_t *mon_near;  /* per square: monasteries and abbeys placed among the 8 around */
+	uint8_t *sq_links;  /* static, per square: bit d when side d ends a ferry or faces a big city */
 	uint8_t *bc_connected;
 	uint8_t *isl_open;
 	uint8_t *ferry_used;
@@ -154,6 +163,8 @@ struct cm_board {
 	uint32_t epoch;
 	uint8_t *pile;      /* deck type per copy; pile[pile_top..pile_n) are left */
 	int pile_n, pile_top;
+	uint8_t *pile0;     /* the pile before shuffling, in deck order */
+	int pile0_n;
 	bool start_used;
 
 	int cur;
@@ -173,6 +184,7 @@ struct cm_board {
 	uint32_t wepoch;
 	cm_follower *fol;   /* on the board */
 	int32_t *fol_node;
+	int32_t *froots;    /* scratch for final scoring: the roots of fol_node */
 	int n_fol;
 
 	/* the turn */
@@ -192,6 +204,14 @@ struct cm_board {
 	cm_game_stats stats;
 };
 
+/* The few hot steps of a turn the compiler should inline where they are
+ * called whatever its size heuristics (a hint elsewhere). */
+#if defined(__GNUC__)
+#define CM__INLINE inline __attribute__((always_inline))
+#else
+#define CM__INLINE inline
+#endif
+
 /* union-find */
 static inline int32_t cm__find(node *n, int32_t a)
 {
@@ -210,6 +230,9 @@ const type_info *cm__sq_info(const cm_board *b, int s);
 /* Records a follower of player on node nd (not its supply). */
 void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd);
 void cm__put_tile(cm_board *b, int t, int s, int r);
+/* cm_board_place of the tile on top of the pile (t) on a legal placement,
+ * without the checks: random play's turn. */
+void cm__place_drawn(cm_board *b, int t, int s, int r);
 void cm__log_move(cm_board *b, cm_move_kind k, int t, int s, int r);
 int cm__sq_index(const cm_board *b, int x, int y);
 

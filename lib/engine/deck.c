@@ -40,6 +40,7 @@ int cm__type_info(const cm_tile_type *t, type_info *ti)
 			if ((ft->slots & (1u << i)) && slot0[i] < 0)
 				slot0[i] = (int8_t)f;
 		if (ft->kind == CM_FEAT_ROAD || ft->kind == CM_FEAT_CITY) {
+			ti->roadcity |= 1u << f;
 			int sides = 0;
 			for (int s = 0; s < 4; s++)
 				if (ft->slots & CM_SIDE_MID(s))
@@ -84,6 +85,7 @@ int cm__type_info(const cm_tile_type *t, type_info *ti)
 				m |= (uint8_t)(1u << r);
 		}
 		ti->rotmask[q] = m;
+		ti->rotcnt[q] = (uint8_t)((m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1));
 	}
 	return 0;
 }

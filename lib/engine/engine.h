@@ -23,6 +23,9 @@ unsigned cm__board_printed_req(const cm_board *b, int s);
 /* The rotations (bit r) in which deck type t meets square s's printed
  * requirement; 0 for an abbey. */
 unsigned cm__board_fit_rotations(const cm_board *b, size_t t, int s);
+/* The squares holding a tile, in the order they were filled (setup first);
+ * *sq is borrowed until the board changes. Returns their count. */
+int cm__board_filled(const cm_board *b, const int32_t **sq);
 int cm__board_start_count(const cm_board *b);
 int cm__board_start_square(const cm_board *b, int i);
 int cm__board_island(const cm_board *b, int s);   /* island index of s, or -1 */

@@ -4,18 +4,39 @@
  * when the game has them, for map statistics and the benchmark. Uses only
  * the turn API's fast paths; no allocation. */
 #include "engine/board_int.h"
+#include "engine/rng_int.h"
 
-/* Legal rotations per rotation mask, counted. */
-static const uint8_t popc4[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+/* The k-th rotation (rising) in a mask of legal rotations. */
+static const uint8_t kth_rot[16][4] = {
+	{ 0 }, { 0 }, { 1 }, { 0, 1 }, { 2 }, { 0, 2 }, { 1, 2 }, { 0, 1, 2 },
+	{ 3 }, { 0, 3 }, { 1, 3 }, { 0, 1, 3 }, { 2, 3 }, { 0, 2, 3 }, { 1, 2, 3 }, { 0, 1, 2, 3 },
+};
 
-/* Step 3: deploy a meeple or the wagon, or nothing. */
+/* Step 3: deploy a meeple or the wagon, or nothing. The spots are those
+ * of cm_board_spots for a meeple, then for the wagon, found in one pass. */
 static void deploy_random(cm_board *b, cm_rng *rng)
 {
-	int spots[2 * CM_MAX_FEATURES];
-	size_t n = cm_board_spots(b, CM_FOLLOWER_MEEPLE, spots, CM_MAX_FEATURES);
-	size_t m = cm_board_spots(b, CM_FOLLOWER_WAGON, spots + n, CM_MAX_FEATURES);
-	if (n + m && cm_rng_below(rng, 100) < CM_PLAY_DEPLOY_PERCENT) {
-		uint32_t k = cm_rng_below(rng, (uint32_t)(n + m));
+	int spots[2 * CM_MAX_FEATURES], wspots[CM_MAX_FEATURES];
+	int s = b->last_sq;
+	bool meeple = b->supply[b->cur] > 0, wagon = b->rules.wagons && b->wagons[b->cur] > 0;
+	if (!meeple && !wagon)
+		return;
+	const type_info *ti = &b->deck->info[b->tile[s]];
+	node *nd = b->nodes;
+	uint32_t n = 0, m = 0;
+	for (int f = 0; f < ti->n_feat; f++) {
+		int k = ti->kind[f];
+		if (k == CM_FEAT_GARDEN || nd[cm__find(nd, b->base[s] + f)].nfol)
+			continue;
+		if (meeple)
+			spots[n++] = f;
+		if (wagon && k != CM_FEAT_FIELD)
+			wspots[m++] = f;
+	}
+	for (uint32_t i = 0; i < m; i++)
+		spots[n + i] = wspots[i];
+	if (n + m && cm__rng_below(rng, 100) < CM_PLAY_DEPLOY_PERCENT) {
+		uint32_t k = cm__rng_below(rng, n + m);
 		cm_board_deploy(b, spots[k], k < n ? CM_FOLLOWER_MEEPLE : CM_FOLLOWER_WAGON);
 	}
 }
@@ -25,7 +46,7 @@ static void move_wagons(cm_board *b, cm_rng *rng)
 {
 	while (b->n_wait) {
 		uint32_t k = (uint32_t)cm__wagon_dests(b, NULL, 0, -1);
-		uint32_t c = cm_rng_below(rng, k + 1);
+		uint32_t c = cm__rng_below(rng, k + 1);
 		cm_wagon_dest d = { .feature = -1 };
 		if (c < k)
 			cm__wagon_dests(b, &d, 1, (long)c);
@@ -49,38 +70,39 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		return CM_EINVAL;
 	while (b->pile_top < b->pile_n) {
 		int t = b->pile[b->pile_top];
-		const uint8_t *rm = b->deck->info[t].rotmask;
-		/* one pass over the frontier counts the legal placements; the
-		 * draw, the count and the choice of cm_board_draw,
-		 * cm_board_placements and a walk would take three */
-		uint32_t total = 0;
-		for (int i = 0; i < b->n_front; i++)
-			total += popc4[rm[b->req[b->front[i]]]];
+		const uint8_t *rc = b->deck->info[t].rotcnt;
+		const uint8_t *fr = b->front_req;
+		int nf = b->n_front;
+		/* one pass over the frontier's requirements counts the legal
+		 * placements; the draw, the count and the choice of
+		 * cm_board_draw, cm_board_placements and a walk would take three */
+		uint32_t total = 0, t1 = 0;
+		int i = 0;
+		for (; i + 1 < nf; i += 2) {
+			total += rc[fr[i]];
+			t1 += rc[fr[i + 1]];
+		}
+		if (i < nf)
+			total += rc[fr[i]];
+		total += t1;
 		if (total == 0) {
 			cm_board_put_aside(b, t); /* BASE-PLACE: put aside, draw again */
 			continue;
 		}
 		if (b->abbeys[b->cur]) { /* step 1: the abbey instead of drawing */
 			int k = cm__abbey_front(b, -1);
-			if (k && cm_rng_below(rng, 100) < CM_PLAY_ABBEY_PERCENT) {
-				abbey_turn(b, rng, (int)cm_rng_below(rng, (uint32_t)k));
+			if (k && cm__rng_below(rng, 100) < CM_PLAY_ABBEY_PERCENT) {
+				abbey_turn(b, rng, (int)cm__rng_below(rng, (uint32_t)k));
 				continue;
 			}
 		}
-		uint32_t k = cm_rng_below(rng, total);
-		int s = -1, r = 0;
-		for (int i = 0; s < 0; i++) {
-			unsigned m = rm[b->req[b->front[i]]];
-			if (k >= popc4[m]) {
-				k -= popc4[m];
-				continue;
-			}
-			s = b->front[i];
-			for (r = 0; !((m >> r) & 1) || k--; r++)
-				;
-		}
-		if (cm_board_place(b, t, s % b->cols, s / b->cols, r) < 0)
-			return CM_EINTERNAL;
+		/* the k-th legal placement in frontier order, rotations rising */
+		uint32_t k = cm__rng_below(rng, total);
+		i = 0;
+		while (k >= rc[fr[i]])
+			k -= rc[fr[i++]];
+		int s = b->front[i];
+		cm__place_drawn(b, t, s, kth_rot[b->deck->info[t].rotmask[fr[i]]][k]);
 		deploy_random(b, rng);
 		cm_board_end_turn(b, NULL, NULL);
 		if (b->n_wait)
@@ -93,7 +115,7 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		cm_board_set_current(b, p);
 		int k = cm__abbey_front(b, -1);
 		if (k)
-			abbey_turn(b, rng, (int)cm_rng_below(rng, (uint32_t)k));
+			abbey_turn(b, rng, (int)cm__rng_below(rng, (uint32_t)k));
 	}
 	return cm_board_final(b, NULL, NULL);
 }

@@ -40,6 +40,12 @@ unsigned cm__board_fit_rotations(const cm_board *b, size_t t, int s)
 	return dk->info[t].rotmask[b->req0[s]];
 }
 
+int cm__board_filled(const cm_board *b, const int32_t **sq)
+{
+	*sq = b->filled;
+	return b->n_filled;
+}
+
 int cm__board_start_count(const cm_board *b)
 {
 	return b->n_start;

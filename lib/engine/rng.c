@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* rng.c: the engine's PRNG (carcamap/rng.h): SplitMix64 seeding and
  * xoshiro256**. Written from the published algorithm descriptions; the
- * constants are the algorithms' own. */
-#include "carcamap/rng.h"
+ * constants are the algorithms' own. The steps are inline in rng_int.h. */
+#include "engine/rng_int.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -19,37 +19,12 @@ void cm_rng_seed(cm_rng *r, uint64_t seed)
 		r->s[i] = splitmix64(&x);
 }
 
-static inline uint64_t rotl(uint64_t v, int k)
-{
-	return (v << k) | (v >> (64 - k));
-}
-
 uint64_t cm_rng_next(cm_rng *r)
 {
-	uint64_t *s = r->s;
-	uint64_t out = rotl(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return out;
+	return cm__rng_next(r);
 }
 
 uint32_t cm_rng_below(cm_rng *r, uint32_t n)
 {
-	if (n <= 1)
-		return 0;
-	uint64_t m = (cm_rng_next(r) >> 32) * (uint64_t)n;
-	uint32_t low = (uint32_t)m;
-	if (low < n) {
-		uint32_t floor = (uint32_t)(-n) % n; /* 2^32 mod n */
-		while (low < floor) {
-			m = (cm_rng_next(r) >> 32) * (uint64_t)n;
-			low = (uint32_t)m;
-		}
-	}
-	return (uint32_t)(m >> 32);
+	return cm__rng_below(r, n);
 }

@@ -18,14 +18,16 @@ cm_score_item *cm__item(cm_board *b)
 	return it;
 }
 
-static unsigned majority(const node *nd)
+/* The players with the most followers in nd->fol (the seats of the game,
+ * np: the others hold none). */
+static unsigned majority(const node *nd, int np)
 {
 	int max = 0;
-	for (int p = 0; p < CM_MAX_PLAYERS; p++)
+	for (int p = 0; p < np; p++)
 		if (nd->fol[p] > max)
 			max = nd->fol[p];
 	unsigned m = 0;
-	for (int p = 0; max && p < CM_MAX_PLAYERS; p++)
+	for (int p = 0; max && p < np; p++)
 		if (nd->fol[p] == max)
 			m |= 1u << p;
 	return m;
@@ -140,7 +142,7 @@ void cm__score_feature(cm_board *b, int32_t r, bool final, bool give)
 		it->rule = "MAP-EDGE-DONE";
 	else
 		it->rule = "BASE-SCORE";
-	it->players = majority(nd);
+	it->players = nd->nfol ? majority(nd, b->n_players) : 0;
 	cm__item_where(b, r, it);
 	if (give)
 		award(b, it, final);
@@ -171,9 +173,9 @@ void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 		it->rule = "BASE-SCORE";
 		it->reason = "complete monastery: 9";
 	}
-	it->players = majority(nd);
-	it->x = s % b->cols;
-	it->y = s / b->cols;
+	it->players = nd->nfol ? majority(nd, b->n_players) : 0;
+	it->x = b->sq_x[s];
+	it->y = b->sq_y[s];
 	it->feature = nd->feat;
 	if (give)
 		award(b, it, final);
@@ -191,8 +193,8 @@ static cm_score_item *placer_item(cm_board *b, cm_item_type type, int points, co
 	it->type = type;
 	it->points = points;
 	it->players = 1u << b->cur;
-	it->x = b->last_sq % b->cols;
-	it->y = b->last_sq / b->cols;
+	it->x = b->sq_x[b->last_sq];
+	it->y = b->sq_y[b->last_sq];
 	it->rule = rule;
 	it->reason = reason;
 	award(b, it, false);
@@ -219,10 +221,10 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	if (town && b->rules.town_cost)
 		placer_item(b, CM_ITEM_TOWN_COST, -2, "MAP-TOWN", "tile on a town square (town-cost): -2");
 	const type_info *ti = &b->deck->info[b->tile[s]];
-	for (int f = 0; f < ti->n_feat; f++) {
-		if (ti->kind[f] != CM_FEAT_ROAD && ti->kind[f] != CM_FEAT_CITY)
+	for (uint32_t rc = ti->roadcity, f = 0; rc; rc >>= 1, f++) {
+		if (!(rc & 1))
 			continue;
-		int32_t r = cm__find(n, b->base[s] + f);
+		int32_t r = cm__find(n, b->base[s] + (int32_t)f);
 		if (n[r].open == 0 && !(n[r].flags & NF_DONE))
 			cm__score_feature(b, r, false, true);
 	}
@@ -250,7 +252,8 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 		if (n[r].open == 0 && !(n[r].flags & NF_DONE))
 			cm__score_feature(b, r, false, true);
 	}
-	for (int k = -1; k < 8; k++) {
+	/* monasteries: on the square, and around it when any is (mon_near) */
+	for (int k = -1; k < (b->mon_near[s] ? 8 : 0); k++) {
 		int q = k < 0 ? s : b->nb8[s * 8 + k];
 		if (q < 0 || b->mon[q] < 0)
 			continue;
@@ -330,8 +333,8 @@ static int pair_cmp(const void *a, const void *b)
 }
 
 /* C1 farmers: each complete city once, 4 to the majority of the farmers
- * in every field touching it. */
-static int farmers_c1(cm_board *b)
+ * in every field touching it (the occupied features: roots[0..nr)). */
+static int farmers_c1(cm_board *b, const int32_t *roots, int nr)
 {
 	node *n = b->nodes;
 	size_t np = 0, cap = 0;
@@ -339,8 +342,9 @@ static int farmers_c1(cm_board *b)
 	int32_t *tmp = calloc((size_t)b->max_nodes + 1, sizeof *tmp);
 	if (!tmp)
 		return CM_ENOMEM;
-	for (int32_t i = 0; i < b->n_nodes; i++) {
-		if (n[i].parent != i || n[i].kind != CM_FEAT_FIELD || !n[i].nfol)
+	for (int ri = 0; ri < nr; ri++) {
+		int32_t i = roots[ri];
+		if (n[i].kind != CM_FEAT_FIELD)
 			continue;
 		int k = field_cities(b, i, tmp, b->max_nodes);
 		for (int j = 0; j < k; j++) {
@@ -374,7 +378,7 @@ static int farmers_c1(cm_board *b)
 		it->kind = CM_FEAT_FIELD;
 		it->cities = 1;
 		it->points = 4;
-		it->players = majority(&tally);
+		it->players = majority(&tally, b->n_players);
 		it->rule = "BASE-FINAL";
 		it->reason = "farmers (C1): 4 for a complete city, to the majority of its farmers";
 		cm__item_where(b, pv[i].city, it);
@@ -383,6 +387,27 @@ static int farmers_c1(cm_board *b)
 	}
 	free(pv);
 	return 0;
+}
+
+/* The roots of the features with followers, rising: what final scoring
+ * visits, in the order of a walk over every node (a root has followers
+ * exactly when a follower on the board stands on a piece under it). */
+static int occupied_roots(cm_board *b, int32_t *roots)
+{
+	node *n = b->nodes;
+	uint32_t ep = cm__epoch(b);
+	int nr = 0;
+	for (int i = 0; i < b->n_fol; i++) {
+		int32_t r = cm__find(n, b->fol_node[i]);
+		if (b->nstamp[r] == ep)
+			continue;
+		b->nstamp[r] = ep;
+		int j = nr++;
+		for (; j > 0 && roots[j - 1] > r; j--)
+			roots[j] = roots[j - 1];
+		roots[j] = r;
+	}
+	return nr;
 }
 
 int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
@@ -396,8 +421,11 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 	memcpy(score0, b->score, sizeof score0);
 	cm_game_stats stats0 = b->stats;
 	node *n = b->nodes;
-	for (int32_t i = 0; i < b->n_nodes; i++) {
-		if (n[i].parent != i || !n[i].nfol || (n[i].flags & NF_DONE))
+	int32_t *roots = b->froots;
+	int nr = occupied_roots(b, roots);
+	for (int ri = 0; ri < nr; ri++) {
+		int32_t i = roots[ri];
+		if (n[i].flags & NF_DONE)
 			continue;
 		if ((n[i].kind == CM_FEAT_ROAD || n[i].kind == CM_FEAT_CITY) && n[i].open > 0)
 			cm__score_feature(b, i, true, true);
@@ -406,10 +434,11 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 	}
 	int rc = 0;
 	if (b->rules.farmers == CM_FARMERS_C1) {
-		rc = farmers_c1(b);
+		rc = farmers_c1(b, roots, nr);
 	} else {
-		for (int32_t i = 0; i < b->n_nodes; i++) {
-			if (n[i].parent != i || n[i].kind != CM_FEAT_FIELD || !n[i].nfol)
+		for (int ri = 0; ri < nr; ri++) {
+			int32_t i = roots[ri];
+			if (n[i].kind != CM_FEAT_FIELD)
 				continue;
 			int k = field_cities(b, i, NULL, 0);
 			cm_score_item *it = cm__item(b);
@@ -417,7 +446,7 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 			it->kind = CM_FEAT_FIELD;
 			it->cities = k;
 			it->points = 3 * k;
-			it->players = majority(&n[i]);
+			it->players = majority(&n[i], b->n_players);
 			it->rule = "BASE-FINAL";
 			it->reason = "field: 3 per complete city it touches";
 			cm__item_where(b, i, it);

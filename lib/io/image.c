@@ -260,10 +260,14 @@ typedef struct {
 	int *cell;           /* legend index per cell, -1 for a bad cell */
 	int cell_diags;      /* cell diagnostics issued, capped */
 	int bad_cells;
-	/* palette images are decoded as indices; sample rows are expanded
-	 * through pal (PLTE and tRNS) into rgba, the rest never is */
+	/* rows are decoded as stored (palette indices, grey, grey+alpha, RGB,
+	 * RGBA, 8 or 16 bits; grey below 8 bits one byte per pixel); only the
+	 * sample pixels are expanded to RGBA8 (expand_px), into rgba */
+	int ct, depth, bpp;  /* colour type, bit depth, bytes per decoded pixel */
 	bool indexed;
-	uint8_t pal[256][4];
+	uint8_t pal[256][4]; /* palette: PLTE and tRNS */
+	bool has_trns;       /* grey or RGB: the tRNS colour, as stored */
+	uint16_t trns[3];
 	uint8_t *rgba;       /* g.sample expanded rows, w*4 bytes each */
 	uint8_t **rgba_rows;
 	/* match() per distinct colour: a direct-mapped memo of pixel -> index */
@@ -538,21 +542,58 @@ static void classify_row(reader *r, int cr, uint8_t *const *rows)
 	}
 }
 
-/* classify_row on rgba rows: palette indices are expanded first, only
+/* The RGBA8 value of pixel x of a decoded row, as libpng's expansion
+ * would give it (png_set_expand, png_set_strip_16, png_set_gray_to_rgb,
+ * an opaque alpha added): palette through PLTE and tRNS; grey below 8 bits
+ * scaled to 8 (2-bit 1 is 0x55); 16-bit samples cut to their high byte;
+ * the tRNS colour, compared as stored, transparent. */
+static void expand_px(const reader *r, const uint8_t *row, int x, uint8_t out[4])
+{
+	const uint8_t *p = row + (size_t)x * (size_t)r->bpp;
+	int b = r->depth == 16 ? 2 : 1; /* bytes per sample; the high one first */
+	switch (r->ct) {
+	case PNG_COLOR_TYPE_PALETTE:
+		memcpy(out, r->pal[p[0]], 4);
+		return;
+	case PNG_COLOR_TYPE_GRAY: {
+		unsigned v = b == 2 ? (unsigned)p[0] << 8 | p[1] : p[0];
+		unsigned g = r->depth < 8 ? v * (255u / ((1u << r->depth) - 1u)) : p[0];
+		out[0] = out[1] = out[2] = (uint8_t)g;
+		out[3] = r->has_trns && v == r->trns[0] ? 0 : 255;
+		return;
+	}
+	case PNG_COLOR_TYPE_GRAY_ALPHA:
+		out[0] = out[1] = out[2] = p[0];
+		out[3] = p[b];
+		return;
+	case PNG_COLOR_TYPE_RGB: {
+		bool clear = r->has_trns;
+		for (int c = 0; c < 3; c++) {
+			unsigned v = b == 2 ? (unsigned)p[2 * c] << 8 | p[2 * c + 1] : p[c];
+			out[c] = p[c * b];
+			clear = clear && v == r->trns[c];
+		}
+		out[3] = clear ? 0 : 255;
+		return;
+	}
+	default: /* RGBA */
+		for (int c = 0; c < 4; c++)
+			out[c] = p[c * b];
+		return;
+	}
+}
+
+/* classify_row on rgba rows: the decoded rows are expanded first, only
  * where the samples lie. */
 static void classify(reader *r, int cr, uint8_t *const *rows)
 {
-	if (!r->indexed) {
-		classify_row(r, cr, rows);
-		return;
-	}
 	const cm_legend_grid *g = &r->g;
 	int s = g->sample;
 	for (int k = 0; k < s; k++)
 		for (int cc = 0; cc < g->cols; cc++) {
 			int x0 = g->x + cc * g->cell_w + g->cell_w / 2 - s / 2;
 			for (int i = 0; i < s; i++)
-				memcpy(r->rgba_rows[k] + 4 * (size_t)(x0 + i), r->pal[rows[k][x0 + i]], 4);
+				expand_px(r, rows[k], x0 + i, r->rgba_rows[k] + 4 * (size_t)(x0 + i));
 		}
 	classify_row(r, cr, r->rgba_rows);
 }
@@ -582,44 +623,54 @@ static int decode(reader *r)
 	r->h = (int)h;
 	warn_colour_management(r);
 
-	/* Only lossless reshaping to RGBA8: palette, low-depth grey and tRNS
-	 * expanded, grey copied to RGB, 16-bit cut to its high byte, opaque
-	 * alpha added. No gamma, no background, no colour conversion. */
-	int ct = png_get_color_type(png, info);
+	/* No transformation but packing low-depth pixels one to a byte: rows
+	 * are decoded as stored and only the sample pixels are expanded to
+	 * RGBA8 (expand_px: palette and tRNS, low-depth grey scaled, grey
+	 * copied to RGB, 16 bits cut to the high byte, opaque alpha added).
+	 * No gamma, no background, no colour conversion. */
+	int ct = png_get_color_type(png, info), depth = png_get_bit_depth(png, info);
+	r->ct = ct;
+	r->depth = depth;
 	r->indexed = ct == PNG_COLOR_TYPE_PALETTE;
+	if (depth < 8)
+		png_set_packing(png);
+	png_bytep trns = NULL;
+	int n_trns = 0;
+	png_color_16p trns_colour = NULL;
+	if (png_get_valid(png, info, PNG_INFO_tRNS))
+		png_get_tRNS(png, info, &trns, &n_trns, &trns_colour);
 	if (r->indexed) {
-		/* indices, one byte each; the palette expands sampled pixels only,
-		 * as libpng's expansion would (entries past PLTE are black, past
-		 * tRNS opaque) */
-		if (png_get_bit_depth(png, info) < 8)
-			png_set_packing(png);
+		/* entries past PLTE are black, past tRNS opaque, as libpng's
+		 * expansion makes them */
 		png_colorp plte = NULL;
-		int n_plte = 0, n_trns = 0;
-		png_bytep trns = NULL;
+		int n_plte = 0;
 		png_get_PLTE(png, info, &plte, &n_plte);
-		if (png_get_valid(png, info, PNG_INFO_tRNS))
-			png_get_tRNS(png, info, &trns, &n_trns, NULL);
 		for (int i = 0; i < 256; i++) {
 			r->pal[i][0] = i < n_plte ? plte[i].red : 0;
 			r->pal[i][1] = i < n_plte ? plte[i].green : 0;
 			r->pal[i][2] = i < n_plte ? plte[i].blue : 0;
 			r->pal[i][3] = trns && i < n_trns ? trns[i] : 0xff;
 		}
-	} else {
-		png_set_expand(png);
-		if (png_get_bit_depth(png, info) == 16)
-			png_set_strip_16(png);
-		if (!(ct & PNG_COLOR_MASK_COLOR))
-			png_set_gray_to_rgb(png);
-		if (!(ct & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
-			png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+	} else if (trns_colour && !(ct & PNG_COLOR_MASK_ALPHA)) {
+		r->has_trns = true;
+		/* compared within the bit depth, as libpng does */
+		unsigned mask = depth == 16 ? 0xffffu : (1u << depth) - 1u;
+		if (ct & PNG_COLOR_MASK_COLOR) {
+			r->trns[0] = (uint16_t)(trns_colour->red & mask);
+			r->trns[1] = (uint16_t)(trns_colour->green & mask);
+			r->trns[2] = (uint16_t)(trns_colour->blue & mask);
+		} else {
+			r->trns[0] = (uint16_t)(trns_colour->gray & mask);
+		}
 	}
+	int ch = ct == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : ct == PNG_COLOR_TYPE_RGB ? 3 : ct == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : 1;
+	r->bpp = ch * (depth == 16 ? 2 : 1);
 	int passes = png_set_interlace_handling(png);
 	png_read_update_info(png, info);
 	size_t rowbytes = png_get_rowbytes(png, info);
-	if (rowbytes != (size_t)w * (r->indexed ? 1 : 4)) {
+	if (rowbytes != (size_t)w * (size_t)r->bpp) {
 		r->rc = CM_EINTERNAL;
-		png_error(png, "internal: rows are not rgba8 after the transformations");
+		png_error(png, "internal: rows are not of the expected size");
 	}
 
 	if (resolve_grid(r))
@@ -639,7 +690,7 @@ static int decode(reader *r)
 	uint8_t **rows = r->rows;
 	for (size_t i = 0; i < r->sample_rows; i++)
 		rows[i] = r->samples + i * rowbytes;
-	if (r->indexed) {
+	{
 		r->rgba = malloc((size_t)g->sample * (size_t)w * 4);
 		r->rgba_rows = malloc((size_t)g->sample * sizeof *r->rgba_rows);
 		if (!r->rgba || !r->rgba_rows) {

@@ -34,6 +34,7 @@ struct cm_pack {
 	char *path;
 	char **maps, **sets; /* ids, sorted bytewise */
 	size_t n_maps, n_sets;
+	int version;         /* user_version: 1 (squares only) or 2 (map_grids) */
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -65,6 +66,7 @@ static const char *duplicate_id(const char **ids, size_t n)
 typedef struct {
 	cm_sha256 s;
 	size_t n;
+	unsigned long flushes; /* times buf was hashed and emptied */
 	uint8_t buf[8192];
 } hasher;
 
@@ -73,6 +75,7 @@ static void h_bytes(hasher *h, const void *p, size_t n)
 	if (n > sizeof h->buf - h->n) {
 		cm_sha256_update(&h->s, h->buf, h->n);
 		h->n = 0;
+		h->flushes++;
 		if (n > sizeof h->buf) {
 			cm_sha256_update(&h->s, p, n);
 			return;
@@ -181,6 +184,7 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 		return CM_ENOMEM;
 	}
 	hp->n = 0;
+	hp->flushes = 0;
 	cm_sha256_init(&hp->s);
 	h_str(hp, "carcamap map content 1");
 	h_str(hp, m->id);
@@ -235,9 +239,31 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 		h_str(hp, m->deck[i].tile);
 		h_int(hp, m->deck[i].count);
 	}
+	/* A plain square (nothing on it but its kind and print kinds) always
+	 * serializes to the same bytes for the same kinds: kept from the last
+	 * plain square and appended whole while the kinds repeat. */
+	uint8_t plain[160];
+	size_t plain_n = 0;
+	unsigned plain_key = ~0u;
 	for (int i = 0; i < m->cols * m->rows; i++) {
 		const cm_square *s = &m->squares[i];
 		const cm_square_extra *x = m->extras ? cm_map_extra_find(m, i) : NULL;
+		bool is_plain = (!x || (!x->name && !x->n_markers && !x->label[0] && !x->label[1] && !x->label[2] &&
+		                        !x->label[3])) &&
+		                !s->arms && s->island < 0 && s->bigcity < 0;
+		unsigned key = (unsigned)s->kind << 8;
+		for (int e = 0; e < 4 && is_plain; e++) {
+			is_plain = !s->print[e].arms;
+			key |= ((unsigned)s->print[e].kind & 3u) << (2 * e);
+		}
+		is_plain = is_plain && s->print[0].kind < 4u && s->print[1].kind < 4u && s->print[2].kind < 4u &&
+		           s->print[3].kind < 4u;
+		if (is_plain && key == plain_key) {
+			h_bytes(hp, plain, plain_n);
+			continue;
+		}
+		size_t before = hp->n;
+		unsigned long flushes = hp->flushes;
 		h_str(hp, cm_square_kind_name(s->kind));
 		h_str(hp, x ? x->name : NULL);
 		h_int(hp, s->arms);
@@ -250,6 +276,12 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 			h_str(hp, cm_print_kind_name(s->print[e].kind));
 			h_int(hp, s->print[e].arms);
 			h_str(hp, x ? x->label[e] : NULL);
+		}
+		/* the square's bytes are in the buffer unless it was flushed meanwhile */
+		if (is_plain && hp->flushes == flushes && hp->n - before <= sizeof plain) {
+			plain_n = hp->n - before;
+			memcpy(plain, hp->buf + before, plain_n);
+			plain_key = key;
 		}
 	}
 	h_int(hp, (long long)n_used);
@@ -327,7 +359,7 @@ static const char *pack_sql(void)
 
 enum {
 	S_META, S_SET, S_TILE, S_FEAT, S_CONTACT, S_MAP, S_ISLAND, S_BIGCITY, S_SQUARE, S_MARKER,
-	S_PRINT, S_PIECE, S_PFEAT, S_PCONTACT, S_FERRY, S_DECK, S_ABOUT, S_COUNT
+	S_PRINT, S_PIECE, S_PFEAT, S_PCONTACT, S_FERRY, S_DECK, S_ABOUT, S_GRID, S_COUNT
 };
 static const char *const insert_sql[S_COUNT] = {
 	"INSERT INTO pack_meta (key, value) VALUES (?,?)",
@@ -354,6 +386,7 @@ static const char *const insert_sql[S_COUNT] = {
 	" VALUES (?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO deck_entries (map_id, seq, tileset_id, tile_id, count) VALUES (?,?,?,?,?)",
 	"INSERT INTO map_about (map_id, key, value) VALUES (?,?,?)",
+	"INSERT INTO map_grids (map_id, kinds) VALUES (?,?)",
 };
 
 typedef struct {
@@ -370,7 +403,8 @@ static int sql_fail(wr *w, const char *what)
 	return CM_EIO;
 }
 
-/* Inserts one row. fmt gives each value: t text (NULL binds NULL), i int,
+/* Inserts one row. fmt gives each value: t text (NULL binds NULL), T text
+ * copied (not NULL), i int,
  * o int or NULL when negative, l long long, h 32-byte hash. */
 static int ins(wr *w, int which, const char *fmt, ...)
 {
@@ -388,6 +422,9 @@ static int ins(wr *w, int which, const char *fmt, ...)
 			rc = s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
 			break;
 		}
+		case 'T': /* a text freed after the call: SQLite keeps a copy */
+			rc = sqlite3_bind_text(st, i, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+			break;
 		case 'i': rc = sqlite3_bind_int(st, i, va_arg(ap, int)); break;
 		case 'o': {
 			int v = va_arg(ap, int);
@@ -452,17 +489,35 @@ static int put_tileset(wr *w, const cm_tileset *ts)
 	return rc;
 }
 
-/* A square gets a row when it is printed or carries anything: squares of
- * kind none are left out unless a reader would otherwise lose data. */
+/* A square gets a row when it carries anything besides its kind (which
+ * map_grids holds for every square). */
 static bool square_stored(const cm_square *s, const cm_square_extra *x)
 {
-	if (s->kind != CM_SQ_NONE || (x && x->name) || s->arms || s->island >= 0 || s->bigcity >= 0 ||
-	    (x && x->n_markers))
+	if ((x && x->name) || s->arms || s->island >= 0 || s->bigcity >= 0 || (x && x->n_markers))
 		return true;
 	for (int e = 0; e < 4; e++)
 		if (s->print[e].kind != CM_PRINT_NONE || s->print[e].arms || (x && x->label[e]))
 			return true;
 	return false;
+}
+
+/* The map_grids row: one kind character per square, a newline per row. */
+static int put_grid(wr *w, const cm_map *m)
+{
+	size_t len = (size_t)m->rows * ((size_t)m->cols + 1);
+	char *g = malloc(len + 1);
+	if (!g)
+		return CM_ENOMEM;
+	char *q = g;
+	for (int y = 0; y < m->rows; y++) {
+		for (int x = 0; x < m->cols; x++)
+			*q++ = cm_square_kind_char(cm_map_at(m, x, y)->kind);
+		*q++ = '\n';
+	}
+	*q = '\0';
+	int rc = ins(w, S_GRID, "tT", m->id, g);
+	free(g);
+	return rc;
 }
 
 static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
@@ -478,6 +533,8 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 		rc = ins(w, S_ISLAND, "titt", m->id, (int)i, m->islands[i].name, m->islands[i].title);
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
 		rc = ins(w, S_BIGCITY, "tit", m->id, (int)i, m->bigcities[i].name);
+	if (!rc)
+		rc = put_grid(w, m);
 	for (int y = 0; y < m->rows && !rc; y++)
 		for (int x = 0; x < m->cols && !rc; x++) {
 			const cm_square *s = cm_map_at(m, x, y);
@@ -641,9 +698,14 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 		rc = w.db ? sql_fail(&w, "open") : CM_ENOMEM;
 		goto out;
 	}
-	/* No journal: on failure the whole temporary file is thrown away. */
-	if (sqlite3_exec(w.db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-	                       " PRAGMA foreign_keys=ON; BEGIN;", NULL, NULL, NULL) != SQLITE_OK ||
+	/* No journal: on failure the whole temporary file is thrown away, and
+	 * the pack is renamed into place only once complete. Foreign keys are
+	 * not enforced row by row while writing (a parent lookup per square
+	 * row): check_inputs has checked every reference, and every reader
+	 * runs foreign_key_check on opening (cm_pack_open). A 64 MB page cache
+	 * keeps a large map's b-trees in memory until the commit. */
+	if (sqlite3_exec(w.db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA foreign_keys=OFF;"
+	                       " PRAGMA cache_size=-65536; BEGIN;", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(w.db, schema, NULL, NULL, NULL) != SQLITE_OK) {
 		rc = sql_fail(&w, "create tables");
 		goto out;
@@ -833,16 +895,17 @@ static char *table_shape(sqlite3 *db, const char *table)
 	return s ? s : cm_strdup("");
 }
 
-/* Tables format 1 gained later: a pack written before may lack them. */
-static bool table_optional(const char *t)
+/* Tables a pack of format version ver may lack: map_about, which format 1
+ * gained later, and map_grids, new in format 2. */
+static bool table_optional(const char *t, long long ver)
 {
-	return strcmp(t, "map_about") == 0;
+	return strcmp(t, "map_about") == 0 || (ver < 2 && strcmp(t, "map_grids") == 0);
 }
 
 /* Every table of schemas/pack.sql must exist in the pack with the same
  * columns (name, type, not null, primary key) and be STRICT; an optional
  * one may be missing. */
-static int check_tables(cm_diags *d, sqlite3 *db, const char *path)
+static int check_tables(cm_diags *d, sqlite3 *db, const char *path, long long ver)
 {
 	sqlite3 *ref = NULL;
 	sqlite3_stmt *st = NULL;
@@ -865,7 +928,7 @@ static int check_tables(cm_diags *d, sqlite3 *db, const char *path)
 			rc = CM_EINTERNAL;
 		} else if (!got) {
 			rc = db_fail(d, db, path, "cannot read the schema");
-		} else if (!*got && table_optional(t)) {
+		} else if (!*got && table_optional(t, ver)) {
 			/* an older pack: read as holding no such rows */
 		} else if (!*got) {
 			cm_diags_check(d, "CM0405", path, 0, 0, NULL, "table %s is missing", t);
@@ -1047,10 +1110,11 @@ int cm_pack_open(const char *path, cm_diags *d, cm_pack **out)
 		rc = CM_EFORMAT;
 		goto out;
 	}
+	p->version = (int)ver;
 	if ((rc = report_rows(d, p->db, path, "PRAGMA quick_check(5)", quick_check_row)) != 0 ||
 	    (rc = report_rows(d, p->db, path, "SELECT type, name FROM sqlite_schema WHERE type IN"
 	                                      " ('trigger', 'view') ORDER BY type, name", code_row)) != 0 ||
-	    (rc = check_tables(d, p->db, path)) != 0 ||
+	    (rc = check_tables(d, p->db, path, ver)) != 0 ||
 	    (rc = report_rows(d, p->db, path, "SELECT \"table\", rowid, parent FROM"
 	                                      " pragma_foreign_key_check LIMIT 5", foreign_key_row)) != 0 ||
 	    (rc = load_ids(d, p->db, path, "maps", &p->maps, &p->n_maps)) != 0 ||
@@ -1569,6 +1633,60 @@ static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, cm_map *m, char *w,
 	return cm_map_at_mut(m, (int)x, (int)y);
 }
 
+/* Format 2: every square's kind from the map's map_grids row (cols kind
+ * characters and a newline per row). */
+static void read_grid(rd *r, cm_map *m, const char *id, const char *where)
+{
+	r->where = where;
+	sqlite3_stmt *st = rd_prepare(r, "SELECT kinds FROM map_grids WHERE map_id = ?");
+	if (!st)
+		return;
+	rd_bind(st, id, -1, -1);
+	if (!rd_step(r, st)) {
+		if (!r->rc)
+			rd_bad(r, "no grid of square kinds is stored (map_grids)");
+		sqlite3_finalize(st);
+		return;
+	}
+	const unsigned char *t = sqlite3_column_text(st, 0);
+	size_t n = (size_t)sqlite3_column_bytes(st, 0), row = (size_t)m->cols + 1;
+	if (sqlite3_column_type(st, 0) != SQLITE_TEXT || !t) {
+		if (t || sqlite3_column_type(st, 0) != SQLITE_TEXT)
+			rd_bad(r, "the grid of square kinds is not a text");
+		else
+			rd_nomem(r);
+	} else if (n != row * (size_t)m->rows) {
+		rd_bad(r, "the grid of square kinds has %zu bytes, %d rows of %d squares need %zu", n, m->rows,
+		       m->cols, row * (size_t)m->rows);
+	} else {
+		/* kind by character, 0xff for none of them */
+		uint8_t of[256];
+		memset(of, 0xff, sizeof of);
+		for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
+			of[(unsigned char)cm_square_kind_char((cm_square_kind)k)] = (uint8_t)k;
+		for (int y = 0; y < m->rows && !r->rc; y++) {
+			const unsigned char *q = t + (size_t)y * row;
+			if (q[m->cols] != '\n') {
+				rd_bad(r, "row %d of the grid of square kinds does not end after %d squares", y, m->cols);
+				break;
+			}
+			cm_square *sq = &m->squares[(size_t)y * (size_t)m->cols];
+			for (int x = 0; x < m->cols; x++) {
+				if (of[q[x]] == 0xff) {
+					r->where = NULL;
+					r->sq_map = where;
+					r->sq_x = x;
+					r->sq_y = y;
+					rd_bad(r, "unknown square kind character 0x%02x in the grid", q[x]);
+					break;
+				}
+				sq[x].kind = (cm_square_kind)of[q[x]];
+			}
+		}
+	}
+	sqlite3_finalize(st);
+}
+
 static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 {
 	char w[600];
@@ -1604,6 +1722,8 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	                   " ORDER BY seq");
 	if (r->rc)
 		goto out;
+	if (r->p->version >= 2)
+		read_grid(r, m, id, where);
 
 	rd_bind(sq, id, -1, -1);
 	while (!r->rc && rd_step(r, sq)) {
@@ -1622,6 +1742,12 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		    col_text(r, sq, 3, "name", true, &name) && col_int(r, sq, 4, "arms", 0, 255, &arms) &&
 		    col_opt_int(r, sq, 5, "island", (long long)m->n_islands - 1, &island) &&
 		    col_opt_int(r, sq, 6, "big city", (long long)m->n_bigcities - 1, &bigcity)) {
+			if (r->p->version >= 2 && kind != s->kind) {
+				rd_bad(r, "square kind %s differs from the grid's %s", cm_square_kind_name((cm_square_kind)kind),
+				       cm_square_kind_name(s->kind));
+				free(name);
+				continue;
+			}
 			s->kind = (uint8_t)kind;
 			s->arms = (uint8_t)arms;
 			s->island = (int)island;

@@ -46,8 +46,8 @@ static int copy_tile(cm_tile_type *dst, const cm_tile_type *src)
 
 /* Copies what square (sx,sy) of src keeps beside the grid to (x,y) of dst:
  * the name unless dst has one, the markers after dst's, and with labels
- * the print labels and lines (line for those of printed sides). */
-static int copy_extra(cm_map *dst, int x, int y, const cm_map *src, int sx, int sy, bool labels, unsigned line)
+ * the print labels. */
+static int copy_extra(cm_map *dst, int x, int y, const cm_map *src, int sx, int sy, bool labels)
 {
 	const cm_square_extra *e = cm_map_extra_find(src, sy * src->cols + sx);
 	if (!e)
@@ -77,7 +77,7 @@ static int copy_square(cm_map *dst, int x, int y, const cm_map *src, int sx, int
 	t->island = s->island >= 0 ? s->island + island_off : -1;
 	t->bigcity = s->bigcity >= 0 ? s->bigcity + bigcity_off : -1;
 	t->line = line;
-	if (copy_extra(dst, x, y, src, sx, sy, true, line))
+	if (copy_extra(dst, x, y, src, sx, sy, true))
 		return CM_ENOMEM;
 	for (int k = 0; k < MAX_SIDE; k++) {
 		const cm_edge_print *p = &s->print[k];
@@ -149,7 +149,7 @@ int cm_map_combine(const cm_map *w, const cm_map *e, int dy_in, const char *file
 				if (t->kind == CM_SQ_HALF && s->kind == CM_SQ_HALF) {
 					t->kind = CM_SQ_LAND;
 					t->arms = (uint8_t)(t->arms + s->arms);
-					if ((rc = copy_extra(m, x + ox[h], y + oy[h], src, x, y, false, line)))
+					if ((rc = copy_extra(m, x + ox[h], y + oy[h], src, x, y, false)))
 						goto out;
 				} else if (t->kind != CM_SQ_HALF && s->kind != CM_SQ_HALF) {
 					report(d, file, line, "CM0215",

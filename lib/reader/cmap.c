@@ -213,7 +213,8 @@ static int check_records(cmap_map *m, int s)
 				rc = check_str(m, rd32(p + 4));
 			break;
 		case S_RULE:
-			if (p[16] > CMAP_C3 || p[17] < 1 || p[17] > 2 || p[18] > 63)
+			if (p[16] > CMAP_C3 || p[17] < CMAP_FARMERS_C1 || p[17] > CMAP_FARMERS_C2 ||
+			    (p[18] & ~CMAP_RULE_ALL))
 				return CMAP_EVALUE;
 			break;
 		case S_SQRS:
@@ -491,12 +492,12 @@ void cmap_get_rules(const cmap_map *m, cmap_rules *out)
 	out->followers = (int32_t)rd32(p + 12);
 	out->edition = p[16];
 	out->farmers = p[17];
-	out->tiny_city = (p[18] & 1) != 0;
-	out->farmers_bigcity = (p[18] & 2) != 0;
-	out->town_extra_turn = (p[18] & 4) != 0;
-	out->town_cost = (p[18] & 8) != 0;
-	out->town_road_bonus = (p[18] & 16) != 0;
-	out->abbey_edge = (p[18] & 32) != 0;
+	out->tiny_city = (p[18] & CMAP_RULE_TINY_CITY) != 0;
+	out->farmers_bigcity = (p[18] & CMAP_RULE_FARMERS_BIGCITY) != 0;
+	out->town_extra_turn = (p[18] & CMAP_RULE_TOWN_EXTRA_TURN) != 0;
+	out->town_cost = (p[18] & CMAP_RULE_TOWN_COST) != 0;
+	out->town_road_bonus = (p[18] & CMAP_RULE_TOWN_ROAD_BONUS) != 0;
+	out->abbey_edge = (p[18] & CMAP_RULE_ABBEY_EDGE) != 0;
 }
 
 /* The record i of section s, or NULL when i is past the end. */

@@ -74,6 +74,20 @@ typedef enum { CMAP_FEAT_ROAD, CMAP_FEAT_CITY, CMAP_FEAT_FIELD, CMAP_FEAT_MONAST
                CMAP_FEAT_GARDEN, CMAP_FEAT_ABBEY } cmap_feature_kind;
 typedef enum { CMAP_GOOD_NONE, CMAP_GOOD_WINE, CMAP_GOOD_GRAIN, CMAP_GOOD_CLOTH } cmap_good;
 typedef enum { CMAP_C1, CMAP_C2, CMAP_C3 } cmap_edition;
+/* The farmer rules and the rule switches, as bits of the rules record's
+ * switch byte (cmap_get_rules reads them into cmap_rules). They are the
+ * library's one table of rule options (carcamap/rules.h: the farmers
+ * values, and each switch's key and flag_bit) written out for a reader
+ * that links nothing; tests/unit/test_cmap_reader.c fails when the two
+ * disagree. */
+typedef enum { CMAP_FARMERS_C1 = 1, CMAP_FARMERS_C2 = 2 } cmap_farmers;
+#define CMAP_RULE_TINY_CITY 0x01u       /* tiny_city */
+#define CMAP_RULE_FARMERS_BIGCITY 0x02u /* farmers_bigcity */
+#define CMAP_RULE_TOWN_EXTRA_TURN 0x04u /* town_extra_turn */
+#define CMAP_RULE_TOWN_COST 0x08u       /* town_cost */
+#define CMAP_RULE_TOWN_ROAD_BONUS 0x10u /* town_road_bonus */
+#define CMAP_RULE_ABBEY_EDGE 0x20u      /* abbey_edge */
+#define CMAP_RULE_ALL 0x3fu             /* every bit a switch uses */
 
 /* Names of the values, the strings of the JSON export ("land", "N",
  * "road", "monastery", "C2"...; CMAP_GOOD_NONE is "none", JSON's null);
@@ -103,7 +117,7 @@ unsigned cmap_slot_facing(unsigned bit);
 typedef struct {
 	int32_t starts_used, tiles_min, tiles_max, followers; /* tiles_*: 0 = unset */
 	unsigned edition;  /* CMAP_C1.. */
-	unsigned farmers;  /* 1 (C1 rules) or 2 (C2 rules) */
+	unsigned farmers;  /* CMAP_FARMERS_C1 or CMAP_FARMERS_C2 */
 	int tiny_city, farmers_bigcity, town_extra_turn, town_cost, town_road_bonus, abbey_edge;
 } cmap_rules;
 void cmap_get_rules(const cmap_map *m, cmap_rules *out);

@@ -8,7 +8,10 @@
  * render, render --scale 1 then import, play (10 games, one job), beside
  * `xmllint --noout --stream --schema schemas/map.xsd` on the same file;
  * in-process, loading the pack against loading the descriptor. Prints the
- * growth exponent between sizes: 1 is linear, 2 quadratic. */
+ * growth exponent between sizes (1 is linear, 2 quadratic), each ratio
+ * beside its figure and reference, and at the end the goals of issue 16 at
+ * 1000x1000 (check within 2x xmllint, compile within 3x, pack load no
+ * slower than the descriptor), met or not. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +130,16 @@ static const step steps[] = {
 };
 #define N_STEPS (sizeof steps / sizeof steps[0])
 
+/* Goals against the references (issue 16), at the largest size. */
+#define GOAL_CHECK 2.0   /* check / xmllint */
+#define GOAL_COMPILE 3.0 /* compile / xmllint */
+#define GOAL_PACK 1.0    /* load pack / load descriptor */
+
+static const char *verdict(double ratio, double goal)
+{
+	return ratio <= goal ? "met" : "NOT MET";
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -135,10 +148,15 @@ int main(int argc, char **argv)
 		return 1;
 	static const char *const kinds[] = { "corner %d tl", "corner %d br", "serpentine %d", "bigcities %d %d",
 		                             "islands %d %d" };
-	printf("bench_scale: CPU seconds, median of %d runs; exponent: growth between sizes (1 linear, 2 quadratic)\n",
-	       RUNS);
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		double t[N_SIZES][N_STEPS + 2];
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+	static double t[N_KINDS][N_SIZES][N_STEPS + 2];
+	static char specs[N_KINDS][64];
+	printf("bench_scale: CPU seconds (user+system), median of %d runs; exponent: growth between sizes (1 linear, "
+	       "2 quadratic); ratios against the reference on the same file: xmllint --noout --stream --schema "
+	       "schemas/map.xsd for check (goal <= %.0fx) and compile (goal <= %.0fx), loading the descriptor for "
+	       "loading the pack (goal <= %.0fx)\n",
+	       RUNS, GOAL_CHECK, GOAL_COMPILE, GOAL_PACK);
+	for (size_t k = 0; k < N_KINDS; k++) {
 		for (int z = 0; z < N_SIZES; z++) {
 			int n = sizes[z];
 			char spec[64], map[512], cmd[2048];
@@ -146,6 +164,8 @@ int main(int argc, char **argv)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 			snprintf(spec, sizeof spec, kinds[k], n, n * n / 400);
+			if (z == N_SIZES - 1)
+				snprintf(specs[k], sizeof specs[k], kinds[k], n, n * n / 400);
 #pragma GCC diagnostic pop
 			snprintf(map, sizeof map, "%s/map.xml", dir);
 			FILE *f = fopen(map, "w");
@@ -154,31 +174,49 @@ int main(int argc, char **argv)
 			snprintf(cmd, sizeof cmd, "%s render -T maps/tilesets --scale 1 %s -o %s/s1.png >/dev/null 2>&1", bin,
 			         map, dir);
 			run_once(cmd);
+			double *r = t[k][z];
 			for (size_t s = 0; s < N_STEPS; s++)
-				t[z][s] = run(steps[s].cmd, map);
+				r[s] = run(steps[s].cmd, map);
 			snprintf(cmd, sizeof cmd, "%s/m.pack", dir);
-			t[z][N_STEPS] = load(map);
-			t[z][N_STEPS + 1] = load(cmd);
+			r[N_STEPS] = load(map);
+			r[N_STEPS + 1] = load(cmd);
 			printf("\n%-24s", spec);
 			for (size_t s = 0; s < N_STEPS; s++)
-				printf(" %s %.3f", steps[s].name, t[z][s]);
-			printf(" | load xml %.3f, load pack %.3f (%.2fx)", t[z][N_STEPS], t[z][N_STEPS + 1],
-			       t[z][N_STEPS + 1] / t[z][N_STEPS]);
-			printf(" | check/xmllint %.2fx, compile/xmllint %.2fx", t[z][1] / t[z][0], t[z][2] / t[z][0]);
+				printf(" %s %.3f", steps[s].name, r[s]);
+			printf("\n%-24s check %.3f / xmllint %.3f = %.2fx, compile %.3f / xmllint %.3f = %.2fx, "
+			       "load pack %.3f / load xml %.3f = %.2fx",
+			       "", r[1], r[0], r[1] / r[0], r[2], r[0], r[2] / r[0], r[N_STEPS + 1], r[N_STEPS],
+			       r[N_STEPS + 1] / r[N_STEPS]);
 		}
-		printf("\n  exponent %d->%d:", sizes[N_SIZES - 2], sizes[N_SIZES - 1]);
-		double r = log((double)sizes[N_SIZES - 1] * sizes[N_SIZES - 1] /
-		               ((double)sizes[N_SIZES - 2] * sizes[N_SIZES - 2]));
-		for (size_t s = 0; s < N_STEPS + 2; s++) {
-			double a = t[N_SIZES - 2][s], b = t[N_SIZES - 1][s];
-			const char *name = s < N_STEPS ? steps[s].name : s == N_STEPS ? "load xml" : "load pack";
-			if (a > 0.005)
-				printf(" %s %.2f", name, log(b / a) / r);
-			else
-				printf(" %s -", name);
+		for (int z = 1; z < N_SIZES; z++) {
+			printf("\n  exponent %d->%d:", sizes[z - 1], sizes[z]);
+			double g = log((double)sizes[z] * sizes[z] / ((double)sizes[z - 1] * sizes[z - 1]));
+			for (size_t s = 0; s < N_STEPS + 2; s++) {
+				double a = t[k][z - 1][s], b = t[k][z][s];
+				const char *name = s < N_STEPS ? steps[s].name : s == N_STEPS ? "load xml" : "load pack";
+				if (a > 0.005)
+					printf(" %s %.2f", name, log(b / a) / g);
+				else
+					printf(" %s -", name);
+			}
 		}
 		printf("\n");
 	}
+	/* the goals, side by side: figure, reference, ratio, goal */
+	int met = 0, all = 0;
+	printf("\ngoals at %dx%d (CPU s, median of %d; figure / reference = ratio, goal):\n", sizes[N_SIZES - 1],
+	       sizes[N_SIZES - 1], RUNS);
+	for (size_t k = 0; k < N_KINDS; k++) {
+		const double *r = t[k][N_SIZES - 1];
+		double rc = r[1] / r[0], rp = r[2] / r[0], rl = r[N_STEPS + 1] / r[N_STEPS];
+		printf("  %-20s check %.3f / xmllint %.3f = %6.2fx (goal <= %.0f: %s) | compile %.3f / xmllint %.3f = "
+		       "%6.2fx (goal <= %.0f: %s) | load pack %.3f / load xml %.3f = %5.2fx (goal <= %.0f: %s)\n",
+		       specs[k], r[1], r[0], rc, GOAL_CHECK, verdict(rc, GOAL_CHECK), r[2], r[0], rp, GOAL_COMPILE,
+		       verdict(rp, GOAL_COMPILE), r[N_STEPS + 1], r[N_STEPS], rl, GOAL_PACK, verdict(rl, GOAL_PACK));
+		met += (rc <= GOAL_CHECK) + (rp <= GOAL_COMPILE) + (rl <= GOAL_PACK);
+		all += 3;
+	}
+	printf("  goals met: %d of %d\n", met, all);
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	return system(cmd) == 0 ? 0 : 1;

@@ -499,6 +499,50 @@ static void test_board__replay_errors(void **state)
 	cm_diags_free(d);
 }
 
+/* The board trusts the one model checker (cm_map_check_model) for every
+ * index it follows: a ferry end, a big-city piece or an island index
+ * outside what it refers to is refused with the checker's diagnostic,
+ * never reached by the board's own code (which only asserts it). */
+static void test_board__broken_model_refused_by_the_checker(void **state)
+{
+	(void)state;
+	for (int c = 0; c < 4; c++) {
+		util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+		cm_map *m = fx.scn->map;
+		const char *want = NULL;
+		if (c == 0) {
+			assert_true(m->n_ferries == 0);
+			m->ferries = calloc(1, sizeof *m->ferries);
+			m->ferries[0] = (cm_ferry){ .x1 = 0, .y1 = 4, .s1 = CM_W, .x2 = m->cols, .y2 = 4, .s2 = CM_E };
+			m->n_ferries = 1;
+			want = "outside the";
+		} else if (c == 1) {
+			m->ferries = calloc(1, sizeof *m->ferries);
+			m->ferries[0] = (cm_ferry){ .x1 = 0, .y1 = 4, .s1 = CM_W, .x2 = 0, .y2 = 5, .s2 = (cm_side)7 };
+			m->n_ferries = 1;
+			want = "side";
+		} else if (c == 2) {
+			assert_true(m->n_bigcities > 0 && m->bigcities[0].n_pieces > 0);
+			m->bigcities[0].pieces[0].x = -1;
+			want = "outside the";
+		} else {
+			size_t s = 4 * (size_t)m->cols;
+			m->squares[s].kind = CM_SQ_ISLAND;
+			m->squares[s].island = (int)m->n_islands; /* one past the last */
+			want = "island index";
+		}
+		cm_diags *d = NULL;
+		assert_int_equal(cm_diags_new(&d), 0);
+		cm_board *b = NULL;
+		assert_int_equal(cm_board_new(m, fx.deck, NULL, 2, 1, 0, d, &b), CM_EINVAL);
+		assert_null(b);
+		assert_true(cm_diags_errors(d) >= 1);
+		assert_non_null(strstr(cm_diags_get(d, 0)->message, want));
+		cm_diags_free(d);
+		util_fixture_unload(&fx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_board__random_play_stats),
 		cmocka_unit_test(test_board__same_seed_same_game),
 		cmocka_unit_test(test_board__replay_errors),
+		cmocka_unit_test(test_board__broken_model_refused_by_the_checker),
 		cmocka_unit_test(test_board__properties_map120),
 		cmocka_unit_test(test_board__properties_islands),
 		cmocka_unit_test(test_board__properties_sample_xml),

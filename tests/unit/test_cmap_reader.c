@@ -19,7 +19,9 @@
 #include <unistd.h>
 #include "carcamap/export.h"
 #include "carcamap/map.h"
+#include "carcamap/rules.h"
 #include "carcamap/tile.h"
+#include "util_files.h"
 #include "../../lib/reader/cmap.c"
 
 /* 3x2 with a name, a marker, an island with a title and a label: every
@@ -475,6 +477,95 @@ static void test_cmap_reader__names_match_the_library(void **state)
 	assert_null(cmap_slot_name(12));
 }
 
+/* The reader's rule constants are the one rule table's (carcamap/rules.h):
+ * every switch with a bit in the binary export has a CMAP_RULE_<KEY>
+ * define in cmap.h of that bit and no other define is there; the farmers
+ * and edition values agree; and each switch alone, written by the
+ * library's exporter, reads back as its own field of cmap_rules. */
+static const struct {
+	const char *key;
+	size_t off;
+} rule_fields[] = {
+	{ "tiny_city", offsetof(cmap_rules, tiny_city) },
+	{ "farmers_bigcity", offsetof(cmap_rules, farmers_bigcity) },
+	{ "town_extra_turn", offsetof(cmap_rules, town_extra_turn) },
+	{ "town_cost", offsetof(cmap_rules, town_cost) },
+	{ "town_road_bonus", offsetof(cmap_rules, town_road_bonus) },
+	{ "abbey_edge", offsetof(cmap_rules, abbey_edge) },
+};
+#define N_RULE_FIELDS (sizeof rule_fields / sizeof rule_fields[0])
+
+static void test_cmap_reader__rule_constants_match_the_table(void **state)
+{
+	(void)state;
+	assert_int_equal(CMAP_FARMERS_C1, CM_FARMERS_C1);
+	assert_int_equal(CMAP_FARMERS_C2, CM_FARMERS_C2);
+	assert_int_equal(CMAP_C1, CM_EDITION_C1);
+	assert_int_equal(CMAP_C2, CM_EDITION_C2);
+	assert_int_equal(CMAP_C3, CM_EDITION_C3);
+	/* the defines, read from the header's text */
+	char *h = util_read_file("lib/reader/cmap.h", NULL);
+	unsigned all = 0, n_defines = 0, n_switches = 0;
+	for (const char *p = strstr(h, "#define CMAP_RULE_"); p; p = strstr(p + 1, "#define CMAP_RULE_")) {
+		char name[64];
+		unsigned v;
+		assert_int_equal(sscanf(p, "#define CMAP_RULE_%63[A-Z_] 0x%xu", name, &v), 2);
+		if (strcmp(name, "ALL") == 0) {
+			assert_int_equal(v, CMAP_RULE_ALL);
+			continue;
+		}
+		n_defines++;
+		for (char *c = name; *c; c++)
+			*c = (char)(*c == '_' ? '_' : *c - 'A' + 'a');
+		int i = cm_rule_option_find(name);
+		if (i < 0 || cm_rule_option_get((size_t)i)->flag_bit < 0)
+			fail_msg("cmap.h defines CMAP_RULE_ for '%s', which is no switch of the binary export", name);
+		if (v != 1u << cm_rule_option_get((size_t)i)->flag_bit)
+			fail_msg("cmap.h's bit for '%s' is 0x%x, the rule table's bit %d", name, v,
+			         cm_rule_option_get((size_t)i)->flag_bit);
+	}
+	free(h);
+	for (size_t i = 0; i < cm_rule_option_count(); i++) {
+		const cm_rule_option *o = cm_rule_option_get(i);
+		if (o->flag_bit < 0)
+			continue;
+		n_switches++;
+		all |= 1u << o->flag_bit;
+		size_t f = 0;
+		while (f < N_RULE_FIELDS && strcmp(rule_fields[f].key, o->key) != 0)
+			f++;
+		if (f == N_RULE_FIELDS)
+			fail_msg("the binary export writes '%s' but the reader has no cmap_rules field for it", o->key);
+		/* that switch alone, through the library's writer and the reader */
+		cm_map *m;
+		assert_int_equal(cm_map_new(2, 1, &m), 0);
+		m->id = strdup("r");
+		m->squares[0].kind = m->squares[1].kind = CM_SQ_START;
+		for (size_t k = 0; k < cm_rule_option_count(); k++)
+			if (cm_rule_option_get(k)->kind == CM_RULE_SWITCH)
+				cm_rules_put(&m->rules, k, k == i);
+		cm_rules_put(&m->rules, (size_t)cm_rule_option_find("farmers"), CM_FARMERS_C1);
+		unsigned char *bin;
+		size_t len;
+		assert_int_equal(cm_export_bin(m, NULL, 0, &bin, &len), 0);
+		cm_map_free(m);
+		cmap_map *cm = NULL;
+		assert_int_equal(cmap_open(bin, len, &cm), 0);
+		cmap_rules r;
+		cmap_get_rules(cm, &r);
+		assert_int_equal(r.farmers, CMAP_FARMERS_C1);
+		for (size_t g = 0; g < N_RULE_FIELDS; g++) {
+			int on = *(const int *)((const char *)&r + rule_fields[g].off);
+			assert_int_equal(on, g == f);
+		}
+		cmap_close(cm);
+		free(bin);
+	}
+	assert_int_equal(n_defines, n_switches);
+	assert_int_equal(n_switches, N_RULE_FIELDS);
+	assert_int_equal(all, CMAP_RULE_ALL);
+}
+
 /* Rotation and facing as the rules engine does them, for every mask. */
 static void test_cmap_reader__slots_and_rotation_match_the_library(void **state)
 {
@@ -631,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_cmap_reader__known_sections_do_not_overlap),
 		cmocka_unit_test(test_cmap_reader__strings_are_checked_utf8),
 		cmocka_unit_test(test_cmap_reader__names_match_the_library),
+		cmocka_unit_test(test_cmap_reader__rule_constants_match_the_table),
 		cmocka_unit_test(test_cmap_reader__slots_and_rotation_match_the_library),
 		cmocka_unit_test(test_cmap_reader__edge_prints_by_square),
 		cmocka_unit_test(test_cmap_reader__open_file),

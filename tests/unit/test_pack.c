@@ -158,10 +158,18 @@ static void test_pack__round_trip(void **state)
 	assert_int_equal(sqlite3_column_int(st, 1), CM_PACK_VERSION);
 	assert_int_equal(sqlite3_column_int(st, 2), 4096);
 	sqlite3_finalize(st);
-	/* squares of kind none are stored only when they carry something */
+	/* format 2: every kind in map_grids, one character per square and a
+	 * newline per row; a squares row only for a square with something
+	 * besides its kind: 3 names, 2 islands, 2 big-city pieces, the edge
+	 * prints of (4,1) and (4,2), the marker of the none square (0,4) */
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT kinds FROM map_grids WHERE map_id = 'sample'", -1, &st, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "~~~~~~\n.S#L#I\n.#T##I\n.BB#S.\n......\n");
+	sqlite3_finalize(st);
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM squares", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	assert_int_equal(sqlite3_column_int(st, 0), 6 + 12 + 2 + 1);
+	assert_int_equal(sqlite3_column_int(st, 0), 3 + 2 + 2 + 2 + 1);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
@@ -338,9 +346,9 @@ static void test_pack__newer_version(void **state)
 {
 	fx *f = *state;
 	assert_int_equal(write_sample(f, f->path), 0);
-	run_sql(f->path, "PRAGMA user_version = 2");
+	run_sql(f->path, "PRAGMA user_version = 3");
 	expect_open_fails(f, CM_EVERSION, "CM0403",
-	                  "pack format version 2 is newer than this carcamap reads (max 1)");
+	                  "pack format version 3 is newer than this carcamap reads (max 2)");
 	run_sql(f->path, "PRAGMA user_version = 0");
 	expect_open_fails(f, CM_EFORMAT, "CM0405", "pack format version 0 does not exist");
 }
@@ -414,7 +422,20 @@ static const struct {
 } hostile[] = {
 	{ "UPDATE squares SET kind = 'castle' WHERE x = 2 AND y = 2", "CM0407", "map sample, square (2,2)",
 	  "unknown square kind 'castle'" },
-	{ "UPDATE squares SET x = 17 WHERE x = 3 AND y = 1", "CM0407", "map sample", "x is 17, outside 0..5" },
+	{ "UPDATE squares SET x = 17 WHERE x = 4 AND y = 3", "CM0407", "map sample", "x is 17, outside 0..5" },
+	{ "DELETE FROM map_grids", "CM0407", "map sample", "no grid of square kinds is stored" },
+	{ "UPDATE map_grids SET kinds = substr(kinds, 2)", "CM0407", "map sample",
+	  "the grid of square kinds has 34 bytes, 5 rows of 6 squares need 35" },
+	{ "UPDATE map_grids SET kinds = replace(kinds, 'T', char(0))", "CM0407", "map sample, square (2,2)",
+	  "unknown square kind character 0x00 in the grid" },
+	{ "UPDATE map_grids SET kinds = replace(kinds, char(10), '.')", "CM0407", "map sample",
+	  "row 0 of the grid of square kinds does not end after 6 squares" },
+	{ "UPDATE map_grids SET kinds = replace(kinds, 'L', 'X')", "CM0407", "map sample, square (3,1)",
+	  "unknown square kind character 0x58 in the grid" },
+	{ "UPDATE map_grids SET kinds = replace(kinds, 'T', '#')", "CM0407", "map sample, square (2,2)",
+	  "square kind town differs from the grid's land" },
+	{ "UPDATE map_grids SET kinds = replace(kinds, '~', '.')", "CM0408", "map sample",
+	  "stored content hash differs" },
 	{ "UPDATE squares SET island = 5 WHERE x = 5 AND y = 1", "CM0407", "map sample, square (5,1)",
 	  "island is 5, outside 0..1" },
 	{ "UPDATE squares SET name = CAST(x'41004200' AS TEXT) WHERE x = 1 AND y = 1", "CM0407",
@@ -514,7 +535,7 @@ static void test_pack__path_as_map_id_refused(void **state)
 {
 	fx *f = *state;
 	assert_int_equal(write_sample(f, f->path), 0);
-	static const char *const tables[] = { "islands", "bigcities", "squares", "square_markers",
+	static const char *const tables[] = { "islands", "bigcities", "map_grids", "squares", "square_markers",
 		                              "edge_prints", "bigcity_pieces", "bigcity_features",
 		                              "bigcity_contacts", "ferries", "deck_entries", "map_binary" };
 	char sql[8192];

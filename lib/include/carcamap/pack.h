@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* The pack format this build writes and the newest it reads. */
-#define CM_PACK_VERSION 1
+#define CM_PACK_VERSION 2
 /* SQLite application_id of every carcamap pack: 'CAMP'. */
 #define CM_PACK_APPLICATION_ID 0x43414D50u
 
