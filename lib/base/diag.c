@@ -172,6 +172,61 @@ void cm_diags_check(cm_diags *d, const char *id, const char *file, unsigned line
 	va_end(ap);
 }
 
+static const source *find_source(const cm_diags *d, const char *file);
+
+/* Column (1-based, in characters) of the one place on line `line` of s
+ * where `what` stands: an attribute name ("x": preceded by white space,
+ * followed by '=' after optional spaces) or a start tag ("<edge": followed
+ * by white space, '/', '>' or the end of the line). 0 when it stands there
+ * no time or more than once: a column is given only when it is certain. */
+static unsigned locate(const source *s, unsigned line, const char *what)
+{
+	if (line < 1 || line > s->n_lines)
+		return 0;
+	const char *p = s->text + s->line_at[line - 1], *end = s->text + s->len;
+	const char *e = memchr(p, '\n', (size_t)(end - p));
+	if (!e)
+		e = end;
+	size_t wl = strlen(what);
+	bool tag = what[0] == '<';
+	const char *found = NULL;
+	for (const char *q = p; wl && (size_t)(e - q) >= wl; q++) {
+		if (memcmp(q, what, wl) != 0)
+			continue;
+		const char *a = q + wl;
+		bool ok;
+		if (tag) {
+			ok = a == e || *a == ' ' || *a == '\t' || *a == '\r' || *a == '/' || *a == '>';
+		} else {
+			ok = q > p && (q[-1] == ' ' || q[-1] == '\t');
+			while (a < e && (*a == ' ' || *a == '\t'))
+				a++;
+			ok = ok && a < e && *a == '=';
+		}
+		if (!ok)
+			continue;
+		if (found)
+			return 0;
+		found = q;
+	}
+	if (!found)
+		return 0;
+	unsigned col = 1;
+	for (const char *c = p; c < found; c++)
+		col += ((unsigned char)*c & 0xC0) != 0x80;
+	return col;
+}
+
+void cm_diags_point(cm_diags *d, const char *what)
+{
+	if (!d || !d->last_kept || !d->n || !what)
+		return;
+	cm_diag *g = &d->v[d->n - 1];
+	const source *s = g->col || !g->line ? NULL : find_source(d, g->file);
+	if (s)
+		g->col = locate(s, g->line, what);
+}
+
 size_t cm_diags_count(const cm_diags *d) { return d ? d->n : 0; }
 const cm_diag *cm_diags_get(const cm_diags *d, size_t i) { return d && i < d->n ? &d->v[i] : NULL; }
 

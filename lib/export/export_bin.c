@@ -393,13 +393,14 @@ out:
 	return rc;
 }
 
-int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
-                  unsigned char **out, size_t *len)
+/* The encoding; the model check first unless the caller has just run it. */
+static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned char **out,
+                  size_t *len)
 {
 	*out = NULL;
 	*len = 0;
 	cm_export_deck dk;
-	int rc = cm_export_prepare(m, sets, n_sets, &dk);
+	int rc = checked ? cm_export_deck_resolve(m, sets, n_sets, &dk) : cm_export_prepare(m, sets, n_sets, &dk);
 	if (rc)
 		return rc;
 	writer w;
@@ -418,4 +419,16 @@ int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
 	free(w.st.slot);
 	cm_export_deck_clear(&dk);
 	return rc;
+}
+
+int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
+                  unsigned char **out, size_t *len)
+{
+	return encode(m, sets, n_sets, false, out, len);
+}
+
+int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned char **out,
+                          size_t *len)
+{
+	return encode(m, sets, n_sets, true, out, len);
 }

@@ -17,6 +17,7 @@
 #include "carcamap/catalog.h"
 #include "carcamap/export.h"
 #include "carcamap/pack.h"
+#include "export/export_int.h"
 #include "io/schema_int.h"
 #include "model/map_int.h"
 #include "base/sha256_int.h"
@@ -636,7 +637,7 @@ static int put_binary(wr *w, const cm_map *m, cm_tileset *const *sets, size_t n_
 {
 	unsigned char *buf = NULL;
 	size_t len = 0;
-	int rc = cm_export_bin(m, sets, n_sets, &buf, &len);
+	int rc = cm_export_bin_checked(m, sets, n_sets, &buf, &len); /* check_inputs checked m */
 	if (rc) {
 		cm_diags_add(w->d, CM_SEV_ERROR, NULL, w->path, 0, 0, NULL,
 		             "map %s: cannot encode the client binary: %s", m->id, cm_strerror(rc));
@@ -1926,7 +1927,7 @@ static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset 
 		cm_diags_check(d, "CM0413", p->path, 0, 0, where, "the stored client binary is not a blob");
 		return CM_EINVAL;
 	}
-	rc = cm_export_bin(m, sets, n_sets, &want, &want_len);
+	rc = cm_export_bin_checked(m, sets, n_sets, &want, &want_len); /* cm_pack_read_map checked m */
 	if (rc == CM_ENOMEM)
 		goto out;
 	if (rc) {

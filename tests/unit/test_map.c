@@ -537,6 +537,54 @@ static void test_map__model_checker_refuses(void **state)
  * every kind of text are escaped by the library, and a parser gives back
  * the very same strings, both libxml2's own tree and our reader. */
 #define MARKUP "a<b & \"c\" 'd' >e"
+/* Element and attribute positions (io/xml.c): exact past line 65535, the
+ * '<' of a start tag that spans lines, attribute columns in characters,
+ * where an element's content begins. */
+static void test_map__xml_positions(void **state)
+{
+	(void)state;
+	size_t pad = 70000;
+	const char *head = "<a>";
+	const char *tail = "<b x=\"1\"\n   \xc3\xa9=\"2\" y=\"3\"/><c>\n  <d  z='4'>t</d></c></a>\n";
+	size_t n = strlen(head) + pad + strlen(tail);
+	char *buf = malloc(n + 1);
+	assert_non_null(buf);
+	strcpy(buf, head);
+	memset(buf + strlen(head), '\n', pad);
+	strcpy(buf + strlen(head) + pad, tail);
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	xmlDoc *doc = NULL;
+	assert_int_equal(cm_xml_load_memory(buf, n, "p.xml", NULL, d, &doc), 0);
+	xmlNode *a = xmlDocGetRootElement(doc);
+	assert_int_equal(cm_xml_line(a), 1);
+	assert_int_equal(cm_xml_col(a), 1);
+	xmlNode *b = cm_xml_elem(a->children);
+	assert_int_equal(cm_xml_line(b), 70001);
+	assert_int_equal(cm_xml_col(b), 1);
+	unsigned col, line = cm_xml_attr_pos(b, "x", &col);
+	assert_int_equal(line, 70001);
+	assert_int_equal(col, 4);
+	line = cm_xml_attr_pos(b, "y", &col); /* after a two-byte character: columns count characters */
+	assert_int_equal(line, 70002);
+	assert_int_equal(col, 10);
+	line = cm_xml_attr_pos(b, "none", &col);
+	assert_int_equal(line, 70001);
+	assert_int_equal(col, 0);
+	xmlNode *c = cm_xml_elem(b->next), *e = cm_xml_elem(c->children);
+	assert_int_equal(cm_xml_col(c), 17);
+	line = cm_xml_content_pos(c, &col);
+	assert_int_equal(line, 70002);
+	assert_int_equal(col, 20);
+	assert_int_equal(cm_xml_line(e), 70003);
+	assert_int_equal(cm_xml_col(e), 3);
+	line = cm_xml_attr_pos(e, "z", &col);
+	assert_int_equal(col, 7);
+	cm_xml_free_doc(doc);
+	cm_diags_free(d);
+	free(buf);
+}
+
 static void test_map__writer_escapes_markup(void **state)
 {
 	(void)state;
@@ -780,6 +828,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map__reads_every_feature),
+		cmocka_unit_test(test_map__xml_positions),
 		cmocka_unit_test(test_map__round_trip_is_equal_and_stable),
 		cmocka_unit_test(test_map__equal_notices_changes),
 		cmocka_unit_test(test_map__combined_halves_pair),
