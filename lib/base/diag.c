@@ -101,9 +101,15 @@ static int push(char ***v, size_t *n, const char *s)
 	return 0;
 }
 
-int cm_diags_ignore(cm_diags *d, const char *rule) { return push(&d->ignore, &d->n_ignore, rule); }
-int cm_diags_only(cm_diags *d, const char *rule) { return push(&d->only, &d->n_only, rule); }
-void cm_diags_set_strict(cm_diags *d, int strict) { d->strict = strict; }
+/* A NULL sink takes nothing, so it has nothing to filter, make strict or
+ * quote: these are no-ops on it, as cm_diags_add is. */
+int cm_diags_ignore(cm_diags *d, const char *rule) { return d ? push(&d->ignore, &d->n_ignore, rule) : 0; }
+int cm_diags_only(cm_diags *d, const char *rule) { return d ? push(&d->only, &d->n_only, rule) : 0; }
+void cm_diags_set_strict(cm_diags *d, int strict)
+{
+	if (d)
+		d->strict = strict;
+}
 
 static void vadd(cm_diags *d, cm_severity sev, const char *rule, const char *file, unsigned line,
                  unsigned col, const char *where, const char *fmt, va_list ap)
@@ -254,6 +260,8 @@ static size_t count_exact(const cm_diags *d, cm_severity sev)
 
 int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t len)
 {
+	if (!d)
+		return 0;
 	for (size_t i = 0; i < d->n_src; i++)
 		if (strcmp(d->src[i].file, file) == 0)
 			return 0;
@@ -320,7 +328,7 @@ void cm_diags_sort(cm_diags *d)
 {
 	/* by file, line, column, then insertion order (a total order, so the
 	 * result is stable and deterministic): O(n log n) */
-	if (d->n < 2)
+	if (!d || d->n < 2)
 		return;
 	ranked *r = malloc(d->n * sizeof *r);
 	if (!r)
@@ -437,7 +445,7 @@ static void put_escaped(FILE *f, const char *s)
 
 int cm_diags_write_text(const cm_diags *d, FILE *f)
 {
-	for (size_t i = 0; i < d->n; i++) {
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
 		const cm_diag *g = &d->v[i];
 		/* every part escaped: one diagnostic is one line, whatever the
 		 * input held (names, file names, quoted pack text) */
@@ -503,7 +511,7 @@ int cm_diags_write_json(const cm_diags *d, FILE *f)
 	cm_json_obj_begin(&j);
 	cm_json_key(&j, "diagnostics");
 	cm_json_arr_begin(&j);
-	for (size_t i = 0; i < d->n; i++) {
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
 		const cm_diag *g = &d->v[i];
 		cm_json_obj_begin(&j);
 		cm_json_key(&j, "severity");

@@ -530,6 +530,29 @@ static void test_map__model_checker_refuses(void **state)
 	cm_diags_set_square(NULL, 1, 1);
 	assert_int_equal(cm_diags_errors(NULL), 0);
 	assert_int_equal(cm_diags_count(NULL), 0);
+	/* and every other cm_diags_ function: nothing to filter, sort or write */
+	cm_diags_clear(NULL);
+	assert_null(cm_diags_get(NULL, 0));
+	assert_int_equal(cm_diags_count_at_least(NULL, CM_SEV_NOTE), 0);
+	assert_int_equal(cm_diags_ignore(NULL, "CM0219"), 0);
+	assert_int_equal(cm_diags_only(NULL, "CM0219"), 0);
+	cm_diags_set_strict(NULL, 1);
+	assert_int_equal(cm_diags_set_source(NULL, "f", "x\n", 2), 0);
+	cm_diags_sort(NULL);
+	char sum[64];
+	cm_diags_summary(NULL, sum, sizeof sum);
+	assert_string_equal(sum, "0 errors, 0 warnings");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	assert_non_null(mf);
+	assert_int_equal(cm_diags_write_text(NULL, mf), 0);
+	assert_int_equal(cm_diags_write_json(NULL, mf), 0);
+	assert_int_equal(cm_diags_write_sarif(NULL, mf), 0);
+	assert_int_equal(cm_diags_write_github(NULL, mf), 0);
+	fclose(mf);
+	assert_non_null(strstr(buf, "\"diagnostics\": []"));
+	free(buf);
 }
 
 /* The descriptor writer is libxml2's xmlTextWriter: markup characters in
