@@ -278,10 +278,14 @@ out:
 }
 
 /* Colour of each square: the legend's best colour for it, or the built-in. */
-static rgba square_colour(const cm_map *m, const cm_legend *lg, const cm_legend *builtin, const cm_square *s,
+static rgba square_colour(const cm_map *m, const cm_legend *lg, const cm_legend *builtin, int x, int y,
                           unsigned *warned, const char *out_png, cm_diags *d)
 {
-	const cm_legend_colour *c = lg ? cm_legend_find(lg, m, s) : NULL;
+	static const cm_square none_sq = { .kind = CM_SQ_NONE, .island = -1, .bigcity = -1 };
+	const cm_square *s = cm_map_at(m, x, y);
+	if (!s)
+		s = &none_sq;
+	const cm_legend_colour *c = lg ? cm_legend_find(lg, m, x, y) : NULL;
 	if (c)
 		return legend_rgba(c);
 	if (lg && !(*warned & (1u << s->kind))) {
@@ -378,13 +382,12 @@ static int render_png(const cm_map *m, const cm_legend *lg, const cm_render_opts
 	}
 	unsigned warned = 0;
 	int alpha = 0;
-	cm_square none_sq = { .kind = CM_SQ_NONE, .island = -1, .bigcity = -1 };
-	rgba bg = square_colour(m, lg, builtin, &none_sq, &warned, out_png, d);
+	rgba bg = square_colour(m, lg, builtin, -1, -1, &warned, out_png, d); /* off the grid: the background */
 	fill(&c, 0, 0, c.w, c.h, bg);
 	alpha |= bg.a != 255;
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			rgba col = square_colour(m, lg, builtin, cm_map_at(m, x, y), &warned, out_png, d);
+			rgba col = square_colour(m, lg, builtin, x, y, &warned, out_png, d);
 			alpha |= col.a != 255;
 			fill(&c, ox + x * cw, oy + y * ch, cw, ch, col);
 		}
