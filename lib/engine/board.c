@@ -22,29 +22,6 @@ static void err(cm_diags *d, const char *where, const char *msg)
 /* cm_slot_facing as a table: the hot paths join sides slot by slot */
 static const int8_t facing[12] = { 8, 7, 6, 11, 10, 9, 2, 1, 0, 5, 4, 3 };
 
-int cm__sq_nodes(const cm_board *b, int s, int32_t *lo)
-{
-	if (b->tile[s] >= 0) {
-		*lo = b->base[s];
-		return b->deck->info[b->tile[s]].n_feat;
-	}
-	if (b->bc_base[s] >= 0) {
-		*lo = b->bc_base[s];
-		return b->bc_info[b->bc_type[s]].n_feat;
-	}
-	*lo = 0;
-	return 0;
-}
-
-const type_info *cm__sq_info(const cm_board *b, int s)
-{
-	if (b->tile[s] >= 0)
-		return &b->deck->info[b->tile[s]];
-	if (b->bc_type[s] >= 0)
-		return &b->bc_info[b->bc_type[s]];
-	return NULL;
-}
-
 uint32_t cm__epoch(cm_board *b)
 {
 	if (++b->epoch == 0) {

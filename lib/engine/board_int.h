@@ -227,11 +227,35 @@ static inline int32_t cm__find(node *n, int32_t a)
 	return a;
 }
 
+/* The features on square s (a tile's or a big-city piece's): their count,
+ * the first in *lo (0 and 0 when none). */
+static inline int cm__sq_nodes(const cm_board *b, int s, int32_t *lo)
+{
+	if (b->tile[s] >= 0) {
+		*lo = b->base[s];
+		return b->deck->info[b->tile[s]].n_feat;
+	}
+	if (b->bc_base[s] >= 0) {
+		*lo = b->bc_base[s];
+		return b->bc_info[b->bc_type[s]].n_feat;
+	}
+	*lo = 0;
+	return 0;
+}
+
+/* What square s holds: its tile's type, its big-city piece, or NULL. */
+static inline const type_info *cm__sq_info(const cm_board *b, int s)
+{
+	if (b->tile[s] >= 0)
+		return &b->deck->info[b->tile[s]];
+	if (b->bc_type[s] >= 0)
+		return &b->bc_info[b->bc_type[s]];
+	return NULL;
+}
+
 /* board.c */
 void cm__item_where(const cm_board *b, int32_t nd, cm_score_item *it); /* a score item's square */
 uint32_t cm__epoch(cm_board *b); /* a fresh stamp value for stamp and nstamp */
-int cm__sq_nodes(const cm_board *b, int s, int32_t *lo); /* features on square s */
-const type_info *cm__sq_info(const cm_board *b, int s);
 /* Records a follower of player on node nd (not its supply). */
 void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd);
 void cm__put_tile(cm_board *b, int t, int s, int r);

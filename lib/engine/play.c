@@ -13,7 +13,8 @@ static const uint8_t kth_rot[16][4] = {
 };
 
 /* Step 3: deploy a meeple or the wagon, or nothing. The spots are those
- * of cm_board_spots for a meeple, then for the wagon, found in one pass. */
+ * of cm_board_spots for a meeple, then for the wagon; listed only when
+ * there is one and the draw deploys (the draws are the same). */
 static void deploy_random(cm_board *b, cm_rng *rng)
 {
 	int spots[2 * CM_MAX_FEATURES], wspots[CM_MAX_FEATURES];
@@ -23,8 +24,16 @@ static void deploy_random(cm_board *b, cm_rng *rng)
 		return;
 	const type_info *ti = &b->deck->info[b->tile[s]];
 	node *nd = b->nodes;
+	int f0 = 0;
+	for (; f0 < ti->n_feat; f0++) { /* the first spot of either kind */
+		int k = ti->kind[f0];
+		if (k != CM_FEAT_GARDEN && (meeple || k != CM_FEAT_FIELD) && !nd[cm__find(nd, b->base[s] + f0)].nfol)
+			break;
+	}
+	if (f0 == ti->n_feat || cm__rng_below(rng, 100) >= CM_PLAY_DEPLOY_PERCENT)
+		return;
 	uint32_t n = 0, m = 0;
-	for (int f = 0; f < ti->n_feat; f++) {
+	for (int f = f0; f < ti->n_feat; f++) {
 		int k = ti->kind[f];
 		if (k == CM_FEAT_GARDEN || nd[cm__find(nd, b->base[s] + f)].nfol)
 			continue;
@@ -35,10 +44,8 @@ static void deploy_random(cm_board *b, cm_rng *rng)
 	}
 	for (uint32_t i = 0; i < m; i++)
 		spots[n + i] = wspots[i];
-	if (n + m && cm__rng_below(rng, 100) < CM_PLAY_DEPLOY_PERCENT) {
-		uint32_t k = cm__rng_below(rng, n + m);
-		cm_board_deploy(b, spots[k], k < n ? CM_FOLLOWER_MEEPLE : CM_FOLLOWER_WAGON);
-	}
+	uint32_t k = cm__rng_below(rng, n + m);
+	cm_board_deploy(b, spots[k], k < n ? CM_FOLLOWER_MEEPLE : CM_FOLLOWER_WAGON);
 }
 
 /* Step 4: each waiting wagon to a destination or back to the supply. */

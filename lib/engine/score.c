@@ -269,7 +269,8 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 		b->extra_taken = true; /* MAP-TOWN 1: at most one extra turn per turn */
 	} else {
 		b->extra_taken = false;
-		b->cur = (b->cur + 1) % b->n_players;
+		if (++b->cur == b->n_players)
+			b->cur = 0;
 	}
 	b->last_sq = -1;
 	b->deployed = false;
