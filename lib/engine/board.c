@@ -678,7 +678,7 @@ static int take_from_pile(cm_board *b, int t)
 	return CM_ENOTFOUND;
 }
 
-void cm__log_move(cm_board *b, cm_move_kind k, int t, int s, int r)
+static CM__INLINE void log_move(cm_board *b, cm_move_kind k, int t, int s, int r)
 {
 	assert(b->n_log < b->max_log);
 	move_rec *mv = &b->log[b->n_log++];
@@ -690,6 +690,11 @@ void cm__log_move(cm_board *b, cm_move_kind k, int t, int s, int r)
 	mv->y = (int16_t)(s >= 0 ? b->sq_y[s] : -1);
 	mv->feature = -1;
 	mv->wagon = 0;
+}
+
+void cm__log_move(cm_board *b, cm_move_kind k, int t, int s, int r)
+{
+	log_move(b, k, t, s, r);
 }
 
 static int pick_rot(cm_board *b, uint8_t mask)
@@ -1168,7 +1173,7 @@ void cm__place_drawn(cm_board *b, int t, int s, int r)
 	cm__put_tile(b, t, s, r);
 	b->last_sq = s;
 	b->deployed = false;
-	cm__log_move(b, CM_MOVE_PLACE, t, s, r);
+	log_move(b, CM_MOVE_PLACE, t, s, r);
 	b->stats.tiles_placed++;
 }
 

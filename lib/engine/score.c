@@ -253,7 +253,7 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 			cm__score_feature(b, r, false, true);
 	}
 	/* monasteries: on the square, and around it when any is (mon_near) */
-	for (int k = -1; k < (b->mon_near[s] ? 8 : 0); k++) {
+	for (int k = b->mon[s] >= 0 ? -1 : 0; k < (b->mon_near[s] ? 8 : 0); k++) {
 		int q = k < 0 ? s : b->nb8[s * 8 + k];
 		if (q < 0 || b->mon[q] < 0)
 			continue;
