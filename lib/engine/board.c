@@ -139,9 +139,24 @@ static CM__INLINE void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, 
  * cities join on the middle slot and close one open edge each; fields
  * join slot by slot. An abbey closes what it meets. */
 static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc,
-                      bool abbey)
+                                 bool abbey, bool whole)
 {
 	node *n = b->nodes;
+	if (!abbey && whole) {
+		/* one feature along the side on both pieces: the three slot
+		 * pairs are one pair, joined once (the loop below would too) */
+		int32_t x = a + sa[3 * d + 1], y = c + sc[facing[3 * d + 1]];
+		int kx = n[x].kind;
+		if (kx != n[y].kind)
+			return;
+		if (kx == CM_FEAT_FIELD) {
+			unite(b, x, y);
+		} else if (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY) {
+			int32_t r = unite(b, x, y);
+			n[r].open -= 2;
+		}
+		return;
+	}
 	if (!abbey) {
 		/* neither piece has an abbey feature: the slots in order, a
 		 * slot pair just joined not joined again (a no-op) */
@@ -286,10 +301,12 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		int key = s * 4 + d, q = b->nb[key];
 		if (q >= 0 && b->tile[q] >= 0) {
 			const type_info *qi = &b->deck->info[b->tile[q]];
-			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->abbey || qi->abbey);
+			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->abbey || qi->abbey,
+			          (ti->whole[r] >> d) & (qi->whole[b->rot[q]] >> ((d + 2) & 3)) & 1);
 		} else if (q >= 0 && b->bc_base[q] >= 0) {
 			const type_info *qi = &b->bc_info[b->bc_type[q]];
-			join_side(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey);
+			join_side(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey,
+			          (ti->whole[r] >> d) & (qi->whole[0] >> ((d + 2) & 3)) & 1);
 		} else if (q >= 0 && (b->sflags[q] & SF_PLAYABLE)) {
 			int od = (d + 2) % 4;
 			b->req[q] = (uint8_t)((b->req[q] & ~(3u << (2 * od))) |

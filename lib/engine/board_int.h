@@ -36,6 +36,7 @@ typedef struct {
 	uint8_t kind[CM_MAX_FEATURES];
 	int8_t slot[4][12];                /* per rotation: feature on each slot */
 	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
+	uint8_t whole[4];                  /* per rotation: bit s when one feature holds side s's 3 slots */
 	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
 	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
 	uint8_t arms[CM_MAX_FEATURES];

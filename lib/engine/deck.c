@@ -70,6 +70,8 @@ int cm__type_info(const cm_tile_type *t, type_info *ti)
 			default: e = CM_EDGE_FIELD; break;
 			}
 			ti->edge[r][s] = (uint8_t)e;
+			if (ti->slot[r][3 * s] == f && ti->slot[r][3 * s + 2] == f)
+				ti->whole[r] |= (uint8_t)(1u << s);
 		}
 	}
 	for (int q = 0; q < 256; q++) {
