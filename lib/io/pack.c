@@ -1149,10 +1149,23 @@ typedef struct {
 	cm_pack *p;
 	cm_diags *d;
 	int rc;            /* first failure: CM_EINVAL, CM_EFORMAT or CM_ENOMEM */
-	const char *where; /* place of the row being read; NULL: square sq_x,sq_y of sq_map */
+	const char *where; /* place of the row being read; NULL: square sq_x,sq_y of sq_map, */
 	const char *sq_map;
 	int sq_x, sq_y;
+	const char *it_base, *it_what; /* or (no sq_map) item it_i of it_base: "map x, ferry 3" */
+	size_t it_i;
 } rd;
+
+/* The row being read is item i (island, big city, ferry, deck entry) of
+ * base: its place is formatted only if a diagnostic needs it. */
+static void rd_item(rd *r, const char *base, const char *what, size_t i)
+{
+	r->where = NULL;
+	r->sq_map = NULL;
+	r->it_base = base;
+	r->it_what = what;
+	r->it_i = i;
+}
 
 static void rd_bad(rd *r, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -1164,14 +1177,19 @@ static void rd_bad(rd *r, const char *fmt, ...)
 	/* a square's place is formatted only when something is wrong with it:
 	 * no string is formatted per row read */
 	char w[600];
-	if (!r->where && r->sq_map)
+	const char *at = r->where;
+	if (!at && r->sq_map) {
 		snprintf(w, sizeof w, "%s, square (%d,%d)", r->sq_map, r->sq_x, r->sq_y);
+		at = w;
+	} else if (!at && r->it_what) {
+		snprintf(w, sizeof w, "%s, %s %zu", r->it_base ? r->it_base : "?", r->it_what, r->it_i);
+		at = w;
+	}
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = cm_vasprintf(fmt, ap);
 	va_end(ap);
-	cm_diags_check(r->d, "CM0407", r->p->path, 0, 0, r->where ? r->where : r->sq_map ? w : NULL, "%s",
-	               msg ? msg : "invalid value");
+	cm_diags_check(r->d, "CM0407", r->p->path, 0, 0, at, "%s", msg ? msg : "invalid value");
 	free(msg);
 	if (!r->rc)
 		r->rc = CM_EINVAL;
@@ -1411,7 +1429,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 		return CM_ENOTFOUND;
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0 };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0 };
 	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL;
 	size_t cap = 0;
 	cm_tileset *set = calloc(1, sizeof *set);
@@ -1516,7 +1534,7 @@ int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 		return CM_ENOTFOUND;
 	char where[256];
 	snprintf(where, sizeof where, "map %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0 };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0 };
 	cm_map *m = NULL;
 	sqlite3_stmt *st = rd_prepare(&r, "SELECT cols, rows, name, starts_used, tiles_min, tiles_max,"
 	                                  " followers, edition, tiny_city, farmers, farmers_bigcity,"
@@ -1588,15 +1606,13 @@ static void read_names(rd *r, const char *sql, const char *id, const char *what,
                        size_t *n, size_t es, size_t name_off, size_t title_off)
 {
 	sqlite3_stmt *st = rd_prepare(r, sql);
-	char w[400];
 	size_t cap = 0;
 	if (!st)
 		return;
 	rd_bind(st, id, -1, -1);
 	const char *where = r->where;
 	while (!r->rc && rd_step(r, st)) {
-		snprintf(w, sizeof w, "%s, %s %zu", where, what, *n);
-		r->where = w;
+		rd_item(r, where, what, *n);
 		char *item = rd_next(r, st, 0, arr, n, &cap, es, MAX_ITEMS);
 		if (!item)
 			break;
@@ -1621,6 +1637,7 @@ static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, cm_map *m, char *w,
 	(void)w;
 	(void)wn;
 	r->where = NULL;
+	r->it_what = NULL;
 	r->sq_map = where;
 	r->sq_x = (int)x;
 	r->sq_y = (int)y;
@@ -1820,8 +1837,7 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	rd_bind(fe, id, -1, -1);
 	cap = 0;
 	while (!r->rc && rd_step(r, fe)) {
-		snprintf(w, sizeof w, "%s, ferry %zu", where, m->n_ferries);
-		r->where = w;
+		rd_item(r, where, "ferry", m->n_ferries);
 		cm_ferry *f = rd_next(r, fe, 0, (void **)&m->ferries, &m->n_ferries, &cap, sizeof *f,
 		                      MAX_ITEMS);
 		if (!f)
@@ -1845,8 +1861,7 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	rd_bind(dk, id, -1, -1);
 	cap = 0;
 	while (!r->rc && rd_step(r, dk)) {
-		snprintf(w, sizeof w, "%s, deck entry %zu", where, m->n_deck);
-		r->where = w;
+		rd_item(r, where, "deck entry", m->n_deck);
 		cm_deck_entry *e = rd_next(r, dk, 0, (void **)&m->deck, &m->n_deck, &cap, sizeof *e,
 		                           MAX_ITEMS);
 		if (!e)

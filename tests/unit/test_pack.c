@@ -450,6 +450,12 @@ static const struct {
 	{ "UPDATE maps SET edition = 'C9'", "CM0407", "map sample", "unknown edition 'C9'" },
 	{ "UPDATE maps SET followers = -3", "CM0407", "map sample", "followers is -3" },
 	{ "UPDATE ferries SET x2 = 40", "CM0407", "map sample, ferry 0", "outside the 6x5 grid" },
+	/* places formatted only for the diagnostic (no string per row read) */
+	{ "UPDATE ferries SET side1 = 'Q'", "CM0407", "map sample, ferry 0", "unknown side 'Q'" },
+	{ "UPDATE islands SET title = 'a' || char(7) WHERE seq = 0", "CM0407", "map sample, island 0",
+	  "title holds a control character" },
+	{ "UPDATE bigcities SET name = 'a' || char(7)", "CM0407", "map sample, big city 0",
+	  "name holds a control character" },
 	{ "UPDATE bigcity_pieces SET y = 9 WHERE seq = 1", "CM0407", "map sample, big city 0, piece 1",
 	  "square (2,9) is outside the 6x5 grid" },
 	{ "UPDATE bigcity_features SET touches = 4 WHERE piece = 0 AND seq = 1", "CM0407",
