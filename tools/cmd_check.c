@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_check.c: `carcamap check`: validates the files it is given, whatever
- * their kind, reports every problem (text, JSON or SARIF) and maps the
- * result to the exit status; --list prints the check catalogue. Each kind
- * of file is one case of check_file() calling its library loader. */
+ * their kind, reports every problem (text, JSON, SARIF or GitHub) and maps
+ * the result to the exit status; --list prints the check catalogue. A
+ * legend is checked on its own (cm_legend_load_file); every other file is
+ * loaded into one workspace (cli_workspace_load: each kind by its library
+ * loader) whose maps cm_check_workspace then checks. */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>

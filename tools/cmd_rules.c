@@ -62,7 +62,6 @@ typedef enum { Q_NONE = 0, Q_LEGAL, Q_SQUARE, Q_SCORE, Q_WAGON, Q_WHY } query;
 typedef struct {
 	const cm_map *m;
 	const cm_deck *deck;
-	const cm_replay *r; /* the replay cut after the chosen move */
 	cm_board *b;
 	int moves, moves_total;
 	cli_format fmt;
@@ -115,20 +114,15 @@ static int play_back(const cm_map *m, const cm_deck *deck, const cm_replay *r, c
 }
 
 /* Meeple spots (out) and wagon spots (*n_wagon into wagon) of tile t
- * placed as p, on a board played back afresh (the engine has no undo).
- * Returns the meeple spot count, or -1 when t has no copy left to draw (or
- * the board cannot be rebuilt). */
+ * placed as p, asked of the board without placing (cm_board_spots_if: one
+ * board for every placement). Returns the meeple spot count, or -1 when t
+ * has no copy left to draw (or the placement cannot be made now). */
 static int spots_for(const ctx *c, int t, const cm_placement *p, int *out, int *wagon, int *n_wagon)
 {
-	cm_board *b = NULL;
-	int n = -1;
-	*n_wagon = 0;
-	if (cm_board_replay(c->m, c->deck, c->r, NULL, &b) == 0 && cm_board_place(b, t, p->x, p->y, p->rot) == 0) {
-		n = (int)cm_board_spots(b, CM_FOLLOWER_MEEPLE, out, CM_MAX_FEATURES);
-		*n_wagon = (int)cm_board_spots(b, CM_FOLLOWER_WAGON, wagon, CM_MAX_FEATURES);
-	}
-	cm_board_free(b);
-	return n;
+	int n = cm_board_spots_if(c->b, t, p->x, p->y, p->rot, CM_FOLLOWER_MEEPLE, out, CM_MAX_FEATURES);
+	int w = n < 0 ? 0 : cm_board_spots_if(c->b, t, p->x, p->y, p->rot, CM_FOLLOWER_WAGON, wagon, CM_MAX_FEATURES);
+	*n_wagon = w < 0 ? 0 : w;
+	return n < 0 ? -1 : n;
 }
 
 /* Spots as text: " NAME 0 road, 3 field" after the first. */
@@ -718,7 +712,6 @@ int cmd_rules(int argc, char **argv)
 			goto done;
 		}
 		cm_replay part = cut(r, c.moves, c.moves_total);
-		c.r = &part;
 		rc = play_back(c.m, c.deck, &part, path, d, &c.b);
 		if (!rc && edition) { /* what if: the same board under another edition */
 			cm_rules ru = *cm_board_rules(c.b);
@@ -748,7 +741,6 @@ int cmd_rules(int argc, char **argv)
 			if (fflush(stdout) && !rc)
 				rc = CM_EIO;
 		}
-		c.r = NULL;
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
 done:

@@ -101,9 +101,15 @@ static int push(char ***v, size_t *n, const char *s)
 	return 0;
 }
 
-int cm_diags_ignore(cm_diags *d, const char *rule) { return push(&d->ignore, &d->n_ignore, rule); }
-int cm_diags_only(cm_diags *d, const char *rule) { return push(&d->only, &d->n_only, rule); }
-void cm_diags_set_strict(cm_diags *d, int strict) { d->strict = strict; }
+/* A NULL sink takes nothing, so it has nothing to filter, make strict or
+ * quote: these are no-ops on it, as cm_diags_add is. */
+int cm_diags_ignore(cm_diags *d, const char *rule) { return d ? push(&d->ignore, &d->n_ignore, rule) : 0; }
+int cm_diags_only(cm_diags *d, const char *rule) { return d ? push(&d->only, &d->n_only, rule) : 0; }
+void cm_diags_set_strict(cm_diags *d, int strict)
+{
+	if (d)
+		d->strict = strict;
+}
 
 static void vadd(cm_diags *d, cm_severity sev, const char *rule, const char *file, unsigned line,
                  unsigned col, const char *where, const char *fmt, va_list ap)
@@ -172,6 +178,61 @@ void cm_diags_check(cm_diags *d, const char *id, const char *file, unsigned line
 	va_end(ap);
 }
 
+static const source *find_source(const cm_diags *d, const char *file);
+
+/* Column (1-based, in characters) of the one place on line `line` of s
+ * where `what` stands: an attribute name ("x": preceded by white space,
+ * followed by '=' after optional spaces) or a start tag ("<edge": followed
+ * by white space, '/', '>' or the end of the line). 0 when it stands there
+ * no time or more than once: a column is given only when it is certain. */
+static unsigned locate(const source *s, unsigned line, const char *what)
+{
+	if (line < 1 || line > s->n_lines)
+		return 0;
+	const char *p = s->text + s->line_at[line - 1], *end = s->text + s->len;
+	const char *e = memchr(p, '\n', (size_t)(end - p));
+	if (!e)
+		e = end;
+	size_t wl = strlen(what);
+	bool tag = what[0] == '<';
+	const char *found = NULL;
+	for (const char *q = p; wl && (size_t)(e - q) >= wl; q++) {
+		if (memcmp(q, what, wl) != 0)
+			continue;
+		const char *a = q + wl;
+		bool ok;
+		if (tag) {
+			ok = a == e || *a == ' ' || *a == '\t' || *a == '\r' || *a == '/' || *a == '>';
+		} else {
+			ok = q > p && (q[-1] == ' ' || q[-1] == '\t');
+			while (a < e && (*a == ' ' || *a == '\t'))
+				a++;
+			ok = ok && a < e && *a == '=';
+		}
+		if (!ok)
+			continue;
+		if (found)
+			return 0;
+		found = q;
+	}
+	if (!found)
+		return 0;
+	unsigned col = 1;
+	for (const char *c = p; c < found; c++)
+		col += ((unsigned char)*c & 0xC0) != 0x80;
+	return col;
+}
+
+void cm_diags_point(cm_diags *d, const char *what)
+{
+	if (!d || !d->last_kept || !d->n || !what)
+		return;
+	cm_diag *g = &d->v[d->n - 1];
+	const source *s = g->col || !g->line ? NULL : find_source(d, g->file);
+	if (s)
+		g->col = locate(s, g->line, what);
+}
+
 size_t cm_diags_count(const cm_diags *d) { return d ? d->n : 0; }
 const cm_diag *cm_diags_get(const cm_diags *d, size_t i) { return d && i < d->n ? &d->v[i] : NULL; }
 
@@ -199,6 +260,8 @@ static size_t count_exact(const cm_diags *d, cm_severity sev)
 
 int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t len)
 {
+	if (!d)
+		return 0;
 	for (size_t i = 0; i < d->n_src; i++)
 		if (strcmp(d->src[i].file, file) == 0)
 			return 0;
@@ -265,7 +328,7 @@ void cm_diags_sort(cm_diags *d)
 {
 	/* by file, line, column, then insertion order (a total order, so the
 	 * result is stable and deterministic): O(n log n) */
-	if (d->n < 2)
+	if (!d || d->n < 2)
 		return;
 	ranked *r = malloc(d->n * sizeof *r);
 	if (!r)
@@ -382,7 +445,7 @@ static void put_escaped(FILE *f, const char *s)
 
 int cm_diags_write_text(const cm_diags *d, FILE *f)
 {
-	for (size_t i = 0; i < d->n; i++) {
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
 		const cm_diag *g = &d->v[i];
 		/* every part escaped: one diagnostic is one line, whatever the
 		 * input held (names, file names, quoted pack text) */
@@ -448,7 +511,7 @@ int cm_diags_write_json(const cm_diags *d, FILE *f)
 	cm_json_obj_begin(&j);
 	cm_json_key(&j, "diagnostics");
 	cm_json_arr_begin(&j);
-	for (size_t i = 0; i < d->n; i++) {
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
 		const cm_diag *g = &d->v[i];
 		cm_json_obj_begin(&j);
 		cm_json_key(&j, "severity");

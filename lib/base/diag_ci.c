@@ -158,6 +158,9 @@ int cm_diags_write_sarif(const cm_diags *d, FILE *f)
 	cm_json_arr_end(&j);
 	cm_json_obj_end(&j);
 	cm_json_obj_end(&j);
+	/* columns count characters (code points), as in the text output; the
+	 * SARIF default would be UTF-16 code units */
+	cm_json_kv_str(&j, "columnKind", "unicodeCodePoints");
 	if (relative) {
 		/* relative paths are as given, against the directory carcamap ran
 		 * in; the consumer (code scanning: the checkout) supplies it */

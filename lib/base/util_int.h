@@ -63,6 +63,15 @@ int cm_tmp_commit(const char *tmp, int fd, const char *path);
  * (carcamap/file.h); this name stays private (tests/lib/run.sh). */
 int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d);
 
+/* Gives the diagnostic just added to d (when kept, with a line and no
+ * column) the column of `what` on its line, found in the source text d
+ * holds for its file (cm_diags_set_source): an attribute name ("x") or a
+ * start tag ("<edge"). Only when it stands exactly once on that line, so
+ * the column is never a guess; else the diagnostic stays without one. For
+ * checks that know the element's line and the attribute at fault but not
+ * the column (the model keeps lines only). */
+void cm_diags_point(cm_diags *d, const char *what);
+
 /* Grows *v (element size es) so that it holds at least n+1 elements.
  * Returns 0 or CM_ENOMEM. */
 int cm_grow(void **v, size_t *cap, size_t n, size_t es);

@@ -1229,6 +1229,112 @@ size_t cm_board_spots(const cm_board *b, cm_follower_kind kind, int *out, size_t
 	return n;
 }
 
+/* The root of a without path compression (the board is only read). */
+static int32_t root_of(const node *n, int32_t a)
+{
+	while (n[a].parent != a)
+		a = n[a].parent;
+	return a;
+}
+
+/* The tile's local feature sets (a tiny union-find over its features):
+ * two features of the placed tile are one when they join one root. */
+static int local_find(int8_t *uf, int f)
+{
+	while (uf[f] != f)
+		f = uf[f];
+	return f;
+}
+
+/* Mirrors the joins of cm__put_tile: on each side, the features that
+ * join_side or the map edge's printed segment or ferry would unite with
+ * the tile's feature f are recorded as (f, root) pairs; a feature is then
+ * occupied when its set of the tile's features reaches a root with a
+ * follower. */
+int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_follower_kind kind, int *out,
+                      size_t max)
+{
+	if (b->last_sq >= 0 || b->final_done || b->n_wait || !cm_board_legal(b, type, x, y, rot))
+		return CM_EINVAL;
+	bool left = false;
+	for (int i = b->pile_top; i < b->pile_n && !left; i++)
+		left = b->pile[i] == type;
+	if (!left)
+		return CM_ENOTFOUND;
+	if (!in_supply(b, kind))
+		return 0;
+	const type_info *ti = &b->deck->info[type];
+	const node *n = b->nodes;
+	const int8_t *sa = ti->slot[rot];
+	int s = y * b->cols + x;
+	int8_t uf[CM_MAX_FEATURES];
+	int32_t first_of[16]; /* per joined root: the feature that met it first */
+	int32_t roots[16];
+	int n_roots = 0;
+	bool occupied[CM_MAX_FEATURES] = { false };
+	for (int f = 0; f < ti->n_feat; f++)
+		uf[f] = (int8_t)f;
+	for (int d = 0; d < 4; d++) {
+		int key = s * 4 + d, q = b->nb[key];
+		int32_t c = -1;
+		const int8_t *sc = NULL;
+		if (q >= 0 && b->tile[q] >= 0) {
+			c = b->base[q];
+			sc = b->deck->info[b->tile[q]].slot[b->rot[q]];
+		} else if (q >= 0 && b->bc_base[q] >= 0) {
+			c = b->bc_base[q];
+			sc = b->bc_info[b->bc_type[q]].slot[0];
+		} else if (q >= 0 && (b->sflags[q] & SF_PLAYABLE)) {
+			continue; /* an empty square: nothing to join */
+		}
+		for (int p = 0; p < 3; p++) {
+			int ia = 3 * d + p, f = sa[ia], kx = ti->kind[f];
+			int32_t other;
+			if (sc) { /* join_side */
+				other = c + sc[facing[ia]];
+				int ky = n[other].kind;
+				if (kx == CM_FEAT_ABBEY || ky == CM_FEAT_ABBEY || kx != ky)
+					continue;
+				if (kx != CM_FEAT_FIELD && !(p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)))
+					continue;
+			} else { /* the map edge: a printed segment or a ferry of the same kind */
+				other = b->side_static[key];
+				if (p != 1 || other < 0 || (kx != CM_FEAT_ROAD && kx != CM_FEAT_CITY) ||
+				    n[other].kind != kx)
+					continue;
+			}
+			int32_t r = root_of(n, other);
+			int k = 0;
+			while (k < n_roots && roots[k] != r)
+				k++;
+			if (k == n_roots) {
+				assert(n_roots < 16);
+				roots[n_roots] = r;
+				first_of[n_roots++] = f;
+			}
+			int a = local_find(uf, f), g = local_find(uf, (int)first_of[k]);
+			if (a != g)
+				uf[a] = (int8_t)g;
+			if (n[r].nfol)
+				occupied[f] = true;
+		}
+	}
+	/* an occupied feature occupies its whole set */
+	bool set_occupied[CM_MAX_FEATURES] = { false };
+	for (int f = 0; f < ti->n_feat; f++)
+		if (occupied[f])
+			set_occupied[local_find(uf, f)] = true;
+	int cnt = 0;
+	for (int f = 0; f < ti->n_feat; f++) {
+		if (!kind_takes(kind, ti->kind[f]) || set_occupied[local_find(uf, f)])
+			continue;
+		if ((size_t)cnt < max && out)
+			out[cnt] = f;
+		cnt++;
+	}
+	return cnt;
+}
+
 int cm_board_deploy(cm_board *b, int f, cm_follower_kind kind)
 {
 	int s = b->last_sq;

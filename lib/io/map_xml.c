@@ -61,6 +61,26 @@ static void rd_report(reader *r, const char *id, unsigned line, unsigned col, co
 	free(msg);
 }
 
+static void rd_report_at(reader *r, const char *id, const xmlNode *n, const char *attr, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 5, 6)))
+#endif
+	;
+/* rd_report at attribute attr of n (line and column), or at n's '<' when
+ * attr is NULL or absent. */
+static void rd_report_at(reader *r, const char *id, const xmlNode *n, const char *attr, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	unsigned col = 0, line = attr ? cm_xml_attr_pos(n, attr, &col) : cm_xml_line(n);
+	if (!col)
+		col = cm_xml_col(n);
+	cm_diags_check(r->d, id, r->file, line, col, NULL, "%s", msg ? msg : "out of memory");
+	free(msg);
+}
+
 static char *rd_attr(reader *r, const xmlNode *n, const char *name)
 {
 	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
@@ -101,10 +121,14 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 		return CM_ENOMEM;
 	}
 	unsigned gline = cm_xml_line(g);
+	/* the text begins where the start tag ends: its line and column */
+	unsigned tcol, tline = cm_xml_content_pos(g, &tcol);
+	if (!tline)
+		tline = gline, tcol = 0;
 	grid_row *rv = NULL;
 	size_t nr = 0, cap = 0, width = 0;
 	int rc = 0;
-	unsigned line = gline;
+	unsigned line = tline;
 	for (const char *p = (const char *)txt;; line++) {
 		const char *e = strchr(p, '\n');
 		if (!e)
@@ -119,8 +143,12 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 				rc = CM_ENOMEM;
 				goto out;
 			}
-			/* on the <grid> line the text starts after the tag: column unknown */
-			rv[nr++] = (grid_row){ a, (size_t)(b - a), line, line == gline ? 0 : (unsigned)(a - p) + 1 };
+			/* columns in characters, like every other column */
+			unsigned c0 = 1;
+			for (const char *q = p; q < a; q++)
+				c0 += ((unsigned char)*q & 0xC0) != 0x80;
+			unsigned col = line != tline ? c0 : tcol ? tcol + c0 - 1 : 0;
+			rv[nr++] = (grid_row){ a, (size_t)(b - a), line, col };
 		}
 		if (!*e)
 			break;
@@ -154,8 +182,10 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 	for (size_t y = 0; y < nr; y++)
 		(*lines)[y] = rv[y].line;
 	for (size_t y = 0; y < nr; y++)
-		for (size_t x = 0; x < rv[y].n; x++) {
+		for (size_t x = 0, chars = 0; x < rv[y].n; x++) {
 			unsigned char c = (unsigned char)rv[y].p[x];
+			size_t here = chars; /* characters before this byte in the row */
+			chars += (c & 0xC0) != 0x80;
 			cm_square_kind k;
 			if (cm_square_kind_from_char((char)c, &k) == 0) {
 				(*kinds)[y * width + x] = (uint8_t)k;
@@ -163,7 +193,7 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 			}
 			if (c >= 0x80 && c < 0xC0)
 				continue; /* a UTF-8 continuation byte: its lead byte was reported */
-			unsigned col = rv[y].col ? rv[y].col + (unsigned)x : 0;
+			unsigned col = rv[y].col ? rv[y].col + (unsigned)here : 0;
 			if (c > 0x20 && c < 0x7f)
 				rd_report(r, "CM0216", rv[y].line, col,
 				          "unknown square character '%c' at (%zu,%zu) in the grid", c, x, y);
@@ -192,7 +222,7 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 	int rc = 0;
 	/* halves are plain maps: this also stops a descriptor combining itself */
 	if (r->depth > 0) {
-		rd_report(r, "CM0217", line, 0, "a half of a combined map cannot combine maps itself");
+		rd_report_at(r, "CM0217", c, NULL, "a half of a combined map cannot combine maps itself");
 		return CM_EINVAL;
 	}
 	for (int h = 0; h < 2; h++) {
@@ -203,7 +233,7 @@ static int combine(reader *r, xmlNode *c, cm_map **out)
 			r->oom = true;
 			rc = CM_ENOMEM;
 		} else if (lrc) {
-			rd_report(r, "CM0217", line, 0, "%s map %s does not load", which[h], rel);
+			rd_report_at(r, "CM0217", c, which[h], "%s map %s does not load", which[h], rel);
 			if (!rc)
 				rc = CM_EINVAL;
 		}
@@ -229,7 +259,7 @@ static xmlNode *printing_child(reader *r, xmlNode *n, const char *what)
 		if (!cm_xml_is(c, "printing"))
 			continue;
 		if (r->format < 2)
-			rd_report(r, "CM0220", cm_xml_line(c), 0, "%s has a <printing>: printings need format=\"2\"", what);
+			rd_report_at(r, "CM0220", c, NULL, "%s has a <printing>: printings need format=\"2\"", what);
 		char *e = rd_attr(r, c, "edition");
 		cm_edition ed = CM_EDITION_C2;
 		bool known = false;
@@ -237,11 +267,11 @@ static xmlNode *printing_child(reader *r, xmlNode *n, const char *what)
 			for (size_t i = 0; i < r->n_printings; i++)
 				known |= r->printings[i] == ed;
 		if (!known)
-			rd_report(r, "CM0220", cm_xml_line(c), 0,
+			rd_report_at(r, "CM0220", c, "edition",
 			          "%s has a printing %s that the map does not list in <map printings>", what,
 			          e ? e : "?");
 		else if (seen & (1u << ed))
-			rd_report(r, "CM0220", cm_xml_line(c), 0, "%s gives printing %s twice", what, e);
+			rd_report_at(r, "CM0220", c, "edition", "%s gives printing %s twice", what, e);
 		else if ((int)ed == r->printing)
 			found = c;
 		if (known)
@@ -308,12 +338,12 @@ static void read_square(reader *r, xmlNode *n)
 	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
 	cm_square *sq = cm_map_at_mut(m, x, y);
 	if (!sq) {
-		rd_report(r, "CM0201", line, 0, "square (%d,%d) is outside the %dx%d grid", x, y, m->cols, m->rows);
+		rd_report_at(r, "CM0201", n, x < 0 || x >= m->cols ? "x" : "y", "square (%d,%d) is outside the %dx%d grid", x, y, m->cols, m->rows);
 		return;
 	}
 	size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
 	if (r->seen[i]) {
-		rd_report(r, "CM0202", line, 0, "square (%d,%d) is described twice (first on line %u)", x, y, sq->line);
+		rd_report_at(r, "CM0202", n, NULL, "square (%d,%d) is described twice (first on line %u)", x, y, sq->line);
 		return;
 	}
 	r->seen[i] = 1;
@@ -321,7 +351,7 @@ static void read_square(reader *r, xmlNode *n)
 	cm_square_kind k;
 	if (kind && cm_square_kind_parse(kind, &k) == 0) {
 		if (sq->kind != CM_SQ_NONE)
-			rd_report(r, "CM0202", line, 0,
+			rd_report_at(r, "CM0202", n, "kind",
 			          "square (%d,%d) is %s in the grid and %s here: give its kind in one place", x, y,
 			          cm_square_kind_name(sq->kind), kind);
 		else
@@ -339,7 +369,7 @@ static void read_square(reader *r, xmlNode *n)
 	if (island) {
 		sq->island = island_index(r, island);
 		if (sq->island < 0) {
-			rd_report(r, "CM0205", line, 0, "square (%d,%d) names island %s, which no <island> declares", x,
+			rd_report_at(r, "CM0205", n, "island", "square (%d,%d) names island %s, which no <island> declares", x,
 			          y, island);
 			r->quiet[i] |= CM_MAP_QUIET_ISLAND;
 		}
@@ -380,12 +410,12 @@ static void read_edge(reader *r, xmlNode *n)
 	int s = side_parse(side);
 	cm_square *sq = cm_map_at_mut(r->m, x, y);
 	if (!sq) {
-		rd_report(r, "CM0201", line, 0, "edge print at square (%d,%d) is outside the %dx%d grid", x, y,
+		rd_report_at(r, "CM0201", n, x < 0 || x >= r->m->cols ? "x" : "y", "edge print at square (%d,%d) is outside the %dx%d grid", x, y,
 		          r->m->cols, r->m->rows);
 	} else if (s >= 0 && print) {
 		cm_edge_print *p = &sq->print[s];
 		if (p->kind != CM_PRINT_NONE) {
-			rd_report(r, "CM0202", line, 0, "side %s of square (%d,%d) has a print already (line %u)", side, x,
+			rd_report_at(r, "CM0202", n, "side", "side %s of square (%d,%d) has a print already (line %u)", side, x,
 			          y, p->line);
 		} else {
 			p->kind = strcmp(print, "road") == 0 ? CM_PRINT_ROAD
@@ -624,7 +654,7 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 	unsigned line = cm_xml_line(root);
 	int format = cm_xml_attr_int(root, "format", 1);
 	if (format < 1 || format > CM_MAP_FORMAT) {
-		rd_report(&r, "CM0218", line, 0, "map format %d is newer than this build reads (%d)", format,
+		rd_report_at(&r, "CM0218", root, "format", "map format %d is newer than this build reads (%d)", format,
 		          CM_MAP_FORMAT);
 		return CM_EVERSION;
 	}
@@ -658,7 +688,7 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 			if ((rc = read_grid(&r, grid, &cols, &rows, &kinds, &row_lines)))
 				goto out;
 		} else if (!cols || !rows) {
-			rd_report(&r, "CM0216", line, 0, "map has no size: give a <grid>, or cols and rows");
+			rd_report_at(&r, "CM0216", root, NULL, "map has no size: give a <grid>, or cols and rows");
 			rc = CM_EINVAL;
 			goto out;
 		} else if (cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID) {

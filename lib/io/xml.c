@@ -29,6 +29,7 @@
  * cm_xml_free_doc). */
 typedef struct {
 	unsigned line, col;
+	unsigned cline, ccol; /* elements: where the content after the start tag begins */
 } xml_pos;
 
 typedef struct {
@@ -81,15 +82,19 @@ static void on_error(void *data, xmlErrorPtr e)
 	unsigned col = e->int2 > 0 && c->rule && strcmp(c->rule, "CM0001") == 0 ? (unsigned)e->int2 : 0;
 	/* a schema error names its element (e->node): the recorded position
 	 * holds past line 65535, where e->line is clamped; when the message
-	 * names an attribute, the line is that attribute's */
+	 * names an attribute, line and column are that attribute's, else the
+	 * element's '<' */
 	const xmlNode *en = e->node;
 	if (c->rule && strcmp(c->rule, "CM0002") == 0 && en && en->type == XML_ELEMENT_NODE) {
 		const xml_pos *p = node_pos(en, en->doc);
 		if (p) {
 			line = p->line;
-			unsigned al = 0;
-			if (attr_col_in_message(en, msg, &al))
+			col = p->col;
+			unsigned al = 0, ac = attr_col_in_message(en, msg, &al);
+			if (ac) {
 				line = al;
+				col = ac;
+			}
 		}
 	}
 	cm_diags_add(c->d, sev, c->rule, c->file, line, col, NULL, "%s", msg);
@@ -125,7 +130,7 @@ static size_t record(err_ctx *c, void **slot)
 		t->v = nv;
 		t->cap = cap;
 	}
-	t->v[t->n] = (xml_pos){ c->line, c->col };
+	t->v[t->n] = (xml_pos){ c->line, c->col, 0, 0 };
 	*slot = (void *)(uintptr_t)++t->n;
 	return t->n;
 }
@@ -194,6 +199,12 @@ static void start_element(void *ctx, const xmlChar *localname, const xmlChar *pr
 		if (!record(c, &a->_private))
 			return;
 		a = a->next;
+	}
+	if (c->buf[end] == '>') {
+		advance(c, end + 1);
+		xml_pos *ep = &c->pos->v[(uintptr_t)n->_private - 1];
+		ep->cline = c->line;
+		ep->ccol = c->col;
 	}
 }
 
@@ -452,8 +463,9 @@ static bool text_clean(xmlNode *n, const char *file, cm_diags *d)
 				const char *why = v ? cm_text_problem((const char *)v) : NULL;
 				if (why) {
 					ok = false;
+					unsigned col, line = cm_xml_attr_pos(n, (const char *)a->name, &col);
 					if (++reported <= 100)
-						cm_diags_check(d, "CM0007", file, cm_xml_line(n), 0, NULL,
+						cm_diags_check(d, "CM0007", file, line, col, NULL,
 						               "attribute %s of <%s> holds %s", (const char *)a->name,
 						               (const char *)n->name, why);
 				}
@@ -931,6 +943,13 @@ unsigned cm_xml_col(const xmlNode *n)
 {
 	const xml_pos *p = n ? node_pos(n, n->doc) : NULL;
 	return p ? p->col : 0;
+}
+
+unsigned cm_xml_content_pos(const xmlNode *n, unsigned *col)
+{
+	const xml_pos *p = n ? node_pos(n, n->doc) : NULL;
+	*col = p ? p->ccol : 0;
+	return p ? p->cline : 0;
 }
 
 unsigned cm_xml_attr_pos(const xmlNode *n, const char *name, unsigned *col)

@@ -80,6 +80,9 @@ void cm_xml_free_doc(xmlDoc *doc);
 unsigned cm_xml_line(const xmlNode *n);
 /* Column (1-based, in characters) of an element's '<'; 0 if unknown. */
 unsigned cm_xml_col(const xmlNode *n);
+/* Line and, in *col, column where the content of element n begins (just
+ * after its start tag's '>'); 0 and 0 when unknown or n is empty. */
+unsigned cm_xml_content_pos(const xmlNode *n, unsigned *col);
 /* Line of attribute name of element n and its column in *col; when the
  * attribute is absent or its place unknown, the element's line and 0. */
 unsigned cm_xml_attr_pos(const xmlNode *n, const char *name, unsigned *col);

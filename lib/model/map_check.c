@@ -43,6 +43,27 @@ static void chk(const cm_map *m, cm_diags *d, const char *id, unsigned line, con
 	free(msg);
 }
 
+static void chk_at(const cm_map *m, cm_diags *d, const char *id, unsigned line, const char *attr,
+                   const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+/* chk about attribute attr of the element on that line: the diagnostic
+ * gets the attribute's column when the source shows it there once
+ * (cm_diags_point). */
+static void chk_at(const cm_map *m, cm_diags *d, const char *id, unsigned line, const char *attr,
+                   const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	chk(m, d, id, line, where, "%s", msg ? msg : "out of memory");
+	cm_diags_point(d, attr);
+	free(msg);
+}
+
 static void chk_sq(const cm_map *m, cm_diags *d, int x, int y, const char *id, unsigned line, const char *where,
                    const char *fmt, ...)
 #if defined(__GNUC__)
@@ -59,6 +80,25 @@ static void chk_sq(const cm_map *m, cm_diags *d, int x, int y, const char *id, u
 	va_end(ap);
 	chk(m, d, id, line, where, "%s", msg ? msg : "out of memory");
 	cm_diags_set_square(d, x, y);
+	free(msg);
+}
+
+static void chk_sq_at(const cm_map *m, cm_diags *d, int x, int y, const char *id, unsigned line,
+                      const char *attr, const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 9, 10)))
+#endif
+	;
+/* chk_sq with the column of attribute attr (chk_at). */
+static void chk_sq_at(const cm_map *m, cm_diags *d, int x, int y, const char *id, unsigned line,
+                      const char *attr, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	chk_sq(m, d, x, y, id, line, where, "%s", msg ? msg : "out of memory");
+	cm_diags_point(d, attr);
 	free(msg);
 }
 
@@ -402,7 +442,7 @@ static void check_names(const cm_map *m, cm_diags *d)
 			continue;
 		}
 		char w[WHERE_MAX];
-		chk(m, d, "CM0211", v[i].line, where_fmt(w, m, "%s", v[i].what), "%s %s is used twice (first on line %u)",
+		chk_at(m, d, "CM0211", v[i].line, v[i].space == 1 ? "id" : "name", where_fmt(w, m, "%s", v[i].what), "%s %s is used twice (first on line %u)",
 		    v[i].space == 1 ? "island id" : "name", v[i].name, v[first].line);
 	}
 out:
@@ -425,21 +465,21 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 				unsigned line = sq_line(m, sq, p->line);
 				const char *side = cm_side_name((cm_side)s);
 				if (!playable && p->kind != CM_PRINT_NONE)
-					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
+					chk_sq_at(m, d, x, y, "CM0203", line, "side", WHERE_SIDE,
 					    "%s print on side %s of square (%d,%d), which is %s: only squares that take tiles have edge prints",
 					    cm_print_kind_name(p->kind), side, x, y, cm_square_kind_name(sq->kind));
 				if (!playable)
 					continue;
 				bool land = cm_map_faces_land(m, x, y, s);
 				if (land && p->kind != CM_PRINT_NONE)
-					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
+					chk_sq_at(m, d, x, y, "CM0203", line, "side", WHERE_SIDE,
 					    "%s print on side %s of square (%d,%d) faces a square that takes tiles or a big city",
 					    cm_print_kind_name(p->kind), side, x, y);
 				else if (!land && p->kind == CM_PRINT_NONE)
 					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
 					    "side %s of square (%d,%d) faces the map edge and has no print", side, x, y);
 				if (p->kind == CM_PRINT_NEUTRAL && p->arms)
-					chk_sq(m, d, x, y, "CM0203", line, WHERE_SIDE,
+					chk_sq_at(m, d, x, y, "CM0203", line, "arms", WHERE_SIDE,
 					    "neutral print on side %s of square (%d,%d) has coats of arms: print a road or a city",
 					    side, x, y);
 			}
@@ -480,12 +520,12 @@ static void check_ferries(const cm_map *m, cm_diags *d)
 		for (int e = 0; e < 2; e++) {
 			const cm_square *sq = cm_map_at(m, ex[e], ey[e]);
 			if (!sq) {
-				chk(m, d, "CM0201", f->line, w, "ferry end (%d,%d) is outside the %dx%d grid", ex[e], ey[e],
+				chk_at(m, d, "CM0201", f->line, ex[e] < 0 || ex[e] >= m->cols ? (e ? "x2" : "x1") : (e ? "y2" : "y1"), w, "ferry end (%d,%d) is outside the %dx%d grid", ex[e], ey[e],
 				    m->cols, m->rows);
 				continue;
 			}
 			if ((unsigned)es[e] >= MAX_SIDE || sq->print[es[e]].kind != CM_PRINT_ROAD)
-				chk(m, d, "CM0204", f->line, w,
+				chk_at(m, d, "CM0204", f->line, e ? "side2" : "side1", w,
 				    "ferry end at side %s of square (%d,%d) is %s, not a road edge print",
 				    cm_side_name(es[e]), ex[e], ey[e],
 				    (unsigned)es[e] < MAX_SIDE ? cm_print_kind_name(sq->print[es[e]].kind) : "?");
@@ -493,7 +533,7 @@ static void check_ferries(const cm_map *m, cm_diags *d)
 				reached[sq->island] = true;
 		}
 		if (f->x1 == f->x2 && f->y1 == f->y2 && f->s1 == f->s2)
-			chk(m, d, "CM0204", f->line, w, "ferry starts and ends at side %s of square (%d,%d)",
+			chk_at(m, d, "CM0204", f->line, "side2", w, "ferry starts and ends at side %s of square (%d,%d)",
 			    cm_side_name(f->s1), f->x1, f->y1);
 	}
 	check_ferry_ends(m, d);
@@ -506,9 +546,9 @@ static void check_ferries(const cm_map *m, cm_diags *d)
 		const char *name = is->name ? is->name : "?";
 		where_fmt(w, m, "island %s", name);
 		if (!has_square[i])
-			chk(m, d, "CM0205", is->line, w, "island %s has no squares", name);
+			chk_at(m, d, "CM0205", is->line, "id", w, "island %s has no squares", name);
 		else if (!reached[i])
-			chk(m, d, "CM0206", is->line, w, "island %s is reached by no ferry: its squares can never take a tile",
+			chk_at(m, d, "CM0206", is->line, "id", w, "island %s is reached by no ferry: its squares can never take a tile",
 			    name);
 	}
 out:
@@ -537,12 +577,12 @@ void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 			unsigned line = pc->tile.line ? pc->tile.line : bc->line;
 			where_fmt(w, m, "big city %s, piece (%d,%d)", name, pc->x, pc->y);
 			if (!sq) {
-				chk(m, d, "CM0201", line, w, "piece (%d,%d) of big city %s is outside the %dx%d grid", pc->x,
+				chk_at(m, d, "CM0201", line, pc->x < 0 || pc->x >= m->cols ? "x" : "y", w, "piece (%d,%d) of big city %s is outside the %dx%d grid", pc->x,
 				    pc->y, name, m->cols, m->rows);
 			} else {
 				size_t i = (size_t)pc->y * (size_t)m->cols + (size_t)pc->x;
 				if (sq->kind != CM_SQ_BIGCITY)
-					chk(m, d, "CM0208", line, w, "piece (%d,%d) of big city %s lies on a %s square", pc->x,
+					chk_at(m, d, "CM0208", line, "<piece", w, "piece (%d,%d) of big city %s lies on a %s square", pc->x,
 					    pc->y, name, cm_square_kind_name(sq->kind));
 				if (count[i] < 255)
 					count[i]++;
@@ -573,13 +613,13 @@ void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 	unsigned sline = su->line ? su->line : m->file ? m->line : 0;
 	where_fmt(w, m, "setup");
 	if (su->starts_used > starts)
-		chk(m, d, "CM0210", sline, w, "setup uses %d start squares, the map has %d", su->starts_used, starts);
+		chk_at(m, d, "CM0210", sline, "starts", w, "setup uses %d start squares, the map has %d", su->starts_used, starts);
 	if (su->starts_used < 1)
-		chk(m, d, "CM0214", sline, w, "setup uses no start square: at least one is needed");
+		chk_at(m, d, "CM0214", sline, "starts", w, "setup uses no start square: at least one is needed");
 	if (su->tiles_min < 0 || su->tiles_max < 0 || (su->tiles_min && su->tiles_max && su->tiles_min > su->tiles_max))
-		chk(m, d, "CM0214", sline, w, "recommended tile range %d-%d is empty", su->tiles_min, su->tiles_max);
+		chk_at(m, d, "CM0214", sline, su->tiles_max < 0 && su->tiles_min >= 0 ? "tiles-max" : "tiles-min", w, "recommended tile range %d-%d is empty", su->tiles_min, su->tiles_max);
 	if (su->followers < 1)
-		chk(m, d, "CM0214", sline, w, "setup gives %d followers per player, at least 1 is needed", su->followers);
+		chk_at(m, d, "CM0214", sline, "followers", w, "setup gives %d followers per player, at least 1 is needed", su->followers);
 	check_names(m, d);
 	/* deck entries named twice: found through an index of the entries, and
 	 * each repeated entry reported once, on its second line, with a count */
@@ -601,7 +641,7 @@ int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_s
 				ts = sets[k];
 		where_fmt(w, m, "deck entry %zu", i);
 		if (!ts) {
-			chk(m, d, "CM0212", e->line, w, "deck names tile set %s, which is not among the tile sets given",
+			chk_at(m, d, "CM0212", e->line, e->tile ? "set" : "id", w, "deck names tile set %s, which is not among the tile sets given",
 			    e->tileset ? e->tileset : "?");
 			continue;
 		}
@@ -609,7 +649,7 @@ int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_s
 		for (size_t k = 0; !found && k < ts->n_tiles; k++)
 			found = ts->tiles[k].id && strcmp(ts->tiles[k].id, e->tile) == 0;
 		if (!found)
-			chk(m, d, "CM0213", e->line, w, "deck names tile %s, which tile set %s does not have", e->tile,
+			chk_at(m, d, "CM0213", e->line, "id", w, "deck names tile %s, which tile set %s does not have", e->tile,
 			    ts->id);
 	}
 	return cm_diags_errors(d) > errors ? CM_EINVAL : 0;

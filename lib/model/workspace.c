@@ -93,9 +93,10 @@ int cm_workspace_take_map(cm_workspace *w, cm_map *m, const char *src, cm_diags 
 	return 0;
 }
 
-/* Takes ownership of ts (freed on failure). Two loads of the same file, or
- * of equal copies, are not a conflict: the search directories often hold a
- * set that was also given by name; search_dir only loads ids not loaded. */
+/* Takes ownership of ts (freed on failure). An id already held is a
+ * conflict (CM0006): the loader (io/workspace.c, take_set) keeps one copy
+ * of two equal sets before it asks, and search_dir only loads ids not
+ * loaded. */
 int cm_workspace_take_set(cm_workspace *w, cm_tileset *ts, const char *src, cm_diags *d)
 {
 	for (size_t i = 0; i < w->n_sets; i++)

@@ -499,6 +499,89 @@ static void test_board__replay_errors(void **state)
 	cm_diags_free(d);
 }
 
+/* cm_board_spots_if (asked without placing) says what placing and then
+ * cm_board_spots says, for every legal placement of several tile types
+ * on board states along random games (wagons on, so wagon spots and
+ * waiting wagons count too), on boards with ferries, prints, big cities
+ * and islands; the board asked is left as it was. The reference is a
+ * board played back to the same state, placed on, and asked. */
+static void spots_if_agrees(const char *path, uint64_t seed)
+{
+	util_fixture fx = util_fixture_load(path);
+	cm_rules ru = fx.scn->map->rules;
+	ru.wagons = true;
+	cm_board *g = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, &ru, 3, seed, 0, NULL, &g), 0);
+	cm_rng rng;
+	cm_rng_seed(&rng, seed);
+	assert_int_equal(cm_board_play_random(g, &rng), 0);
+	cm_replay *r = NULL;
+	assert_int_equal(cm_replay_from_board(g, &r), 0);
+	cm_board_free(g);
+	size_t compared = 0, refused = 0;
+	for (size_t cut = 0; cut < r->n_moves; cut += 5) {
+		cm_replay c = *r;
+		c.n_moves = cut;
+		c.finished = false;
+		cm_board *b = NULL;
+		if (cm_board_replay(fx.scn->map, fx.deck, &c, NULL, &b) != 0)
+			continue; /* cut inside a turn the format keeps whole */
+		char *before = util_replay_text(b);
+		for (size_t t = cut % 3; t < cm_deck_types(fx.deck); t += 4) {
+			cm_placement pl[1024];
+			size_t n = cm_board_placements(b, (int)t, pl, 1024);
+			assert_true(n <= 1024);
+			for (size_t i = 0; i < n; i++) {
+				cm_board *ref = NULL;
+				assert_int_equal(cm_board_replay(fx.scn->map, fx.deck, &c, NULL, &ref), 0);
+				int prc = cm_board_place(ref, (int)t, pl[i].x, pl[i].y, pl[i].rot);
+				for (int k = 0; k < 2; k++) {
+					cm_follower_kind kind = k ? CM_FOLLOWER_WAGON : CM_FOLLOWER_MEEPLE;
+					int got[CM_MAX_FEATURES], want[CM_MAX_FEATURES];
+					int ng = cm_board_spots_if(b, (int)t, pl[i].x, pl[i].y, pl[i].rot, kind, got,
+					                           CM_MAX_FEATURES);
+					if (prc) {
+						assert_int_equal(ng, prc);
+						refused++;
+						continue;
+					}
+					size_t nw = cm_board_spots(ref, kind, want, CM_MAX_FEATURES);
+					assert_int_equal(ng, (int)nw);
+					assert_memory_equal(got, want, nw * sizeof *want);
+					compared++;
+				}
+				cm_board_free(ref);
+			}
+			/* a placement cm_board_place refuses is refused alike */
+			if (n) {
+				int rot = (pl[0].rot + 1) % 4;
+				bool legal = cm_board_legal(b, (int)t, pl[0].x, pl[0].y, rot);
+				int rc = cm_board_spots_if(b, (int)t, pl[0].x, pl[0].y, rot, CM_FOLLOWER_MEEPLE, NULL, 0);
+				if (!legal)
+					assert_int_equal(rc, CM_EINVAL);
+				assert_int_equal(cm_board_spots_if(b, (int)t, -1, 0, 0, CM_FOLLOWER_MEEPLE, NULL, 0), CM_EINVAL);
+			}
+		}
+		char *after = util_replay_text(b);
+		assert_string_equal(before, after);
+		free(before);
+		free(after);
+		cm_board_free(b);
+	}
+	assert_true(compared > 500);
+	print_message("spots_if %s: %zu answers compared, %zu refusals\n", path, compared, refused);
+	cm_replay_free(r);
+	util_fixture_unload(&fx);
+}
+
+static void test_board__spots_if_equals_place_then_spots(void **state)
+{
+	(void)state;
+	spots_if_agrees("tests/bench/map120.scn", 1); /* a field joined twice through one neighbour */
+	spots_if_agrees("tests/bench/map120.scn", 7);
+	spots_if_agrees("tests/scenarios/islands.map", 11);
+}
+
 /* The board trusts the one model checker (cm_map_check_model) for every
  * index it follows: a ferry end, a big-city piece or an island index
  * outside what it refers to is refused with the checker's diagnostic,
@@ -552,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_board__same_seed_same_game),
 		cmocka_unit_test(test_board__replay_errors),
 		cmocka_unit_test(test_board__broken_model_refused_by_the_checker),
+		cmocka_unit_test(test_board__spots_if_equals_place_then_spots),
 		cmocka_unit_test(test_board__properties_map120),
 		cmocka_unit_test(test_board__properties_islands),
 		cmocka_unit_test(test_board__properties_sample_xml),

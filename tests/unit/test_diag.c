@@ -10,6 +10,7 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/diag.h"
+#include "base/util_int.h"
 
 /* Renders with fn into a string (caller frees). */
 static char *render(const cm_diags *d, int (*fn)(const cm_diags *, FILE *))
@@ -59,6 +60,34 @@ static void test_diag__quotes_source_line(void **state)
 	                       "      2 |   <b x='1'/>\n"
 	                       "        |   ^\n");
 	free(t);
+	cm_diags_free(d);
+}
+
+static void test_diag__point_only_when_certain(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	const char *src = "<a>\n  <b x='1' xx='2' y = '3'/>\n  <c id='1'/><c id='2'/>\n</a>\n";
+	assert_int_equal(cm_diags_set_source(d, "f.xml", src, strlen(src)), 0);
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "f.xml", 2, 0, NULL, "x");
+	cm_diags_point(d, "x");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "f.xml", 2, 0, NULL, "y");
+	cm_diags_point(d, "y");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "f.xml", 2, 0, NULL, "tag");
+	cm_diags_point(d, "<b");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "f.xml", 3, 0, NULL, "twice on the line");
+	cm_diags_point(d, "id");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "f.xml", 2, 0, NULL, "absent");
+	cm_diags_point(d, "z");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "g.xml", 2, 0, NULL, "no source");
+	cm_diags_point(d, "x");
+	assert_int_equal(cm_diags_get(d, 0)->col, 6);
+	assert_int_equal(cm_diags_get(d, 1)->col, 19);
+	assert_int_equal(cm_diags_get(d, 2)->col, 3);
+	assert_int_equal(cm_diags_get(d, 3)->col, 0);
+	assert_int_equal(cm_diags_get(d, 4)->col, 0);
+	assert_int_equal(cm_diags_get(d, 5)->col, 0);
 	cm_diags_free(d);
 }
 
@@ -165,6 +194,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag__text_format_and_counts),
 		cmocka_unit_test(test_diag__quotes_source_line),
+		cmocka_unit_test(test_diag__point_only_when_certain),
 		cmocka_unit_test(test_diag__filters_and_strict),
 		cmocka_unit_test(test_diag__sort_is_stable),
 		cmocka_unit_test(test_diag__json_escapes),

@@ -530,12 +530,83 @@ static void test_map__model_checker_refuses(void **state)
 	cm_diags_set_square(NULL, 1, 1);
 	assert_int_equal(cm_diags_errors(NULL), 0);
 	assert_int_equal(cm_diags_count(NULL), 0);
+	/* and every other cm_diags_ function: nothing to filter, sort or write */
+	cm_diags_clear(NULL);
+	assert_null(cm_diags_get(NULL, 0));
+	assert_int_equal(cm_diags_count_at_least(NULL, CM_SEV_NOTE), 0);
+	assert_int_equal(cm_diags_ignore(NULL, "CM0219"), 0);
+	assert_int_equal(cm_diags_only(NULL, "CM0219"), 0);
+	cm_diags_set_strict(NULL, 1);
+	assert_int_equal(cm_diags_set_source(NULL, "f", "x\n", 2), 0);
+	cm_diags_sort(NULL);
+	char sum[64];
+	cm_diags_summary(NULL, sum, sizeof sum);
+	assert_string_equal(sum, "0 errors, 0 warnings");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mf = open_memstream(&buf, &len);
+	assert_non_null(mf);
+	assert_int_equal(cm_diags_write_text(NULL, mf), 0);
+	assert_int_equal(cm_diags_write_json(NULL, mf), 0);
+	assert_int_equal(cm_diags_write_sarif(NULL, mf), 0);
+	assert_int_equal(cm_diags_write_github(NULL, mf), 0);
+	fclose(mf);
+	assert_non_null(strstr(buf, "\"diagnostics\": []"));
+	free(buf);
 }
 
 /* The descriptor writer is libxml2's xmlTextWriter: markup characters in
  * every kind of text are escaped by the library, and a parser gives back
  * the very same strings, both libxml2's own tree and our reader. */
 #define MARKUP "a<b & \"c\" 'd' >e"
+/* Element and attribute positions (io/xml.c): exact past line 65535, the
+ * '<' of a start tag that spans lines, attribute columns in characters,
+ * where an element's content begins. */
+static void test_map__xml_positions(void **state)
+{
+	(void)state;
+	size_t pad = 70000;
+	const char *head = "<a>";
+	const char *tail = "<b x=\"1\"\n   \xc3\xa9=\"2\" y=\"3\"/><c>\n  <d  z='4'>t</d></c></a>\n";
+	size_t n = strlen(head) + pad + strlen(tail);
+	char *buf = malloc(n + 1);
+	assert_non_null(buf);
+	strcpy(buf, head);
+	memset(buf + strlen(head), '\n', pad);
+	strcpy(buf + strlen(head) + pad, tail);
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	xmlDoc *doc = NULL;
+	assert_int_equal(cm_xml_load_memory(buf, n, "p.xml", NULL, d, &doc), 0);
+	xmlNode *a = xmlDocGetRootElement(doc);
+	assert_int_equal(cm_xml_line(a), 1);
+	assert_int_equal(cm_xml_col(a), 1);
+	xmlNode *b = cm_xml_elem(a->children);
+	assert_int_equal(cm_xml_line(b), 70001);
+	assert_int_equal(cm_xml_col(b), 1);
+	unsigned col, line = cm_xml_attr_pos(b, "x", &col);
+	assert_int_equal(line, 70001);
+	assert_int_equal(col, 4);
+	line = cm_xml_attr_pos(b, "y", &col); /* after a two-byte character: columns count characters */
+	assert_int_equal(line, 70002);
+	assert_int_equal(col, 10);
+	line = cm_xml_attr_pos(b, "none", &col);
+	assert_int_equal(line, 70001);
+	assert_int_equal(col, 0);
+	xmlNode *c = cm_xml_elem(b->next), *e = cm_xml_elem(c->children);
+	assert_int_equal(cm_xml_col(c), 17);
+	line = cm_xml_content_pos(c, &col);
+	assert_int_equal(line, 70002);
+	assert_int_equal(col, 20);
+	assert_int_equal(cm_xml_line(e), 70003);
+	assert_int_equal(cm_xml_col(e), 3);
+	line = cm_xml_attr_pos(e, "z", &col);
+	assert_int_equal(col, 7);
+	cm_xml_free_doc(doc);
+	cm_diags_free(d);
+	free(buf);
+}
+
 static void test_map__writer_escapes_markup(void **state)
 {
 	(void)state;
@@ -666,6 +737,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map__reads_every_feature),
+		cmocka_unit_test(test_map__xml_positions),
 		cmocka_unit_test(test_map__round_trip_is_equal_and_stable),
 		cmocka_unit_test(test_map__equal_notices_changes),
 		cmocka_unit_test(test_map__combined_halves_pair),

@@ -173,6 +173,16 @@ int cm_board_put_aside(cm_board *b, int type);
  * Writes feature indices (into the tile type's features) in increasing
  * order, at most max; returns the total. 0 when nothing was placed. */
 size_t cm_board_spots(const cm_board *b, cm_follower_kind kind, int *out, size_t max);
+/* What cm_board_spots would say after cm_board_place(b, type, x, y, rot),
+ * without placing: the board is only read (a rules client lists the
+ * spots of every legal placement at the cost of the placements, not of a
+ * board per placement). Writes the feature indices in increasing order,
+ * at most max; returns the total, or CM_EINVAL when cm_board_place would
+ * refuse the placement (not legal, a tile already placed this turn, a
+ * wagon waiting, the game over) or CM_ENOTFOUND when no copy of type is
+ * left to draw. */
+int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_follower_kind kind, int *out,
+                      size_t max);
 /* Deploys a follower of the current player on feature f of the tile just
  * placed. Returns 0 or CM_EINVAL (not a spot of that kind, already
  * deployed this turn). */

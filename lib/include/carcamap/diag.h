@@ -36,7 +36,9 @@ void cm_diags_clear(cm_diags *d);
 /* Adds a diagnostic; strings are copied; rule, file, where may be NULL.
  * On allocation failure the diagnostic is counted but its text dropped.
  * A NULL sink takes nothing (so do cm_diags_check and cm_diags_set_square;
- * the counts of a NULL sink are 0): library calls accept d == NULL. */
+ * the counts of a NULL sink are 0): library calls accept d == NULL, and
+ * every cm_diags_ function does: on NULL the setters and cm_diags_sort do
+ * nothing (returning 0), the writers write an empty report. */
 void cm_diags_add(cm_diags *d, cm_severity sev, const char *rule, const char *file,
                   unsigned line, unsigned col, const char *where, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -37,7 +37,9 @@ void cm_workspace_set_printing(cm_workspace *w, int printing);
 /* Loads a file by its kind: a tile set; a map descriptor (its <image>
  * applied: CM_MAP_LOAD_IMAGE; every printing, see above); a pack (every map and tile set in it, each
  * map's stored content hash verified: CM0408).
- * An id defined twice across the inputs is an error (CM0006). Problems go
+ * An id defined twice across the inputs with different content is an
+ * error (CM0006); the same content twice (a file given twice, two packs
+ * built from the same sets) is kept once. Problems go
  * to d. Returns 0, CM_EINVAL (see d), CM_EFORMAT (unknown kind: CM0005),
  * CM_EIO, CM_EVERSION, CM_ENOMEM. */
 int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d);

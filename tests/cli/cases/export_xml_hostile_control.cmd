@@ -1,0 +1,1 @@
+P=tests/fixtures/cli/hostile-control-name.pack; $CM export --format xml "$P" -o "$TMPDIR_CASE/m.xml"; echo "export xml exit $?"; $CM export --format xml "$P"; echo "export xml to stdout exit $?"; ls "$TMPDIR_CASE"
