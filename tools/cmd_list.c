@@ -218,7 +218,8 @@ static void print_map(cm_workspace *w, const cm_map *m)
 			const cm_square *q = cm_map_at(m, x, y);
 			if (q->kind != CM_SQ_START)
 				continue;
-			printf("%s(%d,%d)%s%s", first ? "" : ", ", x, y, q->name ? " " : "", E(q->name));
+			const char *name = cm_map_square_name(m, x, y);
+			printf("%s(%d,%d)%s%s", first ? "" : ", ", x, y, name ? " " : "", E(name));
 			first = 0;
 		}
 	printf("; %d used\n", m->setup.starts_used);

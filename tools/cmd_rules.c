@@ -318,14 +318,15 @@ static void feature_json(cm_json *j, const cm_board *b, int x, int y, int f, con
 static void square(ctx *c, int x, int y)
 {
 	const cm_square *sq = cm_map_at(c->m, x, y);
+	const char *name = cm_map_square_name(c->m, x, y);
 	int t = -1, rot = 0;
 	cm_board_tile_at(c->b, x, y, &t, &rot);
 	const char *tile = t >= 0 ? cm_deck_type(c->deck, (size_t)t)->id : NULL;
 	head(c, "square");
 	cm_json *j = c->j;
 	if (c->fmt == FMT_TEXT) {
-		printf("square (%d,%d) %s%s%s: ", x, y, cm_square_kind_name(sq->kind), sq->name ? " " : "",
-		       sq->name ? sq->name : "");
+		printf("square (%d,%d) %s%s%s: ", x, y, cm_square_kind_name(sq->kind), name ? " " : "",
+		       name ? name : "");
 		if (tile)
 			printf("tile %s rotation %d\n", tile, rot);
 		else if (sq->kind == CM_SQ_BIGCITY)
@@ -336,7 +337,7 @@ static void square(ctx *c, int x, int y)
 		cm_json_kv_int(j, "x", x);
 		cm_json_kv_int(j, "y", y);
 		cm_json_kv_str(j, "kind", cm_square_kind_name(sq->kind));
-		cm_json_kv_str(j, "name", sq->name);
+		cm_json_kv_str(j, "name", name);
 		cm_json_kv_str(j, "tile", tile);
 		cm_json_key(j, "rotation");
 		if (tile)

@@ -203,14 +203,16 @@ static void json_squares(cm_json *j, const cm_map *m)
 			kint(j, "x", x);
 			kint(j, "y", y);
 			kstr(j, "kind", cm_square_kind_name(s->kind));
-			kstr(j, "name", s->name);
+			kstr(j, "name", cm_map_square_name(m, x, y));
 			kint(j, "arms", s->arms);
 			json_opt_int(j, "island", s->island, s->island >= 0);
 			json_opt_int(j, "bigcity", s->bigcity, s->bigcity >= 0);
 			cm_json_key(j, "markers");
 			cm_json_arr_begin(j);
-			for (size_t k = 0; k < s->n_markers; k++)
-				cm_json_str(j, s->markers[k]);
+			size_t n_markers;
+			const char *const *markers = cm_map_square_markers(m, x, y, &n_markers);
+			for (size_t k = 0; k < n_markers; k++)
+				cm_json_str(j, markers[k]);
 			cm_json_arr_end(j);
 			/* per side, the index of its print in edge_prints */
 			cm_json_key(j, "prints");
@@ -239,7 +241,7 @@ static void json_squares(cm_json *j, const cm_map *m)
 				kstr(j, "side", cm_side_name((cm_side)e));
 				kstr(j, "kind", cm_print_kind_name(p->kind));
 				kint(j, "arms", p->arms);
-				kstr(j, "label", p->label);
+				kstr(j, "label", cm_map_print_label(m, x, y, (cm_side)e));
 				cm_json_obj_end(j);
 			}
 	cm_json_arr_end(j);

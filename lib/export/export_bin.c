@@ -233,7 +233,9 @@ static void put_map(writer *w, const cm_map *m)
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *s = cm_map_at(m, x, y);
-			if (s->n_markers > 0xFFFF) {
+			size_t n_markers;
+			const char *const *markers = cm_map_square_markers(m, x, y, &n_markers);
+			if (n_markers > 0xFFFF) {
 				w->err = CM_ELIMIT;
 				return;
 			}
@@ -241,16 +243,16 @@ static void put_map(writer *w, const cm_map *m)
 			unsigned char q[20];
 			q[0] = (unsigned char)s->kind;
 			q[1] = s->arms;
-			q[2] = (unsigned char)s->n_markers;
-			q[3] = (unsigned char)(s->n_markers >> 8);
-			set32(q + 4, str_ref(&w->st, s->name));
+			q[2] = (unsigned char)n_markers;
+			q[3] = (unsigned char)(n_markers >> 8);
+			set32(q + 4, str_ref(&w->st, cm_map_square_name(m, x, y)));
 			set32(q + 8, s->island < 0 ? NONE32 : (uint32_t)s->island);
 			set32(q + 12, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
 			set32(q + 16, w->n[S_MRKS]);
 			put(&w->s[S_SQRS], q, sizeof q);
 			rec(w, S_SQRS);
-			for (size_t k = 0; k < s->n_markers; k++) {
-				put32(&w->s[S_MRKS], str_ref(&w->st, s->markers[k]));
+			for (size_t k = 0; k < n_markers; k++) {
+				put32(&w->s[S_MRKS], str_ref(&w->st, markers[k]));
 				rec(w, S_MRKS);
 			}
 			for (int e = 0; e < 4; e++) {
@@ -264,7 +266,7 @@ static void put_map(writer *w, const cm_map *m)
 				put8(b, p->kind);
 				put8(b, p->arms);
 				put8(b, 0);
-				put32(b, str_ref(&w->st, p->label));
+				put32(b, str_ref(&w->st, cm_map_print_label(m, x, y, (cm_side)e)));
 				rec(w, S_PRNT);
 			}
 		}

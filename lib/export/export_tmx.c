@@ -394,10 +394,10 @@ static void side_segment(int x, int y, int e, long *px, long *py, bool *vertical
 }
 
 /* A print the reader's default would not give (schemas/map.md). */
-static bool print_written(const cm_edge_print *p)
+static bool print_written(const cm_edge_print *p, const char *label)
 {
 	return p->kind == CM_PRINT_ROAD || p->kind == CM_PRINT_CITY ||
-	       (p->kind == CM_PRINT_NEUTRAL && (p->label || p->arms));
+	       (p->kind == CM_PRINT_NEUTRAL && (label || p->arms));
 }
 
 static void prints_group(tmx *t, int id, const char *name, cm_print_kind kind)
@@ -408,12 +408,15 @@ static void prints_group(tmx *t, int id, const char *name, cm_print_kind kind)
 		for (int x = 0; x < m->cols; x++)
 			for (int e = 0; e < 4; e++) {
 				const cm_edge_print *p = &cm_map_at(m, x, y)->print[e];
-				if (p->kind != kind || !print_written(p))
+				if (p->kind != kind)
+					continue;
+				const char *label = cm_map_print_label(m, x, y, (cm_side)e);
+				if (!print_written(p, label))
 					continue;
 				long px, py;
 				bool vertical;
 				side_segment(x, y, e, &px, &py, &vertical);
-				object(t, p->label, px, py, 0, 0);
+				object(t, label, px, py, 0, 0);
 				start(t, "properties");
 				prop_int(t, "arms", p->arms);
 				end(t);
@@ -512,12 +515,12 @@ static void names_group(tmx *t)
 	group(t, 10, "names");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			const cm_square *s = cm_map_at(m, x, y);
-			if (!s->name)
+			const char *name = cm_map_square_name(m, x, y);
+			if (!name)
 				continue;
 			/* wide enough for the longest word at 8 px: Tiled breaks
 			 * lines only between words then; centred on the square */
-			long w = longest_word(s->name) * 6 + 4;
+			long w = longest_word(name) * 6 + 4;
 			w = w < TS ? TS : w + (w & 1);
 			object(t, NULL, (long)x * TS + TS / 2 - w / 2, (long)y * TS, w, TS);
 			start(t, "text");
@@ -525,9 +528,9 @@ static void names_group(tmx *t)
 			attr(t, "wrap", "1");
 			attr(t, "halign", "center");
 			attr(t, "valign", "center");
-			if (!xml_text_ok(s->name))
-				t->bad = s->name;
-			else if (xmlTextWriterWriteString(t->w, (const xmlChar *)s->name) < 0)
+			if (!xml_text_ok(name))
+				t->bad = name;
+			else if (xmlTextWriterWriteString(t->w, (const xmlChar *)name) < 0)
 				t->err = 1;
 			end(t);
 			end(t);
@@ -536,9 +539,10 @@ static void names_group(tmx *t)
 	group(t, 11, "markers");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			const cm_square *s = cm_map_at(m, x, y);
-			for (size_t k = 0; k < s->n_markers; k++) {
-				object(t, s->markers[k], (long)x * TS + TS / 2, (long)y * TS + 3 * TS / 4, 0, 0);
+			size_t n_markers;
+			const char *const *markers = cm_map_square_markers(m, x, y, &n_markers);
+			for (size_t k = 0; k < n_markers; k++) {
+				object(t, markers[k], (long)x * TS + TS / 2, (long)y * TS + 3 * TS / 4, 0, 0);
 				start(t, "point");
 				end(t);
 				end(t);

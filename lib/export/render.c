@@ -244,13 +244,23 @@ static int write_png(const canvas *c, int alpha, const char *path, cm_diags *d)
 		goto out;
 	}
 	rc = encode(w, c, alpha);
+	/* put in place as every atomic output is (cm_tmp_commit: synced,
+	 * renamed, directory synced); a duplicate descriptor carries it */
+	int keep = !rc && fflush(w->f) == 0 ? dup(fileno(w->f)) : -1;
 	if (fclose(w->f) && !rc) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
 		rc = CM_EIO;
 	}
 	w->f = NULL;
-	if (!rc && rename(tmp, path)) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot rename into place: %s", strerror(errno));
+	if (!rc && keep < 0) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+		rc = CM_EIO;
+	}
+	if (rc) {
+		if (keep >= 0)
+			close(keep);
+	} else if (cm_tmp_commit(tmp, keep, path) != 0) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
 		rc = CM_EIO;
 	}
 out:
@@ -268,10 +278,14 @@ out:
 }
 
 /* Colour of each square: the legend's best colour for it, or the built-in. */
-static rgba square_colour(const cm_map *m, const cm_legend *lg, const cm_legend *builtin, const cm_square *s,
+static rgba square_colour(const cm_map *m, const cm_legend *lg, const cm_legend *builtin, int x, int y,
                           unsigned *warned, const char *out_png, cm_diags *d)
 {
-	const cm_legend_colour *c = lg ? cm_legend_find(lg, m, s) : NULL;
+	static const cm_square none_sq = { .kind = CM_SQ_NONE, .island = -1, .bigcity = -1 };
+	const cm_square *s = cm_map_at(m, x, y);
+	if (!s)
+		s = &none_sq;
+	const cm_legend_colour *c = lg ? cm_legend_find(lg, m, x, y) : NULL;
 	if (c)
 		return legend_rgba(c);
 	if (lg && !(*warned & (1u << s->kind))) {
@@ -368,13 +382,12 @@ static int render_png(const cm_map *m, const cm_legend *lg, const cm_render_opts
 	}
 	unsigned warned = 0;
 	int alpha = 0;
-	cm_square none_sq = { .kind = CM_SQ_NONE, .island = -1, .bigcity = -1 };
-	rgba bg = square_colour(m, lg, builtin, &none_sq, &warned, out_png, d);
+	rgba bg = square_colour(m, lg, builtin, -1, -1, &warned, out_png, d); /* off the grid: the background */
 	fill(&c, 0, 0, c.w, c.h, bg);
 	alpha |= bg.a != 255;
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			rgba col = square_colour(m, lg, builtin, cm_map_at(m, x, y), &warned, out_png, d);
+			rgba col = square_colour(m, lg, builtin, x, y, &warned, out_png, d);
 			alpha |= col.a != 255;
 			fill(&c, ox + x * cw, oy + y * ch, cw, ch, col);
 		}

@@ -115,11 +115,13 @@ static void data(page *pg)
 	}
 	fputs("},\n\"names\":{", f);
 	pg->first = 1;
-	for (int i = 0; i < n; i++)
-		if (m->squares[i].name) {
+	for (int i = 0; i < n; i++) {
+		const char *name = cm_map_square_name(m, i % m->cols, i / m->cols);
+		if (name) {
 			key_open(pg, i);
-			cm__put_js(f, m->squares[i].name);
+			cm__put_js(f, name);
 		}
+	}
 	fputs("},\n\"bigcity\":{", f);
 	pg->first = 1;
 	for (int i = 0; i < n; i++) {
@@ -149,14 +151,15 @@ static void data(page *pg)
 	fputs("},\n\"markers\":{", f);
 	pg->first = 1;
 	for (int i = 0; i < n; i++) {
-		const cm_square *s = &m->squares[i];
-		if (!s->n_markers)
+		size_t n_markers;
+		const char *const *markers = cm_map_square_markers(m, i % m->cols, i / m->cols, &n_markers);
+		if (!n_markers)
 			continue;
 		key_open(pg, i);
 		fputc('[', f);
-		for (size_t k = 0; k < s->n_markers; k++) {
+		for (size_t k = 0; k < n_markers; k++) {
 			fputs(k ? "," : "", f);
-			cm__put_js(f, s->markers[k] ? s->markers[k] : "");
+			cm__put_js(f, markers[k] ? markers[k] : "");
 		}
 		fputc(']', f);
 	}
@@ -173,9 +176,10 @@ static void data(page *pg)
 				key_open(pg, i);
 				fputc('[', f);
 			}
+			const char *label = cm_map_print_label(m, i % m->cols, i / m->cols, (cm_side)e);
 			char *t = cm_asprintf("%s %s%s%.0d%s%s%s", cm_side_name((cm_side)e), cm_print_kind_name(ep->kind),
-			                      ep->arms ? ", coats of arms " : "", ep->arms, ep->label ? ", \xe2\x80\x9c" : "",
-			                      ep->label ? ep->label : "", ep->label ? "\xe2\x80\x9d" : "");
+			                      ep->arms ? ", coats of arms " : "", ep->arms, label ? ", \xe2\x80\x9c" : "",
+			                      label ? label : "", label ? "\xe2\x80\x9d" : "");
 			fputs(any ? "," : "", f);
 			cm__put_js(f, t ? t : "?");
 			free(t);

@@ -578,7 +578,7 @@ static void starts(svg *v)
 
 /* Where an edge print's label and arms go: outside side s of (x0,y0),
  * clear of the print itself (which reaches 8 units out at the middle). */
-static void print_label(svg *v, int x0, int y0, int s, const cm_edge_print *p)
+static void print_label(svg *v, int x0, int y0, int s, const cm_edge_print *p, const char *label)
 {
 	FILE *f = v->f;
 	static const char *const anchor[4] = { "middle", "start", "middle", "end" };
@@ -601,10 +601,10 @@ static void print_label(svg *v, int x0, int y0, int s, const cm_edge_print *p)
 		shield(f, sx, sy);
 	}
 	/* above or below: as wide as three squares; beside: the margin's room */
-	if (p->label && (s == CM_N || s == CM_S))
-		fitted(v, lx, ly, 3 * S - 4, 10, 8, "label", p->label);
-	else if (p->label)
-		text(f, lx, ly, 8, anchor[s], "label", p->label);
+	if (label && (s == CM_N || s == CM_S))
+		fitted(v, lx, ly, 3 * S - 4, 10, 8, "label", label);
+	else if (label)
+		text(f, lx, ly, 8, anchor[s], "label", label);
 }
 
 static void prints(svg *v)
@@ -652,8 +652,9 @@ static void prints(svg *v)
 					col(f, "fill", cm_palette_print(CM_PRINT_CITY));
 					fputs(" stroke=\"#ffffff\" stroke-width=\"0.8\"/>", f);
 				}
-				if (p->kind != CM_PRINT_NONE && (p->label || p->arms))
-					print_label(v, x0, y0, s, p);
+				const char *label = p->kind != CM_PRINT_NONE ? cm_map_print_label(m, x, y, (cm_side)s) : NULL;
+				if (p->kind != CM_PRINT_NONE && (label || p->arms))
+					print_label(v, x0, y0, s, p, label);
 			}
 		}
 	fputs("</g>", f);
@@ -714,17 +715,25 @@ static int collect_markers(svg *v)
 {
 	const cm_map *m = v->m;
 	size_t n = 0;
-	for (int i = 0; i < m->cols * m->rows; i++)
-		n += m->squares[i].n_markers;
+	for (int y = 0; m->extras && y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			size_t k;
+			cm_map_square_markers(m, x, y, &k);
+			n += k;
+		}
 	if (!n)
 		return 0;
 	v->mk = malloc(n * sizeof *v->mk);
 	if (!v->mk)
 		return CM_ENOMEM;
-	for (int i = 0; i < m->cols * m->rows; i++)
-		for (size_t k = 0; k < m->squares[i].n_markers; k++)
-			if (m->squares[i].markers[k])
-				v->mk[v->n_mk++] = m->squares[i].markers[k];
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			size_t nk;
+			const char *const *mk = cm_map_square_markers(m, x, y, &nk);
+			for (size_t k = 0; k < nk; k++)
+				if (mk[k])
+					v->mk[v->n_mk++] = mk[k];
+		}
 	qsort(v->mk, v->n_mk, sizeof *v->mk, cmp_str);
 	size_t u = 0;
 	for (size_t i = 0; i < v->n_mk; i++)
@@ -734,10 +743,6 @@ static int collect_markers(svg *v)
 	return 0;
 }
 
-static int has_name(const cm_square *s)
-{
-	return s->name && s->name[0];
-}
 
 /* Towns, landmarks, arms and markers on squares, and every square name. */
 static void square_words(svg *v)
@@ -755,16 +760,18 @@ static void square_words(svg *v)
 				tower(f, x0 + S / 2, y0 + 4);
 			for (int a = 0; a < sq->arms && a < 3; a++)
 				shield(f, x0 + 3 + 9 * a, y0 + 4);
-			for (size_t k = 0; k < sq->n_markers && k < 3; k++) {
-				if (!sq->markers[k])
+			size_t n_markers;
+			const char *const *markers = cm_map_square_markers(m, x, y, &n_markers);
+			for (size_t k = 0; k < n_markers && k < 3; k++) {
+				if (!markers[k])
 					continue;
 				fputs("<g class=\"marker\"><title>", f);
-				cm__put_xml(f, sq->markers[k]);
+				cm__put_xml(f, markers[k]);
 				fputs("</title>", f);
-				marker_symbol(f, x0 + S - 6 - 10 * (int)k, y0 + 6, marker_index(v, sq->markers[k]));
+				marker_symbol(f, x0 + S - 6 - 10 * (int)k, y0 + 6, marker_index(v, markers[k]));
 				fputs("</g>", f);
 			}
-			if (sq->n_markers > 3)
+			if (n_markers > 3)
 				text(f, x0 + S - 36, y0 + 8, 6, "start", NULL, "+");
 		}
 	fputs("</g><g id=\"names\" stroke=\"#ffffff\" stroke-width=\"2\" stroke-linejoin=\"round\" "
@@ -774,10 +781,10 @@ static void square_words(svg *v)
 	fputs(">", f);
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			const cm_square *sq = sq_at(v, x, y);
-			if (!has_name(sq))
+			const char *name = cm_map_square_name(m, x, y);
+			if (!name || !name[0])
 				continue;
-			fitted(v, v->ox + x * S + S / 2, v->oy + y * S + S - 4, S - 3, S / 2 + 2, 9, "name", sq->name);
+			fitted(v, v->ox + x * S + S / 2, v->oy + y * S + S - 4, S - 3, S / 2 + 2, 9, "name", name);
 		}
 	/* big-city names over their pieces */
 	for (size_t i = 0; i < m->n_bigcities; i++) {
@@ -1302,14 +1309,14 @@ static void pads(svg *v)
 	const cm_map *m = v->m;
 	long l = PAD * 100L, r = PAD * 100L;
 	for (int y = 0; y < m->rows; y++) {
-		const cm_edge_print *pw = &sq_at(v, 0, y)->print[CM_W];
-		const cm_edge_print *pe = &sq_at(v, m->cols - 1, y)->print[CM_E];
-		if (pw->label) {
-			long w = cm__text_width(pw->label, 8) + 800;
+		const char *pw = cm_map_print_label(m, 0, y, CM_W);
+		const char *pe = cm_map_print_label(m, m->cols - 1, y, CM_E);
+		if (pw) {
+			long w = cm__text_width(pw, 8) + 800;
 			l = w > l ? w : l;
 		}
-		if (pe->label) {
-			long w = cm__text_width(pe->label, 8) + 800;
+		if (pe) {
+			long w = cm__text_width(pe, 8) + 800;
 			r = w > r ? w : r;
 		}
 	}

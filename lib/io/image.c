@@ -232,14 +232,6 @@ int cm_legend_load_file(const char *path, cm_diags *d, cm_legend **out)
 	return rc;
 }
 
-static int has_marker(const cm_square *s, const char *marker)
-{
-	for (size_t i = 0; i < s->n_markers; i++)
-		if (strcmp(s->markers[i], marker) == 0)
-			return 1;
-	return 0;
-}
-
 /* ------------------------------------------------------------- png reader */
 
 #define MAX_WARNINGS 20
@@ -808,34 +800,34 @@ static int island_index(cm_map *m, const char *id)
 	return (int)m->n_islands++;
 }
 
-static int add_marker(cm_square *s, const char *marker)
+/* Adds marker to square i's markers unless it has it already. */
+static int add_marker(cm_map *m, int i, const char *marker)
 {
-	if (has_marker(s, marker))
-		return 0;
-	char **v = realloc(s->markers, (s->n_markers + 1) * sizeof *v);
-	if (!v)
-		return CM_ENOMEM;
-	s->markers = v;
-	if (!(v[s->n_markers] = cm_strdup(marker)))
-		return CM_ENOMEM;
-	s->n_markers++;
-	return 0;
+	int x = i % m->cols, y = i / m->cols;
+	size_t n;
+	const char *const *v = cm_map_square_markers(m, x, y, &n);
+	for (size_t k = 0; k < n; k++)
+		if (strcmp(v[k], marker) == 0)
+			return 0;
+	return cm_map_add_square_marker(m, x, y, marker);
 }
 
-/* Adds what colour c says to square s (kind set by the caller). *isl
+/* Adds what colour c says to square i (kind set by the caller). *isl
  * remembers the island index of c (-2: not looked up yet), so the islands
  * are searched once per colour, not once per square. */
-static int fill_square(cm_map *m, cm_square *s, const cm_legend_colour *c, int *isl)
+static int fill_square(cm_map *m, int i, const cm_legend_colour *c, int *isl)
 {
+	cm_square *s = &m->squares[i];
 	if (c->island && s->island < 0) {
 		if (*isl == -2)
 			*isl = island_index(m, c->island);
 		if ((s->island = *isl) < 0)
 			return CM_ENOMEM;
 	}
-	if (c->name && !s->name && !(s->name = cm_strdup(c->name)))
+	int x = i % m->cols, y = i / m->cols;
+	if (c->name && !cm_map_square_name(m, x, y) && cm_map_set_square_name(m, x, y, c->name))
 		return CM_ENOMEM;
-	if (c->marker && add_marker(s, c->marker))
+	if (c->marker && add_marker(m, i, c->marker))
 		return CM_ENOMEM;
 	if (c->arms && !s->arms)
 		s->arms = c->arms;
@@ -855,7 +847,7 @@ int cm_image_import(const char *png_path, const cm_legend *lg, cm_diags *d, cm_m
 	for (int i = 0; i < r->g.cols * r->g.rows; i++) {
 		const cm_legend_colour *c = &lg->colours[r->cell[i]];
 		m->squares[i].kind = c->kind;
-		if ((rc = fill_square(m, &m->squares[i], c, &r->isl_of[r->cell[i]])))
+		if ((rc = fill_square(m, i, c, &r->isl_of[r->cell[i]])))
 			goto out;
 	}
 	if (!(m->image = cm_strdup(png_path)) || (lg->file && !(m->legend = cm_strdup(lg->file)))) {
@@ -912,7 +904,7 @@ int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diag
 					continue;
 				}
 			}
-			if (fill_square(m, s, c, &r->isl_of[idx])) {
+			if (fill_square(m, y * m->cols + x, c, &r->isl_of[idx])) {
 				rc = CM_ENOMEM;
 				goto out;
 			}

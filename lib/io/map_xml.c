@@ -360,10 +360,9 @@ static void read_square(reader *r, xmlNode *n)
 	free(kind);
 	sq->line = line;
 	char *name = rd_attr(r, n, "name");
-	if (name) {
-		free(sq->name);
-		sq->name = name;
-	}
+	if (name && cm_map_set_square_name(m, x, y, name))
+		r->oom = true;
+	free(name);
 	sq->arms = (uint8_t)cm_xml_attr_int(n, "arms", sq->arms);
 	char *island = rd_attr(r, n, "island");
 	if (island) {
@@ -380,23 +379,22 @@ static void read_square(reader *r, xmlNode *n)
 		if (!cm_xml_is(c, "marker"))
 			continue;
 		xmlChar *t = xmlNodeGetContent(c);
-		if (!t || cm_map_add_marker(sq, (const char *)t))
+		if (!t || cm_map_add_square_marker(m, x, y, (const char *)t))
 			r->oom = true;
 		xmlFree(t);
 	}
 	if (!pr)
 		return;
 	/* the printing's own name, kind and markers */
-	if ((name = rd_attr(r, pr, "name")) != NULL) {
-		free(sq->name);
-		sq->name = name;
-	}
+	if ((name = rd_attr(r, pr, "name")) != NULL && cm_map_set_square_name(m, x, y, name))
+		r->oom = true;
+	free(name);
 	if ((kind = rd_attr(r, pr, "kind")) != NULL && cm_square_kind_parse(kind, &k) == 0)
 		r->kind_to[i] = (uint8_t)k; /* land or town: printing_child checked it */
 	free(kind);
 	for (xmlNode *c = cm_xml_elem(pr->children); c; c = cm_xml_elem(c->next)) {
 		xmlChar *t = xmlNodeGetContent(c);
-		if (!t || cm_map_add_marker(sq, (const char *)t))
+		if (!t || cm_map_add_square_marker(m, x, y, (const char *)t))
 			r->oom = true;
 		xmlFree(t);
 	}
@@ -416,13 +414,16 @@ static void read_edge(reader *r, xmlNode *n)
 		cm_edge_print *p = &sq->print[s];
 		if (p->kind != CM_PRINT_NONE) {
 			rd_report_at(r, "CM0202", n, "side", "side %s of square (%d,%d) has a print already (line %u)", side, x,
-			          y, p->line);
+			          y, cm_map_print_line(r->m, x, y, (cm_side)s));
 		} else {
 			p->kind = strcmp(print, "road") == 0 ? CM_PRINT_ROAD
 			          : strcmp(print, "city") == 0 ? CM_PRINT_CITY : CM_PRINT_NEUTRAL;
 			p->arms = (uint8_t)cm_xml_attr_int(n, "arms", 0);
-			p->label = rd_attr(r, n, "label");
-			p->line = line;
+			char *label = rd_attr(r, n, "label");
+			if ((label && cm_map_set_print_label(r->m, x, y, (cm_side)s, label)) ||
+			    cm_map_set_print_line(r->m, x, y, (cm_side)s, line))
+				r->oom = true;
+			free(label);
 		}
 	}
 	free(side);
@@ -916,19 +917,22 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 	for (int y = 0; y < m->rows; y++)
 		for (int xx = 0; xx < m->cols; xx++) {
 			const cm_square *sq = cm_map_at(m, xx, y);
-			if (!sq->name && sq->island < 0 && !sq->arms && !sq->n_markers)
+			const char *name = cm_map_square_name(m, xx, y);
+			size_t n_markers;
+			const char *const *markers = cm_map_square_markers(m, xx, y, &n_markers);
+			if (!name && sq->island < 0 && !sq->arms && !n_markers)
 				continue;
 			cm_xw_open(x, 1, "square");
 			cm_xw_attr_int(x, "x", xx);
 			cm_xw_attr_int(x, "y", y);
-			cm_xw_attr(x, "name", sq->name);
+			cm_xw_attr(x, "name", name);
 			if (sq->island >= 0 && (size_t)sq->island < m->n_islands)
 				cm_xw_attr(x, "island", m->islands[sq->island].name);
 			if (sq->arms)
 				cm_xw_attr_int(x, "arms", (long)sq->arms);
-			for (size_t k = 0; k < sq->n_markers; k++) {
+			for (size_t k = 0; k < n_markers; k++) {
 				cm_xw_open(x, 2, "marker");
-				cm_xw_text(x, sq->markers[k]);
+				cm_xw_text(x, markers[k]);
 				cm_xw_close(x, 2);
 			}
 			cm_xw_close(x, 1);
@@ -938,7 +942,10 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 		for (int xx = 0; xx < m->cols; xx++)
 			for (int s = 0; s < MAX_SIDE; s++) {
 				const cm_edge_print *p = &cm_map_at(m, xx, y)->print[s];
-				if (p->kind == CM_PRINT_NONE || (p->kind == CM_PRINT_NEUTRAL && !p->arms && !p->label))
+				if (p->kind == CM_PRINT_NONE)
+					continue;
+				const char *label = cm_map_print_label(m, xx, y, (cm_side)s);
+				if (p->kind == CM_PRINT_NEUTRAL && !p->arms && !label)
 					continue;
 				cm_xw_open(x, 1, "edge");
 				cm_xw_attr_int(x, "x", xx);
@@ -947,7 +954,7 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 				cm_xw_attr(x, "print", cm_print_kind_name(p->kind));
 				if (p->arms)
 					cm_xw_attr_int(x, "arms", (long)p->arms);
-				cm_xw_attr(x, "label", p->label);
+				cm_xw_attr(x, "label", label);
 				cm_xw_close(x, 1);
 			}
 	for (size_t i = 0; i < m->n_bigcities; i++) {

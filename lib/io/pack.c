@@ -19,6 +19,7 @@
 #include "carcamap/pack.h"
 #include "export/export_int.h"
 #include "io/schema_int.h"
+#include "model/map_int.h"
 #include "base/sha256_int.h"
 #include "base/util_int.h"
 
@@ -247,15 +248,17 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 	unsigned plain_key = ~0u;
 	for (int i = 0; i < m->cols * m->rows; i++) {
 		const cm_square *s = &m->squares[i];
-		bool is_plain = !s->name && !s->arms && s->island < 0 && s->bigcity < 0 && !s->n_markers;
+		const cm_square_extra *x = m->extras ? cm_map_extra_find(m, i) : NULL;
+		bool is_plain = (!x || (!x->name && !x->n_markers && !x->label[0] && !x->label[1] && !x->label[2] &&
+		                        !x->label[3])) &&
+		                !s->arms && s->island < 0 && s->bigcity < 0;
 		unsigned key = (unsigned)s->kind << 8;
 		for (int e = 0; e < 4 && is_plain; e++) {
-			is_plain = !s->print[e].arms && !s->print[e].label;
+			is_plain = !s->print[e].arms;
 			key |= ((unsigned)s->print[e].kind & 3u) << (2 * e);
 		}
-		is_plain = is_plain && (unsigned)s->kind < 256u && (unsigned)s->print[0].kind < 4u &&
-		           (unsigned)s->print[1].kind < 4u && (unsigned)s->print[2].kind < 4u &&
-		           (unsigned)s->print[3].kind < 4u;
+		is_plain = is_plain && s->print[0].kind < 4u && s->print[1].kind < 4u && s->print[2].kind < 4u &&
+		           s->print[3].kind < 4u;
 		if (is_plain && key == plain_key) {
 			h_bytes(hp, plain, plain_n);
 			continue;
@@ -263,17 +266,17 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 		size_t before = hp->n;
 		unsigned long flushes = hp->flushes;
 		h_str(hp, cm_square_kind_name(s->kind));
-		h_str(hp, s->name);
+		h_str(hp, x ? x->name : NULL);
 		h_int(hp, s->arms);
 		h_int(hp, s->island);
 		h_int(hp, s->bigcity);
-		h_int(hp, (long long)s->n_markers);
-		for (size_t k = 0; k < s->n_markers; k++)
-			h_str(hp, s->markers[k]);
+		h_int(hp, x ? (long long)x->n_markers : 0);
+		for (size_t k = 0; x && k < x->n_markers; k++)
+			h_str(hp, x->markers[k]);
 		for (int e = 0; e < 4; e++) {
 			h_str(hp, cm_print_kind_name(s->print[e].kind));
 			h_int(hp, s->print[e].arms);
-			h_str(hp, s->print[e].label);
+			h_str(hp, x ? x->label[e] : NULL);
 		}
 		/* the square's bytes are in the buffer unless it was flushed meanwhile */
 		if (is_plain && hp->flushes == flushes && hp->n - before <= sizeof plain) {
@@ -491,19 +494,19 @@ static int put_tileset(wr *w, const cm_tileset *ts)
 static const char print_chars[] = "-nrc";
 
 /* An edge print row holds what map_grids.prints cannot: arms, a label. */
-static bool print_stored(const cm_edge_print *p)
+static bool print_stored(const cm_edge_print *p, const char *label)
 {
-	return p->arms || p->label;
+	return p->arms || label;
 }
 
 /* A square gets a row when it carries anything besides its kind and print
  * kinds (which map_grids holds for every square). */
-static bool square_stored(const cm_square *s)
+static bool square_stored(const cm_square *s, const cm_square_extra *x)
 {
-	if (s->name || s->arms || s->island >= 0 || s->bigcity >= 0 || s->n_markers)
+	if ((x && x->name) || s->arms || s->island >= 0 || s->bigcity >= 0 || (x && x->n_markers))
 		return true;
 	for (int e = 0; e < 4; e++)
-		if (print_stored(&s->print[e]))
+		if (print_stored(&s->print[e], x ? x->label[e] : NULL))
 			return true;
 	return false;
 }
@@ -556,17 +559,19 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 	for (int y = 0; y < m->rows && !rc; y++)
 		for (int x = 0; x < m->cols && !rc; x++) {
 			const cm_square *s = cm_map_at(m, x, y);
-			if (!square_stored(s))
+			const cm_square_extra *xs = m->extras ? cm_map_extra_find(m, y * m->cols + x) : NULL;
+			if (!square_stored(s, xs))
 				continue;
-			rc = ins(w, S_SQUARE, "tiittioo", m->id, x, y, cm_square_kind_name(s->kind), s->name,
+			rc = ins(w, S_SQUARE, "tiittioo", m->id, x, y, cm_square_kind_name(s->kind), xs ? xs->name : NULL,
 			         (int)s->arms, s->island, s->bigcity);
-			for (size_t k = 0; k < s->n_markers && !rc; k++)
-				rc = ins(w, S_MARKER, "tiiit", m->id, x, y, (int)k, s->markers[k]);
+			for (size_t k = 0; xs && k < xs->n_markers && !rc; k++)
+				rc = ins(w, S_MARKER, "tiiit", m->id, x, y, (int)k, xs->markers[k]);
 			for (int e = 0; e < 4 && !rc; e++) {
 				const cm_edge_print *p = &s->print[e];
-				if (print_stored(p))
+				const char *label = xs ? xs->label[e] : NULL;
+				if (print_stored(p, label))
 					rc = ins(w, S_PRINT, "tiittit", m->id, x, y, cm_side_name((cm_side)e),
-					         cm_print_kind_name(p->kind), (int)p->arms, p->label);
+					         cm_print_kind_name(p->kind), (int)p->arms, label);
 			}
 		}
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
@@ -1801,36 +1806,41 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		seen[y * m->cols + x] |= 1;
 		int kind = 0;
 		long long arms = 0, island = -1, bigcity = -1;
+		char *name = NULL;
 		if (col_name(r, sq, 2, "square kind", n_square, 0, CM_SQ_KIND_COUNT, &kind) &&
-		    col_text(r, sq, 3, "name", true, &s->name) && col_int(r, sq, 4, "arms", 0, 255, &arms) &&
+		    col_text(r, sq, 3, "name", true, &name) && col_int(r, sq, 4, "arms", 0, 255, &arms) &&
 		    col_opt_int(r, sq, 5, "island", (long long)m->n_islands - 1, &island) &&
 		    col_opt_int(r, sq, 6, "big city", (long long)m->n_bigcities - 1, &bigcity)) {
-			if (r->p->version >= 2 && (cm_square_kind)kind != s->kind) {
+			if (r->p->version >= 2 && kind != s->kind) {
 				rd_bad(r, "square kind %s differs from the grid's %s", cm_square_kind_name((cm_square_kind)kind),
 				       cm_square_kind_name(s->kind));
+				free(name);
 				continue;
 			}
-			s->kind = (cm_square_kind)kind;
+			s->kind = (uint8_t)kind;
 			s->arms = (uint8_t)arms;
 			s->island = (int)island;
 			s->bigcity = (int)bigcity;
 		}
+		if (name && cm_map_set_square_name(m, x, y, name))
+			rd_nomem(r);
+		free(name);
 	}
 	rd_bind(mk, id, -1, -1);
-	size_t cap = 0;
-	cm_square *last = NULL;
 	while (!r->rc && rd_step(r, mk)) {
 		cm_square *s = col_square(r, mk, 0, m, w, sizeof w, where, &x, &y);
 		if (!s)
 			continue;
-		if (s != last)
-			cap = s->n_markers; /* a fresh square: its array is empty */
-		last = s;
 		if (!(seen[y * m->cols + x] & 1)) {
 			rd_bad(r, "marker on a square that is not stored");
 			continue;
 		}
-		char **text = rd_next(r, mk, 2, (void **)&s->markers, &s->n_markers, &cap, sizeof *text,
+		cm_square_extra *e = cm_map_extra_get(m, y * m->cols + x);
+		if (!e) {
+			rd_nomem(r);
+			continue;
+		}
+		char **text = rd_next(r, mk, 2, (void **)&e->markers, &e->n_markers, &e->cap_markers, sizeof *text,
 		                      MAX_ITEMS);
 		if (!text || !col_text(r, mk, 3, "marker", false, text))
 			continue;
@@ -1850,19 +1860,26 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		}
 		seen[y * m->cols + x] |= bit;
 		cm_edge_print *p = &s->print[side];
-		if (col_name(r, pr, 3, "edge print kind", n_print, 0, CM_PRINT_CITY + 1, &kind) &&
-		    r->p->version >= 2 && (cm_print_kind)kind != p->kind) {
+		if (!col_name(r, pr, 3, "edge print kind", n_print, 0, CM_PRINT_CITY + 1, &kind))
+			continue;
+		if (r->p->version >= 2 && (cm_print_kind)kind != (cm_print_kind)p->kind) {
 			rd_bad(r, "edge print kind %s on side %s differs from the grid's %s",
-			       cm_print_kind_name((cm_print_kind)kind), cm_side_name((cm_side)side), cm_print_kind_name(p->kind));
+			       cm_print_kind_name((cm_print_kind)kind), cm_side_name((cm_side)side),
+			       cm_print_kind_name((cm_print_kind)p->kind));
 			continue;
 		}
-		if (!r->rc && col_int(r, pr, 4, "arms", 0, 255, &arms) && col_text(r, pr, 5, "label", true, &p->label)) {
-			p->kind = (cm_print_kind)kind;
+		char *label = NULL;
+		bool ok = col_int(r, pr, 4, "arms", 0, 255, &arms) && col_text(r, pr, 5, "label", true, &label);
+		if (label && cm_map_set_print_label(m, x, y, (cm_side)side, label))
+			rd_nomem(r);
+		free(label);
+		if (ok) {
+			p->kind = (uint8_t)kind;
 			p->arms = (uint8_t)arms;
 		}
 	}
 	rd_bind(pc, id, -1, -1);
-	cap = 0;
+	size_t cap = 0;
 	long long prev = -1;
 	while (!r->rc && rd_step(r, pc)) {
 		long long b, px, py;

@@ -34,7 +34,6 @@ typedef struct {
 	size_t *city_npts;
 	double *city_box;    /* x0 y0 x1 y1 per big city */
 	size_t *piece_cap;   /* per big city */
-	size_t *marker_cap;  /* per square */
 	int *island_order;   /* island indices sorted by id */
 	size_t n_island_order;
 	unsigned long long work; /* point-in-polygon steps, bounded */
@@ -862,12 +861,12 @@ static void read_names(rd *r, xmlNode *layer)
 			cm_square *s = cm_map_at_mut(m, x, y);
 			if (!text)
 				report(r, "CM0705", o.line, &o, "square (%d,%d): a name object needs a text", x, y);
-			else if (s->name)
+			else if (cm_map_square_name(m, x, y))
 				report(r, "CM0202", o.line, &o, "square (%d,%d) is already named \"%s\" by object %ld", x, y,
-				       s->name, r->named_by[y * m->cols + x]);
+				       cm_map_square_name(m, x, y), r->named_by[y * m->cols + x]);
 			else {
-				s->name = text;
-				text = NULL;
+				if (cm_map_set_square_name(m, x, y, text))
+					r->oom = true;
 				r->named_by[y * m->cols + x] = o.id;
 				s->line = o.line;
 			}
@@ -884,17 +883,10 @@ static void read_markers(rd *r, xmlNode *layer)
 		obj o;
 		int x, y;
 		if (read_obj(r, n, "markers", &o) && obj_square(r, &o, &x, &y)) {
-			cm_square *s = cm_map_at_mut(m, x, y);
 			if (!o.name)
 				report(r, "CM0705", o.line, &o, "square (%d,%d): a marker needs its text as the object name", x, y);
-			else {
-				if (cm_grow((void **)&s->markers, &r->marker_cap[y * m->cols + x], s->n_markers, sizeof *s->markers))
-					r->oom = true;
-				else {
-					s->markers[s->n_markers++] = o.name;
-					o.name = NULL;
-				}
-			}
+			else if (cm_map_add_square_marker(m, x, y, o.name))
+				r->oom = true;
 		}
 		obj_free(&o);
 	}
@@ -1099,11 +1091,10 @@ static void read_prints(rd *r, xmlNode *layer, cm_print_kind kind, const char *l
 			cm_diags_set_square(r->d, x, y);
 		} else {
 			*by_id = o.id ? o.id : -1;
-			p->kind = kind;
-			p->label = o.name;
-			o.name = NULL;
+			p->kind = (uint8_t)kind;
+			if ((o.name && cm_map_set_print_label(m, x, y, s, o.name)) || cm_map_set_print_line(m, x, y, s, o.line))
+				r->oom = true;
 			p->arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
-			p->line = o.line;
 		}
 		obj_free(&o);
 	}
@@ -1377,8 +1368,7 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 	r.named_by = calloc(n, sizeof *r.named_by);
 	r.island_by = calloc(n, sizeof *r.island_by);
 	r.print_by = calloc(4 * n, sizeof *r.print_by);
-	r.marker_cap = calloc(n, sizeof *r.marker_cap);
-	if (!gid || !glines || !r.named_by || !r.island_by || !r.print_by || !r.marker_cap) {
+	if (!gid || !glines || !r.named_by || !r.island_by || !r.print_by) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
@@ -1426,7 +1416,6 @@ out:
 	free(r.city_npts);
 	free(r.city_box);
 	free(r.piece_cap);
-	free(r.marker_cap);
 	free(r.island_order);
 	if (rc) {
 		cm_map_free(m);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "carcamap/image.h"
 #include "carcamap/palette.h"
+#include "model/map_int.h"
 #include "base/util_int.h"
 
 void cm_legend_free(cm_legend *lg)
@@ -60,16 +61,22 @@ static int str_eq(const char *a, const char *b)
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
-static int has_marker(const cm_square *s, const char *marker)
+static int has_marker(const cm_square_extra *e, const char *marker)
 {
-	for (size_t i = 0; i < s->n_markers; i++)
-		if (strcmp(s->markers[i], marker) == 0)
+	for (size_t i = 0; e && i < e->n_markers; i++)
+		if (strcmp(e->markers[i], marker) == 0)
 			return 1;
 	return 0;
 }
 
-const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, const cm_square *s)
+const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, int x, int y)
 {
+	static const cm_square none_sq = { .kind = CM_SQ_NONE, .island = -1, .bigcity = -1 };
+	const cm_square *s = cm_map_at(m, x, y);
+	const cm_square_extra *e = s ? cm_map_extra_find(m, y * m->cols + x) : NULL;
+	if (!s)
+		s = &none_sq;
+	const char *name = e ? e->name : NULL;
 	const char *island = s->island >= 0 && (size_t)s->island < m->n_islands ? m->islands[s->island].name : NULL;
 	const cm_legend_colour *best = NULL;
 	int best_score = -1;
@@ -79,8 +86,8 @@ const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, con
 			continue;
 		/* an attribute the colour gives but the square lacks disqualifies
 		 * it (importing it would add what the square has not) */
-		if ((c->island && !str_eq(c->island, island)) || (c->name && !str_eq(c->name, s->name)) ||
-		    (c->marker && !has_marker(s, c->marker)) || (c->arms && c->arms != s->arms))
+		if ((c->island && !str_eq(c->island, island)) || (c->name && !str_eq(c->name, name)) ||
+		    (c->marker && !has_marker(e, c->marker)) || (c->arms && c->arms != s->arms))
 			continue;
 		int score = (c->island != NULL) + (c->name != NULL) + (c->marker != NULL) + (c->arms != 0);
 		if (score > best_score) {

@@ -94,6 +94,10 @@ int cm_about_find(const char *name)
 	return -1;
 }
 
+/* A million squares on the largest map: the square holds only what every
+ * square needs (map_extra.c keeps the rest). */
+_Static_assert(sizeof(cm_square) <= CM_SQUARE_MAX_BYTES, "cm_square is larger than CM_SQUARE_MAX_BYTES");
+
 int cm_map_new(int cols, int rows, cm_map **out)
 {
 	*out = NULL;
@@ -124,15 +128,7 @@ void cm_map_free(cm_map *m)
 {
 	if (!m)
 		return;
-	for (int i = 0; i < m->cols * m->rows; i++) {
-		cm_square *s = &m->squares[i];
-		free(s->name);
-		for (size_t k = 0; k < s->n_markers; k++)
-			free(s->markers[k]);
-		free(s->markers);
-		for (int e = 0; e < 4; e++)
-			free(s->print[e].label);
-	}
+	cm_map_extras_free(m);
 	free(m->squares);
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++)
@@ -211,16 +207,42 @@ static bool tile_eq(const cm_tile_type *a, const cm_tile_type *b)
 
 static bool square_eq(const cm_square *a, const cm_square *b)
 {
-	if (a->kind != b->kind || !str_eq(a->name, b->name) || a->arms != b->arms || a->island != b->island ||
-	    a->bigcity != b->bigcity || a->n_markers != b->n_markers)
+	if (a->kind != b->kind || a->arms != b->arms || a->island != b->island || a->bigcity != b->bigcity)
+		return false;
+	for (int s = 0; s < MAX_SIDE; s++)
+		if (a->print[s].kind != b->print[s].kind || a->print[s].arms != b->print[s].arms)
+			return false;
+	return true;
+}
+
+/* What squares keep beside the grid; no entry is an empty one. Lines are
+ * not compared. */
+static bool extra_eq(const cm_square_extra *a, const cm_square_extra *b)
+{
+	static const cm_square_extra none;
+	if (!a)
+		a = &none;
+	if (!b)
+		b = &none;
+	if (!str_eq(a->name, b->name) || a->n_markers != b->n_markers)
 		return false;
 	for (size_t i = 0; i < a->n_markers; i++)
 		if (!str_eq(a->markers[i], b->markers[i]))
 			return false;
 	for (int s = 0; s < MAX_SIDE; s++)
-		if (a->print[s].kind != b->print[s].kind || a->print[s].arms != b->print[s].arms ||
-		    !str_eq(a->print[s].label, b->print[s].label))
+		if (!str_eq(a->label[s], b->label[s]))
 			return false;
+	return true;
+}
+
+/* Every entry of a has its like in b, at the same square. */
+static bool extras_in(const cm_map *a, const cm_map *b)
+{
+	for (size_t i = 0; i < cm_map_extra_count(a); i++) {
+		const cm_square_extra *x = cm_map_extra_nth(a, i);
+		if (!extra_eq(x, cm_map_extra_find(b, x->sq)))
+			return false;
+	}
 	return true;
 }
 
@@ -236,6 +258,8 @@ bool cm_map_equal(const cm_map *a, const cm_map *b)
 	for (int i = 0; i < a->cols * a->rows; i++)
 		if (!square_eq(&a->squares[i], &b->squares[i]))
 			return false;
+	if (!extras_in(a, b) || !extras_in(b, a))
+		return false;
 	for (size_t i = 0; i < a->n_bigcities; i++) {
 		const cm_bigcity *x = &a->bigcities[i], *y = &b->bigcities[i];
 		if (!str_eq(x->name, y->name) || x->n_pieces != y->n_pieces)

@@ -401,14 +401,15 @@ static void check_names(const cm_map *m, cm_diags *d)
 {
 	size_t cap = 0, n = 0;
 	name_ref *v = NULL;
-	for (int y = 0; y < m->rows; y++)
+	for (int y = 0; m->extras && y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *sq = cm_map_at(m, x, y);
-			if (!sq->name)
+			const char *name = cm_map_square_name(m, x, y);
+			if (!name)
 				continue;
 			if (cm_grow((void **)&v, &cap, n, sizeof *v))
 				goto out;
-			v[n] = (name_ref){ sq->name, 0, n, sq->line, "" };
+			v[n] = (name_ref){ name, 0, n, sq->line, "" };
 			snprintf(v[n].what, sizeof v[n].what, "square (%d,%d)", x, y);
 			n++;
 		}
@@ -459,10 +460,11 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *sq = cm_map_at(m, x, y);
+			const cm_square_extra *e = m->extras ? cm_map_extra_find(m, y * m->cols + x) : NULL;
 			bool playable = cm_square_kind_playable(sq->kind);
 			for (int s = 0; s < MAX_SIDE; s++) {
 				const cm_edge_print *p = &sq->print[s];
-				unsigned line = sq_line(m, sq, p->line);
+				unsigned line = sq_line(m, sq, e ? e->line[s] : 0);
 				const char *side = cm_side_name((cm_side)s);
 				if (!playable && p->kind != CM_PRINT_NONE)
 					chk_sq_at(m, d, x, y, "CM0203", line, "side", WHERE_SIDE,

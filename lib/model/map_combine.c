@@ -44,41 +44,47 @@ static int copy_tile(cm_tile_type *dst, const cm_tile_type *src)
 	return 0;
 }
 
-int cm_map_add_marker(cm_square *sq, const char *text)
+/* Copies what square (sx,sy) of src keeps beside the grid to (x,y) of dst:
+ * the name unless dst has one, the markers after dst's, and with labels
+ * the print labels. */
+static int copy_extra(cm_map *dst, int x, int y, const cm_map *src, int sx, int sy, bool labels)
 {
-	char **v = realloc(sq->markers, (sq->n_markers + 1) * sizeof *v);
-	if (!v)
+	const cm_square_extra *e = cm_map_extra_find(src, sy * src->cols + sx);
+	if (!e)
+		return 0;
+	if (e->name && !cm_map_square_name(dst, x, y) && cm_map_set_square_name(dst, x, y, e->name))
 		return CM_ENOMEM;
-	sq->markers = v;
-	if (!(v[sq->n_markers] = cm_strdup(text)))
-		return CM_ENOMEM;
-	sq->n_markers++;
+	for (size_t i = 0; i < e->n_markers; i++)
+		if (cm_map_add_square_marker(dst, x, y, e->markers[i]))
+			return CM_ENOMEM;
+	for (int s = 0; labels && s < MAX_SIDE; s++)
+		if (e->label[s] && cm_map_set_print_label(dst, x, y, (cm_side)s, e->label[s]))
+			return CM_ENOMEM;
 	return 0;
 }
 
-/* Copies src into the empty square dst. Plain neutral prints are dropped:
- * they are the default, recomputed on the combined grid (a side that faced
- * a half square faces land once the halves pair). */
-static int copy_square(cm_square *dst, const cm_square *src, int island_off, int bigcity_off, unsigned line)
+/* Copies square (sx,sy) of src into the empty square (x,y) of dst. Plain
+ * neutral prints are dropped: they are the default, recomputed on the
+ * combined grid (a side that faced a half square faces land once the
+ * halves pair). */
+static int copy_square(cm_map *dst, int x, int y, const cm_map *src, int sx, int sy, int island_off,
+                       int bigcity_off, unsigned line)
 {
-	dst->kind = src->kind;
-	dst->arms = src->arms;
-	dst->island = src->island >= 0 ? src->island + island_off : -1;
-	dst->bigcity = src->bigcity >= 0 ? src->bigcity + bigcity_off : -1;
-	dst->line = line;
-	if (src->name && !(dst->name = cm_strdup(src->name)))
+	cm_square *t = cm_map_at_mut(dst, x, y);
+	const cm_square *s = cm_map_at(src, sx, sy);
+	t->kind = s->kind;
+	t->arms = s->arms;
+	t->island = s->island >= 0 ? s->island + island_off : -1;
+	t->bigcity = s->bigcity >= 0 ? s->bigcity + bigcity_off : -1;
+	t->line = line;
+	if (copy_extra(dst, x, y, src, sx, sy, true))
 		return CM_ENOMEM;
-	for (size_t i = 0; i < src->n_markers; i++)
-		if (cm_map_add_marker(dst, src->markers[i]))
-			return CM_ENOMEM;
-	for (int s = 0; s < MAX_SIDE; s++) {
-		const cm_edge_print *p = &src->print[s];
-		if (p->kind == CM_PRINT_NEUTRAL && !p->arms && !p->label)
+	for (int k = 0; k < MAX_SIDE; k++) {
+		const cm_edge_print *p = &s->print[k];
+		if (p->kind == CM_PRINT_NEUTRAL && !p->arms && !cm_map_print_label(src, sx, sy, (cm_side)k))
 			continue;
-		dst->print[s].kind = p->kind;
-		dst->print[s].arms = p->arms;
-		dst->print[s].line = line;
-		if (p->label && !(dst->print[s].label = cm_strdup(p->label)))
+		t->print[k] = *p;
+		if (cm_map_set_print_line(dst, x, y, (cm_side)k, line))
 			return CM_ENOMEM;
 	}
 	return 0;
@@ -135,7 +141,7 @@ int cm_map_combine(const cm_map *w, const cm_map *e, int dy_in, const char *file
 				if (s->kind == CM_SQ_NONE)
 					continue;
 				if (t->kind == CM_SQ_NONE) {
-					if ((rc = copy_square(t, s, isl_off[h], bc_off[h], line)))
+					if ((rc = copy_square(m, x + ox[h], y + oy[h], src, x, y, isl_off[h], bc_off[h], line)))
 						goto out;
 					continue;
 				}
@@ -143,11 +149,7 @@ int cm_map_combine(const cm_map *w, const cm_map *e, int dy_in, const char *file
 				if (t->kind == CM_SQ_HALF && s->kind == CM_SQ_HALF) {
 					t->kind = CM_SQ_LAND;
 					t->arms = (uint8_t)(t->arms + s->arms);
-					if (!t->name && s->name && !(t->name = cm_strdup(s->name)))
-						rc = CM_ENOMEM;
-					for (size_t k = 0; !rc && k < s->n_markers; k++)
-						rc = cm_map_add_marker(t, s->markers[k]);
-					if (rc)
+					if ((rc = copy_extra(m, x + ox[h], y + oy[h], src, x, y, false)))
 						goto out;
 				} else if (t->kind != CM_SQ_HALF && s->kind != CM_SQ_HALF) {
 					report(d, file, line, "CM0215",

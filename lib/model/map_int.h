@@ -32,8 +32,26 @@ extern const cm_feature_rules cm_map_piece_rules;
  * quiet is NULL or one flag byte per square (row-major). */
 void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet);
 
-/* Appends a copy of text to sq's markers. 0 or CM_ENOMEM. */
-int cm_map_add_marker(cm_square *sq, const char *text);
+/* What few squares have, beside the grid (map_extra.c, the storage of
+ * cm_map_square_name and the other accessors of map.h). */
+typedef struct {
+	int32_t sq;          /* square index, y*cols + x */
+	char *name;
+	char **markers;
+	size_t n_markers, cap_markers;
+	char *label[4];      /* per side: edge-print label */
+	unsigned line[4];    /* per side: line of the <edge> element */
+} cm_square_extra;
+/* The entry of square index sq, or NULL when it has none. */
+const cm_square_extra *cm_map_extra_find(const cm_map *m, int sq);
+/* The entry of sq, added empty when missing; NULL off the grid or out of
+ * memory. */
+cm_square_extra *cm_map_extra_get(cm_map *m, int sq);
+/* The entries in the order they were added (not by square). */
+size_t cm_map_extra_count(const cm_map *m);
+const cm_square_extra *cm_map_extra_nth(const cm_map *m, size_t i);
+/* Frees the table (cm_map_free). */
+void cm_map_extras_free(cm_map *m);
 
 /* Combines the west map w and the east map e (MAP-HALF): e's column 0 on
  * w's last column, dy rows down. Seam problems are reported (CM0215,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/map.h"
+#include "model/map_int.h"
 #include "base/util_int.h"
 
 #define MAX_TEXT CM_TEXT_MAX
@@ -245,16 +246,21 @@ static void check_square(chk *c, const char *w, const cm_map *m, const cm_square
 	check_range(c, w, "square kind", (long long)s->kind, 0, CM_SQ_KIND_COUNT - 1);
 	check_range(c, w, "square island index", s->island, -1, (long long)m->n_islands - 1);
 	check_range(c, w, "square big city index", s->bigcity, -1, (long long)m->n_bigcities - 1);
+	for (int e = 0; e < 4; e++)
+		check_range(c, w, "edge print kind", (long long)s->print[e].kind, 0, CM_PRINT_CITY);
+}
+
+/* What a square keeps beside the grid (its square checked by the caller). */
+static void check_extra(chk *c, const char *w, const cm_square_extra *s)
+{
 	check_text(c, w, "square name", s->name, false);
 	if (s->n_markers > MAX_ITEMS || (s->n_markers && !s->markers))
 		fail(c, w, "%zu markers, more than %d or missing", s->n_markers, MAX_ITEMS);
 	else
 		for (size_t k = 0; k < s->n_markers; k++)
 			check_text(c, w, "marker", s->markers[k], true);
-	for (int e = 0; e < 4; e++) {
-		check_range(c, w, "edge print kind", (long long)s->print[e].kind, 0, CM_PRINT_CITY);
-		check_text(c, w, "edge print label", s->print[e].label, false);
-	}
+	for (int e = 0; e < 4; e++)
+		check_text(c, w, "edge print label", s->label[e], false);
 }
 
 static void check_map(chk *c, const cm_map *m)
@@ -303,12 +309,17 @@ static void check_map(chk *c, const cm_map *m)
 			/* a silent probe first: the where string is built only for a
 			 * square with a problem (boards check every map they get) */
 			const cm_square *s = cm_map_at(m, x, y);
+			const cm_square_extra *e = m->extras ? cm_map_extra_find(m, y * m->cols + x) : NULL;
 			chk probe = { NULL, NULL, NULL, 0 };
 			check_square(&probe, "", m, s);
+			if (e)
+				check_extra(&probe, "", e);
 			if (!probe.bad)
 				continue;
 			snprintf(w, sizeof w, "%s, square (%d,%d)", where, x, y);
 			check_square(c, w, m, s);
+			if (e)
+				check_extra(c, w, e);
 		}
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *b = &m->bigcities[i];

@@ -463,7 +463,10 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 				else
 					bad(r, "unknown print attribute %s", tok[i]);
 			}
-			pr->line = r->line;
+			if (cm_map_set_print_line(m, x, y, (cm_side)sd, r->line)) {
+				r->rc = CM_ENOMEM;
+				return true;
+			}
 		} else if (strcmp(v, "bigcity") == 0) {
 			if (n != 2) {
 				bad(r, "%s needs a name", v);
@@ -571,16 +574,15 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 					if (q->island < 0)
 						bad(r, "unknown island %s", tok[i] + 7);
 				} else if (strncmp(tok[i], "name=", 5) == 0) {
-					free(q->name);
-					q->name = cm_strdup(tok[i] + 5);
-				} else if (strncmp(tok[i], "marker=", 7) == 0) {
-					char **mk = realloc(q->markers, (q->n_markers + 1) * sizeof *mk);
-					if (!mk) {
+					if (cm_map_set_square_name(m, x, y, tok[i] + 5)) {
 						r->rc = CM_ENOMEM;
 						return true;
 					}
-					q->markers = mk;
-					mk[q->n_markers++] = cm_strdup(tok[i] + 7);
+				} else if (strncmp(tok[i], "marker=", 7) == 0) {
+					if (cm_map_add_square_marker(m, x, y, tok[i] + 7)) {
+						r->rc = CM_ENOMEM;
+						return true;
+					}
 				} else {
 					bad(r, "unknown square attribute %s", tok[i]);
 				}

@@ -34,10 +34,8 @@ static unsigned char *valid_file(size_t *len)
 	m->name = strdup("Tiny");
 	for (int i = 0; i < 6; i++)
 		m->squares[i].kind = CM_SQ_LAND;
-	m->squares[0].name = strdup("Aachen");
-	m->squares[1].markers = calloc(1, sizeof(char *));
-	m->squares[1].markers[0] = strdup("chip");
-	m->squares[1].n_markers = 1;
+	assert_int_equal(cm_map_set_square_name(m, 0, 0, "Aachen"), 0);
+	assert_int_equal(cm_map_add_square_marker(m, 1, 0, "chip"), 0);
 	m->islands = calloc(1, sizeof *m->islands);
 	m->islands[0].name = strdup("Isle");
 	m->islands[0].title = strdup("Isle of Tests");
@@ -45,7 +43,7 @@ static unsigned char *valid_file(size_t *len)
 	m->squares[5].kind = CM_SQ_ISLAND;
 	m->squares[5].island = 0;
 	m->squares[2].print[CM_N].kind = CM_PRINT_ROAD;
-	m->squares[2].print[CM_N].label = strdup("north");
+	assert_int_equal(cm_map_set_print_label(m, 2, 0, CM_N, "north"), 0);
 	unsigned char *bin;
 	assert_int_equal(cm_export_bin(m, NULL, 0, &bin, len), 0);
 	cm_map_free(m);

@@ -109,20 +109,21 @@ static cm_map *make_sample(void)
 	for (int y = 0; y < 4; y++)
 		for (int x = 0; x < 5; x++)
 			cm_map_at_mut(m, x, y)->kind = (cm_square_kind)(rows[y][x] - '0');
-	cm_map_at_mut(m, 1, 1)->name = sdup("Paris");
-	cm_map_at_mut(m, 2, 1)->name = sdup("Lyon");
-	cm_map_at_mut(m, 2, 3)->name = sdup("Mont Blanc");
-	cm_square *s = cm_map_at_mut(m, 1, 2);
-	util_marker_add(s, "chip:wine");
-	util_marker_add(s, "chip:grain");
+	util_name_set(m, 1, 1, "Paris");
+	util_name_set(m, 2, 1, "Lyon");
+	util_name_set(m, 2, 3, "Mont Blanc");
+	util_marker_add(m, 1, 2, "chip:wine");
+	util_marker_add(m, 1, 2, "chip:grain");
 	util_island_add(m, "corsica", "Corsica");
 	cm_map_at_mut(m, 4, 2)->island = 0;
 	cm_map_at_mut(m, 4, 2)->arms = 1;
 	cm_map_at_mut(m, 4, 3)->island = 0;
 	cm_map_default_prints(m);
-	m->squares[3 * 5 + 1].print[CM_S] = (cm_edge_print){ CM_PRINT_ROAD, 0, sdup("to Spain"), 0 };
-	m->squares[3 * 5 + 3].print[CM_S] = (cm_edge_print){ CM_PRINT_ROAD, 0, NULL, 0 };
-	m->squares[0 * 5 + 2].print[CM_N] = (cm_edge_print){ CM_PRINT_CITY, 2, sdup("Köln"), 0 };
+	m->squares[3 * 5 + 1].print[CM_S] = (cm_edge_print){ CM_PRINT_ROAD, 0 };
+	util_label_set(m, 1, 3, CM_S, "to Spain");
+	m->squares[3 * 5 + 3].print[CM_S] = (cm_edge_print){ CM_PRINT_ROAD, 0 };
+	m->squares[0 * 5 + 2].print[CM_N] = (cm_edge_print){ CM_PRINT_CITY, 2 };
+	util_label_set(m, 2, 0, CM_N, "Köln");
 
 	m->bigcities = calloc(1, sizeof *m->bigcities);
 	m->n_bigcities = 1;
@@ -189,7 +190,7 @@ static cm_map *make_wide(void)
 			if (s->kind == CM_SQ_ISLAND)
 				s->island = (x + y) % 2;
 			if (s->kind == CM_SQ_TOWN)
-				s->name = sdup("Town");
+				util_name_set(m, x, y, "Town");
 		}
 	cm_map_default_prints(m);
 	cm_rules_default(&m->rules, CM_EDITION_C3);
@@ -391,14 +392,16 @@ static void round_trip(const cm_map *m, cm_tileset *sets[3], cm_tileset *const *
 			assert_int_equal(cmap_get_square(r, (uint32_t)x, (uint32_t)y, &q), 0);
 			assert_int_equal(q.kind, s->kind);
 			assert_int_equal(q.arms, s->arms);
-			expect_str(q.name, s->name);
+			expect_str(q.name, cm_map_square_name(m, x, y));
 			assert_int_equal(q.island, s->island < 0 ? CMAP_NONE : (uint32_t)s->island);
 			assert_int_equal(q.bigcity, s->bigcity < 0 ? CMAP_NONE : (uint32_t)s->bigcity);
-			assert_int_equal(q.n_markers, s->n_markers);
+			size_t n_markers;
+			const char *const *markers = cm_map_square_markers(m, x, y, &n_markers);
+			assert_int_equal(q.n_markers, n_markers);
 			for (uint32_t k = 0; k < q.n_markers; k++) {
 				const char *mk;
 				assert_int_equal(cmap_get_marker(r, q.first_marker + k, &mk), 0);
-				assert_string_equal(mk, s->markers[k]);
+				assert_string_equal(mk, markers[k]);
 			}
 			for (int e = 0; e < 4; e++) {
 				if (s->print[e].kind == CM_PRINT_NONE)
@@ -410,7 +413,7 @@ static void round_trip(const cm_map *m, cm_tileset *sets[3], cm_tileset *const *
 				assert_int_equal(p.side, e);
 				assert_int_equal(p.kind, s->print[e].kind);
 				assert_int_equal(p.arms, s->print[e].arms);
-				expect_str(p.label, s->print[e].label);
+				expect_str(p.label, cm_map_print_label(m, x, y, (cm_side)e));
 			}
 		}
 	assert_int_equal(cmap_count(r, CMAP_T_PRINTS), np);
@@ -701,8 +704,7 @@ static void test_export__tmx_failures_leave_no_file(void **state)
 	free(t);
 	cm_diags_clear(d);
 	t = path_in(dir, "x.tmx");
-	free(m->squares[6].name);
-	m->squares[6].name = sdup("bad \xff byte");
+	util_name_set(m, 1, 1, "bad \xff byte");
 	assert_int_equal(cm_export_tmx(m, t, "carcamap-kinds.tsx", d), CM_EINVAL);
 	assert_int_equal(cm_diags_errors(d), 1);
 	assert_non_null(strstr(cm_diags_get(d, 0)->message, "not valid utf-8"));

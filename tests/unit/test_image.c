@@ -14,6 +14,7 @@
 #include "carcamap/catalog.h"
 #include "carcamap/image.h"
 #include "util_files.h"
+#include "util_model.h"
 
 #define FIX "tests/fixtures/image/"
 
@@ -192,10 +193,10 @@ static void test_image__import_names_islands_markers(void **state)
 	assert_int_equal(cm_image_import(FIX "colour_rgb8.png", lg, d, &m), 0);
 	assert_int_equal(m->cols, 6);
 	assert_int_equal(m->rows, 4);
-	assert_string_equal(cm_map_at(m, 3, 3)->name, "Erfurt");
-	assert_null(cm_map_at(m, 3, 0)->name);
-	assert_int_equal(cm_map_at(m, 2, 3)->n_markers, 1);
-	assert_string_equal(cm_map_at(m, 2, 3)->markers[0], "wine");
+	assert_string_equal(cm_map_square_name(m, 3, 3), "Erfurt");
+	assert_null(cm_map_square_name(m, 3, 0));
+	assert_int_equal(util_marker_count(m, 2, 3), 1);
+	assert_string_equal(util_marker(m, 2, 3, 0), "wine");
 	assert_int_equal(m->n_islands, 1);
 	assert_string_equal(m->islands[0].name, "mallorca");
 	assert_int_equal(cm_map_at(m, 4, 2)->island, 0);
@@ -285,7 +286,7 @@ static void test_image__apply_fills_and_reports_conflicts(void **state)
 	cm_map_at_mut(m, 0, 0)->line = 7;
 	cm_map_at_mut(m, 1, 0)->kind = CM_SQ_LAND; /* image: land */
 	cm_map_at_mut(m, 1, 0)->line = 8;
-	cm_map_at_mut(m, 3, 0)->name = strdup("Bremen");
+	util_name_set(m, 3, 0, "Bremen");
 	m->islands = calloc(1, sizeof *m->islands);
 	m->islands[0].name = strdup("ibiza");
 	m->n_islands = 1;
@@ -308,9 +309,9 @@ static void test_image__apply_fills_and_reports_conflicts(void **state)
 	assert_non_null(strstr(g->message, "mallorca"));
 	/* filled from the image where the descriptor said nothing */
 	assert_int_equal(cm_map_at(m, 3, 0)->kind, CM_SQ_START);
-	assert_string_equal(cm_map_at(m, 3, 0)->name, "Bremen");
+	assert_string_equal(cm_map_square_name(m, 3, 0), "Bremen");
 	assert_int_equal(cm_map_at(m, 1, 1)->kind, CM_SQ_BIGCITY);
-	assert_string_equal(cm_map_at(m, 3, 3)->name, "Erfurt");
+	assert_string_equal(cm_map_square_name(m, 3, 3), "Erfurt");
 	assert_int_equal(cm_map_at(m, 5, 2)->kind, CM_SQ_ISLAND);
 	assert_int_equal(m->n_islands, 2);
 	assert_string_equal(m->islands[cm_map_at(m, 5, 2)->island].name, "mallorca");

@@ -20,6 +20,7 @@
 #include "util_files.h"
 #include "base/util_int.h"
 #include "io/xml_int.h"
+#include "util_model.h"
 
 #define GOOD "tests/fixtures/map/good/"
 #define BAD "tests/fixtures/map/bad/"
@@ -86,11 +87,11 @@ static void test_map__reads_every_feature(void **state)
 	assert_int_equal(at(m, 4, 3)->kind, CM_SQ_ISLAND);
 	assert_int_equal(at(m, 7 - 1, 4)->kind, CM_SQ_NONE);
 	/* names, markers, islands with arms */
-	assert_string_equal(at(m, 2, 0)->name, "Rostock");
-	assert_string_equal(at(m, 4, 1)->name, "Lighthouse");
-	assert_int_equal(at(m, 1, 2)->n_markers, 2);
-	assert_string_equal(at(m, 1, 2)->markers[0], "wine");
-	assert_string_equal(at(m, 1, 2)->markers[1], "chumak");
+	assert_string_equal(cm_map_square_name(m, 2, 0), "Rostock");
+	assert_string_equal(cm_map_square_name(m, 4, 1), "Lighthouse");
+	assert_int_equal(util_marker_count(m, 1, 2), 2);
+	assert_string_equal(util_marker(m, 1, 2, 0), "wine");
+	assert_string_equal(util_marker(m, 1, 2, 1), "chumak");
 	assert_int_equal(m->n_islands, 1);
 	assert_string_equal(m->islands[0].name, "isle");
 	assert_string_equal(m->islands[0].title, "Isle of Test");
@@ -102,20 +103,20 @@ static void test_map__reads_every_feature(void **state)
 	const cm_edge_print *p = &at(m, 1, 0)->print[CM_N];
 	assert_int_equal(p->kind, CM_PRINT_CITY);
 	assert_int_equal(p->arms, 1);
-	assert_string_equal(p->label, "to Denmark");
+	assert_string_equal(cm_map_print_label(m, 1, 0, CM_N), "to Denmark");
 	p = &at(m, 0, 1)->print[CM_W];
 	assert_int_equal(p->kind, CM_PRINT_ROAD);
 	assert_int_equal(p->arms, 2);
-	assert_string_equal(p->label, "to France");
+	assert_string_equal(cm_map_print_label(m, 0, 1, CM_W), "to France");
 	p = &at(m, 3, 0)->print[CM_N];
 	assert_int_equal(p->kind, CM_PRINT_NEUTRAL);
-	assert_string_equal(p->label, "North Sea");
+	assert_string_equal(cm_map_print_label(m, 3, 0, CM_N), "North Sea");
 	/* derived prints: neutral toward none/waves/landmark/off-grid, none toward land and big cities */
 	assert_int_equal(at(m, 1, 0)->print[CM_W].kind, CM_PRINT_NEUTRAL);  /* none */
 	assert_int_equal(at(m, 3, 0)->print[CM_E].kind, CM_PRINT_NEUTRAL);  /* waves */
 	assert_int_equal(at(m, 3, 1)->print[CM_E].kind, CM_PRINT_NEUTRAL);  /* landmark */
 	assert_int_equal(at(m, 1, 4)->print[CM_S].kind, CM_PRINT_NEUTRAL);  /* off the grid */
-	assert_null(at(m, 1, 4)->print[CM_S].label);
+	assert_null(cm_map_print_label(m, 1, 4, CM_S));
 	assert_int_equal(at(m, 1, 0)->print[CM_S].kind, CM_PRINT_NONE);     /* big city */
 	assert_int_equal(at(m, 1, 0)->print[CM_E].kind, CM_PRINT_NONE);     /* start square */
 	assert_int_equal(at(m, 1, 1)->print[CM_N].kind, CM_PRINT_NONE);     /* big cities have no prints */
@@ -213,7 +214,7 @@ static void test_map__equal_notices_changes(void **state)
 	(void)state;
 	cm_map *a = load_clean(GOOD "sample.xml"), *b = load_clean(GOOD "sample.xml");
 	assert_true(cm_map_equal(a, b));
-	b->squares[3].print[CM_S].line = 999; /* lines are not compared */
+	assert_int_equal(cm_map_set_print_line(b, 3 % b->cols, 3 / b->cols, CM_S, 999), 0); /* lines are not compared */
 	b->line = 77;
 	assert_true(cm_map_equal(a, b));
 	b->rules.town_cost = !b->rules.town_cost;
@@ -250,11 +251,11 @@ static void test_map__combined_halves_pair(void **state)
 	assert_int_equal(at(m, 3, 0)->kind, CM_SQ_LAND);
 	assert_int_equal(at(m, 3, 1)->kind, CM_SQ_LAND);
 	assert_int_equal(at(m, 3, 2)->kind, CM_SQ_NONE);
-	assert_string_equal(at(m, 3, 0)->name, "Kansas City");
-	assert_string_equal(at(m, 3, 1)->name, "Denver"); /* the combining descriptor refines */
-	assert_string_equal(at(m, 1, 0)->name, "Seattle");
-	assert_string_equal(at(m, 5, 0)->name, "Boston");
-	assert_string_equal(at(m, 5, 2)->name, "Miami");
+	assert_string_equal(cm_map_square_name(m, 3, 0), "Kansas City");
+	assert_string_equal(cm_map_square_name(m, 3, 1), "Denver"); /* the combining descriptor refines */
+	assert_string_equal(cm_map_square_name(m, 1, 0), "Seattle");
+	assert_string_equal(cm_map_square_name(m, 5, 0), "Boston");
+	assert_string_equal(cm_map_square_name(m, 5, 2), "Miami");
 	int starts = 0;
 	for (int i = 0; i < m->cols * m->rows; i++)
 		starts += m->squares[i].kind == CM_SQ_START;
@@ -265,7 +266,7 @@ static void test_map__combined_halves_pair(void **state)
 	assert_int_equal(at(m, 3, 0)->print[CM_N].kind, CM_PRINT_NEUTRAL);
 	assert_int_equal(at(m, 3, 1)->print[CM_S].kind, CM_PRINT_NEUTRAL);
 	assert_int_equal(at(m, 2, 0)->print[CM_N].kind, CM_PRINT_ROAD);
-	assert_string_equal(at(m, 2, 0)->print[CM_N].label, "to Canada");
+	assert_string_equal(cm_map_print_label(m, 2, 0, CM_N), "to Canada");
 	/* setup from the combining descriptor */
 	assert_int_equal(m->setup.starts_used, 4);
 	assert_int_equal(m->setup.tiles_min, 220);
@@ -296,16 +297,16 @@ static void test_map__printings(void **state)
 	assert_int_equal((int)c2->n_printings, 2);
 	assert_int_equal(c2->printings[0], CM_EDITION_C2);
 	assert_int_equal(c2->printings[1], CM_EDITION_C3);
-	assert_string_equal(at(c2, 1, 0)->name, "Rostock");
-	assert_string_equal(at(c3, 1, 0)->name, "Wismar");
-	assert_int_equal((int)at(c2, 1, 0)->n_markers, 0);
-	assert_int_equal((int)at(c3, 1, 0)->n_markers, 1);
-	assert_string_equal(at(c3, 1, 0)->markers[0], "mountain");
+	assert_string_equal(cm_map_square_name(c2, 1, 0), "Rostock");
+	assert_string_equal(cm_map_square_name(c3, 1, 0), "Wismar");
+	assert_int_equal((int)util_marker_count(c2, 1, 0), 0);
+	assert_int_equal((int)util_marker_count(c3, 1, 0), 1);
+	assert_string_equal(util_marker(c3, 1, 0, 0), "mountain");
 	assert_int_equal(at(c2, 3, 0)->kind, CM_SQ_LAND);
-	assert_null(at(c2, 3, 0)->name);
+	assert_null(cm_map_square_name(c2, 3, 0));
 	assert_int_equal(at(c3, 3, 0)->kind, CM_SQ_TOWN);
-	assert_string_equal(at(c3, 3, 0)->name, "Yunlin");
-	assert_string_equal(at(c3, 4, 0)->markers[0], "wine-purple"); /* shared by both */
+	assert_string_equal(cm_map_square_name(c3, 3, 0), "Yunlin");
+	assert_string_equal(util_marker(c3, 4, 0, 0), "wine-purple"); /* shared by both */
 	assert_string_equal(c2->islands[0].title, "Old Isle");
 	assert_string_equal(c3->islands[0].title, "New Isle");
 	assert_string_equal(c2->bigcities[0].name, "Ruhrgebiet");
@@ -491,14 +492,14 @@ static void test_map__model_checker_refuses(void **state)
 		assert_int_equal(cm_map_check_model(m, NULL, NULL, NULL), 0);
 		const char *want = NULL;
 		switch (c) {
-		case 0: m->squares[0].name = strdup("a\x1b]0;title\x07"); want = "control character 0x1b"; break;
-		case 1: m->squares[0].name = strdup("bad \xff byte"); want = "not valid utf-8"; break;
+		case 0: util_name_set(m, 0, 0, "a\x1b]0;title\x07"); want = "control character 0x1b"; break;
+		case 1: util_name_set(m, 0, 0, "bad \xff byte"); want = "not valid utf-8"; break;
 		case 2: free(m->id); m->id = strdup("../escape"); want = "is not an id"; break;
 		case 3: m->squares[2].island = 0; want = "square island index is 0"; break;
 		/* names reach terminals and diagnostics: no tab or newline either
 		 * (one diagnostic is one line), but any printable text */
-		case 4: m->squares[2].name = strdup("tab\tand\nnewline"); want = "holds a control character"; break;
-		case 5: m->squares[2].name = strdup("K\xc3\xb8" "benhavn \xe2\x80\x94 Z\xc3\xbc" "rich"); break;
+		case 4: util_name_set(m, 2, 0, "tab\tand\nnewline"); want = "holds a control character"; break;
+		case 5: util_name_set(m, 2, 0, "K\xc3\xb8" "benhavn \xe2\x80\x94 Z\xc3\xbc" "rich"); break;
 		}
 		cm_diags *d;
 		assert_int_equal(cm_diags_new(&d), 0);
@@ -517,7 +518,7 @@ static void test_map__model_checker_refuses(void **state)
 	assert_int_equal(cm_map_new(3, 1, &m), 0);
 	m->id = strdup("ok");
 	m->squares[1].kind = CM_SQ_START;
-	m->squares[0].name = strdup("bell\x07");
+	util_name_set(m, 0, 0, "bell\x07");
 	FILE *f = tmpfile();
 	assert_non_null(f);
 	assert_int_equal(cm_map_write_xml(m, f), CM_EINVAL);
@@ -615,11 +616,8 @@ static void test_map__writer_escapes_markup(void **state)
 	m->id = strdup("ok");
 	m->name = strdup("Map " MARKUP);
 	m->squares[1].kind = CM_SQ_START;
-	m->squares[0].name = strdup("Sq " MARKUP);
-	m->squares[0].markers = malloc(sizeof *m->squares[0].markers);
-	assert_non_null(m->squares[0].markers);
-	m->squares[0].markers[0] = strdup("Mk " MARKUP);
-	m->squares[0].n_markers = 1;
+	util_name_set(m, 0, 0, "Sq " MARKUP);
+	util_marker_add(m, 0, 0, "Mk " MARKUP);
 	m->setup.starts_used = 1;
 	char *xml = write_string(m);
 	assert_null(strstr(xml, MARKUP)); /* escaped, not raw */
@@ -656,8 +654,8 @@ static void test_map__writer_escapes_markup(void **state)
 	}
 	assert_int_equal(lrc, 0);
 	assert_string_equal(back->name, m->name);
-	assert_string_equal(back->squares[0].name, m->squares[0].name);
-	assert_string_equal(back->squares[0].markers[0], m->squares[0].markers[0]);
+	assert_string_equal(cm_map_square_name(back, 0, 0), cm_map_square_name(m, 0, 0));
+	assert_string_equal(util_marker(back, 0, 0, 0), util_marker(m, 0, 0, 0));
 	cm_map_free(back);
 	cm_diags_free(d);
 	free(xml);
@@ -685,8 +683,8 @@ static void test_map__writer_refuses_control_atomically(void **state)
 		assert_int_equal(cm_map_new(3, 1, &m), 0);
 		m->id = strdup("ok");
 		m->squares[1].kind = CM_SQ_START;
-		m->squares[2].name = strdup("fine");
-		m->squares[0].name = strdup(bad[c]);
+		util_name_set(m, 2, 0, "fine");
+		util_name_set(m, 0, 0, bad[c]);
 		cm_diags *d;
 		assert_int_equal(cm_diags_new(&d), 0);
 		void *arg[2] = { m, d };
@@ -733,6 +731,122 @@ static void test_map__writer_refuses_control_atomically(void **state)
 	}
 }
 
+/* A square is what every square needs and no more (issue 16: a 1024x1024
+ * map is a million squares); the rest lives beside the grid. */
+_Static_assert(sizeof(cm_square) <= 64, "cm_square grew past 64 bytes");
+static void test_map__square_fits_64_bytes(void **state)
+{
+	(void)state;
+	assert_int_equal(CM_SQUARE_MAX_BYTES, 64);
+	assert_true(sizeof(cm_square) <= CM_SQUARE_MAX_BYTES);
+	assert_true(sizeof(cm_edge_print) <= 2);
+}
+
+/* Names, markers, labels and print lines beside the grid: set, read back,
+ * cleared, kept apart per square and side, refused off the grid, freed with
+ * the map, and part of equality (lines not). Enough squares that the table
+ * grows many times. */
+static void test_map__rare_square_data_beside_the_grid(void **state)
+{
+	(void)state;
+	cm_map *m, *n;
+	assert_int_equal(cm_map_new(300, 200, &m), 0);
+	assert_int_equal(cm_map_new(300, 200, &n), 0);
+	assert_null(m->extras);
+	assert_null(cm_map_square_name(m, 3, 4));
+	size_t k = 7;
+	assert_null(cm_map_square_markers(m, 3, 4, &k));
+	assert_int_equal(k, 0);
+	assert_null(cm_map_print_label(m, 3, 4, CM_E));
+	assert_int_equal(cm_map_print_line(m, 3, 4, CM_E), 0);
+	/* clearing what was never set adds nothing */
+	assert_int_equal(cm_map_set_square_name(m, 3, 4, NULL), 0);
+	assert_int_equal(cm_map_set_print_label(m, 3, 4, CM_E, NULL), 0);
+	assert_int_equal(cm_map_set_print_line(m, 3, 4, CM_E, 0), 0);
+	assert_null(m->extras);
+	/* off the grid, or no side */
+	assert_int_equal(cm_map_set_square_name(m, 300, 0, "x"), CM_EINVAL);
+	assert_int_equal(cm_map_set_square_name(m, 0, -1, "x"), CM_EINVAL);
+	assert_int_equal(cm_map_add_square_marker(m, -1, 0, "x"), CM_EINVAL);
+	assert_int_equal(cm_map_add_square_marker(m, 0, 0, NULL), CM_EINVAL);
+	assert_int_equal(cm_map_set_print_label(m, 0, 0, (cm_side)4, "x"), CM_EINVAL);
+	assert_int_equal(cm_map_set_print_line(m, 0, 0, (cm_side)4, 3), CM_EINVAL);
+	assert_null(cm_map_square_name(m, 300, 0));
+	assert_null(cm_map_print_label(m, 0, 0, (cm_side)4));
+	assert_null(m->extras);
+	/* every 7th square named, every 11th with markers, every 13th labelled */
+	char t[32];
+	for (int i = 0; i < 300 * 200; i++) {
+		int x = i % 300, y = i / 300;
+		snprintf(t, sizeof t, "sq%d", i);
+		for (int h = 0; h < 2; h++) {
+			cm_map *o = h ? n : m;
+			if (i % 7 == 0)
+				assert_int_equal(cm_map_set_square_name(o, x, y, t), 0);
+			if (i % 11 == 0) {
+				assert_int_equal(cm_map_add_square_marker(o, x, y, "a"), 0);
+				assert_int_equal(cm_map_add_square_marker(o, x, y, t), 0);
+			}
+			if (i % 13 == 0) {
+				assert_int_equal(cm_map_set_print_label(o, x, y, (cm_side)(i % 4), t), 0);
+				assert_int_equal(cm_map_set_print_line(o, x, y, (cm_side)(i % 4), (unsigned)i + 1), 0);
+			}
+		}
+	}
+	assert_true(cm_map_equal(m, n));
+	for (int i = 0; i < 300 * 200; i++) {
+		int x = i % 300, y = i / 300;
+		snprintf(t, sizeof t, "sq%d", i);
+		if (i % 7 == 0)
+			assert_string_equal(cm_map_square_name(m, x, y), t);
+		else
+			assert_null(cm_map_square_name(m, x, y));
+		const char *const *mk = cm_map_square_markers(m, x, y, &k);
+		if (i % 11 == 0) {
+			assert_int_equal(k, 2);
+			assert_string_equal(mk[0], "a");
+			assert_string_equal(mk[1], t);
+		} else {
+			assert_int_equal(k, 0);
+		}
+		for (int s = 0; s < 4; s++) {
+			bool set = i % 13 == 0 && s == i % 4;
+			if (set)
+				assert_string_equal(cm_map_print_label(m, x, y, (cm_side)s), t);
+			else
+				assert_null(cm_map_print_label(m, x, y, (cm_side)s));
+			assert_int_equal(cm_map_print_line(m, x, y, (cm_side)s), set ? (unsigned)i + 1 : 0);
+		}
+	}
+	/* replaced and cleared; lines are not compared, names are */
+	assert_int_equal(cm_map_set_square_name(m, 7, 0, "other"), 0);
+	assert_string_equal(cm_map_square_name(m, 7, 0), "other");
+	assert_false(cm_map_equal(m, n));
+	assert_int_equal(cm_map_set_square_name(m, 7, 0, NULL), 0);
+	assert_null(cm_map_square_name(m, 7, 0));
+	assert_false(cm_map_equal(m, n));
+	assert_int_equal(cm_map_set_square_name(n, 7, 0, NULL), 0);
+	assert_true(cm_map_equal(m, n));
+	assert_int_equal(cm_map_set_print_line(m, 13, 0, CM_E, 5), 0);
+	assert_true(cm_map_equal(m, n));
+	assert_int_equal(cm_map_set_print_label(n, 13, 0, CM_E, NULL), 0);
+	assert_false(cm_map_equal(m, n));
+	assert_int_equal(cm_map_add_square_marker(n, 1, 1, "late"), 0);
+	assert_false(cm_map_equal(n, m));
+	/* the model checker sees what lives beside the grid */
+	m->id = strdup("big");
+	assert_int_equal(cm_map_check_model(m, NULL, NULL, NULL), 0);
+	assert_int_equal(cm_map_set_square_name(m, 5, 6, "bell\x07"), 0);
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_map_check_model(m, NULL, NULL, d), CM_EINVAL);
+	assert_int_equal(cm_diags_errors(d), 1);
+	assert_non_null(strstr(cm_diags_get(d, 0)->where, "square (5,6)"));
+	cm_diags_free(d);
+	cm_map_free(m);
+	cm_map_free(n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -751,6 +865,8 @@ int main(void)
 		cmocka_unit_test(test_map__model_checker_refuses),
 		cmocka_unit_test(test_map__writer_escapes_markup),
 		cmocka_unit_test(test_map__writer_refuses_control_atomically),
+		cmocka_unit_test(test_map__square_fits_64_bytes),
+		cmocka_unit_test(test_map__rare_square_data_beside_the_grid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

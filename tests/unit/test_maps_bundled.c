@@ -175,19 +175,25 @@ static int count_playable(const cm_map *m)
 	return n;
 }
 
-static bool has_marker(const cm_square *s, const char *mk, bool prefix)
+/* Whether square s of m has marker mk (or one starting with mk). */
+static bool has_marker(const cm_map *m, const cm_square *s, const char *mk, bool prefix)
 {
-	for (size_t k = 0; k < s->n_markers; k++)
-		if (prefix ? strncmp(s->markers[k], mk, strlen(mk)) == 0 : strcmp(s->markers[k], mk) == 0)
+	int i = (int)(s - m->squares);
+	size_t n;
+	const char *const *v = cm_map_square_markers(m, i % m->cols, i / m->cols, &n);
+	for (size_t k = 0; k < n; k++)
+		if (prefix ? strncmp(v[k], mk, strlen(mk)) == 0 : strcmp(v[k], mk) == 0)
 			return true;
 	return false;
 }
 
 static const cm_square *named_square(const cm_map *m, const char *name)
 {
-	for (int i = 0; i < m->cols * m->rows; i++)
-		if (m->squares[i].name && strcmp(m->squares[i].name, name) == 0)
+	for (int i = 0; i < m->cols * m->rows; i++) {
+		const char *n = cm_map_square_name(m, i % m->cols, i / m->cols);
+		if (n && strcmp(n, name) == 0)
 			return &m->squares[i];
+	}
 	return NULL;
 }
 
@@ -287,7 +293,8 @@ static void check_edge(const fact_row *r, const cm_map *m)
 		fail_msg("%s:%u: side %s", FACTS, r->line, side);
 	for (int i = 0; i < m->cols * m->rows; i++) {
 		const cm_edge_print *p = &m->squares[i].print[s - sides];
-		if (p->label && strcmp(p->label, label) == 0 && strcmp(cm_print_kind_name(p->kind), kind) == 0 &&
+		const char *l = cm_map_print_label(m, i % m->cols, i / m->cols, (cm_side)(s - sides));
+		if (l && strcmp(l, label) == 0 && strcmp(cm_print_kind_name(p->kind), kind) == 0 &&
 		    p->arms == arms)
 			return;
 	}
@@ -387,18 +394,18 @@ static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 		split_eq(r, mk, sizeof mk, &cnt);
 		int have = 0;
 		for (int i = 0; i < n; i++)
-			have += has_marker(&m->squares[i], mk, false);
+			have += has_marker(m, &m->squares[i], mk, false);
 		if (!strcmp(cnt, "some") ? have == 0 : have != atoi(cnt))
 			FAIL_ROW(r, m, "%d squares marked %s", have, mk);
 	} else if (!strcmp(f, "marker-start") || !strcmp(f, "no-marker-start")) {
 		bool want = f[0] == 'm';
 		for (int i = 0; i < n; i++)
-			if (m->squares[i].kind == CM_SQ_START && has_marker(&m->squares[i], r->value, false) != want)
+			if (m->squares[i].kind == CM_SQ_START && has_marker(m, &m->squares[i], r->value, false) != want)
 				FAIL_ROW(r, m, "start square (%d,%d)", i % m->cols, i / m->cols);
 	} else if (!strcmp(f, "marker-town") || !strcmp(f, "marker-landmark")) {
 		cm_square_kind k = f[7] == 't' ? CM_SQ_TOWN : CM_SQ_LANDMARK;
 		for (int i = 0; i < n; i++)
-			if (has_marker(&m->squares[i], r->value, true) != (m->squares[i].kind == k))
+			if (has_marker(m, &m->squares[i], r->value, true) != (m->squares[i].kind == k))
 				FAIL_ROW(r, m, "square (%d,%d)", i % m->cols, i / m->cols);
 	} else if (!strcmp(f, "band")) {
 		char rows[32];
@@ -415,9 +422,9 @@ static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 			const cm_square *s = &m->squares[i];
 			int row = i / m->cols + 1;
 			bool in = row >= a && row <= b;
-			if (cm_square_kind_playable(s->kind) && s->kind != CM_SQ_ISLAND && in != has_marker(s, mk, false))
+			if (cm_square_kind_playable(s->kind) && s->kind != CM_SQ_ISLAND && in != has_marker(m, s, mk, false))
 				FAIL_ROW(r, m, "square (%d,%d)", i % m->cols, i / m->cols);
-			if ((!cm_square_kind_playable(s->kind) || s->kind == CM_SQ_ISLAND) && has_marker(s, mk, false))
+			if ((!cm_square_kind_playable(s->kind) || s->kind == CM_SQ_ISLAND) && has_marker(m, s, mk, false))
 				FAIL_ROW(r, m, "square (%d,%d) takes no band", i % m->cols, i / m->cols);
 		}
 	} else if (!strcmp(f, "place")) {
@@ -425,7 +432,7 @@ static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 		const char *mk;
 		split_eq(r, name, sizeof name, &mk);
 		const cm_square *s = named_square(m, name);
-		if (!s || cm_square_kind_playable(s->kind) || !has_marker(s, mk, false))
+		if (!s || cm_square_kind_playable(s->kind) || !has_marker(m, s, mk, false))
 			FAIL_ROW(r, m, "no square that takes no tile named %s with marker %s", name, mk);
 	} else {
 		fail_msg("%s:%u: unknown fact %s", FACTS, r->line, f);
@@ -484,14 +491,16 @@ static void check_names(const fixture *fx, const char *board, const char *pr, co
 	if (is_ours(fx, board))
 		return;
 	for (int i = 0; i < m->cols * m->rows; i++) {
-		const cm_square *s = &m->squares[i];
-		if (s->name && !name_listed(fx, board, pr, s->name))
+		const char *name = cm_map_square_name(m, i % m->cols, i / m->cols);
+		if (name && !name_listed(fx, board, pr, name))
 			fail_msg("map %s: square (%d,%d) is named %s, which %s does not list", m->id, i % m->cols,
-			         i / m->cols, s->name, FACTS);
-		for (int e = 0; e < 4; e++)
-			if (s->print[e].label && !label_listed(fx, board, pr, s->print[e].label))
-				fail_msg("map %s: edge label \"%s\" at (%d,%d) is not in %s", m->id, s->print[e].label,
+			         i / m->cols, name, FACTS);
+		for (int e = 0; e < 4; e++) {
+			const char *label = cm_map_print_label(m, i % m->cols, i / m->cols, (cm_side)e);
+			if (label && !label_listed(fx, board, pr, label))
+				fail_msg("map %s: edge label \"%s\" at (%d,%d) is not in %s", m->id, label,
 				         i % m->cols, i / m->cols, FACTS);
+		}
 	}
 	for (size_t k = 0; k < m->n_bigcities; k++)
 		if (!name_listed(fx, board, pr, m->bigcities[k].name))
@@ -584,10 +593,11 @@ static void test_maps_bundled__a_wrong_row_fails(void **state)
 	fixture *fx = *state;
 	cm_map *m = cm_workspace_find_map(fx->w, "germany");
 	assert_non_null(m);
-	cm_square *bremen = (cm_square *)named_square(m, "Bremen");
+	const cm_square *bremen = named_square(m, "Bremen");
 	assert_non_null(bremen);
-	char *old = bremen->name, *berlin = NULL;
-	bremen->name = (char *)"Köln";
+	int bx = (int)(bremen - m->squares) % m->cols, by = (int)(bremen - m->squares) / m->cols;
+	char *berlin = NULL;
+	assert_int_equal(cm_map_set_square_name(m, bx, by, "Köln"), 0);
 	for (size_t k = 0; k < m->n_bigcities; k++)
 		if (!strcmp(m->bigcities[k].name, "Berlin")) {
 			berlin = m->bigcities[k].name;
@@ -596,7 +606,8 @@ static void test_maps_bundled__a_wrong_row_fails(void **state)
 	assert_non_null(berlin);
 	cm_edge_print *denmark = NULL;
 	for (int i = 0; i < m->cols * m->rows; i++)
-		if (m->squares[i].print[CM_N].label && !strcmp(m->squares[i].print[CM_N].label, "to Denmark"))
+		if (cm_map_print_label(m, i % m->cols, i / m->cols, CM_N) &&
+		    !strcmp(cm_map_print_label(m, i % m->cols, i / m->cols, CM_N), "to Denmark"))
 			denmark = &m->squares[i].print[CM_N];
 	assert_non_null(denmark);
 	uint8_t arms = denmark->arms;
@@ -611,7 +622,7 @@ static void test_maps_bundled__a_wrong_row_fails(void **state)
 		}
 	soft = false;
 	denmark->arms = arms;
-	bremen->name = old;
+	assert_int_equal(cm_map_set_square_name(m, bx, by, "Bremen"), 0);
 	for (size_t k = 0; k < m->n_bigcities; k++)
 		if (!strcmp(m->bigcities[k].name, "Berlin (ours)"))
 			m->bigcities[k].name = berlin;

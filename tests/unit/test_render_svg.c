@@ -18,6 +18,7 @@
 #include "carcamap/render.h"
 #include "carcamap/stats.h"
 #include "util_files.h"
+#include "util_model.h"
 
 static char tmpdir[64];
 
@@ -96,13 +97,11 @@ static void test_render_svg__names_escaped(void **state)
 	m->id = strdup("evil");
 	m->name = strdup(evil);
 	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_TOWN;
-	cm_map_at_mut(m, 0, 0)->name = strdup(evil);
-	cm_map_at_mut(m, 0, 0)->markers = calloc(1, sizeof(char *));
-	cm_map_at(m, 0, 0)->markers[0] = strdup(evil);
-	cm_map_at_mut(m, 0, 0)->n_markers = 1;
+	util_name_set(m, 0, 0, evil);
+	util_marker_add(m, 0, 0, evil);
 	cm_map_at_mut(m, 1, 0)->kind = CM_SQ_LAND;
 	cm_map_at_mut(m, 1, 0)->print[CM_N].kind = CM_PRINT_ROAD;
-	cm_map_at_mut(m, 1, 0)->print[CM_N].label = strdup(evil);
+	util_label_set(m, 1, 0, CM_N, evil);
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
 	cm_diags_add(d, CM_SEV_ERROR, "CM0201", NULL, 0, 0, NULL, "%s", evil);

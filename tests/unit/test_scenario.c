@@ -9,6 +9,7 @@
 #include <cmocka.h>
 #include <string.h>
 #include "scenario.h"
+#include "util_model.h"
 
 static void test_scenario__compact_tile(void **state)
 {
@@ -74,7 +75,7 @@ static void test_scenario__map_notation(void **state)
 	assert_int_equal(cm_map_at(m, 2, 0)->bigcity, 0);
 	assert_int_equal(cm_map_at(m, 4, 0)->island, 0); /* the only island */
 	assert_int_equal(cm_map_at(m, 4, 0)->arms, 2);
-	assert_int_equal(cm_map_at(m, 4, 0)->n_markers, 1);
+	assert_int_equal(util_marker_count(m, 4, 0), 1);
 	assert_int_equal(cm_map_at(m, 3, 1)->kind, CM_SQ_WAVES);
 	assert_int_equal(cm_map_at(m, 3, 2)->kind, CM_SQ_HALF);
 	assert_int_equal(cm_map_at(m, 0, 1)->print[CM_W].kind, CM_PRINT_ROAD);

@@ -108,15 +108,15 @@ static void expect_small(const cm_map *m, const char *text)
 	for (int i = 0; i < 12; i++)
 		assert_int_equal(m->squares[i].kind, (int)gids[i] - 1);
 	assert_string_equal(m->id, "small");
-	assert_string_equal(cm_map_at(m, 2, 1)->name, "Town");
+	assert_string_equal(cm_map_square_name(m, 2, 1), "Town");
 	const cm_edge_print *p = &cm_map_at(m, 2, 1)->print[CM_E];
 	assert_int_equal(p->kind, CM_PRINT_ROAD);
 	assert_int_equal(p->arms, 1);
-	assert_string_equal(p->label, "to Sea");
+	assert_string_equal(cm_map_print_label(m, 2, 1, CM_E), "to Sea");
 	unsigned line = 1;
 	for (const char *c = text; c < strstr(text, "<object id=\"1\""); c++)
 		line += *c == '\n';
-	assert_int_equal(p->line, line);
+	assert_int_equal(cm_map_print_line(m, 2, 1, CM_E), line);
 	assert_int_equal(cm_map_at(m, 1, 0)->print[CM_N].kind, CM_PRINT_NEUTRAL); /* the default */
 	assert_int_equal(m->setup.starts_used, 1);
 }

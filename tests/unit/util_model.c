@@ -88,10 +88,36 @@ int util_tileset_derive(cm_tileset *ts)
 	return rc;
 }
 
-void util_marker_add(cm_square *s, const char *text)
+void util_marker_add(cm_map *m, int x, int y, const char *text)
 {
-	s->markers = grow(s->markers, s->n_markers + 1, sizeof *s->markers);
-	s->markers[s->n_markers++] = sdup(text);
+	if (cm_map_add_square_marker(m, x, y, text))
+		abort();
+}
+
+void util_name_set(cm_map *m, int x, int y, const char *name)
+{
+	if (cm_map_set_square_name(m, x, y, name))
+		abort();
+}
+
+size_t util_marker_count(const cm_map *m, int x, int y)
+{
+	size_t n;
+	cm_map_square_markers(m, x, y, &n);
+	return n;
+}
+
+const char *util_marker(const cm_map *m, int x, int y, size_t k)
+{
+	size_t n;
+	const char *const *v = cm_map_square_markers(m, x, y, &n);
+	return k < n ? v[k] : NULL;
+}
+
+void util_label_set(cm_map *m, int x, int y, cm_side s, const char *label)
+{
+	if (cm_map_set_print_label(m, x, y, s, label))
+		abort();
 }
 
 void util_island_add(cm_map *m, const char *name, const char *title)
@@ -180,15 +206,15 @@ cm_map *util_map_sample(void)
 		cm_map_at_mut(m, x, 0)->kind = CM_SQ_WAVES;
 	cm_square *s = cm_map_at_mut(m, 1, 1);
 	s->kind = CM_SQ_START;
-	s->name = sdup("Hamburg");
+	util_name_set(m, 1, 1, "Hamburg");
 	s = cm_map_at_mut(m, 4, 3);
 	s->kind = CM_SQ_START;
-	s->name = sdup("München");
+	util_name_set(m, 4, 3, "München");
 	s = cm_map_at_mut(m, 2, 2);
 	s->kind = CM_SQ_TOWN;
-	s->name = sdup("Kassel");
-	util_marker_add(s, "chip:castle");
-	util_marker_add(s, "chip:\"quoted\"");
+	util_name_set(m, 2, 2, "Kassel");
+	util_marker_add(m, 2, 2, "chip:castle");
+	util_marker_add(m, 2, 2, "chip:\"quoted\"");
 	cm_map_at_mut(m, 3, 1)->kind = CM_SQ_LANDMARK;
 	/* islands at (5,1) and (5,2) */
 	util_island_add(m, "Sylt", "Sylt (Nordfriesland)");
@@ -226,7 +252,7 @@ cm_map *util_map_sample(void)
 	/* edge prints */
 	s = cm_map_at_mut(m, 1, 1);
 	s->print[CM_W].kind = CM_PRINT_ROAD;
-	s->print[CM_W].label = sdup("to Denmark");
+	util_label_set(m, 1, 1, CM_W, "to Denmark");
 	s = cm_map_at_mut(m, 4, 1);
 	s->print[CM_E].kind = CM_PRINT_CITY;
 	s->print[CM_E].arms = 2;
@@ -234,7 +260,7 @@ cm_map *util_map_sample(void)
 	s = cm_map_at_mut(m, 4, 2);
 	s->print[CM_E].kind = CM_PRINT_ROAD;
 	/* a none square that still carries a marker is kept */
-	util_marker_add(cm_map_at_mut(m, 0, 4), "note");
+	util_marker_add(m, 0, 4, "note");
 	/* ferry from (4,2) E to the island (5,2) */
 	m->ferries = calloc(1, sizeof *m->ferries);
 	m->n_ferries = 1;
@@ -331,18 +357,23 @@ int util_map_equal(const cm_map *a, const cm_map *b, char *why, size_t n)
 	SAME_INT(a->rules.abbey_edge, b->rules.abbey_edge, "abbey edge");
 	for (int i = 0; i < a->cols * a->rows; i++) {
 		const cm_square *s = &a->squares[i], *t = &b->squares[i];
+		int x = i % a->cols, y = i / a->cols;
 		SAME_INT(s->kind, t->kind, "square kind");
-		SAME_STR(s->name, t->name, "square name");
+		SAME_STR(cm_map_square_name(a, x, y), cm_map_square_name(b, x, y), "square name");
 		SAME_INT(s->arms, t->arms, "square arms");
 		SAME_INT(s->island, t->island, "square island");
 		SAME_INT(s->bigcity, t->bigcity, "square big city");
-		SAME_INT(s->n_markers, t->n_markers, "marker count");
-		for (size_t k = 0; k < s->n_markers; k++)
-			SAME_STR(s->markers[k], t->markers[k], "marker");
+		size_t na, nb;
+		const char *const *ma = cm_map_square_markers(a, x, y, &na);
+		const char *const *mb = cm_map_square_markers(b, x, y, &nb);
+		SAME_INT(na, nb, "marker count");
+		for (size_t k = 0; k < na; k++)
+			SAME_STR(ma[k], mb[k], "marker");
 		for (int e = 0; e < 4; e++) {
 			SAME_INT(s->print[e].kind, t->print[e].kind, "edge print kind");
 			SAME_INT(s->print[e].arms, t->print[e].arms, "edge print arms");
-			SAME_STR(s->print[e].label, t->print[e].label, "edge print label");
+			SAME_STR(cm_map_print_label(a, x, y, (cm_side)e), cm_map_print_label(b, x, y, (cm_side)e),
+			         "edge print label");
 		}
 	}
 	SAME_INT(a->n_islands, b->n_islands, "island count");

@@ -19,7 +19,14 @@ void util_contact_add(cm_tile_type *t, uint32_t mask);
 int util_tileset_derive(cm_tileset *ts);
 /* "Nw Nm Ne" as a mask; aborts on a name that is no slot. */
 cm_slots util_slots(const char *names);
-void util_marker_add(cm_square *s, const char *text);
+/* What square (x,y) keeps beside the grid: a marker appended, its name,
+ * the label of the print on side s. */
+void util_marker_add(cm_map *m, int x, int y, const char *text);
+void util_name_set(cm_map *m, int x, int y, const char *name);
+void util_label_set(cm_map *m, int x, int y, cm_side s, const char *label);
+/* The number of markers of square (x,y), and its marker k (NULL past them). */
+size_t util_marker_count(const cm_map *m, int x, int y);
+const char *util_marker(const cm_map *m, int x, int y, size_t k);
 void util_island_add(cm_map *m, const char *name, const char *title);
 void util_deck_add(cm_map *m, const char *set, const char *tile, int count);
 

@@ -62,10 +62,11 @@ int cm_legend_load_memory(const char *buf, size_t len, const char *file, cm_diag
  * one opaque colour per square kind, 1 pixel per square. 0 or CM_ENOMEM. */
 int cm_legend_default(cm_legend **out);
 void cm_legend_free(cm_legend *lg);
-/* The entry that best describes square s (same kind; then same island, name
- * and marker), or NULL when the legend has no colour for the kind. m gives
- * the island names. Borrowed from lg. */
-const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, const cm_square *s);
+/* The entry that best describes square (x,y) of m (same kind; then same
+ * island, name and marker), or NULL when the legend has no colour for the
+ * kind. (x,y) off the grid stands for a square of kind none with nothing
+ * printed (what render paints around the grid). Borrowed from lg. */
+const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, int x, int y);
 
 /* Reads the PNG at png_path and classifies every cell of the legend's grid.
  * The result is a new map of the grid's size (free with cm_map_free): kinds,

@@ -49,27 +49,31 @@ typedef enum {
 } cm_print_kind;
 const char *cm_print_kind_name(cm_print_kind k);
 
+/* The print on one side of a square: kind and coats of arms. Its label
+ * ("to Denmark") and line live beside the grid: cm_map_print_label,
+ * cm_map_print_line. */
 typedef struct {
-	cm_print_kind kind;
+	uint8_t kind;      /* a cm_print_kind */
 	uint8_t arms;      /* coats of arms printed on the segment */
-	char *label;       /* "to Denmark"; may be NULL */
-	unsigned line;
 } cm_edge_print;
 
+/* One square of the grid: what every square needs, in at most
+ * CM_SQUARE_MAX_BYTES (a 1024x1024 map is a million of them). What few
+ * squares have (a name, markers, edge-print labels and lines) the map
+ * keeps in a table beside the grid: cm_map_square_name and the other
+ * accessors below. */
 typedef struct {
-	cm_square_kind kind;
-	char *name;        /* town, start square or landmark name; may be NULL */
+	uint8_t kind;      /* a cm_square_kind */
 	uint8_t arms;      /* island squares: coats of arms scored at placement (MAP-ISLAND) */
-	int island;        /* index into cm_map.islands, or -1 */
-	int bigcity;       /* index into cm_map.bigcities, or -1 */
-	char **markers;    /* Map-Chips prints kept for later (MAP-CHIPS-IGNORED) */
-	size_t n_markers;
 	/* Per side, for playable squares whose side faces no playable square
 	 * (edge, waves, landmark, none, half): the print there. CM_PRINT_NONE on
 	 * sides facing playable squares and big-city squares. */
 	cm_edge_print print[4];
+	int32_t island;    /* index into cm_map.islands, or -1 */
+	int32_t bigcity;   /* index into cm_map.bigcities, or -1 */
 	unsigned line;     /* line of the defining element, 0 when from an image only */
 } cm_square;
+#define CM_SQUARE_MAX_BYTES 64
 
 /* One printed square of a big city: features in the tile vocabulary, in the
  * square's own orientation (never rotated). City slots facing another piece
@@ -152,6 +156,10 @@ typedef struct cm_map {
 	char *name;          /* "Germany" */
 	int cols, rows;
 	cm_square *squares;  /* cols*rows, row-major: squares[y*cols + x] */
+	struct cm_map_extras *extras; /* names, markers, print labels and lines of
+	                      * the squares that have them: private, read and
+	                      * written through cm_map_square_name and the other
+	                      * accessors below; NULL while there are none */
 	cm_bigcity *bigcities;
 	size_t n_bigcities;
 	cm_ferry *ferries;
@@ -189,6 +197,26 @@ static inline cm_square *cm_map_at_mut(cm_map *m, int x, int y)
 {
 	return (x >= 0 && y >= 0 && x < m->cols && y < m->rows) ? &m->squares[y * m->cols + x] : NULL;
 }
+
+/* ---- what few squares have, kept beside the grid ----
+ * Looked up by square in constant time. Getters take any (x,y) and return
+ * NULL, 0 or nothing off the grid or where nothing is set. Setters copy
+ * the text (NULL clears it) and return 0, CM_EINVAL ((x,y) off the grid,
+ * s not a side) or CM_ENOMEM. */
+/* A town, start square or landmark name; NULL when it has none. */
+const char *cm_map_square_name(const cm_map *m, int x, int y);
+int cm_map_set_square_name(cm_map *m, int x, int y, const char *name);
+/* The square's markers (Map-Chips prints kept for later, MAP-CHIPS-IGNORED)
+ * in order, *n of them (NULL and 0 when none). */
+const char *const *cm_map_square_markers(const cm_map *m, int x, int y, size_t *n);
+/* Appends a copy of text to the square's markers. */
+int cm_map_add_square_marker(cm_map *m, int x, int y, const char *text);
+/* The label of the print on side s ("to Denmark"), or NULL. */
+const char *cm_map_print_label(const cm_map *m, int x, int y, cm_side s);
+int cm_map_set_print_label(cm_map *m, int x, int y, cm_side s, const char *label);
+/* The line of the <edge> element that printed side s, 0 when unknown. */
+unsigned cm_map_print_line(const cm_map *m, int x, int y, cm_side s);
+int cm_map_set_print_line(cm_map *m, int x, int y, cm_side s, unsigned line);
 
 /* ---- limits of the model (every reader and writer holds to them) ---- */
 #define CM_ID_MAX 64         /* bytes in a map or tile-set id */
