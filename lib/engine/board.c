@@ -127,6 +127,8 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	A->arms += C->arms;
 	A->nmulti += C->nmulti;
 	A->flags |= (uint8_t)(C->flags & ~NF_MULTI);
+	if (C->minp >= 0 && (A->minp < 0 || C->minp < A->minp))
+		A->minp = C->minp;
 	int32_t t = A->next;
 	A->next = C->next;
 	C->next = t;
@@ -152,6 +154,7 @@ static CM__INLINE void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, 
 	nd->tiles = 1;
 	nd->arms = arms;
 	nd->size = 1;
+	nd->minp = feat != 255 ? i : -1; /* prints and ferries lie on no square */
 }
 
 /* Joins the pieces that meet across side d of a square (features a, slot
@@ -269,9 +272,17 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	int32_t base = b->n_nodes;
 	assert(b->n_nodes + ti->n_feat <= b->max_nodes);
 	b->n_nodes += ti->n_feat;
-	for (int f = 0; f < ti->n_feat; f++)
-		init_node(&n[base + f], base + f, s, ti->kind[f], ti->nflags[f], (uint8_t)f, ti->open0[f],
-		          ti->arms[f]);
+	const node *pr = &b->proto[b->proto_at[t]];
+	for (int f = 0; f < ti->n_feat; f++) {
+		/* init_node from the type's template: only the links differ */
+		int32_t i = base + f;
+		node *nd = &n[i];
+		*nd = pr[f];
+		nd->parent = nd->next = nd->mnext = nd->minp = i;
+		if (nd->mhead >= 0)
+			nd->mhead = i;
+		nd->sq = s;
+	}
 	b->tile[s] = (int16_t)t;
 	b->rot[s] = (uint8_t)r;
 	b->base[s] = base;
@@ -955,6 +966,16 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	ALLOC(b->bc_connected, map->n_bigcities + 1);
 	ALLOC(b->isl_open, map->n_islands + 1);
 	ALLOC(b->ferry_used, map->n_ferries + 1);
+	ALLOC(b->proto_at, deck->n_types + 1);
+	for (size_t i = 0; i < deck->n_types; i++)
+		b->proto_at[i + 1] = b->proto_at[i] + deck->info[i].n_feat;
+	ALLOC(b->proto, b->proto_at[deck->n_types]);
+	for (size_t i = 0; i < deck->n_types; i++) {
+		const type_info *ti = &deck->info[i];
+		for (int f = 0; f < ti->n_feat; f++)
+			init_node(&b->proto[b->proto_at[i] + f], 0, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
+			          ti->open0[f], ti->arms[f]);
+	}
 	ALLOC(b->pile, deck->total + 1);
 	ALLOC(b->pile0, deck->total + 1);
 	for (size_t i = 0; i < deck->n_types; i++) {
@@ -1011,7 +1032,7 @@ void cm_board_free(cm_board *b)
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
 		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
 		      b->front_req, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
-		      b->sq_x, b->sq_y };
+		      b->sq_x, b->sq_y, b->proto, b->proto_at };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	free(b);
@@ -1430,12 +1451,9 @@ int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *ou
 void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
 {
 	const node *n = b->nodes;
-	int32_t best = -1, p = r;
-	do {
-		if (n[p].sq < b->n_sq && (best < 0 || p < best))
-			best = p;
-		p = n[p].next;
-	} while (p != r);
+	while (n[r].parent != r)
+		r = n[r].parent;
+	int32_t best = n[r].minp; /* kept by unite */
 	if (best >= 0) {
 		it->x = b->sq_x[n[best].sq];
 		it->y = b->sq_y[n[best].sq];

@@ -27,19 +27,21 @@ enum {
 /* What the engine precomputes for a tile type (or a big-city piece, which
  * is never rotated). */
 typedef struct {
+	/* what every placement reads first, then the per-requirement tables
+	 * random play scans, then what scoring reads */
 	uint8_t n_feat;
 	int8_t mon;                        /* monastery or abbey feature, -1 */
 	bool abbey;                        /* has an abbey feature: never drawn */
+	uint32_t roadcity;                 /* bit f: feature f is a road or a city */
 	uint8_t kind[CM_MAX_FEATURES];
+	int8_t slot[4][12];                /* per rotation: feature on each slot */
+	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
+	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
+	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
 	uint8_t arms[CM_MAX_FEATURES];
 	uint8_t open0[CM_MAX_FEATURES];    /* sides a road or city touches */
 	uint8_t nflags[CM_MAX_FEATURES];   /* NF_MULTI, NF_INN, NF_CATHEDRAL */
 	uint32_t touches[CM_MAX_FEATURES]; /* fields: cities on the tile */
-	int8_t slot[4][12];                /* per rotation: feature on each slot */
-	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
-	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
-	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
-	uint32_t roadcity;                 /* bit f: feature f is a road or a city */
 } type_info;
 
 struct cm_deck {
@@ -68,6 +70,7 @@ typedef struct {
 	int32_t arms;
 	int32_t size;   /* roots: pieces */
 	int32_t nmulti; /* roots: NF_MULTI pieces */
+	int32_t minp;   /* roots: the lowest-numbered piece on a square, -1 (cm__item_where) */
 	uint8_t kind;
 	uint8_t flags;
 	uint8_t feat;   /* feature index on its square, 255 for prints and ferries */
@@ -161,6 +164,8 @@ struct cm_board {
 	uint8_t *ferry_used;
 	node *nodes;
 	int n_nodes, max_nodes;
+	node *proto;        /* per deck type, its pieces as a new tile's (links at 0) */
+	int32_t *proto_at;  /* per deck type: its first piece in proto */
 	uint32_t *stamp;    /* per square, for counting squares once */
 	uint32_t *nstamp;   /* per node, for counting roots once */
 	uint32_t epoch;

@@ -244,13 +244,23 @@ static int write_png(const canvas *c, int alpha, const char *path, cm_diags *d)
 		goto out;
 	}
 	rc = encode(w, c, alpha);
+	/* put in place as every atomic output is (cm_tmp_commit: synced,
+	 * renamed, directory synced); a duplicate descriptor carries it */
+	int keep = !rc && fflush(w->f) == 0 ? dup(fileno(w->f)) : -1;
 	if (fclose(w->f) && !rc) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
 		rc = CM_EIO;
 	}
 	w->f = NULL;
-	if (!rc && rename(tmp, path)) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot rename into place: %s", strerror(errno));
+	if (!rc && keep < 0) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+		rc = CM_EIO;
+	}
+	if (rc) {
+		if (keep >= 0)
+			close(keep);
+	} else if (cm_tmp_commit(tmp, keep, path) != 0) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
 		rc = CM_EIO;
 	}
 out:

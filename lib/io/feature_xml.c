@@ -55,8 +55,9 @@ static int read_one(const xmlNode *n, cm_feature_kind kind, const cm_feature_rul
 			int b = cm_slot_parse(name);
 			if (b < 0)
 				continue; /* the schema allows only slot names */
+			unsigned sc, sl = cm_xml_attr_pos(n, "slots", &sc);
 			if (f->slots & (1u << b))
-				cm_diags_check(d, rules->slot_twice, file, f->line, 0, NULL, "slot %s is listed twice in %s '%s'",
+				cm_diags_check(d, rules->slot_twice, file, sl, sc, NULL, "slot %s is listed twice in %s '%s'",
 				               name, cm_feature_kind_name(kind), f->id);
 			f->slots |= (cm_slots)(1u << b);
 		}
@@ -87,8 +88,9 @@ static void read_touches(const xmlNode *n, const cm_feature_rules *rules, const 
 	size_t len;
 	while ((len = cm_xml_next_token(&p, &tok)) > 0) {
 		int j = find_feature(t, tok, len);
+		unsigned tc, tl = cm_xml_attr_pos(n, "touches", &tc);
 		if (j < 0)
-			cm_diags_check(d, rules->touches, file, f->line, 0, NULL,
+			cm_diags_check(d, rules->touches, file, tl, tc, NULL,
 			               "field '%s' touches '%.*s', which is no feature of this %s", f->id, (int)len, tok,
 			               noun);
 		else if (j < CM_MAX_FEATURES) /* beyond that: too_many from the checks */
@@ -106,7 +108,7 @@ static uint32_t read_contact(const xmlNode *n, const cm_feature_rules *rules, co
 	char *s = cm_xml_attr(n, "features");
 	if (!s)
 		return 0;
-	unsigned line = cm_xml_line(n);
+	unsigned col, line = cm_xml_attr_pos(n, "features", &col);
 	uint32_t m = 0;
 	bool ok = true;
 	const char *p = s, *tok;
@@ -114,7 +116,7 @@ static uint32_t read_contact(const xmlNode *n, const cm_feature_rules *rules, co
 	while ((len = cm_xml_next_token(&p, &tok)) > 0) {
 		int j = find_feature(t, tok, len);
 		if (j < 0) {
-			cm_diags_check(d, rules->contact, file, line, 0, NULL,
+			cm_diags_check(d, rules->contact, file, line, col, NULL,
 			               "contact names '%.*s', which is no feature of this %s", (int)len, tok, noun);
 			ok = false;
 		} else if (j >= CM_MAX_FEATURES) {
@@ -125,7 +127,7 @@ static uint32_t read_contact(const xmlNode *n, const cm_feature_rules *rules, co
 	}
 	free(s);
 	if (ok && drop_short && cm_feature_popcount(m) < 2) {
-		cm_diags_check(d, rules->contact_size, file, line, 0, NULL, "contact has %d feature%s: it needs at least two",
+		cm_diags_check(d, rules->contact_size, file, line, col, NULL, "contact has %d feature%s: it needs at least two",
 		               cm_feature_popcount(m), cm_feature_popcount(m) == 1 ? "" : "s");
 		ok = false;
 	}

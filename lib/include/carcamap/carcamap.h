@@ -29,7 +29,7 @@
 extern "C" {
 #endif
 
-/* "0.1.0" */
+/* The version, "MAJOR.MINOR.PATCH": the Makefile's VERSION (no copy here). */
 const char *cm_version(void);
 
 typedef enum {
