@@ -293,20 +293,20 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		int32_t m = base + ti->mon;
 		int missing = 0;
 		for (int k = 0; k < 8; k++) {
-			int q = b->nb8[s * 8 + k];
+			int q = cm__nb8(b, s, k);
 			if (q >= 0 && (b->sflags[q] & SF_PLAYABLE) && b->tile[q] < 0)
 				missing++;
 		}
 		n[m].open = missing;
 		b->mon[s] = m;
 		for (int k = 0; k < 8; k++) {
-			int q = b->nb8[s * 8 + k];
+			int q = cm__nb8(b, s, k);
 			if (q >= 0)
 				b->mon_near[q]++;
 		}
 	}
 	for (int d = 0; d < 4; d++) {
-		int key = s * 4 + d, q = b->nb[key];
+		int key = s * 4 + d, q = cm__nb(b, s, d);
 		if (q >= 0 && b->tile[q] >= 0) {
 			const type_info *qi = &b->deck->info[b->tile[q]];
 			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->abbey || qi->abbey);
@@ -364,7 +364,7 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		}
 	}
 	for (int k = 0; k < 8 && b->mon_near[s]; k++) {
-		int q = b->nb8[s * 8 + k];
+		int q = cm__nb8(b, s, k);
 		if (q >= 0 && b->mon[q] >= 0)
 			n[b->mon[q]].open--;
 	}
@@ -404,8 +404,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	int rc = 0;
 	int N = b->n_sq;
 	int16_t *piece_city = NULL;
-	ALLOC(b->nb, N * 4);
-	ALLOC(b->nb8, N * 8);
+	ALLOC(b->border, N);
 	ALLOC(b->sq_kind, N);
 	ALLOC(b->island, N);
 	ALLOC(b->island_arms, N);
@@ -428,20 +427,23 @@ static int build_static(cm_board *b, cm_diags *d)
 	ALLOC(b->start_pick, N);
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
 	static const int ex[8] = { -1, 0, 1, 1, 1, 0, -1, -1 }, ey[8] = { -1, -1, -1, 0, 1, 1, 1, 0 };
+	for (int k = 0; k < 4; k++)
+		b->off4[k] = dy[k] * b->cols + dx[k];
+	for (int k = 0; k < 8; k++)
+		b->off8[k] = ey[k] * b->cols + ex[k];
 	for (int y = 0; y < b->rows; y++)
 		for (int x = 0; x < b->cols; x++) {
 			int s = y * b->cols + x;
 			const cm_square *q = &m->squares[s];
 			b->sq_x[s] = x;
 			b->sq_y[s] = y;
+			b->border[s] = (uint8_t)((y == 0 ? BD_N : 0) | (x == b->cols - 1 ? BD_E : 0) |
+			                         (y == b->rows - 1 ? BD_S : 0) | (x == 0 ? BD_W : 0));
 			for (int k = 0; k < 4; k++) {
-				b->nb[s * 4 + k] = cm__sq_index(b, x + dx[k], y + dy[k]);
 				b->side_static[s * 4 + k] = -1;
 				b->side_bc[s * 4 + k] = -1;
 				b->side_ferry[s * 4 + k] = -1;
 			}
-			for (int k = 0; k < 8; k++)
-				b->nb8[s * 8 + k] = cm__sq_index(b, x + ex[k], y + ey[k]);
 			b->sq_kind[s] = (uint8_t)q->kind;
 			b->bc_base[s] = -1;
 			b->bc_type[s] = -1;
@@ -468,7 +470,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		}
 	for (int s = 0; s < N; s++)
 		for (int k = 0; k < 8; k++) {
-			int q = b->nb8[s * 8 + k];
+			int q = cm__nb8(b, s, k);
 			if (q >= 0 && (b->sflags0[q] & SF_PLAYABLE))
 				b->play8[s]++;
 			if (q >= 0 && m->squares[q].kind == CM_SQ_BIGCITY)
@@ -564,7 +566,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		for (int f = 0; f < pt->n_feat; f++) {
 			int open = 0;
 			for (int k = 0; k < 4; k++) {
-				int q = b->nb[s * 4 + k];
+				int q = cm__nb(b, s, k);
 				if (pt->slot[0][3 * k + 1] == f && q >= 0 && (b->sflags0[q] & SF_PLAYABLE))
 					open++;
 			}
@@ -579,7 +581,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		if (b->bc_base[s] < 0)
 			continue;
 		for (int k = 1; k <= 2; k++) { /* E and S: each pair once */
-			int q = b->nb[s * 4 + k];
+			int q = cm__nb(b, s, k);
 			if (q < 0 || b->bc_base[q] < 0)
 				continue; /* pieces side by side meet like tiles (schemas/map.md) */
 			const int8_t *sa = b->bc_info[b->bc_type[s]].slot[0];
@@ -608,7 +610,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			continue;
 		uint8_t req = 0;
 		for (int k = 0; k < 4; k++) {
-			int key = s * 4 + k, q = b->nb[key];
+			int key = s * 4 + k, q = cm__nb(b, s, k);
 			const cm_edge_print *pr = &m->squares[s].print[k];
 			uint8_t rq = REQ_ANY;
 			if (q >= 0 && b->bc_base[q] >= 0) {
@@ -830,7 +832,7 @@ static void clear_squares(cm_board *b)
 		int s = b->filled[i];
 		if (b->mon[s] >= 0)
 			for (int k = 0; k < 8; k++) {
-				int q = b->nb8[s * 8 + k];
+				int q = cm__nb8(b, s, k);
 				if (q >= 0)
 					b->mon_near[q] = 0;
 			}
@@ -842,7 +844,7 @@ static void clear_squares(cm_board *b)
 			continue;
 		clear_square(b, s);
 		for (int k = 0; k < 4; k++) {
-			int q = b->nb[s * 4 + k];
+			int q = cm__nb(b, s, k);
 			if (q >= 0)
 				clear_square(b, q);
 		}
@@ -1023,7 +1025,7 @@ void cm_board_free(cm_board *b)
 {
 	if (!b)
 		return;
-	void *p[] = { b->nb, b->nb8, b->sq_kind, b->island, b->island_arms, b->side_static, b->side_bc,
+	void *p[] = { b->border, b->sq_kind, b->island, b->island_arms, b->side_static, b->side_bc,
 		      b->side_ferry, b->bc_base, b->bc_type, b->bc_info, b->bc_adj_start, b->bc_adj,
 		      b->isl_start, b->isl_sq, b->start_sq, b->start_pick, b->play8, b->bc8, b->req0, b->sflags0,
 		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
@@ -1296,7 +1298,7 @@ int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_fol
 	for (int f = 0; f < ti->n_feat; f++)
 		uf[f] = (int8_t)f;
 	for (int d = 0; d < 4; d++) {
-		int key = s * 4 + d, q = b->nb[key];
+		int key = s * 4 + d, q = cm__nb(b, s, d);
 		int32_t c = -1;
 		const int8_t *sc = NULL;
 		if (q >= 0 && b->tile[q] >= 0) {
