@@ -285,20 +285,20 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		int32_t m = base + ti->mon;
 		int missing = 0;
 		for (int k = 0; k < 8; k++) {
-			int q = b->nb8[s * 8 + k];
+			int q = cm__nb8(b, s, k);
 			if (q >= 0 && (b->sflags[q] & SF_PLAYABLE) && b->tile[q] < 0)
 				missing++;
 		}
 		n[m].open = missing;
 		b->mon[s] = m;
 		for (int k = 0; k < 8; k++) {
-			int q = b->nb8[s * 8 + k];
+			int q = cm__nb8(b, s, k);
 			if (q >= 0)
 				b->mon_near[q]++;
 		}
 	}
 	for (int d = 0; d < 4; d++) {
-		int key = s * 4 + d, q = b->nb[key];
+		int key = s * 4 + d, q = cm__nb(b, s, d);
 		if (q >= 0 && b->tile[q] >= 0) {
 			const type_info *qi = &b->deck->info[b->tile[q]];
 			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->abbey || qi->abbey,
@@ -358,7 +358,7 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		}
 	}
 	for (int k = 0; k < 8 && b->mon_near[s]; k++) {
-		int q = b->nb8[s * 8 + k];
+		int q = cm__nb8(b, s, k);
 		if (q >= 0 && b->mon[q] >= 0)
 			n[b->mon[q]].open--;
 	}
@@ -398,8 +398,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	int rc = 0;
 	int N = b->n_sq;
 	int16_t *piece_city = NULL;
-	ALLOC(b->nb, N * 4);
-	ALLOC(b->nb8, N * 8);
+	ALLOC(b->border, N);
 	ALLOC(b->sq_kind, N);
 	ALLOC(b->island, N);
 	ALLOC(b->island_arms, N);
@@ -411,8 +410,6 @@ static int build_static(cm_board *b, cm_diags *d)
 	ALLOC(b->play8, N);
 	ALLOC(b->bc8, N);
 	ALLOC(b->sq_links, N);
-	ALLOC(b->sq_x, N);
-	ALLOC(b->sq_y, N);
 	ALLOC(b->req0, N);
 	ALLOC(b->sflags0, N);
 	ALLOC(b->bc_adj_start, m->n_bigcities + 1);
@@ -422,20 +419,21 @@ static int build_static(cm_board *b, cm_diags *d)
 	ALLOC(b->start_pick, N);
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
 	static const int ex[8] = { -1, 0, 1, 1, 1, 0, -1, -1 }, ey[8] = { -1, -1, -1, 0, 1, 1, 1, 0 };
+	for (int k = 0; k < 4; k++)
+		b->off4[k] = dy[k] * b->cols + dx[k];
+	for (int k = 0; k < 8; k++)
+		b->off8[k] = ey[k] * b->cols + ex[k];
 	for (int y = 0; y < b->rows; y++)
 		for (int x = 0; x < b->cols; x++) {
 			int s = y * b->cols + x;
 			const cm_square *q = &m->squares[s];
-			b->sq_x[s] = x;
-			b->sq_y[s] = y;
+			b->border[s] = (uint8_t)((y == 0 ? BD_N : 0) | (x == b->cols - 1 ? BD_E : 0) |
+			                         (y == b->rows - 1 ? BD_S : 0) | (x == 0 ? BD_W : 0));
 			for (int k = 0; k < 4; k++) {
-				b->nb[s * 4 + k] = cm__sq_index(b, x + dx[k], y + dy[k]);
 				b->side_static[s * 4 + k] = -1;
 				b->side_bc[s * 4 + k] = -1;
 				b->side_ferry[s * 4 + k] = -1;
 			}
-			for (int k = 0; k < 8; k++)
-				b->nb8[s * 8 + k] = cm__sq_index(b, x + ex[k], y + ey[k]);
 			b->sq_kind[s] = (uint8_t)q->kind;
 			b->bc_base[s] = -1;
 			b->bc_type[s] = -1;
@@ -462,7 +460,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		}
 	for (int s = 0; s < N; s++)
 		for (int k = 0; k < 8; k++) {
-			int q = b->nb8[s * 8 + k];
+			int q = cm__nb8(b, s, k);
 			if (q >= 0 && (b->sflags0[q] & SF_PLAYABLE))
 				b->play8[s]++;
 			if (q >= 0 && m->squares[q].kind == CM_SQ_BIGCITY)
@@ -558,7 +556,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		for (int f = 0; f < pt->n_feat; f++) {
 			int open = 0;
 			for (int k = 0; k < 4; k++) {
-				int q = b->nb[s * 4 + k];
+				int q = cm__nb(b, s, k);
 				if (pt->slot[0][3 * k + 1] == f && q >= 0 && (b->sflags0[q] & SF_PLAYABLE))
 					open++;
 			}
@@ -573,7 +571,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		if (b->bc_base[s] < 0)
 			continue;
 		for (int k = 1; k <= 2; k++) { /* E and S: each pair once */
-			int q = b->nb[s * 4 + k];
+			int q = cm__nb(b, s, k);
 			if (q < 0 || b->bc_base[q] < 0)
 				continue; /* pieces side by side meet like tiles (schemas/map.md) */
 			const int8_t *sa = b->bc_info[b->bc_type[s]].slot[0];
@@ -602,7 +600,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			continue;
 		uint8_t req = 0;
 		for (int k = 0; k < 4; k++) {
-			int key = s * 4 + k, q = b->nb[key];
+			int key = s * 4 + k, q = cm__nb(b, s, k);
 			const cm_edge_print *pr = &m->squares[s].print[k];
 			uint8_t rq = REQ_ANY;
 			if (q >= 0 && b->bc_base[q] >= 0) {
@@ -703,8 +701,8 @@ static CM__INLINE void log_move(cm_board *b, cm_move_kind k, int t, int s, int r
 	mv->player = (uint8_t)b->cur;
 	mv->type = (uint8_t)(t < 0 ? 0 : t);
 	mv->rot = (uint8_t)r;
-	mv->x = (int16_t)(s >= 0 ? b->sq_x[s] : -1);
-	mv->y = (int16_t)(s >= 0 ? b->sq_y[s] : -1);
+	mv->x = (int16_t)(s >= 0 ? s % b->cols : -1);
+	mv->y = (int16_t)(s >= 0 ? s / b->cols : -1);
 	mv->feature = -1;
 	mv->wagon = 0;
 }
@@ -829,7 +827,7 @@ static void clear_squares(cm_board *b)
 		int s = b->filled[i];
 		if (b->mon[s] >= 0)
 			for (int k = 0; k < 8; k++) {
-				int q = b->nb8[s * 8 + k];
+				int q = cm__nb8(b, s, k);
 				if (q >= 0)
 					b->mon_near[q] = 0;
 			}
@@ -841,7 +839,7 @@ static void clear_squares(cm_board *b)
 			continue;
 		clear_square(b, s);
 		for (int k = 0; k < 4; k++) {
-			int q = b->nb[s * 4 + k];
+			int q = cm__nb(b, s, k);
 			if (q >= 0)
 				clear_square(b, q);
 		}
@@ -1022,14 +1020,14 @@ void cm_board_free(cm_board *b)
 {
 	if (!b)
 		return;
-	void *p[] = { b->nb, b->nb8, b->sq_kind, b->island, b->island_arms, b->side_static, b->side_bc,
+	void *p[] = { b->border, b->sq_kind, b->island, b->island_arms, b->side_static, b->side_bc,
 		      b->side_ferry, b->bc_base, b->bc_type, b->bc_info, b->bc_adj_start, b->bc_adj,
 		      b->isl_start, b->isl_sq, b->start_sq, b->start_pick, b->play8, b->bc8, b->req0, b->sflags0,
 		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
 		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
 		      b->front_req, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
-		      b->sq_x, b->sq_y, b->proto, b->proto_at };
+		      b->proto, b->proto_at };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	free(b);
@@ -1295,7 +1293,7 @@ int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_fol
 	for (int f = 0; f < ti->n_feat; f++)
 		uf[f] = (int8_t)f;
 	for (int d = 0; d < 4; d++) {
-		int key = s * 4 + d, q = b->nb[key];
+		int key = s * 4 + d, q = cm__nb(b, s, d);
 		int32_t c = -1;
 		const int8_t *sc = NULL;
 		if (q >= 0 && b->tile[q] >= 0) {
@@ -1385,8 +1383,8 @@ void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd
 	cm_follower *fo = &b->fol[b->n_fol];
 	fo->player = player;
 	fo->kind = kind;
-	fo->x = b->sq_x[b->nodes[nd].sq];
-	fo->y = b->sq_y[b->nodes[nd].sq];
+	fo->x = b->nodes[nd].sq % b->cols;
+	fo->y = b->nodes[nd].sq / b->cols;
 	fo->feature = b->nodes[nd].feat;
 	b->fol_node[b->n_fol++] = nd;
 }
@@ -1452,8 +1450,8 @@ void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
 		r = n[r].parent;
 	int32_t best = n[r].minp; /* kept by unite */
 	if (best >= 0) {
-		it->x = b->sq_x[n[best].sq];
-		it->y = b->sq_y[n[best].sq];
+		it->x = n[best].sq % b->cols;
+		it->y = n[best].sq / b->cols;
 		it->feature = n[best].feat;
 	}
 }

@@ -116,9 +116,11 @@ struct cm_board {
 
 	/* static, per map */
 	int cols, rows, n_sq;
-	int32_t *nb;        /* n_sq*4 neighbour squares (N E S W), -1 off the grid */
-	int32_t *nb8;       /* n_sq*8 squares around, clockwise from the north-west */
-	int32_t *sq_x, *sq_y; /* per square: its column and row (s % cols, s / cols) */
+	/* Neighbours are computed, not stored (a 1024x1024 map would spend
+	 * 48 MB on them): cm__nb and cm__nb8 below. */
+	uint8_t *border;    /* per square: BD_ bits of the grid edges it lies on */
+	int32_t off4[4];    /* index steps to the neighbours N E S W */
+	int32_t off8[8];    /* to the 8 around, clockwise from the north-west */
 	uint8_t *sq_kind;
 	int16_t *island;    /* island index per square, -1 */
 	uint8_t *island_arms;
@@ -217,6 +219,24 @@ struct cm_board {
 #else
 #define CM__INLINE inline
 #endif
+
+/* Grid edges a square lies on (bit d: no neighbour across side d). */
+enum { BD_N = 1, BD_E = 2, BD_S = 4, BD_W = 8 };
+
+/* The neighbour of square s across side d (N E S W), -1 off the grid. */
+static inline int32_t cm__nb(const cm_board *b, int s, int d)
+{
+	return (b->border[s] >> d) & 1 ? -1 : s + b->off4[d];
+}
+
+/* The k-th of the 8 squares around s, clockwise from the north-west, -1
+ * off the grid. */
+static inline int32_t cm__nb8(const cm_board *b, int s, int k)
+{
+	static const uint8_t block[8] = { BD_N | BD_W, BD_N, BD_N | BD_E, BD_E,
+		                          BD_S | BD_E, BD_S, BD_S | BD_W, BD_W };
+	return b->border[s] & block[k] ? -1 : s + b->off8[k];
+}
 
 /* union-find */
 static inline int32_t cm__find(node *n, int32_t a)

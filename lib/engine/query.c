@@ -110,7 +110,7 @@ int cm__board_reach(const cm_board *b, const int *takes, uint8_t *reach, uint8_t
 		int s = w.queue[head++];
 		for (int k = 0; k < 4; k++) {
 			int key = s * 4 + k;
-			reach_sq(&w, b->nb[key]);
+			reach_sq(&w, cm__nb(b, s, k));
 			int bc = b->side_bc[key];
 			if (bc >= 0 && !bc_done[bc]) {
 				bc_done[bc] = 1;

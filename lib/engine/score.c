@@ -87,7 +87,7 @@ static int visible_towns(cm_board *b, int32_t r)
 		int s = n[p].sq;
 		if (s < b->n_sq)
 			for (int d = 0; d < 4; d++) {
-				int q = b->nb[s * 4 + d];
+				int q = cm__nb(b, s, d);
 				if (q >= 0 && b->sq_kind[q] == CM_SQ_TOWN && b->tile[q] < 0 && b->stamp[q] != ep) {
 					b->stamp[q] = ep;
 					cnt++;
@@ -174,8 +174,8 @@ void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 		it->reason = "complete monastery: 9";
 	}
 	it->players = nd->nfol ? majority(nd, b->n_players) : 0;
-	it->x = b->sq_x[s];
-	it->y = b->sq_y[s];
+	it->x = s % b->cols;
+	it->y = s / b->cols;
 	it->feature = nd->feat;
 	if (give)
 		award(b, it, final);
@@ -193,8 +193,8 @@ static cm_score_item *placer_item(cm_board *b, cm_item_type type, int points, co
 	it->type = type;
 	it->points = points;
 	it->players = 1u << b->cur;
-	it->x = b->sq_x[b->last_sq];
-	it->y = b->sq_y[b->last_sq];
+	it->x = b->last_sq % b->cols;
+	it->y = b->last_sq / b->cols;
 	it->rule = rule;
 	it->reason = reason;
 	award(b, it, false);
@@ -230,7 +230,7 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	}
 	/* ABBEY-PLACE: an abbey completes what it closes on the squares around */
 	for (int d = 0; d < 4 && ti->abbey; d++) {
-		int q = b->nb[s * 4 + d];
+		int q = cm__nb(b, s, d);
 		int32_t lo;
 		const type_info *qi = q >= 0 ? cm__sq_info(b, q) : NULL;
 		int32_t st = b->side_static[s * 4 + d];
@@ -254,7 +254,7 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	}
 	/* monasteries: on the square, and around it when any is (mon_near) */
 	for (int k = b->mon[s] >= 0 ? -1 : 0; k < (b->mon_near[s] ? 8 : 0); k++) {
-		int q = k < 0 ? s : b->nb8[s * 8 + k];
+		int q = k < 0 ? s : cm__nb8(b, s, k);
 		if (q < 0 || b->mon[q] < 0)
 			continue;
 		int32_t m = b->mon[q];

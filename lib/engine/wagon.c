@@ -25,7 +25,7 @@ int cm_board_abbeys(const cm_board *b, int player)
  * when abbey-edge is on. An empty square that may take a tile never does. */
 static bool abbey_side(const cm_board *b, int s, int d)
 {
-	int q = b->nb[s * 4 + d];
+	int q = cm__nb(b, s, d);
 	if (q >= 0 && b->tile[q] >= 0)
 		return true;
 	if (q >= 0 && (b->sflags[q] & SF_PLAYABLE))
@@ -226,7 +226,7 @@ static void c1_adjacent(ctx *c)
 						mark(c, cm__find(n, lo + g), CM_WAGON_VIA_CONTACT, s);
 			}
 			for (int d = 0; d < 4; d++) {
-				int q = b->nb[s * 4 + d];
+				int q = cm__nb(b, s, d);
 				if (q < 0)
 					continue;
 				if (ti->abbey) { /* the scored abbey touches what it closes */

@@ -107,6 +107,26 @@ static void report(const checker *c, const char *id, unsigned line, const cm_til
 	free(msg);
 }
 
+static void report_at(const checker *c, const char *id, unsigned line, const char *attr, const cm_tile_type *t,
+                      const cm_feature *f, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 7, 8)))
+#endif
+	;
+/* report about attribute attr of the element on that line: with its column
+ * when the source shows it there once (cm_diags_point). */
+static void report_at(const checker *c, const char *id, unsigned line, const char *attr, const cm_tile_type *t,
+                      const cm_feature *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = cm_vasprintf(fmt, ap);
+	va_end(ap);
+	report(c, id, line, t, f, "%s", msg ? msg : "(out of memory)");
+	cm_diags_point(c->d, attr);
+	free(msg);
+}
+
 const cm_feature_rules cm_tileset_tile_rules = {
 	.slot_twice = "CM0102", .uncovered = "CM0101", .shape = "CM0103", .feature_id = "CM0105",
 	.touches = "CM0106", .contact = "CM0107", .contact_size = "CM0108", .too_many = "CM0116",
@@ -121,7 +141,14 @@ typedef struct {
 static void report_feature(void *arg, const char *rule, unsigned line, const cm_feature *f, const char *msg)
 {
 	const tile_report *tr = arg;
-	report(tr->c, rule, line, tr->t, f, "%s", msg);
+	/* the attribute each feature rule is about, on the feature's line */
+	const cm_feature_rules *r = &cm_tileset_tile_rules;
+	const char *attr = !rule                                       ? NULL
+	                   : strcmp(rule, r->feature_id) == 0          ? "id"
+	                   : strcmp(rule, r->touches) == 0             ? "touches"
+	                   : strcmp(rule, r->slot_twice) == 0 || strcmp(rule, r->shape) == 0 ? "slots"
+	                                                               : NULL;
+	report_at(tr->c, rule, line, attr, tr->t, f, "%s", msg);
 }
 
 /* CM0109-CM0111 for contact i of tile t (feature.c checked its members). */
@@ -136,7 +163,7 @@ static void check_contact(const checker *c, const cm_feature_checker *fc, const 
 		if (!(m & (1u << k)))
 			continue;
 		if (f->kind == CM_FEAT_FIELD || f->kind == CM_FEAT_GARDEN)
-			report(c, "CM0109", line, t, f, "%s '%s' is in a contact: a wagon never stands on a %s",
+			report_at(c, "CM0109", line, "features", t, f, "%s '%s' is in a contact: a wagon never stands on a %s",
 			       cm_feature_kind_name(f->kind), cm_feature_id(f), cm_feature_kind_name(f->kind));
 		if (f->kind != CM_FEAT_ROAD)
 			continue;
@@ -147,14 +174,14 @@ static void check_contact(const checker *c, const cm_feature_checker *fc, const 
 			unsigned both = cm_slots_sides(f->slots) & cm_slots_sides(g->slots);
 			for (int s = 0; s < 4; s++)
 				if (both & (1u << s))
-					report(c, "CM0110", line, t, f,
+					report_at(c, "CM0110", line, "features", t, f,
 					       "road '%s' and city '%s' are in contact on the same side %s, "
 					       "which cannot show both",
 					       cm_feature_id(f), cm_feature_id(g), cm_side_name((cm_side)s));
 		}
 	}
 	if (first != i)
-		report(c, "CM0111", line, t, NULL, "contact %zu repeats contact %zu", i + 1, first + 1);
+		report_at(c, "CM0111", line, "features", t, NULL, "contact %zu repeats contact %zu", i + 1, first + 1);
 }
 
 typedef struct {
@@ -189,7 +216,7 @@ static void check_tile(const checker *c, size_t ti)
 	const cm_feature_checker fc = { &cm_tileset_tile_rules, "tile", name,
 	                                c->contact_line ? c->contact_line[ti] : NULL, report_feature, &tr };
 	if (c->first_id && c->first_id[ti] != ti)
-		report(c, "CM0104", t->line, t, NULL, "tile id '%s' is already used (line %u)", t->id,
+		report_at(c, "CM0104", t->line, "id", t, NULL, "tile id '%s' is already used (line %u)", t->id,
 		       ts->tiles[c->first_id[ti]].line);
 	cm_feature_check_count(&fc, t);
 	bool abbey_tile = cm_tileset_is_abbey_tile(t);
@@ -222,14 +249,14 @@ static void check_tile(const checker *c, size_t ti)
 	int any = 0;
 	for (int e = 0; e < CM_EDITION_COUNT; e++) {
 		if (t->count[e] < 0)
-			report(c, "CM0112", t->line, t, NULL, "tile %s has a negative count for %s", t->id ? t->id : "?",
+			report_at(c, "CM0112", t->line, "count", t, NULL, "tile %s has a negative count for %s", t->id ? t->id : "?",
 			       cm_edition_name((cm_edition)e));
 		any |= t->count[e] > 0;
 	}
 	if (!any)
-		report(c, "CM0112", t->line, t, NULL, "tile %s has no copies in any edition", t->id ? t->id : "?");
+		report_at(c, "CM0112", t->line, "count", t, NULL, "tile %s has no copies in any edition", t->id ? t->id : "?");
 	if (t->start && abbey_tile)
-		report(c, "CM0113", t->line, t, NULL, "an abbey tile is never drawn, so it cannot be the start tile");
+		report_at(c, "CM0113", t->line, "start", t, NULL, "an abbey tile is never drawn, so it cannot be the start tile");
 }
 
 static void check_set(const checker *c, unsigned root_line)
@@ -255,10 +282,10 @@ static void check_set(const checker *c, unsigned root_line)
 		if (!t->start || cm_tileset_is_abbey_tile(t))
 			continue;
 		if (!ts->base)
-			report(c, "CM0113", t->line, t, NULL, "tile %s is a start tile, but an expansion has none",
+			report_at(c, "CM0113", t->line, "start", t, NULL, "tile %s is a start tile, but an expansion has none",
 			       t->id ? t->id : "?");
 		else if (starts > 0)
-			report(c, "CM0113", t->line, t, NULL, "tile %s is a second start tile; a base set has one",
+			report_at(c, "CM0113", t->line, "start", t, NULL, "tile %s is a second start tile; a base set has one",
 			       t->id ? t->id : "?");
 		starts++;
 	}
@@ -278,7 +305,7 @@ static void check_set(const checker *c, unsigned root_line)
 				size_t l = strlen(eds);
 				snprintf(eds + l, sizeof eds - l, "%s%s", l ? ", " : "", cm_edition_name((cm_edition)k));
 			}
-		report(c, "CM0114", root_line, NULL, NULL, "declared total %d does not match the %d drawn tiles of %s",
+		report_at(c, "CM0114", root_line, "total", NULL, NULL, "declared total %d does not match the %d drawn tiles of %s",
 		       decl, sum, eds);
 	}
 	free(first_id);
