@@ -39,6 +39,21 @@ static void put(buf *b, const void *src, size_t n)
 	b->n += n;
 }
 
+/* Room for n more bytes in one allocation (a grid's records), so that
+ * the appends never reallocate and copy. */
+static void reserve(buf *b, size_t n)
+{
+	if (b->err || b->cap - b->n >= n)
+		return;
+	unsigned char *p = realloc(b->p, b->n + n);
+	if (!p) {
+		b->err = CM_ENOMEM;
+		return;
+	}
+	b->p = p;
+	b->cap = b->n + n;
+}
+
 static void put8(buf *b, unsigned v)
 {
 	unsigned char c = (unsigned char)v;
@@ -214,6 +229,7 @@ static void put_map(writer *w, const cm_map *m)
 	put8(b, 0);
 	rec(w, S_RULE);
 
+	reserve(&w->s[S_SQRS], (size_t)m->cols * (size_t)m->rows * 20);
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *s = cm_map_at(m, x, y);
@@ -223,14 +239,17 @@ static void put_map(writer *w, const cm_map *m)
 				w->err = CM_ELIMIT;
 				return;
 			}
-			b = &w->s[S_SQRS];
-			put8(b, s->kind);
-			put8(b, s->arms);
-			put16(b, (unsigned)n_markers);
-			put32(b, str_ref(&w->st, cm_map_square_name(m, x, y)));
-			put32(b, s->island < 0 ? NONE32 : (uint32_t)s->island);
-			put32(b, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
-			put32(b, w->n[S_MRKS]);
+			/* the 20-byte record built whole, then appended once */
+			unsigned char q[20];
+			q[0] = (unsigned char)s->kind;
+			q[1] = s->arms;
+			q[2] = (unsigned char)n_markers;
+			q[3] = (unsigned char)(n_markers >> 8);
+			set32(q + 4, str_ref(&w->st, cm_map_square_name(m, x, y)));
+			set32(q + 8, s->island < 0 ? NONE32 : (uint32_t)s->island);
+			set32(q + 12, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
+			set32(q + 16, w->n[S_MRKS]);
+			put(&w->s[S_SQRS], q, sizeof q);
 			rec(w, S_SQRS);
 			for (size_t k = 0; k < n_markers; k++) {
 				put32(&w->s[S_MRKS], str_ref(&w->st, markers[k]));

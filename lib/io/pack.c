@@ -387,7 +387,7 @@ static const char *const insert_sql[S_COUNT] = {
 	" VALUES (?,?,?,?,?,?,?,?,?,?)",
 	"INSERT INTO deck_entries (map_id, seq, tileset_id, tile_id, count) VALUES (?,?,?,?,?)",
 	"INSERT INTO map_about (map_id, key, value) VALUES (?,?,?)",
-	"INSERT INTO map_grids (map_id, kinds) VALUES (?,?)",
+	"INSERT INTO map_grids (map_id, kinds, prints) VALUES (?,?,?)",
 };
 
 typedef struct {
@@ -490,34 +490,54 @@ static int put_tileset(wr *w, const cm_tileset *ts)
 	return rc;
 }
 
-/* A square gets a row when it carries anything besides its kind (which
- * map_grids holds for every square). */
+/* The print kind characters of map_grids.prints, by cm_print_kind. */
+static const char print_chars[] = "-nrc";
+
+/* An edge print row holds what map_grids.prints cannot: arms, a label. */
+static bool print_stored(const cm_edge_print *p, const char *label)
+{
+	return p->arms || label;
+}
+
+/* A square gets a row when it carries anything besides its kind and print
+ * kinds (which map_grids holds for every square). */
 static bool square_stored(const cm_square *s, const cm_square_extra *x)
 {
 	if ((x && x->name) || s->arms || s->island >= 0 || s->bigcity >= 0 || (x && x->n_markers))
 		return true;
 	for (int e = 0; e < 4; e++)
-		if (s->print[e].kind != CM_PRINT_NONE || s->print[e].arms || (x && x->label[e]))
+		if (print_stored(&s->print[e], x ? x->label[e] : NULL))
 			return true;
 	return false;
 }
 
-/* The map_grids row: one kind character per square, a newline per row. */
+/* The map_grids row: one kind character per square and four print kind
+ * characters per square, a newline per row. */
 static int put_grid(wr *w, const cm_map *m)
 {
-	size_t len = (size_t)m->rows * ((size_t)m->cols + 1);
-	char *g = malloc(len + 1);
-	if (!g)
+	size_t rows = (size_t)m->rows, cols = (size_t)m->cols;
+	char *g = malloc(rows * (cols + 1) + 1), *pr = malloc(rows * (4 * cols + 1) + 1);
+	if (!g || !pr) {
+		free(g);
+		free(pr);
 		return CM_ENOMEM;
-	char *q = g;
+	}
+	char *q = g, *t = pr;
 	for (int y = 0; y < m->rows; y++) {
-		for (int x = 0; x < m->cols; x++)
-			*q++ = cm_square_kind_char(cm_map_at(m, x, y)->kind);
+		for (int x = 0; x < m->cols; x++) {
+			const cm_square *s = cm_map_at(m, x, y);
+			*q++ = cm_square_kind_char(s->kind);
+			for (int e = 0; e < 4; e++)
+				*t++ = (unsigned)s->print[e].kind < 4u ? print_chars[s->print[e].kind] : '?';
+		}
 		*q++ = '\n';
+		*t++ = '\n';
 	}
 	*q = '\0';
-	int rc = ins(w, S_GRID, "tT", m->id, g);
+	*t = '\0';
+	int rc = ins(w, S_GRID, "tTT", m->id, g, pr);
 	free(g);
+	free(pr);
 	return rc;
 }
 
@@ -549,7 +569,7 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 			for (int e = 0; e < 4 && !rc; e++) {
 				const cm_edge_print *p = &s->print[e];
 				const char *label = xs ? xs->label[e] : NULL;
-				if (p->kind != CM_PRINT_NONE || p->arms || label)
+				if (print_stored(p, label))
 					rc = ins(w, S_PRINT, "tiittit", m->id, x, y, cm_side_name((cm_side)e),
 					         cm_print_kind_name(p->kind), (int)p->arms, label);
 			}
@@ -1154,10 +1174,23 @@ typedef struct {
 	cm_pack *p;
 	cm_diags *d;
 	int rc;            /* first failure: CM_EINVAL, CM_EFORMAT or CM_ENOMEM */
-	const char *where; /* place of the row being read; NULL: square sq_x,sq_y of sq_map */
+	const char *where; /* place of the row being read; NULL: square sq_x,sq_y of sq_map, */
 	const char *sq_map;
 	int sq_x, sq_y;
+	const char *it_base, *it_what; /* or (no sq_map) item it_i of it_base: "map x, ferry 3" */
+	size_t it_i;
 } rd;
+
+/* The row being read is item i (island, big city, ferry, deck entry) of
+ * base: its place is formatted only if a diagnostic needs it. */
+static void rd_item(rd *r, const char *base, const char *what, size_t i)
+{
+	r->where = NULL;
+	r->sq_map = NULL;
+	r->it_base = base;
+	r->it_what = what;
+	r->it_i = i;
+}
 
 static void rd_bad(rd *r, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -1169,14 +1202,19 @@ static void rd_bad(rd *r, const char *fmt, ...)
 	/* a square's place is formatted only when something is wrong with it:
 	 * no string is formatted per row read */
 	char w[600];
-	if (!r->where && r->sq_map)
+	const char *at = r->where;
+	if (!at && r->sq_map) {
 		snprintf(w, sizeof w, "%s, square (%d,%d)", r->sq_map, r->sq_x, r->sq_y);
+		at = w;
+	} else if (!at && r->it_what) {
+		snprintf(w, sizeof w, "%s, %s %zu", r->it_base ? r->it_base : "?", r->it_what, r->it_i);
+		at = w;
+	}
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = cm_vasprintf(fmt, ap);
 	va_end(ap);
-	cm_diags_check(r->d, "CM0407", r->p->path, 0, 0, r->where ? r->where : r->sq_map ? w : NULL, "%s",
-	               msg ? msg : "invalid value");
+	cm_diags_check(r->d, "CM0407", r->p->path, 0, 0, at, "%s", msg ? msg : "invalid value");
 	free(msg);
 	if (!r->rc)
 		r->rc = CM_EINVAL;
@@ -1416,7 +1454,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 		return CM_ENOTFOUND;
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0 };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0 };
 	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL;
 	size_t cap = 0;
 	cm_tileset *set = calloc(1, sizeof *set);
@@ -1521,7 +1559,7 @@ int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 		return CM_ENOTFOUND;
 	char where[256];
 	snprintf(where, sizeof where, "map %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0 };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0 };
 	cm_map *m = NULL;
 	sqlite3_stmt *st = rd_prepare(&r, "SELECT cols, rows, name, starts_used, tiles_min, tiles_max,"
 	                                  " followers, edition, tiny_city, farmers, farmers_bigcity,"
@@ -1593,15 +1631,13 @@ static void read_names(rd *r, const char *sql, const char *id, const char *what,
                        size_t *n, size_t es, size_t name_off, size_t title_off)
 {
 	sqlite3_stmt *st = rd_prepare(r, sql);
-	char w[400];
 	size_t cap = 0;
 	if (!st)
 		return;
 	rd_bind(st, id, -1, -1);
 	const char *where = r->where;
 	while (!r->rc && rd_step(r, st)) {
-		snprintf(w, sizeof w, "%s, %s %zu", where, what, *n);
-		r->where = w;
+		rd_item(r, where, what, *n);
 		char *item = rd_next(r, st, 0, arr, n, &cap, es, MAX_ITEMS);
 		if (!item)
 			break;
@@ -1626,6 +1662,7 @@ static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, cm_map *m, char *w,
 	(void)w;
 	(void)wn;
 	r->where = NULL;
+	r->it_what = NULL;
 	r->sq_map = where;
 	r->sq_x = (int)x;
 	r->sq_y = (int)y;
@@ -1634,12 +1671,68 @@ static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, cm_map *m, char *w,
 	return cm_map_at_mut(m, (int)x, (int)y);
 }
 
-/* Format 2: every square's kind from the map's map_grids row (cols kind
- * characters and a newline per row). */
+/* One text of map_grids: per row, per square chars characters of which
+ * of[] gives the value (0xff: none of them), then a newline; set(sq, k, v)
+ * stores value v of character k of square sq. */
+static void read_grid_text(rd *r, cm_map *m, sqlite3_stmt *st, int col, const char *what, int chars,
+                           const uint8_t of[256], void (*set)(cm_square *, int, uint8_t), const char *where)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	size_t n = (size_t)sqlite3_column_bytes(st, col), row = (size_t)m->cols * (size_t)chars + 1;
+	if (sqlite3_column_type(st, col) != SQLITE_TEXT || !t) {
+		if (t || sqlite3_column_type(st, col) != SQLITE_TEXT)
+			rd_bad(r, "the grid of %s is not a text", what);
+		else
+			rd_nomem(r);
+		return;
+	}
+	if (n != row * (size_t)m->rows) {
+		rd_bad(r, "the grid of %s has %zu bytes, %d rows of %d squares need %zu", what, n, m->rows, m->cols,
+		       row * (size_t)m->rows);
+		return;
+	}
+	for (int y = 0; y < m->rows && !r->rc; y++) {
+		const unsigned char *q = t + (size_t)y * row;
+		if (q[row - 1] != '\n') {
+			rd_bad(r, "row %d of the grid of %s does not end after %d squares", y, what, m->cols);
+			return;
+		}
+		cm_square *sq = &m->squares[(size_t)y * (size_t)m->cols];
+		for (int x = 0; x < m->cols; x++)
+			for (int k = 0; k < chars; k++) {
+				unsigned char c = q[(size_t)x * (size_t)chars + (size_t)k];
+				if (of[c] == 0xff) {
+					r->where = NULL;
+					r->it_what = NULL;
+					r->sq_map = where;
+					r->sq_x = x;
+					r->sq_y = y;
+					rd_bad(r, "unknown character 0x%02x in the grid of %s", c, what);
+					return;
+				}
+				set(&sq[x], k, of[c]);
+			}
+		r->where = where;
+	}
+}
+
+static void set_kind(cm_square *s, int k, uint8_t v)
+{
+	(void)k;
+	s->kind = (cm_square_kind)v;
+}
+
+static void set_print(cm_square *s, int k, uint8_t v)
+{
+	s->print[k].kind = (cm_print_kind)v;
+}
+
+/* Format 2: every square's kind and print kinds from the map's map_grids
+ * row (schemas/pack.sql). */
 static void read_grid(rd *r, cm_map *m, const char *id, const char *where)
 {
 	r->where = where;
-	sqlite3_stmt *st = rd_prepare(r, "SELECT kinds FROM map_grids WHERE map_id = ?");
+	sqlite3_stmt *st = rd_prepare(r, "SELECT kinds, prints FROM map_grids WHERE map_id = ?");
 	if (!st)
 		return;
 	rd_bind(st, id, -1, -1);
@@ -1649,42 +1742,17 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where)
 		sqlite3_finalize(st);
 		return;
 	}
-	const unsigned char *t = sqlite3_column_text(st, 0);
-	size_t n = (size_t)sqlite3_column_bytes(st, 0), row = (size_t)m->cols + 1;
-	if (sqlite3_column_type(st, 0) != SQLITE_TEXT || !t) {
-		if (t || sqlite3_column_type(st, 0) != SQLITE_TEXT)
-			rd_bad(r, "the grid of square kinds is not a text");
-		else
-			rd_nomem(r);
-	} else if (n != row * (size_t)m->rows) {
-		rd_bad(r, "the grid of square kinds has %zu bytes, %d rows of %d squares need %zu", n, m->rows,
-		       m->cols, row * (size_t)m->rows);
-	} else {
-		/* kind by character, 0xff for none of them */
-		uint8_t of[256];
-		memset(of, 0xff, sizeof of);
-		for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
-			of[(unsigned char)cm_square_kind_char((cm_square_kind)k)] = (uint8_t)k;
-		for (int y = 0; y < m->rows && !r->rc; y++) {
-			const unsigned char *q = t + (size_t)y * row;
-			if (q[m->cols] != '\n') {
-				rd_bad(r, "row %d of the grid of square kinds does not end after %d squares", y, m->cols);
-				break;
-			}
-			cm_square *sq = &m->squares[(size_t)y * (size_t)m->cols];
-			for (int x = 0; x < m->cols; x++) {
-				if (of[q[x]] == 0xff) {
-					r->where = NULL;
-					r->sq_map = where;
-					r->sq_x = x;
-					r->sq_y = y;
-					rd_bad(r, "unknown square kind character 0x%02x in the grid", q[x]);
-					break;
-				}
-				sq[x].kind = (cm_square_kind)of[q[x]];
-			}
-		}
-	}
+	uint8_t of[256];
+	memset(of, 0xff, sizeof of);
+	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
+		of[(unsigned char)cm_square_kind_char((cm_square_kind)k)] = (uint8_t)k;
+	read_grid_text(r, m, st, 0, "square kinds", 1, of, set_kind, where);
+	memset(of, 0xff, sizeof of);
+	for (int k = 0; k < 4; k++)
+		of[(unsigned char)print_chars[k]] = (uint8_t)k;
+	if (!r->rc)
+		read_grid_text(r, m, st, 1, "edge print kinds", 4, of, set_print, where);
+	r->where = where;
 	sqlite3_finalize(st);
 }
 
@@ -1792,9 +1860,16 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		}
 		seen[y * m->cols + x] |= bit;
 		cm_edge_print *p = &s->print[side];
+		if (!col_name(r, pr, 3, "edge print kind", n_print, 0, CM_PRINT_CITY + 1, &kind))
+			continue;
+		if (r->p->version >= 2 && (cm_print_kind)kind != (cm_print_kind)p->kind) {
+			rd_bad(r, "edge print kind %s on side %s differs from the grid's %s",
+			       cm_print_kind_name((cm_print_kind)kind), cm_side_name((cm_side)side),
+			       cm_print_kind_name((cm_print_kind)p->kind));
+			continue;
+		}
 		char *label = NULL;
-		bool ok = col_name(r, pr, 3, "edge print kind", n_print, 0, CM_PRINT_CITY + 1, &kind) &&
-		          col_int(r, pr, 4, "arms", 0, 255, &arms) && col_text(r, pr, 5, "label", true, &label);
+		bool ok = col_int(r, pr, 4, "arms", 0, 255, &arms) && col_text(r, pr, 5, "label", true, &label);
 		if (label && cm_map_set_print_label(m, x, y, (cm_side)side, label))
 			rd_nomem(r);
 		free(label);
@@ -1835,8 +1910,7 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	rd_bind(fe, id, -1, -1);
 	cap = 0;
 	while (!r->rc && rd_step(r, fe)) {
-		snprintf(w, sizeof w, "%s, ferry %zu", where, m->n_ferries);
-		r->where = w;
+		rd_item(r, where, "ferry", m->n_ferries);
 		cm_ferry *f = rd_next(r, fe, 0, (void **)&m->ferries, &m->n_ferries, &cap, sizeof *f,
 		                      MAX_ITEMS);
 		if (!f)
@@ -1860,8 +1934,7 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	rd_bind(dk, id, -1, -1);
 	cap = 0;
 	while (!r->rc && rd_step(r, dk)) {
-		snprintf(w, sizeof w, "%s, deck entry %zu", where, m->n_deck);
-		r->where = w;
+		rd_item(r, where, "deck entry", m->n_deck);
 		cm_deck_entry *e = rd_next(r, dk, 0, (void **)&m->deck, &m->n_deck, &cap, sizeof *e,
 		                           MAX_ITEMS);
 		if (!e)

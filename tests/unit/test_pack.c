@@ -158,18 +158,30 @@ static void test_pack__round_trip(void **state)
 	assert_int_equal(sqlite3_column_int(st, 1), CM_PACK_VERSION);
 	assert_int_equal(sqlite3_column_int(st, 2), 4096);
 	sqlite3_finalize(st);
-	/* format 2: every kind in map_grids, one character per square and a
-	 * newline per row; a squares row only for a square with something
-	 * besides its kind: 3 names, 2 islands, 2 big-city pieces, the edge
-	 * prints of (4,1) and (4,2), the marker of the none square (0,4) */
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT kinds FROM map_grids WHERE map_id = 'sample'", -1, &st, NULL),
+	/* format 2: every kind and print kind in map_grids, one character per
+	 * square (four for the prints, N E S W) and a newline per row; a
+	 * squares row only for a square with something else: 3 names, 2
+	 * islands, 2 big-city pieces, the arms of the print at (4,1), the
+	 * marker of the none square (0,4); an edge_prints row only for a
+	 * print with arms or a label */
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT kinds, prints FROM map_grids WHERE map_id = 'sample'", -1, &st,
+	                                    NULL),
 	                 SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0), "~~~~~~\n.S#L#I\n.#T##I\n.BB#S.\n......\n");
+	assert_string_equal((const char *)sqlite3_column_text(st, 1),
+	                    "------------------------\n"
+	                    "-------r--------nc------\n"
+	                    "-----------------r------\n"
+	                    "------------------------\n"
+	                    "------------------------\n");
 	sqlite3_finalize(st);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM squares", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM squares), (SELECT count(*) FROM edge_prints)",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	assert_int_equal(sqlite3_column_int(st, 0), 3 + 2 + 2 + 2 + 1);
+	assert_int_equal(sqlite3_column_int(st, 0), 3 + 2 + 2 + 1 + 1);
+	assert_int_equal(sqlite3_column_int(st, 1), 2);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
@@ -427,14 +439,22 @@ static const struct {
 	{ "UPDATE map_grids SET kinds = substr(kinds, 2)", "CM0407", "map sample",
 	  "the grid of square kinds has 34 bytes, 5 rows of 6 squares need 35" },
 	{ "UPDATE map_grids SET kinds = replace(kinds, 'T', char(0))", "CM0407", "map sample, square (2,2)",
-	  "unknown square kind character 0x00 in the grid" },
+	  "unknown character 0x00 in the grid of square kinds" },
 	{ "UPDATE map_grids SET kinds = replace(kinds, char(10), '.')", "CM0407", "map sample",
 	  "row 0 of the grid of square kinds does not end after 6 squares" },
 	{ "UPDATE map_grids SET kinds = replace(kinds, 'L', 'X')", "CM0407", "map sample, square (3,1)",
-	  "unknown square kind character 0x58 in the grid" },
+	  "unknown character 0x58 in the grid of square kinds" },
 	{ "UPDATE map_grids SET kinds = replace(kinds, 'T', '#')", "CM0407", "map sample, square (2,2)",
 	  "square kind town differs from the grid's land" },
 	{ "UPDATE map_grids SET kinds = replace(kinds, '~', '.')", "CM0408", "map sample",
+	  "stored content hash differs" },
+	{ "UPDATE map_grids SET prints = substr(prints, 2)", "CM0407", "map sample",
+	  "the grid of edge print kinds has 124 bytes, 5 rows of 6 squares need 125" },
+	{ "UPDATE map_grids SET prints = replace(prints, 'c', 'x')", "CM0407", "map sample, square (4,1)",
+	  "unknown character 0x78 in the grid of edge print kinds" },
+	{ "UPDATE map_grids SET prints = replace(prints, 'c', 'r')", "CM0407", "map sample, square (4,1)",
+	  "edge print kind city on side E differs from the grid's road" },
+	{ "UPDATE map_grids SET prints = replace(prints, 'n', '-')", "CM0408", "map sample",
 	  "stored content hash differs" },
 	{ "UPDATE squares SET island = 5 WHERE x = 5 AND y = 1", "CM0407", "map sample, square (5,1)",
 	  "island is 5, outside 0..1" },
@@ -442,14 +462,20 @@ static const struct {
 	  "map sample, square (1,1)", "holds a NUL byte" },
 	{ "UPDATE squares SET arms = 256 WHERE x = 1 AND y = 1", "CM0407", "map sample, square (1,1)",
 	  "arms is 256, outside 0..255" },
-	{ "UPDATE edge_prints SET side = 'Q' WHERE x = 4 AND y = 2", "CM0407", "map sample, square (4,2)",
+	{ "UPDATE edge_prints SET side = 'Q' WHERE x = 4 AND y = 1", "CM0407", "map sample, square (4,1)",
 	  "unknown side 'Q'" },
-	{ "UPDATE edge_prints SET kind = 'river' WHERE x = 4 AND y = 2", "CM0407", "map sample, square (4,2)",
+	{ "UPDATE edge_prints SET kind = 'river' WHERE x = 4 AND y = 1", "CM0407", "map sample, square (4,1)",
 	  "unknown edge print kind 'river'" },
 	{ "UPDATE maps SET cols = 5000", "CM0407", "map sample", "cols is 5000, outside 1..1024" },
 	{ "UPDATE maps SET edition = 'C9'", "CM0407", "map sample", "unknown edition 'C9'" },
 	{ "UPDATE maps SET followers = -3", "CM0407", "map sample", "followers is -3" },
 	{ "UPDATE ferries SET x2 = 40", "CM0407", "map sample, ferry 0", "outside the 6x5 grid" },
+	/* places formatted only for the diagnostic (no string per row read) */
+	{ "UPDATE ferries SET side1 = 'Q'", "CM0407", "map sample, ferry 0", "unknown side 'Q'" },
+	{ "UPDATE islands SET title = 'a' || char(7) WHERE seq = 0", "CM0407", "map sample, island 0",
+	  "title holds a control character" },
+	{ "UPDATE bigcities SET name = 'a' || char(7)", "CM0407", "map sample, big city 0",
+	  "name holds a control character" },
 	{ "UPDATE bigcity_pieces SET y = 9 WHERE seq = 1", "CM0407", "map sample, big city 0, piece 1",
 	  "square (2,9) is outside the 6x5 grid" },
 	{ "UPDATE bigcity_features SET touches = 4 WHERE piece = 0 AND seq = 1", "CM0407",
