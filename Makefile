@@ -54,7 +54,8 @@ configure:
 	$(Q)sh tools/configure.sh $(CONFIG)
 
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
-        -Wmissing-prototypes -Wvla -Wformat=2
+        -Wmissing-prototypes -Wvla -Wformat=2 \
+        -Werror=int-conversion -Werror=incompatible-pointer-types
 ALL_CPPFLAGS := -Ilib/include -Ilib -I$(O)/gen -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
 # In CI (CI=true, as CI services set it, or `make ci`) a new warning fails
 # the build; users building a release are not stopped by a newer compiler's.

@@ -404,40 +404,47 @@ static int sql_fail(wr *w, const char *what)
 	return CM_EIO;
 }
 
-/* Inserts one row. fmt gives each value: t text (NULL binds NULL), T text
- * copied (not NULL), i int,
- * o int or NULL when negative, l long long, h 32-byte hash. */
-static int ins(wr *w, int which, const char *fmt, ...)
+/* One value of a row. The C_ constructors below check each value's type at
+ * compile time (a pointer where an integer belongs, or the reverse, is a
+ * constraint violation), which a format string could not. */
+typedef struct {
+	enum { COL_TEXT, COL_COPY, COL_INT, COL_OPT, COL_HASH } k;
+	sqlite3_int64 i;
+	const char *s;
+	const uint8_t *h;
+} row_val;
+#define C_TEXT(v) ((row_val){ .k = COL_TEXT, .s = (v) })  /* NULL binds NULL */
+#define C_COPY(v) ((row_val){ .k = COL_COPY, .s = (v) })  /* text freed after the call */
+#define C_INT(v) ((row_val){ .k = COL_INT, .i = (v) })
+#define C_OPT(v) ((row_val){ .k = COL_OPT, .i = (v) }) /* NULL when negative */
+#define C_I64(v) ((row_val){ .k = COL_INT, .i = (v) })
+#define C_HASH(v) ((row_val){ .k = COL_HASH, .h = (v) })  /* 32 bytes */
+#define ROW(w, which, ...) \
+	ins((w), (which), (const row_val[]){ __VA_ARGS__ }, sizeof((const row_val[]){ __VA_ARGS__ }) / sizeof(row_val))
+
+/* Inserts one row: n values bound in order to the statement's parameters. */
+static int ins(wr *w, int which, const row_val *v, size_t n)
 {
 	sqlite3_stmt *st = w->st[which];
-	va_list ap;
 	int rc = SQLITE_OK;
-	assert(strlen(fmt) == (size_t)sqlite3_bind_parameter_count(st));
+	assert(n == (size_t)sqlite3_bind_parameter_count(st));
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
-	va_start(ap, fmt);
-	for (int i = 1; *fmt && rc == SQLITE_OK; fmt++, i++) {
-		switch (*fmt) {
-		case 't': {
-			const char *s = va_arg(ap, const char *);
-			rc = s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+	for (size_t j = 0; j < n && rc == SQLITE_OK; j++) {
+		int i = (int)j + 1;
+		switch (v[j].k) {
+		case COL_TEXT:
+			rc = v[j].s ? sqlite3_bind_text(st, i, v[j].s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
 			break;
-		}
-		case 'T': /* a text freed after the call: SQLite keeps a copy */
-			rc = sqlite3_bind_text(st, i, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+		case COL_COPY: /* SQLite keeps a copy */
+			rc = sqlite3_bind_text(st, i, v[j].s, -1, SQLITE_TRANSIENT);
 			break;
-		case 'i': rc = sqlite3_bind_int(st, i, va_arg(ap, int)); break;
-		case 'o': {
-			int v = va_arg(ap, int);
-			rc = v < 0 ? sqlite3_bind_null(st, i) : sqlite3_bind_int(st, i, v);
-			break;
-		}
-		case 'l': rc = sqlite3_bind_int64(st, i, va_arg(ap, long long)); break;
-		case 'h': rc = sqlite3_bind_blob(st, i, va_arg(ap, const uint8_t *), 32, SQLITE_STATIC); break;
+		case COL_INT: rc = sqlite3_bind_int64(st, i, v[j].i); break;
+		case COL_OPT: rc = v[j].i < 0 ? sqlite3_bind_null(st, i) : sqlite3_bind_int64(st, i, v[j].i); break;
+		case COL_HASH: rc = sqlite3_bind_blob(st, i, v[j].h, 32, SQLITE_STATIC); break;
 		default: rc = SQLITE_MISUSE; break;
 		}
 	}
-	va_end(ap);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE)
@@ -459,31 +466,36 @@ static int put_tile(wr *w, const cm_tile_type *t, const char *key, int k1, int k
 		const cm_feature *f = &t->features[i];
 		const char *kind = cm_feature_kind_name(f->kind);
 		if (k2 < 0)
-			rc = ins(w, S_FEAT, "tiittiiiitl", key, k1, (int)i, kind, f->id, (int)f->slots,
-			         (int)f->arms, (int)f->cathedral, (int)f->inn, good_or_null(f->good),
-			         (long long)f->touches);
+			rc = ROW(w, S_FEAT, C_TEXT(key), C_INT(k1), C_INT((int)i), C_TEXT(kind),
+			         C_TEXT(f->id), C_INT((int)f->slots), C_INT((int)f->arms),
+			         C_INT((int)f->cathedral), C_INT((int)f->inn),
+			         C_TEXT(good_or_null(f->good)), C_I64((long long)f->touches));
 		else
-			rc = ins(w, S_PFEAT, "tiiittiiiitl", key, k1, k2, (int)i, kind, f->id, (int)f->slots,
-			         (int)f->arms, (int)f->cathedral, (int)f->inn, good_or_null(f->good),
-			         (long long)f->touches);
+			rc = ROW(w, S_PFEAT, C_TEXT(key), C_INT(k1), C_INT(k2), C_INT((int)i),
+			         C_TEXT(kind), C_TEXT(f->id), C_INT((int)f->slots),
+			         C_INT((int)f->arms), C_INT((int)f->cathedral), C_INT((int)f->inn),
+			         C_TEXT(good_or_null(f->good)), C_I64((long long)f->touches));
 	}
 	for (size_t i = 0; i < t->n_contacts && !rc; i++) {
 		if (k2 < 0)
-			rc = ins(w, S_CONTACT, "tiil", key, k1, (int)i, (long long)t->contacts[i]);
+			rc = ROW(w, S_CONTACT, C_TEXT(key), C_INT(k1), C_INT((int)i),
+			         C_I64((long long)t->contacts[i]));
 		else
-			rc = ins(w, S_PCONTACT, "tiiil", key, k1, k2, (int)i, (long long)t->contacts[i]);
+			rc = ROW(w, S_PCONTACT, C_TEXT(key), C_INT(k1), C_INT(k2), C_INT((int)i),
+			         C_I64((long long)t->contacts[i]));
 	}
 	return rc;
 }
 
 static int put_tileset(wr *w, const cm_tileset *ts)
 {
-	int rc = ins(w, S_SET, "ttiooo", ts->id, ts->name, (int)ts->base, ts->total[0], ts->total[1],
-	             ts->total[2]);
+	int rc = ROW(w, S_SET, C_TEXT(ts->id), C_TEXT(ts->name), C_INT((int)ts->base),
+	             C_OPT(ts->total[0]), C_OPT(ts->total[1]), C_OPT(ts->total[2]));
 	for (size_t i = 0; i < ts->n_tiles && !rc; i++) {
 		const cm_tile_type *t = &ts->tiles[i];
-		rc = ins(w, S_TILE, "tittiiii", ts->id, (int)i, t->id, t->name, t->count[0], t->count[1],
-		         t->count[2], (int)t->start);
+		rc = ROW(w, S_TILE, C_TEXT(ts->id), C_INT((int)i), C_TEXT(t->id), C_TEXT(t->name),
+		         C_INT(t->count[0]), C_INT(t->count[1]), C_INT(t->count[2]),
+		         C_INT((int)t->start));
 		if (!rc)
 			rc = put_tile(w, t, ts->id, (int)i, -1);
 	}
@@ -535,7 +547,7 @@ static int put_grid(wr *w, const cm_map *m)
 	}
 	*q = '\0';
 	*t = '\0';
-	int rc = ins(w, S_GRID, "tTT", m->id, g, pr);
+	int rc = ROW(w, S_GRID, C_TEXT(m->id), C_COPY(g), C_COPY(pr));
 	free(g);
 	free(pr);
 	return rc;
@@ -544,16 +556,19 @@ static int put_grid(wr *w, const cm_map *m)
 static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 {
 	const cm_rules *r = &m->rules;
-	int rc = ins(w, S_MAP, "ttiiiiiititiiiiitth", m->id, m->name, m->cols, m->rows,
-	             m->setup.starts_used, m->setup.tiles_min, m->setup.tiles_max, m->setup.followers,
-	             cm_edition_name(r->edition), (int)r->tiny_city,
-	             r->farmers == CM_FARMERS_C1 ? "C1" : "C2", (int)r->farmers_bigcity,
-	             (int)r->town_extra_turn, (int)r->town_cost, (int)r->town_road_bonus,
-	             (int)r->abbey_edge, m->image, m->legend, hash);
+	int rc = ROW(w, S_MAP, C_TEXT(m->id), C_TEXT(m->name), C_INT(m->cols), C_INT(m->rows),
+	             C_INT(m->setup.starts_used), C_INT(m->setup.tiles_min),
+	             C_INT(m->setup.tiles_max), C_INT(m->setup.followers),
+	             C_TEXT(cm_edition_name(r->edition)), C_INT((int)r->tiny_city),
+	             C_TEXT(r->farmers == CM_FARMERS_C1 ? "C1" : "C2"),
+	             C_INT((int)r->farmers_bigcity), C_INT((int)r->town_extra_turn),
+	             C_INT((int)r->town_cost), C_INT((int)r->town_road_bonus),
+	             C_INT((int)r->abbey_edge), C_TEXT(m->image), C_TEXT(m->legend), C_HASH(hash));
 	for (size_t i = 0; i < m->n_islands && !rc; i++)
-		rc = ins(w, S_ISLAND, "titt", m->id, (int)i, m->islands[i].name, m->islands[i].title);
+		rc = ROW(w, S_ISLAND, C_TEXT(m->id), C_INT((int)i), C_TEXT(m->islands[i].name),
+		         C_TEXT(m->islands[i].title));
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
-		rc = ins(w, S_BIGCITY, "tit", m->id, (int)i, m->bigcities[i].name);
+		rc = ROW(w, S_BIGCITY, C_TEXT(m->id), C_INT((int)i), C_TEXT(m->bigcities[i].name));
 	if (!rc)
 		rc = put_grid(w, m);
 	for (int y = 0; y < m->rows && !rc; y++)
@@ -562,36 +577,43 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 			const cm_square_extra *xs = m->extras ? cm_map_extra_find(m, y * m->cols + x) : NULL;
 			if (!square_stored(s, xs))
 				continue;
-			rc = ins(w, S_SQUARE, "tiittioo", m->id, x, y, cm_square_kind_name(s->kind), xs ? xs->name : NULL,
-			         (int)s->arms, s->island, s->bigcity);
+			rc = ROW(w, S_SQUARE, C_TEXT(m->id), C_INT(x), C_INT(y),
+			         C_TEXT(cm_square_kind_name(s->kind)), C_TEXT(xs ? xs->name : NULL),
+			         C_INT((int)s->arms), C_OPT(s->island), C_OPT(s->bigcity));
 			for (size_t k = 0; xs && k < xs->n_markers && !rc; k++)
-				rc = ins(w, S_MARKER, "tiiit", m->id, x, y, (int)k, xs->markers[k]);
+				rc = ROW(w, S_MARKER, C_TEXT(m->id), C_INT(x), C_INT(y),
+				         C_INT((int)k), C_TEXT(xs->markers[k]));
 			for (int e = 0; e < 4 && !rc; e++) {
 				const cm_edge_print *p = &s->print[e];
 				const char *label = xs ? xs->label[e] : NULL;
 				if (print_stored(p, label))
-					rc = ins(w, S_PRINT, "tiittit", m->id, x, y, cm_side_name((cm_side)e),
-					         cm_print_kind_name(p->kind), (int)p->arms, label);
+					rc = ROW(w, S_PRINT, C_TEXT(m->id), C_INT(x), C_INT(y),
+					         C_TEXT(cm_side_name((cm_side)e)),
+					         C_TEXT(cm_print_kind_name(p->kind)),
+					         C_INT((int)p->arms), C_TEXT(label));
 			}
 		}
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
 		for (size_t k = 0; k < m->bigcities[i].n_pieces && !rc; k++) {
 			const cm_bigcity_piece *pc = &m->bigcities[i].pieces[k];
-			rc = ins(w, S_PIECE, "tiiii", m->id, (int)i, (int)k, pc->x, pc->y);
+			rc = ROW(w, S_PIECE, C_TEXT(m->id), C_INT((int)i), C_INT((int)k),
+			         C_INT(pc->x), C_INT(pc->y));
 			if (!rc)
 				rc = put_tile(w, &pc->tile, m->id, (int)i, (int)k);
 		}
 	for (size_t i = 0; i < m->n_ferries && !rc; i++) {
 		const cm_ferry *f = &m->ferries[i];
-		rc = ins(w, S_FERRY, "titiitiiti", m->id, (int)i, f->name, f->x1, f->y1,
-		         cm_side_name(f->s1), f->x2, f->y2, cm_side_name(f->s2), (int)f->arms);
+		rc = ROW(w, S_FERRY, C_TEXT(m->id), C_INT((int)i), C_TEXT(f->name), C_INT(f->x1),
+		         C_INT(f->y1), C_TEXT(cm_side_name(f->s1)), C_INT(f->x2), C_INT(f->y2),
+		         C_TEXT(cm_side_name(f->s2)), C_INT((int)f->arms));
 	}
 	for (size_t i = 0; i < m->n_deck && !rc; i++)
-		rc = ins(w, S_DECK, "titti", m->id, (int)i, m->deck[i].tileset, m->deck[i].tile,
-		         m->deck[i].count);
+		rc = ROW(w, S_DECK, C_TEXT(m->id), C_INT((int)i), C_TEXT(m->deck[i].tileset),
+		         C_TEXT(m->deck[i].tile), C_INT(m->deck[i].count));
 	for (int i = 0; i < CM_ABOUT_FIELDS && !rc; i++)
 		if (cm_about_get(&m->about, i))
-			rc = ins(w, S_ABOUT, "ttt", m->id, cm_about_name(i), cm_about_get(&m->about, i));
+			rc = ROW(w, S_ABOUT, C_TEXT(m->id), C_TEXT(cm_about_name(i)),
+			         C_TEXT(cm_about_get(&m->about, i)));
 	return rc;
 }
 
@@ -736,9 +758,9 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 			rc = sql_fail(&w, "prepare");
 			goto out;
 		}
-	rc = ins(&w, S_META, "tt", "format", "carcamap-pack");
+	rc = ROW(&w, S_META, C_TEXT("format"), C_TEXT("carcamap-pack"));
 	if (!rc)
-		rc = ins(&w, S_META, "tt", "generator", "carcamap " CM_VERSION_STRING);
+		rc = ROW(&w, S_META, C_TEXT("generator"), C_TEXT("carcamap " CM_VERSION_STRING));
 	for (size_t i = 0; i < n_sets && !rc; i++)
 		rc = put_tileset(&w, sets[i]);
 	for (size_t i = 0; i < n_maps && !rc; i++)
