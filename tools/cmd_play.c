@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "carcamap/replay.h"
 #include "carcamap/stats.h"
 
 #define MAX_GAMES ((long)CM_CHECK_MAX_GAMES) /* the same range as check --games */

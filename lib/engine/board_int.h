@@ -6,6 +6,8 @@
 #define CM_BOARD_INT_H
 
 #include "carcamap/board.h"
+#include "carcamap/play.h"
+#include "carcamap/replay.h"
 
 /* Per-side requirement of an empty square, 2 bits a side (side s at bits
  * 2s..2s+1): what the tile's edge there must be. An abbey edge and an

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/board.h"
+#include "carcamap/play.h"
 #include "carcamap/map.h"
 #include "carcamap/rng.h"
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/board.h"
+#include "carcamap/play.h"
 #include "scenario.h"
 
 /* RULES.md sections 1 to 4: each must appear in a "rule" line. */

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/board.h"
+#include "carcamap/play.h"
+#include "carcamap/replay.h"
 #include "scenario.h"
 #include "util_board.h"
 

@@ -7,6 +7,7 @@
 #define UTIL_BOARD_H
 
 #include "carcamap/board.h"
+#include "carcamap/replay.h"
 #include "scenario.h"
 
 typedef struct {

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* carcamap/board.h: the rules engine (DESIGN.md "Rules engine"; RULES.md
- * sections 1 and 2). A deck built from a map's deck entries and tile sets;
- * a board over a map, a deck and 2..6 players with the turn API (draw,
- * legal placements, place, follower spots, deploy, score, final scoring);
- * random play with statistics; replays. Rule ids from RULES.md name the
- * rule each behaviour implements.
+/* carcamap/board.h: the rules engine's board (DESIGN.md "Rules engine";
+ * RULES.md sections 1 and 2): a board over a map, a deck (carcamap/deck.h)
+ * and 2..6 players with the turn API (draw, legal placements, place,
+ * follower spots, deploy, score, final scoring), wagons and abbeys. Random
+ * play is carcamap/play.h, replays carcamap/replay.h. Rule ids from
+ * RULES.md name the rule each behaviour implements.
  *
- * Lifetimes: a deck borrows the tile types of the sets it was built from,
- * and a board borrows its map and deck: keep them alive and unchanged
- * while the deck or board lives. Nothing here prints.
+ * Lifetimes: a board borrows its map and deck: keep them alive and
+ * unchanged while the board lives. Nothing here prints.
  *
  * Wagons and abbeys (RULES.md 3 and 4, Abbey & Mayor figures): wagons
  * exist when the rule option `wagons` is on (cm_rules.wagons, default off:
@@ -20,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "deck.h"
 #include "map.h"
 #include "rng.h"
 #include "tileset.h"
@@ -29,45 +29,6 @@ extern "C" {
 #endif
 
 #define CM_MAX_PLAYERS 6
-
-/* ---- Deck ---------------------------------------------------------- */
-
-typedef struct cm_deck cm_deck;
-
-/* Builds the deck of a map from its deck entries (map->deck) and the tile
- * sets: each entry's set id is looked up in sets[0..n_sets); a whole-set
- * entry adds every tile type with its count for map->rules.edition; a tile
- * entry sets that type's count explicitly (it replaces a count that an
- * earlier whole-set entry gave). A map without deck entries uses every set
- * given. The start tile (the base set's tile with start="true") is one copy
- * of that type, set aside for setup (MAP-START); tile types with an abbey
- * feature are kept apart and never drawn (ABBEY-PLACE, later).
- * Tile ids must be unique over the deck. Problems (unknown set or tile, a
- * duplicate id, an empty deck, more than 255 types) go to d as errors
- * without a rule id, with a `where` string; d may be NULL.
- * Returns 0, CM_EINVAL or CM_ENOMEM; *out is set on success only. */
-int cm_deck_build(const cm_map *map, const cm_tileset *const *sets, size_t n_sets, cm_diags *d,
-                  cm_deck **out);
-/* A deck from explicit types and counts (tests, tools): types[i] has
- * counts[i] copies; start is the index of the start tile type or -1
- * (one copy of it is set aside; it must have count >= 1). Same errors. */
-int cm_deck_from_types(const cm_tile_type *const *types, const int *counts, size_t n, int start,
-                       cm_diags *d, cm_deck **out);
-void cm_deck_free(cm_deck *deck); /* NULL is a no-op */
-/* The most copies a deck holds (CM_ELIMIT past it): every sum of counts
- * stays far from INT_MAX. */
-#define CM_DECK_MAX_TILES 1000000
-
-size_t cm_deck_types(const cm_deck *deck);                   /* distinct tile types */
-const cm_tile_type *cm_deck_type(const cm_deck *deck, size_t i); /* borrowed */
-int cm_deck_count(const cm_deck *deck, size_t i); /* copies of type i, start copy included */
-int cm_deck_total(const cm_deck *deck);           /* all copies, start tile included */
-int cm_deck_start(const cm_deck *deck);           /* start tile type index or -1 */
-int cm_deck_find(const cm_deck *deck, const char *id); /* type index or -1 */
-/* FNV-1a 64 over the types' ids, counts and features: replays check it. */
-uint64_t cm_deck_hash(const cm_deck *deck);
-
-/* Rule options by name (cm_rules_set, cm_rules_format): carcamap/rules.h. */
 
 /* ---- Board --------------------------------------------------------- */
 
@@ -369,110 +330,6 @@ int cm_board_wagon_why(const cm_board *b, int x, int y, int f, cm_wagon_why *why
  * or with f < 0 back to its owner's supply (always allowed: "or take it
  * back"). Returns 0 or CM_EINVAL (no wagon waits, not a destination). */
 int cm_board_wagon_move(cm_board *b, int x, int y, int f);
-
-/* ---- Random play and statistics ------------------------------------- */
-
-/* Probability (in percent) that random play deploys when it can. */
-#define CM_PLAY_DEPLOY_PERCENT 50
-/* Probability (in percent) that random play places its abbey, when it
- * holds one and a square takes it, instead of drawing. */
-#define CM_PLAY_ABBEY_PERCENT 20
-
-typedef struct {
-	int tiles_placed;       /* by players, setup not included */
-	int setup_tiles;
-	int stranded;           /* drawn with no legal placement, put aside */
-	int squares_filled;     /* squares holding a tile at the end */
-	int squares_playable;   /* squares that could ever take a tile */
-	int turns;
-	int points_kind[CM_FEAT_KIND_COUNT]; /* awarded points (times scoring players) */
-	int points_island, points_town;
-	int final_points;       /* part of the scores from final scoring */
-	int abbeys_placed;      /* ABBEY-PLACE (not in tiles_placed) */
-	int wagon_moves;        /* WAGON-MOVE: wagons moved to a destination */
-	int wagon_returns;      /* WAGON-MOVE: wagons taken back to the supply */
-	int scores[CM_MAX_PLAYERS];
-} cm_game_stats;
-
-/* Plays the game on to the end and scores it: each turn draws, picks a
- * placement uniformly among the legal ones, deploys with probability
- * CM_PLAY_DEPLOY_PERCENT on a spot picked uniformly, ends the turn; then
- * final scoring. Every choice comes from rng, in this order per turn:
- *   1. when the player holds an abbey and k > 0 squares take it:
- *      below(100), and when below CM_PLAY_ABBEY_PERCENT, below(k) picks
- *      the square and the abbey is played instead of a tile (steps 3-4);
- *   2. below(placements);
- *   3. when there are spots (meeple spots, then wagon spots when the
- *      player's wagon is in the supply): below(100) and, when deploying,
- *      below(spots);
- *   4. after the turn ends, for each waiting wagon: below(k + 1) over its
- *      k destinations, k meaning back to the supply.
- * When the pile is empty, each player from the current one on who still
- * holds an abbey places it on a square picked by below(k), if any, with
- * steps 3 and 4. Without wagons and abbeys the choices are exactly those
- * of steps 2 and 3. The same board state and rng state give the same
- * game. Returns 0, or CM_EINVAL (a turn was left open, a wagon waits, or
- * the game was already scored). */
-int cm_board_play_random(cm_board *b, cm_rng *rng);
-/* Statistics of the game so far (borrowed). */
-const cm_game_stats *cm_board_stats(const cm_board *b);
-
-/* ---- Replays (schemas/replay.md) ---------------------------------------- */
-
-typedef enum {
-	CM_MOVE_SETUP = 0,
-	CM_MOVE_ASIDE,
-	CM_MOVE_PLACE,
-	CM_MOVE_FINAL,
-	CM_MOVE_ABBEY, /* ABBEY-PLACE */
-	CM_MOVE_WAGON  /* WAGON-MOVE: x, y, feature, or feature -1 back to the supply */
-} cm_move_kind;
-
-typedef struct {
-	cm_move_kind kind;
-	int player;        /* PLACE, ABBEY, WAGON: who moved */
-	char *tile;        /* tile type id (SETUP, ASIDE, PLACE, ABBEY) */
-	int x, y, rot;     /* SETUP, PLACE, ABBEY (rot 0), WAGON */
-	int feature;       /* PLACE, ABBEY: follower's feature index, -1 for none;
-	                    * WAGON: the destination's, -1 back to the supply */
-	cm_follower_kind follower; /* PLACE, ABBEY: the deployed follower's kind */
-	unsigned line;     /* source line when read */
-} cm_move;
-
-typedef struct {
-	char *map_id;
-	uint64_t map_hash;  /* cm_replay_map_hash */
-	char **tilesets;    /* the deck's set ids, in order (informative) */
-	size_t n_tilesets;
-	uint64_t deck_hash; /* cm_deck_hash */
-	int players;
-	uint64_t seed;
-	unsigned flags;     /* cm_board_new flags */
-	cm_rules rules;
-	cm_move *moves;
-	size_t n_moves;
-	int scores[CM_MAX_PLAYERS]; /* final scores when the game was finished */
-	bool finished;
-} cm_replay;
-
-/* FNV-1a 64 over a map's playing geometry (size, squares, prints, big
- * cities, ferries, islands): a replay names the map it was played on. */
-uint64_t cm_replay_map_hash(const cm_map *map);
-/* The replay of the game on b so far. Returns 0 or CM_ENOMEM. */
-int cm_replay_from_board(const cm_board *b, cm_replay **out);
-/* Writes r as text (schemas/replay.md). 0 or CM_EIO. */
-int cm_replay_write(const cm_replay *r, FILE *f);
-/* Reads a replay; file names it in diagnostics (may be NULL). Problems
- * go to d with file and line. Returns 0, CM_EINVAL, CM_EFORMAT (not a
- * replay), CM_EVERSION, CM_ENOMEM. */
-int cm_replay_read(FILE *f, const char *file, cm_diags *d, cm_replay **out);
-void cm_replay_free(cm_replay *r); /* NULL is a no-op */
-/* Replays r on map and deck: checks the map and deck hashes, rebuilds the
- * board from the seed and plays every move, checking that setup moves and
- * the final scores agree. *out is the board after the last move.
- * Returns 0, CM_EINVAL (see d) or CM_ENOMEM. */
-int cm_board_replay(const cm_map *map, const cm_deck *deck, const cm_replay *r, cm_diags *d,
-                    cm_board **out);
 
 #ifdef __cplusplus
 }

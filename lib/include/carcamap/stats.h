@@ -8,6 +8,7 @@
 #define CARCAMAP_STATS_H
 
 #include "board.h"
+#include "play.h"
 #include "workspace.h"
 
 #ifdef __cplusplus
