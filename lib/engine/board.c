@@ -397,7 +397,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	char where[200];
 	int rc = 0;
 	int N = b->n_sq;
-	int16_t *piece_city = NULL;
+	int32_t *piece_city = NULL;
 	ALLOC(b->border, N);
 	ALLOC(b->sq_kind, N);
 	ALLOC(b->island, N);
@@ -445,7 +445,7 @@ static int build_static(cm_board *b, cm_diags *d)
 				if (q->kind == CM_SQ_ISLAND) {
 					/* the model checker holds the index to -1..n_islands-1 */
 					if (q->island >= 0)
-						b->island[s] = (int16_t)q->island;
+						b->island[s] = (int32_t)q->island;
 					b->island_arms[s] = q->arms;
 				} else {
 					f |= SF_ALLOWED;
@@ -495,10 +495,10 @@ static int build_static(cm_board *b, cm_diags *d)
 				rc = CM_EINVAL;
 				continue;
 			}
-			b->bc_type[s] = (int16_t)pi;
+			b->bc_type[s] = (int32_t)pi;
 			b->bc_tile[pi] = &p->tile;
 			b->bc_base[s] = n_static;
-			piece_city[s] = (int16_t)c;
+			piece_city[s] = (int32_t)c;
 			n_static += b->bc_info[pi].n_feat;
 			b->sflags0[s] |= SF_BIGCITY;
 		}
@@ -605,7 +605,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			uint8_t rq = REQ_ANY;
 			if (q >= 0 && b->bc_base[q] >= 0) {
 				b->side_static[key] = b->bc_base[q];
-				b->side_bc[key] = piece_city[q];
+				b->side_bc[key] = (int16_t)piece_city[q];
 				if (piece_city[q] >= 0)
 					b->sq_links[s] |= (uint8_t)(1u << k);
 				rq = req_of_edge(b->bc_info[b->bc_type[q]].edge[0][(k + 2) % 4]);
@@ -927,6 +927,11 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	/* the one model checker: every index the board follows is in range */
 	if (cm_map_check_model(map, NULL, NULL, d))
 		return CM_EINVAL;
+	/* The board indexes big cities and ferries per side in 16 bits. */
+	if (map->n_bigcities > CM_BOARD_MAX_LINKS || map->n_ferries > CM_BOARD_MAX_LINKS) {
+		err(d, "board", "a map may have at most 32767 big cities and 32767 ferries");
+		return CM_ELIMIT;
+	}
 	cm_board *b = calloc(1, sizeof *b);
 	if (!b)
 		return CM_ENOMEM;

@@ -124,13 +124,13 @@ struct cm_board {
 	int32_t off4[4];    /* index steps to the neighbours N E S W */
 	int32_t off8[8];    /* to the 8 around, clockwise from the north-west */
 	uint8_t *sq_kind;
-	int16_t *island;    /* island index per square, -1 */
+	int32_t *island;    /* island index per square, -1 (up to CM_ITEMS_MAX islands) */
 	uint8_t *island_arms;
 	int32_t *side_static; /* n_sq*4: static node a tile side meets (print, ferry, big city piece base), -1 */
-	int16_t *side_bc;   /* n_sq*4: big city faced on that side, -1 */
+	int16_t *side_bc;   /* n_sq*4: big city faced on that side, -1 (CM_BOARD_MAX_LINKS) */
 	int16_t *side_ferry;/* n_sq*4: ferry whose end is that side, -1 */
 	int32_t *bc_base;   /* per square: first node of the big-city piece there, -1 */
-	int16_t *bc_type;   /* per square: index into bc_info, -1 */
+	int32_t *bc_type;   /* per square: index into bc_info (any number of pieces), -1 */
 	type_info *bc_info; /* one per big-city piece */
 	const cm_tile_type **bc_tile; /* per big-city piece: its tile (contacts, WAGON-C1) */
 	size_t n_bc_pieces;

@@ -15,6 +15,8 @@
 #include <string.h>
 #include "carcamap/board.h"
 #include "carcamap/play.h"
+#include "engine/engine.h"
+#include "util_model.h"
 #include "carcamap/replay.h"
 #include "scenario.h"
 #include "util_board.h"
@@ -628,6 +630,47 @@ static void test_board__broken_model_refused_by_the_checker(void **state)
 	}
 }
 
+/* Indices the board keeps per square hold every count the model allows:
+ * an island index past 32767 stays that island; more big cities or ferries
+ * than the board's per-side indices take are refused, not wrapped. */
+static void test_board__large_indices(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	cm_map *m = fx.scn->map;
+	char name[32];
+	while (m->n_islands < 40000) {
+		snprintf(name, sizeof name, "isle-%zu", m->n_islands);
+		util_island_add(m, name, NULL);
+	}
+	int s = -1;
+	for (int i = 0; i < m->cols * m->rows && s < 0; i++)
+		if (m->squares[i].kind == CM_SQ_LAND)
+			s = i;
+	assert_true(s >= 0);
+	m->squares[s].kind = CM_SQ_ISLAND;
+	m->squares[s].island = 39999;
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(m, fx.deck, NULL, 2, 1, 0, NULL, &b), 0);
+	assert_int_equal(cm__board_island(b, s), 39999);
+	cm_board_free(b);
+
+	cm_ferry *f = calloc(CM_BOARD_MAX_LINKS + 1, sizeof *f);
+	assert_non_null(f);
+	for (size_t i = 0; i <= CM_BOARD_MAX_LINKS; i++)
+		f[i] = (cm_ferry){ .x1 = 0, .y1 = 0, .s1 = CM_W, .x2 = 1, .y2 = 0, .s2 = CM_E };
+	free(m->ferries);
+	m->ferries = f;
+	m->n_ferries = CM_BOARD_MAX_LINKS + 1;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_board_new(m, fx.deck, NULL, 2, 1, 0, d, &b), CM_ELIMIT);
+	assert_null(b);
+	assert_non_null(strstr(cm_diags_get(d, cm_diags_count(d) - 1)->message, "32767"));
+	cm_diags_free(d);
+	util_fixture_unload(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -637,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_board__same_seed_same_game),
 		cmocka_unit_test(test_board__replay_errors),
 		cmocka_unit_test(test_board__broken_model_refused_by_the_checker),
+		cmocka_unit_test(test_board__large_indices),
 		cmocka_unit_test(test_board__spots_if_equals_place_then_spots),
 		cmocka_unit_test(test_board__properties_map120),
 		cmocka_unit_test(test_board__properties_islands),

@@ -59,7 +59,9 @@ typedef enum { CM_FOLLOWER_MEEPLE = 0, CM_FOLLOWER_WAGON = 1 } cm_follower_kind;
  * Followers per player: map->setup.followers (9 when 0; MAP-TILES).
  * Player 0 moves first. Returns 0, CM_EINVAL (bad player count, a map
  * the engine cannot play: a big-city piece or ferry out of place, setup
- * impossible; see d, which may be NULL), CM_ELIMIT or CM_ENOMEM. */
+ * impossible; see d, which may be NULL), CM_ELIMIT (more than
+ * CM_BOARD_MAX_LINKS big cities or ferries, or a size limit) or CM_ENOMEM. */
+#define CM_BOARD_MAX_LINKS 32767 /* big cities, and ferries, one board takes */
 int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int n_players,
                  uint64_t seed, unsigned flags, cm_diags *d, cm_board **out);
 /* Starts a new game on the same map, deck, rules, players and flags with
