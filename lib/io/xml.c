@@ -42,6 +42,7 @@ typedef struct {
 	const char *file;
 	const char *rule;
 	int count;
+	int errors;  /* of those, errors (not warnings): the parse fails on any */
 	int doctype; /* a DOCTYPE was met and the parse stopped there */
 	/* position recording (start_element): the text parsed and a cursor
 	 * that only moves forward, so the cost is linear in the text */
@@ -61,6 +62,8 @@ static void on_error(void *data, xmlErrorPtr e)
 	err_ctx *c = data;
 	if (!e || e->level == XML_ERR_NONE)
 		return;
+	if (e->level != XML_ERR_WARNING)
+		c->errors++;
 	if (++c->count > 100)
 		return; /* a broken file can raise thousands; the first ones tell */
 	cm_severity sev = e->level == XML_ERR_WARNING ? CM_SEV_WARNING : CM_SEV_ERROR;
@@ -508,7 +511,8 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 		xmlFreeParserCtxt(ctxt);
 		return CM_ENOMEM;
 	}
-	err_ctx c = { d, file, "CM0001", 0, 0, buf, len, 0, 1, 1, pos, false };
+	err_ctx c = { .d = d, .file = file, .rule = "CM0001", .buf = buf, .len = len,
+	              .line = 1, .col = 1, .pos = pos };
 	/* libxml2 2.9 has no per-context structured handler: set the
 	 * (thread-local) global one for the duration of the parse. */
 	xmlSetStructuredErrorFunc(&c, on_error);
@@ -527,7 +531,9 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 		rc = CM_EINVAL;
 		goto out;
 	}
-	if (!doc || !ctxt->wellFormed) {
+	/* a namespace error (an undeclared prefix) leaves wellFormed set but
+	 * is reported as an error: a document with any error is refused */
+	if (!doc || !ctxt->wellFormed || !ctxt->nsWellFormed || c.errors) {
 		if (c.count == 0)
 			cm_diags_check(d, "CM0001", file, 0, 0, NULL, "not well-formed xml");
 		rc = CM_EINVAL;
