@@ -154,8 +154,8 @@ const char *cm_wagon_why_text(cm_wagon_why w)
 		"a field or a garden is never a destination (WAGON-MOVE)",
 		"the feature is complete (WAGON-MOVE)",
 		"a follower stands on the feature (WAGON-MOVE, BASE-OCCUPIED)",
-		"it does not touch the scored feature: no gate, junction, road end, shared surface "
-		"or abbey joins them (WAGON-C1)",
+		("it does not touch the scored feature: no gate, junction, road end, shared surface "
+		 "or abbey joins them (WAGON-C1)"),
 		"two cities are never adjacent (WAGON-C1)",
 		"this piece is more than one square from where the wagon stood (WAGON-C2)",
 	};
