@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_util.h"
 #include "carcamap/image.h"
 
 #define W 4000
@@ -45,24 +46,6 @@ static const ctype types[] = {
 };
 #define N_TYPES (sizeof types / sizeof types[0])
 
-static double cpu_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return v[n / 2];
-}
 
 static int channels(int ct)
 {
@@ -167,12 +150,12 @@ int main(void)
 		close(fd);
 		double tp[RUNS], ti[RUNS];
 		for (int i = 0; i < RUNS && !rc; i++) {
-			double t0 = cpu_s();
+			double t0 = bench_cpu_s();
 			rc |= plain_decode(path);
-			double t1 = cpu_s();
+			double t1 = bench_cpu_s();
 			cm_map *m = NULL;
 			rc |= cm_image_import(path, lg, d, &m);
-			double t2 = cpu_s();
+			double t2 = bench_cpu_s();
 			if (m && (m->cols != W / CELL || m->rows != H / CELL))
 				rc = 1;
 			cm_map_free(m);
@@ -186,7 +169,7 @@ int main(void)
 			        cm_diags_count(d));
 			return 1;
 		}
-		double p = median(tp, RUNS), im = median(ti, RUNS), ratio = im / p;
+		double p = bench_median(tp, RUNS), im = bench_median(ti, RUNS), ratio = im / p;
 		met += ratio <= GOAL;
 		printf("  import %-11s %7.1f ms | plain libpng %7.1f ms | ratio %5.2f (goal <= %.1f: %s)\n",
 		       types[k].name, im * 1e3, p * 1e3, ratio, GOAL, ratio <= GOAL ? "met" : "NOT MET");

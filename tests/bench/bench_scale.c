@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "bench_util.h"
 #include "carcamap/carcamap.h"
 #include "genmap.h"
 
@@ -38,24 +39,6 @@ static double children_cpu(void)
 	       (double)ru.ru_stime.tv_usec * 1e-6;
 }
 
-static double self_cpu(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return v[n / 2];
-}
 
 /* CPU seconds of one run of the shell command cmd (output discarded). */
 static double run_once(const char *cmd)
@@ -85,7 +68,7 @@ static double run(const char *fmt, const char *map)
 #pragma GCC diagnostic pop
 	for (int i = 0; i < RUNS; i++)
 		t[i] = run_once(cmd);
-	return median(t, RUNS);
+	return bench_median(t, RUNS);
 }
 
 /* In-process: CPU seconds to load path into a workspace (tile sets from
@@ -98,9 +81,9 @@ static double load(const char *path)
 		cm_workspace *w = NULL;
 		if (cm_diags_new(&d) || cm_workspace_new(&w) || cm_workspace_add_tileset_dir(w, "maps/tilesets"))
 			exit(1);
-		double t0 = self_cpu();
+		double t0 = bench_cpu_s();
 		int rc = cm_workspace_load(w, path, d);
-		t[i] = self_cpu() - t0;
+		t[i] = bench_cpu_s() - t0;
 		if (rc) {
 			cm_diags_write_text(d, stderr);
 			exit(1);
@@ -108,7 +91,7 @@ static double load(const char *path)
 		cm_workspace_free(w);
 		cm_diags_free(d);
 	}
-	return median(t, RUNS);
+	return bench_median(t, RUNS);
 }
 
 typedef struct {
