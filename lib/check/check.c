@@ -369,7 +369,7 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 	rc = cm_deck_build(m, sets, n_sets, q, &deck);
 	if (rc == 0) {
 		int players = o->players >= 2 && o->players <= CM_MAX_PLAYERS ? o->players : 2;
-		rc = cm_board_new(m, deck, NULL, players, o->seed, CM_BOARD_NO_SETUP, q, &b);
+		rc = cm_board_new(m, deck, NULL, players, o->seed, CM_BOARD_NO_SETUP | CM__BOARD_STATIC, q, &b);
 	}
 	if (rc == CM_ENOMEM)
 		goto out;

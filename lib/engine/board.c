@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/board_int.h"
+#include "engine/engine.h"
 #include "engine/rng_int.h"
 #include "base/util_int.h"
 
@@ -527,6 +528,7 @@ static int build_static(cm_board *b, cm_diags *d)
 				rc = CM_EINVAL;
 				continue;
 			}
+			b->tile[s] = -1; /* already, on a board for games */
 			b->bc_type[s] = (int32_t)pi;
 			b->bc_tile[pi] = &p->tile;
 			b->bc_base[s] = n_static;
@@ -992,24 +994,33 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	b->n_sq = map->cols * map->rows;
 	int rc;
 	int N = b->n_sq;
+	/* a static board (the validator's, engine.h) has no game state: the
+	 * tiles only where build_static joins big-city pieces */
+	bool game = !(flags & CM__BOARD_STATIC);
 	ALLOC(b->tile, N);
-	ALLOC(b->rot, N);
-	ALLOC(b->base, N);
-	ALLOC(b->req, N);
-	ALLOC(b->sflags, N);
-	ALLOC(b->mon, N);
-	ALLOC(b->front, N);
-	ALLOC(b->front_pos, N);
-	ALLOC(b->front_req, N);
-	ALLOC(b->filled, N);
-	ALLOC(b->mon_near, N);
 	ALLOC(b->stamp, N);
+	if (game) {
+		ALLOC(b->rot, N);
+		ALLOC(b->base, N);
+		ALLOC(b->req, N);
+		ALLOC(b->sflags, N);
+		ALLOC(b->mon, N);
+		ALLOC(b->front, N);
+		ALLOC(b->front_pos, N);
+		ALLOC(b->front_req, N);
+		ALLOC(b->filled, N);
+		ALLOC(b->mon_near, N);
+		for (int s = 0; s < N; s++)
+			b->tile[s] = -1; /* build_static joins big-city pieces */
+	}
 	b->reset_all = true;
-	for (int s = 0; s < N; s++)
-		b->tile[s] = -1; /* build_static joins big-city pieces */
 	rc = build_static(b, d);
 	if (rc < 0)
 		goto fail;
+	if (!game) {
+		*out = b;
+		return 0;
+	}
 	ALLOC(b->bc_connected, map->n_bigcities + 1);
 	ALLOC(b->isl_open, map->n_islands + 1);
 	ALLOC(b->ferry_used, map->n_ferries + 1);

@@ -33,6 +33,11 @@ int cm__board_start_square(const cm_board *b, int i);
 int cm__board_island(const cm_board *b, int s);   /* island index of s, or -1 */
 bool cm__board_island_empty(const cm_board *b, int island); /* has no square */
 
+/* cm_board_new flag: a static board, for the queries above only (no game
+ * state is made: every other board function is out of bounds on it). A
+ * million-square map's validator board then costs its static arrays alone. */
+#define CM__BOARD_STATIC 0x80000000u
+
 /* Reachability from the start squares (MAP-START) through neighbours
  * (BASE-PLACE), big-city unlocks (MAP-BIGCITY) and ferries (MAP-FERRY,
  * MAP-ISLAND), assuming every playable square with takes[s] != 0 gets a
