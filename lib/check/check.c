@@ -379,7 +379,7 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 		goto out;
 	}
 	size_t N = (size_t)cm__board_squares(b) + 1;
-	a.reach = calloc(N, 1);
+	a.reach = cm_calloc_big(N, 1);
 	a.isl_open = calloc(m->n_islands + 1, 1);
 	if (!a.reach || !a.isl_open) {
 		rc = CM_ENOMEM;

@@ -378,6 +378,14 @@ int cm__sq_index(const cm_board *b, int x, int y)
 		if (!(p))                                             \
 			goto nomem;                                   \
 	} while (0)
+/* An array every square writes: in huge pages where the system grants
+ * them (cm_calloc_big; the sparse ones stay in small pages, untouched). */
+#define ALLOC_DENSE(p, n)                                                   \
+	do {                                                                \
+		(p) = cm_calloc_big((size_t)(n) + ((n) == 0), sizeof *(p)); \
+		if (!(p))                                                   \
+			goto nomem;                                         \
+	} while (0)
 
 /* Gives square s its link entries (side_bc, side_ferry: none on every
  * side) the first time it needs them; the other squares' entries are never
@@ -437,20 +445,20 @@ static int build_static(cm_board *b, cm_diags *d)
 	int N = b->n_sq, C = b->cols;
 	int32_t *piece_city = NULL; /* per big-city piece: its city */
 	uint8_t *mark = NULL, *col = NULL;
-	ALLOC(b->border, N);
-	ALLOC(b->sq_kind, N);
+	ALLOC_DENSE(b->border, N);
+	ALLOC_DENSE(b->sq_kind, N);
 	ALLOC(b->island, N);
 	ALLOC(b->island_arms, N);
 	ALLOC(b->side_static, N * 4);
 	ALLOC(b->side_bc, N * 4);
 	ALLOC(b->side_ferry, N * 4);
-	ALLOC(b->bc_base, N);
+	ALLOC_DENSE(b->bc_base, N);
 	ALLOC(b->bc_type, N);
-	ALLOC(b->play8, N);
+	ALLOC_DENSE(b->play8, N);
 	ALLOC(b->bc8, N);
 	ALLOC(b->sq_links, N);
-	ALLOC(b->req0, N);
-	ALLOC(b->sflags0, N);
+	ALLOC_DENSE(b->req0, N);
+	ALLOC_DENSE(b->sflags0, N);
 	ALLOC(b->bc_adj_start, m->n_bigcities + 1);
 	ALLOC(b->isl_start, m->n_islands + 1);
 	ALLOC(b->isl_sq, N);
@@ -997,19 +1005,22 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	/* a static board (the validator's, engine.h) has no game state: the
 	 * tiles only where build_static joins big-city pieces */
 	bool game = !(flags & CM__BOARD_STATIC);
-	ALLOC(b->tile, N);
+	if (game)
+		ALLOC_DENSE(b->tile, N);
+	else
+		ALLOC(b->tile, N);
 	ALLOC(b->stamp, N);
 	if (game) {
-		ALLOC(b->rot, N);
-		ALLOC(b->base, N);
-		ALLOC(b->req, N);
-		ALLOC(b->sflags, N);
-		ALLOC(b->mon, N);
+		ALLOC_DENSE(b->rot, N);
+		ALLOC_DENSE(b->base, N);
+		ALLOC_DENSE(b->req, N);
+		ALLOC_DENSE(b->sflags, N);
+		ALLOC_DENSE(b->mon, N);
 		ALLOC(b->front, N);
-		ALLOC(b->front_pos, N);
+		ALLOC_DENSE(b->front_pos, N);
 		ALLOC(b->front_req, N);
 		ALLOC(b->filled, N);
-		ALLOC(b->mon_near, N);
+		ALLOC_DENSE(b->mon_near, N);
 		for (int s = 0; s < N; s++)
 			b->tile[s] = -1; /* build_static joins big-city pieces */
 	}

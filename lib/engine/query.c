@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "engine/engine.h"
 #include "engine/board_int.h"
+#include "base/util_int.h"
 
 bool cm__deck_abbey(const cm_deck *deck, size_t t)
 {
@@ -108,7 +109,7 @@ static int reach_walk(walk w)
 	const cm_board *b = w.b;
 	const cm_map *m = b->map;
 	w.touched = calloc((size_t)b->n_sq + 1, 1);
-	w.queue = malloc(((size_t)b->n_sq + 1) * sizeof *w.queue);
+	w.queue = cm_calloc_big((size_t)b->n_sq + 1, sizeof *w.queue);
 	uint8_t *bc_done = calloc(m->n_bigcities + 1, 1);
 	uint8_t *isl_open = w.isl_open;
 	if (!w.touched || !bc_done || !w.queue) {

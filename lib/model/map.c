@@ -106,7 +106,7 @@ int cm_map_new(int cols, int rows, cm_map **out)
 	cm_map *m = calloc(1, sizeof *m);
 	if (!m)
 		return CM_ENOMEM;
-	m->squares = calloc((size_t)cols * (size_t)rows, sizeof *m->squares);
+	m->squares = cm_calloc_big((size_t)cols * (size_t)rows, sizeof *m->squares);
 	if (!m->squares) {
 		free(m);
 		return CM_ENOMEM;
