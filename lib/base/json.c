@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* json.c: the streaming JSON writer (carcamap/json.h, json_int.h). Strings are escaped per
  * RFC 8259; bytes that are not valid UTF-8 are replaced by U+FFFD so the
- * output is always valid JSON whatever the input files held. */
+ * output is always valid JSON whatever the input files held. Output is
+ * gathered in the writer's buffer and handed to the FILE in large blocks:
+ * a value costs a few stores, not a stdio call per byte. */
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,10 +12,19 @@
 
 void cm_json_init(cm_json *j, FILE *f, bool pretty)
 {
-	memset(j, 0, sizeof *j);
 	j->f = f;
-	j->pretty = pretty;
+	j->buf = malloc(CM_JSON_BUF);
+	j->cap = CM_JSON_BUF;
+	if (!j->buf) { /* still correct, only slower */
+		j->buf = j->small;
+		j->cap = sizeof j->small;
+	}
+	j->len = 0;
+	j->depth = 0;
+	memset(j->first, 0, sizeof j->first);
 	j->first[0] = true;
+	j->after_key = false;
+	j->pretty = pretty;
 }
 
 cm_json *cm_json_new(FILE *f, bool pretty)
@@ -24,38 +35,109 @@ cm_json *cm_json_new(FILE *f, bool pretty)
 	return j;
 }
 
+/* Hands the buffered bytes to the FILE (errors surface through ferror). */
+static void flush(cm_json *j)
+{
+	if (j->len)
+		fwrite(j->buf, 1, j->len, j->f);
+	j->len = 0;
+}
+
+/* Flushes and gives the heap buffer back; the writer can go on in small. */
+static void release(cm_json *j)
+{
+	flush(j);
+	if (j->buf != j->small)
+		free(j->buf);
+	j->buf = j->small;
+	j->cap = sizeof j->small;
+}
+
 void cm_json_free(cm_json *j)
 {
+	if (!j)
+		return;
+	release(j); /* an unfinished document still gets what was written */
 	free(j);
+}
+
+/* Room for n more bytes (n <= CM_JSON_SMALL, so it fits after a flush). */
+static inline char *room(cm_json *j, size_t n)
+{
+	if (j->cap - j->len < n)
+		flush(j);
+	return j->buf + j->len;
+}
+
+/* put's way when s does not fit what is left of the buffer. */
+static void put_long(cm_json *j, const char *s, size_t n)
+{
+	flush(j);
+	if (n > j->cap) {
+		fwrite(s, 1, n, j->f);
+		return;
+	}
+	memcpy(j->buf, s, n);
+	j->len = n;
+}
+
+static inline void put(cm_json *j, const char *s, size_t n)
+{
+	if (n > j->cap - j->len) {
+		put_long(j, s, n);
+		return;
+	}
+	memcpy(j->buf + j->len, s, n);
+	j->len += n;
+}
+
+static inline void putch(cm_json *j, char c)
+{
+	*room(j, 1) = c;
+	j->len++;
 }
 
 static void indent(cm_json *j)
 {
-	if (!j->pretty)
-		return;
-	fputc('\n', j->f);
-	for (int i = 0; i < j->depth; i++)
-		fputs("  ", j->f);
+	/* a newline and two spaces a level; depth < CM_JSON_MAX_DEPTH */
+	static const char nl[] = "\n"
+		"                                                                "
+		"                                                                ";
+	_Static_assert(sizeof nl == 2 * CM_JSON_MAX_DEPTH + 2, "one newline, two spaces a level");
+	size_t n = 1 + 2 * (size_t)j->depth;
+	if (n <= 32) /* the usual depth: one fixed-size store, the excess overwritten later */
+		memcpy(room(j, 32), nl, 32);
+	else
+		memcpy(room(j, n), nl, n);
+	j->len += n;
 }
 
 /* Separator before a value (or key) at the current depth. */
-static void pre_value(cm_json *j)
+static inline void pre_value(cm_json *j)
 {
 	if (j->after_key) {
 		j->after_key = false;
 		return;
 	}
 	if (!j->first[j->depth])
-		fputc(',', j->f);
+		putch(j, ',');
 	j->first[j->depth] = false;
-	if (j->depth > 0)
+	if (j->depth > 0 && j->pretty)
 		indent(j);
+}
+
+/* After a value: a complete top-level value goes out at once, so a client
+ * sees each document whole on its FILE without waiting for cm_json_finish. */
+static inline void post_value(cm_json *j)
+{
+	if (j->depth == 0)
+		flush(j);
 }
 
 static void begin(cm_json *j, char c)
 {
 	pre_value(j);
-	fputc(c, j->f);
+	putch(j, c);
 	assert(j->depth + 1 < CM_JSON_MAX_DEPTH);
 	j->depth++;
 	j->first[j->depth] = true;
@@ -64,24 +146,18 @@ static void begin(cm_json *j, char c)
 static void end(cm_json *j, char c)
 {
 	bool empty = j->first[j->depth];
+	assert(j->depth > 0);
 	j->depth--;
-	if (!empty)
+	if (!empty && j->pretty)
 		indent(j);
-	fputc(c, j->f);
+	putch(j, c);
+	post_value(j);
 }
 
 void cm_json_obj_begin(cm_json *j) { begin(j, '{'); }
 void cm_json_obj_end(cm_json *j) { end(j, '}'); }
 void cm_json_arr_begin(cm_json *j) { begin(j, '['); }
 void cm_json_arr_end(cm_json *j) { end(j, ']'); }
-
-void cm_json_key(cm_json *j, const char *k)
-{
-	pre_value(j);
-	cm_json_write_string(j->f, k);
-	fputs(j->pretty ? ": " : ":", j->f);
-	j->after_key = true;
-}
 
 /* Length of the valid UTF-8 sequence at s, or 0 if invalid. */
 static size_t utf8_len(const unsigned char *s)
@@ -106,103 +182,175 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-void cm_json_write_string(FILE *f, const char *str)
+/* What a byte needs in a string literal: 0 nothing (printable ASCII other
+ * than '"' and '\\'), 1 an escape (those two, control characters, DEL),
+ * 2 a UTF-8 check (0x80 and up), 3 the terminating NUL. */
+static const unsigned char byte_class[256] = {
+	3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
+/* The literal of str, quotes included. Runs of plain ASCII are copied as
+ * they are; the short escapes for '"', '\\', newline, tab and carriage
+ * return, \u00XX for the other control characters and DEL, valid UTF-8
+ * sequences unchanged, and \ufffd for each byte of anything else. */
+static void string_lit(cm_json *j, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	fputc('"', f);
-	while (*s) {
-		unsigned c = *s;
-		if (c == '"' || c == '\\') {
-			fputc('\\', f);
-			fputc((int)c, f);
-			s++;
-		} else if (c == '\n') {
-			fputs("\\n", f);
-			s++;
-		} else if (c == '\t') {
-			fputs("\\t", f);
-			s++;
-		} else if (c == '\r') {
-			fputs("\\r", f);
-			s++;
-		} else if (c < 0x20 || c == 0x7F) {
-			fprintf(f, "\\u%04x", c);
-			s++;
-		} else {
+	putch(j, '"');
+	for (;;) {
+		char *p = j->buf + j->len, *end = j->buf + j->cap;
+		while (p < end && byte_class[*s] == 0)
+			*p++ = (char)*s++;
+		j->len = (size_t)(p - j->buf);
+		unsigned c = *s, k = byte_class[c];
+		if (k == 0) { /* buffer full in the middle of a run */
+			flush(j);
+			continue;
+		}
+		if (k == 3)
+			break;
+		p = room(j, 6);
+		if (k == 2) {
 			size_t n = utf8_len(s);
 			if (n == 0) {
-				fputs("\\ufffd", f);
+				memcpy(p, "\\ufffd", 6);
+				j->len += 6;
 				s++;
 			} else {
-				fwrite(s, 1, n, f);
+				memcpy(p, s, n); /* 2 to 4 bytes */
+				j->len += n;
 				s += n;
 			}
+		} else if (c == '"' || c == '\\' || c == '\n' || c == '\t' || c == '\r') {
+			p[0] = '\\';
+			p[1] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : (char)c;
+			j->len += 2;
+			s++;
+		} else {
+			static const char hex[] = "0123456789abcdef";
+			memcpy(p, "\\u00", 4);
+			p[4] = hex[c >> 4];
+			p[5] = hex[c & 15];
+			j->len += 6;
+			s++;
 		}
 	}
-	fputc('"', f);
+	putch(j, '"');
+}
+
+void cm_json_key(cm_json *j, const char *k)
+{
+	pre_value(j);
+	string_lit(j, k);
+	if (j->pretty)
+		memcpy(room(j, 2), ": ", 2), j->len += 2;
+	else
+		putch(j, ':');
+	j->after_key = true;
 }
 
 void cm_json_str(cm_json *j, const char *s)
 {
 	pre_value(j);
 	if (s)
-		cm_json_write_string(j->f, s);
+		string_lit(j, s);
 	else
-		fputs("null", j->f);
+		put(j, "null", 4);
+	post_value(j);
 }
 
 void cm_json_int(cm_json *j, long long v)
 {
 	pre_value(j);
-	fprintf(j->f, "%lld", v);
+	char *p = room(j, 20), *q = p; /* 19 digits and a sign at most */
+	/* the magnitude in unsigned arithmetic: LLONG_MIN has no positive twin */
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	if (v < 0)
+		*q++ = '-';
+	if (u < 10) {
+		*q++ = (char)('0' + u);
+	} else {
+		char tmp[20];
+		size_t n = 0;
+		do {
+			tmp[n++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		while (n)
+			*q++ = tmp[--n];
+	}
+	j->len += (size_t)(q - p);
+	post_value(j);
 }
 
 void cm_json_num(cm_json *j, double v)
 {
 	pre_value(j);
-	if (!isfinite(v))
-		fputs("null", j->f);
-	else
-		fprintf(j->f, "%.17g", v);
+	if (!isfinite(v)) {
+		put(j, "null", 4);
+	} else {
+		char buf[32];
+		int n = snprintf(buf, sizeof buf, "%.17g", v);
+		put(j, buf, n > 0 ? (size_t)n : 0);
+	}
+	post_value(j);
 }
 
 void cm_json_fixed(cm_json *j, double v, int decimals)
 {
 	pre_value(j);
-	if (!isfinite(v)) {
-		fputs("null", j->f);
-		return;
-	}
 	char buf[64];
-	int n = snprintf(buf, sizeof buf, "%.*f", decimals < 0 ? 0 : decimals > 9 ? 9 : decimals, v);
-	if (n < 0 || (size_t)n >= sizeof buf) {
-		fprintf(j->f, "%.17g", v);
-		return;
+	int n = -1;
+	if (isfinite(v))
+		n = snprintf(buf, sizeof buf, "%.*f", decimals < 0 ? 0 : decimals > 9 ? 9 : decimals, v);
+	if (!isfinite(v)) {
+		put(j, "null", 4);
+	} else if (n < 0 || (size_t)n >= sizeof buf) { /* too long for fixed notation */
+		n = snprintf(buf, sizeof buf, "%.17g", v);
+		put(j, buf, n > 0 ? (size_t)n : 0);
+	} else {
+		if (strchr(buf, '.')) {
+			while (n > 0 && buf[n - 1] == '0')
+				buf[--n] = '\0';
+			if (n > 0 && buf[n - 1] == '.')
+				buf[--n] = '\0';
+		}
+		if (strcmp(buf, "-0") == 0)
+			put(j, "0", 1);
+		else
+			put(j, buf, (size_t)n);
 	}
-	if (strchr(buf, '.')) {
-		while (n > 0 && buf[n - 1] == '0')
-			buf[--n] = '\0';
-		if (n > 0 && buf[n - 1] == '.')
-			buf[--n] = '\0';
-	}
-	fputs(strcmp(buf, "-0") == 0 ? "0" : buf, j->f);
+	post_value(j);
 }
 
 void cm_json_bool(cm_json *j, bool v)
 {
 	pre_value(j);
-	fputs(v ? "true" : "false", j->f);
+	if (v)
+		put(j, "true", 4);
+	else
+		put(j, "false", 5);
+	post_value(j);
 }
 
 void cm_json_null(cm_json *j)
 {
 	pre_value(j);
-	fputs("null", j->f);
+	put(j, "null", 4);
+	post_value(j);
 }
 
 int cm_json_finish(cm_json *j)
 {
 	assert(j->depth == 0);
-	fputc('\n', j->f);
+	putch(j, '\n');
+	release(j);
 	return ferror(j->f) ? -1 : 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* test_diag.c: the diagnostics sink: filters, strict, sort, text/JSON/SARIF. */
+#define _GNU_SOURCE /* fopencookie: a stream that counts its writes */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -189,11 +190,58 @@ static void test_diag__catalogue_is_sorted_and_unique(void **state)
 	assert_null(cm_catalog_find("CM9999"));
 }
 
+/* An unbuffered stream (as stderr is) that counts the writes reaching it. */
+typedef struct {
+	size_t calls, bytes;
+	char *text;
+} counter;
+
+static ssize_t count_write(void *c, const char *buf, size_t n)
+{
+	counter *k = c;
+	char *t = realloc(k->text, k->bytes + n + 1);
+	if (!t)
+		return -1;
+	memcpy(t + k->bytes, buf, n);
+	k->bytes += n;
+	t[k->bytes] = 0;
+	k->text = t;
+	k->calls++;
+	return (ssize_t)n;
+}
+
+static void test_diag__text_written_in_few_pieces(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	const char *src = "<a>\n  <b x='1'/>\n</a>\n";
+	assert_int_equal(cm_diags_set_source(d, "f.xml", src, strlen(src)), 0);
+	for (int i = 0; i < 3000; i++)
+		cm_diags_add(d, CM_SEV_ERROR, "CM0001", "f.xml", 2, 3, "square (1,2)", "problem %d", i);
+	counter k = { 0, 0, NULL };
+	FILE *f = fopencookie(&k, "w", (cookie_io_functions_t){ .write = count_write });
+	assert_non_null(f);
+	assert_int_equal(setvbuf(f, NULL, _IONBF, 0), 0);
+	assert_int_equal(cm_diags_write_text(d, f), 0);
+	assert_int_equal(fclose(f), 0);
+	/* the same text as through a buffered stream, in pieces of 64 KiB:
+	 * one write per diagnostic part would be ~30,000 calls */
+	char *want = render(d, cm_diags_write_text);
+	assert_string_equal(k.text, want);
+	assert_true(k.bytes > 200000);
+	assert_true(k.calls <= k.bytes / 65536 + 1);
+	free(want);
+	free(k.text);
+	cm_diags_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag__text_format_and_counts),
 		cmocka_unit_test(test_diag__quotes_source_line),
+		cmocka_unit_test(test_diag__text_written_in_few_pieces),
 		cmocka_unit_test(test_diag__point_only_when_certain),
 		cmocka_unit_test(test_diag__filters_and_strict),
 		cmocka_unit_test(test_diag__sort_is_stable),

@@ -91,7 +91,7 @@ const char *cm_severity_name(cm_severity s);
  * github: one GitHub Actions workflow command per diagnostic,
  * "::error file=F,line=L,col=C,title=CM0001 title::message [CM0001]"
  * (::warning, ::notice), escaped by GitHub's rules: an annotation is one line.
- * Each returns 0 or CM_EIO (sarif: or CM_ENOMEM). */
+ * Each returns 0 or CM_EIO (text and sarif: or CM_ENOMEM). */
 int cm_diags_write_text(const cm_diags *d, FILE *f);
 int cm_diags_write_json(const cm_diags *d, FILE *f);
 int cm_diags_write_sarif(const cm_diags *d, FILE *f);

@@ -21,7 +21,10 @@ extern "C" {
 typedef struct cm_json cm_json;
 
 /* A writer to f (borrowed: never closed), indented when pretty. NULL when
- * out of memory. Free it with cm_json_free after cm_json_finish. */
+ * out of memory. Free it with cm_json_free after cm_json_finish. The
+ * writer buffers its output: bytes reach f when each top-level value ends,
+ * at cm_json_finish and at cm_json_free (an unfinished document is written
+ * as far as it went), so write nothing else to f in between. */
 cm_json *cm_json_new(FILE *f, bool pretty);
 void cm_json_free(cm_json *j); /* NULL is fine */
 
