@@ -35,8 +35,14 @@ struct cm_pack {
 	char *path;
 	char **maps, **sets; /* ids, sorted bytewise */
 	size_t n_maps, n_sets;
-	int version;         /* user_version: 1 (squares only) or 2 (map_grids) */
+	int version;         /* user_version: 1 (squares only), 2 (map_grids), 3 (hash version 2) */
 };
+
+/* The content hash definition of the pack's stored hashes. */
+static int pack_hash_version(const cm_pack *p)
+{
+	return p->version >= 3 ? 2 : 1;
+}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -156,7 +162,9 @@ static cm_tileset *find_set(cm_tileset *const *sets, size_t n, const char *id)
 	return NULL;
 }
 
-int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
+/* Version 1 (schemas/pack.md "Content hash", version 1): what packs of
+ * format 1 and 2 store. */
+static int hash_v1(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
 {
 	if (!m->squares || m->cols < 1 || m->rows < 1)
 		return CM_EINVAL;
@@ -299,6 +307,316 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 	free(hp);
 	free(used);
 	return 0;
+}
+
+/* The distinct tile sets of m's deck, sorted by id, in a new array. */
+static int deck_sets(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_tileset ***out, size_t *n_out)
+{
+	cm_tileset **used = calloc(m->n_deck + 1, sizeof *used);
+	size_t n_used = 0;
+	*out = NULL;
+	*n_out = 0;
+	if (!used)
+		return CM_ENOMEM;
+	for (size_t i = 0; i < m->n_deck; i++) {
+		cm_tileset *ts = find_set(sets, n_sets, m->deck[i].tileset);
+		if (!ts) {
+			free(used);
+			return CM_ENOTFOUND;
+		}
+		size_t k = 0;
+		while (k < n_used && used[k] != ts)
+			k++;
+		if (k == n_used)
+			used[n_used++] = ts;
+	}
+	qsort(used, n_used, sizeof *used, cmp_set);
+	*out = used;
+	*n_out = n_used;
+	return 0;
+}
+
+/* ---- content hash, version 2 (schemas/pack.md "Content hash") ----
+ * Integers as zigzag LEB128, strings as LEB128 of length + 1 then the
+ * bytes (NULL: the byte 0), kinds as one code byte from the tables below;
+ * a plain square (its kind and four print kinds, nothing else) is two
+ * bytes. A kind's code is the position of its name in its table, so the
+ * C enums may be reordered without changing any hash. */
+static const char *const code_sq[] = { "none", "land", "start", "town", "bigcity",
+	                               "waves", "landmark", "island", "half" };
+static const char *const code_pr[] = { "none", "neutral", "road", "city" };
+static const char *const code_side[] = { "N", "E", "S", "W" };
+static const char *const code_feat[] = { "road", "city", "field", "monastery", "garden", "abbey" };
+static const char *const code_good[] = { "", "wine", "grain", "cloth" }; /* cm_good_name: none is "" */
+static const char *const code_ed[] = { "C1", "C2", "C3" };
+#define NO_CODE 0xffu
+#define N_GOODS 4
+
+typedef struct {
+	uint8_t sq[CM_SQ_KIND_COUNT], pr[4], side[4], feat[CM_FEAT_KIND_COUNT], good[N_GOODS],
+		ed[CM_EDITION_COUNT];
+	bool bad; /* a value without a code: the hash is refused (CM_EINVAL) */
+	hasher h;
+} hasher2;
+
+static uint8_t code_of(const char *name, const char *const *tab, size_t n)
+{
+	for (size_t i = 0; name && i < n; i++)
+		if (strcmp(name, tab[i]) == 0)
+			return (uint8_t)i;
+	return NO_CODE;
+}
+
+#define CODES(dst, count, namefn, tab)                                                              \
+	for (int k_ = 0; k_ < (count); k_++)                                                        \
+		(dst)[k_] = code_of(namefn(k_), (tab), sizeof(tab) / sizeof(tab)[0])
+
+static const char *sq_name(int k) { return cm_square_kind_name((cm_square_kind)k); }
+static const char *pr_name(int k) { return cm_print_kind_name((cm_print_kind)k); }
+static const char *side_name(int k) { return cm_side_name((cm_side)k); }
+static const char *feat_name(int k) { return cm_feature_kind_name((cm_feature_kind)k); }
+static const char *good_name(int k) { return cm_good_name((cm_good)k); }
+static const char *ed_name(int k) { return cm_edition_name((cm_edition)k); }
+
+static void h2_u(hasher *h, uint64_t v)
+{
+	uint8_t b[10];
+	size_t n = 0;
+	do {
+		uint8_t c = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		b[n++] = (uint8_t)(c | (v ? 0x80 : 0));
+	} while (v);
+	h_bytes(h, b, n);
+}
+
+static void h2_int(hasher *h, long long v)
+{
+	uint64_t u = (uint64_t)v << 1;
+	h2_u(h, v < 0 ? ~u : u); /* zigzag: 0 1 -1 2 -2 … as 0 2 1 4 3 … */
+}
+
+static void h2_str(hasher *h, const char *s)
+{
+	if (!s) {
+		h2_u(h, 0);
+		return;
+	}
+	size_t n = strlen(s);
+	h2_u(h, (uint64_t)n + 1);
+	h_bytes(h, s, n);
+}
+
+/* One code byte: value v of a table of n codes. */
+static void h2_code(hasher2 *h, const uint8_t *codes, size_t n, unsigned v)
+{
+	uint8_t c = v < n ? codes[v] : NO_CODE;
+	if (c == NO_CODE)
+		h->bad = true;
+	h_bytes(&h->h, &c, 1);
+}
+
+static void h2_tile(hasher2 *h, const cm_tile_type *t)
+{
+	h2_int(&h->h, (long long)t->n_features);
+	for (size_t i = 0; i < t->n_features; i++) {
+		const cm_feature *f = &t->features[i];
+		h2_code(h, h->feat, CM_FEAT_KIND_COUNT, (unsigned)f->kind);
+		h2_str(&h->h, f->id);
+		h2_int(&h->h, f->slots);
+		h2_int(&h->h, f->arms);
+		h2_int(&h->h, f->cathedral);
+		h2_int(&h->h, f->inn);
+		h2_code(h, h->good, N_GOODS, (unsigned)f->good);
+		h2_int(&h->h, (long long)f->touches);
+	}
+	h2_int(&h->h, (long long)t->n_contacts);
+	for (size_t i = 0; i < t->n_contacts; i++)
+		h2_int(&h->h, (long long)t->contacts[i]);
+}
+
+/* Items 1 to 6: everything before the squares. */
+static void h2_begin(hasher2 *h, const cm_map *m)
+{
+	CODES(h->sq, CM_SQ_KIND_COUNT, sq_name, code_sq);
+	CODES(h->pr, 4, pr_name, code_pr);
+	CODES(h->side, 4, side_name, code_side);
+	CODES(h->feat, CM_FEAT_KIND_COUNT, feat_name, code_feat);
+	CODES(h->good, N_GOODS, good_name, code_good);
+	CODES(h->ed, CM_EDITION_COUNT, ed_name, code_ed);
+	h->bad = false;
+	hasher *b = &h->h;
+	b->n = 0;
+	b->flushes = 0;
+	cm_sha256_init(&b->s);
+	h2_str(b, "carcamap map content 2");
+	h2_str(b, m->id);
+	h2_str(b, m->name);
+	h2_int(b, m->cols);
+	h2_int(b, m->rows);
+	h2_int(b, m->setup.starts_used);
+	h2_int(b, m->setup.tiles_min);
+	h2_int(b, m->setup.tiles_max);
+	h2_int(b, m->setup.followers);
+	for (size_t i = 0; i < cm_rule_option_count(); i++) { /* the table's map options, in order */
+		const cm_rule_option *o = cm_rule_option_get(i);
+		int v = cm_rules_get(&m->rules, i);
+		if (!o->in_map)
+			continue;
+		if (o->kind == CM_RULE_EDITION)
+			h2_code(h, h->ed, CM_EDITION_COUNT, (unsigned)v);
+		else
+			h2_int(b, v);
+	}
+	h2_int(b, (long long)m->n_islands);
+	for (size_t i = 0; i < m->n_islands; i++) {
+		h2_str(b, m->islands[i].name);
+		h2_str(b, m->islands[i].title);
+	}
+	h2_int(b, (long long)m->n_bigcities);
+	for (size_t i = 0; i < m->n_bigcities; i++) {
+		const cm_bigcity *c = &m->bigcities[i];
+		h2_str(b, c->name);
+		h2_int(b, (long long)c->n_pieces);
+		for (size_t k = 0; k < c->n_pieces; k++) {
+			h2_int(b, c->pieces[k].x);
+			h2_int(b, c->pieces[k].y);
+			h2_tile(h, &c->pieces[k].tile);
+		}
+	}
+	h2_int(b, (long long)m->n_ferries);
+	for (size_t i = 0; i < m->n_ferries; i++) {
+		const cm_ferry *f = &m->ferries[i];
+		h2_str(b, f->name);
+		h2_int(b, f->x1);
+		h2_int(b, f->y1);
+		h2_code(h, h->side, 4, (unsigned)f->s1);
+		h2_int(b, f->x2);
+		h2_int(b, f->y2);
+		h2_code(h, h->side, 4, (unsigned)f->s2);
+		h2_int(b, f->arms);
+	}
+	h2_int(b, (long long)m->n_deck);
+	for (size_t i = 0; i < m->n_deck; i++) {
+		h2_str(b, m->deck[i].tileset);
+		h2_str(b, m->deck[i].tile);
+		h2_int(b, m->deck[i].count);
+	}
+}
+
+/* Item 7, one square (x: what it keeps beside the grid, or NULL): a plain
+ * square is its kind code and a byte of print kind codes; any other the
+ * kind code + 0x80, the print byte and the rest of the record. */
+static void h2_square(hasher2 *h, const cm_square *s, const cm_square_extra *x)
+{
+	uint8_t b[2];
+	b[0] = s->kind < CM_SQ_KIND_COUNT ? h->sq[s->kind] : NO_CODE;
+	b[1] = 0;
+	bool plain = !s->arms && s->island < 0 && s->bigcity < 0;
+	for (int e = 0; e < 4; e++) {
+		uint8_t c = s->print[e].kind < 4 ? h->pr[s->print[e].kind] : NO_CODE;
+		if (c == NO_CODE)
+			h->bad = true;
+		b[1] = (uint8_t)(b[1] | (c & 3u) << (2 * e));
+		plain = plain && !s->print[e].arms && !(x && x->label[e]);
+	}
+	if (b[0] == NO_CODE)
+		h->bad = true;
+	plain = plain && !(x && (x->name || x->n_markers));
+	if (plain) {
+		h_bytes(&h->h, b, 2);
+		return;
+	}
+	b[0] = (uint8_t)(b[0] | 0x80);
+	h_bytes(&h->h, b, 2);
+	hasher *hb = &h->h;
+	h2_str(hb, x ? x->name : NULL);
+	h2_int(hb, s->arms);
+	h2_int(hb, s->island);
+	h2_int(hb, s->bigcity);
+	h2_int(hb, x ? (long long)x->n_markers : 0);
+	for (size_t k = 0; x && k < x->n_markers; k++)
+		h2_str(hb, x->markers[k]);
+	for (int e = 0; e < 4; e++) {
+		h2_int(hb, s->print[e].arms);
+		h2_str(hb, x ? x->label[e] : NULL);
+	}
+}
+
+/* Items 8 and 9, and the digest; CM_EINVAL when a value had no code. */
+static int h2_end(hasher2 *h, const cm_map *m, cm_tileset *const *used, size_t n_used, uint8_t out[32])
+{
+	hasher *b = &h->h;
+	h2_int(b, (long long)n_used);
+	for (size_t i = 0; i < n_used; i++) {
+		const cm_tileset *ts = used[i];
+		h2_str(b, ts->id);
+		h2_str(b, ts->name);
+		h2_int(b, ts->base);
+		for (int e = 0; e < CM_EDITION_COUNT; e++)
+			h2_int(b, ts->total[e]);
+		h2_int(b, (long long)ts->n_tiles);
+		for (size_t k = 0; k < ts->n_tiles; k++) {
+			const cm_tile_type *t = &ts->tiles[k];
+			h2_str(b, t->id);
+			h2_str(b, t->name);
+			for (int e = 0; e < CM_EDITION_COUNT; e++)
+				h2_int(b, t->count[e]);
+			h2_int(b, t->start);
+			h2_tile(h, t);
+		}
+	}
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+		h2_str(b, cm_about_get(&m->about, i));
+	cm_sha256_update(&b->s, b->buf, b->n);
+	cm_sha256_final(&b->s, out);
+	return h->bad ? CM_EINVAL : 0;
+}
+
+static int hash_v2(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
+{
+	if (!m->squares || m->cols < 1 || m->rows < 1)
+		return CM_EINVAL;
+	cm_tileset **used = NULL;
+	size_t n_used = 0;
+	int rc = deck_sets(m, sets, n_sets, &used, &n_used);
+	if (rc)
+		return rc;
+	size_t n = (size_t)m->cols * (size_t)m->rows;
+	hasher2 *h = malloc(sizeof *h);
+	uint8_t *has = calloc(n / 8 + 1, 1); /* squares with an entry beside the grid */
+	if (!h || !has) {
+		rc = CM_ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < cm_map_extra_count(m); i++) {
+		size_t sq = (size_t)cm_map_extra_nth(m, i)->sq;
+		if (sq < n)
+			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
+	}
+	h2_begin(h, m);
+	for (size_t i = 0; i < n; i++)
+		h2_square(h, &m->squares[i], has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL);
+	rc = h2_end(h, m, used, n_used, out);
+out:
+	free(has);
+	free(h);
+	free(used);
+	return rc;
+}
+
+int cm_map_hash_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets, int version, uint8_t out[32])
+{
+	switch (version) {
+	case 1: return hash_v1(m, sets, n_sets, out);
+	case 2: return hash_v2(m, sets, n_sets, out);
+	default: return CM_EINVAL;
+	}
+}
+
+int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
+{
+	return hash_v2(m, sets, n_sets, out);
 }
 
 /* ---- temporary files: the shared atomic writer's (cm_tmp_beside, then
@@ -2065,7 +2383,8 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 			goto out;
 		n++;
 	}
-	if ((rc = cm_map_hash(m, sets, n, got)) != 0)
+	/* the definition the pack's format stores (schemas/pack.md) */
+	if ((rc = cm_map_hash_version(m, sets, n, pack_hash_version(p), got)) != 0)
 		goto out;
 	if (memcmp(stored, got, 32) != 0) {
 		char where[256];

@@ -18,6 +18,7 @@
 #include "carcamap/catalog.h"
 #include "carcamap/export.h"
 #include "carcamap/pack.h"
+#include "base/sha256_int.h"
 #include "util_files.h"
 #include "util_model.h"
 
@@ -267,6 +268,205 @@ static void test_pack__hash_follows_content(void **state)
 	assert_int_equal(cm_map_hash(m, f->sets, 1, h), CM_ENOTFOUND);
 }
 
+/* A 2x1 map with one plain and one full square, an island, a deck of one
+ * whole tile set and metadata. */
+static cm_map *tiny_map(cm_tileset **set)
+{
+	cm_map *m = NULL;
+	assert_int_equal(cm_map_new(2, 1, &m), 0);
+	m->id = strdup("t");
+	m->setup.starts_used = 1;
+	m->setup.followers = 7;
+	m->rules.edition = CM_EDITION_C2;
+	m->rules.tiny_city = false;
+	m->rules.farmers = CM_FARMERS_C2;
+	m->rules.farmers_bigcity = true;
+	m->rules.town_extra_turn = false;
+	m->rules.town_cost = true;
+	m->rules.town_road_bonus = false;
+	m->rules.abbey_edge = true;
+	util_island_add(m, "i", "Isle");
+	util_deck_add(m, "s", NULL, -1);
+	cm_square *a = cm_map_at_mut(m, 0, 0), *b = cm_map_at_mut(m, 1, 0);
+	a->kind = CM_SQ_LAND;
+	a->print[CM_N].kind = CM_PRINT_NEUTRAL;
+	a->print[CM_S].kind = CM_PRINT_NEUTRAL;
+	a->print[CM_W].kind = CM_PRINT_CITY;
+	b->kind = CM_SQ_ISLAND;
+	b->island = 0;
+	b->arms = 2;
+	b->print[CM_N].kind = CM_PRINT_NEUTRAL;
+	b->print[CM_E].kind = CM_PRINT_ROAD;
+	b->print[CM_E].arms = 1;
+	b->print[CM_S].kind = CM_PRINT_NEUTRAL;
+	util_name_set(m, 1, 0, "A");
+	util_marker_add(m, 1, 0, "m");
+	util_label_set(m, 1, 0, CM_E, "x");
+	*cm_about_field(&m->about, 0) = strdup("T");
+	cm_tileset *ts = util_tileset_new("s", "S", true, -1, -1, -1);
+	cm_tile_type *t = util_tile_add(ts, "a", 3, 2, 2);
+	t->start = true;
+	cm_feature *f = util_feature_add(t, CM_FEAT_CITY, "c", 0x1C0);
+	f->arms = 1;
+	f->good = CM_GOOD_CLOTH;
+	*set = ts;
+	return m;
+}
+
+/* Content hash version 2 of tiny_map, byte by byte as schemas/pack.md
+ * defines it (integers zigzag LEB128, strings LEB128 of length + 1, kinds
+ * as codes), hashed here with SHA-256: cm_map_hash must agree, and so must
+ * the digest python3's hashlib gives for these bytes. */
+static void test_pack__hash_v2_defined(void **state)
+{
+	(void)state;
+	static const uint8_t want_bytes[] = {
+		0x17, 'c', 'a', 'r', 'c', 'a', 'm', 'a', 'p', ' ', 'm', 'a', 'p', ' ', 'c', 'o', 'n', 't', 'e', 'n', 't', ' ', '2',
+		0x02, 't', 0x00,                   /* id "t", name NULL */
+		0x04, 0x02,                        /* cols 2, rows 1 */
+		0x02, 0x00, 0x00, 0x0E,            /* starts 1, tiles min 0, max 0, followers 7 */
+		0x01, 0x00, 0x04, 0x02, 0x00, 0x02, 0x00, 0x02, /* C2, tiny 0, farmers 2, 1, 0, 1, 0, 1 */
+		0x02, 0x02, 'i', 0x05, 'I', 's', 'l', 'e', /* 1 island: "i", "Isle" */
+		0x00, 0x00,                        /* no big city, no ferry */
+		0x02, 0x02, 's', 0x00, 0x01,       /* 1 deck entry: "s", tile NULL, count -1 */
+		0x01, 0xD1,                        /* (0,0) plain land, prints N n, E -, S n, W c */
+		0x87, 0x19,                        /* (1,0) full island square, prints n r n - */
+		0x02, 'A', 0x04, 0x00, 0x01,       /* name "A", arms 2, island 0, big city -1 */
+		0x02, 0x02, 'm',                   /* 1 marker "m" */
+		0x00, 0x00, 0x02, 0x02, 'x', 0x00, 0x00, 0x00, 0x00, /* sides: arms, label */
+		0x02,                              /* 1 tile set */
+		0x02, 's', 0x02, 'S', 0x02, 0x01, 0x01, 0x01, /* "s", "S", base 1, totals -1 */
+		0x02, 0x02, 'a', 0x00, 0x06, 0x04, 0x04, 0x02, /* 1 tile: "a", NULL, 3 2 2, start 1 */
+		0x02, 0x01, 0x02, 'c', 0x80, 0x07, /* 1 feature: city "c", slots 0x1C0 */
+		0x02, 0x00, 0x00, 0x03, 0x00,      /* arms 1, no cathedral, no inn, cloth, touches 0 */
+		0x00,                              /* no contact */
+		0x02, 'T', 0x00, 0x00, 0x00, 0x00, 0x00, /* about: title "T", the rest NULL */
+	};
+	/* python3 -c 'import hashlib,sys; print(hashlib.sha256(bytes(...)).hexdigest())' */
+	static const char want_hex[] = "38f477e35c277bd591e1f7c72dc27f9cc8a946cd8501c84d85983ae05c0bec4e";
+	uint8_t want[32], got[32];
+	cm_sha256 s;
+	cm_sha256_init(&s);
+	cm_sha256_update(&s, want_bytes, sizeof want_bytes);
+	cm_sha256_final(&s, want);
+	char hex[65];
+	for (int i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", want[i]);
+	assert_string_equal(hex, want_hex);
+	cm_tileset *ts = NULL;
+	cm_map *m = tiny_map(&ts);
+	assert_int_equal(cm_map_hash(m, &ts, 1, got), 0);
+	assert_memory_equal(got, want, 32);
+	assert_int_equal(cm_map_hash_version(m, &ts, 1, CM_MAP_HASH_VERSION, got), 0);
+	assert_memory_equal(got, want, 32);
+	/* version 1 is another definition, and no other exists */
+	assert_int_equal(cm_map_hash_version(m, &ts, 1, 1, got), 0);
+	assert_memory_not_equal(got, want, 32);
+	assert_int_equal(cm_map_hash_version(m, &ts, 1, 3, got), CM_EINVAL);
+	/* a value without a code cannot be hashed */
+	cm_map_at_mut(m, 0, 0)->print[CM_E].kind = 7;
+	assert_int_equal(cm_map_hash(m, &ts, 1, got), CM_EINVAL);
+	cm_map_free(m);
+	cm_tileset_free(ts);
+}
+
+/* Version 2 follows the content like version 1: a changed square kind,
+ * print kind, print arms, label, name or marker changes it, on a plain
+ * square and on a full one; the same model hashes the same every time. */
+static void test_pack__hash_v2_follows_squares(void **state)
+{
+	(void)state;
+	cm_tileset *ts = NULL;
+	cm_map *m = tiny_map(&ts);
+	uint8_t base[32], h[32];
+	assert_int_equal(cm_map_hash(m, &ts, 1, base), 0);
+	assert_int_equal(cm_map_hash(m, &ts, 1, h), 0);
+	assert_memory_equal(h, base, 32);
+	cm_square *a = cm_map_at_mut(m, 0, 0), *b = cm_map_at_mut(m, 1, 0);
+#define EXPECT_CHANGE(change, undo)                              \
+	do {                                                         \
+		change;                                                  \
+		assert_int_equal(cm_map_hash(m, &ts, 1, h), 0);          \
+		assert_memory_not_equal(h, base, 32);                    \
+		undo;                                                    \
+		assert_int_equal(cm_map_hash(m, &ts, 1, h), 0);          \
+		assert_memory_equal(h, base, 32);                        \
+	} while (0)
+	EXPECT_CHANGE(a->kind = CM_SQ_TOWN, a->kind = CM_SQ_LAND);
+	EXPECT_CHANGE(a->print[CM_E].kind = CM_PRINT_ROAD, a->print[CM_E].kind = CM_PRINT_NONE);
+	EXPECT_CHANGE(a->print[CM_W].kind = CM_PRINT_NEUTRAL, a->print[CM_W].kind = CM_PRINT_CITY);
+	/* plain squares become full ones */
+	EXPECT_CHANGE(a->print[CM_N].arms = 1, a->print[CM_N].arms = 0);
+	EXPECT_CHANGE(a->arms = 1, a->arms = 0);
+	EXPECT_CHANGE(a->island = 0, a->island = -1);
+	EXPECT_CHANGE(util_name_set(m, 0, 0, "B"), util_name_set(m, 0, 0, NULL));
+	EXPECT_CHANGE(util_label_set(m, 0, 0, CM_N, "y"), util_label_set(m, 0, 0, CM_N, NULL));
+	/* and full squares change with any field */
+	EXPECT_CHANGE(b->kind = CM_SQ_LAND, b->kind = CM_SQ_ISLAND);
+	EXPECT_CHANGE(b->print[CM_S].kind = CM_PRINT_CITY, b->print[CM_S].kind = CM_PRINT_NEUTRAL);
+	EXPECT_CHANGE(b->print[CM_E].arms = 2, b->print[CM_E].arms = 1);
+	EXPECT_CHANGE(util_name_set(m, 1, 0, "B"), util_name_set(m, 1, 0, "A"));
+	EXPECT_CHANGE(util_label_set(m, 1, 0, CM_E, "z"), util_label_set(m, 1, 0, CM_E, "x"));
+#undef EXPECT_CHANGE
+	/* a second marker; a map name, empty against NULL */
+	util_marker_add(m, 1, 0, "n");
+	assert_int_equal(cm_map_hash(m, &ts, 1, h), 0);
+	assert_memory_not_equal(h, base, 32);
+	memcpy(base, h, 32);
+	m->name = strdup("");
+	assert_int_equal(cm_map_hash(m, &ts, 1, h), 0);
+	assert_memory_not_equal(h, base, 32);
+	cm_map_free(m);
+	cm_tileset_free(ts);
+}
+
+/* Sets the stored hash of map sample to h. */
+static void set_stored_hash(const char *path, const uint8_t h[32])
+{
+	char sql[200] = "UPDATE maps SET hash = X'";
+	for (int i = 0; i < 32; i++)
+		snprintf(sql + strlen(sql), 3, "%02x", h[i]);
+	strcat(sql, "' WHERE id = 'sample'");
+	run_sql(path, sql);
+}
+
+/* Packs of format 1 and 2 store content hash version 1 and verify against
+ * it; format 3 stores version 2. A pack whose format and hash disagree is
+ * CM0408. */
+static void test_pack__hash_version_by_format(void **state)
+{
+	fx *f = *state;
+	uint8_t v1[32], v2[32], stored[32];
+	assert_int_equal(cm_map_hash_version(f->map, f->sets, 2, 1, v1), 0);
+	assert_int_equal(cm_map_hash_version(f->map, f->sets, 2, 2, v2), 0);
+	assert_memory_not_equal(v1, v2, 32);
+	assert_int_equal(write_sample(f, f->path), 0);
+	cm_pack *p = NULL;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_map_hash(p, "sample", stored), 0);
+	assert_memory_equal(stored, v2, 32);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	cm_pack_close(p);
+	/* format 3 with a version 1 hash */
+	set_stored_hash(f->path, v1);
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), CM_EINVAL);
+	assert_true(has_diag(f->d, "CM0408", "map sample", "stored content hash differs"));
+	cm_pack_close(p);
+	/* format 2 (the same tables) with its own definition, then with version 2 */
+	run_sql(f->path, "PRAGMA user_version = 2");
+	cm_diags_clear(f->d);
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	assert_int_equal(cm_diags_count(f->d), 0);
+	cm_pack_close(p);
+	set_stored_hash(f->path, v2);
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), CM_EINVAL);
+	assert_true(has_diag(f->d, "CM0408", "map sample", "stored content hash differs"));
+	cm_pack_close(p);
+}
+
 /* A write that fails leaves an existing pack byte-identical and no
  * temporary file behind. */
 static void test_pack__failed_write_keeps_target(void **state)
@@ -358,9 +558,9 @@ static void test_pack__newer_version(void **state)
 {
 	fx *f = *state;
 	assert_int_equal(write_sample(f, f->path), 0);
-	run_sql(f->path, "PRAGMA user_version = 3");
+	run_sql(f->path, "PRAGMA user_version = 4");
 	expect_open_fails(f, CM_EVERSION, "CM0403",
-	                  "pack format version 3 is newer than this carcamap reads (max 2)");
+	                  "pack format version 4 is newer than this carcamap reads (max 3)");
 	run_sql(f->path, "PRAGMA user_version = 0");
 	expect_open_fails(f, CM_EFORMAT, "CM0405", "pack format version 0 does not exist");
 }
@@ -729,6 +929,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pack__unwritable_directory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__foreign_sqlite_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__not_sqlite, setup, teardown),
+		cmocka_unit_test(test_pack__hash_v2_defined),
+		cmocka_unit_test(test_pack__hash_v2_follows_squares),
+		cmocka_unit_test_setup_teardown(test_pack__hash_version_by_format, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__newer_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__trigger_or_view_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__schema_mismatch, setup, teardown),

@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* The pack format this build writes and the newest it reads. */
-#define CM_PACK_VERSION 2
+#define CM_PACK_VERSION 3
 /* SQLite application_id of every carcamap pack: 'CAMP'. */
 #define CM_PACK_APPLICATION_ID 0x43414D50u
 
@@ -92,12 +92,20 @@ int cm_pack_put_map_binary(const char *path, const char *id, int format_version,
                            const void *data, size_t len, cm_diags *d);
 
 /* SHA-256 over a canonical serialization of a map's logical content and of
- * the tile sets its deck uses (schemas/pack.md "Content hash"): file names,
- * image and legend paths and line numbers are left out, so the same map
- * from another directory has the same hash. sets must hold every tile set
- * the deck names (more are ignored). Returns 0, CM_ENOTFOUND (a deck set
- * is missing from sets), CM_EINVAL (a value the serialization cannot hold). */
+ * the tile sets its deck uses (schemas/pack.md "Content hash"), in the
+ * definition CM_MAP_HASH_VERSION: file names, image and legend paths and
+ * line numbers are left out, so the same map from another directory has
+ * the same hash. sets must hold every tile set the deck names (more are
+ * ignored). Returns 0, CM_ENOTFOUND (a deck set is missing from sets),
+ * CM_EINVAL (a value the serialization cannot hold). */
 int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32]);
+/* The content hash definition cm_map_hash computes and packs of format
+ * CM_PACK_VERSION store: 2. Packs of format 1 and 2 store version 1. */
+#define CM_MAP_HASH_VERSION 2
+/* cm_map_hash in the given definition (1 or 2, schemas/pack.md); CM_EINVAL
+ * for any other version. */
+int cm_map_hash_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets, int version,
+                        uint8_t out[32]);
 
 #ifdef __cplusplus
 }
