@@ -293,8 +293,8 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		b->mon[s] = m;
 		for (int k = 0; k < 8; k++) {
 			int q = cm__nb8(b, s, k);
-			if (q >= 0)
-				b->mon_near[q]++;
+			if (q >= 0) /* s is q's neighbour k + 4 */
+				b->mon_near[q] |= (uint8_t)(1u << ((k + 4) & 7));
 		}
 	}
 	for (int d = 0; d < 4; d++) {
@@ -357,11 +357,8 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 				reach(b, b->bc_adj[i]);
 		}
 	}
-	for (int k = 0; k < 8 && b->mon_near[s]; k++) {
-		int q = cm__nb8(b, s, k);
-		if (q >= 0 && b->mon[q] >= 0)
-			n[b->mon[q]].open--;
-	}
+	for (unsigned m = b->mon_near[s]; m; m &= m - 1)
+		n[b->mon[s + b->off8[cm__ctz(m)]]].open--;
 }
 
 /* ---- construction ---- */
@@ -954,6 +951,7 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	ALLOC(b->front, N);
 	ALLOC(b->front_pos, N);
 	ALLOC(b->front_req, N);
+	ALLOC(b->front_cum, N);
 	ALLOC(b->filled, N);
 	ALLOC(b->mon_near, N);
 	ALLOC(b->stamp, N);
@@ -1031,7 +1029,7 @@ void cm_board_free(cm_board *b)
 		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
 		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
-		      b->front_req, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
+		      b->front_req, b->front_cum, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
 		      b->proto, b->proto_at };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);

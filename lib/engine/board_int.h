@@ -154,12 +154,13 @@ struct cm_board {
 	int32_t *mon;       /* per square: monastery node, -1 */
 	int32_t *front, *front_pos;
 	uint8_t *front_req; /* req of front[i], side by side for the scans of random play */
+	uint32_t *front_cum;/* scratch for random play: legal placements in front[0..i] */
 	int n_front;
 	int n_filled;
 	int32_t *filled;    /* the squares filled, in order (n_filled): reset and
 	                     * statistics walk these, never the whole map */
 	bool reset_all;     /* the next reset clears every square (a new board) */
-	uint8_t *mon_near;  /* per square: monasteries and abbeys placed among the 8 around */
+	uint8_t *mon_near;  /* per square: bit k when its k-th of the 8 around (cm__nb8) holds a monastery or abbey */
 	uint8_t *sq_links;  /* static, per square: bit d when side d ends a ferry or faces a big city */
 	uint8_t *bc_connected;
 	uint8_t *isl_open;
@@ -202,6 +203,9 @@ struct cm_board {
 	bool deployed;
 	bool extra_taken;   /* MAP-TOWN 1: this turn is already an extra turn */
 	bool final_done;
+	bool want_items;    /* this end of turn or final scoring builds its
+	                     * score items (a hook or a caller reads them);
+	                     * random play without a hook only adds points */
 
 	cm_score_item *items;
 	size_t n_items, max_items;
@@ -221,6 +225,19 @@ struct cm_board {
 #else
 #define CM__INLINE inline
 #endif
+
+/* The index of the lowest set bit of m (m not 0). */
+static inline int cm__ctz(unsigned m)
+{
+#if defined(__GNUC__)
+	return __builtin_ctz(m);
+#else
+	int k = 0;
+	while (!((m >> k) & 1))
+		k++;
+	return k;
+#endif
+}
 
 /* Grid edges a square lies on (bit d: no neighbour across side d). */
 enum { BD_N = 1, BD_E = 2, BD_S = 4, BD_W = 8 };

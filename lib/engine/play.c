@@ -81,17 +81,24 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		const uint8_t *fr = b->front_req;
 		int nf = b->n_front;
 		/* one pass over the frontier's requirements counts the legal
-		 * placements; the draw, the count and the choice of
-		 * cm_board_draw, cm_board_placements and a walk would take three */
-		uint32_t total = 0, t1 = 0;
+		 * placements, keeping the running counts for the choice; the
+		 * draw, the count and the choice of cm_board_draw,
+		 * cm_board_placements and a walk would take three */
+		uint32_t *cum = b->front_cum, total = 0;
 		int i = 0;
-		for (; i + 1 < nf; i += 2) {
-			total += rc[fr[i]];
-			t1 += rc[fr[i + 1]];
+		for (; i + 4 <= nf; i += 4) {
+			uint32_t c0 = total + rc[fr[i]], c1 = c0 + rc[fr[i + 1]];
+			uint32_t c2 = c1 + rc[fr[i + 2]], c3 = c2 + rc[fr[i + 3]];
+			cum[i] = c0;
+			cum[i + 1] = c1;
+			cum[i + 2] = c2;
+			cum[i + 3] = c3;
+			total = c3;
 		}
-		if (i < nf)
+		for (; i < nf; i++) {
 			total += rc[fr[i]];
-		total += t1;
+			cum[i] = total;
+		}
 		if (total == 0) {
 			cm_board_put_aside(b, t); /* BASE-PLACE: put aside, draw again */
 			continue;
@@ -105,9 +112,16 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		}
 		/* the k-th legal placement in frontier order, rotations rising */
 		uint32_t k = cm__rng_below(rng, total);
+		/* the first i with k < cum[i], by halving without branches (the
+		 * comparisons are random, so a branch would be mispredicted) */
 		i = 0;
-		while (k >= rc[fr[i]])
-			k -= rc[fr[i++]];
+		for (int len = nf; len > 1;) {
+			int half = len >> 1;
+			i += cum[i + half - 1] <= k ? half : 0;
+			len -= half;
+		}
+		if (i)
+			k -= cum[i - 1];
 		int s = b->front[i];
 		cm__place_drawn(b, t, s, kth_rot[b->deck->info[t].rotmask[fr[i]]][k]);
 		deploy_random(b, rng);

@@ -33,19 +33,22 @@ static unsigned majority(const node *nd, int np)
 	return m;
 }
 
-static void award(cm_board *b, cm_score_item *it, bool final)
+/* Points to each player of the players mask, and the statistics: the
+ * item's share of the game's figures, whether or not the item is built. */
+static void award_pts(cm_board *b, cm_item_type type, int kind, int points, unsigned players, bool final)
 {
-	for (int p = 0; p < b->n_players; p++)
-		if (it->players & (1u << p)) {
-			b->score[p] += it->points;
-			if (final)
-				b->stats.final_points += it->points;
-			switch (it->type) {
-			case CM_ITEM_FEATURE: b->stats.points_kind[it->kind] += it->points; break;
-			case CM_ITEM_ISLAND: b->stats.points_island += it->points; break;
-			case CM_ITEM_TOWN_COST: b->stats.points_town += it->points; break;
-			}
-		}
+	int cnt = 0;
+	for (unsigned m = players & ((1u << b->n_players) - 1); m; m &= m - 1, cnt++)
+		b->score[cm__ctz(m)] += points;
+	if (!cnt)
+		return;
+	if (final)
+		b->stats.final_points += cnt * points;
+	switch (type) {
+	case CM_ITEM_FEATURE: b->stats.points_kind[kind] += cnt * points; break;
+	case CM_ITEM_ISLAND: b->stats.points_island += cnt * points; break;
+	case CM_ITEM_TOWN_COST: b->stats.points_town += cnt * points; break;
+	}
 }
 
 void cm__return_followers(cm_board *b, int32_t r)
@@ -101,51 +104,61 @@ static int visible_towns(cm_board *b, int32_t r)
 void cm__score_feature(cm_board *b, int32_t r, bool final, bool give)
 {
 	node *nd = &b->nodes[r];
-	cm_score_item *it = cm__item(b);
-	it->type = CM_ITEM_FEATURE;
-	it->kind = (cm_feature_kind)nd->kind;
-	it->complete = !final;
-	it->tiles = nd->tiles;
-	it->arms = nd->arms;
-	bool printed = (nd->flags & (NF_PRINT | NF_BIGCITY | NF_FERRY)) != 0;
+	int points, towns = 0;
 	if (nd->kind == CM_FEAT_ROAD) {
 		/* MAP-COA: printed coats of arms on roads, 2 in game, 1 at the end */
-		it->points = nd->tiles + (final ? 1 : 2) * nd->arms;
-		it->reason = final ? "incomplete road: 1 per tile, 1 per coat of arms"
-		                   : "complete road: 1 per tile, 2 per coat of arms";
+		points = nd->tiles + (final ? 1 : 2) * nd->arms;
 		if (b->rules.town_road_bonus) {
-			it->towns = visible_towns(b, r);
-			it->points += 2 * it->towns;
-			if (it->towns)
+			towns = visible_towns(b, r);
+			points += 2 * towns;
+		}
+	} else if (final) {
+		points = nd->tiles + nd->arms;
+	} else if (b->rules.tiny_city && nd->tiles == 2) {
+		points = 2 + nd->arms;
+	} else {
+		points = 2 * nd->tiles + 2 * nd->arms;
+	}
+	unsigned players = nd->nfol ? majority(nd, b->n_players) : 0;
+	if (b->want_items) {
+		cm_score_item *it = cm__item(b);
+		it->type = CM_ITEM_FEATURE;
+		it->kind = (cm_feature_kind)nd->kind;
+		it->complete = !final;
+		it->tiles = nd->tiles;
+		it->arms = nd->arms;
+		it->towns = towns;
+		it->points = points;
+		if (nd->kind == CM_FEAT_ROAD) {
+			if (towns)
 				it->reason = final ? "incomplete road: 1 per tile, 1 per coat of arms, 2 per visible town"
 				                   : "complete road: 1 per tile, 2 per coat of arms, 2 per visible town";
-		}
-	} else {
-		if (final) {
-			it->points = nd->tiles + nd->arms;
+			else
+				it->reason = final ? "incomplete road: 1 per tile, 1 per coat of arms"
+				                   : "complete road: 1 per tile, 2 per coat of arms";
+		} else if (final) {
 			it->reason = "incomplete city: 1 per tile, 1 per coat of arms";
 		} else if (b->rules.tiny_city && nd->tiles == 2) {
-			it->points = 2 + nd->arms;
 			it->reason = "complete city of 2 tiles (tiny-city): 2, 1 per coat of arms";
 		} else {
-			it->points = 2 * nd->tiles + 2 * nd->arms;
 			it->reason = "complete city: 2 per tile, 2 per coat of arms";
 		}
+		bool printed = (nd->flags & (NF_PRINT | NF_BIGCITY | NF_FERRY)) != 0;
+		if (final)
+			it->rule = printed ? "MAP-FINAL" : "BASE-FINAL";
+		else if (nd->flags & NF_BIGCITY)
+			it->rule = "MAP-BIGCITY-SCORE";
+		else if (nd->flags & NF_FERRY)
+			it->rule = "MAP-FERRY-SCORE";
+		else if (nd->flags & (NF_PRINT | NF_EDGE))
+			it->rule = "MAP-EDGE-DONE";
+		else
+			it->rule = "BASE-SCORE";
+		it->players = players;
+		cm__item_where(b, r, it);
 	}
-	if (final)
-		it->rule = printed ? "MAP-FINAL" : "BASE-FINAL";
-	else if (nd->flags & NF_BIGCITY)
-		it->rule = "MAP-BIGCITY-SCORE";
-	else if (nd->flags & NF_FERRY)
-		it->rule = "MAP-FERRY-SCORE";
-	else if (nd->flags & (NF_PRINT | NF_EDGE))
-		it->rule = "MAP-EDGE-DONE";
-	else
-		it->rule = "BASE-SCORE";
-	it->players = nd->nfol ? majority(nd, b->n_players) : 0;
-	cm__item_where(b, r, it);
 	if (give)
-		award(b, it, final);
+		award_pts(b, CM_ITEM_FEATURE, nd->kind, points, players, final);
 	if (!final) {
 		nd->flags |= NF_DONE;
 		cm__return_followers(b, r);
@@ -155,50 +168,57 @@ void cm__score_feature(cm_board *b, int32_t r, bool final, bool give)
 void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 {
 	node *nd = &b->nodes[m];
-	cm_score_item *it = cm__item(b);
-	it->type = CM_ITEM_FEATURE;
-	it->kind = (cm_feature_kind)nd->kind;
-	it->complete = !final;
 	/* MAP-MONASTERY-EDGE: tiles and printed big-city squares around */
-	it->tiles = b->play8[s] - nd->open + b->bc8[s];
-	it->points = 1 + it->tiles;
-	bool edge = b->play8[s] + b->bc8[s] < 8;
-	if (final) {
-		it->rule = "BASE-FINAL";
-		it->reason = "incomplete monastery: 1, 1 per tile around";
-	} else if (edge) {
-		it->rule = "MAP-MONASTERY-EDGE";
-		it->reason = "complete monastery at the map edge: 1, 1 per tile or big-city square around";
-	} else {
-		it->rule = "BASE-SCORE";
-		it->reason = "complete monastery: 9";
+	int tiles = b->play8[s] - nd->open + b->bc8[s];
+	unsigned players = nd->nfol ? majority(nd, b->n_players) : 0;
+	if (b->want_items) {
+		cm_score_item *it = cm__item(b);
+		it->type = CM_ITEM_FEATURE;
+		it->kind = (cm_feature_kind)nd->kind;
+		it->complete = !final;
+		it->tiles = tiles;
+		it->points = 1 + tiles;
+		bool edge = b->play8[s] + b->bc8[s] < 8;
+		if (final) {
+			it->rule = "BASE-FINAL";
+			it->reason = "incomplete monastery: 1, 1 per tile around";
+		} else if (edge) {
+			it->rule = "MAP-MONASTERY-EDGE";
+			it->reason = "complete monastery at the map edge: 1, 1 per tile or big-city square around";
+		} else {
+			it->rule = "BASE-SCORE";
+			it->reason = "complete monastery: 9";
+		}
+		it->players = players;
+		it->x = s % b->cols;
+		it->y = s / b->cols;
+		it->feature = nd->feat;
 	}
-	it->players = nd->nfol ? majority(nd, b->n_players) : 0;
-	it->x = s % b->cols;
-	it->y = s / b->cols;
-	it->feature = nd->feat;
 	if (give)
-		award(b, it, final);
+		award_pts(b, CM_ITEM_FEATURE, nd->kind, 1 + tiles, players, final);
 	if (!final) {
 		nd->flags |= NF_DONE;
 		cm__return_followers(b, m);
 	}
 }
 
-/* An item for the player who just placed, about the square placed on. */
-static cm_score_item *placer_item(cm_board *b, cm_item_type type, int points, const char *rule,
-                                  const char *reason)
+/* An item for the player who just placed, about the square placed on;
+ * arms on the item (MAP-ISLAND). */
+static void placer_item(cm_board *b, cm_item_type type, int points, int arms, const char *rule,
+                        const char *reason)
 {
-	cm_score_item *it = cm__item(b);
-	it->type = type;
-	it->points = points;
-	it->players = 1u << b->cur;
-	it->x = b->last_sq % b->cols;
-	it->y = b->last_sq / b->cols;
-	it->rule = rule;
-	it->reason = reason;
-	award(b, it, false);
-	return it;
+	if (b->want_items) {
+		cm_score_item *it = cm__item(b);
+		it->type = type;
+		it->points = points;
+		it->arms = arms;
+		it->players = 1u << b->cur;
+		it->x = b->last_sq % b->cols;
+		it->y = b->last_sq / b->cols;
+		it->rule = rule;
+		it->reason = reason;
+	}
+	award_pts(b, type, 0, points, 1u << b->cur, false);
 }
 
 void cm_board_set_score_hook(cm_board *b, cm_score_hook fn, void *arg)
@@ -213,13 +233,14 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	if (s < 0)
 		return CM_EINVAL;
 	b->n_items = 0;
+	b->want_items = b->hook || items || n_out;
 	node *n = b->nodes;
 	if (b->island_arms[s])
-		placer_item(b, CM_ITEM_ISLAND, 2 * b->island_arms[s], "MAP-ISLAND",
-		            "tile on an island square: 2 per coat of arms")->arms = b->island_arms[s];
+		placer_item(b, CM_ITEM_ISLAND, 2 * b->island_arms[s], b->island_arms[s], "MAP-ISLAND",
+		            "tile on an island square: 2 per coat of arms");
 	bool town = b->sq_kind[s] == CM_SQ_TOWN;
 	if (town && b->rules.town_cost)
-		placer_item(b, CM_ITEM_TOWN_COST, -2, "MAP-TOWN", "tile on a town square (town-cost): -2");
+		placer_item(b, CM_ITEM_TOWN_COST, -2, 0, "MAP-TOWN", "tile on a town square (town-cost): -2");
 	const type_info *ti = &b->deck->info[b->tile[s]];
 	for (uint32_t rc = ti->roadcity, f = 0; rc; rc >>= 1, f++) {
 		if (!(rc & 1))
@@ -253,10 +274,13 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 			cm__score_feature(b, r, false, true);
 	}
 	/* monasteries: on the square, and around it when any is (mon_near) */
-	for (int k = b->mon[s] >= 0 ? -1 : 0; k < (b->mon_near[s] ? 8 : 0); k++) {
-		int q = k < 0 ? s : cm__nb8(b, s, k);
-		if (q < 0 || b->mon[q] < 0)
-			continue;
+	if (b->mon[s] >= 0) {
+		int32_t m = b->mon[s];
+		if (n[m].open == 0 && !(n[m].flags & NF_DONE))
+			cm__score_monastery(b, m, s, false, true);
+	}
+	for (unsigned bits = b->mon_near[s]; bits; bits &= bits - 1) {
+		int q = s + b->off8[cm__ctz(bits)];
 		int32_t m = b->mon[q];
 		if (n[m].open == 0 && !(n[m].flags & NF_DONE))
 			cm__score_monastery(b, m, q, false, true);
@@ -374,16 +398,19 @@ static int farmers_c1(cm_board *b, const int32_t *roots, int nr)
 		for (; j < np && pv[j].city == pv[i].city; j++)
 			for (int p = 0; p < CM_MAX_PLAYERS; p++)
 				tally.fol[p] = (uint8_t)(tally.fol[p] + n[pv[j].field].fol[p]);
-		cm_score_item *it = cm__item(b);
-		it->type = CM_ITEM_FEATURE;
-		it->kind = CM_FEAT_FIELD;
-		it->cities = 1;
-		it->points = 4;
-		it->players = majority(&tally, b->n_players);
-		it->rule = "BASE-FINAL";
-		it->reason = "farmers (C1): 4 for a complete city, to the majority of its farmers";
-		cm__item_where(b, pv[i].city, it);
-		award(b, it, true);
+		unsigned players = majority(&tally, b->n_players);
+		if (b->want_items) {
+			cm_score_item *it = cm__item(b);
+			it->type = CM_ITEM_FEATURE;
+			it->kind = CM_FEAT_FIELD;
+			it->cities = 1;
+			it->points = 4;
+			it->players = players;
+			it->rule = "BASE-FINAL";
+			it->reason = "farmers (C1): 4 for a complete city, to the majority of its farmers";
+			cm__item_where(b, pv[i].city, it);
+		}
+		award_pts(b, CM_ITEM_FEATURE, CM_FEAT_FIELD, 4, players, true);
 		i = j;
 	}
 	free(pv);
@@ -416,6 +443,7 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 	if (b->final_done || b->last_sq >= 0 || b->n_wait)
 		return CM_EINVAL;
 	b->n_items = 0;
+	b->want_items = b->hook || items || n_out;
 	/* C1 farmers allocate: on failure the board is left as before, not
 	 * half scored (a second call would count the roads and cities twice) */
 	int score0[CM_MAX_PLAYERS];
@@ -442,16 +470,19 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 			if (n[i].kind != CM_FEAT_FIELD)
 				continue;
 			int k = field_cities(b, i, NULL, 0);
-			cm_score_item *it = cm__item(b);
-			it->type = CM_ITEM_FEATURE;
-			it->kind = CM_FEAT_FIELD;
-			it->cities = k;
-			it->points = 3 * k;
-			it->players = majority(&n[i], b->n_players);
-			it->rule = "BASE-FINAL";
-			it->reason = "field: 3 per complete city it touches";
-			cm__item_where(b, i, it);
-			award(b, it, true);
+			unsigned players = majority(&n[i], b->n_players);
+			if (b->want_items) {
+				cm_score_item *it = cm__item(b);
+				it->type = CM_ITEM_FEATURE;
+				it->kind = CM_FEAT_FIELD;
+				it->cities = k;
+				it->points = 3 * k;
+				it->players = players;
+				it->rule = "BASE-FINAL";
+				it->reason = "field: 3 per complete city it touches";
+				cm__item_where(b, i, it);
+			}
+			award_pts(b, CM_ITEM_FEATURE, CM_FEAT_FIELD, 3 * k, players, true);
 		}
 	}
 	if (rc < 0) {
