@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "export/export_int.h"
+#include "model/map_int.h"
 
 #define NONE32 0xFFFFFFFFu
 #define HEADER_SIZE 24u
@@ -229,15 +230,30 @@ static void put_map(writer *w, const cm_map *m)
 	put8(b, 0);
 	rec(w, S_RULE);
 
-	reserve(&w->s[S_SQRS], (size_t)m->cols * (size_t)m->rows * 20);
-	for (int y = 0; y < m->rows; y++)
+	/* One record per square, appended in place; a square's name, markers
+	 * and labels are looked up only when it has an entry beside the grid
+	 * (a bit per square, from the map's few entries). */
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	uint8_t *has = calloc(n_sq / 8 + 1, 1);
+	if (!has) {
+		w->err = CM_ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < cm_map_extra_count(m); i++) {
+		size_t sq = (size_t)cm_map_extra_nth(m, i)->sq;
+		if (sq < n_sq)
+			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
+	}
+	reserve(&w->s[S_SQRS], n_sq * 20);
+	for (int y = 0; y < m->rows && !w->err; y++)
 		for (int x = 0; x < m->cols; x++) {
-			const cm_square *s = cm_map_at(m, x, y);
-			size_t n_markers;
-			const char *const *markers = cm_map_square_markers(m, x, y, &n_markers);
+			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
+			const cm_square *s = &m->squares[i];
+			const cm_square_extra *xe = has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL;
+			size_t n_markers = xe ? xe->n_markers : 0;
 			if (n_markers > 0xFFFF) {
 				w->err = CM_ELIMIT;
-				return;
+				break;
 			}
 			/* the 20-byte record built whole, then appended once */
 			unsigned char q[20];
@@ -245,31 +261,37 @@ static void put_map(writer *w, const cm_map *m)
 			q[1] = s->arms;
 			q[2] = (unsigned char)n_markers;
 			q[3] = (unsigned char)(n_markers >> 8);
-			set32(q + 4, str_ref(&w->st, cm_map_square_name(m, x, y)));
+			set32(q + 4, xe ? str_ref(&w->st, xe->name) : NONE32);
 			set32(q + 8, s->island < 0 ? NONE32 : (uint32_t)s->island);
 			set32(q + 12, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
 			set32(q + 16, w->n[S_MRKS]);
 			put(&w->s[S_SQRS], q, sizeof q);
 			rec(w, S_SQRS);
 			for (size_t k = 0; k < n_markers; k++) {
-				put32(&w->s[S_MRKS], str_ref(&w->st, markers[k]));
+				put32(&w->s[S_MRKS], str_ref(&w->st, xe->markers[k]));
 				rec(w, S_MRKS);
 			}
 			for (int e = 0; e < 4; e++) {
 				const cm_edge_print *p = &s->print[e];
 				if (p->kind == CM_PRINT_NONE)
 					continue;
-				b = &w->s[S_PRNT];
-				put16(b, (unsigned)x);
-				put16(b, (unsigned)y);
-				put8(b, (unsigned)e);
-				put8(b, p->kind);
-				put8(b, p->arms);
-				put8(b, 0);
-				put32(b, str_ref(&w->st, cm_map_print_label(m, x, y, (cm_side)e)));
+				unsigned char pq[12];
+				pq[0] = (unsigned char)x;
+				pq[1] = (unsigned char)(x >> 8);
+				pq[2] = (unsigned char)y;
+				pq[3] = (unsigned char)(y >> 8);
+				pq[4] = (unsigned char)e;
+				pq[5] = p->kind;
+				pq[6] = p->arms;
+				pq[7] = 0;
+				set32(pq + 8, xe ? str_ref(&w->st, xe->label[e]) : NONE32);
+				put(&w->s[S_PRNT], pq, sizeof pq);
 				rec(w, S_PRNT);
 			}
 		}
+	free(has);
+	if (w->err)
+		return;
 
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *c = &m->bigcities[i];
@@ -356,60 +378,50 @@ static void put_deck(writer *w, const cm_map *m, const cm_export_deck *dk)
 	free(first_tile);
 }
 
-/* Lays the sections out after the header and the table. */
+/* Lays the sections out after the header and the table, each copied
+ * once into the one buffer of the file. */
 static int assemble(writer *w, unsigned char **out, size_t *len)
 {
-	buf body[S_COUNT];
-	memset(body, 0, sizeof body);
 	size_t off = HEADER_SIZE + ENTRY_SIZE * S_COUNT;
-	size_t offs[S_COUNT];
-	int rc = 0;
+	size_t offs[S_COUNT], size[S_COUNT];
 	for (int s = 0; s < S_COUNT; s++) {
-		if (s == S_STRS) {
-			body[s] = w->st.b;
-		} else {
-			put32(&body[s], w->n[s]);
-			put32(&body[s], rec_size[s]);
-			put(&body[s], w->s[s].p, w->s[s].n);
-			if (body[s].err) {
-				rc = body[s].err;
-				goto out;
-			}
-		}
+		size[s] = s == S_STRS ? w->st.b.n : 8 + w->s[s].n; /* a table: count, record size, records */
 		offs[s] = off;
-		off += (body[s].n + 3) & ~(size_t)3;
+		off += (size[s] + 3) & ~(size_t)3;
 	}
-	if (off > NONE32) {
-		rc = CM_ELIMIT;
-		goto out;
-	}
-	unsigned char *p = calloc(1, off);
-	if (!p) {
-		rc = CM_ENOMEM;
-		goto out;
-	}
+	if (off > NONE32)
+		return CM_ELIMIT;
+	unsigned char *p = malloc(off);
+	if (!p)
+		return CM_ENOMEM;
+	memset(p, 0, HEADER_SIZE + ENTRY_SIZE * S_COUNT);
 	memcpy(p, "CMAP\r\n\x1a\n", 8);
 	p[8] = CM_EXPORT_BIN_MAJOR;
 	p[10] = CM_EXPORT_BIN_MINOR;
 	set32(p + 12, (uint32_t)off);
 	set32(p + 16, S_COUNT);
 	for (int s = 0; s < S_COUNT; s++) {
+		unsigned char *b = p + offs[s];
+		if (s == S_STRS) {
+			if (size[s])
+				memcpy(b, w->st.b.p, size[s]);
+		} else {
+			set32(b, w->n[s]);
+			set32(b + 4, rec_size[s]);
+			if (w->s[s].n)
+				memcpy(b + 8, w->s[s].p, w->s[s].n);
+		}
+		memset(b + size[s], 0, ((size[s] + 3) & ~(size_t)3) - size[s]); /* padding */
 		unsigned char *e = p + HEADER_SIZE + ENTRY_SIZE * (size_t)s;
 		memcpy(e, tags[s], 4);
 		set32(e + 4, (uint32_t)offs[s]);
-		set32(e + 8, (uint32_t)body[s].n);
-		set32(e + 12, crc32_of(body[s].p, body[s].n));
-		if (body[s].n)
-			memcpy(p + offs[s], body[s].p, body[s].n);
+		set32(e + 8, (uint32_t)size[s]);
+		set32(e + 12, crc32_of(b, size[s]));
 	}
 	set32(p + 20, crc32_of(p + HEADER_SIZE, ENTRY_SIZE * S_COUNT));
 	*out = p;
 	*len = off;
-out:
-	for (int s = 0; s < S_COUNT; s++)
-		if (s != S_STRS)
-			free(body[s].p);
-	return rc;
+	return 0;
 }
 
 /* The encoding; the model check first unless the caller has just run it. */

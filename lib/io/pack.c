@@ -2323,22 +2323,40 @@ out:
 static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset *const *sets,
                         size_t n_sets, cm_diags *d)
 {
-	uint8_t *stored = NULL;
 	unsigned char *want = NULL;
-	size_t stored_len = 0, want_len = 0;
+	size_t want_len = 0;
 	char where[256];
 	snprintf(where, sizeof where, "map %.100s", id);
-	int rc = cm_pack_map_binary(p, id, CM_EXPORT_BIN_MAJOR, &stored, &stored_len);
-	if (rc == CM_ENOMEM)
-		return rc;
-	if (rc == CM_ENOTFOUND) {
+	/* compared in SQLite's own buffer: no copy of a 20 MB blob */
+	sqlite3_stmt *st = NULL;
+	int rc, s;
+	if (sqlite3_prepare_v2(p->db, "SELECT data FROM map_binary WHERE map_id = ? AND format_version = ?", -1,
+	                       &st, NULL) != SQLITE_OK) {
+		rc = db_fail(d, p->db, p->path, "cannot read the pack");
+		goto out;
+	}
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, CM_EXPORT_BIN_MAJOR);
+	if ((s = sqlite3_step(st)) == SQLITE_DONE) {
 		cm_diags_check(d, "CM0413", p->path, 0, 0, where,
 		               "no client binary (format version %d) is stored", CM_EXPORT_BIN_MAJOR);
-		return CM_EINVAL;
+		rc = CM_EINVAL;
+		goto out;
 	}
-	if (rc) {
+	if (s != SQLITE_ROW) {
+		rc = db_fail(d, p->db, p->path, "cannot read the pack");
+		goto out;
+	}
+	if (sqlite3_column_type(st, 0) != SQLITE_BLOB) {
 		cm_diags_check(d, "CM0413", p->path, 0, 0, where, "the stored client binary is not a blob");
-		return CM_EINVAL;
+		rc = CM_EINVAL;
+		goto out;
+	}
+	const void *stored = sqlite3_column_blob(st, 0);
+	size_t stored_len = (size_t)sqlite3_column_bytes(st, 0);
+	if (stored_len && !stored) {
+		rc = CM_ENOMEM;
+		goto out;
 	}
 	rc = cm_export_bin_checked(m, sets, n_sets, &want, &want_len); /* cm_pack_read_map checked m */
 	if (rc == CM_ENOMEM)
@@ -2354,7 +2372,7 @@ static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset 
 		rc = CM_EINVAL;
 	}
 out:
-	free(stored);
+	sqlite3_finalize(st);
 	free(want);
 	return rc;
 }
