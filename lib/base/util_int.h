@@ -26,6 +26,13 @@ char *cm_asprintf(const char *fmt, ...)
 	;
 char *cm_vasprintf(const char *fmt, va_list ap);
 
+/* calloc for arrays of a million squares (bigmem.c): on Linux in
+ * transparent huge pages when the system grants them on request (fewer page
+ * faults); released with free(). Use it for arrays every square writes
+ * (a sparse array is cheaper in small pages, where untouched ones cost
+ * nothing). NULL on overflow or out of memory. */
+void *cm_calloc_big(size_t n, size_t size);
+
 /* Opens a file for reading; a directory is refused. Reports failures into
  * d (no rule id: "cannot open: …", "is a directory"). 0 or CM_EIO. The
  * library's own name of cm_file_open_read (carcamap/file.h). */

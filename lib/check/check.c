@@ -90,23 +90,29 @@ static void describe_req(uint8_t req, char *buf, size_t size)
 		snprintf(buf, size, "no constraint");
 }
 
-/* What the static analysis found, per square (index y*cols+x). */
+/* What the static analysis found. What fits a square depends only on its
+ * printed requirement (one byte, cm__board_printed_req), so the fits are
+ * counted per requirement, not per square. */
 typedef struct {
-	int *copies;     /* deck copies that fit in some rotation */
-	int *pairs;      /* (tile type, rotation) pairs that fit */
-	int *types;      /* tile types that fit */
-	uint8_t *reach;  /* reachable from the start squares */
+	int copies[256]; /* deck copies that fit in some rotation */
+	int pairs[256];  /* (tile type, rotation) pairs that fit */
+	int types[256];  /* tile types that fit */
+	uint8_t takes[256]; /* copies != 0 */
+	uint8_t *reach;  /* per square (index y*cols+x): reachable from the start squares */
 	uint8_t *isl_open;
 	int n_errors;
 } analysis;
 
 static void analysis_free(analysis *a)
 {
-	free(a->copies);
-	free(a->pairs);
-	free(a->types);
 	free(a->reach);
 	free(a->isl_open);
+}
+
+/* Copies of the deck that fit square s in some rotation. */
+static int copies_at(const analysis *a, const cm_board *b, int s)
+{
+	return cm__board_playable(b, s) ? a->copies[cm__board_printed_req(b, s) & 255u] : 0;
 }
 
 static const uint8_t popc4[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
@@ -121,43 +127,38 @@ static int deck_drawn(const cm_deck *dk)
 	return total;
 }
 
-/* Fits per square: CM0501, CM0502, CM0505. What fits a square depends
- * only on its printed requirement (one byte), so the deck is added up once
- * per distinct requirement, not once per square. */
+/* Fits per square: CM0501, CM0502, CM0505. The deck is added up once per
+ * requirement; the squares are then one table look-up each. */
 static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 {
 	const cm_deck *dk = cm_board_deck(b);
 	int cols = c->m->cols;
-	int copies[256], pairs[256], types[256];
-	bool known[256] = { false };
 	int drawn = -1;
-	for (int s = 0; s < cm__board_squares(b); s++) {
-		if (!cm__board_playable(b, s))
-			continue;
-		unsigned rq = cm__board_printed_req(b, s) & 255u;
-		if (!known[rq]) {
-			known[rq] = true;
-			copies[rq] = pairs[rq] = types[rq] = 0;
-			for (size_t t = 0; t < cm_deck_types(dk); t++) {
-				if (cm__deck_abbey(dk, t) || cm_deck_count(dk, t) <= 0)
-					continue;
-				unsigned mask = cm__board_fit_rotations(b, t, s);
-				if (mask) {
-					copies[rq] += cm_deck_count(dk, t);
-					pairs[rq] += popc4[mask & 15u];
-					types[rq]++;
-				}
+	for (unsigned rq = 0; rq < 256; rq++) {
+		a->copies[rq] = a->pairs[rq] = a->types[rq] = 0;
+		for (size_t t = 0; t < cm_deck_types(dk); t++) {
+			if (cm__deck_abbey(dk, t) || cm_deck_count(dk, t) <= 0)
+				continue;
+			unsigned mask = cm__board_fit_req(b, t, rq);
+			if (mask) {
+				a->copies[rq] += cm_deck_count(dk, t);
+				a->pairs[rq] += popc4[mask & 15u];
+				a->types[rq]++;
 			}
 		}
-		a->copies[s] = copies[rq];
-		a->pairs[s] = pairs[rq];
-		a->types[s] = types[rq];
-		if (a->copies[s] >= CM_CHECK_FEW_TILES)
+		a->takes[rq] = a->copies[rq] != 0;
+	}
+	uint8_t few[256];
+	for (unsigned rq = 0; rq < 256; rq++)
+		few[rq] = a->copies[rq] < CM_CHECK_FEW_TILES;
+	for (int s = 0; s < cm__board_squares(b); s++) {
+		unsigned rq = cm__board_printed_req(b, s) & 255u;
+		if (!few[rq] || !cm__board_playable(b, s))
 			continue;
 		int x = s % cols, y = s / cols;
 		char req[96];
 		describe_req((uint8_t)rq, req, sizeof req);
-		if (a->copies[s] == 0) {
+		if (a->copies[rq] == 0) {
 			sq_report(c, "CM0501", x, y, "no tile of the deck fits square (%d,%d) in any rotation (%s)", x, y,
 			          req);
 			a->n_errors++;
@@ -167,14 +168,14 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 			sq_report(c, "CM0502", x, y,
 			          "only %d of the deck's %d tiles fit square (%d,%d) (%s): %d tile type%s, %d placement%s; "
 			          "the threshold is %d",
-			          a->copies[s], drawn, x, y, req, a->types[s], a->types[s] == 1 ? "" : "s", a->pairs[s],
-			          a->pairs[s] == 1 ? "" : "s", CM_CHECK_FEW_TILES);
+			          a->copies[rq], drawn, x, y, req, a->types[rq], a->types[rq] == 1 ? "" : "s", a->pairs[rq],
+			          a->pairs[rq] == 1 ? "" : "s", CM_CHECK_FEW_TILES);
 		}
 	}
 	int st = cm_deck_start(dk);
 	for (int i = 0; st >= 0 && i < cm__board_start_count(b); i++) {
 		int s = cm__board_start_square(b, i);
-		if (a->copies[s] == 0 || cm__board_fit_rotations(b, (size_t)st, s))
+		if (copies_at(a, b, s) == 0 || cm__board_fit_rotations(b, (size_t)st, s))
 			continue;
 		int x = s % cols, y = s / cols;
 		char req[96];
@@ -201,7 +202,7 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 			int s = ey[e] * m->cols + ex[e];
 			if (cm__board_island(b, s) >= 0)
 				ferried[cm__board_island(b, s)] = true;
-			if (a->copies[s])
+			if (copies_at(a, b, s))
 				continue;
 			char what[96];
 			if (fr->name)
@@ -227,7 +228,7 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 		a->n_errors++;
 	}
 	for (int s = 0; s < cm__board_squares(b); s++) {
-		if (!cm__board_playable(b, s) || !a->copies[s] || a->reach[s])
+		if (a->reach[s] || !cm__board_playable(b, s) || !copies_at(a, b, s))
 			continue;
 		int isl = cm__board_island(b, s);
 		if (isl >= 0 && !a->isl_open[isl])
@@ -368,7 +369,7 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 	rc = cm_deck_build(m, sets, n_sets, q, &deck);
 	if (rc == 0) {
 		int players = o->players >= 2 && o->players <= CM_MAX_PLAYERS ? o->players : 2;
-		rc = cm_board_new(m, deck, NULL, players, o->seed, CM_BOARD_NO_SETUP, q, &b);
+		rc = cm_board_new(m, deck, NULL, players, o->seed, CM_BOARD_NO_SETUP | CM__BOARD_STATIC, q, &b);
 	}
 	if (rc == CM_ENOMEM)
 		goto out;
@@ -378,20 +379,17 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 		goto out;
 	}
 	size_t N = (size_t)cm__board_squares(b) + 1;
-	a.copies = calloc(N, sizeof *a.copies);
-	a.pairs = calloc(N, sizeof *a.pairs);
-	a.types = calloc(N, sizeof *a.types);
-	a.reach = calloc(N, 1);
+	a.reach = cm_calloc_big(N, 1);
 	a.isl_open = calloc(m->n_islands + 1, 1);
-	if (!a.copies || !a.pairs || !a.types || !a.reach || !a.isl_open) {
+	if (!a.reach || !a.isl_open) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
 	check_fits(&c, b, &a);
 	for (int s = 0; o->fits && s < cm__board_squares(b) && s < m->cols * m->rows; s++)
 		if (cm__board_playable(b, s))
-			o->fits[s] = a.types[s];
-	if ((rc = cm__board_reach(b, a.copies, a.reach, a.isl_open)) != 0)
+			o->fits[s] = a.types[cm__board_printed_req(b, s) & 255u];
+	if ((rc = cm__board_reach_req(b, a.takes, a.reach, a.isl_open)) != 0)
 		goto out;
 	check_reach(&c, b, &a);
 	check_deck_size(&c, b);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/board_int.h"
+#include "engine/engine.h"
 #include "engine/rng_int.h"
 #include "base/util_int.h"
 
@@ -362,7 +363,7 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 			const cm_ferry *fr = &b->map->ferries[fe];
 			int o = fr->y1 * b->cols + fr->x1 == s && (int)fr->s1 == d ? fr->y2 * b->cols + fr->x2
 			                                                            : fr->y1 * b->cols + fr->x1;
-			open_island(b, b->island[o]);
+			open_island(b, cm__island_of(b, o));
 			reach(b, o);
 		}
 		int c = b->side_bc[key];
@@ -408,6 +409,29 @@ int cm__sq_index(const cm_board *b, int x, int y)
 		if (!(p))                                             \
 			goto nomem;                                   \
 	} while (0)
+/* An array every square writes: in huge pages where the system grants
+ * them (cm_calloc_big; the sparse ones stay in small pages, untouched). */
+#define ALLOC_DENSE(p, n)                                                   \
+	do {                                                                \
+		(p) = cm_calloc_big((size_t)(n) + ((n) == 0), sizeof *(p)); \
+		if (!(p))                                                   \
+			goto nomem;                                         \
+	} while (0)
+
+/* Gives square s its link entries (side_bc, side_ferry: none on every
+ * side) the first time it needs them; the other squares' entries are never
+ * written, so a map without ferries and big cities costs nothing there.
+ * mark: a scratch byte per square, bit 0 once done. */
+static void links_init(cm_board *b, uint8_t *mark, int s)
+{
+	if (mark[s] & 1)
+		return;
+	mark[s] |= 1;
+	for (int k = 0; k < 4; k++) {
+		b->side_bc[s * 4 + k] = -1;
+		b->side_ferry[s * 4 + k] = -1;
+	}
+}
 
 /* True when an earlier side of square s faces big city v too (a square
  * is listed once per big city next to it). */
@@ -419,129 +443,159 @@ static bool bc_side_seen(const cm_board *b, int s, int k, int v)
 	return false;
 }
 
+/* play8: the playable squares among the 8 around each square, by sums of
+ * three rows per column slid along each row (no per-square neighbour walk). */
+static void count_play8(cm_board *b, uint8_t *col)
+{
+	int C = b->cols, R = b->rows;
+	const uint8_t *f = b->sflags0;
+	for (int y = 0; y < R; y++) {
+		const uint8_t *up = y > 0 ? f + (y - 1) * C : NULL, *me = f + y * C,
+		              *dn = y + 1 < R ? f + (y + 1) * C : NULL;
+		col[0] = col[C + 1] = 0;
+		for (int x = 0; x < C; x++)
+			col[x + 1] = (uint8_t)((me[x] & SF_PLAYABLE) + (up ? up[x] & SF_PLAYABLE : 0) +
+			                       (dn ? dn[x] & SF_PLAYABLE : 0));
+		uint8_t *out = b->play8 + y * C;
+		for (int x = 0; x < C; x++)
+			out[x] = (uint8_t)(col[x] + col[x + 1] + col[x + 2] - (me[x] & SF_PLAYABLE));
+	}
+}
+
 /* Everything that depends on the map alone: neighbours, big-city pieces
- * (joined into static nodes), prints, ferries, islands, start squares. */
+ * (joined into static nodes), prints, ferries, islands, start squares.
+ * Written square by square only where every square needs it (border,
+ * kinds, flags, requirements, neighbour counts, bc_base); the per-side
+ * arrays only for the squares that have such sides (board_int.h). */
 static int build_static(cm_board *b, cm_diags *d)
 {
 	const cm_map *m = b->map;
 	const char *mid = m->id ? m->id : "?";
 	char where[200];
 	int rc = 0;
-	int N = b->n_sq;
-	int32_t *piece_city = NULL;
-	ALLOC(b->border, N);
-	ALLOC(b->sq_kind, N);
+	int N = b->n_sq, C = b->cols;
+	int32_t *piece_city = NULL; /* per big-city piece: its city */
+	uint8_t *mark = NULL, *col = NULL;
+	ALLOC_DENSE(b->border, N);
+	ALLOC_DENSE(b->sq_kind, N);
 	ALLOC(b->island, N);
 	ALLOC(b->island_arms, N);
 	ALLOC(b->side_static, N * 4);
 	ALLOC(b->side_bc, N * 4);
 	ALLOC(b->side_ferry, N * 4);
-	ALLOC(b->bc_base, N);
+	ALLOC_DENSE(b->bc_base, N);
 	ALLOC(b->bc_type, N);
-	ALLOC(b->play8, N);
+	ALLOC_DENSE(b->play8, N);
 	ALLOC(b->bc8, N);
 	ALLOC(b->sq_links, N);
-	ALLOC(b->req0, N);
-	ALLOC(b->sflags0, N);
+	ALLOC_DENSE(b->req0, N);
+	ALLOC_DENSE(b->sflags0, N);
 	ALLOC(b->bc_adj_start, m->n_bigcities + 1);
 	ALLOC(b->isl_start, m->n_islands + 1);
 	ALLOC(b->isl_sq, N);
 	ALLOC(b->start_sq, N);
 	ALLOC(b->start_pick, N);
+	ALLOC(mark, N);
+	ALLOC(col, C + 2);
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
 	static const int ex[8] = { -1, 0, 1, 1, 1, 0, -1, -1 }, ey[8] = { -1, -1, -1, 0, 1, 1, 1, 0 };
 	for (int k = 0; k < 4; k++)
 		b->off4[k] = dy[k] * b->cols + dx[k];
 	for (int k = 0; k < 8; k++)
 		b->off8[k] = ey[k] * b->cols + ex[k];
-	for (int y = 0; y < b->rows; y++)
-		for (int x = 0; x < b->cols; x++) {
-			int s = y * b->cols + x;
-			const cm_square *q = &m->squares[s];
-			b->border[s] = (uint8_t)((y == 0 ? BD_N : 0) | (x == b->cols - 1 ? BD_E : 0) |
-			                         (y == b->rows - 1 ? BD_S : 0) | (x == 0 ? BD_W : 0));
-			for (int k = 0; k < 4; k++) {
-				b->side_static[s * 4 + k] = -1;
-				b->side_bc[s * 4 + k] = -1;
-				b->side_ferry[s * 4 + k] = -1;
-			}
-			b->sq_kind[s] = (uint8_t)q->kind;
-			b->bc_base[s] = -1;
-			b->bc_type[s] = -1;
-			b->island[s] = -1;
-			uint8_t f = 0;
-			if (cm_square_kind_playable(q->kind)) {
-				f |= SF_PLAYABLE;
-				b->n_playable++;
-				if (q->kind == CM_SQ_ISLAND) {
-					/* the model checker holds the index to -1..n_islands-1 */
-					if (q->island >= 0)
-						b->island[s] = (int32_t)q->island;
-					b->island_arms[s] = q->arms;
-				} else {
-					f |= SF_ALLOWED;
-				}
-				/* an island square without a valid island never opens */
-				if (q->kind == CM_SQ_START)
-					b->start_sq[b->n_start++] = s;
-			}
-			if (q->kind == CM_SQ_TOWN)
-				f |= SF_TOWN;
+	/* the flags a square's kind gives (the model checker holds kinds in range) */
+	static const uint8_t kflags[CM_SQ_KIND_COUNT] = {
+		[CM_SQ_LAND] = SF_PLAYABLE | SF_ALLOWED, [CM_SQ_START] = SF_PLAYABLE | SF_ALLOWED,
+		[CM_SQ_TOWN] = SF_PLAYABLE | SF_ALLOWED | SF_TOWN, [CM_SQ_ISLAND] = SF_PLAYABLE,
+	};
+	memset(b->bc_base, 0xff, (size_t)N * sizeof *b->bc_base);
+	int n_prints = 0; /* road and city prints of playable squares (ferry ends taken off below) */
+	for (int y = 0; y < b->rows; y++) {
+		uint8_t *bd = b->border + y * C;
+		memset(bd, (y == 0 ? BD_N : 0) | (y == b->rows - 1 ? BD_S : 0), (size_t)C);
+		bd[0] |= BD_W;
+		bd[C - 1] |= BD_E;
+		const cm_square *q = &m->squares[y * C];
+		for (int x = 0; x < C; x++) {
+			int s = y * C + x;
+			unsigned kind = q[x].kind;
+			uint8_t f = kflags[kind < CM_SQ_KIND_COUNT ? kind : 0];
+			b->sq_kind[s] = (uint8_t)kind;
 			b->sflags0[s] = f;
+			if (!(f & SF_PLAYABLE))
+				continue;
+			b->n_playable++;
+			for (int k = 0; k < 4; k++) {
+				unsigned pk = q[x].print[k].kind;
+				n_prints += pk == CM_PRINT_ROAD || pk == CM_PRINT_CITY;
+			}
+			if (kind == CM_SQ_ISLAND) {
+				/* the model checker holds the index to -1..n_islands-1;
+				 * an island square without a valid island never opens */
+				b->island[s] = q[x].island >= 0 ? (int32_t)q[x].island : -1;
+				b->island_arms[s] = q[x].arms;
+			} else if (kind == CM_SQ_START) {
+				b->start_sq[b->n_start++] = s;
+			}
 		}
-	for (int s = 0; s < N; s++)
-		for (int k = 0; k < 8; k++) {
-			int q = cm__nb8(b, s, k);
-			if (q >= 0 && (b->sflags0[q] & SF_PLAYABLE))
-				b->play8[s]++;
-			if (q >= 0 && m->squares[q].kind == CM_SQ_BIGCITY)
-				b->bc8[s]++;
-		}
+	}
+	count_play8(b, col);
 	/* big-city pieces */
 	size_t n_pieces = 0;
 	for (size_t c = 0; c < m->n_bigcities; c++)
 		n_pieces += m->bigcities[c].n_pieces;
 	ALLOC(b->bc_info, n_pieces);
 	ALLOC(b->bc_tile, n_pieces);
+	ALLOC(piece_city, n_pieces);
 	b->n_bc_pieces = n_pieces;
 	int n_static = 0;
 	size_t pi = 0;
-	ALLOC(piece_city, N);
-	for (int s = 0; s < N; s++)
-		piece_city[s] = -1;
 	for (size_t c = 0; c < m->n_bigcities; c++)
 		for (size_t k = 0; k < m->bigcities[c].n_pieces; k++, pi++) {
 			const cm_bigcity_piece *p = &m->bigcities[c].pieces[k];
 			int s = cm__sq_index(b, p->x, p->y);
 			assert(s >= 0); /* the model checker: pieces lie inside the grid */
-			snprintf(where, sizeof where, "map %s, big city %s, square (%d,%d)", mid,
-			         m->bigcities[c].name ? m->bigcities[c].name : "?", p->x, p->y);
-			if (m->squares[s].kind != CM_SQ_BIGCITY || b->bc_base[s] >= 0) {
-				err(d, where, "big-city piece not on a free big-city square");
+			const char *msg = NULL;
+			if (m->squares[s].kind != CM_SQ_BIGCITY || b->bc_base[s] >= 0)
+				msg = "big-city piece not on a free big-city square";
+			else if (cm__type_info(&p->tile, &b->bc_info[pi]) < 0)
+				msg = "big-city piece has an uncovered slot or too many features";
+			if (msg) {
+				snprintf(where, sizeof where, "map %s, big city %s, square (%d,%d)", mid,
+				         m->bigcities[c].name ? m->bigcities[c].name : "?", p->x, p->y);
+				err(d, where, msg);
 				rc = CM_EINVAL;
 				continue;
 			}
-			if (cm__type_info(&p->tile, &b->bc_info[pi]) < 0) {
-				err(d, where, "big-city piece has an uncovered slot or too many features");
-				rc = CM_EINVAL;
-				continue;
-			}
+			b->tile[s] = -1; /* already, on a board for games */
 			b->bc_type[s] = (int32_t)pi;
 			b->bc_tile[pi] = &p->tile;
 			b->bc_base[s] = n_static;
-			piece_city[s] = (int32_t)c;
+			piece_city[pi] = (int32_t)c;
 			n_static += b->bc_info[pi].n_feat;
 			b->sflags0[s] |= SF_BIGCITY;
 		}
+	/* big-city squares among the 8 around: counted from the few big-city squares */
+	for (int s = 0; s < N; s++) {
+		if (b->sq_kind[s] != CM_SQ_BIGCITY)
+			continue;
+		for (int k = 0; k < 8; k++) {
+			int q = cm__nb8(b, s, k);
+			if (q >= 0)
+				b->bc8[q]++;
+		}
+	}
 	/* ferries */
 	for (size_t f = 0; f < m->n_ferries; f++) {
 		const cm_ferry *fr = &m->ferries[f];
 		int s1 = cm__sq_index(b, fr->x1, fr->y1), s2 = cm__sq_index(b, fr->x2, fr->y2);
 		/* the model checker: both ends inside the grid, sides 0..3 */
 		assert(s1 >= 0 && s2 >= 0 && (unsigned)fr->s1 <= 3 && (unsigned)fr->s2 <= 3);
-		snprintf(where, sizeof where, "map %s, ferry %zu", mid, f + 1);
+		links_init(b, mark, s1);
+		links_init(b, mark, s2);
 		if (s1 == s2 || !(b->sflags0[s1] & SF_PLAYABLE) || !(b->sflags0[s2] & SF_PLAYABLE) ||
 		    b->side_ferry[s1 * 4 + fr->s1] >= 0 || b->side_ferry[s2 * 4 + fr->s2] >= 0) {
+			snprintf(where, sizeof where, "map %s, ferry %zu", mid, f + 1);
 			err(d, where, "ferry ends must be two sides of playable squares");
 			rc = CM_EINVAL;
 			continue;
@@ -550,16 +604,9 @@ static int build_static(cm_board *b, cm_diags *d)
 		b->side_ferry[s2 * 4 + fr->s2] = (int16_t)f;
 		b->sq_links[s1] |= (uint8_t)(1u << fr->s1);
 		b->sq_links[s2] |= (uint8_t)(1u << fr->s2);
-	}
-	/* count prints */
-	int n_prints = 0;
-	for (int s = 0; s < N; s++) {
-		if (!(b->sflags0[s] & SF_PLAYABLE))
-			continue;
-		for (int k = 0; k < 4; k++) {
-			cm_print_kind pk = m->squares[s].print[k].kind;
-			if ((pk == CM_PRINT_ROAD || pk == CM_PRINT_CITY) && b->side_ferry[s * 4 + k] < 0)
-				n_prints++;
+		for (int e = 0; e < 2; e++) {
+			unsigned pk = m->squares[e ? s2 : s1].print[e ? fr->s2 : fr->s1].kind;
+			n_prints -= pk == CM_PRINT_ROAD || pk == CM_PRINT_CITY;
 		}
 	}
 	b->n_static = n_static + n_prints + (int)m->n_ferries;
@@ -581,7 +628,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	/* big-city nodes: open edges towards playable squares; pieces of one
 	 * city join each other; sides facing anything else are closed */
 	for (int s = 0; s < N; s++) {
-		if (b->bc_base[s] < 0)
+		if (!(b->sflags0[s] & SF_BIGCITY))
 			continue;
 		const type_info *pt = &b->bc_info[b->bc_type[s]];
 		for (int f = 0; f < pt->n_feat; f++) {
@@ -599,7 +646,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	}
 	b->n_nodes = n_static;
 	for (int s = 0; s < N; s++) {
-		if (b->bc_base[s] < 0)
+		if (!(b->sflags0[s] & SF_BIGCITY))
 			continue;
 		for (int k = 1; k <= 2; k++) { /* E and S: each pair once */
 			int q = cm__nb(b, s, k);
@@ -622,28 +669,34 @@ static int build_static(cm_board *b, cm_diags *d)
 		int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
 		int arms = fr->arms + m->squares[s1].print[fr->s1].arms + m->squares[s2].print[fr->s2].arms;
 		init_node(&n[next], next, N + next, CM_FEAT_ROAD, NF_FERRY, 255, 2, arms);
-		b->side_static[s1 * 4 + fr->s1] = next;
-		b->side_static[s2 * 4 + fr->s2] = next;
 		next++;
 	}
 	for (int s = 0; s < N; s++) {
 		if (!(b->sflags0[s] & SF_PLAYABLE))
 			continue;
+		/* inside the grid among playable squares (most of a map): no
+		 * requirement, nothing static on any side */
+		if (!b->border[s] && (b->sflags0[s - C] & b->sflags0[s + C] & b->sflags0[s - 1] & b->sflags0[s + 1] &
+		                      SF_PLAYABLE))
+			continue;
 		uint8_t req = 0;
+		for (int k = 0; k < 4; k++)
+			b->side_static[s * 4 + k] = -1;
 		for (int k = 0; k < 4; k++) {
 			int key = s * 4 + k, q = cm__nb(b, s, k);
 			const cm_edge_print *pr = &m->squares[s].print[k];
 			uint8_t rq = REQ_ANY;
 			if (q >= 0 && b->bc_base[q] >= 0) {
+				links_init(b, mark, s);
 				b->side_static[key] = b->bc_base[q];
-				b->side_bc[key] = (int16_t)piece_city[q];
-				if (piece_city[q] >= 0)
-					b->sq_links[s] |= (uint8_t)(1u << k);
+				b->side_bc[key] = (int16_t)piece_city[b->bc_type[q]];
+				b->sq_links[s] |= (uint8_t)(1u << k);
 				rq = req_of_edge(b->bc_info[b->bc_type[q]].edge[0][(k + 2) % 4]);
 			} else if (q >= 0 && (b->sflags0[q] & SF_PLAYABLE)) {
 				rq = REQ_ANY;
-			} else if (b->side_ferry[key] >= 0) {
+			} else if (((b->sq_links[s] >> k) & 1) && b->side_ferry[key] >= 0) {
 				rq = REQ_ROAD;
+				b->side_static[key] = n_static + b->side_ferry[key];
 			} else if (pr->kind == CM_PRINT_ROAD || pr->kind == CM_PRINT_CITY) {
 				uint8_t kind = pr->kind == CM_PRINT_ROAD ? CM_FEAT_ROAD : CM_FEAT_CITY;
 				init_node(&n[next], next, N + next, kind, NF_PRINT, 255, 1, pr->arms);
@@ -663,8 +716,8 @@ static int build_static(cm_board *b, cm_diags *d)
 	 * number of big cities and islands */
 	size_t n_bc = m->n_bigcities, n_isl = m->n_islands;
 	memset(b->bc_adj_start, 0, (n_bc + 1) * sizeof *b->bc_adj_start);
-	for (int s = 0; s < N; s++) {
-		if (!(b->sflags0[s] & SF_PLAYABLE))
+	for (int s = 0; n_bc && s < N; s++) {
+		if (!b->sq_links[s])
 			continue;
 		for (int k = 0; k < 4; k++) {
 			int v = b->side_bc[s * 4 + k];
@@ -682,8 +735,8 @@ static int build_static(cm_board *b, cm_diags *d)
 		goto nomem;
 	for (size_t c = 0; c < n_bc; c++)
 		fill[c] = b->bc_adj_start[c];
-	for (int s = 0; s < N; s++) {
-		if (!(b->sflags0[s] & SF_PLAYABLE))
+	for (int s = 0; n_bc && s < N; s++) {
+		if (!b->sq_links[s])
 			continue;
 		for (int k = 0; k < 4; k++) {
 			int v = b->side_bc[s * 4 + k];
@@ -693,22 +746,26 @@ static int build_static(cm_board *b, cm_diags *d)
 		}
 	}
 	memset(b->isl_start, 0, (n_isl + 1) * sizeof *b->isl_start);
-	for (int s = 0; s < N; s++)
-		if (b->island[s] >= 0)
+	for (int s = 0; n_isl && s < N; s++)
+		if (b->sq_kind[s] == CM_SQ_ISLAND && b->island[s] >= 0)
 			b->isl_start[b->island[s] + 1]++;
 	for (size_t i = 0; i < n_isl; i++)
 		b->isl_start[i + 1] += b->isl_start[i];
 	for (size_t i = 0; i < n_isl; i++)
 		fill[n_bc + i] = b->isl_start[i];
-	for (int s = 0; s < N; s++)
-		if (b->island[s] >= 0)
+	for (int s = 0; n_isl && s < N; s++)
+		if (b->sq_kind[s] == CM_SQ_ISLAND && b->island[s] >= 0)
 			b->isl_sq[fill[n_bc + (size_t)b->island[s]]++] = s;
 	free(fill);
 out:
 	free(piece_city);
+	free(mark);
+	free(col);
 	return rc;
 nomem:
 	free(piece_city);
+	free(mark);
+	free(col);
 	return CM_ENOMEM;
 }
 
@@ -976,25 +1033,37 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	b->n_sq = map->cols * map->rows;
 	int rc;
 	int N = b->n_sq;
-	ALLOC(b->tile, N);
-	ALLOC(b->rot, N);
-	ALLOC(b->base, N);
-	ALLOC(b->req, N);
-	ALLOC(b->sflags, N);
-	ALLOC(b->mon, N);
-	ALLOC(b->front, N);
-	ALLOC(b->front_pos, N);
-	ALLOC(b->front_req, N + 3); /* 3 spare entries: random play's scan reads 4 at a time */
-	ALLOC(b->front_cum, N + 3);
-	ALLOC(b->filled, N);
-	ALLOC(b->mon_near, N);
+	/* a static board (the validator's, engine.h) has no game state: the
+	 * tiles only where build_static joins big-city pieces */
+	bool game = !(flags & CM__BOARD_STATIC);
+	if (game)
+		ALLOC_DENSE(b->tile, N);
+	else
+		ALLOC(b->tile, N);
 	ALLOC(b->stamp, N);
+	if (game) {
+		ALLOC_DENSE(b->rot, N);
+		ALLOC_DENSE(b->base, N);
+		ALLOC_DENSE(b->req, N);
+		ALLOC_DENSE(b->sflags, N);
+		ALLOC_DENSE(b->mon, N);
+		ALLOC(b->front, N);
+		ALLOC_DENSE(b->front_pos, N);
+		ALLOC(b->front_req, N + 3); /* 3 spare entries: random play's scan reads 4 at a time */
+		ALLOC(b->front_cum, N + 3);
+		ALLOC(b->filled, N);
+		ALLOC_DENSE(b->mon_near, N);
+		for (int s = 0; s < N; s++)
+			b->tile[s] = -1; /* build_static joins big-city pieces */
+	}
 	b->reset_all = true;
-	for (int s = 0; s < N; s++)
-		b->tile[s] = -1; /* build_static joins big-city pieces */
 	rc = build_static(b, d);
 	if (rc < 0)
 		goto fail;
+	if (!game) {
+		*out = b;
+		return 0;
+	}
 	ALLOC(b->side_cls, N);
 	side_classes(b);
 	ALLOC(b->bc_connected, map->n_bigcities + 1);

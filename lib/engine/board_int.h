@@ -126,14 +126,23 @@ struct cm_board {
 	uint8_t *border;    /* per square: BD_ bits of the grid edges it lies on */
 	int32_t off4[4];    /* index steps to the neighbours N E S W */
 	int32_t off8[8];    /* to the 8 around, clockwise from the north-west */
+	/* Most of a big map is land among land: the per-square arrays below
+	 * marked "sparse" are written only where they mean something and read
+	 * only there (elsewhere they hold 0 or -1, unspecified), so a million
+	 * squares cost no memory in them. */
 	uint8_t *sq_kind;
-	int32_t *island;    /* island index per square, -1 (up to CM_ITEMS_MAX islands) */
+	int32_t *island;    /* sparse, island squares: island index, -1 (up to CM_ITEMS_MAX
+	                     * islands); read through cm__island_of */
 	uint8_t *island_arms;
-	int32_t *side_static; /* n_sq*4: static node a tile side meets (print, ferry, big city piece base), -1 */
-	int16_t *side_bc;   /* n_sq*4: big city faced on that side, -1 (CM_BOARD_MAX_LINKS) */
-	int16_t *side_ferry;/* n_sq*4: ferry whose end is that side, -1 */
+	int32_t *side_static; /* sparse, n_sq*4, sides of playable squares that face no playable
+	                     * square: the static node the side meets (print, ferry, big city
+	                     * piece base), -1 */
+	int16_t *side_bc;   /* sparse, n_sq*4, squares with sq_links: big city faced on that
+	                     * side, -1 (CM_BOARD_MAX_LINKS) */
+	int16_t *side_ferry;/* sparse like side_bc: ferry whose end is that side, -1 */
 	int32_t *bc_base;   /* per square: first node of the big-city piece there, -1 */
-	int32_t *bc_type;   /* per square: index into bc_info (any number of pieces), -1 */
+	int32_t *bc_type;   /* sparse, squares with bc_base >= 0: index into bc_info (any
+	                     * number of pieces) */
 	type_info *bc_info; /* one per big-city piece */
 	const cm_tile_type **bc_tile; /* per big-city piece: its tile (contacts, WAGON-C1) */
 	size_t n_bc_pieces;
@@ -261,6 +270,12 @@ static inline int32_t cm__nb8(const cm_board *b, int s, int k)
 	return b->border[s] & block[k] ? -1 : s + b->off8[k];
 }
 
+/* The island of square s, -1 (board->island is sparse). */
+static inline int32_t cm__island_of(const cm_board *b, int s)
+{
+	return b->sq_kind[s] == CM_SQ_ISLAND ? b->island[s] : -1;
+}
+
 /* union-find */
 static inline int32_t cm__find(node *n, int32_t a)
 {
@@ -292,7 +307,7 @@ static inline const type_info *cm__sq_info(const cm_board *b, int s)
 {
 	if (b->tile[s] >= 0)
 		return &b->deck->info[b->tile[s]];
-	if (b->bc_type[s] >= 0)
+	if (b->bc_base[s] >= 0)
 		return &b->bc_info[b->bc_type[s]];
 	return NULL;
 }

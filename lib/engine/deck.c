@@ -74,18 +74,27 @@ int cm__type_info(const cm_tile_type *t, type_info *ti)
 				ti->whole[r] |= (uint8_t)(1u << s);
 		}
 	}
-	for (int q = 0; q < 256; q++) {
-		uint8_t m = 0;
-		for (int r = 0; r < 4; r++) {
-			bool ok = true;
-			for (int s = 0; s < 4 && ok; s++) {
-				int need = (q >> (2 * s)) & 3;
-				int e = ti->edge[r][s];
-				ok = need == REQ_ANY || e == CM_EDGE_ABBEY || e + 1 == need;
+	/* the rotations meeting a requirement byte: sides N and E (the low
+	 * nibble) and sides S and W (the high one) looked up apart and
+	 * intersected (big maps build this for every big-city piece) */
+	uint8_t half[2][16];
+	for (int h = 0; h < 2; h++)
+		for (int q = 0; q < 16; q++) {
+			uint8_t m = 0;
+			for (int r = 0; r < 4; r++) {
+				bool ok = true;
+				for (int j = 0; j < 2 && ok; j++) {
+					int need = (q >> (2 * j)) & 3;
+					int e = ti->edge[r][2 * h + j];
+					ok = need == REQ_ANY || e == CM_EDGE_ABBEY || e + 1 == need;
+				}
+				if (ok)
+					m |= (uint8_t)(1u << r);
 			}
-			if (ok)
-				m |= (uint8_t)(1u << r);
+			half[h][q] = m;
 		}
+	for (int q = 0; q < 256; q++) {
+		uint8_t m = (uint8_t)(half[0][q & 15] & half[1][q >> 4]);
 		ti->rotmask[q] = m;
 		ti->rotcnt[q] = (uint8_t)((m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1));
 	}

@@ -23,6 +23,8 @@ unsigned cm__board_printed_req(const cm_board *b, int s);
 /* The rotations (bit r) in which deck type t meets square s's printed
  * requirement; 0 for an abbey. */
 unsigned cm__board_fit_rotations(const cm_board *b, size_t t, int s);
+/* The same for any printed requirement req (0..255). */
+unsigned cm__board_fit_req(const cm_board *b, size_t t, unsigned req);
 /* The squares holding a tile, in the order they were filled (setup first);
  * *sq is borrowed until the board changes. Returns their count. */
 int cm__board_filled(const cm_board *b, const int32_t **sq);
@@ -31,6 +33,11 @@ int cm__board_start_square(const cm_board *b, int i);
 int cm__board_island(const cm_board *b, int s);   /* island index of s, or -1 */
 bool cm__board_island_empty(const cm_board *b, int island); /* has no square */
 
+/* cm_board_new flag: a static board, for the queries above only (no game
+ * state is made: every other board function is out of bounds on it). A
+ * million-square map's validator board then costs its static arrays alone. */
+#define CM__BOARD_STATIC 0x80000000u
+
 /* Reachability from the start squares (MAP-START) through neighbours
  * (BASE-PLACE), big-city unlocks (MAP-BIGCITY) and ferries (MAP-FERRY,
  * MAP-ISLAND), assuming every playable square with takes[s] != 0 gets a
@@ -38,5 +45,8 @@ bool cm__board_island_empty(const cm_board *b, int island); /* has no square */
  * map island) to 1 for what play reaches; both must come zeroed. Linear in
  * the board. 0 or CM_ENOMEM. */
 int cm__board_reach(const cm_board *b, const int *takes, uint8_t *reach, uint8_t *isl_open);
+/* The same with what takes a tile given per printed requirement
+ * (cm__board_printed_req): takes_req[256]. */
+int cm__board_reach_req(const cm_board *b, const uint8_t *takes_req, uint8_t *reach, uint8_t *isl_open);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "engine/engine.h"
 #include "engine/board_int.h"
+#include "base/util_int.h"
 
 bool cm__deck_abbey(const cm_deck *deck, size_t t)
 {
@@ -40,6 +41,14 @@ unsigned cm__board_fit_rotations(const cm_board *b, size_t t, int s)
 	return dk->info[t].rotmask[b->req0[s]];
 }
 
+unsigned cm__board_fit_req(const cm_board *b, size_t t, unsigned req)
+{
+	const cm_deck *dk = b->deck;
+	if (t >= dk->n_types || dk->info[t].abbey || req > 255)
+		return 0;
+	return dk->info[t].rotmask[req];
+}
+
 int cm__board_filled(const cm_board *b, const int32_t **sq)
 {
 	*sq = b->filled;
@@ -58,7 +67,7 @@ int cm__board_start_square(const cm_board *b, int i)
 
 int cm__board_island(const cm_board *b, int s)
 {
-	return b->island[s];
+	return cm__island_of(b, s);
 }
 
 bool cm__board_island_empty(const cm_board *b, int island)
@@ -68,21 +77,25 @@ bool cm__board_island_empty(const cm_board *b, int island)
 
 typedef struct {
 	const cm_board *b;
-	const int *takes;
+	const int *takes;           /* per square, or NULL: */
+	const uint8_t *takes_req;   /* per printed requirement */
 	uint8_t *reach, *isl_open, *touched;
-	int *queue;
+	int32_t *queue;
 	int tail;
 } walk;
 
 /* Marks square q reachable when it takes a tile and queues it; an island
  * square waits for its island (touched keeps it for then). */
-static void reach_sq(walk *w, int q)
+static inline void reach_sq(walk *w, int q)
 {
 	const cm_board *b = w->b;
-	if (q < 0 || !(b->sflags0[q] & SF_PLAYABLE) || !w->takes[q] || w->reach[q])
+	if (q < 0 || w->reach[q])
 		return;
-	if (!(b->sflags0[q] & SF_ALLOWED) && !(b->island[q] >= 0 && w->isl_open[b->island[q]])) {
-		w->touched[q] = 1;
+	uint8_t f = b->sflags0[q];
+	if (!(f & SF_PLAYABLE) || !(w->takes ? w->takes[q] : w->takes_req[b->req0[q]]))
+		return;
+	if (!(f & SF_ALLOWED) && !(b->island[q] >= 0 && w->isl_open[b->island[q]])) {
+		w->touched[q] = 1; /* not allowed and playable: an island square */
 		return;
 	}
 	w->reach[q] = 1;
@@ -91,12 +104,14 @@ static void reach_sq(walk *w, int q)
 
 /* One breadth-first pass, each square queued once, each big city and
  * island opened once, so linear in the board whatever its shape. */
-int cm__board_reach(const cm_board *b, const int *takes, uint8_t *reach, uint8_t *isl_open)
+static int reach_walk(walk w)
 {
+	const cm_board *b = w.b;
 	const cm_map *m = b->map;
-	walk w = { b, takes, reach, isl_open, calloc((size_t)b->n_sq + 1, 1),
-	           malloc(((size_t)b->n_sq + 1) * sizeof(int)), 0 };
+	w.touched = calloc((size_t)b->n_sq + 1, 1);
+	w.queue = cm_calloc_big((size_t)b->n_sq + 1, sizeof *w.queue);
 	uint8_t *bc_done = calloc(m->n_bigcities + 1, 1);
+	uint8_t *isl_open = w.isl_open;
 	if (!w.touched || !bc_done || !w.queue) {
 		free(w.touched);
 		free(bc_done);
@@ -108,9 +123,20 @@ int cm__board_reach(const cm_board *b, const int *takes, uint8_t *reach, uint8_t
 		reach_sq(&w, b->start_sq[i]);
 	while (head < w.tail) {
 		int s = w.queue[head++];
+		uint8_t bd = b->border[s];
+		/* the four neighbours (cm__nb) */
+		if (!(bd & BD_N))
+			reach_sq(&w, s + b->off4[0]);
+		if (!(bd & BD_E))
+			reach_sq(&w, s + 1);
+		if (!(bd & BD_S))
+			reach_sq(&w, s + b->off4[2]);
+		if (!(bd & BD_W))
+			reach_sq(&w, s - 1);
+		if (!b->sq_links[s])
+			continue; /* side_bc and side_ferry hold nothing here */
 		for (int k = 0; k < 4; k++) {
 			int key = s * 4 + k;
-			reach_sq(&w, cm__nb(b, s, k));
 			int bc = b->side_bc[key];
 			if (bc >= 0 && !bc_done[bc]) {
 				bc_done[bc] = 1;
@@ -123,7 +149,7 @@ int cm__board_reach(const cm_board *b, const int *takes, uint8_t *reach, uint8_t
 			const cm_ferry *fr = &m->ferries[fe];
 			int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
 			int o = s1 == s && (int)fr->s1 == k ? s2 : s1;
-			int isl = b->island[o];
+			int isl = cm__island_of(b, o);
 			if (isl >= 0 && !isl_open[isl]) {
 				isl_open[isl] = 1;
 				for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++)
@@ -137,4 +163,14 @@ int cm__board_reach(const cm_board *b, const int *takes, uint8_t *reach, uint8_t
 	free(bc_done);
 	free(w.queue);
 	return 0;
+}
+
+int cm__board_reach(const cm_board *b, const int *takes, uint8_t *reach, uint8_t *isl_open)
+{
+	return reach_walk((walk){ b, takes, NULL, reach, isl_open, NULL, NULL, 0 });
+}
+
+int cm__board_reach_req(const cm_board *b, const uint8_t *takes_req, uint8_t *reach, uint8_t *isl_open)
+{
+	return reach_walk((walk){ b, NULL, takes_req, reach, isl_open, NULL, NULL, 0 });
 }

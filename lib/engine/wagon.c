@@ -167,7 +167,7 @@ static const cm_tile_type *sq_type(const cm_board *b, int s)
 {
 	if (b->tile[s] >= 0)
 		return b->deck->types[b->tile[s]];
-	return b->bc_type[s] >= 0 ? b->bc_tile[b->bc_type[s]] : NULL;
+	return b->bc_base[s] >= 0 ? b->bc_tile[b->bc_type[s]] : NULL;
 }
 
 static int sq_rot(const cm_board *b, int s)

@@ -106,7 +106,7 @@ int cm_map_new(int cols, int rows, cm_map **out)
 	cm_map *m = calloc(1, sizeof *m);
 	if (!m)
 		return CM_ENOMEM;
-	m->squares = calloc((size_t)cols * (size_t)rows, sizeof *m->squares);
+	m->squares = cm_calloc_big((size_t)cols * (size_t)rows, sizeof *m->squares);
 	if (!m->squares) {
 		free(m);
 		return CM_ENOMEM;
@@ -173,13 +173,23 @@ bool cm_map_faces_land(const cm_map *m, int x, int y, int s)
 
 void cm_map_default_prints(cm_map *m)
 {
-	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
-			cm_square *sq = cm_map_at_mut(m, x, y);
+	/* cm_map_faces_land and cm_square_kind_playable as tables over any
+	 * byte, the neighbours by index: every square of the grid comes here */
+	static const uint8_t land[256] = {
+		[CM_SQ_LAND] = 1, [CM_SQ_START] = 1, [CM_SQ_TOWN] = 1, [CM_SQ_ISLAND] = 1, [CM_SQ_BIGCITY] = 1,
+	};
+	int C = m->cols, R = m->rows;
+	cm_square *g = m->squares;
+	for (int y = 0; y < R; y++)
+		for (int x = 0; x < C; x++) {
+			int i = y * C + x;
+			cm_square *sq = &g[i];
 			if (!cm_square_kind_playable(sq->kind))
 				continue;
+			const bool faces[4] = { y > 0 && land[g[i - C].kind], x + 1 < C && land[g[i + 1].kind],
+				                y + 1 < R && land[g[i + C].kind], x > 0 && land[g[i - 1].kind] };
 			for (int s = 0; s < MAX_SIDE; s++)
-				if (sq->print[s].kind == CM_PRINT_NONE && !cm_map_faces_land(m, x, y, s))
+				if (sq->print[s].kind == CM_PRINT_NONE && !faces[s])
 					sq->print[s].kind = CM_PRINT_NEUTRAL;
 		}
 }

@@ -304,7 +304,25 @@ static void check_map(chk *c, const cm_map *m)
 		check_text(c, w, "island name", m->islands[i].name, false);
 		check_text(c, w, "island title", m->islands[i].title, false);
 	}
-	for (int y = 0; y < m->rows; y++)
+	/* the common case first, in one pass over the grid and one over the
+	 * few squares with extras: nothing out of range anywhere, nothing to
+	 * say; only otherwise the square-by-square pass below, which says it
+	 * in square order */
+	bool grid_ok = true;
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	long long n_isl = (long long)m->n_islands, n_bc = (long long)m->n_bigcities;
+	for (size_t i = 0; i < n_sq && grid_ok; i++) {
+		const cm_square *s = &m->squares[i];
+		grid_ok = s->kind < CM_SQ_KIND_COUNT && s->island >= -1 && s->island < n_isl && s->bigcity >= -1 &&
+		          s->bigcity < n_bc && s->print[0].kind <= CM_PRINT_CITY && s->print[1].kind <= CM_PRINT_CITY &&
+		          s->print[2].kind <= CM_PRINT_CITY && s->print[3].kind <= CM_PRINT_CITY;
+	}
+	for (size_t i = 0; grid_ok && i < cm_map_extra_count(m); i++) {
+		chk probe = { NULL, NULL, NULL, 0 };
+		check_extra(&probe, "", cm_map_extra_nth(m, i));
+		grid_ok = !probe.bad;
+	}
+	for (int y = 0; !grid_ok && y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			/* a silent probe first: the where string is built only for a
 			 * square with a problem (boards check every map they get) */
