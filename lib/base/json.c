@@ -97,7 +97,7 @@ static inline void putch(cm_json *j, char c)
 	j->len++;
 }
 
-static void indent(cm_json *j)
+static inline void indent(cm_json *j)
 {
 	/* a newline and two spaces a level; depth < CM_JSON_MAX_DEPTH */
 	static const char nl[] = "\n"
@@ -245,24 +245,51 @@ static void string_lit(cm_json *j, const char *str)
 	putch(j, '"');
 }
 
+/* Longest string string_short takes: keys, kinds, names. */
+#define SHORT_MAX 64
+
+/* The literal of a short plain-ASCII string (most of them: keys, kinds,
+ * names) in one pass over room reserved once, with room left for two more
+ * bytes; false, writing nothing, for anything longer or needing escapes. */
+static inline bool string_short(cm_json *j, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	char *p = room(j, SHORT_MAX + 4) + 1;
+	for (size_t i = 0; i < SHORT_MAX; i++) {
+		unsigned char c = s[i];
+		if (byte_class[c] == 0) {
+			p[i] = (char)c;
+			continue;
+		}
+		if (c != 0)
+			return false;
+		p[-1] = '"';
+		p[i] = '"';
+		j->len += i + 2;
+		return true;
+	}
+	return false;
+}
+
 void cm_json_key(cm_json *j, const char *k)
 {
 	pre_value(j);
-	string_lit(j, k);
-	if (j->pretty)
-		memcpy(room(j, 2), ": ", 2), j->len += 2;
-	else
-		putch(j, ':');
+	if (!string_short(j, k))
+		string_lit(j, k);
+	char *p = room(j, 2);
+	p[0] = ':';
+	p[1] = ' ';
+	j->len += j->pretty ? 2 : 1;
 	j->after_key = true;
 }
 
 void cm_json_str(cm_json *j, const char *s)
 {
 	pre_value(j);
-	if (s)
-		string_lit(j, s);
-	else
+	if (!s)
 		put(j, "null", 4);
+	else if (!string_short(j, s))
+		string_lit(j, s);
 	post_value(j);
 }
 
