@@ -1519,6 +1519,7 @@ typedef struct {
 	int sq_x, sq_y;
 	const char *it_base, *it_what; /* or (no sq_map) item it_i of it_base: "map x, ferry 3" */
 	size_t it_i;
+	hasher2 *h; /* reading a map of format 3 to verify it: hashed on the way (items 1 to 7) */
 } rd;
 
 /* The row being read is item i (island, big city, ferry, deck entry) of
@@ -1794,7 +1795,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 		return CM_ENOTFOUND;
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0 };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL };
 	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL;
 	size_t cap = 0;
 	cm_tileset *set = calloc(1, sizeof *set);
@@ -1892,14 +1893,16 @@ static void read_about(rd *r, cm_map *m, const char *id)
 	sqlite3_finalize(st);
 }
 
-int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
+/* cm_pack_read_map; with h (a pack of format 3), the map's content hash
+ * version 2 up to its squares computed on the way (h2_end finishes it). */
+static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map **out)
 {
 	*out = NULL;
 	if (!has_id(p->maps, p->n_maps, id))
 		return CM_ENOTFOUND;
 	char where[256];
 	snprintf(where, sizeof where, "map %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0 };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h };
 	cm_map *m = NULL;
 	sqlite3_stmt *st = rd_prepare(&r, "SELECT cols, rows, name, starts_used, tiles_min, tiles_max,"
 	                                  " followers, edition, tiny_city, farmers, farmers_bigcity,"
@@ -1964,6 +1967,11 @@ out:
 	return r.rc;
 }
 
+int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
+{
+	return read_map(p, id, d, NULL, out);
+}
+
 /* Reads a list of named things (islands, big cities) with seq 0..n-1: the
  * query gives seq, name and, when title_off is not NO_TITLE, a title. */
 #define NO_TITLE ((size_t)-1)
@@ -2011,11 +2019,20 @@ static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, cm_map *m, char *w,
 	return cm_map_at_mut(m, (int)x, (int)y);
 }
 
-/* One text of map_grids: per row, per square chars characters of which
- * of[] gives the value (0xff: none of them), then a newline; set(sq, k, v)
- * stores value v of character k of square sq. */
-static void read_grid_text(rd *r, cm_map *m, sqlite3_stmt *st, int col, const char *what, int chars,
-                           const uint8_t of[256], void (*set)(cm_square *, int, uint8_t), const char *where)
+/* The place of the row being read: square (x,y) of map where. */
+static void rd_square(rd *r, const char *where, int x, int y)
+{
+	r->where = NULL;
+	r->it_what = NULL;
+	r->sq_map = where;
+	r->sq_x = x;
+	r->sq_y = y;
+}
+
+/* Column col of st, a map_grids text of rows of chars characters per
+ * square then a newline; NULL (reported) when it is not. */
+static const unsigned char *grid_text(rd *r, const cm_map *m, sqlite3_stmt *st, int col, const char *what,
+                                      int chars)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
 	size_t n = (size_t)sqlite3_column_bytes(st, col), row = (size_t)m->cols * (size_t)chars + 1;
@@ -2024,52 +2041,27 @@ static void read_grid_text(rd *r, cm_map *m, sqlite3_stmt *st, int col, const ch
 			rd_bad(r, "the grid of %s is not a text", what);
 		else
 			rd_nomem(r);
-		return;
+		return NULL;
 	}
 	if (n != row * (size_t)m->rows) {
 		rd_bad(r, "the grid of %s has %zu bytes, %d rows of %d squares need %zu", what, n, m->rows, m->cols,
 		       row * (size_t)m->rows);
-		return;
+		return NULL;
 	}
-	for (int y = 0; y < m->rows && !r->rc; y++) {
-		const unsigned char *q = t + (size_t)y * row;
-		if (q[row - 1] != '\n') {
+	for (int y = 0; y < m->rows; y++)
+		if (t[(size_t)y * row + row - 1] != '\n') {
 			rd_bad(r, "row %d of the grid of %s does not end after %d squares", y, what, m->cols);
-			return;
+			return NULL;
 		}
-		cm_square *sq = &m->squares[(size_t)y * (size_t)m->cols];
-		for (int x = 0; x < m->cols; x++)
-			for (int k = 0; k < chars; k++) {
-				unsigned char c = q[(size_t)x * (size_t)chars + (size_t)k];
-				if (of[c] == 0xff) {
-					r->where = NULL;
-					r->it_what = NULL;
-					r->sq_map = where;
-					r->sq_x = x;
-					r->sq_y = y;
-					rd_bad(r, "unknown character 0x%02x in the grid of %s", c, what);
-					return;
-				}
-				set(&sq[x], k, of[c]);
-			}
-		r->where = where;
-	}
+	return t;
 }
 
-static void set_kind(cm_square *s, int k, uint8_t v)
-{
-	(void)k;
-	s->kind = (cm_square_kind)v;
-}
-
-static void set_print(cm_square *s, int k, uint8_t v)
-{
-	s->print[k].kind = (cm_print_kind)v;
-}
-
-/* Format 2: every square's kind and print kinds from the map's map_grids
- * row (schemas/pack.sql). */
-static void read_grid(rd *r, cm_map *m, const char *id, const char *where)
+/* Formats 2 and 3: every square's kind and print kinds from the map's
+ * map_grids row (schemas/pack.sql), in one walk over both texts. The
+ * squares and edge_prints rows, read before, claimed the kinds of the
+ * squares and sides marked in seen (bit 0 the square, 1..4 its sides):
+ * the grid must agree. With r->h every square is hashed on the way. */
+static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const uint8_t *seen)
 {
 	r->where = where;
 	sqlite3_stmt *st = rd_prepare(r, "SELECT kinds, prints FROM map_grids WHERE map_id = ?");
@@ -2082,16 +2074,57 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where)
 		sqlite3_finalize(st);
 		return;
 	}
-	uint8_t of[256];
-	memset(of, 0xff, sizeof of);
+	uint8_t ok[256], op[256];
+	memset(ok, 0xff, sizeof ok);
+	memset(op, 0xff, sizeof op);
 	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
-		of[(unsigned char)cm_square_kind_char((cm_square_kind)k)] = (uint8_t)k;
-	read_grid_text(r, m, st, 0, "square kinds", 1, of, set_kind, where);
-	memset(of, 0xff, sizeof of);
+		ok[(unsigned char)cm_square_kind_char((cm_square_kind)k)] = (uint8_t)k;
 	for (int k = 0; k < 4; k++)
-		of[(unsigned char)print_chars[k]] = (uint8_t)k;
-	if (!r->rc)
-		read_grid_text(r, m, st, 1, "edge print kinds", 4, of, set_print, where);
+		op[(unsigned char)print_chars[k]] = (uint8_t)k;
+	const unsigned char *kt = grid_text(r, m, st, 0, "square kinds", 1);
+	const unsigned char *pt = kt ? grid_text(r, m, st, 1, "edge print kinds", 4) : NULL;
+	for (int y = 0; pt && y < m->rows && !r->rc; y++) {
+		const unsigned char *kq = kt + (size_t)y * ((size_t)m->cols + 1);
+		const unsigned char *pq = pt + (size_t)y * (4 * (size_t)m->cols + 1);
+		size_t i = (size_t)y * (size_t)m->cols;
+		for (int x = 0; x < m->cols; x++, i++) {
+			cm_square *s = &m->squares[i];
+			uint8_t k = ok[kq[x]];
+			if (k == 0xff) {
+				rd_square(r, where, x, y);
+				rd_bad(r, "unknown character 0x%02x in the grid of square kinds", kq[x]);
+				break;
+			}
+			if ((seen[i] & 1) && s->kind != k) {
+				rd_square(r, where, x, y);
+				rd_bad(r, "square kind %s differs from the grid's %s",
+				       cm_square_kind_name((cm_square_kind)s->kind), cm_square_kind_name((cm_square_kind)k));
+				break;
+			}
+			s->kind = k;
+			for (int e = 0; e < 4; e++) {
+				unsigned char c = pq[4 * (size_t)x + (size_t)e];
+				uint8_t v = op[c];
+				if (v == 0xff) {
+					rd_square(r, where, x, y);
+					rd_bad(r, "unknown character 0x%02x in the grid of edge print kinds", c);
+					break;
+				}
+				if ((seen[i] & (2u << e)) && s->print[e].kind != v) {
+					rd_square(r, where, x, y);
+					rd_bad(r, "edge print kind %s on side %s differs from the grid's %s",
+					       cm_print_kind_name((cm_print_kind)s->print[e].kind), cm_side_name((cm_side)e),
+					       cm_print_kind_name((cm_print_kind)v));
+					break;
+				}
+				s->print[e].kind = v;
+			}
+			if (r->rc)
+				break;
+			if (r->h) /* a square without a row has nothing beside the grid */
+				h2_square(r->h, s, seen[i] ? cm_map_extra_find(m, (int)i) : NULL);
+		}
+	}
 	r->where = where;
 	sqlite3_finalize(st);
 }
@@ -2131,8 +2164,6 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	                   " ORDER BY seq");
 	if (r->rc)
 		goto out;
-	if (r->p->version >= 2)
-		read_grid(r, m, id, where);
 
 	rd_bind(sq, id, -1, -1);
 	while (!r->rc && rd_step(r, sq)) {
@@ -2151,13 +2182,7 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		    col_text(r, sq, 3, "name", true, &name) && col_int(r, sq, 4, "arms", 0, 255, &arms) &&
 		    col_opt_int(r, sq, 5, "island", (long long)m->n_islands - 1, &island) &&
 		    col_opt_int(r, sq, 6, "big city", (long long)m->n_bigcities - 1, &bigcity)) {
-			if (r->p->version >= 2 && kind != s->kind) {
-				rd_bad(r, "square kind %s differs from the grid's %s", cm_square_kind_name((cm_square_kind)kind),
-				       cm_square_kind_name(s->kind));
-				free(name);
-				continue;
-			}
-			s->kind = (uint8_t)kind;
+			s->kind = (uint8_t)kind; /* in format 2 and 3 a claim the grid must confirm (read_grid) */
 			s->arms = (uint8_t)arms;
 			s->island = (int)island;
 			s->bigcity = (int)bigcity;
@@ -2202,12 +2227,6 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		cm_edge_print *p = &s->print[side];
 		if (!col_name(r, pr, 3, "edge print kind", n_print, 0, CM_PRINT_CITY + 1, &kind))
 			continue;
-		if (r->p->version >= 2 && (cm_print_kind)kind != (cm_print_kind)p->kind) {
-			rd_bad(r, "edge print kind %s on side %s differs from the grid's %s",
-			       cm_print_kind_name((cm_print_kind)kind), cm_side_name((cm_side)side),
-			       cm_print_kind_name((cm_print_kind)p->kind));
-			continue;
-		}
 		char *label = NULL;
 		bool ok = col_int(r, pr, 4, "arms", 0, 255, &arms) && col_text(r, pr, 5, "label", true, &label);
 		if (label && cm_map_set_print_label(m, x, y, (cm_side)side, label))
@@ -2285,6 +2304,12 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		    col_int(r, dk, 3, "count", -1, MAX_COUNT, &count))
 			e->count = (int)count;
 	}
+	/* everything before the squares is read: the hash's items 1 to 6, then
+	 * the grid, hashed square by square */
+	if (!r->rc && r->h)
+		h2_begin(r->h, m);
+	if (!r->rc && r->p->version >= 2)
+		read_grid(r, m, id, where, seen);
 out:
 	r->where = where;
 	sqlite3_finalize(sq);
@@ -2380,11 +2405,16 @@ out:
 int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 {
 	cm_map *m = NULL;
-	cm_tileset **sets = NULL;
-	size_t n = 0;
+	cm_tileset **sets = NULL, **used = NULL;
+	size_t n = 0, n_used = 0;
 	uint8_t stored[32], got[32];
 	*out = NULL;
-	int rc = cm_pack_read_map(p, id, d, &m);
+	/* format 3: hashed while read (version 2); older formats: version 1,
+	 * from the model once read */
+	hasher2 *h = pack_hash_version(p) == 2 ? malloc(sizeof *h) : NULL;
+	if (pack_hash_version(p) == 2 && !h)
+		return CM_ENOMEM;
+	int rc = read_map(p, id, d, h, &m);
 	if (rc)
 		goto out;
 	if ((rc = cm_pack_map_hash(p, id, stored)) != 0)
@@ -2401,9 +2431,13 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 			goto out;
 		n++;
 	}
-	/* the definition the pack's format stores (schemas/pack.md) */
-	if ((rc = cm_map_hash_version(m, sets, n, pack_hash_version(p), got)) != 0)
+	if (h) {
+		if ((rc = deck_sets(m, sets, n, &used, &n_used)) != 0 ||
+		    (rc = h2_end(h, m, used, n_used, got)) != 0)
+			goto out;
+	} else if ((rc = cm_map_hash_version(m, sets, n, 1, got)) != 0) {
 		goto out;
+	}
 	if (memcmp(stored, got, 32) != 0) {
 		char where[256];
 		snprintf(where, sizeof where, "map %.100s", id);
@@ -2417,6 +2451,8 @@ out:
 	for (size_t i = 0; i < n; i++)
 		cm_tileset_free(sets[i]);
 	free(sets);
+	free(used);
+	free(h);
 	if (rc)
 		cm_map_free(m);
 	else
