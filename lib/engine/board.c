@@ -299,22 +299,36 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		}
 	}
 	for (int d = 0; d < 4; d++) {
-		int key = s * 4 + d, q = cm__nb(b, s, d);
-		if (q >= 0 && b->tile[q] >= 0) {
-			const type_info *qi = &b->deck->info[b->tile[q]];
-			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->abbey || qi->abbey,
-			          (ti->whole[r] >> d) & (qi->whole[b->rot[q]] >> ((d + 2) & 3)) & 1);
-		} else if (q >= 0 && b->bc_base[q] >= 0) {
+		int key = s * 4 + d, cls = (b->side_cls[s] >> (2 * d)) & 3;
+		if (cls == SC_PLAYABLE) {
+			int q = s + b->off4[d];
+			if (b->tile[q] >= 0) {
+				const type_info *qi = &b->deck->info[b->tile[q]];
+				join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->abbey || qi->abbey,
+				          (ti->whole[r] >> d) & (qi->whole[b->rot[q]] >> ((d + 2) & 3)) & 1);
+				continue;
+			}
+			/* an empty square: its requirement on that side, and it
+			 * is reached (reach and front_add, the square known empty) */
+			int od = (d + 2) & 3;
+			uint8_t rq = (uint8_t)((b->req[q] & ~(3u << (2 * od))) |
+			                       ((unsigned)req_of_edge(ti->edge[r][d]) << (2 * od)));
+			b->req[q] = rq;
+			uint8_t f = b->sflags[q];
+			b->sflags[q] = (uint8_t)(f | SF_REACH);
+			int fp = b->front_pos[q];
+			if (fp >= 0) {
+				b->front_req[fp] = rq;
+			} else if (f & SF_ALLOWED) {
+				b->front_pos[q] = b->n_front;
+				b->front_req[b->n_front] = rq;
+				b->front[b->n_front++] = q;
+			}
+		} else if (cls == SC_BIGCITY) {
+			int q = s + b->off4[d];
 			const type_info *qi = &b->bc_info[b->bc_type[q]];
 			join_side(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey,
 			          (ti->whole[r] >> d) & (qi->whole[0] >> ((d + 2) & 3)) & 1);
-		} else if (q >= 0 && (b->sflags[q] & SF_PLAYABLE)) {
-			int od = (d + 2) % 4;
-			b->req[q] = (uint8_t)((b->req[q] & ~(3u << (2 * od))) |
-			                      ((unsigned)req_of_edge(ti->edge[r][d]) << (2 * od)));
-			if (b->front_pos[q] >= 0)
-				b->front_req[b->front_pos[q]] = b->req[q];
-			reach(b, q);
 		} else {
 			/* the map edge: a printed segment joins, anything else closes */
 			int32_t x = base + sa[3 * d + 1];
@@ -339,9 +353,10 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 			}
 		}
 	}
-	for (int d = 0; d < 4 && b->sq_links[s] && !ti->abbey; d++) {
-		/* an abbey joins nothing, so it connects no ferry or big city */
-		int key = s * 4 + d;
+	/* ferries and big cities at the sides (an abbey joins nothing, so it
+	 * connects no ferry or big city) */
+	for (unsigned links = ti->abbey ? 0 : b->sq_links[s]; links; links &= links - 1) {
+		int d = cm__ctz(links), key = s * 4 + d;
 		int fe = b->side_ferry[key];
 		if (fe >= 0 && !b->ferry_used[fe]) {
 			b->ferry_used[fe] = 1;
@@ -363,6 +378,25 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 }
 
 /* ---- construction ---- */
+
+/* What lies across each side of each square, for the turn (side_cls):
+ * a playable square, a big-city piece, or nothing a tile joins (the grid
+ * edge, water, a landmark). Static: tiles only ever go on playable
+ * squares. */
+static void side_classes(cm_board *b)
+{
+	for (int s = 0; s < b->n_sq; s++) {
+		unsigned c = 0;
+		for (int d = 0; d < 4; d++) {
+			int q = cm__nb(b, s, d);
+			unsigned k = q < 0 ? SC_NONE
+			             : b->bc_base[q] >= 0 ? SC_BIGCITY
+			             : (b->sflags0[q] & SF_PLAYABLE) ? SC_PLAYABLE : SC_NONE;
+			c |= k << (2 * d);
+		}
+		b->side_cls[s] = (uint8_t)c;
+	}
+}
 
 int cm__sq_index(const cm_board *b, int x, int y)
 {
@@ -1015,8 +1049,8 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 		ALLOC_DENSE(b->mon, N);
 		ALLOC(b->front, N);
 		ALLOC_DENSE(b->front_pos, N);
-		ALLOC(b->front_req, N);
-		ALLOC(b->front_cum, N);
+		ALLOC(b->front_req, N + 3); /* 3 spare entries: random play's scan reads 4 at a time */
+		ALLOC(b->front_cum, N + 3);
 		ALLOC(b->filled, N);
 		ALLOC_DENSE(b->mon_near, N);
 		for (int s = 0; s < N; s++)
@@ -1030,6 +1064,8 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 		*out = b;
 		return 0;
 	}
+	ALLOC(b->side_cls, N);
+	side_classes(b);
 	ALLOC(b->bc_connected, map->n_bigcities + 1);
 	ALLOC(b->isl_open, map->n_islands + 1);
 	ALLOC(b->ferry_used, map->n_ferries + 1);
@@ -1098,7 +1134,7 @@ void cm_board_free(cm_board *b)
 		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
 		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
-		      b->front_req, b->front_cum, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
+		      b->front_req, b->front_cum, b->side_cls, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
 		      b->proto, b->proto_at };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);

@@ -81,6 +81,9 @@ typedef struct {
 	uint8_t fol[CM_MAX_PLAYERS];
 } node;
 
+/* What lies across a side of a square (cm_board.side_cls). */
+enum { SC_PLAYABLE = 0, SC_BIGCITY = 1, SC_NONE = 2 };
+
 /* Square flags. */
 enum {
 	SF_PLAYABLE = 1, /* can ever take a tile (land, start, town, island) */
@@ -171,6 +174,7 @@ struct cm_board {
 	bool reset_all;     /* the next reset clears every square (a new board) */
 	uint8_t *mon_near;  /* per square: bit k when its k-th of the 8 around (cm__nb8) holds a monastery or abbey */
 	uint8_t *sq_links;  /* static, per square: bit d when side d ends a ferry or faces a big city */
+	uint8_t *side_cls;  /* static, per square: 2 bits per side d, what lies across it (SC_) */
 	uint8_t *bc_connected;
 	uint8_t *isl_open;
 	uint8_t *ferry_used;

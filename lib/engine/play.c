@@ -84,21 +84,20 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		 * placements, keeping the running counts for the choice; the
 		 * draw, the count and the choice of cm_board_draw,
 		 * cm_board_placements and a walk would take three */
-		uint32_t *cum = b->front_cum, total = 0;
+		uint32_t *cum = b->front_cum, run = 0;
 		int i = 0;
-		for (; i + 4 <= nf; i += 4) {
-			uint32_t c0 = total + rc[fr[i]], c1 = c0 + rc[fr[i + 1]];
+		/* four at a time, past the end into the arrays' 3 spare entries
+		 * (no tail loop to mispredict); sums past nf are never read */
+		for (; i < nf; i += 4) {
+			uint32_t c0 = run + rc[fr[i]], c1 = c0 + rc[fr[i + 1]];
 			uint32_t c2 = c1 + rc[fr[i + 2]], c3 = c2 + rc[fr[i + 3]];
 			cum[i] = c0;
 			cum[i + 1] = c1;
 			cum[i + 2] = c2;
 			cum[i + 3] = c3;
-			total = c3;
+			run = c3;
 		}
-		for (; i < nf; i++) {
-			total += rc[fr[i]];
-			cum[i] = total;
-		}
+		uint32_t total = nf ? cum[nf - 1] : 0;
 		if (total == 0) {
 			cm_board_put_aside(b, t); /* BASE-PLACE: put aside, draw again */
 			continue;

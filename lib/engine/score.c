@@ -242,9 +242,8 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	if (town && b->rules.town_cost)
 		placer_item(b, CM_ITEM_TOWN_COST, -2, 0, "MAP-TOWN", "tile on a town square (town-cost): -2");
 	const type_info *ti = &b->deck->info[b->tile[s]];
-	for (uint32_t rc = ti->roadcity, f = 0; rc; rc >>= 1, f++) {
-		if (!(rc & 1))
-			continue;
+	for (uint32_t rc = ti->roadcity; rc; rc &= rc - 1) {
+		int f = cm__ctz(rc);
 		int32_t r = cm__find(n, b->base[s] + (int32_t)f);
 		if (n[r].open == 0 && !(n[r].flags & NF_DONE))
 			cm__score_feature(b, r, false, true);
@@ -293,8 +292,8 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 		b->extra_taken = true; /* MAP-TOWN 1: at most one extra turn per turn */
 	} else {
 		b->extra_taken = false;
-		if (++b->cur == b->n_players)
-			b->cur = 0;
+		int next = b->cur + 1;
+		b->cur = next == b->n_players ? 0 : next;
 	}
 	b->last_sq = -1;
 	b->deployed = false;
