@@ -9,6 +9,7 @@
 #include <string.h>
 #include "engine/board_int.h"
 #include "engine/engine.h"
+#include "model/map_int.h"
 #include "engine/rng_int.h"
 #include "base/util_int.h"
 
@@ -510,6 +511,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	};
 	memset(b->bc_base, 0xff, (size_t)N * sizeof *b->bc_base);
 	int n_prints = 0; /* road and city prints of playable squares (ferry ends taken off below) */
+	bool in_range = true;
 	for (int y = 0; y < b->rows; y++) {
 		uint8_t *bd = b->border + y * C;
 		memset(bd, (y == 0 ? BD_N : 0) | (y == b->rows - 1 ? BD_S : 0), (size_t)C);
@@ -519,6 +521,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		for (int x = 0; x < C; x++) {
 			int s = y * C + x;
 			unsigned kind = q[x].kind;
+			in_range &= cm__square_in_range(m, &q[x]);
 			uint8_t f = kflags[kind < CM_SQ_KIND_COUNT ? kind : 0];
 			b->sq_kind[s] = (uint8_t)kind;
 			b->sflags0[s] = f;
@@ -538,6 +541,17 @@ static int build_static(cm_board *b, cm_diags *d)
 				b->start_sq[b->n_start++] = s;
 			}
 		}
+	}
+	if (!in_range) {
+		cm_map_check_model(m, NULL, NULL, d); /* says which */
+		rc = CM_EINVAL;
+		goto out;
+	}
+	/* The board indexes big cities and ferries per side in 16 bits. */
+	if (m->n_bigcities > CM_BOARD_MAX_LINKS || m->n_ferries > CM_BOARD_MAX_LINKS) {
+		err(d, "board", "a map may have at most 32767 big cities and 32767 ferries");
+		rc = CM_ELIMIT;
+		goto out;
 	}
 	count_play8(b, col);
 	/* big-city pieces */
@@ -1012,13 +1026,12 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 		err(d, "board", "a game needs 2 to 6 players");
 		return CM_EINVAL;
 	}
-	/* the one model checker: every index the board follows is in range */
-	if (cm_map_check_model(map, NULL, NULL, d))
+	/* the one model checker: every index the board follows is in range;
+	 * the squares' part on build_static's pass over them (its verdict, and
+	 * the limits below it, come before anything reads them) */
+	if (cm__map_check_model_flags(map, NULL, NULL, NULL, CM__MODEL_GRID_OK)) {
+		cm_map_check_model(map, NULL, NULL, d);
 		return CM_EINVAL;
-	/* The board indexes big cities and ferries per side in 16 bits. */
-	if (map->n_bigcities > CM_BOARD_MAX_LINKS || map->n_ferries > CM_BOARD_MAX_LINKS) {
-		err(d, "board", "a map may have at most 32767 big cities and 32767 ferries");
-		return CM_ELIMIT;
 	}
 	cm_board *b = calloc(1, sizeof *b);
 	if (!b)

@@ -181,7 +181,24 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 	}
 	for (size_t y = 0; y < nr; y++)
 		(*lines)[y] = rv[y].line;
-	for (size_t y = 0; y < nr; y++)
+	/* the grid key as a table (cm_square_kind_from_char), 255: none */
+	uint8_t key[256];
+	memset(key, 255, sizeof key);
+	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
+		key[(unsigned char)cm_square_kind_char((cm_square_kind)k)] = (uint8_t)k;
+	for (size_t y = 0; y < nr; y++) {
+		/* the common row first: every byte a square (ASCII, so bytes are
+		 * characters); only a row with another byte goes the long way */
+		const unsigned char *row = (const unsigned char *)rv[y].p;
+		uint8_t *out = *kinds + y * width, bad = 0;
+		for (size_t x = 0; x < rv[y].n; x++) {
+			uint8_t k = key[row[x]];
+			out[x] = k;
+			bad |= (uint8_t)(k == 255);
+		}
+		if (!bad)
+			continue;
+		memset(out, 0, rv[y].n);
 		for (size_t x = 0, chars = 0; x < rv[y].n; x++) {
 			unsigned char c = (unsigned char)rv[y].p[x];
 			size_t here = chars; /* characters before this byte in the row */
@@ -201,6 +218,7 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 				rd_report(r, "CM0216", rv[y].line, col,
 				          "unknown square byte 0x%02x at (%zu,%zu) in the grid", c, x, y);
 		}
+	}
 	*cols = (int)width;
 	*rows = (int)nr;
 out:
@@ -786,11 +804,14 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 		else
 			sq->kind = (cm_square_kind)r.kind_to[i];
 	}
-	cm_map_default_prints(m);
-	/* the one checker: the structure (references with their lines), then,
-	 * on a sound structure, the model's limits (texts, counts, ids) */
-	cm_map_check_structure(m, d, r.quiet);
-	if (cm_diags_errors(d) > errors || cm_map_check_model(m, "CM0219", file, d))
+	/* the default prints, then the one checker: the structure (references
+	 * with their lines), then, on a sound structure, the model's limits
+	 * (texts, counts, ids); the first two and the grid's part of the third
+	 * on one pass over the squares */
+	bool grid_ok = false;
+	cm__map_prints_check_structure(m, d, r.quiet, &grid_ok);
+	if (cm_diags_errors(d) > errors ||
+	    cm__map_check_model_flags(m, "CM0219", file, d, grid_ok ? CM__MODEL_GRID_OK : 0))
 		rc = CM_EINVAL;
 out:
 	if (r.oom && !rc)

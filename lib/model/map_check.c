@@ -488,18 +488,51 @@ static bool square_quiet(const cm_map *m, int x, int y, const uint8_t *quiet)
 	return sq->island < 0 && !sq->arms;
 }
 
-/* Squares and their edge prints and islands (CM0203, CM0205). */
-static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet)
+/* What the pass over the squares counts for the later checks. */
+typedef struct {
+	int starts;        /* start squares */
+	size_t bigcity;    /* big-city squares */
+	bool *has_square;  /* per island: an island square names it (NULL: no islands) */
+} square_counts;
+
+/* Squares and their edge prints and islands (CM0203, CM0205); counts into
+ * *n on the same pass (a million squares are read once, not once per check). */
+static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, square_counts *n, cm_map *mw,
+                          bool *grid_ok)
 {
+	static const uint8_t playable_kind[256] = {
+		[CM_SQ_LAND] = 1, [CM_SQ_START] = 1, [CM_SQ_TOWN] = 1, [CM_SQ_ISLAND] = 1,
+	};
+	bool in_range = true;
 	/* the where strings are formatted only for a diagnostic: this loop sees every square */
 	char w[WHERE_MAX];
 #define WHERE_SIDE where_fmt(w, m, "square (%d,%d), side %s", x, y, side)
 #define WHERE_SQ where_fmt(w, m, "square (%d,%d)", x, y)
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
+			const cm_square *sq = cm_map_at(m, x, y);
+			if (mw && playable_kind[sq->kind]) {
+				/* cm_map_default_prints of this square */
+				const cm_square *g = m->squares;
+				int C = m->cols, i = y * C + x;
+				const bool faces[4] = { y > 0 && faces_land_kind[g[i - C].kind],
+					                x + 1 < C && faces_land_kind[g[i + 1].kind],
+					                y + 1 < m->rows && faces_land_kind[g[i + C].kind],
+					                x > 0 && faces_land_kind[g[i - 1].kind] };
+				cm_square *sw = &mw->squares[i];
+				for (int s = 0; s < MAX_SIDE; s++)
+					if (sw->print[s].kind == CM_PRINT_NONE && !faces[s])
+						sw->print[s].kind = CM_PRINT_NEUTRAL;
+			}
+			if (grid_ok)
+				in_range &= cm__square_in_range(m, sq);
+			n->starts += sq->kind == CM_SQ_START;
+			n->bigcity += sq->kind == CM_SQ_BIGCITY;
+			if (n->has_square && sq->kind == CM_SQ_ISLAND && sq->island >= 0 &&
+			    (size_t)sq->island < m->n_islands)
+				n->has_square[sq->island] = true;
 			if (square_quiet(m, x, y, quiet))
 				continue;
-			const cm_square *sq = cm_map_at(m, x, y);
 			const cm_square_extra *e = m->extras ? cm_map_extra_find(m, y * m->cols + x) : NULL;
 			bool playable = cm_square_kind_playable(sq->kind);
 			for (int s = 0; s < MAX_SIDE; s++) {
@@ -542,17 +575,18 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 				    "square (%d,%d) is %s and has coats of arms: only island squares have them", x, y,
 				    cm_square_kind_name(sq->kind));
 		}
+	if (grid_ok)
+		*grid_ok = in_range;
 }
 #undef WHERE_SIDE
 #undef WHERE_SQ
 
 /* Ferries join road prints (CM0204), and every island is reached by one (CM0206). */
-static void check_ferries(const cm_map *m, cm_diags *d)
+static void check_ferries(const cm_map *m, cm_diags *d, const bool *has_square)
 {
 	char w[WHERE_MAX];
 	bool *reached = calloc(m->n_islands ? m->n_islands : 1, sizeof *reached);
-	bool *has_square = calloc(m->n_islands ? m->n_islands : 1, sizeof *has_square);
-	if (!reached || !has_square)
+	if (!reached)
 		goto out;
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *f = &m->ferries[i];
@@ -579,10 +613,6 @@ static void check_ferries(const cm_map *m, cm_diags *d)
 			    cm_side_name(f->s1), f->x1, f->y1);
 	}
 	check_ferry_ends(m, d);
-	for (int i = 0; i < m->cols * m->rows; i++)
-		if (m->squares[i].kind == CM_SQ_ISLAND && m->squares[i].island >= 0 &&
-		    (size_t)m->squares[i].island < m->n_islands)
-			has_square[m->squares[i].island] = true;
 	for (size_t i = 0; i < m->n_islands; i++) {
 		const cm_island *is = &m->islands[i];
 		const char *name = is->name ? is->name : "?";
@@ -595,19 +625,22 @@ static void check_ferries(const cm_map *m, cm_diags *d)
 	}
 out:
 	free(reached);
-	free(has_square);
 }
 
-void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
+static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_map *mw, bool *grid_ok)
 {
 	char w[WHERE_MAX];
-	check_squares(m, d, quiet);
-	check_ferries(m, d);
+	square_counts sc = { 0, 0, m->n_islands ? calloc(m->n_islands, sizeof *sc.has_square) : NULL };
+	if (m->n_islands && !sc.has_square)
+		return;
+	check_squares(m, d, quiet, &sc, mw, grid_ok);
+	check_ferries(m, d, sc.has_square);
+	free(sc.has_square);
+	int starts = sc.starts;
 	/* big-city pieces: placement, one city per square, features, matching */
 	size_t n = (size_t)m->cols * (size_t)m->rows;
 	const cm_bigcity_piece **at = calloc(n, sizeof *at);
 	uint8_t *count = calloc(n, 1);
-	int starts = 0;
 	if (!at || !count)
 		goto out;
 	for (size_t c = 0; c < m->n_bigcities; c++) {
@@ -634,11 +667,10 @@ void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 			check_piece(m, d, bc, pc);
 		}
 	}
-	for (int y = 0; y < m->rows; y++)
+	for (int y = 0; sc.bigcity && y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *sq = cm_map_at(m, x, y);
 			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
-			starts += sq->kind == CM_SQ_START;
 			if (sq->kind != CM_SQ_BIGCITY || count[i] == 1)
 				continue;
 			where_fmt(w, m, "square (%d,%d)", x, y);
@@ -669,6 +701,17 @@ void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 out:
 	free(at);
 	free(count);
+}
+
+void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
+{
+	structure(m, d, quiet, NULL, NULL);
+}
+
+void cm__map_prints_check_structure(cm_map *m, cm_diags *d, const uint8_t *quiet, bool *grid_ok)
+{
+	*grid_ok = false;
+	structure(m, d, quiet, m, grid_ok);
 }
 
 int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, cm_diags *d)

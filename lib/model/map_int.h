@@ -31,6 +31,29 @@ extern const cm_feature_rules cm_map_piece_rules;
 /* The structural checks of cm_map_check (all but the deck's references);
  * quiet is NULL or one flag byte per square (row-major). */
 void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet);
+/* The same on the reader's own map, on one pass over the grid with two
+ * other steps every square needs: cm_map_default_prints first (square by
+ * square: a square's defaults depend on its neighbours' kinds alone), and
+ * the model checker's range test of each square (cm__square_in_range),
+ * *grid_ok set when every square passes it. */
+void cm__map_prints_check_structure(cm_map *m, cm_diags *d, const uint8_t *quiet, bool *grid_ok);
+
+/* Whether square s holds only in-range values (kind, island and big-city
+ * indices, print kinds): the model checker's test of a square (its extras
+ * aside). */
+static inline bool cm__square_in_range(const cm_map *m, const cm_square *s)
+{
+	return s->kind < CM_SQ_KIND_COUNT && s->island >= -1 && (long long)s->island < (long long)m->n_islands &&
+	       s->bigcity >= -1 && (long long)s->bigcity < (long long)m->n_bigcities &&
+	       s->print[0].kind <= CM_PRINT_CITY && s->print[1].kind <= CM_PRINT_CITY &&
+	       s->print[2].kind <= CM_PRINT_CITY && s->print[3].kind <= CM_PRINT_CITY;
+}
+
+/* cm_map_check_model with flags: CM__MODEL_GRID_OK when the caller has
+ * found every square in range (cm__square_in_range) on a pass of its own,
+ * so the checker reads the grid only if something else is wrong. */
+#define CM__MODEL_GRID_OK 1u
+int cm__map_check_model_flags(const cm_map *m, const char *rule, const char *file, cm_diags *d, unsigned flags);
 
 /* What few squares have, beside the grid (map_extra.c, the storage of
  * cm_map_square_name and the other accessors of map.h). */

@@ -263,7 +263,7 @@ static void check_extra(chk *c, const char *w, const cm_square_extra *s)
 		check_text(c, w, "edge print label", s->label[e], false);
 }
 
-static void check_map(chk *c, const cm_map *m)
+static void check_map(chk *c, const cm_map *m, unsigned flags)
 {
 	char where[256], w[512];
 	snprintf(where, sizeof where, "map %.100s", m->id ? m->id : "?");
@@ -310,13 +310,8 @@ static void check_map(chk *c, const cm_map *m)
 	 * in square order */
 	bool grid_ok = true;
 	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
-	long long n_isl = (long long)m->n_islands, n_bc = (long long)m->n_bigcities;
-	for (size_t i = 0; i < n_sq && grid_ok; i++) {
-		const cm_square *s = &m->squares[i];
-		grid_ok = s->kind < CM_SQ_KIND_COUNT && s->island >= -1 && s->island < n_isl && s->bigcity >= -1 &&
-		          s->bigcity < n_bc && s->print[0].kind <= CM_PRINT_CITY && s->print[1].kind <= CM_PRINT_CITY &&
-		          s->print[2].kind <= CM_PRINT_CITY && s->print[3].kind <= CM_PRINT_CITY;
-	}
+	for (size_t i = 0; i < n_sq && grid_ok && !(flags & CM__MODEL_GRID_OK); i++)
+		grid_ok = cm__square_in_range(m, &m->squares[i]);
 	for (size_t i = 0; grid_ok && i < cm_map_extra_count(m); i++) {
 		chk probe = { NULL, NULL, NULL, 0 };
 		check_extra(&probe, "", cm_map_extra_nth(m, i));
@@ -376,8 +371,13 @@ static void check_map(chk *c, const cm_map *m)
 
 int cm_map_check_model(const cm_map *m, const char *rule, const char *file, cm_diags *d)
 {
+	return cm__map_check_model_flags(m, rule, file, d, 0);
+}
+
+int cm__map_check_model_flags(const cm_map *m, const char *rule, const char *file, cm_diags *d, unsigned flags)
+{
 	chk c = { d, rule, file, 0 };
-	check_map(&c, m);
+	check_map(&c, m, flags);
 	return c.bad ? CM_EINVAL : 0;
 }
 
