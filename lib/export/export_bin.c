@@ -40,21 +40,6 @@ static void put(buf *b, const void *src, size_t n)
 	b->n += n;
 }
 
-/* Room for n more bytes in one allocation (a grid's records), so that
- * the appends never reallocate and copy. */
-static void reserve(buf *b, size_t n)
-{
-	if (b->err || b->cap - b->n >= n)
-		return;
-	unsigned char *p = realloc(b->p, b->n + n);
-	if (!p) {
-		b->err = CM_ENOMEM;
-		return;
-	}
-	b->p = p;
-	b->cap = b->n + n;
-}
-
 static void put8(buf *b, unsigned v)
 {
 	unsigned char c = (unsigned char)v;
@@ -159,10 +144,12 @@ static const char tags[S_COUNT][5] = { "META", "RULE", "STRS", "SQRS", "MRKS", "
 static const uint32_t rec_size[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 8, 32, 48, 12 };
 
 typedef struct {
-	buf s[S_COUNT];      /* record bytes of each section (STRS: in st) */
+	buf s[S_COUNT];      /* record bytes of each section (STRS: in st; SQRS,
+	                      * MRKS, PRNT: written by put_squares into the file) */
 	uint32_t n[S_COUNT]; /* records */
 	strtab st;
 	int err;
+	const uint8_t *has;  /* a bit per square: it has an entry beside the grid */
 } writer;
 
 static void rec(writer *w, int sec)
@@ -203,6 +190,80 @@ static void put_shape(writer *w, int sec, const cm_tile_type *t)
 	}
 }
 
+/* Where put_squares writes the records of SQRS, MRKS and PRNT: straight
+ * into the file's buffer, once their sizes are known. */
+typedef struct {
+	unsigned char *sq, *mk, *pr;
+	uint32_t n_mk; /* markers written so far */
+} sq_out;
+
+/* The square records (SQRS, their markers MRKS, their prints PRNT). With
+ * o NULL, a first pass: it counts the records and enters the strings in
+ * the string table in the order the file has them; with o, the second
+ * pass writes the records at o (every string is in the table by then). A
+ * square's name, markers and labels are looked up only when it has an
+ * entry beside the grid (w->has, a bit per square). */
+static void put_squares(writer *w, const cm_map *m, sq_out *o)
+{
+	for (int y = 0; y < m->rows && !w->err; y++)
+		for (int x = 0; x < m->cols; x++) {
+			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
+			const cm_square *s = &m->squares[i];
+			const cm_square_extra *xe = w->has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL;
+			size_t n_markers = xe ? xe->n_markers : 0;
+			if (n_markers > 0xFFFF) {
+				w->err = CM_ELIMIT;
+				break;
+			}
+			uint32_t name = xe ? str_ref(&w->st, xe->name) : NONE32;
+			if (o) {
+				unsigned char *q = o->sq;
+				q[0] = (unsigned char)s->kind;
+				q[1] = s->arms;
+				q[2] = (unsigned char)n_markers;
+				q[3] = (unsigned char)(n_markers >> 8);
+				set32(q + 4, name);
+				set32(q + 8, s->island < 0 ? NONE32 : (uint32_t)s->island);
+				set32(q + 12, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
+				set32(q + 16, o->n_mk);
+				o->sq += 20;
+			} else {
+				rec(w, S_SQRS);
+			}
+			for (size_t k = 0; k < n_markers; k++) {
+				uint32_t t = str_ref(&w->st, xe->markers[k]);
+				if (o) {
+					set32(o->mk, t);
+					o->mk += 4;
+					o->n_mk++;
+				} else {
+					rec(w, S_MRKS);
+				}
+			}
+			for (int e = 0; e < 4; e++) {
+				const cm_edge_print *p = &s->print[e];
+				if (p->kind == CM_PRINT_NONE)
+					continue;
+				uint32_t label = xe ? str_ref(&w->st, xe->label[e]) : NONE32;
+				if (!o) {
+					rec(w, S_PRNT);
+					continue;
+				}
+				unsigned char *pq = o->pr;
+				pq[0] = (unsigned char)x;
+				pq[1] = (unsigned char)(x >> 8);
+				pq[2] = (unsigned char)y;
+				pq[3] = (unsigned char)(y >> 8);
+				pq[4] = (unsigned char)e;
+				pq[5] = p->kind;
+				pq[6] = p->arms;
+				pq[7] = 0;
+				set32(pq + 8, label);
+				o->pr += 12;
+			}
+		}
+}
+
 static void put_map(writer *w, const cm_map *m)
 {
 	buf *b = &w->s[S_META];
@@ -230,68 +291,7 @@ static void put_map(writer *w, const cm_map *m)
 	put8(b, 0);
 	rec(w, S_RULE);
 
-	/* One record per square, appended in place; a square's name, markers
-	 * and labels are looked up only when it has an entry beside the grid
-	 * (a bit per square, from the map's few entries). */
-	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
-	uint8_t *has = calloc(n_sq / 8 + 1, 1);
-	if (!has) {
-		w->err = CM_ENOMEM;
-		return;
-	}
-	for (size_t i = 0; i < cm_map_extra_count(m); i++) {
-		size_t sq = (size_t)cm_map_extra_nth(m, i)->sq;
-		if (sq < n_sq)
-			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
-	}
-	reserve(&w->s[S_SQRS], n_sq * 20);
-	for (int y = 0; y < m->rows && !w->err; y++)
-		for (int x = 0; x < m->cols; x++) {
-			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
-			const cm_square *s = &m->squares[i];
-			const cm_square_extra *xe = has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL;
-			size_t n_markers = xe ? xe->n_markers : 0;
-			if (n_markers > 0xFFFF) {
-				w->err = CM_ELIMIT;
-				break;
-			}
-			/* the 20-byte record built whole, then appended once */
-			unsigned char q[20];
-			q[0] = (unsigned char)s->kind;
-			q[1] = s->arms;
-			q[2] = (unsigned char)n_markers;
-			q[3] = (unsigned char)(n_markers >> 8);
-			set32(q + 4, xe ? str_ref(&w->st, xe->name) : NONE32);
-			set32(q + 8, s->island < 0 ? NONE32 : (uint32_t)s->island);
-			set32(q + 12, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
-			set32(q + 16, w->n[S_MRKS]);
-			put(&w->s[S_SQRS], q, sizeof q);
-			rec(w, S_SQRS);
-			for (size_t k = 0; k < n_markers; k++) {
-				put32(&w->s[S_MRKS], str_ref(&w->st, xe->markers[k]));
-				rec(w, S_MRKS);
-			}
-			for (int e = 0; e < 4; e++) {
-				const cm_edge_print *p = &s->print[e];
-				if (p->kind == CM_PRINT_NONE)
-					continue;
-				unsigned char pq[12];
-				pq[0] = (unsigned char)x;
-				pq[1] = (unsigned char)(x >> 8);
-				pq[2] = (unsigned char)y;
-				pq[3] = (unsigned char)(y >> 8);
-				pq[4] = (unsigned char)e;
-				pq[5] = p->kind;
-				pq[6] = p->arms;
-				pq[7] = 0;
-				set32(pq + 8, xe ? str_ref(&w->st, xe->label[e]) : NONE32);
-				put(&w->s[S_PRNT], pq, sizeof pq);
-				rec(w, S_PRNT);
-			}
-		}
-	free(has);
-	if (w->err)
-		return;
+	put_squares(w, m, NULL);
 
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *c = &m->bigcities[i];
@@ -380,12 +380,18 @@ static void put_deck(writer *w, const cm_map *m, const cm_export_deck *dk)
 
 /* Lays the sections out after the header and the table, each copied
  * once into the one buffer of the file. */
-static int assemble(writer *w, unsigned char **out, size_t *len)
+static bool direct(int s)
+{
+	return s == S_SQRS || s == S_MRKS || s == S_PRNT;
+}
+
+static int assemble(writer *w, const cm_map *m, unsigned char **out, size_t *len)
 {
 	size_t off = HEADER_SIZE + ENTRY_SIZE * S_COUNT;
 	size_t offs[S_COUNT], size[S_COUNT];
 	for (int s = 0; s < S_COUNT; s++) {
-		size[s] = s == S_STRS ? w->st.b.n : 8 + w->s[s].n; /* a table: count, record size, records */
+		/* a table: count, record size, records */
+		size[s] = s == S_STRS ? w->st.b.n : 8 + (direct(s) ? (size_t)w->n[s] * rec_size[s] : w->s[s].n);
 		offs[s] = off;
 		off += (size[s] + 3) & ~(size_t)3;
 	}
@@ -400,6 +406,13 @@ static int assemble(writer *w, unsigned char **out, size_t *len)
 	p[10] = CM_EXPORT_BIN_MINOR;
 	set32(p + 12, (uint32_t)off);
 	set32(p + 16, S_COUNT);
+	sq_out o = { p + offs[S_SQRS] + 8, p + offs[S_MRKS] + 8, p + offs[S_PRNT] + 8, 0 };
+	size_t strs = w->st.b.n;
+	put_squares(w, m, &o);
+	if (w->err || w->st.b.n != strs) { /* the first pass entered every string */
+		free(p);
+		return w->err ? w->err : CM_EINTERNAL;
+	}
 	for (int s = 0; s < S_COUNT; s++) {
 		unsigned char *b = p + offs[s];
 		if (s == S_STRS) {
@@ -408,7 +421,7 @@ static int assemble(writer *w, unsigned char **out, size_t *len)
 		} else {
 			set32(b, w->n[s]);
 			set32(b + 4, rec_size[s]);
-			if (w->s[s].n)
+			if (w->s[s].n && !direct(s))
 				memcpy(b + 8, w->s[s].p, w->s[s].n);
 		}
 		memset(b + size[s], 0, ((size[s] + 3) & ~(size_t)3) - size[s]); /* padding */
@@ -436,6 +449,18 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 		return rc;
 	writer w;
 	memset(&w, 0, sizeof w);
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	uint8_t *has = calloc(n_sq / 8 + 1, 1);
+	if (!has) {
+		cm_export_deck_clear(&dk);
+		return CM_ENOMEM;
+	}
+	for (size_t i = 0; i < cm_map_extra_count(m); i++) {
+		size_t sq = (size_t)cm_map_extra_nth(m, i)->sq;
+		if (sq < n_sq)
+			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
+	}
+	w.has = has;
 	(void)str_ref(&w.st, ""); /* offset 0 is the empty string */
 	put_map(&w, m);
 	put_deck(&w, m, &dk);
@@ -443,7 +468,8 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 	for (int s = 0; !rc && s < S_COUNT; s++)
 		rc = w.s[s].err;
 	if (!rc)
-		rc = assemble(&w, out, len);
+		rc = assemble(&w, m, out, len);
+	free(has);
 	for (int s = 0; s < S_COUNT; s++)
 		free(w.s[s].p);
 	free(w.st.b.p);
