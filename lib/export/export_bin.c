@@ -40,21 +40,6 @@ static void put(buf *b, const void *src, size_t n)
 	b->n += n;
 }
 
-/* Room for n more bytes in one allocation (a grid's records), so that
- * the appends never reallocate and copy. */
-static void reserve(buf *b, size_t n)
-{
-	if (b->err || b->cap - b->n >= n)
-		return;
-	unsigned char *p = realloc(b->p, b->n + n);
-	if (!p) {
-		b->err = CM_ENOMEM;
-		return;
-	}
-	b->p = p;
-	b->cap = b->n + n;
-}
-
 static void put8(buf *b, unsigned v)
 {
 	unsigned char c = (unsigned char)v;
@@ -159,10 +144,12 @@ static const char tags[S_COUNT][5] = { "META", "RULE", "STRS", "SQRS", "MRKS", "
 static const uint32_t rec_size[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 8, 32, 48, 12 };
 
 typedef struct {
-	buf s[S_COUNT];      /* record bytes of each section (STRS: in st) */
+	buf s[S_COUNT];      /* record bytes of each section (STRS: in st; SQRS,
+	                      * MRKS, PRNT: written by put_squares into the file) */
 	uint32_t n[S_COUNT]; /* records */
 	strtab st;
 	int err;
+	const uint8_t *has;  /* a bit per square: it has an entry beside the grid */
 } writer;
 
 static void rec(writer *w, int sec)
@@ -203,6 +190,104 @@ static void put_shape(writer *w, int sec, const cm_tile_type *t)
 	}
 }
 
+/* Where put_squares writes the records of SQRS, MRKS and PRNT: straight
+ * into the file's buffer, once their sizes are known. */
+typedef struct {
+	unsigned char *sq, *mk, *pr;
+	uint32_t n_mk; /* markers written so far */
+	bool cmp;      /* compare with the bytes at sq, mk, pr instead of writing them */
+	bool diff;     /* (cmp) a record differed */
+} sq_out;
+
+/* Writes (or compares) n bytes at *at and moves past them. */
+static inline void emit(sq_out *o, unsigned char **at, const unsigned char *b, size_t n)
+{
+	if (o->cmp)
+		o->diff = o->diff || memcmp(*at, b, n) != 0;
+	else
+		memcpy(*at, b, n);
+	*at += n;
+}
+
+/* The square records (SQRS, their markers MRKS, their prints PRNT). With
+ * o NULL, a first pass: it counts the records and enters the strings in
+ * the string table in the order the file has them; with o, the second
+ * pass writes the records at o (every string is in the table by then). A
+ * square's name, markers and labels are looked up only when it has an
+ * entry beside the grid (w->has, a bit per square). */
+static void put_squares(writer *w, const cm_map *m, sq_out *o)
+{
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	if (!o && (n_sq >= NONE32 || w->n[S_SQRS])) {
+		w->err = CM_ELIMIT;
+		return;
+	}
+	if (!o)
+		w->n[S_SQRS] = (uint32_t)n_sq;
+	for (int y = 0; y < m->rows && !w->err; y++)
+		for (int x = 0; x < m->cols; x++) {
+			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
+			const cm_square *s = &m->squares[i];
+			bool has = w->has[i / 8] >> (i % 8) & 1;
+			if (!o && !has) { /* first pass, nothing beside the grid: only counts */
+				w->n[S_PRNT] += (s->print[0].kind != CM_PRINT_NONE) + (s->print[1].kind != CM_PRINT_NONE) +
+				                (s->print[2].kind != CM_PRINT_NONE) + (s->print[3].kind != CM_PRINT_NONE);
+				continue;
+			}
+			const cm_square_extra *xe = has ? cm_map_extra_find(m, (int)i) : NULL;
+			size_t n_markers = xe ? xe->n_markers : 0;
+			if (n_markers > 0xFFFF) {
+				w->err = CM_ELIMIT;
+				break;
+			}
+			uint32_t name = xe ? str_ref(&w->st, xe->name) : NONE32;
+			if (o) {
+				unsigned char q[20];
+				q[0] = (unsigned char)s->kind;
+				q[1] = s->arms;
+				q[2] = (unsigned char)n_markers;
+				q[3] = (unsigned char)(n_markers >> 8);
+				set32(q + 4, name);
+				set32(q + 8, s->island < 0 ? NONE32 : (uint32_t)s->island);
+				set32(q + 12, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
+				set32(q + 16, o->n_mk);
+				emit(o, &o->sq, q, sizeof q);
+			}
+			for (size_t k = 0; k < n_markers; k++) {
+				uint32_t t = str_ref(&w->st, xe->markers[k]);
+				if (o) {
+					unsigned char tb[4];
+					set32(tb, t);
+					emit(o, &o->mk, tb, 4);
+					o->n_mk++;
+				} else {
+					rec(w, S_MRKS);
+				}
+			}
+			for (int e = 0; e < 4; e++) {
+				const cm_edge_print *p = &s->print[e];
+				if (p->kind == CM_PRINT_NONE)
+					continue;
+				uint32_t label = xe ? str_ref(&w->st, xe->label[e]) : NONE32;
+				if (!o) {
+					rec(w, S_PRNT);
+					continue;
+				}
+				unsigned char pq[12];
+				pq[0] = (unsigned char)x;
+				pq[1] = (unsigned char)(x >> 8);
+				pq[2] = (unsigned char)y;
+				pq[3] = (unsigned char)(y >> 8);
+				pq[4] = (unsigned char)e;
+				pq[5] = p->kind;
+				pq[6] = p->arms;
+				pq[7] = 0;
+				set32(pq + 8, label);
+				emit(o, &o->pr, pq, sizeof pq);
+			}
+		}
+}
+
 static void put_map(writer *w, const cm_map *m)
 {
 	buf *b = &w->s[S_META];
@@ -230,68 +315,7 @@ static void put_map(writer *w, const cm_map *m)
 	put8(b, 0);
 	rec(w, S_RULE);
 
-	/* One record per square, appended in place; a square's name, markers
-	 * and labels are looked up only when it has an entry beside the grid
-	 * (a bit per square, from the map's few entries). */
-	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
-	uint8_t *has = calloc(n_sq / 8 + 1, 1);
-	if (!has) {
-		w->err = CM_ENOMEM;
-		return;
-	}
-	for (size_t i = 0; i < cm_map_extra_count(m); i++) {
-		size_t sq = (size_t)cm_map_extra_nth(m, i)->sq;
-		if (sq < n_sq)
-			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
-	}
-	reserve(&w->s[S_SQRS], n_sq * 20);
-	for (int y = 0; y < m->rows && !w->err; y++)
-		for (int x = 0; x < m->cols; x++) {
-			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
-			const cm_square *s = &m->squares[i];
-			const cm_square_extra *xe = has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL;
-			size_t n_markers = xe ? xe->n_markers : 0;
-			if (n_markers > 0xFFFF) {
-				w->err = CM_ELIMIT;
-				break;
-			}
-			/* the 20-byte record built whole, then appended once */
-			unsigned char q[20];
-			q[0] = (unsigned char)s->kind;
-			q[1] = s->arms;
-			q[2] = (unsigned char)n_markers;
-			q[3] = (unsigned char)(n_markers >> 8);
-			set32(q + 4, xe ? str_ref(&w->st, xe->name) : NONE32);
-			set32(q + 8, s->island < 0 ? NONE32 : (uint32_t)s->island);
-			set32(q + 12, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
-			set32(q + 16, w->n[S_MRKS]);
-			put(&w->s[S_SQRS], q, sizeof q);
-			rec(w, S_SQRS);
-			for (size_t k = 0; k < n_markers; k++) {
-				put32(&w->s[S_MRKS], str_ref(&w->st, xe->markers[k]));
-				rec(w, S_MRKS);
-			}
-			for (int e = 0; e < 4; e++) {
-				const cm_edge_print *p = &s->print[e];
-				if (p->kind == CM_PRINT_NONE)
-					continue;
-				unsigned char pq[12];
-				pq[0] = (unsigned char)x;
-				pq[1] = (unsigned char)(x >> 8);
-				pq[2] = (unsigned char)y;
-				pq[3] = (unsigned char)(y >> 8);
-				pq[4] = (unsigned char)e;
-				pq[5] = p->kind;
-				pq[6] = p->arms;
-				pq[7] = 0;
-				set32(pq + 8, xe ? str_ref(&w->st, xe->label[e]) : NONE32);
-				put(&w->s[S_PRNT], pq, sizeof pq);
-				rec(w, S_PRNT);
-			}
-		}
-	free(has);
-	if (w->err)
-		return;
+	put_squares(w, m, NULL);
 
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *c = &m->bigcities[i];
@@ -380,12 +404,18 @@ static void put_deck(writer *w, const cm_map *m, const cm_export_deck *dk)
 
 /* Lays the sections out after the header and the table, each copied
  * once into the one buffer of the file. */
-static int assemble(writer *w, unsigned char **out, size_t *len)
+static bool direct(int s)
+{
+	return s == S_SQRS || s == S_MRKS || s == S_PRNT;
+}
+
+static int assemble(writer *w, const cm_map *m, unsigned char **out, size_t *len)
 {
 	size_t off = HEADER_SIZE + ENTRY_SIZE * S_COUNT;
 	size_t offs[S_COUNT], size[S_COUNT];
 	for (int s = 0; s < S_COUNT; s++) {
-		size[s] = s == S_STRS ? w->st.b.n : 8 + w->s[s].n; /* a table: count, record size, records */
+		/* a table: count, record size, records */
+		size[s] = s == S_STRS ? w->st.b.n : 8 + (direct(s) ? (size_t)w->n[s] * rec_size[s] : w->s[s].n);
 		offs[s] = off;
 		off += (size[s] + 3) & ~(size_t)3;
 	}
@@ -400,6 +430,13 @@ static int assemble(writer *w, unsigned char **out, size_t *len)
 	p[10] = CM_EXPORT_BIN_MINOR;
 	set32(p + 12, (uint32_t)off);
 	set32(p + 16, S_COUNT);
+	sq_out o = { p + offs[S_SQRS] + 8, p + offs[S_MRKS] + 8, p + offs[S_PRNT] + 8, 0, false, false };
+	size_t strs = w->st.b.n;
+	put_squares(w, m, &o);
+	if (w->err || w->st.b.n != strs) { /* the first pass entered every string */
+		free(p);
+		return w->err ? w->err : CM_EINTERNAL;
+	}
 	for (int s = 0; s < S_COUNT; s++) {
 		unsigned char *b = p + offs[s];
 		if (s == S_STRS) {
@@ -408,7 +445,7 @@ static int assemble(writer *w, unsigned char **out, size_t *len)
 		} else {
 			set32(b, w->n[s]);
 			set32(b + 4, rec_size[s]);
-			if (w->s[s].n)
+			if (w->s[s].n && !direct(s))
 				memcpy(b + 8, w->s[s].p, w->s[s].n);
 		}
 		memset(b + size[s], 0, ((size[s] + 3) & ~(size_t)3) - size[s]); /* padding */
@@ -424,18 +461,93 @@ static int assemble(writer *w, unsigned char **out, size_t *len)
 	return 0;
 }
 
-/* The encoding; the model check first unless the caller has just run it. */
-static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned char **out,
-                  size_t *len)
+/* Whether the len bytes at data are the file assemble would lay out,
+ * compared in place: the square records by the second pass of
+ * put_squares, the rest section by section, then the header and table
+ * with the CRC-32 of the (by then equal) sections of data. */
+static int assemble_equal(writer *w, const cm_map *m, const unsigned char *data, size_t len, bool *equal)
 {
-	*out = NULL;
-	*len = 0;
+	*equal = false;
+	size_t off = HEADER_SIZE + ENTRY_SIZE * S_COUNT;
+	size_t offs[S_COUNT], size[S_COUNT];
+	for (int s = 0; s < S_COUNT; s++) {
+		size[s] = s == S_STRS ? w->st.b.n : 8 + (direct(s) ? (size_t)w->n[s] * rec_size[s] : w->s[s].n);
+		offs[s] = off;
+		off += (size[s] + 3) & ~(size_t)3;
+	}
+	if (off > NONE32)
+		return CM_ELIMIT;
+	if (len != off)
+		return 0;
+	static const unsigned char zero[4];
+	for (int s = 0; s < S_COUNT; s++) {
+		const unsigned char *b = data + offs[s];
+		unsigned char hd[8];
+		set32(hd, w->n[s]);
+		set32(hd + 4, rec_size[s]);
+		if (s == S_STRS ? size[s] && memcmp(b, w->st.b.p, size[s]) != 0
+		                : memcmp(b, hd, 8) != 0 || (!direct(s) && w->s[s].n && memcmp(b + 8, w->s[s].p, w->s[s].n) != 0))
+			return 0;
+		if (memcmp(b + size[s], zero, ((size[s] + 3) & ~(size_t)3) - size[s]) != 0)
+			return 0;
+	}
+	/* the records are only read at data: cast for the shared cursor type */
+	sq_out o = { (unsigned char *)(uintptr_t)(data + offs[S_SQRS] + 8),
+		     (unsigned char *)(uintptr_t)(data + offs[S_MRKS] + 8),
+		     (unsigned char *)(uintptr_t)(data + offs[S_PRNT] + 8), 0, true, false };
+	size_t strs = w->st.b.n;
+	put_squares(w, m, &o);
+	if (w->err || w->st.b.n != strs)
+		return w->err ? w->err : CM_EINTERNAL;
+	if (o.diff)
+		return 0;
+	unsigned char head[HEADER_SIZE + ENTRY_SIZE * S_COUNT];
+	memset(head, 0, sizeof head);
+	memcpy(head, "CMAP\r\n\x1a\n", 8);
+	head[8] = CM_EXPORT_BIN_MAJOR;
+	head[10] = CM_EXPORT_BIN_MINOR;
+	set32(head + 12, (uint32_t)off);
+	set32(head + 16, S_COUNT);
+	for (int s = 0; s < S_COUNT; s++) {
+		unsigned char *e = head + HEADER_SIZE + ENTRY_SIZE * (size_t)s;
+		memcpy(e, tags[s], 4);
+		set32(e + 4, (uint32_t)offs[s]);
+		set32(e + 8, (uint32_t)size[s]);
+		set32(e + 12, crc32_of(data + offs[s], size[s]));
+	}
+	set32(head + 20, crc32_of(head + HEADER_SIZE, ENTRY_SIZE * S_COUNT));
+	*equal = memcmp(head, data, sizeof head) == 0;
+	return 0;
+}
+
+/* The encoding; the model check first unless the caller has just run it. */
+/* With equal, nothing is built: *equal says whether the cmp_len bytes at cmp
+ * are the encoding. */
+static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned char **out,
+                  size_t *len, const unsigned char *cmp, size_t cmp_len, bool *equal)
+{
+	if (out) {
+		*out = NULL;
+		*len = 0;
+	}
 	cm_export_deck dk;
 	int rc = checked ? cm_export_deck_resolve(m, sets, n_sets, &dk) : cm_export_prepare(m, sets, n_sets, &dk);
 	if (rc)
 		return rc;
 	writer w;
 	memset(&w, 0, sizeof w);
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	uint8_t *has = calloc(n_sq / 8 + 1, 1);
+	if (!has) {
+		cm_export_deck_clear(&dk);
+		return CM_ENOMEM;
+	}
+	for (size_t i = 0; i < cm_map_extra_count(m); i++) {
+		size_t sq = (size_t)cm_map_extra_nth(m, i)->sq;
+		if (sq < n_sq)
+			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
+	}
+	w.has = has;
 	(void)str_ref(&w.st, ""); /* offset 0 is the empty string */
 	put_map(&w, m);
 	put_deck(&w, m, &dk);
@@ -443,7 +555,8 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 	for (int s = 0; !rc && s < S_COUNT; s++)
 		rc = w.s[s].err;
 	if (!rc)
-		rc = assemble(&w, out, len);
+		rc = equal ? assemble_equal(&w, m, cmp, cmp_len, equal) : assemble(&w, m, out, len);
+	free(has);
 	for (int s = 0; s < S_COUNT; s++)
 		free(w.s[s].p);
 	free(w.st.b.p);
@@ -455,11 +568,18 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
                   unsigned char **out, size_t *len)
 {
-	return encode(m, sets, n_sets, false, out, len);
+	return encode(m, sets, n_sets, false, out, len, NULL, 0, NULL);
 }
 
 int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned char **out,
                           size_t *len)
 {
-	return encode(m, sets, n_sets, true, out, len);
+	return encode(m, sets, n_sets, true, out, len, NULL, 0, NULL);
+}
+
+int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const unsigned char *data,
+                                size_t len, bool *equal)
+{
+	*equal = false;
+	return encode(m, sets, n_sets, true, NULL, NULL, data, len, equal);
 }

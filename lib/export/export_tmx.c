@@ -177,16 +177,25 @@ static void points(tmx *t, const char *el, const char *pts)
 	end(t);
 }
 
-/* The deck as "SET; SET TILE COUNT; …" (schemas/export-tmx.md). */
+/* The deck as "SET; SET TILE COUNT; …" (schemas/export-tmx.md), in one
+ * growing buffer (not the whole string copied again per entry); NULL when
+ * out of memory. */
 static char *deck_text(const cm_map *m)
 {
-	char *s = cm_strdup("");
-	for (size_t i = 0; s && i < m->n_deck; i++) {
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	if (!f)
+		return NULL;
+	bool ok = true;
+	for (size_t i = 0; ok && i < m->n_deck; i++) {
 		const cm_deck_entry *e = &m->deck[i];
-		char *n = e->tile ? cm_asprintf("%s%s%s %s %d", s, i ? "; " : "", e->tileset, e->tile, e->count)
-		                  : cm_asprintf("%s%s%s", s, i ? "; " : "", e->tileset);
+		ok = (e->tile ? fprintf(f, "%s%s %s %d", i ? "; " : "", e->tileset, e->tile, e->count)
+		              : fprintf(f, "%s%s", i ? "; " : "", e->tileset)) >= 0;
+	}
+	if (fclose(f) || !ok) {
 		free(s);
-		s = n;
+		return NULL;
 	}
 	return s;
 }
@@ -400,29 +409,56 @@ static bool print_written(const cm_edge_print *p, const char *label)
 	       (p->kind == CM_PRINT_NEUTRAL && (label || p->arms));
 }
 
-static void prints_group(tmx *t, int id, const char *name, cm_print_kind kind)
+/* Row-major indices of the squares with any edge print, so that the three
+ * print groups visit those, not every square of the grid three times. */
+typedef struct {
+	size_t *v;
+	size_t n;
+} printed;
+
+static int printed_find(const cm_map *m, printed *out)
+{
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows, n = 0;
+	for (size_t i = 0; i < n_sq; i++) {
+		const cm_edge_print *p = m->squares[i].print;
+		n += (p[0].kind | p[1].kind | p[2].kind | p[3].kind) != CM_PRINT_NONE;
+	}
+	out->n = 0;
+	out->v = n ? malloc(n * sizeof *out->v) : NULL;
+	if (n && !out->v)
+		return CM_ENOMEM;
+	for (size_t i = 0; i < n_sq; i++) {
+		const cm_edge_print *p = m->squares[i].print;
+		if ((p[0].kind | p[1].kind | p[2].kind | p[3].kind) != CM_PRINT_NONE)
+			out->v[out->n++] = i;
+	}
+	return 0;
+}
+
+static void prints_group(tmx *t, const printed *pr, int id, const char *name, cm_print_kind kind)
 {
 	const cm_map *m = t->m;
 	group(t, id, name);
-	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++)
-			for (int e = 0; e < 4; e++) {
-				const cm_edge_print *p = &cm_map_at(m, x, y)->print[e];
-				if (p->kind != kind)
-					continue;
-				const char *label = cm_map_print_label(m, x, y, (cm_side)e);
-				if (!print_written(p, label))
-					continue;
-				long px, py;
-				bool vertical;
-				side_segment(x, y, e, &px, &py, &vertical);
-				object(t, label, px, py, 0, 0);
-				start(t, "properties");
-				prop_int(t, "arms", p->arms);
-				end(t);
-				points(t, "polyline", vertical ? "0,0 0,32" : "0,0 32,0");
-				end(t);
-			}
+	for (size_t i = 0; i < pr->n; i++) {
+		int x = (int)(pr->v[i] % (size_t)m->cols), y = (int)(pr->v[i] / (size_t)m->cols);
+		for (int e = 0; e < 4; e++) {
+			const cm_edge_print *p = &cm_map_at(m, x, y)->print[e];
+			if (p->kind != kind)
+				continue;
+			const char *label = cm_map_print_label(m, x, y, (cm_side)e);
+			if (!print_written(p, label))
+				continue;
+			long px, py;
+			bool vertical;
+			side_segment(x, y, e, &px, &py, &vertical);
+			object(t, label, px, py, 0, 0);
+			start(t, "properties");
+			prop_int(t, "arms", p->arms);
+			end(t);
+			points(t, "polyline", vertical ? "0,0 0,32" : "0,0 32,0");
+			end(t);
+		}
+	}
 	end(t);
 }
 
@@ -460,16 +496,27 @@ static void ferries_group(tmx *t)
 static void islands_group(tmx *t)
 {
 	const cm_map *m = t->m;
+	/* each island's point on its first square in row-major order, found
+	 * in one pass over the grid (an island without squares: the origin's) */
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	size_t *first = m->n_islands ? malloc(m->n_islands * sizeof *first) : NULL;
+	if (m->n_islands && !first)
+		t->err = 1;
+	for (size_t i = 0; first && i < m->n_islands; i++)
+		first[i] = n_sq;
+	for (size_t k = 0; first && k < n_sq; k++) {
+		int32_t is = m->squares[k].island;
+		if (is >= 0 && (size_t)is < m->n_islands && first[is] == n_sq)
+			first[is] = k;
+	}
 	group(t, 8, "islands");
-	for (size_t i = 0; i < m->n_islands; i++) {
+	for (size_t i = 0; first && i < m->n_islands; i++) {
 		const cm_island *is = &m->islands[i];
 		long px = TS / 2, py = TS / 2;
-		for (int k = 0; k < m->cols * m->rows; k++)
-			if (m->squares[k].island == (int)i) {
-				px = (long)(k % m->cols) * TS + TS / 2;
-				py = (long)(k / m->cols) * TS + TS / 2;
-				break;
-			}
+		if (first[i] < n_sq) {
+			px = (long)(first[i] % (size_t)m->cols) * TS + TS / 2;
+			py = (long)(first[i] / (size_t)m->cols) * TS + TS / 2;
+		}
 		object(t, is->name, px, py, 0, 0);
 		start(t, "properties");
 		prop(t, "title", is->title ? is->title : "");
@@ -479,6 +526,7 @@ static void islands_group(tmx *t)
 		end(t);
 	}
 	end(t);
+	free(first);
 	group(t, 9, "island-squares");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
@@ -581,9 +629,13 @@ static int build_tmx(const cm_map *m, const char *kinds, int next_id, xmlBufferP
 	end(&t);
 	squares_layer(&t);
 	bigcities_group(&t);
-	prints_group(&t, 4, "prints-road", CM_PRINT_ROAD);
-	prints_group(&t, 5, "prints-city", CM_PRINT_CITY);
-	prints_group(&t, 6, "prints-neutral", CM_PRINT_NEUTRAL);
+	printed pr;
+	if (printed_find(m, &pr))
+		t.err = 1;
+	prints_group(&t, &pr, 4, "prints-road", CM_PRINT_ROAD);
+	prints_group(&t, &pr, 5, "prints-city", CM_PRINT_CITY);
+	prints_group(&t, &pr, 6, "prints-neutral", CM_PRINT_NEUTRAL);
+	free(pr.v);
 	ferries_group(&t);
 	islands_group(&t);
 	names_group(&t);
@@ -603,6 +655,24 @@ static int write_buf(FILE *f, void *arg)
 	return fwrite(xmlBufferContent(xb), 1, n, f) == n ? 0 : CM_EIO;
 }
 
+/* The document with its nextobjectid value put in: the bytes before the
+ * placeholder value, the value, the bytes after it. */
+typedef struct {
+	const char *doc;
+	size_t head, tail_at, len; /* head bytes, then the value, then doc[tail_at..len) */
+	char value[32];
+} spliced;
+
+static int write_spliced(FILE *f, void *arg)
+{
+	const spliced *sp = arg;
+	size_t v = strlen(sp->value), tail = sp->len - sp->tail_at;
+	return fwrite(sp->doc, 1, sp->head, f) == sp->head && fwrite(sp->value, 1, v, f) == v &&
+	               fwrite(sp->doc + sp->tail_at, 1, tail, f) == tail
+	           ? 0
+	           : CM_EIO;
+}
+
 int cm_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, cm_diags *d)
 {
 	int rc = cm_map_check_model(m, NULL, NULL, d);
@@ -616,19 +686,27 @@ int cm_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, 
 		rc = CM_ENOMEM;
 		goto out;
 	}
-	/* once to count the object ids (nextobjectid comes first), once for real */
-	rc = build_tmx(m, ref, 1, xb, &ids, &bad);
-	if (!rc) {
-		xmlBufferEmpty(xb);
-		rc = build_tmx(m, ref, ids, xb, &ids, &bad);
-	}
+	/* nextobjectid comes first but is known only at the end: the document
+	 * is built once with 0 there, and the count goes in as it is written */
+	rc = build_tmx(m, ref, 0, xb, &ids, &bad);
 	if (rc) {
 		if (bad)
 			cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, m->id,
 			             "text is not valid utf-8 or holds control characters: \"%s\"", bad);
 		goto out;
 	}
-	rc = cm_write_to(tmx_path, write_buf, xb, d);
+	/* the map's start tag, before any text of the map's own */
+	static const char mark[] = " nextobjectid=\"0\"";
+	spliced sp = { .doc = (const char *)xmlBufferContent(xb), .len = (size_t)xmlBufferLength(xb) };
+	const char *at = strstr(sp.doc, mark);
+	if (!at) { /* cannot happen: the writer puts the attribute there */
+		rc = CM_EINVAL;
+		goto out;
+	}
+	sp.head = (size_t)(at - sp.doc) + sizeof mark - 3; /* up to the opening quote */
+	sp.tail_at = sp.head + 1;                          /* past the 0 */
+	snprintf(sp.value, sizeof sp.value, "%d", ids);
+	rc = cm_write_to(tmx_path, write_spliced, &sp, d);
 out:
 	xmlBufferFree(xb);
 	free(ref);
