@@ -477,20 +477,14 @@ static int build_static(cm_board *b, cm_diags *d)
 	int N = b->n_sq, C = b->cols;
 	int32_t *piece_city = NULL; /* per big-city piece: its city */
 	uint8_t *mark = NULL, *col = NULL;
-	ALLOC_DENSE(b->border, N);
-	ALLOC_DENSE(b->sq_kind, N);
 	ALLOC(b->island, N);
 	ALLOC(b->island_arms, N);
 	ALLOC(b->side_static, N * 4);
 	ALLOC(b->side_bc, N * 4);
 	ALLOC(b->side_ferry, N * 4);
-	ALLOC_DENSE(b->bc_base, N);
 	ALLOC(b->bc_type, N);
-	ALLOC_DENSE(b->play8, N);
 	ALLOC(b->bc8, N);
 	ALLOC(b->sq_links, N);
-	ALLOC_DENSE(b->req0, N);
-	ALLOC_DENSE(b->sflags0, N);
 	ALLOC(b->bc_adj_start, m->n_bigcities + 1);
 	ALLOC(b->isl_start, m->n_islands + 1);
 	ALLOC(b->isl_sq, N);
@@ -498,6 +492,17 @@ static int build_static(cm_board *b, cm_diags *d)
 	ALLOC(b->start_pick, N);
 	ALLOC(mark, N);
 	ALLOC(col, C + 2);
+	/* the arrays every square writes, in one block (huge pages where the
+	 * system grants them): bc_base first, aligned, then the bytes */
+	if (!(b->slab = cm_calloc_big((size_t)N, sizeof *b->bc_base + 5)))
+		goto nomem;
+	b->bc_base = (int32_t *)b->slab;
+	uint8_t *bytes = (uint8_t *)b->slab + (size_t)N * sizeof *b->bc_base;
+	b->border = bytes;
+	b->sq_kind = bytes + N;
+	b->play8 = bytes + 2 * (size_t)N;
+	b->req0 = bytes + 3 * (size_t)N;
+	b->sflags0 = bytes + 4 * (size_t)N;
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
 	static const int ex[8] = { -1, 0, 1, 1, 1, 0, -1, -1 }, ey[8] = { -1, -1, -1, 0, 1, 1, 1, 0 };
 	for (int k = 0; k < 4; k++)
@@ -1144,9 +1149,9 @@ void cm_board_free(cm_board *b)
 {
 	if (!b)
 		return;
-	void *p[] = { b->border, b->sq_kind, b->island, b->island_arms, b->side_static, b->side_bc,
-		      b->side_ferry, b->bc_base, b->bc_type, b->bc_info, b->bc_adj_start, b->bc_adj,
-		      b->isl_start, b->isl_sq, b->start_sq, b->start_pick, b->play8, b->bc8, b->req0, b->sflags0,
+	void *p[] = { b->slab, b->island, b->island_arms, b->side_static, b->side_bc,
+		      b->side_ferry, b->bc_type, b->bc_info, b->bc_adj_start, b->bc_adj,
+		      b->isl_start, b->isl_sq, b->start_sq, b->start_pick, b->bc8,
 		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
 		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
