@@ -512,6 +512,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	memset(b->bc_base, 0xff, (size_t)N * sizeof *b->bc_base);
 	int n_prints = 0; /* road and city prints of playable squares (ferry ends taken off below) */
 	bool in_range = true;
+	size_t n_bcsq = 0; /* big-city squares */
 	for (int y = 0; y < b->rows; y++) {
 		uint8_t *bd = b->border + y * C;
 		memset(bd, (y == 0 ? BD_N : 0) | (y == b->rows - 1 ? BD_S : 0), (size_t)C);
@@ -525,13 +526,15 @@ static int build_static(cm_board *b, cm_diags *d)
 			uint8_t f = kflags[kind < CM_SQ_KIND_COUNT ? kind : 0];
 			b->sq_kind[s] = (uint8_t)kind;
 			b->sflags0[s] = f;
+			n_bcsq += kind == CM_SQ_BIGCITY;
 			if (!(f & SF_PLAYABLE))
 				continue;
 			b->n_playable++;
-			for (int k = 0; k < 4; k++) {
-				unsigned pk = q[x].print[k].kind;
-				n_prints += pk == CM_PRINT_ROAD || pk == CM_PRINT_CITY;
-			}
+			const cm_edge_print *pr = q[x].print;
+			/* in range, road and city are the print kinds with bit 1 */
+			if ((pr[0].kind | pr[1].kind | pr[2].kind | pr[3].kind) & 2)
+				for (int k = 0; k < 4; k++)
+					n_prints += pr[k].kind == CM_PRINT_ROAD || pr[k].kind == CM_PRINT_CITY;
 			if (kind == CM_SQ_ISLAND) {
 				/* the model checker holds the index to -1..n_islands-1;
 				 * an island square without a valid island never opens */
@@ -590,7 +593,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			b->sflags0[s] |= SF_BIGCITY;
 		}
 	/* big-city squares among the 8 around: counted from the few big-city squares */
-	for (int s = 0; s < N; s++) {
+	for (int s = 0; n_bcsq && s < N; s++) {
 		if (b->sq_kind[s] != CM_SQ_BIGCITY)
 			continue;
 		for (int k = 0; k < 8; k++) {
@@ -641,7 +644,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	node *n = b->nodes;
 	/* big-city nodes: open edges towards playable squares; pieces of one
 	 * city join each other; sides facing anything else are closed */
-	for (int s = 0; s < N; s++) {
+	for (int s = 0; n_pieces && s < N; s++) {
 		if (!(b->sflags0[s] & SF_BIGCITY))
 			continue;
 		const type_info *pt = &b->bc_info[b->bc_type[s]];
@@ -659,7 +662,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		}
 	}
 	b->n_nodes = n_static;
-	for (int s = 0; s < N; s++) {
+	for (int s = 0; n_pieces && s < N; s++) {
 		if (!(b->sflags0[s] & SF_BIGCITY))
 			continue;
 		for (int k = 1; k <= 2; k++) { /* E and S: each pair once */

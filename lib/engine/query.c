@@ -79,44 +79,63 @@ typedef struct {
 	const cm_board *b;
 	const int *takes;           /* per square, or NULL: */
 	const uint8_t *takes_req;   /* per printed requirement */
-	uint8_t *reach, *isl_open, *touched;
+	uint8_t *reach, *isl_open;
+	uint8_t *st;                /* per square: ST_ */
 	int32_t *queue;
 	int tail;
 } walk;
 
-/* Marks square q reachable when it takes a tile and queues it; an island
- * square waits for its island (touched keeps it for then). */
+/* What a square is to the walk. */
+enum {
+	ST_NO = 0,      /* takes no tile */
+	ST_OPEN = 1,    /* takes one: reached when a neighbour is */
+	ST_ISLAND = 2,  /* an island square: waits for its island */
+	ST_WAITING = 3, /* an island square a neighbour reached: goes on when the island opens */
+	ST_REACHED = 4
+};
+
+/* Square q next to a reached one (q in the grid). */
 static inline void reach_sq(walk *w, int q)
 {
-	const cm_board *b = w->b;
-	if (q < 0 || w->reach[q])
-		return;
-	uint8_t f = b->sflags0[q];
-	if (!(f & SF_PLAYABLE) || !(w->takes ? w->takes[q] : w->takes_req[b->req0[q]]))
-		return;
-	if (!(f & SF_ALLOWED) && !(b->island[q] >= 0 && w->isl_open[b->island[q]])) {
-		w->touched[q] = 1; /* not allowed and playable: an island square */
-		return;
+	uint8_t t = w->st[q];
+	if (t == ST_OPEN) {
+		w->st[q] = ST_REACHED;
+		w->queue[w->tail++] = q;
+	} else if (t == ST_ISLAND) {
+		const cm_board *b = w->b;
+		if (b->island[q] >= 0 && w->isl_open[b->island[q]]) {
+			w->st[q] = ST_REACHED;
+			w->queue[w->tail++] = q;
+		} else {
+			w->st[q] = ST_WAITING;
+		}
 	}
-	w->reach[q] = 1;
-	w->queue[w->tail++] = q;
 }
 
 /* One breadth-first pass, each square queued once, each big city and
- * island opened once, so linear in the board whatever its shape. */
+ * island opened once, so linear in the board whatever its shape. What each
+ * square is comes first, in one pass over the flat arrays, so the walk
+ * reads one byte per neighbour. */
 static int reach_walk(walk w)
 {
 	const cm_board *b = w.b;
 	const cm_map *m = b->map;
-	w.touched = calloc((size_t)b->n_sq + 1, 1);
-	w.queue = cm_calloc_big((size_t)b->n_sq + 1, sizeof *w.queue);
+	int N = b->n_sq;
+	w.st = cm_calloc_big((size_t)N + 1, 1);
+	w.queue = cm_calloc_big((size_t)N + 1, sizeof *w.queue);
 	uint8_t *bc_done = calloc(m->n_bigcities + 1, 1);
 	uint8_t *isl_open = w.isl_open;
-	if (!w.touched || !bc_done || !w.queue) {
-		free(w.touched);
+	if (!w.st || !bc_done || !w.queue) {
+		free(w.st);
 		free(bc_done);
 		free(w.queue);
 		return CM_ENOMEM;
+	}
+	for (int q = 0; q < N; q++) {
+		uint8_t f = b->sflags0[q];
+		bool takes = (f & SF_PLAYABLE) && (w.takes ? w.takes[q] != 0 : w.takes_req[b->req0[q]] != 0);
+		/* playable and not allowed: an island square */
+		w.st[q] = (uint8_t)(!takes ? ST_NO : (f & SF_ALLOWED) ? ST_OPEN : ST_ISLAND);
 	}
 	int head = 0;
 	for (int i = 0; i < b->n_start; i++)
@@ -152,14 +171,20 @@ static int reach_walk(walk w)
 			int isl = cm__island_of(b, o);
 			if (isl >= 0 && !isl_open[isl]) {
 				isl_open[isl] = 1;
-				for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++)
-					if (w.touched[b->isl_sq[i]])
-						reach_sq(&w, b->isl_sq[i]);
+				for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++) {
+					int q = b->isl_sq[i];
+					if (w.st[q] == ST_WAITING) {
+						w.st[q] = ST_REACHED;
+						w.queue[w.tail++] = q;
+					}
+				}
 			}
 			reach_sq(&w, o);
 		}
 	}
-	free(w.touched);
+	for (int q = 0; q < N; q++)
+		w.reach[q] = w.st[q] == ST_REACHED;
+	free(w.st);
 	free(bc_done);
 	free(w.queue);
 	return 0;

@@ -195,7 +195,19 @@ static void put_shape(writer *w, int sec, const cm_tile_type *t)
 typedef struct {
 	unsigned char *sq, *mk, *pr;
 	uint32_t n_mk; /* markers written so far */
+	bool cmp;      /* compare with the bytes at sq, mk, pr instead of writing them */
+	bool diff;     /* (cmp) a record differed */
 } sq_out;
+
+/* Writes (or compares) n bytes at *at and moves past them. */
+static inline void emit(sq_out *o, unsigned char **at, const unsigned char *b, size_t n)
+{
+	if (o->cmp)
+		o->diff = o->diff || memcmp(*at, b, n) != 0;
+	else
+		memcpy(*at, b, n);
+	*at += n;
+}
 
 /* The square records (SQRS, their markers MRKS, their prints PRNT). With
  * o NULL, a first pass: it counts the records and enters the strings in
@@ -205,11 +217,24 @@ typedef struct {
  * entry beside the grid (w->has, a bit per square). */
 static void put_squares(writer *w, const cm_map *m, sq_out *o)
 {
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	if (!o && (n_sq >= NONE32 || w->n[S_SQRS])) {
+		w->err = CM_ELIMIT;
+		return;
+	}
+	if (!o)
+		w->n[S_SQRS] = (uint32_t)n_sq;
 	for (int y = 0; y < m->rows && !w->err; y++)
 		for (int x = 0; x < m->cols; x++) {
 			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
 			const cm_square *s = &m->squares[i];
-			const cm_square_extra *xe = w->has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL;
+			bool has = w->has[i / 8] >> (i % 8) & 1;
+			if (!o && !has) { /* first pass, nothing beside the grid: only counts */
+				w->n[S_PRNT] += (s->print[0].kind != CM_PRINT_NONE) + (s->print[1].kind != CM_PRINT_NONE) +
+				                (s->print[2].kind != CM_PRINT_NONE) + (s->print[3].kind != CM_PRINT_NONE);
+				continue;
+			}
+			const cm_square_extra *xe = has ? cm_map_extra_find(m, (int)i) : NULL;
 			size_t n_markers = xe ? xe->n_markers : 0;
 			if (n_markers > 0xFFFF) {
 				w->err = CM_ELIMIT;
@@ -217,7 +242,7 @@ static void put_squares(writer *w, const cm_map *m, sq_out *o)
 			}
 			uint32_t name = xe ? str_ref(&w->st, xe->name) : NONE32;
 			if (o) {
-				unsigned char *q = o->sq;
+				unsigned char q[20];
 				q[0] = (unsigned char)s->kind;
 				q[1] = s->arms;
 				q[2] = (unsigned char)n_markers;
@@ -226,15 +251,14 @@ static void put_squares(writer *w, const cm_map *m, sq_out *o)
 				set32(q + 8, s->island < 0 ? NONE32 : (uint32_t)s->island);
 				set32(q + 12, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
 				set32(q + 16, o->n_mk);
-				o->sq += 20;
-			} else {
-				rec(w, S_SQRS);
+				emit(o, &o->sq, q, sizeof q);
 			}
 			for (size_t k = 0; k < n_markers; k++) {
 				uint32_t t = str_ref(&w->st, xe->markers[k]);
 				if (o) {
-					set32(o->mk, t);
-					o->mk += 4;
+					unsigned char tb[4];
+					set32(tb, t);
+					emit(o, &o->mk, tb, 4);
 					o->n_mk++;
 				} else {
 					rec(w, S_MRKS);
@@ -249,7 +273,7 @@ static void put_squares(writer *w, const cm_map *m, sq_out *o)
 					rec(w, S_PRNT);
 					continue;
 				}
-				unsigned char *pq = o->pr;
+				unsigned char pq[12];
 				pq[0] = (unsigned char)x;
 				pq[1] = (unsigned char)(x >> 8);
 				pq[2] = (unsigned char)y;
@@ -259,7 +283,7 @@ static void put_squares(writer *w, const cm_map *m, sq_out *o)
 				pq[6] = p->arms;
 				pq[7] = 0;
 				set32(pq + 8, label);
-				o->pr += 12;
+				emit(o, &o->pr, pq, sizeof pq);
 			}
 		}
 }
@@ -406,7 +430,7 @@ static int assemble(writer *w, const cm_map *m, unsigned char **out, size_t *len
 	p[10] = CM_EXPORT_BIN_MINOR;
 	set32(p + 12, (uint32_t)off);
 	set32(p + 16, S_COUNT);
-	sq_out o = { p + offs[S_SQRS] + 8, p + offs[S_MRKS] + 8, p + offs[S_PRNT] + 8, 0 };
+	sq_out o = { p + offs[S_SQRS] + 8, p + offs[S_MRKS] + 8, p + offs[S_PRNT] + 8, 0, false, false };
 	size_t strs = w->st.b.n;
 	put_squares(w, m, &o);
 	if (w->err || w->st.b.n != strs) { /* the first pass entered every string */
@@ -437,12 +461,75 @@ static int assemble(writer *w, const cm_map *m, unsigned char **out, size_t *len
 	return 0;
 }
 
-/* The encoding; the model check first unless the caller has just run it. */
-static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned char **out,
-                  size_t *len)
+/* Whether the len bytes at data are the file assemble would lay out,
+ * compared in place: the square records by the second pass of
+ * put_squares, the rest section by section, then the header and table
+ * with the CRC-32 of the (by then equal) sections of data. */
+static int assemble_equal(writer *w, const cm_map *m, const unsigned char *data, size_t len, bool *equal)
 {
-	*out = NULL;
-	*len = 0;
+	*equal = false;
+	size_t off = HEADER_SIZE + ENTRY_SIZE * S_COUNT;
+	size_t offs[S_COUNT], size[S_COUNT];
+	for (int s = 0; s < S_COUNT; s++) {
+		size[s] = s == S_STRS ? w->st.b.n : 8 + (direct(s) ? (size_t)w->n[s] * rec_size[s] : w->s[s].n);
+		offs[s] = off;
+		off += (size[s] + 3) & ~(size_t)3;
+	}
+	if (off > NONE32)
+		return CM_ELIMIT;
+	if (len != off)
+		return 0;
+	static const unsigned char zero[4];
+	for (int s = 0; s < S_COUNT; s++) {
+		const unsigned char *b = data + offs[s];
+		unsigned char hd[8];
+		set32(hd, w->n[s]);
+		set32(hd + 4, rec_size[s]);
+		if (s == S_STRS ? size[s] && memcmp(b, w->st.b.p, size[s]) != 0
+		                : memcmp(b, hd, 8) != 0 || (!direct(s) && w->s[s].n && memcmp(b + 8, w->s[s].p, w->s[s].n) != 0))
+			return 0;
+		if (memcmp(b + size[s], zero, ((size[s] + 3) & ~(size_t)3) - size[s]) != 0)
+			return 0;
+	}
+	/* the records are only read at data: cast for the shared cursor type */
+	sq_out o = { (unsigned char *)(uintptr_t)(data + offs[S_SQRS] + 8),
+		     (unsigned char *)(uintptr_t)(data + offs[S_MRKS] + 8),
+		     (unsigned char *)(uintptr_t)(data + offs[S_PRNT] + 8), 0, true, false };
+	size_t strs = w->st.b.n;
+	put_squares(w, m, &o);
+	if (w->err || w->st.b.n != strs)
+		return w->err ? w->err : CM_EINTERNAL;
+	if (o.diff)
+		return 0;
+	unsigned char head[HEADER_SIZE + ENTRY_SIZE * S_COUNT];
+	memset(head, 0, sizeof head);
+	memcpy(head, "CMAP\r\n\x1a\n", 8);
+	head[8] = CM_EXPORT_BIN_MAJOR;
+	head[10] = CM_EXPORT_BIN_MINOR;
+	set32(head + 12, (uint32_t)off);
+	set32(head + 16, S_COUNT);
+	for (int s = 0; s < S_COUNT; s++) {
+		unsigned char *e = head + HEADER_SIZE + ENTRY_SIZE * (size_t)s;
+		memcpy(e, tags[s], 4);
+		set32(e + 4, (uint32_t)offs[s]);
+		set32(e + 8, (uint32_t)size[s]);
+		set32(e + 12, crc32_of(data + offs[s], size[s]));
+	}
+	set32(head + 20, crc32_of(head + HEADER_SIZE, ENTRY_SIZE * S_COUNT));
+	*equal = memcmp(head, data, sizeof head) == 0;
+	return 0;
+}
+
+/* The encoding; the model check first unless the caller has just run it. */
+/* With equal, nothing is built: *equal says whether the cmp_len bytes at cmp
+ * are the encoding. */
+static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned char **out,
+                  size_t *len, const unsigned char *cmp, size_t cmp_len, bool *equal)
+{
+	if (out) {
+		*out = NULL;
+		*len = 0;
+	}
 	cm_export_deck dk;
 	int rc = checked ? cm_export_deck_resolve(m, sets, n_sets, &dk) : cm_export_prepare(m, sets, n_sets, &dk);
 	if (rc)
@@ -468,7 +555,7 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 	for (int s = 0; !rc && s < S_COUNT; s++)
 		rc = w.s[s].err;
 	if (!rc)
-		rc = assemble(&w, m, out, len);
+		rc = equal ? assemble_equal(&w, m, cmp, cmp_len, equal) : assemble(&w, m, out, len);
 	free(has);
 	for (int s = 0; s < S_COUNT; s++)
 		free(w.s[s].p);
@@ -481,11 +568,18 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
                   unsigned char **out, size_t *len)
 {
-	return encode(m, sets, n_sets, false, out, len);
+	return encode(m, sets, n_sets, false, out, len, NULL, 0, NULL);
 }
 
 int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned char **out,
                           size_t *len)
 {
-	return encode(m, sets, n_sets, true, out, len);
+	return encode(m, sets, n_sets, true, out, len, NULL, 0, NULL);
+}
+
+int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const unsigned char *data,
+                                size_t len, bool *equal)
+{
+	*equal = false;
+	return encode(m, sets, n_sets, true, NULL, NULL, data, len, equal);
 }

@@ -40,6 +40,12 @@ long cm_export_in_deck(const cm_map *m, const cm_export_deck *dk, size_t si, siz
  * is not checked a second time. */
 int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned char **out,
                           size_t *len);
+/* Whether the len bytes at data are, byte for byte, cm_export_bin_checked
+ * of m, compared in place without building the encoding (the pack
+ * reader's check of a stored binary): 0 and *equal, or the error the
+ * encoding would give. */
+int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const unsigned char *data,
+                                size_t len, bool *equal);
 /* Edge kinds of t derived from its features (t itself is not modified). */
 void cm_export_edges(const cm_tile_type *t, uint8_t edge[4]);
 

@@ -716,13 +716,9 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 			rc = CM_EINVAL;
 			goto out;
 		}
-		if ((rc = cm_map_new(cols, rows, &m)))
-			goto out;
 		/* a grid row is the defining element of its squares */
-		for (int i = 0; kinds && i < cols * rows; i++) {
-			m->squares[i].kind = (cm_square_kind)kinds[i];
-			m->squares[i].line = row_lines[i / cols];
-		}
+		if ((rc = cm__map_new_grid(cols, rows, kinds, row_lines, &m)))
+			goto out;
 	}
 	if ((acols && acols != m->cols) || (arows && arows != m->rows))
 		rd_report(&r, "CM0216", line, 0, "map says %d x %d squares, its %s has %d x %d", acols ? acols : m->cols,

@@ -543,6 +543,21 @@ static void h2_square(hasher2 *h, const cm_square *s, const cm_square_extra *x)
 	}
 }
 
+/* Item 7 for a square known to be plain (no row beside the grid): its
+ * two bytes straight into the buffer. */
+static inline void h2_plain(hasher2 *h, const cm_square *s)
+{
+	hasher *b = &h->h;
+	if (b->n + 2 > sizeof b->buf) {
+		cm_sha256_update(&b->s, b->buf, b->n);
+		b->n = 0;
+		b->flushes++;
+	}
+	b->buf[b->n++] = h->sq[s->kind];
+	b->buf[b->n++] = (uint8_t)(h->pr[s->print[0].kind] | h->pr[s->print[1].kind] << 2 |
+	                           h->pr[s->print[2].kind] << 4 | h->pr[s->print[3].kind] << 6);
+}
+
 /* Items 8 and 9, and the digest; CM_EINVAL when a value had no code. */
 static int h2_end(hasher2 *h, const cm_map *m, cm_tileset *const *used, size_t n_used, uint8_t out[32])
 {
@@ -2121,8 +2136,10 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const
 			}
 			if (r->rc)
 				break;
-			if (r->h) /* a square without a row has nothing beside the grid */
-				h2_square(r->h, s, seen[i] ? cm_map_extra_find(m, (int)i) : NULL);
+			if (r->h && seen[i])
+				h2_square(r->h, s, cm_map_extra_find(m, (int)i));
+			else if (r->h) /* no row: nothing beside the grid, kinds from the tables */
+				h2_plain(r->h, s);
 		}
 	}
 	r->where = where;
@@ -2383,14 +2400,19 @@ static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset 
 		rc = CM_ENOMEM;
 		goto out;
 	}
-	rc = cm_export_bin_checked(m, sets, n_sets, &want, &want_len); /* cm_pack_read_map checked m */
+	bool equal = false;
+	/* cm_pack_read_map checked m; compared in place, the encoding is only
+	 * built (for its length) when it differs */
+	rc = cm_export_bin_equal_checked(m, sets, n_sets, stored, stored_len, &equal);
+	if (!rc && !equal)
+		rc = cm_export_bin_checked(m, sets, n_sets, &want, &want_len);
 	if (rc == CM_ENOMEM)
 		goto out;
 	if (rc) {
 		cm_diags_check(d, "CM0413", p->path, 0, 0, where, "the map cannot be encoded as a client binary: %s",
 		               cm_strerror(rc));
 		rc = CM_EINVAL;
-	} else if (stored_len != want_len || (want_len && memcmp(stored, want, want_len) != 0)) {
+	} else if (!equal) {
 		cm_diags_check(d, "CM0413", p->path, 0, 0, where,
 		               "stored client binary (%zu bytes) differs from the encoding of the map (%zu bytes)",
 		               stored_len, want_len);

@@ -100,6 +100,11 @@ _Static_assert(sizeof(cm_square) <= CM_SQUARE_MAX_BYTES, "cm_square is larger th
 
 int cm_map_new(int cols, int rows, cm_map **out)
 {
+	return cm__map_new_grid(cols, rows, NULL, NULL, out);
+}
+
+int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *row_lines, cm_map **out)
+{
 	*out = NULL;
 	if (cols <= 0 || rows <= 0 || cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID)
 		return CM_EINVAL;
@@ -113,10 +118,15 @@ int cm_map_new(int cols, int rows, cm_map **out)
 	}
 	m->cols = cols;
 	m->rows = rows;
-	for (int i = 0; i < cols * rows; i++) {
-		m->squares[i].island = -1;
-		m->squares[i].bigcity = -1;
-	}
+	for (int y = 0, i = 0; y < rows; y++)
+		for (int x = 0; x < cols; x++, i++) {
+			m->squares[i].island = -1;
+			m->squares[i].bigcity = -1;
+			if (kinds) {
+				m->squares[i].kind = kinds[i];
+				m->squares[i].line = row_lines[y];
+			}
+		}
 	m->setup.followers = 9;
 	m->seam = -1;
 	cm_rules_default(&m->rules, CM_EDITION_C2);

@@ -456,32 +456,43 @@ static const uint8_t faces_land_kind[256] = {
 	[CM_SQ_LAND] = 1, [CM_SQ_START] = 1, [CM_SQ_TOWN] = 1, [CM_SQ_ISLAND] = 1, [CM_SQ_BIGCITY] = 1,
 };
 
-/* Whether square (x,y) passes check_squares without a word: the one test
- * a million squares take; only a square failing it is checked again, the
- * long way, for its diagnostics. */
-static bool square_quiet(const cm_map *m, int x, int y, const uint8_t *quiet)
+/* Square (x,y) on the one pass every square takes: with mw (the reader's
+ * own map), its default prints first (cm_map_default_prints: neutral on
+ * the sides that face no land); then whether it passes check_squares
+ * without a word, on masks of its sides, so that only a square failing
+ * it is checked again, the long way, for its diagnostics. */
+static bool square_quiet(const cm_map *m, cm_map *mw, int x, int y, const uint8_t *quiet)
 {
 	static const uint8_t playable[256] = {
 		[CM_SQ_LAND] = 1, [CM_SQ_START] = 1, [CM_SQ_TOWN] = 1, [CM_SQ_ISLAND] = 1,
 	};
-	const cm_square *sq = &m->squares[y * m->cols + x];
+	int C = m->cols, i = y * C + x;
+	const cm_square *g = m->squares, *sq = &g[i];
+	const cm_edge_print *p = sq->print;
+	unsigned none = (unsigned)(p[0].kind == CM_PRINT_NONE) | (unsigned)(p[1].kind == CM_PRINT_NONE) << 1 |
+	                (unsigned)(p[2].kind == CM_PRINT_NONE) << 2 | (unsigned)(p[3].kind == CM_PRINT_NONE) << 3;
 	if (!playable[sq->kind]) {
-		for (int s = 0; s < MAX_SIDE; s++)
-			if (sq->print[s].kind != CM_PRINT_NONE)
-				return false;
+		if (none != 15)
+			return false;
 	} else {
-		const cm_square *g = m->squares;
-		int C = m->cols, i = y * C + x;
-		const bool land[4] = { y > 0 && faces_land_kind[g[i - C].kind], x + 1 < C && faces_land_kind[g[i + 1].kind],
-			               y + 1 < m->rows && faces_land_kind[g[i + C].kind],
-			               x > 0 && faces_land_kind[g[i - 1].kind] };
-		for (int s = 0; s < MAX_SIDE; s++) {
-			const cm_edge_print *p = &sq->print[s];
-			if (land[s] != (p->kind == CM_PRINT_NONE) || (p->kind == CM_PRINT_NEUTRAL && p->arms))
-				return false;
-		}
+		unsigned land = (unsigned)(y > 0 && faces_land_kind[g[i - C].kind]) |
+		                (unsigned)(x + 1 < C && faces_land_kind[g[i + 1].kind]) << 1 |
+		                (unsigned)(y + 1 < m->rows && faces_land_kind[g[i + C].kind]) << 2 |
+		                (unsigned)(x > 0 && faces_land_kind[g[i - 1].kind]) << 3;
+		unsigned fix = mw ? none & ~land : 0;
+		for (int s = 0; fix; s++, fix >>= 1)
+			if (fix & 1) {
+				mw->squares[i].print[s].kind = CM_PRINT_NEUTRAL;
+				none &= ~(1u << s);
+			}
+		unsigned arms_neutral = (unsigned)(p[0].kind == CM_PRINT_NEUTRAL && p[0].arms) |
+		                        (unsigned)(p[1].kind == CM_PRINT_NEUTRAL && p[1].arms) |
+		                        (unsigned)(p[2].kind == CM_PRINT_NEUTRAL && p[2].arms) |
+		                        (unsigned)(p[3].kind == CM_PRINT_NEUTRAL && p[3].arms);
+		if (land != none || arms_neutral)
+			return false;
 	}
-	if (quiet && (quiet[y * m->cols + x] & CM_MAP_QUIET_ISLAND))
+	if (quiet && (quiet[i] & CM_MAP_QUIET_ISLAND))
 		return true;
 	if (sq->kind == CM_SQ_ISLAND)
 		return sq->island >= 0 && (size_t)sq->island < m->n_islands;
@@ -500,9 +511,6 @@ typedef struct {
 static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, square_counts *n, cm_map *mw,
                           bool *grid_ok)
 {
-	static const uint8_t playable_kind[256] = {
-		[CM_SQ_LAND] = 1, [CM_SQ_START] = 1, [CM_SQ_TOWN] = 1, [CM_SQ_ISLAND] = 1,
-	};
 	bool in_range = true;
 	/* the where strings are formatted only for a diagnostic: this loop sees every square */
 	char w[WHERE_MAX];
@@ -511,19 +519,6 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *sq = cm_map_at(m, x, y);
-			if (mw && playable_kind[sq->kind]) {
-				/* cm_map_default_prints of this square */
-				const cm_square *g = m->squares;
-				int C = m->cols, i = y * C + x;
-				const bool faces[4] = { y > 0 && faces_land_kind[g[i - C].kind],
-					                x + 1 < C && faces_land_kind[g[i + 1].kind],
-					                y + 1 < m->rows && faces_land_kind[g[i + C].kind],
-					                x > 0 && faces_land_kind[g[i - 1].kind] };
-				cm_square *sw = &mw->squares[i];
-				for (int s = 0; s < MAX_SIDE; s++)
-					if (sw->print[s].kind == CM_PRINT_NONE && !faces[s])
-						sw->print[s].kind = CM_PRINT_NEUTRAL;
-			}
 			if (grid_ok)
 				in_range &= cm__square_in_range(m, sq);
 			n->starts += sq->kind == CM_SQ_START;
@@ -531,7 +526,7 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 			if (n->has_square && sq->kind == CM_SQ_ISLAND && sq->island >= 0 &&
 			    (size_t)sq->island < m->n_islands)
 				n->has_square[sq->island] = true;
-			if (square_quiet(m, x, y, quiet))
+			if (square_quiet(m, mw, x, y, quiet))
 				continue;
 			const cm_square_extra *e = m->extras ? cm_map_extra_find(m, y * m->cols + x) : NULL;
 			bool playable = cm_square_kind_playable(sq->kind);

@@ -21,6 +21,10 @@ extern const int cm_map_side_dx[4], cm_map_side_dy[4];
  * city: such sides carry no edge print (MAP-EDGE-PRINT). */
 bool cm_map_faces_land(const cm_map *m, int x, int y, int s);
 
+/* cm_map_new with the grid's kinds (cols*rows, row-major; NULL: none)
+ * and each row's line (row_lines[y]) written on the same pass. */
+int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *row_lines, cm_map **out);
+
 /* The CM0209 id of every feature problem of a big-city piece. */
 extern const cm_feature_rules cm_map_piece_rules;
 

@@ -19,6 +19,7 @@
 #include "carcamap/export.h"
 #include "carcamap/pack.h"
 #include "base/sha256_int.h"
+#include "export/export_int.h"
 #include "util_files.h"
 #include "util_model.h"
 
@@ -465,6 +466,39 @@ static void test_pack__hash_version_by_format(void **state)
 	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), CM_EINVAL);
 	assert_true(has_diag(f->d, "CM0408", "map sample", "stored content hash differs"));
 	cm_pack_close(p);
+}
+
+/* The pack reader compares a stored client binary with the model in place
+ * (cm_export_bin_equal_checked): the encoding itself is equal, any byte
+ * changed anywhere (header, table, CRCs, records, strings, padding), a
+ * byte more or less, is not. */
+static void test_pack__binary_compared_in_place(void **state)
+{
+	fx *f = *state;
+	unsigned char *bin = NULL;
+	size_t len = 0;
+	bool eq = false;
+	assert_int_equal(cm_export_bin(f->map, f->sets, 2, &bin, &len), 0);
+	assert_true(len > 100);
+	assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, bin, len, &eq), 0);
+	assert_true(eq);
+	for (size_t i = 0; i < len; i++) {
+		bin[i] ^= 0x01;
+		assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, bin, len, &eq), 0);
+		if (eq)
+			fprintf(stderr, "byte %zu of %zu changed, still equal\n", i, len);
+		assert_false(eq);
+		bin[i] ^= 0x01;
+	}
+	assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, bin, len - 1, &eq), 0);
+	assert_false(eq);
+	unsigned char *more = malloc(len + 4);
+	memcpy(more, bin, len);
+	memset(more + len, 0, 4);
+	assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, more, len + 4, &eq), 0);
+	assert_false(eq);
+	free(more);
+	free(bin);
 }
 
 /* A write that fails leaves an existing pack byte-identical and no
@@ -932,6 +966,7 @@ int main(void)
 		cmocka_unit_test(test_pack__hash_v2_defined),
 		cmocka_unit_test(test_pack__hash_v2_follows_squares),
 		cmocka_unit_test_setup_teardown(test_pack__hash_version_by_format, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__binary_compared_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__newer_version, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__trigger_or_view_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__schema_mismatch, setup, teardown),
