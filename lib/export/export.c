@@ -8,17 +8,35 @@
 #include <string.h>
 #include "export/export_int.h"
 #include "base/json_int.h"
+#include "base/util_int.h"
 
 /* ---- shared: deck ---- */
 
-/* Index of the tile type with this id in ts, or -1 (tile ids are unique in a
- * checked set; the first one wins otherwise). */
-static int find_tile(const cm_tileset *ts, const char *id)
+/* Tile ids of one set by hash, so that resolving a deck costs O(1) per
+ * entry whatever the size of the set (tile ids are unique in a checked
+ * set; the first one wins otherwise, as the items go in in order). */
+static bool tile_id_eq(const void *ctx, size_t item)
 {
-	for (size_t i = 0; i < ts->n_tiles; i++)
-		if (strcmp(ts->tiles[i].id, id) == 0)
-			return (int)i;
-	return -1;
+	const void *const *c = ctx; /* { set, id } */
+	return strcmp(((const cm_tileset *)c[0])->tiles[item].id, c[1]) == 0;
+}
+
+static int index_tiles(const cm_tileset *ts, cm_index *ix)
+{
+	for (size_t i = 0; i < ts->n_tiles; i++) {
+		const void *ctx[2] = { ts, ts->tiles[i].id };
+		if (cm_index_find_or_add(ix, cm_hash_str(ts->tiles[i].id), i, tile_id_eq, ctx) == (size_t)-1)
+			return CM_ENOMEM;
+	}
+	return 0;
+}
+
+/* Index of the tile type with this id in the indexed set ts, or -1. */
+static int find_tile(const cm_tileset *ts, const cm_index *ix, const char *id)
+{
+	const void *ctx[2] = { ts, id };
+	size_t i = cm_index_find(ix, cm_hash_str(id), tile_id_eq, ctx);
+	return i == (size_t)-1 ? -1 : (int)i;
 }
 
 void cm_export_deck_clear(cm_export_deck *dk)
@@ -26,7 +44,44 @@ void cm_export_deck_clear(cm_export_deck *dk)
 	free(dk->sets);
 	free(dk->entry_set);
 	free(dk->entry_tile);
+	free(dk->set_first);
+	free(dk->set_default);
+	free(dk->set_fixed);
+	free(dk->in_deck);
 	memset(dk, 0, sizeof *dk);
+}
+
+/* The copies per tile type, from one pass over the deck. */
+static int count_in_deck(const cm_map *m, cm_export_deck *dk)
+{
+	size_t n_tiles = 0;
+	dk->set_first = calloc(dk->n_sets, sizeof *dk->set_first);
+	dk->set_default = calloc(dk->n_sets, sizeof *dk->set_default);
+	dk->set_fixed = calloc(dk->n_sets, sizeof *dk->set_fixed);
+	if (!dk->set_first || !dk->set_default || !dk->set_fixed)
+		return CM_ENOMEM;
+	for (size_t si = 0; si < dk->n_sets; si++) {
+		dk->set_first[si] = n_tiles;
+		n_tiles += dk->sets[si]->n_tiles;
+	}
+	dk->in_deck = calloc(n_tiles ? n_tiles : 1, sizeof *dk->in_deck);
+	if (!dk->in_deck)
+		return CM_ENOMEM;
+	for (size_t i = 0; i < m->n_deck; i++) {
+		size_t si = dk->entry_set[i];
+		int c = m->deck[i].count;
+		if (dk->entry_tile[i] < 0) { /* the whole set */
+			if (c < 0)
+				dk->set_default[si]++;
+			else
+				dk->set_fixed[si] += c;
+			continue;
+		}
+		const cm_tile_type *t = &dk->sets[si]->tiles[dk->entry_tile[i]];
+		c = c < 0 ? t->count[m->rules.edition] : c;
+		dk->in_deck[dk->set_first[si] + (size_t)dk->entry_tile[i]] += c > 0 ? c : 0;
+	}
+	return 0;
 }
 
 int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
@@ -36,10 +91,12 @@ int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_se
 	if (m->n_deck == 0)
 		return 0;
 	int rc = 0;
+	cm_index *ix = calloc(m->n_deck, sizeof *ix); /* per used set, built when first needed */
+	bool *indexed = calloc(m->n_deck, sizeof *indexed);
 	dk->sets = calloc(m->n_deck, sizeof *dk->sets);
 	dk->entry_set = calloc(m->n_deck, sizeof *dk->entry_set);
 	dk->entry_tile = calloc(m->n_deck, sizeof *dk->entry_tile);
-	if (!dk->sets || !dk->entry_set || !dk->entry_tile) {
+	if (!ix || !indexed || !dk->sets || !dk->entry_set || !dk->entry_tile) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
@@ -49,26 +106,41 @@ int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_se
 		for (size_t k = 0; k < n_sets && !ts; k++)
 			if (sets[k] && sets[k]->id && strcmp(sets[k]->id, e->tileset) == 0)
 				ts = sets[k];
-		if (!ts || cm_tileset_check_model(ts, NULL, NULL, NULL)) {
-			rc = ts ? CM_EINVAL : CM_ENOTFOUND;
+		if (!ts) {
+			rc = CM_ENOTFOUND;
 			goto out;
 		}
 		size_t si = 0;
 		while (si < dk->n_sets && dk->sets[si] != ts)
 			si++;
-		if (si == dk->n_sets)
+		if (si == dk->n_sets) { /* a set's first entry: checked once */
+			if (cm_tileset_check_model(ts, NULL, NULL, NULL)) {
+				rc = CM_EINVAL;
+				goto out;
+			}
 			dk->sets[dk->n_sets++] = ts;
+		}
 		dk->entry_set[i] = si;
 		dk->entry_tile[i] = -1;
 		if (e->tile) {
-			dk->entry_tile[i] = find_tile(ts, e->tile);
+			if (!indexed[si]) {
+				if ((rc = index_tiles(ts, &ix[si])) != 0)
+					goto out;
+				indexed[si] = true;
+			}
+			dk->entry_tile[i] = find_tile(ts, &ix[si], e->tile);
 			if (dk->entry_tile[i] < 0) {
 				rc = CM_ENOTFOUND;
 				goto out;
 			}
 		}
 	}
+	rc = count_in_deck(m, dk);
 out:
+	for (size_t i = 0; ix && i < m->n_deck; i++)
+		cm_index_free(&ix[i]);
+	free(ix);
+	free(indexed);
 	if (rc)
 		cm_export_deck_clear(dk);
 	return rc;
@@ -83,15 +155,10 @@ int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, c
 
 long cm_export_in_deck(const cm_map *m, const cm_export_deck *dk, size_t si, size_t ti)
 {
-	const cm_tile_type *t = &dk->sets[si]->tiles[ti];
-	long n = 0;
-	for (size_t i = 0; i < m->n_deck; i++) {
-		if (dk->entry_set[i] != si || (dk->entry_tile[i] >= 0 && (size_t)dk->entry_tile[i] != ti))
-			continue;
-		int c = m->deck[i].count < 0 ? t->count[m->rules.edition] : m->deck[i].count;
-		n += c > 0 ? c : 0;
-	}
-	return n;
+	if (!dk->in_deck) /* an empty deck */
+		return 0;
+	int c = dk->sets[si]->tiles[ti].count[m->rules.edition];
+	return dk->set_default[si] * (c > 0 ? c : 0) + dk->set_fixed[si] + dk->in_deck[dk->set_first[si] + ti];
 }
 
 void cm_export_edges(const cm_tile_type *t, uint8_t edge[4])

@@ -14,6 +14,13 @@ typedef struct {
 	size_t n_sets;
 	size_t *entry_set;
 	int *entry_tile;
+	/* per used set: its first slot in in_deck, the whole-set entries that
+	 * take each tile's own count, the copies whole-set entries with a
+	 * count give every tile; per tile of each used set, the copies its own
+	 * entries give (cm_export_in_deck adds them up) */
+	size_t *set_first;
+	long *set_default, *set_fixed;
+	long *in_deck;
 } cm_export_deck;
 
 /* Resolves m's deck against sets. 0, CM_ENOTFOUND or CM_ENOMEM (then *dk is

@@ -610,8 +610,17 @@ static int hash_v2(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint
 			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
 	}
 	h2_begin(h, m);
-	for (size_t i = 0; i < n; i++)
-		h2_square(h, &m->squares[i], has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL);
+	for (size_t i = 0; i < n; i++) {
+		const cm_square *s = &m->squares[i];
+		if (has[i / 8] >> (i % 8) & 1)
+			h2_square(h, s, cm_map_extra_find(m, (int)i));
+		else if (!s->arms && s->island < 0 && s->bigcity < 0 && s->kind < CM_SQ_KIND_COUNT &&
+		         (s->print[0].kind | s->print[1].kind | s->print[2].kind | s->print[3].kind) < 4 &&
+		         !(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms))
+			h2_plain(h, s); /* the common case: what h2_square would give, without its tests */
+		else
+			h2_square(h, s, NULL);
+	}
 	rc = h2_end(h, m, used, n_used, out);
 out:
 	free(has);
@@ -904,10 +913,21 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 		rc = ROW(w, S_BIGCITY, C_TEXT(m->id), C_INT((int)i), C_TEXT(m->bigcities[i].name));
 	if (!rc)
 		rc = put_grid(w, m);
+	/* a square's entry beside the grid looked up only when it has one */
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	uint8_t *has = rc ? NULL : calloc(n_sq / 8 + 1, 1);
+	if (!rc && !has)
+		rc = CM_ENOMEM;
+	for (size_t i = 0; !rc && i < cm_map_extra_count(m); i++) {
+		size_t sq = (size_t)cm_map_extra_nth(m, i)->sq;
+		if (sq < n_sq)
+			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
+	}
 	for (int y = 0; y < m->rows && !rc; y++)
 		for (int x = 0; x < m->cols && !rc; x++) {
 			const cm_square *s = cm_map_at(m, x, y);
-			const cm_square_extra *xs = m->extras ? cm_map_extra_find(m, y * m->cols + x) : NULL;
+			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
+			const cm_square_extra *xs = has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL;
 			if (!square_stored(s, xs))
 				continue;
 			rc = ROW(w, S_SQUARE, C_TEXT(m->id), C_INT(x), C_INT(y),
@@ -926,6 +946,7 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 					         C_INT((int)p->arms), C_TEXT(label));
 			}
 		}
+	free(has);
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
 		for (size_t k = 0; k < m->bigcities[i].n_pieces && !rc; k++) {
 			const cm_bigcity_piece *pc = &m->bigcities[i].pieces[k];
