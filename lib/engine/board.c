@@ -1482,6 +1482,34 @@ int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_fol
 	return cnt;
 }
 
+/* The follower on node nd of root r; at (x, y) on the map. */
+static CM__INLINE void add_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd, int32_t r, int x,
+                                    int y)
+{
+	b->nodes[r].nfol++;
+	b->nodes[r].fol[player]++;
+	cm_follower *fo = &b->fol[b->n_fol];
+	fo->player = player;
+	fo->kind = kind;
+	fo->x = x;
+	fo->y = y;
+	fo->feature = b->nodes[nd].feat;
+	b->fol_node[b->n_fol++] = nd;
+}
+
+void cm__deploy_free(cm_board *b, int f, cm_follower_kind kind, int32_t r)
+{
+	move_rec *mv = &b->log[b->n_log - 1]; /* the move that put last_sq's tile */
+	if (kind == CM_FOLLOWER_WAGON)
+		b->wagons[b->cur]--;
+	else
+		b->supply[b->cur]--;
+	add_follower(b, b->cur, kind, b->base[b->last_sq] + f, r, mv->x, mv->y);
+	b->deployed = true;
+	mv->feature = (int8_t)f;
+	mv->wagon = kind == CM_FOLLOWER_WAGON;
+}
+
 int cm_board_deploy(cm_board *b, int f, cm_follower_kind kind)
 {
 	int s = b->last_sq;
@@ -1490,32 +1518,17 @@ int cm_board_deploy(cm_board *b, int f, cm_follower_kind kind)
 	const type_info *ti = &b->deck->info[b->tile[s]];
 	if (f < 0 || f >= ti->n_feat || !kind_takes(kind, ti->kind[f]))
 		return CM_EINVAL;
-	int32_t nd = b->base[s] + f, r = cm__find(b->nodes, nd);
+	int32_t r = cm__find(b->nodes, b->base[s] + f);
 	if (b->nodes[r].nfol)
 		return CM_EINVAL; /* BASE-OCCUPIED */
-	if (kind == CM_FOLLOWER_WAGON)
-		b->wagons[b->cur]--;
-	else
-		b->supply[b->cur]--;
-	cm__put_follower(b, b->cur, kind, nd);
-	b->deployed = true;
-	b->log[b->n_log - 1].feature = (int8_t)f;
-	b->log[b->n_log - 1].wagon = kind == CM_FOLLOWER_WAGON;
+	cm__deploy_free(b, f, kind, r);
 	return 0;
 }
 
 void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd)
 {
-	int32_t r = cm__find(b->nodes, nd);
-	b->nodes[r].nfol++;
-	b->nodes[r].fol[player]++;
-	cm_follower *fo = &b->fol[b->n_fol];
-	fo->player = player;
-	fo->kind = kind;
-	fo->x = b->nodes[nd].sq % b->cols;
-	fo->y = b->nodes[nd].sq / b->cols;
-	fo->feature = b->nodes[nd].feat;
-	b->fol_node[b->n_fol++] = nd;
+	int s = b->nodes[nd].sq;
+	add_follower(b, player, kind, nd, cm__find(b->nodes, nd), s % b->cols, s / b->cols);
 }
 
 size_t cm_board_followers(const cm_board *b, const cm_follower **out)

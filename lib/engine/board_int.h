@@ -318,6 +318,9 @@ void cm__item_where(const cm_board *b, int32_t nd, cm_score_item *it); /* a scor
 uint32_t cm__epoch(cm_board *b); /* a fresh stamp value for stamp and nstamp */
 /* Records a follower of player on node nd (not its supply). */
 void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd);
+/* cm_board_deploy without its checks: feature f of last_sq's tile, whose
+ * root r the caller found free, for a follower the current player holds. */
+void cm__deploy_free(cm_board *b, int f, cm_follower_kind kind, int32_t r);
 void cm__put_tile(cm_board *b, int t, int s, int r);
 /* cm_board_place of the tile on top of the pile (t) on a legal placement,
  * without the checks: random play's turn. */

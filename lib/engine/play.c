@@ -18,25 +18,31 @@ static const uint8_t kth_rot[16][4] = {
 static void deploy_random(cm_board *b, cm_rng *rng)
 {
 	int spots[2 * CM_MAX_FEATURES], wspots[CM_MAX_FEATURES];
+	int32_t root[CM_MAX_FEATURES];
 	int s = b->last_sq;
 	bool meeple = b->supply[b->cur] > 0, wagon = b->rules.wagons && b->wagons[b->cur] > 0;
 	if (!meeple && !wagon)
 		return;
 	const type_info *ti = &b->deck->info[b->tile[s]];
 	node *nd = b->nodes;
+	int32_t base = b->base[s], r = 0;
 	int f0 = 0;
 	for (; f0 < ti->n_feat; f0++) { /* the first spot of either kind */
 		int k = ti->kind[f0];
-		if (k != CM_FEAT_GARDEN && (meeple || k != CM_FEAT_FIELD) && !nd[cm__find(nd, b->base[s] + f0)].nfol)
+		if (k != CM_FEAT_GARDEN && (meeple || k != CM_FEAT_FIELD) && !nd[r = cm__find(nd, base + f0)].nfol)
 			break;
 	}
 	if (f0 == ti->n_feat || cm__rng_below(rng, 100) >= CM_PLAY_DEPLOY_PERCENT)
 		return;
+	/* the spots from f0 on, with their roots for the deploy */
 	uint32_t n = 0, m = 0;
 	for (int f = f0; f < ti->n_feat; f++) {
 		int k = ti->kind[f];
-		if (k == CM_FEAT_GARDEN || nd[cm__find(nd, b->base[s] + f)].nfol)
-			continue;
+		if (f > f0) {
+			if (k == CM_FEAT_GARDEN || nd[r = cm__find(nd, base + f)].nfol)
+				continue;
+		}
+		root[f] = r;
 		if (meeple)
 			spots[n++] = f;
 		if (wagon && k != CM_FEAT_FIELD)
@@ -45,7 +51,7 @@ static void deploy_random(cm_board *b, cm_rng *rng)
 	for (uint32_t i = 0; i < m; i++)
 		spots[n + i] = wspots[i];
 	uint32_t k = cm__rng_below(rng, n + m);
-	cm_board_deploy(b, spots[k], k < n ? CM_FOLLOWER_MEEPLE : CM_FOLLOWER_WAGON);
+	cm__deploy_free(b, spots[k], k < n ? CM_FOLLOWER_MEEPLE : CM_FOLLOWER_WAGON, root[spots[k]]);
 }
 
 /* Step 4: each waiting wagon to a destination or back to the supply. */
