@@ -409,17 +409,25 @@ static bool direct(int s)
 	return s == S_SQRS || s == S_MRKS || s == S_PRNT;
 }
 
-static int assemble(writer *w, const cm_map *m, unsigned char **out, size_t *len)
+/* Where each section lies in the file and how long it is; the file's
+ * length, or 0 past the format's 32-bit offsets. */
+static size_t layout(const writer *w, size_t offs[S_COUNT], size_t size[S_COUNT])
 {
 	size_t off = HEADER_SIZE + ENTRY_SIZE * S_COUNT;
-	size_t offs[S_COUNT], size[S_COUNT];
 	for (int s = 0; s < S_COUNT; s++) {
 		/* a table: count, record size, records */
 		size[s] = s == S_STRS ? w->st.b.n : 8 + (direct(s) ? (size_t)w->n[s] * rec_size[s] : w->s[s].n);
 		offs[s] = off;
 		off += (size[s] + 3) & ~(size_t)3;
 	}
-	if (off > NONE32)
+	return off > NONE32 ? 0 : off;
+}
+
+static int assemble(writer *w, const cm_map *m, unsigned char **out, size_t *len)
+{
+	size_t offs[S_COUNT], size[S_COUNT];
+	size_t off = layout(w, offs, size);
+	if (!off)
 		return CM_ELIMIT;
 	unsigned char *p = malloc(off);
 	if (!p)
@@ -468,14 +476,9 @@ static int assemble(writer *w, const cm_map *m, unsigned char **out, size_t *len
 static int assemble_equal(writer *w, const cm_map *m, const unsigned char *data, size_t len, bool *equal)
 {
 	*equal = false;
-	size_t off = HEADER_SIZE + ENTRY_SIZE * S_COUNT;
 	size_t offs[S_COUNT], size[S_COUNT];
-	for (int s = 0; s < S_COUNT; s++) {
-		size[s] = s == S_STRS ? w->st.b.n : 8 + (direct(s) ? (size_t)w->n[s] * rec_size[s] : w->s[s].n);
-		offs[s] = off;
-		off += (size[s] + 3) & ~(size_t)3;
-	}
-	if (off > NONE32)
+	size_t off = layout(w, offs, size);
+	if (!off)
 		return CM_ELIMIT;
 	if (len != off)
 		return 0;
