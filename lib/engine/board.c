@@ -811,8 +811,9 @@ static CM__INLINE void log_move(cm_board *b, cm_move_kind k, int t, int s, int r
 	mv->player = (uint8_t)b->cur;
 	mv->type = (uint8_t)(t < 0 ? 0 : t);
 	mv->rot = (uint8_t)r;
-	mv->x = (int16_t)(s >= 0 ? s % b->cols : -1);
-	mv->y = (int16_t)(s >= 0 ? s / b->cols : -1);
+	int y = s >= 0 ? cm__row(b, s) : -1;
+	mv->x = (int16_t)(s >= 0 ? s - y * b->cols : -1);
+	mv->y = (int16_t)y;
 	mv->feature = -1;
 	mv->wagon = 0;
 }
@@ -1050,6 +1051,7 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	b->n_players = n_players;
 	b->flags = flags;
 	b->cols = map->cols;
+	b->cols_inv = map->cols > 0 ? ((1ull << 42) + (uint64_t)map->cols - 1) / (uint64_t)map->cols : 0;
 	b->rows = map->rows;
 	b->n_sq = map->cols * map->rows;
 	int rc;
@@ -1528,7 +1530,8 @@ int cm_board_deploy(cm_board *b, int f, cm_follower_kind kind)
 void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd)
 {
 	int s = b->nodes[nd].sq;
-	add_follower(b, player, kind, nd, cm__find(b->nodes, nd), s % b->cols, s / b->cols);
+	int y = cm__row(b, s);
+	add_follower(b, player, kind, nd, cm__find(b->nodes, nd), s - y * b->cols, y);
 }
 
 size_t cm_board_followers(const cm_board *b, const cm_follower **out)

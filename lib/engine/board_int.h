@@ -45,6 +45,11 @@ typedef struct {
 	uint8_t open0[CM_MAX_FEATURES];    /* sides a road or city touches */
 	uint8_t nflags[CM_MAX_FEATURES];   /* NF_MULTI, NF_INN, NF_CATHEDRAL */
 	uint32_t touches[CM_MAX_FEATURES]; /* fields: cities on the tile */
+	/* deck types: rotcnt then rotmask in the deck's table of distinct
+	 * ones (cm_deck.fit; types of one edge pattern share it), so the
+	 * frontier scans of random play touch few cache lines; NULL for
+	 * big-city pieces */
+	const uint8_t *fit;
 } type_info;
 
 struct cm_deck {
@@ -56,6 +61,7 @@ struct cm_deck {
 	int start;
 	int total;
 	type_info *info;
+	uint8_t *fit;   /* per distinct edge pattern: rotcnt[256], rotmask[256] */
 };
 
 /* Fills ti from a tile type. 0 or CM_EINVAL (too many features, a slot
@@ -121,6 +127,7 @@ struct cm_board {
 
 	/* static, per map */
 	int cols, rows, n_sq;
+	uint64_t cols_inv;  /* ceil(2^42 / cols): cm__row divides by a multiply */
 	/* Neighbours are computed, not stored (a 1024x1024 map would spend
 	 * 48 MB on them): cm__nb and cm__nb8 below. */
 	void *slab;         /* one block holding bc_base, border, sq_kind, play8, req0, sflags0 */
@@ -255,6 +262,13 @@ static inline int cm__ctz(unsigned m)
 
 /* Grid edges a square lies on (bit d: no neighbour across side d). */
 enum { BD_N = 1, BD_E = 2, BD_S = 4, BD_W = 8 };
+
+/* Square s's row, s / cols: exact for s < 2^21 and cols <= 2^10
+ * (CM_GRID_MAX), as cols_inv * cols - 2^42 < cols. */
+static inline int cm__row(const cm_board *b, int s)
+{
+	return (int)(((uint64_t)s * b->cols_inv) >> 42);
+}
 
 /* The neighbour of square s across side d (N E S W), -1 off the grid. */
 static inline int32_t cm__nb(const cm_board *b, int s, int d)

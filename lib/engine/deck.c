@@ -154,6 +154,27 @@ static int deck_finish(cm_deck *k, cm_diags *d)
 		}
 		k->total += k->count[i];
 	}
+	if (rc == 0 && k->n_types) {
+		/* the fit tables of the distinct edge patterns (edge[0] decides
+		 * rotcnt and rotmask), one copy each */
+		k->fit = malloc(k->n_types * 512);
+		if (!k->fit)
+			return CM_ENOMEM;
+		size_t n_fit = 0;
+		for (size_t i = 0; i < k->n_types; i++) {
+			size_t j = 0;
+			while (j < i && memcmp(k->info[j].edge[0], k->info[i].edge[0], 4) != 0)
+				j++;
+			if (j < i) {
+				k->info[i].fit = k->info[j].fit;
+				continue;
+			}
+			uint8_t *f = k->fit + 512 * n_fit++;
+			memcpy(f, k->info[i].rotcnt, 256);
+			memcpy(f + 256, k->info[i].rotmask, 256);
+			k->info[i].fit = f;
+		}
+	}
 	if (rc == 0 && k->start >= 0 && k->count[k->start] < 1) {
 		deck_err(d, "deck", "no copy of the start tile", k->types[k->start]->id);
 		rc = CM_EINVAL;
@@ -307,6 +328,7 @@ void cm_deck_free(cm_deck *k)
 	free(k->types);
 	free(k->count);
 	free(k->info);
+	free(k->fit);
 	free(k);
 }
 

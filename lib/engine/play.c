@@ -83,7 +83,7 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		return CM_EINVAL;
 	while (b->pile_top < b->pile_n) {
 		int t = b->pile[b->pile_top];
-		const uint8_t *rc = b->deck->info[t].rotcnt;
+		const uint8_t *rc = b->deck->info[t].fit; /* rotcnt, then rotmask */
 		const uint8_t *fr = b->front_req;
 		int nf = b->n_front;
 		/* one pass over the frontier's requirements counts the legal
@@ -128,7 +128,7 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		if (i)
 			k -= cum[i - 1];
 		int s = b->front[i];
-		cm__place_drawn(b, t, s, kth_rot[b->deck->info[t].rotmask[fr[i]]][k]);
+		cm__place_drawn(b, t, s, kth_rot[rc[256 + fr[i]]][k]);
 		deploy_random(b, rng);
 		cm_board_end_turn(b, NULL, NULL);
 		if (b->n_wait)
