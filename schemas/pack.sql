@@ -1,12 +1,12 @@
 -- SPDX-License-Identifier: MIT
--- carcamap map pack, schema version 3 (schemas/pack.md documents it).
+-- carcamap map pack, schema version 4 (schemas/pack.md documents it).
 -- This file is the source of truth: the library embeds it and runs it to
 -- create a pack, and compares an opened pack's tables against it.
 -- Every table is STRICT; kinds, sides and editions are stored as their
 -- names, slot sets and feature sets as integer bit masks.
 PRAGMA page_size = 4096;
 PRAGMA application_id = 1128353104; -- 0x43414D50, 'CAMP'
-PRAGMA user_version = 3; -- format 3: tables of format 2, maps.hash is content hash version 2
+PRAGMA user_version = 4; -- format 4: tables and hash of format 3, map_binary holds CMAP 2.0 (format_version 2)
 
 CREATE TABLE pack_meta (
 	key TEXT PRIMARY KEY NOT NULL,
@@ -219,7 +219,8 @@ CREATE TABLE map_about (
 	PRIMARY KEY (map_id, key)
 ) STRICT;
 
--- Per-map client binary encoding (schemas/export docs), filled by export.
+-- Per-map client binary encoding (schemas/export-bin.md), per major version
+-- of the encoding; compile stores the current one (2 in format 4).
 CREATE TABLE map_binary (
 	map_id TEXT NOT NULL REFERENCES maps (id),
 	format_version INTEGER NOT NULL,

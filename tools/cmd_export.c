@@ -28,6 +28,10 @@ static void usage(FILE *f)
 	        "\n"
 	        "Options:\n"
 	        "  --format FMT       json, bin, tmx or xml (required)\n"
+	        "  --bin-version V    bin: the format's major version, 2 (default, two\n"
+	        "                     bytes per square) or 1 (a record per square and\n"
+	        "                     per edge print, for clients whose reader predates\n"
+	        "                     2.0; lib/reader/ reads both); '1.0', '2.0' also do\n"
 	        "  -o, --output FILE  where to write; '-' or none: standard output (json,\n"
 	        "                     xml; bin only when stdout is not a terminal); tmx\n"
 	        "                     needs a file\n"
@@ -41,6 +45,7 @@ static void usage(FILE *f)
 	        "Examples:\n"
 	        "  carcamap export --format json maps/germany/germany.xml -o germany.json\n"
 	        "  carcamap export --format bin build/maps.pack --map taiwan -o taiwan.cmap\n"
+	        "  carcamap export --format bin --bin-version 1 maps/taiwan/taiwan.xml -o old.cmap\n"
 	        "  carcamap export --format tmx build/maps.pack --map benelux -o benelux.tmx\n"
 	        "  carcamap export --format xml build/maps.pack --map france > france.xml\n"
 	        "\n"
@@ -71,12 +76,13 @@ static int write_job(FILE *f, void *arg)
 }
 
 /* Writes the export to path atomically, or to stdout when path is NULL. */
-static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_t n, int fmt, cm_diags *d)
+static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_t n, int fmt, unsigned major,
+                     cm_diags *d)
 {
 	job j = { m, sets, n, fmt, NULL, 0, d };
 	unsigned char *bin = NULL;
 	int rc = 0;
-	if (fmt == X_BIN && (rc = cm_export_bin(m, sets, n, &bin, &j.len)) != 0) {
+	if (fmt == X_BIN && (rc = cm_export_bin_version(m, sets, n, major, &bin, &j.len)) != 0) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL, "cannot encode map %s: %s", m->id,
 		             cm_strerror(rc));
 		return rc;
@@ -117,6 +123,7 @@ int cmd_export(int argc, char **argv)
 		{ "map", required_argument, NULL, 'm' },
 		{ "printing", required_argument, NULL, 'P' },
 		{ "tilesets", required_argument, NULL, 'T' },
+		{ "bin-version", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -131,6 +138,8 @@ int cmd_export(int argc, char **argv)
 	}
 	const char *out = NULL;
 	int fmt = X_NONE, ec = EXIT_CLEAN, c;
+	unsigned major = CM_EXPORT_BIN_MAJOR;
+	bool major_given = false;
 	cli_opts o = { .cmd = "export", .opts = opts, .usage = usage, .tilesets = w, .printing = &t.printing };
 	while ((c = cli_next_option(&o, argc, argv, ":ho:T:")) >= 0) {
 		switch (c) {
@@ -143,6 +152,15 @@ int cmd_export(int argc, char **argv)
 			break;
 		case 'o': out = strcmp(optarg, "-") == 0 ? NULL : optarg; break;
 		case 'm': t.map_id = optarg; break;
+		case 'B':
+			if (strcmp(optarg, "1") == 0 || strcmp(optarg, "1.0") == 0)
+				major = 1;
+			else if (strcmp(optarg, "2") == 0 || strcmp(optarg, "2.0") == 0)
+				major = 2;
+			else
+				ec = cli_usage_error("export", "unknown binary format version '%s' (use 2 or 1)", optarg);
+			major_given = true;
+			break;
 		}
 		if (ec)
 			goto done;
@@ -157,6 +175,10 @@ int cmd_export(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		ec = cli_usage_error("export", "no map to export");
+		goto done;
+	}
+	if (major_given && fmt != X_BIN) {
+		ec = cli_usage_error("export", "--bin-version applies to --format bin only");
 		goto done;
 	}
 	if (fmt == X_TMX && !out) {
@@ -201,7 +223,7 @@ int cmd_export(int argc, char **argv)
 			if (fmt == X_XML && out && !rebase_paths(m, out))
 				rc = CM_ENOMEM;
 			if (!rc)
-				rc = write_out(out, m, sets, n, fmt, d);
+				rc = write_out(out, m, sets, n, fmt, major, d);
 		}
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);

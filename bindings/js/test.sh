@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The JavaScript reader's tests: builds the package (build.sh), exports
-# every bundled map as binary and as JSON, runs node --test on
+# every bundled map as binary (2.0 and 1.0) and as JSON, runs node --test on
 # bindings/js/test/ against them, then npm pack makes the package and its
 # file list and version are checked. Skipped, with a message, without
 # emscripten or node.
@@ -22,6 +22,7 @@ for d in maps/*/; do
   id=$(basename "$d")
   [ -f "$d$id.xml" ] || continue
   "$CM" export --format bin "$d$id.xml" -o "$maps/$id.cmap" 2>"$maps/log" &&
+    "$CM" export --format bin --bin-version 1 "$d$id.xml" -o "$maps/$id.v1.cmap" 2>"$maps/log" &&
     "$CM" export --format json "$d$id.xml" -o "$maps/$id.json" 2>"$maps/log" ||
     { cat "$maps/log"; echo "FAIL js: exporting $id"; exit 1; }
   n=$((n + 1))

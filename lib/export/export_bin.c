@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* export_bin.c: the compact binary export (schemas/export-bin.md): a header,
  * a section table with a CRC-32 per section, and little-endian record
- * tables that lib/reader/cmap.c reads without carcamap. Sections are built
- * in separate buffers, then laid out 4-aligned in a fixed order. */
+ * tables that lib/reader/cmap.c reads without carcamap. Major version 2
+ * (the default): two bytes per square and records for the few squares and
+ * prints that carry more; 1 (for older readers): a record per square and
+ * per print. Sections are built in separate buffers (1.0's square records
+ * straight into the file), then laid out 4-aligned in a fixed order. */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -134,14 +137,24 @@ static uint32_t str_ref(strtab *t, const char *s)
 	return off;
 }
 
-/* Section ids in file order. */
+/* Section ids: those of 1.0 in its file order, then those of 2.0 alone. */
 enum { S_META, S_RULE, S_STRS, S_SQRS, S_MRKS, S_PRNT, S_BIGC, S_PIEC, S_FEAT, S_CONT,
-       S_FERY, S_ISLD, S_TSET, S_TILE, S_DECK, S_COUNT };
+       S_FERY, S_ISLD, S_TSET, S_TILE, S_DECK, S_GRID, S_SQEX, S_PREX, S_COUNT };
 static const char tags[S_COUNT][5] = { "META", "RULE", "STRS", "SQRS", "MRKS", "PRNT", "BIGC",
                                        "PIEC", "FEAT", "CONT", "FERY", "ISLD", "TSET", "TILE",
-                                       "DECK" };
-/* v1.0 record size of each table section (0: not a table) */
-static const uint32_t rec_size[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 8, 32, 48, 12 };
+                                       "DECK", "GRID", "SQEX", "PREX" };
+/* x.0 record size of each table section (0: not a table) */
+static const uint32_t rec_size[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 8, 32, 48, 12,
+                                            2, 24, 12 };
+/* The sections of each major version in file order. */
+#define N_SECS 16 /* at most */
+static const int n_order[2] = { 15, 16 };
+static const int order[2][N_SECS] = {
+	{ S_META, S_RULE, S_STRS, S_SQRS, S_MRKS, S_PRNT, S_BIGC, S_PIEC, S_FEAT, S_CONT, S_FERY, S_ISLD,
+	  S_TSET, S_TILE, S_DECK },
+	{ S_META, S_RULE, S_STRS, S_GRID, S_SQEX, S_MRKS, S_PREX, S_BIGC, S_PIEC, S_FEAT, S_CONT, S_FERY,
+	  S_ISLD, S_TSET, S_TILE, S_DECK },
+};
 
 typedef struct {
 	buf s[S_COUNT];      /* record bytes of each section (STRS: in st; SQRS,
@@ -150,6 +163,7 @@ typedef struct {
 	strtab st;
 	int err;
 	const uint8_t *has;  /* a bit per square: it has an entry beside the grid */
+	unsigned major;      /* 1 or 2 */
 } writer;
 
 static void rec(writer *w, int sec)
@@ -288,6 +302,76 @@ static void put_squares(writer *w, const cm_map *m, sq_out *o)
 		}
 }
 
+/* 2.0's squares: GRID (kind, and the four print kinds at 2 bits each, of
+ * every square), SQEX for a square with arms, a name, an island, a big
+ * city or markers (its markers into MRKS), PREX for a print with arms or
+ * a label; both in square order, then side. Strings enter the table in
+ * the order of the records: name, markers, labels of each square. */
+static void put_grid(writer *w, const cm_map *m)
+{
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	buf *g = &w->s[S_GRID];
+	if (n_sq >= NONE32 / 2 || g->n) {
+		w->err = CM_ELIMIT;
+		return;
+	}
+	if (!(g->p = malloc(2 * n_sq + 1))) {
+		w->err = CM_ENOMEM;
+		return;
+	}
+	g->n = g->cap = 2 * n_sq;
+	w->n[S_GRID] = (uint32_t)n_sq;
+	unsigned char *q = g->p;
+	for (size_t i = 0; i < n_sq && !w->err; i++) {
+		const cm_square *s = &m->squares[i];
+		q[2 * i] = s->kind;
+		q[2 * i + 1] = (unsigned char)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
+		                               s->print[3].kind << 6);
+		bool has = w->has[i / 8] >> (i % 8) & 1;
+		if (!has && !s->arms && s->island < 0 && s->bigcity < 0 &&
+		    !(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms))
+			continue; /* nothing beside the grid */
+		const cm_square_extra *xe = has ? cm_map_extra_find(m, (int)i) : NULL;
+		size_t n_markers = xe ? xe->n_markers : 0;
+		if (n_markers > 0xFFFF) {
+			w->err = CM_ELIMIT;
+			break;
+		}
+		uint32_t name = xe ? str_ref(&w->st, xe->name) : NONE32;
+		if (s->arms || name != NONE32 || s->island >= 0 || s->bigcity >= 0 || n_markers) {
+			buf *b = &w->s[S_SQEX];
+			put32(b, (uint32_t)i);
+			put8(b, s->arms);
+			put8(b, 0);
+			put16(b, (unsigned)n_markers);
+			put32(b, name);
+			put32(b, s->island < 0 ? NONE32 : (uint32_t)s->island);
+			put32(b, s->bigcity < 0 ? NONE32 : (uint32_t)s->bigcity);
+			put32(b, w->n[S_MRKS]);
+			rec(w, S_SQEX);
+			for (size_t k = 0; k < n_markers; k++) {
+				put32(&w->s[S_MRKS], str_ref(&w->st, xe->markers[k]));
+				rec(w, S_MRKS);
+			}
+		}
+		for (int e = 0; e < 4; e++) {
+			const cm_edge_print *p = &s->print[e];
+			if (p->kind == CM_PRINT_NONE)
+				continue;
+			uint32_t label = xe ? str_ref(&w->st, xe->label[e]) : NONE32;
+			if (!p->arms && label == NONE32)
+				continue;
+			buf *b = &w->s[S_PREX];
+			put32(b, (uint32_t)i);
+			put8(b, (unsigned)e);
+			put8(b, p->arms);
+			put16(b, 0);
+			put32(b, label);
+			rec(w, S_PREX);
+		}
+	}
+}
+
 static void put_map(writer *w, const cm_map *m)
 {
 	buf *b = &w->s[S_META];
@@ -315,7 +399,10 @@ static void put_map(writer *w, const cm_map *m)
 	put8(b, 0);
 	rec(w, S_RULE);
 
-	put_squares(w, m, NULL);
+	if (w->major == 1)
+		put_squares(w, m, NULL);
+	else
+		put_grid(w, m);
 
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *c = &m->bigcities[i];
@@ -403,20 +490,23 @@ static void put_deck(writer *w, const cm_map *m, const cm_export_deck *dk)
 }
 
 /* Lays the sections out after the header and the table, each copied
- * once into the one buffer of the file. */
-static bool direct(int s)
+ * once into the one buffer of the file; 1.0's square records are written
+ * there by put_squares (direct). */
+static bool direct(const writer *w, int s)
 {
-	return s == S_SQRS || s == S_MRKS || s == S_PRNT;
+	return w->major == 1 && (s == S_SQRS || s == S_MRKS || s == S_PRNT);
 }
 
-/* Where each section lies in the file and how long it is; the file's
- * length, or 0 past the format's 32-bit offsets. */
+/* Where each section of the version lies in the file and how long it
+ * is; the file's length, or 0 past the format's 32-bit offsets. */
 static size_t layout(const writer *w, size_t offs[S_COUNT], size_t size[S_COUNT])
 {
-	size_t off = HEADER_SIZE + ENTRY_SIZE * S_COUNT;
-	for (int s = 0; s < S_COUNT; s++) {
+	int n = n_order[w->major - 1];
+	size_t off = HEADER_SIZE + ENTRY_SIZE * (size_t)n;
+	for (int k = 0; k < n; k++) {
+		int s = order[w->major - 1][k];
 		/* a table: count, record size, records */
-		size[s] = s == S_STRS ? w->st.b.n : 8 + (direct(s) ? (size_t)w->n[s] * rec_size[s] : w->s[s].n);
+		size[s] = s == S_STRS ? w->st.b.n : 8 + (direct(w, s) ? (size_t)w->n[s] * rec_size[s] : w->s[s].n);
 		offs[s] = off;
 		off += (size[s] + 3) & ~(size_t)3;
 	}
@@ -429,23 +519,27 @@ static int assemble(writer *w, const cm_map *m, unsigned char **out, size_t *len
 	size_t off = layout(w, offs, size);
 	if (!off)
 		return CM_ELIMIT;
+	int n = n_order[w->major - 1];
 	unsigned char *p = malloc(off);
 	if (!p)
 		return CM_ENOMEM;
-	memset(p, 0, HEADER_SIZE + ENTRY_SIZE * S_COUNT);
+	memset(p, 0, HEADER_SIZE + ENTRY_SIZE * (size_t)n);
 	memcpy(p, "CMAP\r\n\x1a\n", 8);
-	p[8] = CM_EXPORT_BIN_MAJOR;
-	p[10] = CM_EXPORT_BIN_MINOR;
+	p[8] = (unsigned char)w->major;
+	p[10] = w->major == CM_EXPORT_BIN_MAJOR ? CM_EXPORT_BIN_MINOR : 0;
 	set32(p + 12, (uint32_t)off);
-	set32(p + 16, S_COUNT);
-	sq_out o = { p + offs[S_SQRS] + 8, p + offs[S_MRKS] + 8, p + offs[S_PRNT] + 8, 0, false, false };
-	size_t strs = w->st.b.n;
-	put_squares(w, m, &o);
-	if (w->err || w->st.b.n != strs) { /* the first pass entered every string */
-		free(p);
-		return w->err ? w->err : CM_EINTERNAL;
+	set32(p + 16, (uint32_t)n);
+	if (w->major == 1) {
+		sq_out o = { p + offs[S_SQRS] + 8, p + offs[S_MRKS] + 8, p + offs[S_PRNT] + 8, 0, false, false };
+		size_t strs = w->st.b.n;
+		put_squares(w, m, &o);
+		if (w->err || w->st.b.n != strs) { /* the first pass entered every string */
+			free(p);
+			return w->err ? w->err : CM_EINTERNAL;
+		}
 	}
-	for (int s = 0; s < S_COUNT; s++) {
+	for (int k = 0; k < n; k++) {
+		int s = order[w->major - 1][k];
 		unsigned char *b = p + offs[s];
 		if (s == S_STRS) {
 			if (size[s])
@@ -453,17 +547,17 @@ static int assemble(writer *w, const cm_map *m, unsigned char **out, size_t *len
 		} else {
 			set32(b, w->n[s]);
 			set32(b + 4, rec_size[s]);
-			if (w->s[s].n && !direct(s))
+			if (w->s[s].n && !direct(w, s))
 				memcpy(b + 8, w->s[s].p, w->s[s].n);
 		}
 		memset(b + size[s], 0, ((size[s] + 3) & ~(size_t)3) - size[s]); /* padding */
-		unsigned char *e = p + HEADER_SIZE + ENTRY_SIZE * (size_t)s;
+		unsigned char *e = p + HEADER_SIZE + ENTRY_SIZE * (size_t)k;
 		memcpy(e, tags[s], 4);
 		set32(e + 4, (uint32_t)offs[s]);
 		set32(e + 8, (uint32_t)size[s]);
 		set32(e + 12, crc32_of(b, size[s]));
 	}
-	set32(p + 20, crc32_of(p + HEADER_SIZE, ENTRY_SIZE * S_COUNT));
+	set32(p + 20, crc32_of(p + HEADER_SIZE, ENTRY_SIZE * (size_t)n));
 	*out = p;
 	*len = off;
 	return 0;
@@ -482,57 +576,67 @@ static int assemble_equal(writer *w, const cm_map *m, const unsigned char *data,
 		return CM_ELIMIT;
 	if (len != off)
 		return 0;
+	int n = n_order[w->major - 1];
 	static const unsigned char zero[4];
-	for (int s = 0; s < S_COUNT; s++) {
+	for (int k = 0; k < n; k++) {
+		int s = order[w->major - 1][k];
 		const unsigned char *b = data + offs[s];
 		unsigned char hd[8];
 		set32(hd, w->n[s]);
 		set32(hd + 4, rec_size[s]);
 		if (s == S_STRS ? size[s] && memcmp(b, w->st.b.p, size[s]) != 0
-		                : memcmp(b, hd, 8) != 0 || (!direct(s) && w->s[s].n && memcmp(b + 8, w->s[s].p, w->s[s].n) != 0))
+		                : memcmp(b, hd, 8) != 0 || (!direct(w, s) && w->s[s].n && memcmp(b + 8, w->s[s].p, w->s[s].n) != 0))
 			return 0;
 		if (memcmp(b + size[s], zero, ((size[s] + 3) & ~(size_t)3) - size[s]) != 0)
 			return 0;
 	}
-	/* the records are only read at data: cast for the shared cursor type */
-	sq_out o = { (unsigned char *)(uintptr_t)(data + offs[S_SQRS] + 8),
-		     (unsigned char *)(uintptr_t)(data + offs[S_MRKS] + 8),
-		     (unsigned char *)(uintptr_t)(data + offs[S_PRNT] + 8), 0, true, false };
-	size_t strs = w->st.b.n;
-	put_squares(w, m, &o);
-	if (w->err || w->st.b.n != strs)
-		return w->err ? w->err : CM_EINTERNAL;
-	if (o.diff)
-		return 0;
-	unsigned char head[HEADER_SIZE + ENTRY_SIZE * S_COUNT];
+	if (w->major == 1) {
+		/* the records are only read at data: cast for the shared cursor type */
+		sq_out o = { (unsigned char *)(uintptr_t)(data + offs[S_SQRS] + 8),
+			     (unsigned char *)(uintptr_t)(data + offs[S_MRKS] + 8),
+			     (unsigned char *)(uintptr_t)(data + offs[S_PRNT] + 8), 0, true, false };
+		size_t strs = w->st.b.n;
+		put_squares(w, m, &o);
+		if (w->err || w->st.b.n != strs)
+			return w->err ? w->err : CM_EINTERNAL;
+		if (o.diff)
+			return 0;
+	}
+	unsigned char head[HEADER_SIZE + ENTRY_SIZE * N_SECS];
+	size_t head_len = HEADER_SIZE + ENTRY_SIZE * (size_t)n;
 	memset(head, 0, sizeof head);
 	memcpy(head, "CMAP\r\n\x1a\n", 8);
-	head[8] = CM_EXPORT_BIN_MAJOR;
-	head[10] = CM_EXPORT_BIN_MINOR;
+	head[8] = (unsigned char)w->major;
+	head[10] = w->major == CM_EXPORT_BIN_MAJOR ? CM_EXPORT_BIN_MINOR : 0;
 	set32(head + 12, (uint32_t)off);
-	set32(head + 16, S_COUNT);
-	for (int s = 0; s < S_COUNT; s++) {
-		unsigned char *e = head + HEADER_SIZE + ENTRY_SIZE * (size_t)s;
+	set32(head + 16, (uint32_t)n);
+	for (int k = 0; k < n; k++) {
+		int s = order[w->major - 1][k];
+		unsigned char *e = head + HEADER_SIZE + ENTRY_SIZE * (size_t)k;
 		memcpy(e, tags[s], 4);
 		set32(e + 4, (uint32_t)offs[s]);
 		set32(e + 8, (uint32_t)size[s]);
 		set32(e + 12, crc32_of(data + offs[s], size[s]));
 	}
-	set32(head + 20, crc32_of(head + HEADER_SIZE, ENTRY_SIZE * S_COUNT));
-	*equal = memcmp(head, data, sizeof head) == 0;
+	set32(head + 20, crc32_of(head + HEADER_SIZE, ENTRY_SIZE * (size_t)n));
+	*equal = memcmp(head, data, head_len) == 0;
 	return 0;
 }
 
 /* The encoding; the model check first unless the caller has just run it. */
 /* With equal, nothing is built: *equal says whether the cmp_len bytes at cmp
  * are the encoding. */
-static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned char **out,
-                  size_t *len, const unsigned char *cmp, size_t cmp_len, bool *equal)
+static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned major,
+                  unsigned char **out, size_t *len, const unsigned char *cmp, size_t cmp_len, bool *equal)
 {
 	if (out) {
 		*out = NULL;
 		*len = 0;
 	}
+	if (major == 0)
+		major = CM_EXPORT_BIN_MAJOR;
+	if (major != 1 && major != 2)
+		return CM_EINVAL;
 	cm_export_deck dk;
 	int rc = checked ? cm_export_deck_resolve(m, sets, n_sets, &dk) : cm_export_prepare(m, sets, n_sets, &dk);
 	if (rc)
@@ -551,6 +655,7 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
 	}
 	w.has = has;
+	w.major = major;
 	(void)str_ref(&w.st, ""); /* offset 0 is the empty string */
 	put_map(&w, m);
 	put_deck(&w, m, &dk);
@@ -571,18 +676,24 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
                   unsigned char **out, size_t *len)
 {
-	return encode(m, sets, n_sets, false, out, len, NULL, 0, NULL);
+	return encode(m, sets, n_sets, false, CM_EXPORT_BIN_MAJOR, out, len, NULL, 0, NULL);
 }
 
-int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned char **out,
-                          size_t *len)
+int cm_export_bin_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
+                          unsigned char **out, size_t *len)
 {
-	return encode(m, sets, n_sets, true, out, len, NULL, 0, NULL);
+	return encode(m, sets, n_sets, false, major, out, len, NULL, 0, NULL);
 }
 
-int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const unsigned char *data,
-                                size_t len, bool *equal)
+int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
+                          unsigned char **out, size_t *len)
+{
+	return encode(m, sets, n_sets, true, major, out, len, NULL, 0, NULL);
+}
+
+int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
+                                const unsigned char *data, size_t len, bool *equal)
 {
 	*equal = false;
-	return encode(m, sets, n_sets, true, NULL, NULL, data, len, equal);
+	return encode(m, sets, n_sets, true, major, NULL, NULL, data, len, equal);
 }

@@ -35,17 +35,18 @@ int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, c
  * entries naming it or its whole set (an entry count of -1 means the set's
  * count for the map's edition). */
 long cm_export_in_deck(const cm_map *m, const cm_export_deck *dk, size_t si, size_t ti);
-/* cm_export_bin for a map that cm_map_check_model has just passed (the
- * pack writer and reader check every map before encoding it): the model
- * is not checked a second time. */
-int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned char **out,
-                          size_t *len);
+/* cm_export_bin_version for a map that cm_map_check_model has just passed
+ * (the pack writer and reader check every map before encoding it): the
+ * model is not checked a second time. */
+int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
+                          unsigned char **out, size_t *len);
 /* Whether the len bytes at data are, byte for byte, cm_export_bin_checked
- * of m, compared in place without building the encoding (the pack
- * reader's check of a stored binary): 0 and *equal, or the error the
- * encoding would give. */
-int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const unsigned char *data,
-                                size_t len, bool *equal);
+ * of m in major version major, compared without building the file (1.0's
+ * square records in place as they are encoded; 2.0's sections from their
+ * buffers; the pack reader's check of a stored binary): 0 and *equal, or
+ * the error the encoding would give. */
+int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
+                                const unsigned char *data, size_t len, bool *equal);
 /* Edge kinds of t derived from its features (t itself is not modified). */
 void cm_export_edges(const cm_tile_type *t, uint8_t edge[4]);
 

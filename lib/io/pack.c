@@ -35,7 +35,8 @@ struct cm_pack {
 	char *path;
 	char **maps, **sets; /* ids, sorted bytewise */
 	size_t n_maps, n_sets;
-	int version;         /* user_version: 1 (squares only), 2 (map_grids), 3 (hash version 2) */
+	int version;         /* user_version: 1 (squares only), 2 (map_grids), 3 (hash version 2),
+	                      * 4 (client binary 2.0) */
 };
 
 /* The content hash definition of the pack's stored hashes. */
@@ -1033,7 +1034,7 @@ static int put_binary(wr *w, const cm_map *m, cm_tileset *const *sets, size_t n_
 {
 	unsigned char *buf = NULL;
 	size_t len = 0;
-	int rc = cm_export_bin_checked(m, sets, n_sets, &buf, &len); /* check_inputs checked m */
+	int rc = cm_export_bin_checked(m, sets, n_sets, CM_EXPORT_BIN_MAJOR, &buf, &len); /* check_inputs checked m */
 	if (rc) {
 		cm_diags_add(w->d, CM_SEV_ERROR, NULL, w->path, 0, 0, NULL,
 		             "map %s: cannot encode the client binary: %s", m->id, cm_strerror(rc));
@@ -2380,9 +2381,11 @@ out:
 	return rc;
 }
 
-/* The client binary the pack stores for a map (in the version this carcamap
- * writes) must be, byte for byte, the encoding cm_export_bin gives of the
- * verified model: a missing or altered binary is CM0413. */
+/* The client binary the pack stores for a map must be, byte for byte, the
+ * encoding cm_export_bin_version gives of the verified model in its
+ * version: the row of the version this carcamap writes (CM_EXPORT_BIN_MAJOR),
+ * or in a pack of format 3 or older without one, the version 1 row those
+ * wrote. A missing or altered binary is CM0413. */
 static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset *const *sets,
                         size_t n_sets, cm_diags *d)
 {
@@ -2393,16 +2396,27 @@ static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset 
 	/* compared in SQLite's own buffer: no copy of a 20 MB blob */
 	sqlite3_stmt *st = NULL;
 	int rc, s;
+	unsigned major = CM_EXPORT_BIN_MAJOR;
 	if (sqlite3_prepare_v2(p->db, "SELECT data FROM map_binary WHERE map_id = ? AND format_version = ?", -1,
 	                       &st, NULL) != SQLITE_OK) {
 		rc = db_fail(d, p->db, p->path, "cannot read the pack");
 		goto out;
 	}
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, CM_EXPORT_BIN_MAJOR);
-	if ((s = sqlite3_step(st)) == SQLITE_DONE) {
-		cm_diags_check(d, "CM0413", p->path, 0, 0, where,
-		               "no client binary (format version %d) is stored", CM_EXPORT_BIN_MAJOR);
+	sqlite3_bind_int(st, 2, (int)major);
+	if ((s = sqlite3_step(st)) == SQLITE_DONE && p->version < 4) {
+		sqlite3_reset(st);
+		sqlite3_bind_int(st, 2, (int)(major = 1));
+		s = sqlite3_step(st);
+	}
+	if (s == SQLITE_DONE) {
+		if (p->version < 4)
+			cm_diags_check(d, "CM0413", p->path, 0, 0, where,
+			               "no client binary (format version %d, or 1 in a pack of format %d) is stored",
+			               CM_EXPORT_BIN_MAJOR, p->version);
+		else
+			cm_diags_check(d, "CM0413", p->path, 0, 0, where,
+			               "no client binary (format version %d) is stored", CM_EXPORT_BIN_MAJOR);
 		rc = CM_EINVAL;
 		goto out;
 	}
@@ -2422,11 +2436,11 @@ static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset 
 		goto out;
 	}
 	bool equal = false;
-	/* cm_pack_read_map checked m; compared in place, the encoding is only
-	 * built (for its length) when it differs */
-	rc = cm_export_bin_equal_checked(m, sets, n_sets, stored, stored_len, &equal);
+	/* cm_pack_read_map checked m; compared without building the file, the
+	 * encoding is only built (for its length) when it differs */
+	rc = cm_export_bin_equal_checked(m, sets, n_sets, major, stored, stored_len, &equal);
 	if (!rc && !equal)
-		rc = cm_export_bin_checked(m, sets, n_sets, &want, &want_len);
+		rc = cm_export_bin_checked(m, sets, n_sets, major, &want, &want_len);
 	if (rc == CM_ENOMEM)
 		goto out;
 	if (rc) {
@@ -2435,8 +2449,9 @@ static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset 
 		rc = CM_EINVAL;
 	} else if (!equal) {
 		cm_diags_check(d, "CM0413", p->path, 0, 0, where,
-		               "stored client binary (%zu bytes) differs from the encoding of the map (%zu bytes)",
-		               stored_len, want_len);
+		               "stored client binary (format version %u, %zu bytes) differs from the encoding of the "
+		               "map (%zu bytes)",
+		               major, stored_len, want_len);
 		rc = CM_EINVAL;
 	}
 out:

@@ -3,8 +3,11 @@
  * cmap.h and schemas/export-bin.md). cmap_open validates the whole buffer
  * once (bounds, CRCs, counts, strings, cross-references, enumerations) so
  * that the accessors only decode little-endian fields at checked offsets.
- * Plain C99; the only allocations are the small cmap_map itself and, for
- * cmap_open_file, the file's bytes. */
+ * Reads majors 1 (a record per square and per print) and 2 (two bytes per
+ * square, records only for what few squares and prints carry more). Plain
+ * C99; the only allocations are the small cmap_map itself, for 2.x a rank
+ * index of the prints (4 bytes per 64 squares), and, for cmap_open_file,
+ * the file's bytes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +17,30 @@
 #define ENTRY_SIZE 16u
 
 /* Sections this reader knows; the table ones share one layout:
- * u32 count, u32 record size, then the records. */
+ * u32 count, u32 record size, then the records. SQRS and PRNT are 1.x
+ * only, GRID, SQEX and PREX 2.x only; a file of one major has every
+ * section of its own (the other major's tags are unknown to it). */
 enum { S_META, S_RULE, S_STRS, S_SQRS, S_MRKS, S_PRNT, S_BIGC, S_PIEC, S_FEAT, S_CONT,
-       S_FERY, S_ISLD, S_TSET, S_TILE, S_DECK, S_COUNT };
+       S_FERY, S_ISLD, S_TSET, S_TILE, S_DECK, S_GRID, S_SQEX, S_PREX, S_COUNT };
 static const char tags[S_COUNT][5] = { "META", "RULE", "STRS", "SQRS", "MRKS", "PRNT", "BIGC",
                                        "PIEC", "FEAT", "CONT", "FERY", "ISLD", "TSET", "TILE",
-                                       "DECK" };
-/* the smallest record size of each table (its 1.0 size); 0: not a table */
-static const uint32_t min_rec[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 8, 32, 48, 12 };
-/* cmap_table -> section */
+                                       "DECK", "GRID", "SQEX", "PREX" };
+/* the smallest record size of each table (its x.0 size); 0: not a table */
+static const uint32_t min_rec[S_COUNT] = { 16, 20, 0, 20, 4, 12, 12, 24, 16, 4, 16, 8, 32, 48, 12,
+                                           2, 24, 12 };
+/* whether section s belongs to major version major (1 or 2) */
+static int in_major(int s, unsigned major)
+{
+	if (s == S_SQRS || s == S_PRNT)
+		return major == 1;
+	if (s == S_GRID || s == S_SQEX || s == S_PREX)
+		return major == 2;
+	return 1;
+}
+/* cmap_table -> section (CMAP_T_PRINTS: counted at open in 2.x) */
 static const int table_sec[] = { S_MRKS, S_PRNT, S_BIGC, S_PIEC, S_FEAT, S_CONT,
                                  S_FERY, S_ISLD, S_TSET, S_TILE, S_DECK };
+#define RANK_BLOCK 64u /* squares per entry of the 2.x print rank index */
 
 typedef struct {
 	const unsigned char *p; /* first record */
@@ -37,6 +53,8 @@ struct cmap_map {
 	uint32_t strs_len;
 	table t[S_COUNT];
 	uint32_t next_contact; /* while opening: where the next shape's contacts begin */
+	uint32_t n_prints;     /* edge prints (1.x: PRNT records; 2.x: counted in GRID) */
+	uint32_t *rank;        /* 2.x: prints before each block of RANK_BLOCK squares */
 	void *owned; /* the bytes cmap_open_file read, or NULL */
 };
 
@@ -74,17 +92,30 @@ static uint32_t rd32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* CRC-32 (ISO-HDLC), a byte at a time through a table made per call (256
+ * entries: cheap beside the sections it checks, and no shared state). */
 static uint32_t crc32_of(const unsigned char *p, size_t n)
 {
-	uint32_t c = 0xFFFFFFFFu;
+	uint32_t t[256], c;
 	size_t i;
 	int k;
-	for (i = 0; i < n; i++) {
-		c ^= p[i];
+	for (i = 0; i < 256; i++) {
+		c = (uint32_t)i;
 		for (k = 0; k < 8; k++)
 			c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+		t[i] = c;
 	}
+	c = 0xFFFFFFFFu;
+	for (i = 0; i < n; i++)
+		c = t[(c ^ p[i]) & 0xFFu] ^ (c >> 8);
 	return c ^ 0xFFFFFFFFu;
+}
+
+/* The edge prints a 2.x GRID print byte holds (its non-zero 2-bit fields). */
+static unsigned prints_in(unsigned v)
+{
+	v = (v | v >> 1) & 0x55u;
+	return (v & 1u) + (v >> 2 & 1u) + (v >> 4 & 1u) + (v >> 6 & 1u);
 }
 
 static const unsigned char *rec(const cmap_map *m, int s, uint32_t i)
@@ -290,11 +321,68 @@ static int check_records(cmap_map *m, int s)
 					return CMAP_EREF;
 			}
 			break;
-		default: /* CONT: checked with the shapes that own them */
+		case S_SQEX:
+			/* one per square, in square order; markers follow each other
+			 * from 0 (a square without a record starts where the last
+			 * one before it ends) */
+			if (rd32(p) >= m->t[S_GRID].n)
+				return CMAP_EREF;
+			if (i > 0 && rd32(p) <= rd32(rec(m, S_SQEX, i - 1)))
+				return CMAP_EFORMAT;
+			if (rd32(p + 20) != (i > 0 ? rd32(rec(m, S_SQEX, i - 1) + 20) + rd16(rec(m, S_SQEX, i - 1) + 6) : 0))
+				return CMAP_EFORMAT;
+			if ((rc = check_str(m, rd32(p + 8))) ||
+			    (rc = check_opt_index(rd32(p + 12), m->t[S_ISLD].n)) ||
+			    (rc = check_opt_index(rd32(p + 16), m->t[S_BIGC].n)))
+				return rc;
+			rc = check_range(rd32(p + 20), rd16(p + 6), m->t[S_MRKS].n);
+			break;
+		case S_PREX:
+			/* in square-then-side order, one per side, each on a side
+			 * whose GRID byte has a print */
+			if (p[4] > CMAP_W)
+				return CMAP_EVALUE;
+			if (rd32(p) >= m->t[S_GRID].n)
+				return CMAP_EREF;
+			if (i > 0 && (uint64_t)rd32(p) * 4u + p[4] <=
+			                     (uint64_t)rd32(rec(m, S_PREX, i - 1)) * 4u + rec(m, S_PREX, i - 1)[4])
+				return CMAP_EFORMAT;
+			if (!(rec(m, S_GRID, rd32(p))[1] >> (2u * p[4]) & 3u))
+				return CMAP_EREF;
+			rc = check_str(m, rd32(p + 8));
+			break;
+		default: /* CONT: checked with the shapes that own them; GRID: check_grid */
 			break;
 		}
 	}
 	return rc;
+}
+
+/* 2.x GRID: every kind in range; counts the prints and builds the rank
+ * index (the prints before each block of RANK_BLOCK squares) that
+ * cmap_get_print and cmap_square_prints use. */
+static int check_grid(cmap_map *m)
+{
+	const table *t = &m->t[S_GRID];
+	uint32_t i, nb = t->n / RANK_BLOCK + 1;
+	uint64_t n = 0;
+	m->rank = malloc((size_t)nb * sizeof *m->rank);
+	if (!m->rank)
+		return CMAP_ENOMEM;
+	for (i = 0; i < t->n; i++) {
+		const unsigned char *p = t->p + (size_t)i * t->rs;
+		if (i % RANK_BLOCK == 0)
+			m->rank[i / RANK_BLOCK] = (uint32_t)n;
+		if (p[0] > CMAP_SQ_HALF)
+			return CMAP_EVALUE;
+		n += prints_in(p[1]);
+		if (n >= CMAP_NONE)
+			return CMAP_ECOUNT;
+	}
+	if (t->n % RANK_BLOCK == 0)
+		m->rank[t->n / RANK_BLOCK] = (uint32_t)n;
+	m->n_prints = (uint32_t)n;
+	return 0;
 }
 
 /* Finds the known sections in the table: every entry's bounds, then the
@@ -316,7 +404,7 @@ static int read_table(cmap_map *m, const unsigned char *b, uint32_t size, uint32
 		if (o > size || len > size - o)
 			return CMAP_EBOUNDS;
 		for (s = 0; s < S_COUNT; s++)
-			if (memcmp(e, tags[s], 4) == 0)
+			if (in_major(s, m->major) && memcmp(e, tags[s], 4) == 0)
 				break;
 		if (s == S_COUNT)
 			continue;
@@ -334,7 +422,6 @@ static int read_table(cmap_map *m, const unsigned char *b, uint32_t size, uint32
 	for (s = 0; s < S_COUNT; s++)
 		if (sec[s] && crc32_of(sec[s], sec_len[s]) != crc[s])
 			return CMAP_ECRC;
-	(void)m;
 	return 0;
 }
 
@@ -343,14 +430,14 @@ static int open_checked(cmap_map *m, const unsigned char *b, size_t len)
 	const unsigned char *sec[S_COUNT] = { 0 };
 	uint32_t sec_len[S_COUNT] = { 0 };
 	uint32_t size;
-	int s, rc;
+	int s, rc, sq = S_SQRS;
 	if (memcmp(b, "CMAP\r\n\x1a\n", len < 8 ? len : 8) != 0)
 		return CMAP_EMAGIC;
 	if (len < HEADER_SIZE)
 		return CMAP_ETRUNC;
 	m->major = rd16(b + 8);
 	m->minor = rd16(b + 10);
-	if (m->major != CMAP_MAJOR)
+	if (m->major < 1 || m->major > CMAP_MAJOR)
 		return CMAP_EVERSION;
 	size = rd32(b + 12);
 	if (size > len)
@@ -360,7 +447,7 @@ static int open_checked(cmap_map *m, const unsigned char *b, size_t len)
 	if ((rc = read_table(m, b, size, rd32(b + 16), sec, sec_len)))
 		return rc;
 	for (s = 0; s < S_COUNT; s++)
-		if (!sec[s])
+		if (!sec[s] && in_major(s, m->major))
 			return CMAP_EMISSING;
 	m->strs = sec[S_STRS];
 	m->strs_len = sec_len[S_STRS];
@@ -370,7 +457,7 @@ static int open_checked(cmap_map *m, const unsigned char *b, size_t len)
 		return rc;
 	for (s = 0; s < S_COUNT; s++) {
 		table *t = &m->t[s];
-		if (!min_rec[s])
+		if (!min_rec[s] || !sec[s])
 			continue;
 		if (sec_len[s] < 8)
 			return CMAP_EFORMAT;
@@ -386,11 +473,17 @@ static int open_checked(cmap_map *m, const unsigned char *b, size_t len)
 		return CMAP_EFORMAT;
 	if ((rc = check_records(m, S_META)))
 		return rc;
-	if ((uint64_t)cmap_cols(m) * cmap_rows(m) != m->t[S_SQRS].n)
+	if (m->major >= 2)
+		sq = S_GRID;
+	if ((uint64_t)cmap_cols(m) * cmap_rows(m) != m->t[sq].n)
 		return CMAP_EFORMAT;
+	if (m->major >= 2 && (rc = check_grid(m)))
+		return rc;
 	for (s = 0; s < S_COUNT; s++)
-		if (s != S_META && (rc = check_records(m, s)))
+		if (s != S_META && sec[s] && (rc = check_records(m, s)))
 			return rc;
+	if (m->major == 1)
+		m->n_prints = m->t[S_PRNT].n;
 	return 0;
 }
 
@@ -408,6 +501,7 @@ int cmap_open(const void *buf, size_t len, cmap_map **out)
 		return CMAP_ENOMEM;
 	rc = open_checked(m, (const unsigned char *)buf, len);
 	if (rc) {
+		free(m->rank);
 		free(m);
 		return rc;
 	}
@@ -417,8 +511,10 @@ int cmap_open(const void *buf, size_t len, cmap_map **out)
 
 void cmap_close(cmap_map *m)
 {
-	if (m)
+	if (m) {
 		free(m->owned);
+		free(m->rank);
+	}
 	free(m);
 }
 
@@ -480,6 +576,8 @@ uint32_t cmap_rows(const cmap_map *m) { return rd32(rec(m, S_META, 0) + 12); }
 
 uint32_t cmap_count(const cmap_map *m, cmap_table t)
 {
+	if (t == CMAP_T_PRINTS)
+		return m->n_prints;
 	return (unsigned)t < sizeof table_sec / sizeof table_sec[0] ? m->t[table_sec[t]].n : 0;
 }
 
@@ -506,12 +604,54 @@ static const unsigned char *get(const cmap_map *m, int s, uint32_t i, const void
 	return m && out && i < m->t[s].n ? rec(m, s, i) : NULL;
 }
 
+/* 2.x: the index of the first record of table s (SQEX or PREX) whose key
+ * (square, or square * 4 + side for PREX) is at least key. */
+static uint32_t lower_bound(const cmap_map *m, int s, uint64_t key)
+{
+	uint32_t lo = 0, hi = m->t[s].n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const unsigned char *p = rec(m, s, mid);
+		uint64_t k = s == S_PREX ? (uint64_t)rd32(p) * 4u + p[4] : rd32(p);
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int cmap_get_square(const cmap_map *m, uint32_t x, uint32_t y, cmap_square *out)
 {
 	const unsigned char *p;
-	if (!m || x >= cmap_cols(m) || y >= cmap_rows(m) ||
-	    !(p = get(m, S_SQRS, y * cmap_cols(m) + x, out)))
+	uint32_t sq, k;
+	if (!m || !out || x >= cmap_cols(m) || y >= cmap_rows(m))
 		return CMAP_EARG;
+	sq = y * cmap_cols(m) + x;
+	if (m->major >= 2) {
+		out->kind = rec(m, S_GRID, sq)[0];
+		k = lower_bound(m, S_SQEX, sq);
+		if (k < m->t[S_SQEX].n && rd32(p = rec(m, S_SQEX, k)) == sq) {
+			out->arms = p[4];
+			out->n_markers = rd16(p + 6);
+			out->name = str_at(m, rd32(p + 8));
+			out->island = rd32(p + 12);
+			out->bigcity = rd32(p + 16);
+			out->first_marker = rd32(p + 20);
+		} else {
+			/* nothing beside the grid; its (empty) markers start where
+			 * the last record before it ends */
+			p = k ? rec(m, S_SQEX, k - 1) : NULL;
+			out->arms = 0;
+			out->n_markers = 0;
+			out->name = NULL;
+			out->island = CMAP_NONE;
+			out->bigcity = CMAP_NONE;
+			out->first_marker = p ? rd32(p + 20) + rd16(p + 6) : 0;
+		}
+		return 0;
+	}
+	p = rec(m, S_SQRS, sq);
 	out->kind = p[0];
 	out->arms = p[1];
 	out->n_markers = rd16(p + 2);
@@ -531,9 +671,53 @@ int cmap_get_marker(const cmap_map *m, uint32_t i, const char **out)
 	return 0;
 }
 
+/* 2.x: the print byte of square sq */
+static unsigned grid_prints(const cmap_map *m, uint32_t sq)
+{
+	return rec(m, S_GRID, sq)[1];
+}
+
 int cmap_get_print(const cmap_map *m, uint32_t i, cmap_print *out)
 {
-	const unsigned char *p = get(m, S_PRNT, i, out);
+	const unsigned char *p;
+	if (m && m->major >= 2) {
+		uint32_t lo = 0, hi, sq, r, k;
+		unsigned v = 0, side;
+		if (!out || i >= m->n_prints)
+			return CMAP_EARG;
+		/* the last block starting at or before print i, then its squares */
+		hi = m->t[S_GRID].n / RANK_BLOCK + 1;
+		while (hi - lo > 1) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (m->rank[mid] <= i)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		r = m->rank[lo];
+		for (sq = lo * RANK_BLOCK;; sq++) {
+			v = grid_prints(m, sq);
+			if (r + prints_in(v) > i)
+				break;
+			r += prints_in(v);
+		}
+		for (side = 0;; side++)
+			if (v >> (2u * side) & 3u && r++ == i)
+				break;
+		out->x = sq % cmap_cols(m);
+		out->y = sq / cmap_cols(m);
+		out->side = side;
+		out->kind = v >> (2u * side) & 3u;
+		out->arms = 0;
+		out->label = NULL;
+		k = lower_bound(m, S_PREX, (uint64_t)sq * 4u + side);
+		if (k < m->t[S_PREX].n && rd32(p = rec(m, S_PREX, k)) == sq && p[4] == side) {
+			out->arms = p[5];
+			out->label = str_at(m, rd32(p + 8));
+		}
+		return 0;
+	}
+	p = get(m, S_PRNT, i, out);
 	if (!p)
 		return CMAP_EARG;
 	out->x = rd16(p);
@@ -764,6 +948,18 @@ int cmap_square_prints(const cmap_map *m, uint32_t x, uint32_t y, uint32_t out[4
 		return CMAP_EARG;
 	for (s = 0; s < 4; s++)
 		out[s] = CMAP_NONE;
+	if (m->major >= 2) {
+		/* the rank of its block, then the prints of the squares before
+		 * it in the block */
+		uint32_t sq = y * cmap_cols(m) + x, i, r = m->rank[sq / RANK_BLOCK];
+		unsigned v = grid_prints(m, sq);
+		for (i = sq - sq % RANK_BLOCK; i < sq; i++)
+			r += prints_in(grid_prints(m, i));
+		for (s = 0; s < 4; s++)
+			if (v >> (2u * s) & 3u)
+				out[s] = r++;
+		return 0;
+	}
 	/* the first print at or after the square's north side, then its sides:
 	 * cmap_open checked the order */
 	first = ((uint64_t)y * cmap_cols(m) + x) * 4u;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cmap.h: a dependency-free reader for carcamap's binary map export
- * (format "CMAP" 1.x, specified in carcamap's schemas/export-bin.md).
+ * (format "CMAP" 2.x and 1.x, specified in carcamap's schemas/export-bin.md).
  * Copy cmap.h and cmap.c into your tree; they need only a C99 compiler and
  * the C library. The reader never copies the buffer and never reads outside
  * it: cmap_open checks every length, offset, count, string and index once,
@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-#define CMAP_MAJOR 1 /* the major version this reader reads (any minor) */
+#define CMAP_MAJOR 2 /* the newest major version this reader reads (any minor); it reads 1.x too */
 #define CMAP_NONE 0xFFFFFFFFu /* an absent index */
 
 /* Return codes: 0 or one of these (each names one kind of bad input). */
@@ -57,6 +57,9 @@ void cmap_close(cmap_map *m); /* NULL is a no-op */
  * cannot be opened or read, else cmap_open's codes. */
 int cmap_open_file(const char *path, cmap_map **out);
 
+/* The file's version: 2.0 from this carcamap, 1.0 from an older one or
+ * `export --format bin --bin-version 1`; the accessors give the same
+ * values for either. */
 void cmap_version(const cmap_map *m, unsigned *major, unsigned *minor);
 const char *cmap_id(const cmap_map *m);
 const char *cmap_name(const cmap_map *m); /* may be NULL */
@@ -151,7 +154,9 @@ typedef struct {
 } cmap_print;
 int cmap_get_print(const cmap_map *m, uint32_t i, cmap_print *out);
 /* The edge prints of square (x,y): out[side] is the index of its print on
- * that side (for cmap_get_print), or CMAP_NONE. O(log prints). */
+ * that side (for cmap_get_print), or CMAP_NONE. O(log prints) in 1.x, at
+ * most 64 squares' bytes read in 2.x. cmap_get_print is O(log squares) in
+ * 2.x. */
 int cmap_square_prints(const cmap_map *m, uint32_t x, uint32_t y, uint32_t out[4]);
 
 typedef struct {

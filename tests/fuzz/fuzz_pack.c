@@ -3,6 +3,7 @@
  * a .pack file, are opened (cm_pack_open), and every map and tile set it
  * lists is read, verified against its hash, and its stored client binary
  * opened in the client reader. Each step ends in a model or diagnostics. */
+#include "carcamap/export.h"
 #include "carcamap/pack.h"
 #include "fuzz_util.h"
 #include "../../lib/reader/cmap.c"
@@ -27,15 +28,17 @@ static void read_all(cm_pack *p, cm_diags *d)
 		(void)cm_pack_verify_map(p, id, d);
 		uint8_t hash[32];
 		(void)cm_pack_map_hash(p, id, hash);
-		uint8_t *bin = NULL;
-		size_t len = 0;
-		if (cm_pack_map_binary(p, id, 1, &bin, &len) == 0) {
-			cmap_map *cm = NULL;
-			if (cmap_open(bin, len, &cm) == 0)
-				cmap_walk(cm);
-			cmap_close(cm);
+		for (int major = 1; major <= CM_EXPORT_BIN_MAJOR; major++) {
+			uint8_t *bin = NULL;
+			size_t len = 0;
+			if (cm_pack_map_binary(p, id, major, &bin, &len) == 0) {
+				cmap_map *cm = NULL;
+				if (cmap_open(bin, len, &cm) == 0)
+					cmap_walk(cm);
+				cmap_close(cm);
+			}
+			free(bin);
 		}
-		free(bin);
 	}
 	FUZZ_REQUIRE(cm_pack_map_id(p, cm_pack_map_count(p)) == NULL);
 }

@@ -47,19 +47,26 @@ int main(int argc, char **argv)
 			continue;
 		unsigned char *bin = NULL;
 		size_t len = 0;
-		if (cm_export_bin(m, sets, n_sets, &bin, &len) == 0) {
+		/* both major versions of the format: the reader reads both */
+		bool ok = false;
+		for (unsigned major = 1; major <= 2; major++) {
+			if (cm_export_bin_version(m, sets, n_sets, major, &bin, &len) != 0)
+				break;
 			const char *base = strrchr(argv[i], '/');
-			snprintf(path, sizeof path, "%s/cmap/%s.cmap", argv[1], base ? base + 1 : argv[i]);
+			snprintf(path, sizeof path, "%s/cmap/%s-%u.cmap", argv[1], base ? base + 1 : argv[i], major);
 			FILE *f = fopen(path, "wb");
 			if (f && fwrite(bin, 1, len, f) == len && fclose(f) == 0)
 				written++;
 			else if (f)
 				fclose(f);
-			maps[n_maps++] = m;
-		} else {
-			cm_map_free(m);
+			free(bin);
+			bin = NULL;
+			ok = true;
 		}
-		free(bin);
+		if (ok)
+			maps[n_maps++] = m;
+		else
+			cm_map_free(m);
 	}
 	snprintf(path, sizeof path, "%s/pack/all.pack", argv[1]);
 	if (cm_pack_write(path, maps, n_maps, sets, n_sets, d) == 0)

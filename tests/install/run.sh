@@ -110,7 +110,7 @@ got=$(bash -c '. "$1"; COMP_WORDS=(carcamap check --ign); COMP_CWORD=2; _carcama
 [ "$got" = "--ignore" ] || no "bash completion of 'check --ign': $got"
 "$d$p/bin/carcamap" export --format bin "$t/benelux.pack" -o "$t/benelux.cmap" >"$t/run.log" 2>&1 || no "export bin"
 got=$(file -b -m "$d$p/share/carcamap/magic" "$t/benelux.pack" "$t/benelux.cmap" | tr '\n' ';')
-[ "$got" = "carcamap map pack, format 3;carcamap binary map (CMAP), format 1.0;" ] || no "file(1) magic says: $got"
+[ "$got" = "carcamap map pack, format 4;carcamap binary map (CMAP), format 2.0;" ] || no "file(1) magic says: $got"
 
 # 4. uninstall
 mk uninstall DESTDIR="$d" PREFIX=$p

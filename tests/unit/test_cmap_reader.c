@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* test_cmap_reader.c: the client reader lib/reader/cmap.c (built into this
- * program, as a client would) against bad input: one table of patches to a
- * valid file, each naming the error it must give; every prefix of a file;
- * every byte flipped with checksums repaired (the sanitizer build proves
- * that nothing is read out of bounds); an unknown section of a later minor
- * version is skipped; strings that are not UTF-8 are refused. The client
- * helpers (names, slots and rotation, edge prints by square,
- * cmap_open_file) agree with libcarcamap's own. The valid file comes from
- * libcarcamap's writer. */
+ * program, as a client would) against bad input, in both major versions
+ * (2.0 and 1.0): one table of patches to a valid file, each naming the
+ * error it must give; every prefix of a file; every byte flipped with
+ * checksums repaired (the sanitizer build proves that nothing is read out
+ * of bounds); an unknown section of a later minor version is skipped;
+ * strings that are not UTF-8 are refused. Every accessor gives the same
+ * values for the 1.0 and 2.0 encodings of the same map (bundled maps,
+ * random ones with every kind of square extra, the 1.0 fixtures under
+ * tests/fixtures/export/). The client helpers (names, slots and rotation,
+ * edge prints by square, cmap_open_file) agree with libcarcamap's own.
+ * The valid files come from libcarcamap's writer. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,16 +20,19 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "carcamap/diag.h"
 #include "carcamap/export.h"
 #include "carcamap/map.h"
+#include "carcamap/workspace.h"
 #include "carcamap/rules.h"
 #include "carcamap/tile.h"
 #include "util_files.h"
 #include "../../lib/reader/cmap.c"
 
-/* 3x2 with a name, a marker, an island with a title and a label: every
- * string kind. */
-static unsigned char *valid_file(size_t *len)
+/* 3x2 with a name, a marker, an island with a title, a label and a print
+ * with arms: every string kind, and in 2.0 three SQEX and two PREX
+ * records; in major version major. */
+static unsigned char *valid_file_v(unsigned major, size_t *len)
 {
 	cm_map *m;
 	assert_int_equal(cm_map_new(3, 2, &m), 0);
@@ -44,10 +50,18 @@ static unsigned char *valid_file(size_t *len)
 	m->squares[5].island = 0;
 	m->squares[2].print[CM_N].kind = CM_PRINT_ROAD;
 	assert_int_equal(cm_map_set_print_label(m, 2, 0, CM_N, "north"), 0);
+	m->squares[4].print[CM_S].kind = CM_PRINT_CITY;
+	m->squares[4].print[CM_S].arms = 2;
 	unsigned char *bin;
-	assert_int_equal(cm_export_bin(m, NULL, 0, &bin, len), 0);
+	assert_int_equal(cm_export_bin_version(m, NULL, 0, major, &bin, len), 0);
+	assert_int_equal(bin[8], major);
 	cm_map_free(m);
 	return bin;
+}
+
+static unsigned char *valid_file(size_t *len)
+{
+	return valid_file_v(CM_EXPORT_BIN_MAJOR, len);
 }
 
 static uint32_t get32(const unsigned char *p)
@@ -92,6 +106,7 @@ static void fix_crcs(unsigned char *b, size_t len)
 enum { V_ABS, V_FILE_LEN, V_SEC_LEN }; /* what a patch value is relative to */
 
 typedef struct {
+	unsigned major;     /* the version it applies to, 0: both */
 	const char *name;
 	const char *where;  /* "hdr", "tab:TAG" (its table entry) or a section tag */
 	int32_t off;        /* byte offset in it; negative: from the end of the section */
@@ -103,42 +118,70 @@ typedef struct {
 } patch;
 
 static const patch patches[] = {
-	{ "wrong magic", "hdr", 0, 1, V_ABS, 'X', 1, CMAP_EMAGIC },
-	{ "newer major version", "hdr", 8, 1, V_ABS, 2, 1, CMAP_EVERSION },
-	{ "major version 0", "hdr", 8, 1, V_ABS, 0, 1, CMAP_EVERSION },
-	{ "declared size past the buffer", "hdr", 12, 4, V_FILE_LEN, 1, 1, CMAP_ETRUNC },
-	{ "declared size below the header", "hdr", 12, 4, V_ABS, 8, 1, CMAP_EFORMAT },
-	{ "section table past the file", "hdr", 16, 4, V_ABS, 0x10000000, 1, CMAP_EBOUNDS },
-	{ "section table checksum", "hdr", 20, 1, V_ABS, 0x5A, 0, CMAP_ECRC },
-	{ "section checksum", "SQRS", 8, 1, V_ABS, 0x77, 0, CMAP_ECRC },
-	{ "string table checksum", "STRS", 1, 1, V_ABS, 'Z', 0, CMAP_ECRC },
-	{ "section offset past the file", "tab:META", 4, 4, V_FILE_LEN, 0, 1, CMAP_EBOUNDS },
-	{ "section length past the file", "tab:DECK", 8, 4, V_ABS, 0x7FFFFFFF, 1, CMAP_EBOUNDS },
-	{ "section offset wraps around", "tab:FERY", 4, 4, V_ABS, 0xFFFFFFF0, 1, CMAP_EBOUNDS },
-	{ "record count overflows", "SQRS", 0, 4, V_ABS, 0x80000000, 1, CMAP_ECOUNT },
-	{ "record count past the section", "ISLD", 0, 4, V_ABS, 2, 1, CMAP_ECOUNT },
-	{ "record size below 1.0", "PRNT", 4, 4, V_ABS, 8, 1, CMAP_EFORMAT },
-	{ "record size zero", "MRKS", 4, 4, V_ABS, 0, 1, CMAP_EFORMAT },
-	{ "no META record", "META", 0, 4, V_ABS, 0, 1, CMAP_EFORMAT },
-	{ "square count differs from the grid", "META", 8 + 8, 4, V_ABS, 4, 1, CMAP_EFORMAT },
-	{ "duplicate section", "tab:ISLD", 0, 4, V_ABS, 0x59524546 /* FERY */, 1, CMAP_EFORMAT },
-	{ "required section missing", "tab:RULE", 0, 1, V_ABS, 'r', 1, CMAP_EMISSING },
-	{ "string offset past the table", "META", 8 + 4, 4, V_SEC_LEN, 0, 1, CMAP_ESTRREF },
-	{ "label offset past the table", "PRNT", 8 + 8, 4, V_ABS, 0x7FFFFFF0, 1, CMAP_ESTRREF },
-	{ "island title offset past the table", "ISLD", 8 + 4, 4, V_ABS, 0x7FFFFFF0, 1, CMAP_ESTRREF },
-	{ "string table not terminated", "STRS", -1, 1, V_ABS, 'x', 1, CMAP_ESTRTERM },
-	{ "island index out of range", "SQRS", 8 + 8, 4, V_ABS, 1, 1, CMAP_EREF },
-	{ "marker range wraps around", "SQRS", 8 + 20 + 16, 4, V_ABS, 0xFFFFFFFF, 1, CMAP_EREF },
-	{ "print off the grid", "PRNT", 8 + 0, 4, V_ABS, 3, 1, CMAP_EREF },
-	{ "square kind out of range", "SQRS", 8, 1, V_ABS, 9, 1, CMAP_EVALUE },
-	{ "print side out of range", "PRNT", 8 + 4, 1, V_ABS, 4, 1, CMAP_EVALUE },
-	{ "edition out of range", "RULE", 8 + 16, 1, V_ABS, 3, 1, CMAP_EVALUE },
+	{ 0, "wrong magic", "hdr", 0, 1, V_ABS, 'X', 1, CMAP_EMAGIC },
+	{ 0, "newer major version", "hdr", 8, 1, V_ABS, 3, 1, CMAP_EVERSION },
+	{ 0, "major version 0", "hdr", 8, 1, V_ABS, 0, 1, CMAP_EVERSION },
+	{ 0, "declared size past the buffer", "hdr", 12, 4, V_FILE_LEN, 1, 1, CMAP_ETRUNC },
+	{ 0, "declared size below the header", "hdr", 12, 4, V_ABS, 8, 1, CMAP_EFORMAT },
+	{ 0, "section table past the file", "hdr", 16, 4, V_ABS, 0x10000000, 1, CMAP_EBOUNDS },
+	{ 0, "section table checksum", "hdr", 20, 1, V_ABS, 0x5A, 0, CMAP_ECRC },
+	{ 1, "section checksum", "SQRS", 8, 1, V_ABS, 0x77, 0, CMAP_ECRC },
+	{ 2, "section checksum", "GRID", 8, 1, V_ABS, 0x77, 0, CMAP_ECRC },
+	{ 2, "square extras checksum", "SQEX", 8, 1, V_ABS, 0x77, 0, CMAP_ECRC },
+	{ 0, "string table checksum", "STRS", 1, 1, V_ABS, 'Z', 0, CMAP_ECRC },
+	{ 0, "section offset past the file", "tab:META", 4, 4, V_FILE_LEN, 0, 1, CMAP_EBOUNDS },
+	{ 0, "section length past the file", "tab:DECK", 8, 4, V_ABS, 0x7FFFFFFF, 1, CMAP_EBOUNDS },
+	{ 0, "section offset wraps around", "tab:FERY", 4, 4, V_ABS, 0xFFFFFFF0, 1, CMAP_EBOUNDS },
+	{ 1, "record count overflows", "SQRS", 0, 4, V_ABS, 0x80000000, 1, CMAP_ECOUNT },
+	{ 2, "record count overflows", "GRID", 0, 4, V_ABS, 0x80000000, 1, CMAP_ECOUNT },
+	{ 0, "record count past the section", "ISLD", 0, 4, V_ABS, 2, 1, CMAP_ECOUNT },
+	{ 2, "square extras past the section", "SQEX", 0, 4, V_ABS, 4, 1, CMAP_ECOUNT },
+	{ 2, "print extras overflow", "PREX", 0, 4, V_ABS, 0x80000000, 1, CMAP_ECOUNT },
+	{ 1, "record size below 1.0", "PRNT", 4, 4, V_ABS, 8, 1, CMAP_EFORMAT },
+	{ 2, "record size below 2.0", "PREX", 4, 4, V_ABS, 8, 1, CMAP_EFORMAT },
+	{ 2, "grid record size below 2.0", "GRID", 4, 4, V_ABS, 1, 1, CMAP_EFORMAT },
+	{ 0, "record size zero", "MRKS", 4, 4, V_ABS, 0, 1, CMAP_EFORMAT },
+	{ 0, "no META record", "META", 0, 4, V_ABS, 0, 1, CMAP_EFORMAT },
+	{ 0, "square count differs from the grid", "META", 8 + 8, 4, V_ABS, 4, 1, CMAP_EFORMAT },
+	{ 0, "duplicate section", "tab:ISLD", 0, 4, V_ABS, 0x59524546 /* FERY */, 1, CMAP_EFORMAT },
+	{ 0, "required section missing", "tab:RULE", 0, 1, V_ABS, 'r', 1, CMAP_EMISSING },
+	{ 2, "1.0 squares instead of the grid", "tab:GRID", 0, 4, V_ABS, 0x53525153 /* SQRS */, 1, CMAP_EMISSING },
+	{ 1, "2.0 grid instead of the squares", "tab:SQRS", 0, 4, V_ABS, 0x44495247 /* GRID */, 1, CMAP_EMISSING },
+	{ 0, "string offset past the table", "META", 8 + 4, 4, V_SEC_LEN, 0, 1, CMAP_ESTRREF },
+	{ 1, "label offset past the table", "PRNT", 8 + 8, 4, V_ABS, 0x7FFFFFF0, 1, CMAP_ESTRREF },
+	{ 2, "label offset past the table", "PREX", 8 + 8, 4, V_ABS, 0x7FFFFFF0, 1, CMAP_ESTRREF },
+	{ 2, "square name offset past the table", "SQEX", 8 + 8, 4, V_ABS, 0x7FFFFFF0, 1, CMAP_ESTRREF },
+	{ 0, "island title offset past the table", "ISLD", 8 + 4, 4, V_ABS, 0x7FFFFFF0, 1, CMAP_ESTRREF },
+	{ 0, "string table not terminated", "STRS", -1, 1, V_ABS, 'x', 1, CMAP_ESTRTERM },
+	{ 1, "island index out of range", "SQRS", 8 + 8, 4, V_ABS, 1, 1, CMAP_EREF },
+	{ 1, "marker range wraps around", "SQRS", 8 + 20 + 16, 4, V_ABS, 0xFFFFFFFF, 1, CMAP_EREF },
+	{ 1, "print off the grid", "PRNT", 8 + 0, 4, V_ABS, 3, 1, CMAP_EREF },
+	{ 1, "square kind out of range", "SQRS", 8, 1, V_ABS, 9, 1, CMAP_EVALUE },
+	{ 1, "print side out of range", "PRNT", 8 + 4, 1, V_ABS, 4, 1, CMAP_EVALUE },
+	/* 2.0: SQEX holds squares 0 (name), 1 (marker), 5 (island); PREX the
+	 * prints (2, N) with a label and (4, S) with arms */
+	{ 2, "island index out of range", "SQEX", 8 + 12, 4, V_ABS, 1, 1, CMAP_EREF },
+	{ 2, "big city index out of range", "SQEX", 8 + 16, 4, V_ABS, 0, 1, CMAP_EREF },
+	{ 2, "marker count past the markers", "SQEX", 8 + 24 + 6, 1, V_ABS, 2, 1, CMAP_EREF },
+	{ 2, "markers not following each other", "SQEX", 8 + 24 + 20, 4, V_ABS, 1, 1, CMAP_EFORMAT },
+	{ 2, "first markers not at 0", "SQEX", 8 + 20, 4, V_ABS, 1, 1, CMAP_EFORMAT },
+	{ 2, "square extras out of order", "SQEX", 8, 4, V_ABS, 3, 1, CMAP_EFORMAT },
+	{ 2, "two extras for one square", "SQEX", 8 + 24, 4, V_ABS, 0, 1, CMAP_EFORMAT },
+	{ 2, "square extra off the grid", "SQEX", 8 + 48, 4, V_ABS, 6, 1, CMAP_EREF },
+	{ 2, "square extra far off the grid", "SQEX", 8 + 48, 4, V_ABS, 0xFFFFFFFF, 1, CMAP_EREF },
+	{ 2, "print extra off the grid", "PREX", 8 + 12, 4, V_ABS, 6, 1, CMAP_EREF },
+	{ 2, "print extras out of order", "PREX", 8 + 12, 4, V_ABS, 1, 1, CMAP_EFORMAT },
+	{ 2, "print extra on a side without a print", "PREX", 8 + 4, 1, V_ABS, CMAP_E, 1, CMAP_EREF },
+	{ 2, "print extra's side out of range", "PREX", 8 + 4, 1, V_ABS, 4, 1, CMAP_EVALUE },
+	{ 2, "square kind out of range", "GRID", 8 + 2 * 3, 1, V_ABS, 9, 1, CMAP_EVALUE },
+	{ 2, "square kind far out of range", "GRID", 8, 1, V_ABS, 0xFF, 1, CMAP_EVALUE },
+	{ 0, "edition out of range", "RULE", 8 + 16, 1, V_ABS, 3, 1, CMAP_EVALUE },
 	/* STRS starts with the empty string, then the map's id "tiny" */
-	{ "a byte that is never UTF-8", "STRS", 2, 1, V_ABS, 0xFF, 1, CMAP_EUTF8 },
-	{ "a lead byte without its continuation", "STRS", 2, 1, V_ABS, 0xC3, 1, CMAP_EUTF8 },
-	{ "a stray continuation byte", "STRS", 2, 1, V_ABS, 0x80, 1, CMAP_EUTF8 },
-	{ "an overlong form", "STRS", 1, 1, V_ABS, 0xC0, 1, CMAP_EUTF8 },
-	{ "a sequence cut by the final NUL", "STRS", -2, 1, V_ABS, 0xE2, 1, CMAP_EUTF8 },
+	{ 0, "a byte that is never UTF-8", "STRS", 2, 1, V_ABS, 0xFF, 1, CMAP_EUTF8 },
+	{ 0, "a lead byte without its continuation", "STRS", 2, 1, V_ABS, 0xC3, 1, CMAP_EUTF8 },
+	{ 0, "a stray continuation byte", "STRS", 2, 1, V_ABS, 0x80, 1, CMAP_EUTF8 },
+	{ 0, "an overlong form", "STRS", 1, 1, V_ABS, 0xC0, 1, CMAP_EUTF8 },
+	{ 0, "a sequence cut by the final NUL", "STRS", -2, 1, V_ABS, 0xE2, 1, CMAP_EUTF8 },
 };
 
 static void apply(unsigned char *b, size_t len, const patch *p)
@@ -172,25 +215,30 @@ static void apply(unsigned char *b, size_t len, const patch *p)
 static void test_cmap_reader__each_bad_input_has_its_error(void **state)
 {
 	(void)state;
-	size_t len;
-	unsigned char *good = valid_file(&len);
-	cmap_map *m;
-	assert_int_equal(cmap_open(good, len, &m), 0);
-	cmap_close(m);
-	for (size_t i = 0; i < sizeof patches / sizeof patches[0]; i++) {
-		unsigned char *b = malloc(len);
+	for (unsigned major = 1; major <= 2; major++)
+		for (size_t i = 0; i < sizeof patches / sizeof patches[0]; i++) {
+			size_t len;
+			unsigned char *good = valid_file_v(major, &len);
+			cmap_map *m;
+			assert_int_equal(cmap_open(good, len, &m), 0);
+			cmap_close(m);
+			if (patches[i].major && patches[i].major != major) {
+				free(good);
+				continue;
+			}
+			unsigned char *b = malloc(len);
 		assert_non_null(b);
 		memcpy(b, good, len);
-		apply(b, len, &patches[i]);
-		m = (cmap_map *)b; /* must be reset to NULL */
-		int rc = cmap_open(b, len, &m);
-		if (rc != patches[i].want)
-			fail_msg("%s: got %d (%s), want %d (%s)", patches[i].name, rc, cmap_strerror(rc),
-			         patches[i].want, cmap_strerror(patches[i].want));
-		assert_null(m);
-		free(b);
-	}
-	free(good);
+			apply(b, len, &patches[i]);
+			m = (cmap_map *)b; /* must be reset to NULL */
+			int rc = cmap_open(b, len, &m);
+			if (rc != patches[i].want)
+				fail_msg("%u.0, %s: got %d (%s), want %d (%s)", major, patches[i].name, rc,
+				         cmap_strerror(rc), patches[i].want, cmap_strerror(patches[i].want));
+			assert_null(m);
+			free(b);
+			free(good);
+		}
 }
 
 /* Every code has its own text. */
@@ -207,8 +255,9 @@ static void test_cmap_reader__error_texts_are_distinct(void **state)
 static void test_cmap_reader__every_prefix_is_truncated(void **state)
 {
 	(void)state;
+	for (unsigned major = 1; major <= 2; major++) {
 	size_t len;
-	unsigned char *good = valid_file(&len);
+	unsigned char *good = valid_file_v(major, &len);
 	for (size_t n = 0; n < len; n++) {
 		/* a copy of exactly n bytes, so that the sanitizer sees any overread */
 		unsigned char *b = malloc(n ? n : 1);
@@ -219,6 +268,7 @@ static void test_cmap_reader__every_prefix_is_truncated(void **state)
 		free(b);
 	}
 	free(good);
+	}
 }
 
 /* Any byte changed, checksums repaired: an error or a map, never a crash or
@@ -226,8 +276,9 @@ static void test_cmap_reader__every_prefix_is_truncated(void **state)
 static void test_cmap_reader__flipped_bytes_never_read_outside(void **state)
 {
 	(void)state;
+	for (unsigned major = 1; major <= 2; major++) {
 	size_t len;
-	unsigned char *good = valid_file(&len);
+	unsigned char *good = valid_file_v(major, &len);
 	static const unsigned char flips[] = { 0xFF, 0x80, 0x01 };
 	size_t accepted = 0;
 	for (size_t i = 0; i < len; i++)
@@ -252,13 +303,28 @@ static void test_cmap_reader__flipped_bytes_never_read_outside(void **state)
 							assert_true(strlen(q.name) < len);
 						for (uint32_t k = 0; k < q.n_markers; k++)
 							assert_int_equal(cmap_get_marker(m, q.first_marker + k, &s), 0);
+						uint32_t idx[4];
+						assert_int_equal(cmap_square_prints(m, x, y, idx), 0);
+						for (unsigned e = 0; e < 4; e++) {
+							cmap_print pr;
+							if (idx[e] != CMAP_NONE) {
+								assert_int_equal(cmap_get_print(m, idx[e], &pr), 0);
+								assert_true(pr.x == x && pr.y == y && pr.side == e);
+							}
+						}
 					}
+				for (uint32_t k = 0; k < cmap_count(m, CMAP_T_PRINTS); k++) {
+					cmap_print pr;
+					assert_int_equal(cmap_get_print(m, k, &pr), 0);
+					assert_true(pr.x < cmap_cols(m) && pr.y < cmap_rows(m));
+				}
 				cmap_close(m);
 			}
 			free(b);
 		}
 	assert_true(accepted > 0); /* some bytes are free text: flips there are fine */
 	free(good);
+	}
 }
 
 /* A later minor version may add sections: they are skipped. */
@@ -285,7 +351,7 @@ static void test_cmap_reader__unknown_section_is_skipped(void **state)
 	put32le(e + 4, (uint32_t)(len + ENTRY_SIZE));
 	put32le(e + 8, sizeof extra);
 	memcpy(b + len + ENTRY_SIZE, extra, sizeof extra);
-	b[10] = 7; /* version 1.7 */
+	b[10] = 7; /* version 2.7 */
 	put32le(b + 12, (uint32_t)len2);
 	put32le(b + 16, n + 1);
 	fix_crcs(b, len2);
@@ -293,7 +359,7 @@ static void test_cmap_reader__unknown_section_is_skipped(void **state)
 	assert_int_equal(cmap_open(b, len2, &m), 0);
 	unsigned major, minor;
 	cmap_version(m, &major, &minor);
-	assert_int_equal(major, 1);
+	assert_int_equal(major, 2);
 	assert_int_equal(minor, 7);
 	assert_string_equal(cmap_id(m), "tiny");
 	cmap_square q;
@@ -594,8 +660,9 @@ static void test_cmap_reader__slots_and_rotation_match_the_library(void **state)
 	assert_int_equal(cmap_shape_edge(&sh, CMAP_E, 4), CMAP_EDGE_CITY);
 }
 
-/* A map with prints on several sides of several squares. */
-static unsigned char *prints_file(size_t *len)
+/* A map with prints on several sides of several squares, some with arms
+ * or a label (2.0: PREX records), in major version major. */
+static unsigned char *prints_file(unsigned major, size_t *len)
 {
 	cm_map *m;
 	assert_int_equal(cm_map_new(4, 3, &m), 0);
@@ -603,72 +670,392 @@ static unsigned char *prints_file(size_t *len)
 	for (int i = 0; i < 12; i++)
 		m->squares[i].kind = CM_SQ_LAND;
 	m->squares[0].print[CM_N].kind = CM_PRINT_ROAD;
+	m->squares[0].print[CM_N].arms = 1;
 	m->squares[0].print[CM_W].kind = CM_PRINT_CITY;
+	assert_int_equal(cm_map_set_print_label(m, 0, 0, CM_W, "west"), 0);
 	m->squares[3].print[CM_E].kind = CM_PRINT_NEUTRAL;
 	m->squares[3].print[CM_N].kind = CM_PRINT_CITY;
 	m->squares[9].print[CM_S].kind = CM_PRINT_ROAD;
 	m->squares[11].print[CM_S].kind = CM_PRINT_NEUTRAL;
 	m->squares[11].print[CM_E].kind = CM_PRINT_ROAD;
+	m->squares[11].print[CM_E].arms = 3;
 	unsigned char *bin;
-	assert_int_equal(cm_export_bin(m, NULL, 0, &bin, len), 0);
+	assert_int_equal(cm_export_bin_version(m, NULL, 0, major, &bin, len), 0);
 	cm_map_free(m);
 	return bin;
 }
 
 /* cmap_square_prints finds what a scan of every print finds; prints out
- * of order are refused by cmap_open. */
+ * of order are refused by cmap_open (1.0: PRNT records; 2.0: PREX). */
 static void test_cmap_reader__edge_prints_by_square(void **state)
 {
 	(void)state;
-	size_t len;
-	unsigned char *b = prints_file(&len);
-	cmap_map *m;
-	assert_int_equal(cmap_open(b, len, &m), 0);
-	assert_int_equal(cmap_count(m, CMAP_T_PRINTS), 7);
-	uint32_t found = 0;
-	for (uint32_t y = 0; y < cmap_rows(m); y++)
-		for (uint32_t x = 0; x < cmap_cols(m); x++) {
-			uint32_t idx[4];
-			assert_int_equal(cmap_square_prints(m, x, y, idx), 0);
-			for (unsigned s = 0; s < 4; s++) {
-				uint32_t want = CMAP_NONE;
-				for (uint32_t i = 0; i < cmap_count(m, CMAP_T_PRINTS); i++) {
-					cmap_print p;
-					assert_int_equal(cmap_get_print(m, i, &p), 0);
-					if (p.x == x && p.y == y && p.side == s)
-						want = i;
+	for (unsigned major = 1; major <= 2; major++) {
+		size_t len;
+		unsigned char *b = prints_file(major, &len);
+		cmap_map *m;
+		assert_int_equal(cmap_open(b, len, &m), 0);
+		assert_int_equal(cmap_count(m, CMAP_T_PRINTS), 7);
+		uint32_t found = 0;
+		for (uint32_t y = 0; y < cmap_rows(m); y++)
+			for (uint32_t x = 0; x < cmap_cols(m); x++) {
+				uint32_t idx[4];
+				assert_int_equal(cmap_square_prints(m, x, y, idx), 0);
+				for (unsigned s = 0; s < 4; s++) {
+					uint32_t want = CMAP_NONE;
+					for (uint32_t i = 0; i < cmap_count(m, CMAP_T_PRINTS); i++) {
+						cmap_print p;
+						assert_int_equal(cmap_get_print(m, i, &p), 0);
+						if (p.x == x && p.y == y && p.side == s)
+							want = i;
+					}
+					assert_int_equal(idx[s], want);
+					found += want != CMAP_NONE;
 				}
-				assert_int_equal(idx[s], want);
-				found += want != CMAP_NONE;
+			}
+		assert_int_equal(found, 7);
+		uint32_t idx[4];
+		assert_int_equal(cmap_square_prints(m, 4, 0, idx), CMAP_EARG);
+		assert_int_equal(cmap_square_prints(m, 0, 0, NULL), CMAP_EARG);
+		assert_int_equal(cmap_square_prints(m, 3, 0, idx), 0);
+		cmap_print p;
+		assert_int_equal(cmap_get_print(m, idx[CMAP_N], &p), 0);
+		assert_int_equal(p.kind, CMAP_PRINT_CITY);
+		assert_int_equal(idx[CMAP_S], CMAP_NONE);
+		assert_int_equal(cmap_square_prints(m, 0, 0, idx), 0);
+		assert_int_equal(cmap_get_print(m, idx[CMAP_W], &p), 0);
+		assert_string_equal(p.label, "west");
+		assert_int_equal(p.arms, 0);
+		assert_int_equal(cmap_get_print(m, idx[CMAP_N], &p), 0);
+		assert_null(p.label);
+		assert_int_equal(p.arms, 1);
+		assert_int_equal(cmap_get_print(m, 5, &p), 0); /* (3,2) E before (3,2) S */
+		assert_true(p.x == 3 && p.y == 2 && p.side == CMAP_E && p.arms == 3);
+		assert_int_equal(cmap_get_print(m, 7, &p), CMAP_EARG);
+		cmap_close(m);
+
+		/* swap the first two records: out of order */
+		unsigned char *e = entry(b, major == 1 ? "PRNT" : "PREX");
+		unsigned char *r = b + get32(e + 4) + 8, tmp[12];
+		uint32_t rs = get32(r - 4);
+		memcpy(tmp, r, 12);
+		memcpy(r, r + rs, 12);
+		memcpy(r + rs, tmp, 12);
+		fix_crcs(b, len);
+		m = (cmap_map *)b;
+		assert_int_equal(cmap_open(b, len, &m), CMAP_EFORMAT);
+		assert_null(m);
+		/* two records on one side */
+		memcpy(r, r + rs, 12);
+		fix_crcs(b, len);
+		assert_int_equal(cmap_open(b, len, &m), CMAP_EFORMAT);
+		free(b);
+	}
+}
+
+/* ---- the same map in both majors ---- */
+
+static void same_str(const char *a, const char *b)
+{
+	if (!a || !b)
+		assert_true(a == b);
+	else
+		assert_string_equal(a, b);
+}
+
+static void same_shape(const cmap_shape *a, const cmap_shape *b)
+{
+	assert_memory_equal(a->edges, b->edges, sizeof a->edges);
+	assert_true(a->first_feature == b->first_feature && a->n_features == b->n_features &&
+	            a->first_contact == b->first_contact && a->n_contacts == b->n_contacts);
+}
+
+/* Every accessor of a and b gives the same values, every square, print
+ * and record; they differ only in their version. */
+static void expect_same_maps(const cmap_map *a, const cmap_map *b)
+{
+	same_str(cmap_id(a), cmap_id(b));
+	same_str(cmap_name(a), cmap_name(b));
+	assert_int_equal(cmap_cols(a), cmap_cols(b));
+	assert_int_equal(cmap_rows(a), cmap_rows(b));
+	for (int t = CMAP_T_MARKERS; t <= CMAP_T_DECK; t++)
+		assert_int_equal(cmap_count(a, (cmap_table)t), cmap_count(b, (cmap_table)t));
+	cmap_rules ra, rb;
+	memset(&ra, 0, sizeof ra);
+	memset(&rb, 0, sizeof rb);
+	cmap_get_rules(a, &ra);
+	cmap_get_rules(b, &rb);
+	assert_memory_equal(&ra, &rb, sizeof ra);
+	for (uint32_t y = 0; y < cmap_rows(a); y++)
+		for (uint32_t x = 0; x < cmap_cols(a); x++) {
+			cmap_square qa, qb;
+			uint32_t ia[4], ib[4];
+			assert_int_equal(cmap_get_square(a, x, y, &qa), 0);
+			assert_int_equal(cmap_get_square(b, x, y, &qb), 0);
+			assert_true(qa.kind == qb.kind && qa.arms == qb.arms && qa.island == qb.island &&
+			            qa.bigcity == qb.bigcity && qa.first_marker == qb.first_marker &&
+			            qa.n_markers == qb.n_markers);
+			same_str(qa.name, qb.name);
+			assert_int_equal(cmap_square_prints(a, x, y, ia), 0);
+			assert_int_equal(cmap_square_prints(b, x, y, ib), 0);
+			assert_memory_equal(ia, ib, sizeof ia);
+		}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_MARKERS); i++) {
+		const char *ma, *mb;
+		assert_int_equal(cmap_get_marker(a, i, &ma), 0);
+		assert_int_equal(cmap_get_marker(b, i, &mb), 0);
+		same_str(ma, mb);
+	}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_PRINTS); i++) {
+		cmap_print pa, pb;
+		assert_int_equal(cmap_get_print(a, i, &pa), 0);
+		assert_int_equal(cmap_get_print(b, i, &pb), 0);
+		assert_true(pa.x == pb.x && pa.y == pb.y && pa.side == pb.side && pa.kind == pb.kind &&
+		            pa.arms == pb.arms);
+		same_str(pa.label, pb.label);
+	}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_BIGCITIES); i++) {
+		cmap_bigcity ba, bb;
+		assert_int_equal(cmap_get_bigcity(a, i, &ba), 0);
+		assert_int_equal(cmap_get_bigcity(b, i, &bb), 0);
+		same_str(ba.name, bb.name);
+		assert_true(ba.first_piece == bb.first_piece && ba.n_pieces == bb.n_pieces);
+	}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_PIECES); i++) {
+		cmap_piece pa, pb;
+		assert_int_equal(cmap_get_piece(a, i, &pa), 0);
+		assert_int_equal(cmap_get_piece(b, i, &pb), 0);
+		assert_true(pa.x == pb.x && pa.y == pb.y);
+		same_shape(&pa.shape, &pb.shape);
+	}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_FEATURES); i++) {
+		cmap_feature fa, fb;
+		assert_int_equal(cmap_get_feature(a, i, &fa), 0);
+		assert_int_equal(cmap_get_feature(b, i, &fb), 0);
+		assert_true(fa.kind == fb.kind && fa.arms == fb.arms && fa.cathedral == fb.cathedral &&
+		            fa.inn == fb.inn && fa.good == fb.good && fa.slots == fb.slots && fa.touches == fb.touches);
+		same_str(fa.id, fb.id);
+	}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_CONTACTS); i++) {
+		uint32_t ca, cb;
+		assert_int_equal(cmap_get_contact(a, i, &ca), 0);
+		assert_int_equal(cmap_get_contact(b, i, &cb), 0);
+		assert_int_equal(ca, cb);
+	}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_FERRIES); i++) {
+		cmap_ferry fa, fb;
+		assert_int_equal(cmap_get_ferry(a, i, &fa), 0);
+		assert_int_equal(cmap_get_ferry(b, i, &fb), 0);
+		same_str(fa.name, fb.name);
+		assert_true(fa.x1 == fb.x1 && fa.y1 == fb.y1 && fa.x2 == fb.x2 && fa.y2 == fb.y2 && fa.s1 == fb.s1 &&
+		            fa.s2 == fb.s2 && fa.arms == fb.arms);
+	}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_ISLANDS); i++) {
+		cmap_island ia, ib;
+		assert_int_equal(cmap_get_island(a, i, &ia), 0);
+		assert_int_equal(cmap_get_island(b, i, &ib), 0);
+		same_str(ia.name, ib.name);
+		same_str(ia.title, ib.title);
+	}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_TILESETS); i++) {
+		cmap_tileset ta, tb;
+		assert_int_equal(cmap_get_tileset(a, i, &ta), 0);
+		assert_int_equal(cmap_get_tileset(b, i, &tb), 0);
+		same_str(ta.id, tb.id);
+		same_str(ta.name, tb.name);
+		assert_true(ta.base == tb.base && ta.first_tile == tb.first_tile && ta.n_tiles == tb.n_tiles);
+		assert_memory_equal(ta.total, tb.total, sizeof ta.total);
+	}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_TILES); i++) {
+		cmap_tile ta, tb;
+		assert_int_equal(cmap_get_tile(a, i, &ta), 0);
+		assert_int_equal(cmap_get_tile(b, i, &tb), 0);
+		same_str(ta.id, tb.id);
+		same_str(ta.name, tb.name);
+		assert_memory_equal(ta.count, tb.count, sizeof ta.count);
+		assert_true(ta.in_deck == tb.in_deck && ta.start == tb.start);
+		same_shape(&ta.shape, &tb.shape);
+	}
+	for (uint32_t i = 0; i < cmap_count(a, CMAP_T_DECK); i++) {
+		cmap_deck_entry da, db;
+		assert_int_equal(cmap_get_deck_entry(a, i, &da), 0);
+		assert_int_equal(cmap_get_deck_entry(b, i, &db), 0);
+		assert_true(da.tileset == db.tileset && da.tile == db.tile && da.count == db.count);
+	}
+}
+
+/* m exported in both majors: the files read the same; 2.0 is smaller once
+ * the map has a few squares. */
+static void expect_majors_agree(const cm_map *m, cm_tileset *const *sets, size_t n_sets)
+{
+	unsigned char *b1, *b2;
+	size_t l1, l2;
+	assert_int_equal(cm_export_bin_version(m, sets, n_sets, 1, &b1, &l1), 0);
+	assert_int_equal(cm_export_bin(m, sets, n_sets, &b2, &l2), 0);
+	cmap_map *r1, *r2;
+	assert_int_equal(cmap_open(b1, l1, &r1), 0);
+	assert_int_equal(cmap_open(b2, l2, &r2), 0);
+	unsigned major, minor;
+	cmap_version(r1, &major, &minor);
+	assert_true(major == 1 && minor == 0);
+	cmap_version(r2, &major, &minor);
+	assert_true(major == 2 && minor == 0);
+	expect_same_maps(r1, r2);
+	if (m->cols * m->rows >= 16)
+		assert_true(l2 < l1);
+	cmap_close(r1);
+	cmap_close(r2);
+	free(b1);
+	free(b2);
+}
+
+/* Every bundled map, with the tile sets of its deck. */
+static void test_cmap_reader__majors_agree_on_bundled_maps(void **state)
+{
+	(void)state;
+	static const char *const ids[] = { "benelux", "british-isles", "carca-isles", "france", "germany", "iberia",
+		                           "nordics", "taiwan", "ukraine", "usa", "usa-east", "usa-west" };
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		char path[128];
+		snprintf(path, sizeof path, "maps/%s/%s.xml", ids[i], ids[i]);
+		cm_diags *d;
+		cm_workspace *w;
+		assert_int_equal(cm_diags_new(&d), 0);
+		assert_int_equal(cm_workspace_new(&w), 0);
+		assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
+		if (cm_workspace_load(w, path, d) != 0 || cm_workspace_resolve(w, d) != 0)
+			fail_msg("%s does not load", path);
+		cm_map *m = cm_workspace_find_map(w, ids[i]);
+		assert_non_null(m);
+		cm_tileset **sets;
+		size_t n;
+		assert_int_equal(cm_workspace_map_sets(w, m, &sets, &n), 0);
+		expect_majors_agree(m, sets, n);
+		free(sets);
+		cm_workspace_free(w);
+		cm_diags_free(d);
+	}
+}
+
+static unsigned rnd(unsigned *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 16 & 0x7FFF;
+}
+
+/* A cols x rows map with random kinds and prints, and on random squares a
+ * name, markers, arms, an island, a big city, print arms and labels
+ * (several rank blocks of 64 squares, rows that do not divide them). */
+static cm_map *random_map(unsigned seed, int cols, int rows)
+{
+	cm_map *m;
+	assert_int_equal(cm_map_new(cols, rows, &m), 0);
+	m->id = strdup("random");
+	m->name = strdup("Random");
+	m->n_islands = 3;
+	m->islands = calloc(3, sizeof *m->islands);
+	for (int i = 0; i < 3; i++) {
+		char t[32];
+		snprintf(t, sizeof t, "isle%d", i);
+		m->islands[i].name = strdup(t);
+		m->islands[i].title = i == 1 ? NULL : strdup(t + 1);
+	}
+	m->n_bigcities = 2;
+	m->bigcities = calloc(2, sizeof *m->bigcities);
+	for (int i = 0; i < 2; i++) {
+		m->bigcities[i].name = strdup(i ? "Metro" : "Capital");
+		m->bigcities[i].n_pieces = 1;
+		m->bigcities[i].pieces = calloc(1, sizeof *m->bigcities[i].pieces);
+		m->bigcities[i].pieces[0].x = i % cols;
+		m->bigcities[i].pieces[0].y = 0;
+	}
+	unsigned s = seed;
+	for (int y = 0; y < rows; y++)
+		for (int x = 0; x < cols; x++) {
+			cm_square *q = &m->squares[y * cols + x];
+			q->kind = (uint8_t)(rnd(&s) % CM_SQ_KIND_COUNT);
+			for (int e = 0; e < 4; e++) {
+				q->print[e].kind = (uint8_t)(rnd(&s) % 7 < 4 ? 0 : rnd(&s) % 4);
+				if (q->print[e].kind && rnd(&s) % 9 == 0)
+					q->print[e].arms = (uint8_t)(1 + rnd(&s) % 3);
+				if (rnd(&s) % 11 == 0) {
+					char l[32];
+					snprintf(l, sizeof l, "to %d,%d", x, y);
+					assert_int_equal(cm_map_set_print_label(m, x, y, (cm_side)e, l), 0);
+				}
+			}
+			unsigned r = rnd(&s) % 40;
+			if (r == 0) {
+				char n[32];
+				snprintf(n, sizeof n, "Place %d %d", x, y);
+				assert_int_equal(cm_map_set_square_name(m, x, y, n), 0);
+			} else if (r == 1) {
+				assert_int_equal(cm_map_add_square_marker(m, x, y, "chip"), 0);
+				assert_int_equal(cm_map_add_square_marker(m, x, y, "coin"), 0);
+			} else if (r == 2) {
+				q->island = (int32_t)(rnd(&s) % 3);
+				q->arms = (uint8_t)(rnd(&s) % 3);
+			} else if (r == 3) {
+				q->bigcity = (int32_t)(rnd(&s) % 2);
+			} else if (r == 4) {
+				q->arms = 1;
+			} else if (r == 5) {
+				assert_int_equal(cm_map_set_square_name(m, x, y, ""), 0);
 			}
 		}
-	assert_int_equal(found, 7);
-	uint32_t idx[4];
-	assert_int_equal(cmap_square_prints(m, 4, 0, idx), CMAP_EARG);
-	assert_int_equal(cmap_square_prints(m, 0, 0, NULL), CMAP_EARG);
-	assert_int_equal(cmap_square_prints(m, 3, 0, idx), 0);
-	cmap_print p;
-	assert_int_equal(cmap_get_print(m, idx[CMAP_N], &p), 0);
-	assert_int_equal(p.kind, CMAP_PRINT_CITY);
-	assert_int_equal(idx[CMAP_S], CMAP_NONE);
-	cmap_close(m);
+	return m;
+}
 
-	/* swap the first two prints: out of order */
-	unsigned char *e = entry(b, "PRNT");
-	unsigned char *r = b + get32(e + 4) + 8, tmp[12];
-	uint32_t rs = get32(r - 4);
-	memcpy(tmp, r, 12);
-	memcpy(r, r + rs, 12);
-	memcpy(r + rs, tmp, 12);
-	fix_crcs(b, len);
-	m = (cmap_map *)b;
-	assert_int_equal(cmap_open(b, len, &m), CMAP_EFORMAT);
-	assert_null(m);
-	/* two prints on one side */
-	memcpy(r, r + rs, 12);
-	fix_crcs(b, len);
-	assert_int_equal(cmap_open(b, len, &m), CMAP_EFORMAT);
-	free(b);
+static void test_cmap_reader__majors_agree_on_random_maps(void **state)
+{
+	(void)state;
+	static const int dims[][2] = { { 1, 1 }, { 3, 2 }, { 64, 1 }, { 1, 65 }, { 37, 29 }, { 128, 16 }, { 200, 111 } };
+	for (unsigned i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+		cm_map *m = random_map(i + 1, dims[i][0], dims[i][1]);
+		expect_majors_agree(m, NULL, 0);
+		cm_map_free(m);
+	}
+}
+
+/* A 1.0 file that carcamap wrote before 2.0 (tests/fixtures/export/
+ * tiny-1.0.cmap) reads as the 2.0 export of the same map, and the 1.0
+ * writer still writes those bytes. */
+static void test_cmap_reader__reads_the_1_0_fixture(void **state)
+{
+	(void)state;
+	cmap_map *old, *now;
+	assert_int_equal(cmap_open_file("tests/fixtures/export/tiny-1.0.cmap", &old), 0);
+	unsigned major, minor;
+	cmap_version(old, &major, &minor);
+	assert_true(major == 1 && minor == 0);
+	cm_diags *d;
+	cm_workspace *w;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
+	assert_int_equal(cm_workspace_load(w, "tests/fixtures/cli/tiny/tiny.xml", d), 0);
+	assert_int_equal(cm_workspace_resolve(w, d), 0);
+	cm_map *m = cm_workspace_find_map(w, "tiny");
+	assert_non_null(m);
+	cm_tileset **sets;
+	size_t n, l2, l1, lf;
+	assert_int_equal(cm_workspace_map_sets(w, m, &sets, &n), 0);
+	unsigned char *b2, *b1;
+	assert_int_equal(cm_export_bin(m, sets, n, &b2, &l2), 0);
+	assert_int_equal(cmap_open(b2, l2, &now), 0);
+	expect_same_maps(old, now);
+	assert_int_equal(cm_export_bin_version(m, sets, n, 1, &b1, &l1), 0);
+	unsigned char *fx = (unsigned char *)util_read_file("tests/fixtures/export/tiny-1.0.cmap", &lf);
+	assert_int_equal(l1, lf);
+	assert_memory_equal(b1, fx, l1);
+	free(fx);
+	free(b1);
+	cmap_close(now);
+	cmap_close(old);
+	free(b2);
+	free(sets);
+	cm_workspace_free(w);
+	cm_diags_free(d);
 }
 
 /* cmap_open_file reads a file and owns its bytes; I/O failures are EIO. */
@@ -726,6 +1113,9 @@ int main(void)
 		cmocka_unit_test(test_cmap_reader__slots_and_rotation_match_the_library),
 		cmocka_unit_test(test_cmap_reader__edge_prints_by_square),
 		cmocka_unit_test(test_cmap_reader__open_file),
+		cmocka_unit_test(test_cmap_reader__majors_agree_on_bundled_maps),
+		cmocka_unit_test(test_cmap_reader__majors_agree_on_random_maps),
+		cmocka_unit_test(test_cmap_reader__reads_the_1_0_fixture),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

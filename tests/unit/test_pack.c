@@ -468,37 +468,49 @@ static void test_pack__hash_version_by_format(void **state)
 	cm_pack_close(p);
 }
 
-/* The pack reader compares a stored client binary with the model in place
- * (cm_export_bin_equal_checked): the encoding itself is equal, any byte
- * changed anywhere (header, table, CRCs, records, strings, padding), a
- * byte more or less, is not. */
+/* The pack reader compares a stored client binary with the model without
+ * building the file (cm_export_bin_equal_checked), in either major version:
+ * the encoding itself is equal, any byte changed anywhere (header, table,
+ * CRCs, records, strings, padding), a byte more or less, is not; nor is
+ * the other major's encoding. */
 static void test_pack__binary_compared_in_place(void **state)
 {
 	fx *f = *state;
+	for (unsigned major = 1; major <= 2; major++) {
+		unsigned char *bin = NULL, *other = NULL;
+		size_t len = 0, other_len = 0;
+		bool eq = false;
+		assert_int_equal(cm_export_bin_version(f->map, f->sets, 2, major, &bin, &len), 0);
+		assert_int_equal(bin[8], major);
+		assert_true(len > 100);
+		assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, major, bin, len, &eq), 0);
+		assert_true(eq);
+		for (size_t i = 0; i < len; i++) {
+			bin[i] ^= 0x01;
+			assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, major, bin, len, &eq), 0);
+			if (eq)
+				fprintf(stderr, "%u.0: byte %zu of %zu changed, still equal\n", major, i, len);
+			assert_false(eq);
+			bin[i] ^= 0x01;
+		}
+		assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, major, bin, len - 1, &eq), 0);
+		assert_false(eq);
+		unsigned char *more = malloc(len + 4);
+		memcpy(more, bin, len);
+		memset(more + len, 0, 4);
+		assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, major, more, len + 4, &eq), 0);
+		assert_false(eq);
+		free(more);
+		assert_int_equal(cm_export_bin_version(f->map, f->sets, 2, 3 - major, &other, &other_len), 0);
+		assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, major, other, other_len, &eq), 0);
+		assert_false(eq);
+		free(other);
+		free(bin);
+	}
 	unsigned char *bin = NULL;
 	size_t len = 0;
-	bool eq = false;
-	assert_int_equal(cm_export_bin(f->map, f->sets, 2, &bin, &len), 0);
-	assert_true(len > 100);
-	assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, bin, len, &eq), 0);
-	assert_true(eq);
-	for (size_t i = 0; i < len; i++) {
-		bin[i] ^= 0x01;
-		assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, bin, len, &eq), 0);
-		if (eq)
-			fprintf(stderr, "byte %zu of %zu changed, still equal\n", i, len);
-		assert_false(eq);
-		bin[i] ^= 0x01;
-	}
-	assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, bin, len - 1, &eq), 0);
-	assert_false(eq);
-	unsigned char *more = malloc(len + 4);
-	memcpy(more, bin, len);
-	memset(more + len, 0, 4);
-	assert_int_equal(cm_export_bin_equal_checked(f->map, f->sets, 2, more, len + 4, &eq), 0);
-	assert_false(eq);
-	free(more);
-	free(bin);
+	assert_int_equal(cm_export_bin_version(f->map, f->sets, 2, 3, &bin, &len), CM_EINVAL);
+	assert_null(bin);
 }
 
 /* A write that fails leaves an existing pack byte-identical and no
@@ -588,13 +600,55 @@ static void test_pack__not_sqlite(void **state)
 	expect_open_fails(f, CM_EIO, NULL, "cannot open");
 }
 
+/* A pack of format 3 or older holds the CMAP 1.0 row those carcamaps
+ * wrote: without a 2.0 row it is verified against a 1.0 encoding; with
+ * one, the 2.0 row counts. Neither is CM0413. */
+static void test_pack__old_pack_binary_1_0(void **state)
+{
+	fx *f = *state;
+	unsigned char *v1 = NULL;
+	size_t len1 = 0;
+	assert_int_equal(cm_export_bin_version(f->map, f->sets, 2, 1, &v1, &len1), 0);
+	assert_int_equal(write_sample(f, f->path), 0);
+	assert_int_equal(cm_pack_put_map_binary(f->path, "sample", 1, v1, len1, f->d), 0);
+	run_sql(f->path, "PRAGMA user_version = 3");
+	cm_pack *p = NULL;
+	/* both rows: the 2.0 one is checked, a damaged 1.0 row is not */
+	run_sql(f->path, "UPDATE map_binary SET data = randomblob(64) WHERE format_version = 1");
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	cm_pack_close(p);
+	/* the 1.0 row alone, as format 3 wrote it */
+	assert_int_equal(cm_pack_put_map_binary(f->path, "sample", 1, v1, len1, f->d), 0);
+	run_sql(f->path, "DELETE FROM map_binary WHERE format_version = 2");
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	assert_int_equal(cm_diags_count(f->d), 0);
+	cm_pack_close(p);
+	/* ... byte for byte */
+	run_sql(f->path, "UPDATE map_binary SET data = CAST(substr(data, 1, length(data) - 4) || x'00000001' AS BLOB)");
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), CM_EINVAL);
+	assert_true(has_diag(f->d, "CM0413", "map sample", "stored client binary (format version 1,"));
+	cm_pack_close(p);
+	/* neither row */
+	cm_diags_clear(f->d);
+	run_sql(f->path, "DELETE FROM map_binary");
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), CM_EINVAL);
+	assert_true(has_diag(f->d, "CM0413", "map sample",
+	                     "no client binary (format version 2, or 1 in a pack of format 3) is stored"));
+	cm_pack_close(p);
+	free(v1);
+}
+
 static void test_pack__newer_version(void **state)
 {
 	fx *f = *state;
 	assert_int_equal(write_sample(f, f->path), 0);
-	run_sql(f->path, "PRAGMA user_version = 4");
+	run_sql(f->path, "PRAGMA user_version = 5");
 	expect_open_fails(f, CM_EVERSION, "CM0403",
-	                  "pack format version 4 is newer than this carcamap reads (max 3)");
+	                  "pack format version 5 is newer than this carcamap reads (max 4)");
 	run_sql(f->path, "PRAGMA user_version = 0");
 	expect_open_fails(f, CM_EFORMAT, "CM0405", "pack format version 0 does not exist");
 }
@@ -745,9 +799,12 @@ static const struct {
 	{ "UPDATE maps SET hash = zeroblob(32)", "CM0408", "map sample", "stored content hash differs" },
 	{ "UPDATE squares SET name = 'Bremen' WHERE x = 1 AND y = 1", "CM0408", "map sample", NULL },
 	{ "UPDATE map_binary SET data = randomblob(64)", "CM0413", "map sample",
-	  "stored client binary (64 bytes) differs" },
+	  "stored client binary (format version 2, 64 bytes) differs" },
 	{ "UPDATE map_binary SET data = zeroblob(0)", "CM0413", "map sample", "differs" },
-	{ "DELETE FROM map_binary", "CM0413", "map sample", "no client binary" },
+	{ "DELETE FROM map_binary", "CM0413", "map sample", "no client binary (format version 2) is stored" },
+	/* format 4 takes only its own binary: a 1.0 row there is not enough */
+	{ "UPDATE map_binary SET format_version = 1", "CM0413", "map sample",
+	  "no client binary (format version 2) is stored" },
 	{ "PRAGMA foreign_keys = OFF; UPDATE deck_entries SET tileset_id = 'gone' WHERE seq = 0", "CM0407",
 	  NULL, "refers to a missing row of tilesets" },
 };
@@ -968,6 +1025,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pack__hash_version_by_format, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__binary_compared_in_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__newer_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__old_pack_binary_1_0, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__trigger_or_view_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__schema_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__corrupt_page, setup, teardown),

@@ -2,8 +2,10 @@
 // node --test: every bundled map's binary export, read through the wasm
 // reader, against its JSON export (the same content by specification):
 // grid (kind, name, arms, island, big city, markers, prints per side),
-// edge prints, counts of every table, rules, deck; bad input throws.
-// Env: CMAP_JS_PKG (the staged package), CMAP_JS_MAPS (NAME.cmap, NAME.json).
+// edge prints, counts of every table, rules, deck; the same map in the
+// format's previous major version (1.0) reads the same; bad input throws.
+// Env: CMAP_JS_PKG (the staged package), CMAP_JS_MAPS (NAME.cmap, 2.0;
+// NAME.v1.cmap, 1.0; NAME.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
@@ -15,7 +17,8 @@ const dir = process.env.CMAP_JS_MAPS;
 assert.ok(pkg && dir, 'CMAP_JS_PKG and CMAP_JS_MAPS must be set');
 const r = await import(pathToFileURL(join(pkg, 'index.js')).href);
 await r.init();
-const names = (await readdir(dir)).filter((f) => f.endsWith('.cmap')).map((f) => f.slice(0, -5)).sort();
+const names = (await readdir(dir)).filter((f) => f.endsWith('.cmap') && !f.endsWith('.v1.cmap'))
+  .map((f) => f.slice(0, -5)).sort();
 
 test('there are bundled maps', () => assert.ok(names.length >= 10, `only ${names.length}`));
 
@@ -28,7 +31,7 @@ for (const n of names) {
       assert.equal(m.name, json.name);
       assert.equal(m.cols, json.cols);
       assert.equal(m.rows, json.rows);
-      assert.deepEqual(m.version, { major: 1, minor: 0 });
+      assert.deepEqual(m.version, { major: 2, minor: 0 });
       assert.equal(json.squares.length, m.cols * m.rows);
       for (const js of json.squares) {
         const s = m.square(js.x, js.y);
@@ -92,6 +95,34 @@ for (const n of names) {
       });
     } finally {
       m.close();
+    }
+  });
+}
+
+for (const n of names) {
+  test(`map ${n}: the 1.0 export reads as the 2.0 one`, async () => {
+    const a = r.openMap(await readFile(join(dir, `${n}.cmap`)));
+    const b = r.openMap(await readFile(join(dir, `${n}.v1.cmap`)));
+    try {
+      assert.deepEqual(b.version, { major: 1, minor: 0 });
+      assert.deepEqual([b.id, b.name, b.cols, b.rows, b.counts], [a.id, a.name, a.cols, a.rows, a.counts]);
+      assert.deepEqual(b.rules(), a.rules());
+      for (let y = 0; y < a.rows; y++) {
+        for (let x = 0; x < a.cols; x++) {
+          assert.deepEqual(b.square(x, y), a.square(x, y));
+          assert.deepEqual(b.squarePrints(x, y), a.squarePrints(x, y));
+        }
+      }
+      for (let i = 0; i < a.counts.prints; i++) assert.deepEqual(b.print(i), a.print(i));
+      for (let i = 0; i < a.counts.markers; i++) assert.equal(b.marker(i), a.marker(i));
+      for (let i = 0; i < a.counts.bigcities; i++) assert.deepEqual(b.bigcity(i), a.bigcity(i));
+      for (let i = 0; i < a.counts.pieces; i++) assert.deepEqual(b.piece(i), a.piece(i));
+      for (let i = 0; i < a.counts.features; i++) assert.deepEqual(b.feature(i), a.feature(i));
+      for (let i = 0; i < a.counts.tiles; i++) assert.deepEqual(b.tile(i), a.tile(i));
+      for (let i = 0; i < a.counts.deck; i++) assert.deepEqual(b.deckEntry(i), a.deckEntry(i));
+    } finally {
+      a.close();
+      b.close();
     }
   });
 }

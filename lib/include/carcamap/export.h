@@ -19,7 +19,7 @@ extern "C" {
 /* Format versions written by this build. A minor version only adds optional
  * content; a new major version breaks readers of the old one. */
 #define CM_EXPORT_JSON_VERSION "1.0"
-#define CM_EXPORT_BIN_MAJOR 1
+#define CM_EXPORT_BIN_MAJOR 2
 #define CM_EXPORT_BIN_MINOR 0
 
 /* Writes the whole map as one JSON document ("format": carcamap-map 1.0,
@@ -39,6 +39,12 @@ int cm_export_json(const cm_map *m, cm_tileset *const *sets, size_t n_sets, FILE
  * CM_ELIMIT (the encoding would pass 4 GiB) or CM_ENOMEM. */
 int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
                   unsigned char **out, size_t *len);
+/* cm_export_bin in the layout of major version major: 2 (or 0) is 2.0, what
+ * cm_export_bin writes; 1 is 1.0, a record per square and per edge print,
+ * for clients whose reader predates 2.0 (schemas/export-bin.md "Version
+ * 1.0"). The same content either way. CM_EINVAL for another major. */
+int cm_export_bin_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
+                          unsigned char **out, size_t *len);
 
 /* The shared tileset of square kinds every TMX export uses (one tile per
  * kind, tile id = cm_square_kind, in cm_palette_square) and its image,

@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* The pack format this build writes and the newest it reads. */
-#define CM_PACK_VERSION 3
+#define CM_PACK_VERSION 4
 /* SQLite application_id of every carcamap pack: 'CAMP'. */
 #define CM_PACK_APPLICATION_ID 0x43414D50u
 
@@ -68,8 +68,10 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 int cm_pack_map_hash(cm_pack *p, const char *id, uint8_t out[32]);
 /* Reads the map and the tile sets its deck uses, recomputes cm_map_hash and
  * compares it with the stored one (CM0408 on a mismatch), then compares
- * the stored client binary (format CM_EXPORT_BIN_MAJOR) byte for byte with
- * cm_export_bin of the model (CM0413 if missing or different). Returns 0,
+ * the stored client binary (format CM_EXPORT_BIN_MAJOR; in a pack of
+ * format 3 or older without one, the format 1 binary those wrote) byte for
+ * byte with cm_export_bin_version of the model in that format (CM0413 if
+ * missing or different). Returns 0,
  * CM_EINVAL (mismatch or unreadable content, see d), CM_ENOTFOUND, CM_ENOMEM. */
 int cm_pack_verify_map(cm_pack *p, const char *id, cm_diags *d);
 /* cm_pack_read_map and cm_pack_verify_map in one: the map is read once,
@@ -99,8 +101,8 @@ int cm_pack_put_map_binary(const char *path, const char *id, int format_version,
  * ignored). Returns 0, CM_ENOTFOUND (a deck set is missing from sets),
  * CM_EINVAL (a value the serialization cannot hold). */
 int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32]);
-/* The content hash definition cm_map_hash computes and packs of format
- * CM_PACK_VERSION store: 2. Packs of format 1 and 2 store version 1. */
+/* The content hash definition cm_map_hash computes and packs of format 3
+ * and CM_PACK_VERSION store: 2. Packs of format 1 and 2 store version 1. */
 #define CM_MAP_HASH_VERSION 2
 /* cm_map_hash in the given definition (1 or 2, schemas/pack.md); CM_EINVAL
  * for any other version. */
