@@ -151,9 +151,10 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 	uint8_t few[256];
 	for (unsigned rq = 0; rq < 256; rq++)
 		few[rq] = a->copies[rq] < CM_CHECK_FEW_TILES;
-	for (int s = 0; s < cm__board_squares(b); s++) {
-		unsigned rq = cm__board_printed_req(b, s) & 255u;
-		if (!few[rq] || !cm__board_playable(b, s))
+	const uint8_t *fl = cm__board_playable_flags(b), *reqs = cm__board_printed_reqs(b);
+	for (int s = 0, n = cm__board_squares(b); s < n; s++) {
+		unsigned rq = reqs[s];
+		if (!few[rq] || !(fl[s] & 1))
 			continue;
 		int x = s % cols, y = s / cols;
 		char req[96];
@@ -227,8 +228,10 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 		           is->name ? is->name : "?");
 		a->n_errors++;
 	}
-	for (int s = 0; s < cm__board_squares(b); s++) {
-		if (a->reach[s] || !cm__board_playable(b, s) || !copies_at(a, b, s))
+	const uint8_t *fl = cm__board_playable_flags(b), *reqs = cm__board_printed_reqs(b);
+	for (int s = 0, n = cm__board_squares(b); s < n; s++) {
+		/* copies_at(a, b, s) == 0: takes no tile */
+		if (a->reach[s] || !(fl[s] & 1) || !a->takes[reqs[s]])
 			continue;
 		int isl = cm__board_island(b, s);
 		if (isl >= 0 && !a->isl_open[isl])

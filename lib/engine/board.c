@@ -106,8 +106,9 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	A->arms += C->arms;
 	A->nmulti += C->nmulti;
 	A->flags |= (uint8_t)(C->flags & ~NF_MULTI);
-	if (C->minp >= 0 && (A->minp < 0 || C->minp < A->minp))
-		A->minp = C->minp;
+	/* the lower piece, -1 meaning none: an unsigned minimum */
+	uint32_t am = (uint32_t)A->minp, cm = (uint32_t)C->minp;
+	A->minp = (int32_t)(cm < am ? cm : am);
 	int32_t t = A->next;
 	A->next = C->next;
 	C->next = t;
@@ -317,14 +318,18 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 			b->req[q] = rq;
 			uint8_t f = b->sflags[q];
 			b->sflags[q] = (uint8_t)(f | SF_REACH);
-			int fp = b->front_pos[q];
-			if (fp >= 0) {
-				b->front_req[fp] = rq;
-			} else if (f & SF_ALLOWED) {
-				b->front_pos[q] = b->n_front;
-				b->front_req[b->n_front] = rq;
-				b->front[b->n_front++] = q;
-			}
+			/* without branches (whether q is new to the frontier is
+			 * a coin toss): q's entry, at its place or appended;
+			 * when q stays out (not allowed), the writes land in
+			 * the free slot past the end (q and s are not in the
+			 * frontier, so it exists) and are not counted */
+			int fp = b->front_pos[q], nf = b->n_front;
+			bool in = fp >= 0, add = !in && (f & SF_ALLOWED);
+			int pos = in ? fp : nf;
+			b->front_req[pos] = rq;
+			b->front[pos] = q;
+			b->front_pos[q] = in || add ? pos : -1;
+			b->n_front = nf + add;
 		} else if (cls == SC_BIGCITY) {
 			int q = s + b->off4[d];
 			const type_info *qi = &b->bc_info[b->bc_type[q]];
@@ -477,21 +482,26 @@ static int build_static(cm_board *b, cm_diags *d)
 	int N = b->n_sq, C = b->cols;
 	int32_t *piece_city = NULL; /* per big-city piece: its city */
 	uint8_t *mark = NULL, *col = NULL;
+	/* a static board (engine.h) makes only what its queries read: no
+	 * nodes, no per-side static nodes, no neighbour counts */
+	bool game = !(b->flags & CM__BOARD_STATIC);
 	ALLOC(b->island, N);
-	ALLOC(b->island_arms, N);
-	ALLOC(b->side_static, N * 4);
 	ALLOC(b->side_bc, N * 4);
 	ALLOC(b->side_ferry, N * 4);
 	ALLOC(b->bc_type, N);
-	ALLOC(b->bc8, N);
 	ALLOC(b->sq_links, N);
 	ALLOC(b->bc_adj_start, m->n_bigcities + 1);
 	ALLOC(b->isl_start, m->n_islands + 1);
 	ALLOC(b->isl_sq, N);
 	ALLOC(b->start_sq, N);
-	ALLOC(b->start_pick, N);
 	ALLOC(mark, N);
-	ALLOC(col, C + 2);
+	if (game) {
+		ALLOC(b->island_arms, N);
+		ALLOC(b->side_static, N * 4);
+		ALLOC(b->bc8, N);
+		ALLOC(b->start_pick, N);
+		ALLOC(col, C + 2);
+	}
 	/* the arrays every square writes, in one block (huge pages where the
 	 * system grants them): bc_base first, aligned, then the bytes */
 	if (!(b->slab = cm_calloc_big((size_t)N, sizeof *b->bc_base + 5)))
@@ -514,7 +524,10 @@ static int build_static(cm_board *b, cm_diags *d)
 		[CM_SQ_LAND] = SF_PLAYABLE | SF_ALLOWED, [CM_SQ_START] = SF_PLAYABLE | SF_ALLOWED,
 		[CM_SQ_TOWN] = SF_PLAYABLE | SF_ALLOWED | SF_TOWN, [CM_SQ_ISLAND] = SF_PLAYABLE,
 	};
-	memset(b->bc_base, 0xff, (size_t)N * sizeof *b->bc_base);
+	/* bc_base holds -1 off the big cities for the turn; the static
+	 * board reads it only where SF_BIGCITY says a piece lies */
+	if (game)
+		memset(b->bc_base, 0xff, (size_t)N * sizeof *b->bc_base);
 	int n_prints = 0; /* road and city prints of playable squares (ferry ends taken off below) */
 	bool in_range = true;
 	size_t n_bcsq = 0; /* big-city squares */
@@ -526,6 +539,12 @@ static int build_static(cm_board *b, cm_diags *d)
 		const cm_square *q = &m->squares[y * C];
 		for (int x = 0; x < C; x++) {
 			int s = y * C + x;
+			if (cm__square_plain_land(&q[x])) { /* most squares: in range, playable, nothing else */
+				b->sq_kind[s] = CM_SQ_LAND;
+				b->sflags0[s] = kflags[CM_SQ_LAND];
+				b->n_playable++;
+				continue;
+			}
 			unsigned kind = q[x].kind;
 			in_range &= cm__square_in_range(m, &q[x]);
 			uint8_t f = kflags[kind < CM_SQ_KIND_COUNT ? kind : 0];
@@ -544,7 +563,8 @@ static int build_static(cm_board *b, cm_diags *d)
 				/* the model checker holds the index to -1..n_islands-1;
 				 * an island square without a valid island never opens */
 				b->island[s] = q[x].island >= 0 ? (int32_t)q[x].island : -1;
-				b->island_arms[s] = q[x].arms;
+				if (game)
+					b->island_arms[s] = q[x].arms;
 			} else if (kind == CM_SQ_START) {
 				b->start_sq[b->n_start++] = s;
 			}
@@ -561,7 +581,8 @@ static int build_static(cm_board *b, cm_diags *d)
 		rc = CM_ELIMIT;
 		goto out;
 	}
-	count_play8(b, col);
+	if (game)
+		count_play8(b, col);
 	/* big-city pieces */
 	size_t n_pieces = 0;
 	for (size_t c = 0; c < m->n_bigcities; c++)
@@ -578,7 +599,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			int s = cm__sq_index(b, p->x, p->y);
 			assert(s >= 0); /* the model checker: pieces lie inside the grid */
 			const char *msg = NULL;
-			if (m->squares[s].kind != CM_SQ_BIGCITY || b->bc_base[s] >= 0)
+			if (m->squares[s].kind != CM_SQ_BIGCITY || (b->sflags0[s] & SF_BIGCITY))
 				msg = "big-city piece not on a free big-city square";
 			else if (cm__type_info(&p->tile, &b->bc_info[pi]) < 0)
 				msg = "big-city piece has an uncovered slot or too many features";
@@ -589,7 +610,8 @@ static int build_static(cm_board *b, cm_diags *d)
 				rc = CM_EINVAL;
 				continue;
 			}
-			b->tile[s] = -1; /* already, on a board for games */
+			if (game)
+				b->tile[s] = -1; /* already */
 			b->bc_type[s] = (int32_t)pi;
 			b->bc_tile[pi] = &p->tile;
 			b->bc_base[s] = n_static;
@@ -598,7 +620,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			b->sflags0[s] |= SF_BIGCITY;
 		}
 	/* big-city squares among the 8 around: counted from the few big-city squares */
-	for (int s = 0; n_bcsq && s < N; s++) {
+	for (int s = 0; game && n_bcsq && s < N; s++) {
 		if (b->sq_kind[s] != CM_SQ_BIGCITY)
 			continue;
 		for (int k = 0; k < 8; k++) {
@@ -644,12 +666,15 @@ static int build_static(cm_board *b, cm_diags *d)
 		goto out;
 	}
 	b->max_nodes = (int)cap;
-	ALLOC(b->nodes, b->max_nodes);
-	ALLOC(b->static_nodes, b->n_static);
-	node *n = b->nodes;
+	node *n = NULL;
+	if (game) {
+		ALLOC(b->nodes, b->max_nodes);
+		ALLOC(b->static_nodes, b->n_static);
+		n = b->nodes;
+	}
 	/* big-city nodes: open edges towards playable squares; pieces of one
 	 * city join each other; sides facing anything else are closed */
-	for (int s = 0; n_pieces && s < N; s++) {
+	for (int s = 0; game && n_pieces && s < N; s++) {
 		if (!(b->sflags0[s] & SF_BIGCITY))
 			continue;
 		const type_info *pt = &b->bc_info[b->bc_type[s]];
@@ -667,7 +692,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		}
 	}
 	b->n_nodes = n_static;
-	for (int s = 0; n_pieces && s < N; s++) {
+	for (int s = 0; game && n_pieces && s < N; s++) {
 		if (!(b->sflags0[s] & SF_BIGCITY))
 			continue;
 		for (int k = 1; k <= 2; k++) { /* E and S: each pair once */
@@ -686,7 +711,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	}
 	/* prints and ferries */
 	int next = n_static;
-	for (size_t f = 0; f < m->n_ferries; f++) {
+	for (size_t f = 0; game && f < m->n_ferries; f++) {
 		const cm_ferry *fr = &m->ferries[f];
 		int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
 		int arms = fr->arms + m->squares[s1].print[fr->s1].arms + m->squares[s2].print[fr->s2].arms;
@@ -702,15 +727,16 @@ static int build_static(cm_board *b, cm_diags *d)
 		                      SF_PLAYABLE))
 			continue;
 		uint8_t req = 0;
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; game && k < 4; k++)
 			b->side_static[s * 4 + k] = -1;
 		for (int k = 0; k < 4; k++) {
 			int key = s * 4 + k, q = cm__nb(b, s, k);
 			const cm_edge_print *pr = &m->squares[s].print[k];
 			uint8_t rq = REQ_ANY;
-			if (q >= 0 && b->bc_base[q] >= 0) {
+			if (q >= 0 && (b->sflags0[q] & SF_BIGCITY)) {
 				links_init(b, mark, s);
-				b->side_static[key] = b->bc_base[q];
+				if (game)
+					b->side_static[key] = b->bc_base[q];
 				b->side_bc[key] = (int16_t)piece_city[b->bc_type[q]];
 				b->sq_links[s] |= (uint8_t)(1u << k);
 				rq = req_of_edge(b->bc_info[b->bc_type[q]].edge[0][(k + 2) % 4]);
@@ -718,20 +744,25 @@ static int build_static(cm_board *b, cm_diags *d)
 				rq = REQ_ANY;
 			} else if (((b->sq_links[s] >> k) & 1) && b->side_ferry[key] >= 0) {
 				rq = REQ_ROAD;
-				b->side_static[key] = n_static + b->side_ferry[key];
+				if (game)
+					b->side_static[key] = n_static + b->side_ferry[key];
 			} else if (pr->kind == CM_PRINT_ROAD || pr->kind == CM_PRINT_CITY) {
 				uint8_t kind = pr->kind == CM_PRINT_ROAD ? CM_FEAT_ROAD : CM_FEAT_CITY;
-				init_node(&n[next], next, N + next, kind, NF_PRINT, 255, 1, pr->arms);
-				b->side_static[key] = next++;
+				if (game) {
+					init_node(&n[next], next, N + next, kind, NF_PRINT, 255, 1, pr->arms);
+					b->side_static[key] = next;
+				}
+				next++;
 				rq = pr->kind == CM_PRINT_ROAD ? REQ_ROAD : REQ_CITY;
 			}
 			req |= (uint8_t)(rq << (2 * k));
 		}
 		b->req0[s] = req;
 	}
-	assert(next == b->n_static);
+	assert(!game || next == b->n_static);
 	b->n_nodes = b->n_static;
-	memcpy(b->static_nodes, b->nodes, (size_t)b->n_static * sizeof *b->nodes);
+	if (game)
+		memcpy(b->static_nodes, b->nodes, (size_t)b->n_static * sizeof *b->nodes);
 	/* big-city neighbourhoods (MAP-BIGCITY unlock) and island squares:
 	 * bucketed by one counting pass and one filling pass over the squares,
 	 * each bucket in square order, so the cost is linear whatever the
@@ -1059,12 +1090,9 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	/* a static board (the validator's, engine.h) has no game state: the
 	 * tiles only where build_static joins big-city pieces */
 	bool game = !(flags & CM__BOARD_STATIC);
-	if (game)
-		ALLOC_DENSE(b->tile, N);
-	else
-		ALLOC(b->tile, N);
-	ALLOC(b->stamp, N);
 	if (game) {
+		ALLOC_DENSE(b->tile, N);
+		ALLOC(b->stamp, N);
 		ALLOC_DENSE(b->rot, N);
 		ALLOC_DENSE(b->base, N);
 		ALLOC_DENSE(b->req, N);
@@ -1072,7 +1100,7 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 		ALLOC_DENSE(b->mon, N);
 		ALLOC(b->front, N);
 		ALLOC_DENSE(b->front_pos, N);
-		ALLOC(b->front_req, N + 3); /* 3 spare entries: random play's scan reads 4 at a time */
+		ALLOC(b->front_req, N + 15); /* spare entries: random play's scans read 4 or 16 at a time */
 		ALLOC(b->front_cum, N + 3);
 		ALLOC(b->filled, N);
 		ALLOC_DENSE(b->mon_near, N);

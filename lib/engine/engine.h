@@ -17,6 +17,12 @@ bool cm__deck_abbey(const cm_deck *deck, size_t t);
 int cm__board_squares(const cm_board *b);         /* cols * rows */
 int cm__board_playable_count(const cm_board *b);  /* squares that can ever take a tile */
 bool cm__board_playable(const cm_board *b, int s);
+/* The same for every square at once, for passes over a million squares:
+ * byte s of cm__board_playable_flags has bit 0 set when square s is
+ * playable; cm__board_printed_reqs[s] is cm__board_printed_req(b, s).
+ * Borrowed from the board. */
+const uint8_t *cm__board_playable_flags(const cm_board *b);
+const uint8_t *cm__board_printed_reqs(const cm_board *b);
 /* The printed requirement of square s: 2 bits a side (side k at bits
  * 2k..2k+1), 0 none, 1 field, 2 road, 3 city (BASE-PLACE, MAP-EDGE). */
 unsigned cm__board_printed_req(const cm_board *b, int s);

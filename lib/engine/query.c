@@ -4,6 +4,7 @@
  * neighbours, big cities, ferries, islands) run over the whole map at once.
  * The rules themselves stay where the engine plays them (board.c). */
 #include <stdlib.h>
+#include <string.h>
 #include "engine/engine.h"
 #include "engine/board_int.h"
 #include "base/util_int.h"
@@ -26,6 +27,17 @@ int cm__board_playable_count(const cm_board *b)
 bool cm__board_playable(const cm_board *b, int s)
 {
 	return s >= 0 && s < b->n_sq && (b->sflags0[s] & SF_PLAYABLE);
+}
+
+_Static_assert(SF_PLAYABLE == 1, "cm__board_playable_flags: bit 0");
+const uint8_t *cm__board_playable_flags(const cm_board *b)
+{
+	return b->sflags0;
+}
+
+const uint8_t *cm__board_printed_reqs(const cm_board *b)
+{
+	return b->req0;
 }
 
 unsigned cm__board_printed_req(const cm_board *b, int s)
@@ -81,8 +93,9 @@ typedef struct {
 	const uint8_t *takes_req;   /* per printed requirement */
 	uint8_t *reach, *isl_open;
 	uint8_t *st;                /* per square: ST_ */
-	int32_t *queue;
-	int tail;
+	int32_t *seed;              /* squares to fill their row's run from */
+	size_t n_seed, cap_seed;
+	bool oom;
 } walk;
 
 /* What a square is to the walk. */
@@ -94,108 +107,172 @@ enum {
 	ST_REACHED = 4
 };
 
-/* Square q next to a reached one (q in the grid). */
-static inline void reach_sq(walk *w, int q)
+/* Whether square q, in state t, is reached when a neighbour is: it takes
+ * a tile and is no island square of an island still closed. */
+static inline bool passable(const walk *w, int q, uint8_t t)
+{
+	if (t == ST_OPEN)
+		return true;
+	if (t != ST_ISLAND && t != ST_WAITING)
+		return false;
+	int32_t isl = w->b->island[q];
+	return isl >= 0 && w->isl_open[isl];
+}
+
+static void push_seed(walk *w, int q)
+{
+	if (w->n_seed == w->cap_seed) {
+		size_t cap = w->cap_seed * 2;
+		int32_t *v = realloc(w->seed, cap * sizeof *v);
+		if (!v) {
+			w->oom = true;
+			return;
+		}
+		w->seed = v;
+		w->cap_seed = cap;
+	}
+	w->seed[w->n_seed++] = q;
+}
+
+/* A neighbour q of a reached square (q in the grid), or a square a big
+ * city or ferry leads to: a seed when it is reached, else an island
+ * square that waits for its island. */
+static inline void touch(walk *w, int q)
 {
 	uint8_t t = w->st[q];
-	if (t == ST_OPEN) {
-		w->st[q] = ST_REACHED;
-		w->queue[w->tail++] = q;
-	} else if (t == ST_ISLAND) {
-		const cm_board *b = w->b;
-		if (b->island[q] >= 0 && w->isl_open[b->island[q]]) {
-			w->st[q] = ST_REACHED;
-			w->queue[w->tail++] = q;
-		} else {
-			w->st[q] = ST_WAITING;
+	if (passable(w, q, t))
+		push_seed(w, q);
+	else if (t == ST_ISLAND)
+		w->st[q] = ST_WAITING;
+}
+
+/* The squares of the row lo..hi (inclusive) next to a run just reached:
+ * each stretch of squares reached through it is one seed (the seed's run
+ * takes the rest), the island squares of closed islands wait. */
+static void touch_row(walk *w, int lo, int hi)
+{
+	uint8_t *st = w->st;
+	bool in = false; /* the square before is in a stretch with a seed */
+	for (int q = lo; q <= hi; q++) {
+		uint8_t t = st[q];
+		if (t == ST_REACHED || t == ST_NO) {
+			in = false;
+			continue;
 		}
+		if (passable(w, q, t)) {
+			if (!in)
+				push_seed(w, q);
+			in = true;
+			continue;
+		}
+		in = false;
+		if (t == ST_ISLAND)
+			st[q] = ST_WAITING;
 	}
 }
 
-/* One breadth-first pass, each square queued once, each big city and
- * island opened once, so linear in the board whatever its shape. What each
- * square is comes first, in one pass over the flat arrays, so the walk
- * reads one byte per neighbour. */
+/* The big cities and ferries beside reached square s (sq_links[s] set). */
+static void links(walk *w, uint8_t *bc_done, int s)
+{
+	const cm_board *b = w->b;
+	const cm_map *m = b->map;
+	uint8_t *isl_open = w->isl_open;
+	for (int k = 0; k < 4; k++) {
+		int key = s * 4 + k;
+		int bc = b->side_bc[key];
+		if (bc >= 0 && !bc_done[bc]) {
+			bc_done[bc] = 1;
+			for (int32_t i = b->bc_adj_start[bc]; i < b->bc_adj_start[bc + 1]; i++)
+				touch(w, b->bc_adj[i]);
+		}
+		int fe = b->side_ferry[key];
+		if (fe < 0)
+			continue;
+		const cm_ferry *fr = &m->ferries[fe];
+		int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
+		int o = s1 == s && (int)fr->s1 == k ? s2 : s1;
+		int isl = cm__island_of(b, o);
+		if (isl >= 0 && !isl_open[isl]) {
+			isl_open[isl] = 1;
+			for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++)
+				if (w->st[b->isl_sq[i]] == ST_WAITING)
+					push_seed(w, b->isl_sq[i]);
+		}
+		touch(w, o);
+	}
+}
+
+/* The reached squares as a closure: from each seed, the run of squares
+ * it reaches along its row is filled at once, then the rows above and
+ * below it are touched, stretch by stretch, and the big cities and
+ * ferries of its squares followed. Every square is filled once, and
+ * touched a bounded number of times (once from each side, once per link),
+ * so the walk is linear in the board whatever its shape; on a map of open
+ * land it handles rows, not squares. The closure does not depend on the
+ * order (every rule only adds), so it is the one a breadth-first walk
+ * finds. What each square is comes first, in one pass over the flat
+ * arrays. */
 static int reach_walk(walk w)
 {
 	const cm_board *b = w.b;
 	const cm_map *m = b->map;
-	int N = b->n_sq;
+	int N = b->n_sq, C = b->cols;
 	w.st = cm_calloc_big((size_t)N + 1, 1);
-	w.queue = cm_calloc_big((size_t)N + 1, sizeof *w.queue);
+	w.cap_seed = 1024;
+	w.seed = malloc(w.cap_seed * sizeof *w.seed);
 	uint8_t *bc_done = calloc(m->n_bigcities + 1, 1);
-	uint8_t *isl_open = w.isl_open;
-	if (!w.st || !bc_done || !w.queue) {
+	if (!w.st || !bc_done || !w.seed) {
 		free(w.st);
 		free(bc_done);
-		free(w.queue);
+		free(w.seed);
 		return CM_ENOMEM;
 	}
+	uint8_t *st = w.st;
 	for (int q = 0; q < N; q++) {
 		uint8_t f = b->sflags0[q];
 		bool takes = (f & SF_PLAYABLE) && (w.takes ? w.takes[q] != 0 : w.takes_req[b->req0[q]] != 0);
 		/* playable and not allowed: an island square */
-		w.st[q] = (uint8_t)(!takes ? ST_NO : (f & SF_ALLOWED) ? ST_OPEN : ST_ISLAND);
+		st[q] = (uint8_t)(!takes ? ST_NO : (f & SF_ALLOWED) ? ST_OPEN : ST_ISLAND);
 	}
-	int head = 0;
 	for (int i = 0; i < b->n_start; i++)
-		reach_sq(&w, b->start_sq[i]);
-	while (head < w.tail) {
-		int s = w.queue[head++];
-		uint8_t bd = b->border[s];
-		/* the four neighbours (cm__nb) */
-		if (!(bd & BD_N))
-			reach_sq(&w, s + b->off4[0]);
-		if (!(bd & BD_E))
-			reach_sq(&w, s + 1);
-		if (!(bd & BD_S))
-			reach_sq(&w, s + b->off4[2]);
-		if (!(bd & BD_W))
-			reach_sq(&w, s - 1);
-		if (!b->sq_links[s])
-			continue; /* side_bc and side_ferry hold nothing here */
-		for (int k = 0; k < 4; k++) {
-			int key = s * 4 + k;
-			int bc = b->side_bc[key];
-			if (bc >= 0 && !bc_done[bc]) {
-				bc_done[bc] = 1;
-				for (int32_t i = b->bc_adj_start[bc]; i < b->bc_adj_start[bc + 1]; i++)
-					reach_sq(&w, b->bc_adj[i]);
-			}
-			int fe = b->side_ferry[key];
-			if (fe < 0)
-				continue;
-			const cm_ferry *fr = &m->ferries[fe];
-			int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
-			int o = s1 == s && (int)fr->s1 == k ? s2 : s1;
-			int isl = cm__island_of(b, o);
-			if (isl >= 0 && !isl_open[isl]) {
-				isl_open[isl] = 1;
-				for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++) {
-					int q = b->isl_sq[i];
-					if (w.st[q] == ST_WAITING) {
-						w.st[q] = ST_REACHED;
-						w.queue[w.tail++] = q;
-					}
-				}
-			}
-			reach_sq(&w, o);
-		}
+		touch(&w, b->start_sq[i]);
+	while (w.n_seed && !w.oom) {
+		int s = w.seed[--w.n_seed];
+		if (!passable(&w, s, st[s]))
+			continue; /* reached already, on another seed's run */
+		int y0 = s - s % C, l = s, r = s;
+		while (l > y0 && passable(&w, l - 1, st[l - 1]))
+			l--;
+		while (r + 1 < y0 + C && passable(&w, r + 1, st[r + 1]))
+			r++;
+		memset(st + l, ST_REACHED, (size_t)(r - l + 1));
+		if (l > y0 && st[l - 1] == ST_ISLAND)
+			st[l - 1] = ST_WAITING;
+		if (r + 1 < y0 + C && st[r + 1] == ST_ISLAND)
+			st[r + 1] = ST_WAITING;
+		if (y0 > 0)
+			touch_row(&w, l - C, r - C);
+		if (y0 + C < N)
+			touch_row(&w, l + C, r + C);
+		for (int q = l; q <= r; q++)
+			if (b->sq_links[q])
+				links(&w, bc_done, q);
 	}
+	int rc = w.oom ? CM_ENOMEM : 0;
 	for (int q = 0; q < N; q++)
-		w.reach[q] = w.st[q] == ST_REACHED;
+		w.reach[q] = st[q] == ST_REACHED;
 	free(w.st);
 	free(bc_done);
-	free(w.queue);
-	return 0;
+	free(w.seed);
+	return rc;
 }
 
 int cm__board_reach(const cm_board *b, const int *takes, uint8_t *reach, uint8_t *isl_open)
 {
-	return reach_walk((walk){ b, takes, NULL, reach, isl_open, NULL, NULL, 0 });
+	return reach_walk((walk){ .b = b, .takes = takes, .reach = reach, .isl_open = isl_open });
 }
 
 int cm__board_reach_req(const cm_board *b, const uint8_t *takes_req, uint8_t *reach, uint8_t *isl_open)
 {
-	return reach_walk((walk){ b, NULL, takes_req, reach, isl_open, NULL, NULL, 0 });
+	return reach_walk((walk){ .b = b, .takes_req = takes_req, .reach = reach, .isl_open = isl_open });
 }

@@ -39,7 +39,8 @@ typedef struct {
 	int printing;    /* the printing read (a cm_edition) */
 	cm_edition printings[CM_EDITION_COUNT]; /* <map printings>, the default first */
 	size_t n_printings;
-	uint8_t *kind_to; /* per square: kind of the printing (land/town), 0xFF = as printed */
+	uint8_t *kind_to; /* per square: 1 + kind of the printing (land/town), 0 = as printed */
+	bool any_kind_to; /* some square has one */
 	size_t cap_islands, cap_bigcities, cap_ferries; /* allocated lengths of the map's arrays */
 	cm_index islands; /* island ids: the first <island> of each id */
 	bool oom;
@@ -407,8 +408,10 @@ static void read_square(reader *r, xmlNode *n)
 	if ((name = rd_attr(r, pr, "name")) != NULL && cm_map_set_square_name(m, x, y, name))
 		r->oom = true;
 	free(name);
-	if ((kind = rd_attr(r, pr, "kind")) != NULL && cm_square_kind_parse(kind, &k) == 0)
-		r->kind_to[i] = (uint8_t)k; /* land or town: printing_child checked it */
+	if ((kind = rd_attr(r, pr, "kind")) != NULL && cm_square_kind_parse(kind, &k) == 0) {
+		r->kind_to[i] = (uint8_t)(k + 1); /* land or town: printing_child checked it */
+		r->any_kind_to = true;
+	}
 	free(kind);
 	for (xmlNode *c = cm_xml_elem(pr->children); c; c = cm_xml_elem(c->next)) {
 		xmlChar *t = xmlNodeGetContent(c);
@@ -749,9 +752,7 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 	size_t n = (size_t)m->cols * (size_t)m->rows;
 	r.seen = calloc(n, 1);
 	r.quiet = calloc(n, 1);
-	r.kind_to = malloc(n);
-	if (r.kind_to)
-		memset(r.kind_to, 0xFF, n);
+	r.kind_to = calloc(n, 1);
 	if (!r.seen || !r.quiet || !r.kind_to) {
 		rc = CM_ENOMEM;
 		goto out;
@@ -789,8 +790,8 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 		}
 	}
 	/* a printing's kinds replace the printed ones (land and town only) */
-	for (size_t i = 0; i < n; i++) {
-		if (r.kind_to[i] == 0xFF)
+	for (size_t i = 0; r.any_kind_to && i < n; i++) {
+		if (!r.kind_to[i])
 			continue;
 		cm_square *sq = &m->squares[i];
 		if (sq->kind != CM_SQ_LAND && sq->kind != CM_SQ_TOWN)
@@ -798,7 +799,7 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 			          "square (%d,%d) is %s: a printing may change land and town squares only",
 			          (int)(i % (size_t)m->cols), (int)(i / (size_t)m->cols), cm_square_kind_name(sq->kind));
 		else
-			sq->kind = (cm_square_kind)r.kind_to[i];
+			sq->kind = (cm_square_kind)(r.kind_to[i] - 1);
 	}
 	/* the default prints, then the one checker: the structure (references
 	 * with their lines), then, on a sound structure, the model's limits

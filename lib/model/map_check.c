@@ -295,6 +295,13 @@ static int name_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* Table entries by square (one entry per square: no ties). */
+static int extra_sq_cmp(const void *a, const void *b)
+{
+	const cm_square_extra *x = *(const cm_square_extra *const *)a, *y = *(const cm_square_extra *const *)b;
+	return x->sq < y->sq ? -1 : x->sq > y->sq;
+}
+
 /* Names of places, island ids and ferry names are each unique in a map. */
 typedef struct {
 	const cm_map *m;
@@ -401,18 +408,27 @@ static void check_names(const cm_map *m, cm_diags *d)
 {
 	size_t cap = 0, n = 0;
 	name_ref *v = NULL;
-	for (int y = 0; m->extras && y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
-			const cm_square *sq = cm_map_at(m, x, y);
-			const char *name = cm_map_square_name(m, x, y);
-			if (!name)
-				continue;
-			if (cm_grow((void **)&v, &cap, n, sizeof *v))
-				goto out;
-			v[n] = (name_ref){ name, 0, n, sq->line, "" };
-			snprintf(v[n].what, sizeof v[n].what, "square (%d,%d)", x, y);
-			n++;
-		}
+	/* the named squares in grid order: from the table beside the grid (a
+	 * few entries), sorted by square, not a look-up for every square */
+	size_t ne = cm_map_extra_count(m), nn = 0;
+	const cm_square_extra **named = ne ? malloc(ne * sizeof *named) : NULL;
+	if (ne && !named)
+		return;
+	for (size_t i = 0; i < ne; i++) {
+		const cm_square_extra *e = cm_map_extra_nth(m, i);
+		if (e->name && e->sq >= 0 && e->sq < m->cols * m->rows)
+			named[nn++] = e;
+	}
+	if (nn > 1)
+		qsort(named, nn, sizeof *named, extra_sq_cmp);
+	for (size_t i = 0; i < nn; i++) {
+		int x = named[i]->sq % m->cols, y = named[i]->sq / m->cols;
+		if (cm_grow((void **)&v, &cap, n, sizeof *v))
+			goto out;
+		v[n] = (name_ref){ named[i]->name, 0, n, m->squares[named[i]->sq].line, "" };
+		snprintf(v[n].what, sizeof v[n].what, "square (%d,%d)", x, y);
+		n++;
+	}
 	for (size_t i = 0; i < m->n_bigcities + m->n_islands + m->n_ferries; i++) {
 		const char *name;
 		int space;
@@ -447,6 +463,7 @@ static void check_names(const cm_map *m, cm_diags *d)
 		    v[i].space == 1 ? "island id" : "name", v[i].name, v[first].line);
 	}
 out:
+	free(named);
 	free(v);
 }
 
@@ -516,9 +533,15 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 	char w[WHERE_MAX];
 #define WHERE_SIDE where_fmt(w, m, "square (%d,%d), side %s", x, y, side)
 #define WHERE_SQ where_fmt(w, m, "square (%d,%d)", x, y)
+	int C = m->cols;
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *sq = cm_map_at(m, x, y);
+			/* most of a big map: plain land among land, in range, quiet */
+			if (y > 0 && y + 1 < m->rows && x > 0 && x + 1 < C && cm__square_plain_land(sq) &&
+			    (faces_land_kind[sq[-1].kind] & faces_land_kind[sq[1].kind] & faces_land_kind[sq[-C].kind] &
+			     faces_land_kind[sq[C].kind]))
+				continue;
 			if (grid_ok)
 				in_range &= cm__square_in_range(m, sq);
 			n->starts += sq->kind == CM_SQ_START;

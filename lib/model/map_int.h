@@ -7,7 +7,9 @@
 #define CM_MAP_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "carcamap/map.h"
 #include "model/feature_int.h"
 
@@ -51,6 +53,26 @@ static inline bool cm__square_in_range(const cm_map *m, const cm_square *s)
 	       s->bigcity >= -1 && (long long)s->bigcity < (long long)m->n_bigcities &&
 	       s->print[0].kind <= CM_PRINT_CITY && s->print[1].kind <= CM_PRINT_CITY &&
 	       s->print[2].kind <= CM_PRINT_CITY && s->print[3].kind <= CM_PRINT_CITY;
+}
+
+/* Whether sq is a land square with nothing else: no print, no arms, no
+ * island, no big city (its line aside), as the grid makes most squares;
+ * such a square is in range. Read as a few words, not field by field (the
+ * per-square passes over a million squares test it first). */
+_Static_assert(offsetof(cm_square, bigcity) == offsetof(cm_square, island) + 4, "island, bigcity adjacent");
+_Static_assert(offsetof(cm_square, print) == 2 && sizeof(cm_edge_print) == 2, "kind, arms, prints packed");
+static inline bool cm__square_plain_land(const cm_square *sq)
+{
+	static const cm_square plain = { .kind = CM_SQ_LAND, .island = -1, .bigcity = -1 };
+	uint64_t a, pa, c, pc;
+	uint16_t b, pb;
+	memcpy(&a, sq, 8); /* kind, arms, print[0..2] */
+	memcpy(&b, &sq->print[3], 2);
+	memcpy(&c, &sq->island, 8); /* island, bigcity */
+	memcpy(&pa, &plain, 8);
+	memcpy(&pb, &plain.print[3], 2);
+	memcpy(&pc, &plain.island, 8);
+	return ((a ^ pa) | (uint64_t)(b ^ pb) | (c ^ pc)) == 0;
 }
 
 /* cm_map_check_model with flags: CM__MODEL_GRID_OK when the caller has
