@@ -327,9 +327,9 @@ static void put_grid(writer *w, const cm_map *m)
 		q[2 * i] = s->kind;
 		q[2 * i + 1] = (unsigned char)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
 		                               s->print[3].kind << 6);
-		bool has = w->has[i / 8] >> (i % 8) & 1;
-		if (!has && !s->arms && s->island < 0 && s->bigcity < 0 &&
-		    !(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms))
+		unsigned has = w->has[i / 8] >> (i % 8) & 1u;
+		if (!(has | s->arms | (uint32_t)(s->island + 1) | (uint32_t)(s->bigcity + 1) | s->print[0].arms |
+		      s->print[1].arms | s->print[2].arms | s->print[3].arms))
 			continue; /* nothing beside the grid */
 		const cm_square_extra *xe = has ? cm_map_extra_find(m, (int)i) : NULL;
 		size_t n_markers = xe ? xe->n_markers : 0;

@@ -867,32 +867,66 @@ static bool square_stored(const cm_square *s, const cm_square_extra *x)
 }
 
 /* The map_grids row: one kind character per square and four print kind
- * characters per square, a newline per row. */
-static int put_grid(wr *w, const cm_map *m)
+ * characters per square, a newline per row. On the same pass, the squares
+ * that need a squares row (square_stored; has: a bit per square with an
+ * entry beside the grid) into *stored, in square order. */
+static int put_grid(wr *w, const cm_map *m, const uint8_t *has, size_t **stored, size_t *n_stored)
 {
-	size_t rows = (size_t)m->rows, cols = (size_t)m->cols;
+	size_t rows = (size_t)m->rows, cols = (size_t)m->cols, n = 0, cap = 0;
 	char *g = malloc(rows * (cols + 1) + 1), *pr = malloc(rows * (4 * cols + 1) + 1);
+	size_t *st = NULL;
 	if (!g || !pr) {
 		free(g);
 		free(pr);
 		return CM_ENOMEM;
 	}
+	char kch[256];
+	memset(kch, '?', sizeof kch);
+	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
+		kch[k] = cm_square_kind_char((cm_square_kind)k);
 	char *q = g, *t = pr;
-	for (int y = 0; y < m->rows; y++) {
-		for (int x = 0; x < m->cols; x++) {
-			const cm_square *s = cm_map_at(m, x, y);
-			*q++ = cm_square_kind_char(s->kind);
+	int rc = 0;
+	for (size_t y = 0, i = 0; y < rows && !rc; y++) {
+		for (size_t x = 0; x < cols; x++, i++) {
+			const cm_square *s = &m->squares[i];
+			*q++ = kch[s->kind];
 			for (int e = 0; e < 4; e++)
 				*t++ = (unsigned)s->print[e].kind < 4u ? print_chars[s->print[e].kind] : '?';
+			bool h = has[i / 8] >> (i % 8) & 1;
+			if (!h && !s->arms && s->island < 0 && s->bigcity < 0 &&
+			    !(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms))
+				continue; /* plain: no row */
+			if (!square_stored(s, h ? cm_map_extra_find(m, (int)i) : NULL))
+				continue;
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 64;
+				size_t *p = realloc(st, nc * sizeof *st);
+				if (!p) {
+					rc = CM_ENOMEM;
+					break;
+				}
+				st = p;
+				cap = nc;
+			}
+			st[n++] = i;
 		}
 		*q++ = '\n';
 		*t++ = '\n';
 	}
 	*q = '\0';
 	*t = '\0';
-	int rc = ROW(w, S_GRID, C_TEXT(m->id), C_COPY(g), C_COPY(pr));
+	/* bound without a copy, then unbound before the texts are freed */
+	if (!rc)
+		rc = ROW(w, S_GRID, C_TEXT(m->id), C_TEXT(g), C_TEXT(pr));
+	sqlite3_clear_bindings(w->st[S_GRID]);
 	free(g);
 	free(pr);
+	if (rc)
+		free(st);
+	else {
+		*stored = st;
+		*n_stored = n;
+	}
 	return rc;
 }
 
@@ -912,10 +946,8 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 		         C_TEXT(m->islands[i].title));
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
 		rc = ROW(w, S_BIGCITY, C_TEXT(m->id), C_INT((int)i), C_TEXT(m->bigcities[i].name));
-	if (!rc)
-		rc = put_grid(w, m);
 	/* a square's entry beside the grid looked up only when it has one */
-	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows, *stored = NULL, n_stored = 0;
 	uint8_t *has = rc ? NULL : calloc(n_sq / 8 + 1, 1);
 	if (!rc && !has)
 		rc = CM_ENOMEM;
@@ -924,13 +956,13 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 		if (sq < n_sq)
 			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
 	}
-	for (int y = 0; y < m->rows && !rc; y++)
-		for (int x = 0; x < m->cols && !rc; x++) {
-			const cm_square *s = cm_map_at(m, x, y);
-			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
+	if (!rc)
+		rc = put_grid(w, m, has, &stored, &n_stored);
+	for (size_t j = 0; j < n_stored && !rc; j++) {
+			size_t i = stored[j];
+			int x = (int)(i % (size_t)m->cols), y = (int)(i / (size_t)m->cols);
+			const cm_square *s = &m->squares[i];
 			const cm_square_extra *xs = has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL;
-			if (!square_stored(s, xs))
-				continue;
 			rc = ROW(w, S_SQUARE, C_TEXT(m->id), C_INT(x), C_INT(y),
 			         C_TEXT(cm_square_kind_name(s->kind)), C_TEXT(xs ? xs->name : NULL),
 			         C_INT((int)s->arms), C_OPT(s->island), C_OPT(s->bigcity));
@@ -946,7 +978,8 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 					         C_TEXT(cm_print_kind_name(p->kind)),
 					         C_INT((int)p->arms), C_TEXT(label));
 			}
-		}
+	}
+	free(stored);
 	free(has);
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
 		for (size_t k = 0; k < m->bigcities[i].n_pieces && !rc; k++) {
@@ -1481,8 +1514,13 @@ int cm_pack_open(const char *path, cm_diags *d, cm_pack **out)
 	sqlite3_db_config(p->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
 	sqlite3_limit(p->db, SQLITE_LIMIT_LENGTH, MAX_BLOB);
 	sqlite3_limit(p->db, SQLITE_LIMIT_ATTACHED, 0);
+	/* A page cache of up to 32 MB: quick_check reads every page once, and
+	 * the maps' rows are read from the cache after it, not from the file a
+	 * second time (SQLite's default of 2 MB holds a third of a 1000x1000
+	 * map's pack). */
 	if (sqlite3_exec(p->db, "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON;"
-	                        " PRAGMA query_only=ON; PRAGMA mmap_size=0", NULL, NULL, NULL) != SQLITE_OK) {
+	                        " PRAGMA query_only=ON; PRAGMA mmap_size=0; PRAGMA cache_size=-32768", NULL, NULL,
+	                 NULL) != SQLITE_OK) {
 		rc = db_fail(d, p->db, path, "cannot read the pack");
 		goto out;
 	}
@@ -1991,8 +2029,12 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 	r.where = where;
 	if (!r.rc)
 		read_about(&r, m, id);
+	/* every square is in range by now (kinds and print kinds from their
+	 * names or the grid's characters, island and big-city indices checked
+	 * against the lists read before them): the model check skips the
+	 * grid's pass */
 	if (!r.rc) {
-		if (cm_map_check_model(m, "CM0407", p->path, d))
+		if (cm__map_check_model_flags(m, "CM0407", p->path, d, CM__MODEL_GRID_OK))
 			r.rc = CM_EINVAL;
 	}
 out:
@@ -2126,6 +2168,20 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const
 		size_t i = (size_t)y * (size_t)m->cols;
 		for (int x = 0; x < m->cols; x++, i++) {
 			cm_square *s = &m->squares[i];
+			if (!seen[i]) { /* the common case: no row claimed it, every character known */
+				const unsigned char *c = pq + 4 * (size_t)x;
+				uint8_t k0 = ok[kq[x]], p0 = op[c[0]], p1 = op[c[1]], p2 = op[c[2]], p3 = op[c[3]];
+				if (((k0 | p0 | p1 | p2 | p3) & 0x80) == 0) {
+					s->kind = k0;
+					s->print[0].kind = p0;
+					s->print[1].kind = p1;
+					s->print[2].kind = p2;
+					s->print[3].kind = p3;
+					if (r->h)
+						h2_plain(r->h, s);
+					continue;
+				}
+			}
 			uint8_t k = ok[kq[x]];
 			if (k == 0xff) {
 				rd_square(r, where, x, y);
