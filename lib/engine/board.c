@@ -269,13 +269,14 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	b->n_nodes += ti->n_feat;
 	const node *pr = &b->proto[b->proto_at[t]];
 	for (int f = 0; f < ti->n_feat; f++) {
-		/* init_node from the type's template: only the links differ */
+		/* init_node from the type's template (init_node with index 0:
+		 * mhead 0 or -1, so ORing in i sets it without a branch): only
+		 * the links and the square differ */
 		int32_t i = base + f;
 		node *nd = &n[i];
 		*nd = pr[f];
 		nd->parent = nd->next = nd->mnext = nd->minp = i;
-		if (nd->mhead >= 0)
-			nd->mhead = i;
+		nd->mhead = pr[f].mhead | i;
 		nd->sq = s;
 	}
 	b->tile[s] = (int16_t)t;
