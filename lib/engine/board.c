@@ -106,8 +106,9 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	A->arms += C->arms;
 	A->nmulti += C->nmulti;
 	A->flags |= (uint8_t)(C->flags & ~NF_MULTI);
-	if (C->minp >= 0 && (A->minp < 0 || C->minp < A->minp))
-		A->minp = C->minp;
+	/* the lower piece, -1 meaning none: an unsigned minimum */
+	uint32_t am = (uint32_t)A->minp, cm = (uint32_t)C->minp;
+	A->minp = (int32_t)(cm < am ? cm : am);
 	int32_t t = A->next;
 	A->next = C->next;
 	C->next = t;
@@ -268,13 +269,14 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	b->n_nodes += ti->n_feat;
 	const node *pr = &b->proto[b->proto_at[t]];
 	for (int f = 0; f < ti->n_feat; f++) {
-		/* init_node from the type's template: only the links differ */
+		/* init_node from the type's template (init_node with index 0:
+		 * mhead 0 or -1, so ORing in i sets it without a branch): only
+		 * the links and the square differ */
 		int32_t i = base + f;
 		node *nd = &n[i];
 		*nd = pr[f];
 		nd->parent = nd->next = nd->mnext = nd->minp = i;
-		if (nd->mhead >= 0)
-			nd->mhead = i;
+		nd->mhead = pr[f].mhead | i;
 		nd->sq = s;
 	}
 	b->tile[s] = (int16_t)t;
@@ -317,14 +319,18 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 			b->req[q] = rq;
 			uint8_t f = b->sflags[q];
 			b->sflags[q] = (uint8_t)(f | SF_REACH);
-			int fp = b->front_pos[q];
-			if (fp >= 0) {
-				b->front_req[fp] = rq;
-			} else if (f & SF_ALLOWED) {
-				b->front_pos[q] = b->n_front;
-				b->front_req[b->n_front] = rq;
-				b->front[b->n_front++] = q;
-			}
+			/* without branches (whether q is new to the frontier is
+			 * a coin toss): q's entry, at its place or appended;
+			 * when q stays out (not allowed), the writes land in
+			 * the free slot past the end (q and s are not in the
+			 * frontier, so it exists) and are not counted */
+			int fp = b->front_pos[q], nf = b->n_front;
+			bool in = fp >= 0, add = !in && (f & SF_ALLOWED);
+			int pos = in ? fp : nf;
+			b->front_req[pos] = rq;
+			b->front[pos] = q;
+			b->front_pos[q] = in || add ? pos : -1;
+			b->n_front = nf + add;
 		} else if (cls == SC_BIGCITY) {
 			int q = s + b->off4[d];
 			const type_info *qi = &b->bc_info[b->bc_type[q]];
@@ -1133,7 +1139,7 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 		ALLOC_DENSE(b->mon, N);
 		ALLOC(b->front, N);
 		ALLOC_DENSE(b->front_pos, N);
-		ALLOC(b->front_req, N + 3); /* 3 spare entries: random play's scan reads 4 at a time */
+		ALLOC(b->front_req, N + 15); /* spare entries: random play's scans read 4 or 16 at a time */
 		ALLOC(b->front_cum, N + 3);
 		ALLOC(b->filled, N);
 		ALLOC_DENSE(b->mon_near, N);

@@ -52,6 +52,12 @@ typedef struct {
 	const uint8_t *fit;
 } type_info;
 
+/* A deck's fit table (cm_deck.fit) per edge pattern: rotcnt[256],
+ * rotmask[256], then the rotations meeting sides N and E (16, by the low
+ * nibble) and S and W (16, by the high one), whose intersection is
+ * rotmask; a multiple of 16 bytes, so each table's halves are aligned. */
+#define CM__FIT_SIZE 544
+
 struct cm_deck {
 	char **set_ids;
 	size_t n_sets;
@@ -61,7 +67,7 @@ struct cm_deck {
 	int start;
 	int total;
 	type_info *info;
-	uint8_t *fit;   /* per distinct edge pattern: rotcnt[256], rotmask[256] */
+	uint8_t *fit;   /* per distinct edge pattern, CM__FIT_SIZE bytes each */
 };
 
 /* Fills ti from a tile type. 0 or CM_EINVAL (too many features, a slot
@@ -173,7 +179,8 @@ struct cm_board {
 	uint8_t *sflags;
 	int32_t *mon;       /* per square: monastery node, -1 */
 	int32_t *front, *front_pos;
-	uint8_t *front_req; /* req of front[i], side by side for the scans of random play */
+	uint8_t *front_req; /* req of front[i], side by side for the scans of random play
+	                     * (15 spare entries: they read 16 at a time) */
 	uint32_t *front_cum;/* scratch for random play: legal placements in front[0..i] */
 	int n_front;
 	int n_filled;

@@ -157,7 +157,7 @@ static int deck_finish(cm_deck *k, cm_diags *d)
 	if (rc == 0 && k->n_types) {
 		/* the fit tables of the distinct edge patterns (edge[0] decides
 		 * rotcnt and rotmask), one copy each */
-		k->fit = malloc(k->n_types * 512);
+		k->fit = malloc(k->n_types * CM__FIT_SIZE);
 		if (!k->fit)
 			return CM_ENOMEM;
 		size_t n_fit = 0;
@@ -169,9 +169,14 @@ static int deck_finish(cm_deck *k, cm_diags *d)
 				k->info[i].fit = k->info[j].fit;
 				continue;
 			}
-			uint8_t *f = k->fit + 512 * n_fit++;
+			uint8_t *f = k->fit + CM__FIT_SIZE * n_fit++;
 			memcpy(f, k->info[i].rotcnt, 256);
 			memcpy(f + 256, k->info[i].rotmask, 256);
+			/* rotmask[q] is half[q & 15] & half[16 + (q >> 4)] */
+			for (int h = 0; h < 16; h++) {
+				f[512 + h] = k->info[i].rotmask[h];
+				f[528 + h] = k->info[i].rotmask[h << 4];
+			}
 			k->info[i].fit = f;
 		}
 	}

@@ -867,32 +867,66 @@ static bool square_stored(const cm_square *s, const cm_square_extra *x)
 }
 
 /* The map_grids row: one kind character per square and four print kind
- * characters per square, a newline per row. */
-static int put_grid(wr *w, const cm_map *m)
+ * characters per square, a newline per row. On the same pass, the squares
+ * that need a squares row (square_stored; has: a bit per square with an
+ * entry beside the grid) into *stored, in square order. */
+static int put_grid(wr *w, const cm_map *m, const uint8_t *has, size_t **stored, size_t *n_stored)
 {
-	size_t rows = (size_t)m->rows, cols = (size_t)m->cols;
+	size_t rows = (size_t)m->rows, cols = (size_t)m->cols, n = 0, cap = 0;
 	char *g = malloc(rows * (cols + 1) + 1), *pr = malloc(rows * (4 * cols + 1) + 1);
+	size_t *st = NULL;
 	if (!g || !pr) {
 		free(g);
 		free(pr);
 		return CM_ENOMEM;
 	}
+	char kch[256];
+	memset(kch, '?', sizeof kch);
+	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
+		kch[k] = cm_square_kind_char((cm_square_kind)k);
 	char *q = g, *t = pr;
-	for (int y = 0; y < m->rows; y++) {
-		for (int x = 0; x < m->cols; x++) {
-			const cm_square *s = cm_map_at(m, x, y);
-			*q++ = cm_square_kind_char(s->kind);
+	int rc = 0;
+	for (size_t y = 0, i = 0; y < rows && !rc; y++) {
+		for (size_t x = 0; x < cols; x++, i++) {
+			const cm_square *s = &m->squares[i];
+			*q++ = kch[s->kind];
 			for (int e = 0; e < 4; e++)
 				*t++ = (unsigned)s->print[e].kind < 4u ? print_chars[s->print[e].kind] : '?';
+			bool h = has[i / 8] >> (i % 8) & 1;
+			if (!h && !s->arms && s->island < 0 && s->bigcity < 0 &&
+			    !(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms))
+				continue; /* plain: no row */
+			if (!square_stored(s, h ? cm_map_extra_find(m, (int)i) : NULL))
+				continue;
+			if (n == cap) {
+				size_t nc = cap ? 2 * cap : 64;
+				size_t *p = realloc(st, nc * sizeof *st);
+				if (!p) {
+					rc = CM_ENOMEM;
+					break;
+				}
+				st = p;
+				cap = nc;
+			}
+			st[n++] = i;
 		}
 		*q++ = '\n';
 		*t++ = '\n';
 	}
 	*q = '\0';
 	*t = '\0';
-	int rc = ROW(w, S_GRID, C_TEXT(m->id), C_COPY(g), C_COPY(pr));
+	/* bound without a copy, then unbound before the texts are freed */
+	if (!rc)
+		rc = ROW(w, S_GRID, C_TEXT(m->id), C_TEXT(g), C_TEXT(pr));
+	sqlite3_clear_bindings(w->st[S_GRID]);
 	free(g);
 	free(pr);
+	if (rc)
+		free(st);
+	else {
+		*stored = st;
+		*n_stored = n;
+	}
 	return rc;
 }
 
@@ -912,10 +946,8 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 		         C_TEXT(m->islands[i].title));
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
 		rc = ROW(w, S_BIGCITY, C_TEXT(m->id), C_INT((int)i), C_TEXT(m->bigcities[i].name));
-	if (!rc)
-		rc = put_grid(w, m);
 	/* a square's entry beside the grid looked up only when it has one */
-	size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows, *stored = NULL, n_stored = 0;
 	uint8_t *has = rc ? NULL : calloc(n_sq / 8 + 1, 1);
 	if (!rc && !has)
 		rc = CM_ENOMEM;
@@ -924,13 +956,13 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 		if (sq < n_sq)
 			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
 	}
-	for (int y = 0; y < m->rows && !rc; y++)
-		for (int x = 0; x < m->cols && !rc; x++) {
-			const cm_square *s = cm_map_at(m, x, y);
-			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
+	if (!rc)
+		rc = put_grid(w, m, has, &stored, &n_stored);
+	for (size_t j = 0; j < n_stored && !rc; j++) {
+			size_t i = stored[j];
+			int x = (int)(i % (size_t)m->cols), y = (int)(i / (size_t)m->cols);
+			const cm_square *s = &m->squares[i];
 			const cm_square_extra *xs = has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL;
-			if (!square_stored(s, xs))
-				continue;
 			rc = ROW(w, S_SQUARE, C_TEXT(m->id), C_INT(x), C_INT(y),
 			         C_TEXT(cm_square_kind_name(s->kind)), C_TEXT(xs ? xs->name : NULL),
 			         C_INT((int)s->arms), C_OPT(s->island), C_OPT(s->bigcity));
@@ -946,7 +978,8 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 					         C_TEXT(cm_print_kind_name(p->kind)),
 					         C_INT((int)p->arms), C_TEXT(label));
 			}
-		}
+	}
+	free(stored);
 	free(has);
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
 		for (size_t k = 0; k < m->bigcities[i].n_pieces && !rc; k++) {
@@ -1481,8 +1514,13 @@ int cm_pack_open(const char *path, cm_diags *d, cm_pack **out)
 	sqlite3_db_config(p->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
 	sqlite3_limit(p->db, SQLITE_LIMIT_LENGTH, MAX_BLOB);
 	sqlite3_limit(p->db, SQLITE_LIMIT_ATTACHED, 0);
+	/* A page cache of up to 32 MB: quick_check reads every page once, and
+	 * the maps' rows are read from the cache after it, not from the file a
+	 * second time (SQLite's default of 2 MB holds a third of a 1000x1000
+	 * map's pack). */
 	if (sqlite3_exec(p->db, "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON;"
-	                        " PRAGMA query_only=ON; PRAGMA mmap_size=0", NULL, NULL, NULL) != SQLITE_OK) {
+	                        " PRAGMA query_only=ON; PRAGMA mmap_size=0; PRAGMA cache_size=-32768", NULL, NULL,
+	                 NULL) != SQLITE_OK) {
 		rc = db_fail(d, p->db, path, "cannot read the pack");
 		goto out;
 	}
@@ -1557,6 +1595,12 @@ typedef struct {
 	const char *it_base, *it_what; /* or (no sq_map) item it_i of it_base: "map x, ferry 3" */
 	size_t it_i;
 	hasher2 *h; /* reading a map of format 3 to verify it: hashed on the way (items 1 to 7) */
+	/* reading a map to verify it (format 2 and later): its 2.0 GRID
+	 * records and the squares with rows, for check_binary; grid NULL when
+	 * not wanted or not built */
+	uint8_t *grid;
+	size_t *rows, n_rows, cap_rows;
+	bool want_grid;
 } rd;
 
 /* The row being read is item i (island, big city, ferry, deck entry) of
@@ -1832,7 +1876,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 		return CM_ENOTFOUND;
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, false };
 	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL;
 	size_t cap = 0;
 	cm_tileset *set = calloc(1, sizeof *set);
@@ -1932,14 +1976,18 @@ static void read_about(rd *r, cm_map *m, const char *id)
 
 /* cm_pack_read_map; with h (a pack of format 3), the map's content hash
  * version 2 up to its squares computed on the way (h2_end finishes it). */
-static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map **out)
+/* With gh (verifying), *gh gets what read_grid learnt of the grid (its
+ * buffers the caller's to free), or nothing (grid NULL). */
+static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map **out, cm_export_grid_hint *gh)
 {
 	*out = NULL;
+	if (gh)
+		memset(gh, 0, sizeof *gh);
 	if (!has_id(p->maps, p->n_maps, id))
 		return CM_ENOTFOUND;
 	char where[256];
 	snprintf(where, sizeof where, "map %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h, NULL, NULL, 0, 0, gh != NULL };
 	cm_map *m = NULL;
 	sqlite3_stmt *st = rd_prepare(&r, "SELECT cols, rows, name, starts_used, tiles_min, tiles_max,"
 	                                  " followers, edition, tiny_city, farmers, farmers_bigcity,"
@@ -1991,8 +2039,12 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 	r.where = where;
 	if (!r.rc)
 		read_about(&r, m, id);
+	/* every square is in range by now (kinds and print kinds from their
+	 * names or the grid's characters, island and big-city indices checked
+	 * against the lists read before them): the model check skips the
+	 * grid's pass */
 	if (!r.rc) {
-		if (cm_map_check_model(m, "CM0407", p->path, d))
+		if (cm__map_check_model_flags(m, "CM0407", p->path, d, CM__MODEL_GRID_OK))
 			r.rc = CM_EINVAL;
 	}
 out:
@@ -2001,12 +2053,20 @@ out:
 		cm_map_free(m);
 	else
 		*out = m;
+	if (!r.rc && gh && r.grid) {
+		gh->grid = r.grid;
+		gh->sq = r.rows;
+		gh->n_sq = r.n_rows;
+	} else {
+		free(r.grid);
+		free(r.rows);
+	}
 	return r.rc;
 }
 
 int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 {
-	return read_map(p, id, d, NULL, out);
+	return read_map(p, id, d, NULL, out, NULL);
 }
 
 /* Reads a list of named things (islands, big cities) with seq 0..n-1: the
@@ -2120,12 +2180,43 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const
 		op[(unsigned char)print_chars[k]] = (uint8_t)k;
 	const unsigned char *kt = grid_text(r, m, st, 0, "square kinds", 1);
 	const unsigned char *pt = kt ? grid_text(r, m, st, 1, "edge print kinds", 4) : NULL;
+	uint8_t *g = NULL; /* the 2.0 GRID records, when wanted */
+	if (pt && r->want_grid && !(g = r->grid = malloc(2 * (size_t)m->cols * (size_t)m->rows + 1)))
+		rd_nomem(r);
+	/* A plain square's two hash bytes are its GRID bytes when the hash's
+	 * codes are the enums' values (they are): a run of plain squares is
+	 * then hashed from g in one piece, from run up to the next square
+	 * with a row. */
+	bool runs = g && r->h;
+	for (int k = 0; runs && k < CM_SQ_KIND_COUNT; k++)
+		runs = r->h->sq[k] == k;
+	for (int k = 0; runs && k < 4; k++)
+		runs = r->h->pr[k] == k;
+	size_t run = 0;
 	for (int y = 0; pt && y < m->rows && !r->rc; y++) {
 		const unsigned char *kq = kt + (size_t)y * ((size_t)m->cols + 1);
 		const unsigned char *pq = pt + (size_t)y * (4 * (size_t)m->cols + 1);
 		size_t i = (size_t)y * (size_t)m->cols;
 		for (int x = 0; x < m->cols; x++, i++) {
 			cm_square *s = &m->squares[i];
+			if (!seen[i]) { /* the common case: no row claimed it, every character known */
+				const unsigned char *c = pq + 4 * (size_t)x;
+				uint8_t k0 = ok[kq[x]], p0 = op[c[0]], p1 = op[c[1]], p2 = op[c[2]], p3 = op[c[3]];
+				if (((k0 | p0 | p1 | p2 | p3) & 0x80) == 0) {
+					s->kind = k0;
+					s->print[0].kind = p0;
+					s->print[1].kind = p1;
+					s->print[2].kind = p2;
+					s->print[3].kind = p3;
+					if (g) {
+						g[2 * i] = k0;
+						g[2 * i + 1] = (uint8_t)(p0 | p1 << 2 | p2 << 4 | p3 << 6);
+					}
+					if (r->h && !runs)
+						h2_plain(r->h, s);
+					continue;
+				}
+			}
 			uint8_t k = ok[kq[x]];
 			if (k == 0xff) {
 				rd_square(r, where, x, y);
@@ -2158,12 +2249,35 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const
 			}
 			if (r->rc)
 				break;
+			if (g) {
+				g[2 * i] = s->kind;
+				g[2 * i + 1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
+				                         s->print[3].kind << 6);
+				if (seen[i] && r->n_rows == r->cap_rows) {
+					size_t nc = r->cap_rows ? 2 * r->cap_rows : 64;
+					size_t *p = realloc(r->rows, nc * sizeof *p);
+					if (!p) {
+						rd_nomem(r);
+						break;
+					}
+					r->rows = p;
+					r->cap_rows = nc;
+				}
+				if (seen[i])
+					r->rows[r->n_rows++] = i;
+			}
+			if (runs) { /* the plain squares before it, then it */
+				h_bytes(&r->h->h, g + 2 * run, 2 * (i - run));
+				run = i + 1;
+			}
 			if (r->h && seen[i])
 				h2_square(r->h, s, cm_map_extra_find(m, (int)i));
 			else if (r->h) /* no row: nothing beside the grid, kinds from the tables */
 				h2_plain(r->h, s);
 		}
 	}
+	if (runs && pt && !r->rc) /* the plain squares after the last row */
+		h_bytes(&r->h->h, g + 2 * run, 2 * ((size_t)m->cols * (size_t)m->rows - run));
 	r->where = where;
 	sqlite3_finalize(st);
 }
@@ -2387,7 +2501,7 @@ out:
  * or in a pack of format 3 or older without one, the version 1 row those
  * wrote. A missing or altered binary is CM0413. */
 static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset *const *sets,
-                        size_t n_sets, cm_diags *d)
+                        size_t n_sets, const cm_export_grid_hint *gh, cm_diags *d)
 {
 	unsigned char *want = NULL;
 	size_t want_len = 0;
@@ -2438,7 +2552,12 @@ static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset 
 	bool equal = false;
 	/* cm_pack_read_map checked m; compared without building the file, the
 	 * encoding is only built (for its length) when it differs */
-	rc = cm_export_bin_equal_checked(m, sets, n_sets, major, stored, stored_len, &equal);
+	/* 2.0 with what the grid's reading learnt (GRID itself, the squares
+	 * with rows): no second pass over every square */
+	if (major == 2 && gh && gh->grid)
+		rc = cm_export_bin_equal_hinted(m, sets, n_sets, gh, stored, stored_len, &equal);
+	else
+		rc = cm_export_bin_equal_checked(m, sets, n_sets, major, stored, stored_len, &equal);
 	if (!rc && !equal)
 		rc = cm_export_bin_checked(m, sets, n_sets, major, &want, &want_len);
 	if (rc == CM_ENOMEM)
@@ -2472,7 +2591,8 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 	hasher2 *h = pack_hash_version(p) == 2 ? malloc(sizeof *h) : NULL;
 	if (pack_hash_version(p) == 2 && !h)
 		return CM_ENOMEM;
-	int rc = read_map(p, id, d, h, &m);
+	cm_export_grid_hint gh;
+	int rc = read_map(p, id, d, h, &m, &gh);
 	if (rc)
 		goto out;
 	if ((rc = cm_pack_map_hash(p, id, stored)) != 0)
@@ -2504,8 +2624,10 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 		rc = CM_EINVAL;
 		goto out;
 	}
-	rc = check_binary(p, id, m, sets, n, d);
+	rc = check_binary(p, id, m, sets, n, &gh, d);
 out:
+	free((void *)(uintptr_t)gh.grid);
+	free((void *)(uintptr_t)gh.sq);
 	for (size_t i = 0; i < n; i++)
 		cm_tileset_free(sets[i]);
 	free(sets);
