@@ -420,6 +420,13 @@ static inline uint64_t load8(const uint8_t *p)
 	return x;
 }
 
+/* Whether some byte of x is v (the bytes equal to v become zero bytes). */
+static inline bool has_byte8(uint64_t x, uint8_t v)
+{
+	uint64_t y = x ^ BYTES8(v);
+	return ((y - BYTES8(1)) & ~y & BYTES8(0x80)) != 0;
+}
+
 #define ALLOC(p, n)                                                   \
 	do {                                                          \
 		(p) = calloc((size_t)(n) + ((n) == 0), sizeof *(p)); \
@@ -550,7 +557,8 @@ static int build_static(cm_board *b, cm_diags *d)
 		const cm_square *q = &m->squares[y * C];
 		for (int x = 0; x < C; x++) {
 			int s = y * C + x;
-			if (cm__square_plain_land(&q[x])) { /* most squares: in range, playable, nothing else */
+			/* most squares: land, in range, no road or city print, nothing else */
+			if (cm__square_land_unprinted(&q[x])) {
 				b->sq_kind[s] = CM_SQ_LAND;
 				b->sflags0[s] = kflags[CM_SQ_LAND];
 				b->n_playable++;
@@ -838,16 +846,22 @@ static int build_static(cm_board *b, cm_diags *d)
 		}
 	}
 	memset(b->isl_start, 0, (n_isl + 1) * sizeof *b->isl_start);
-	for (int s = 0; n_isl && s < N; s++)
-		if (b->sq_kind[s] == CM_SQ_ISLAND && b->island[s] >= 0)
+	for (int s = 0; n_isl && s < N; s++) {
+		while (s + 8 <= N && !has_byte8(load8(b->sq_kind + s), CM_SQ_ISLAND))
+			s += 8;
+		if (s < N && b->sq_kind[s] == CM_SQ_ISLAND && b->island[s] >= 0)
 			b->isl_start[b->island[s] + 1]++;
+	}
 	for (size_t i = 0; i < n_isl; i++)
 		b->isl_start[i + 1] += b->isl_start[i];
 	for (size_t i = 0; i < n_isl; i++)
 		fill[n_bc + i] = b->isl_start[i];
-	for (int s = 0; n_isl && s < N; s++)
-		if (b->sq_kind[s] == CM_SQ_ISLAND && b->island[s] >= 0)
+	for (int s = 0; n_isl && s < N; s++) {
+		while (s + 8 <= N && !has_byte8(load8(b->sq_kind + s), CM_SQ_ISLAND))
+			s += 8;
+		if (s < N && b->sq_kind[s] == CM_SQ_ISLAND && b->island[s] >= 0)
 			b->isl_sq[fill[n_bc + (size_t)b->island[s]]++] = s;
+	}
 	free(fill);
 out:
 	free(piece_city);

@@ -78,6 +78,23 @@ static inline bool cm__square_plain_land(const cm_square *sq)
 	return sq->kind == CM_SQ_LAND && cm__square_plain(sq);
 }
 
+/* Whether sq is land with nothing but neutral prints (as the default
+ * prints leave a land square by the water): no arms anywhere, no road or
+ * city print, no island, no big city; in range. */
+static inline bool cm__square_land_unprinted(const cm_square *sq)
+{
+	/* arms, print[0..2], print[3].kind: a print kind may have bit 0 */
+	static const unsigned char kind_bit[8] = { 0, 1, 0, 1, 0, 1, 0, 1 };
+	static const int32_t none[2] = { -1, -1 };
+	uint64_t a, ok, c, pc;
+	const unsigned char *p = (const unsigned char *)sq;
+	memcpy(&a, p + offsetof(cm_square, arms), 8);
+	memcpy(&ok, kind_bit, 8);
+	memcpy(&c, p + offsetof(cm_square, island), 8);
+	memcpy(&pc, none, 8);
+	return sq->kind == CM_SQ_LAND && (a & ~ok) == 0 && sq->print[3].arms == 0 && c == pc;
+}
+
 /* cm_map_check_model with flags: CM__MODEL_GRID_OK when the caller has
  * found every square in range (cm__square_in_range) on a pass of its own,
  * so the checker reads the grid only if something else is wrong. */
