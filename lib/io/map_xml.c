@@ -771,20 +771,46 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 	}
 	/* islands first (squares name them), then squares (edges, pieces and
 	 * ferries need the final kinds), then the rest in document order */
+	/* sorted by kind on one walk over the children (thousands on a big
+	 * map), each kind in document order */
+	size_t n_el = 0;
 	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
-		if (cm_xml_is(c, "island"))
-			read_island(&r, c);
-	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
-		if (cm_xml_is(c, "square"))
-			read_square(&r, c);
-	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
-		if (cm_xml_is(c, "edge"))
-			read_edge(&r, c);
-		else if (cm_xml_is(c, "bigcity"))
-			read_bigcity(&r, c);
-		else if (cm_xml_is(c, "ferry"))
-			read_ferry(&r, c);
+		n_el++;
+	xmlNode **el = malloc((n_el + 1) * sizeof *el);
+	uint8_t *what = malloc(n_el + 1);
+	if (!el || !what) {
+		free(el);
+		free(what);
+		rc = CM_ENOMEM;
+		goto out;
 	}
+	enum { EL_OTHER, EL_ISLAND, EL_SQUARE, EL_EDGE, EL_BIGCITY, EL_FERRY };
+	n_el = 0;
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
+		el[n_el] = c;
+		what[n_el++] = cm_xml_is(c, "island")    ? EL_ISLAND
+		               : cm_xml_is(c, "square")  ? EL_SQUARE
+		               : cm_xml_is(c, "edge")    ? EL_EDGE
+		               : cm_xml_is(c, "bigcity") ? EL_BIGCITY
+		               : cm_xml_is(c, "ferry")   ? EL_FERRY
+		                                         : EL_OTHER;
+	}
+	for (size_t i = 0; i < n_el; i++)
+		if (what[i] == EL_ISLAND)
+			read_island(&r, el[i]);
+	for (size_t i = 0; i < n_el; i++)
+		if (what[i] == EL_SQUARE)
+			read_square(&r, el[i]);
+	for (size_t i = 0; i < n_el; i++) {
+		if (what[i] == EL_EDGE)
+			read_edge(&r, el[i]);
+		else if (what[i] == EL_BIGCITY)
+			read_bigcity(&r, el[i]);
+		else if (what[i] == EL_FERRY)
+			read_ferry(&r, el[i]);
+	}
+	free(el);
+	free(what);
 	read_setup(&r, setup);
 	read_deck(&r, deck);
 	read_rules(&r, rules);
