@@ -164,6 +164,7 @@ typedef struct {
 	int err;
 	const uint8_t *has;  /* a bit per square: it has an entry beside the grid */
 	unsigned major;      /* 1 or 2 */
+	const cm_export_grid_hint *hint; /* 2.0: GRID and the squares to visit, or NULL */
 } writer;
 
 static void rec(writer *w, int sec)
@@ -322,7 +323,15 @@ static void put_grid(writer *w, const cm_map *m)
 	g->n = g->cap = 2 * n_sq;
 	w->n[S_GRID] = (uint32_t)n_sq;
 	unsigned char *q = g->p;
-	for (size_t i = 0; i < n_sq && !w->err; i++) {
+	const cm_export_grid_hint *hint = w->hint;
+	if (hint)
+		memcpy(q, hint->grid, 2 * n_sq);
+	for (size_t j = 0, n = hint ? hint->n_sq : n_sq; j < n && !w->err; j++) {
+		size_t i = hint ? hint->sq[j] : j;
+		if (i >= n_sq) {
+			w->err = CM_EINTERNAL;
+			break;
+		}
 		const cm_square *s = &m->squares[i];
 		q[2 * i] = s->kind;
 		q[2 * i + 1] = (unsigned char)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
@@ -627,7 +636,8 @@ static int assemble_equal(writer *w, const cm_map *m, const unsigned char *data,
 /* With equal, nothing is built: *equal says whether the cmp_len bytes at cmp
  * are the encoding. */
 static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned major,
-                  unsigned char **out, size_t *len, const unsigned char *cmp, size_t cmp_len, bool *equal)
+                  const cm_export_grid_hint *hint, unsigned char **out, size_t *len, const unsigned char *cmp,
+                  size_t cmp_len, bool *equal)
 {
 	if (out) {
 		*out = NULL;
@@ -656,6 +666,7 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 	}
 	w.has = has;
 	w.major = major;
+	w.hint = major == 2 ? hint : NULL;
 	(void)str_ref(&w.st, ""); /* offset 0 is the empty string */
 	put_map(&w, m);
 	put_deck(&w, m, &dk);
@@ -676,24 +687,31 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
                   unsigned char **out, size_t *len)
 {
-	return encode(m, sets, n_sets, false, CM_EXPORT_BIN_MAJOR, out, len, NULL, 0, NULL);
+	return encode(m, sets, n_sets, false, CM_EXPORT_BIN_MAJOR, NULL, out, len, NULL, 0, NULL);
 }
 
 int cm_export_bin_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
                           unsigned char **out, size_t *len)
 {
-	return encode(m, sets, n_sets, false, major, out, len, NULL, 0, NULL);
+	return encode(m, sets, n_sets, false, major, NULL, out, len, NULL, 0, NULL);
 }
 
 int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
                           unsigned char **out, size_t *len)
 {
-	return encode(m, sets, n_sets, true, major, out, len, NULL, 0, NULL);
+	return encode(m, sets, n_sets, true, major, NULL, out, len, NULL, 0, NULL);
 }
 
 int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
                                 const unsigned char *data, size_t len, bool *equal)
 {
 	*equal = false;
-	return encode(m, sets, n_sets, true, major, NULL, NULL, data, len, equal);
+	return encode(m, sets, n_sets, true, major, NULL, NULL, NULL, data, len, equal);
+}
+
+int cm_export_bin_equal_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *hint,
+                               const unsigned char *data, size_t len, bool *equal)
+{
+	*equal = false;
+	return encode(m, sets, n_sets, true, 2, hint, NULL, NULL, data, len, equal);
 }

@@ -47,6 +47,21 @@ int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_set
  * the error the encoding would give. */
 int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
                                 const unsigned char *data, size_t len, bool *equal);
+/* What a reader of m already knows of its grid, to spare the 2.0 encoder
+ * its pass over every square: grid, the GRID records of m (two bytes per
+ * square: kind, then the print kinds N + 4E + 16S + 64W), and sq, the
+ * increasing indices of the n_sq squares that may carry more (every
+ * other square has no arms, island, big city, print arms nor entry beside
+ * the grid). The pack reader builds it while reading the grid texts. */
+typedef struct {
+	const uint8_t *grid;
+	const size_t *sq;
+	size_t n_sq;
+} cm_export_grid_hint;
+/* cm_export_bin_equal_checked in major version 2 with the hint (NULL: as
+ * cm_export_bin_equal_checked): the same answer for a true hint. */
+int cm_export_bin_equal_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *hint,
+                               const unsigned char *data, size_t len, bool *equal);
 /* Edge kinds of t derived from its features (t itself is not modified). */
 void cm_export_edges(const cm_tile_type *t, uint8_t edge[4]);
 

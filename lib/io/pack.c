@@ -1595,6 +1595,12 @@ typedef struct {
 	const char *it_base, *it_what; /* or (no sq_map) item it_i of it_base: "map x, ferry 3" */
 	size_t it_i;
 	hasher2 *h; /* reading a map of format 3 to verify it: hashed on the way (items 1 to 7) */
+	/* reading a map to verify it (format 2 and later): its 2.0 GRID
+	 * records and the squares with rows, for check_binary; grid NULL when
+	 * not wanted or not built */
+	uint8_t *grid;
+	size_t *rows, n_rows, cap_rows;
+	bool want_grid;
 } rd;
 
 /* The row being read is item i (island, big city, ferry, deck entry) of
@@ -1870,7 +1876,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 		return CM_ENOTFOUND;
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, false };
 	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL;
 	size_t cap = 0;
 	cm_tileset *set = calloc(1, sizeof *set);
@@ -1970,14 +1976,18 @@ static void read_about(rd *r, cm_map *m, const char *id)
 
 /* cm_pack_read_map; with h (a pack of format 3), the map's content hash
  * version 2 up to its squares computed on the way (h2_end finishes it). */
-static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map **out)
+/* With gh (verifying), *gh gets what read_grid learnt of the grid (its
+ * buffers the caller's to free), or nothing (grid NULL). */
+static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map **out, cm_export_grid_hint *gh)
 {
 	*out = NULL;
+	if (gh)
+		memset(gh, 0, sizeof *gh);
 	if (!has_id(p->maps, p->n_maps, id))
 		return CM_ENOTFOUND;
 	char where[256];
 	snprintf(where, sizeof where, "map %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h, NULL, NULL, 0, 0, gh != NULL };
 	cm_map *m = NULL;
 	sqlite3_stmt *st = rd_prepare(&r, "SELECT cols, rows, name, starts_used, tiles_min, tiles_max,"
 	                                  " followers, edition, tiny_city, farmers, farmers_bigcity,"
@@ -2043,12 +2053,20 @@ out:
 		cm_map_free(m);
 	else
 		*out = m;
+	if (!r.rc && gh && r.grid) {
+		gh->grid = r.grid;
+		gh->sq = r.rows;
+		gh->n_sq = r.n_rows;
+	} else {
+		free(r.grid);
+		free(r.rows);
+	}
 	return r.rc;
 }
 
 int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 {
-	return read_map(p, id, d, NULL, out);
+	return read_map(p, id, d, NULL, out, NULL);
 }
 
 /* Reads a list of named things (islands, big cities) with seq 0..n-1: the
@@ -2162,6 +2180,19 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const
 		op[(unsigned char)print_chars[k]] = (uint8_t)k;
 	const unsigned char *kt = grid_text(r, m, st, 0, "square kinds", 1);
 	const unsigned char *pt = kt ? grid_text(r, m, st, 1, "edge print kinds", 4) : NULL;
+	uint8_t *g = NULL; /* the 2.0 GRID records, when wanted */
+	if (pt && r->want_grid && !(g = r->grid = malloc(2 * (size_t)m->cols * (size_t)m->rows + 1)))
+		rd_nomem(r);
+	/* A plain square's two hash bytes are its GRID bytes when the hash's
+	 * codes are the enums' values (they are): a run of plain squares is
+	 * then hashed from g in one piece, from run up to the next square
+	 * with a row. */
+	bool runs = g && r->h;
+	for (int k = 0; runs && k < CM_SQ_KIND_COUNT; k++)
+		runs = r->h->sq[k] == k;
+	for (int k = 0; runs && k < 4; k++)
+		runs = r->h->pr[k] == k;
+	size_t run = 0;
 	for (int y = 0; pt && y < m->rows && !r->rc; y++) {
 		const unsigned char *kq = kt + (size_t)y * ((size_t)m->cols + 1);
 		const unsigned char *pq = pt + (size_t)y * (4 * (size_t)m->cols + 1);
@@ -2177,7 +2208,11 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const
 					s->print[1].kind = p1;
 					s->print[2].kind = p2;
 					s->print[3].kind = p3;
-					if (r->h)
+					if (g) {
+						g[2 * i] = k0;
+						g[2 * i + 1] = (uint8_t)(p0 | p1 << 2 | p2 << 4 | p3 << 6);
+					}
+					if (r->h && !runs)
 						h2_plain(r->h, s);
 					continue;
 				}
@@ -2214,12 +2249,35 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const
 			}
 			if (r->rc)
 				break;
+			if (g) {
+				g[2 * i] = s->kind;
+				g[2 * i + 1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
+				                         s->print[3].kind << 6);
+				if (seen[i] && r->n_rows == r->cap_rows) {
+					size_t nc = r->cap_rows ? 2 * r->cap_rows : 64;
+					size_t *p = realloc(r->rows, nc * sizeof *p);
+					if (!p) {
+						rd_nomem(r);
+						break;
+					}
+					r->rows = p;
+					r->cap_rows = nc;
+				}
+				if (seen[i])
+					r->rows[r->n_rows++] = i;
+			}
+			if (runs) { /* the plain squares before it, then it */
+				h_bytes(&r->h->h, g + 2 * run, 2 * (i - run));
+				run = i + 1;
+			}
 			if (r->h && seen[i])
 				h2_square(r->h, s, cm_map_extra_find(m, (int)i));
 			else if (r->h) /* no row: nothing beside the grid, kinds from the tables */
 				h2_plain(r->h, s);
 		}
 	}
+	if (runs && pt && !r->rc) /* the plain squares after the last row */
+		h_bytes(&r->h->h, g + 2 * run, 2 * ((size_t)m->cols * (size_t)m->rows - run));
 	r->where = where;
 	sqlite3_finalize(st);
 }
@@ -2443,7 +2501,7 @@ out:
  * or in a pack of format 3 or older without one, the version 1 row those
  * wrote. A missing or altered binary is CM0413. */
 static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset *const *sets,
-                        size_t n_sets, cm_diags *d)
+                        size_t n_sets, const cm_export_grid_hint *gh, cm_diags *d)
 {
 	unsigned char *want = NULL;
 	size_t want_len = 0;
@@ -2494,7 +2552,12 @@ static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset 
 	bool equal = false;
 	/* cm_pack_read_map checked m; compared without building the file, the
 	 * encoding is only built (for its length) when it differs */
-	rc = cm_export_bin_equal_checked(m, sets, n_sets, major, stored, stored_len, &equal);
+	/* 2.0 with what the grid's reading learnt (GRID itself, the squares
+	 * with rows): no second pass over every square */
+	if (major == 2 && gh && gh->grid)
+		rc = cm_export_bin_equal_hinted(m, sets, n_sets, gh, stored, stored_len, &equal);
+	else
+		rc = cm_export_bin_equal_checked(m, sets, n_sets, major, stored, stored_len, &equal);
 	if (!rc && !equal)
 		rc = cm_export_bin_checked(m, sets, n_sets, major, &want, &want_len);
 	if (rc == CM_ENOMEM)
@@ -2528,7 +2591,8 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 	hasher2 *h = pack_hash_version(p) == 2 ? malloc(sizeof *h) : NULL;
 	if (pack_hash_version(p) == 2 && !h)
 		return CM_ENOMEM;
-	int rc = read_map(p, id, d, h, &m);
+	cm_export_grid_hint gh;
+	int rc = read_map(p, id, d, h, &m, &gh);
 	if (rc)
 		goto out;
 	if ((rc = cm_pack_map_hash(p, id, stored)) != 0)
@@ -2560,8 +2624,10 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 		rc = CM_EINVAL;
 		goto out;
 	}
-	rc = check_binary(p, id, m, sets, n, d);
+	rc = check_binary(p, id, m, sets, n, &gh, d);
 out:
+	free((void *)(uintptr_t)gh.grid);
+	free((void *)(uintptr_t)gh.sq);
 	for (size_t i = 0; i < n; i++)
 		cm_tileset_free(sets[i]);
 	free(sets);
