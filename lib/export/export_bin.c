@@ -709,6 +709,65 @@ int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t
 	return encode(m, sets, n_sets, true, major, NULL, NULL, NULL, data, len, equal);
 }
 
+int cm_export_bin_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *hint,
+                         unsigned char **out, size_t *len)
+{
+	return encode(m, sets, n_sets, true, 2, hint, out, len, NULL, 0, NULL);
+}
+
+int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows, n = 0, cap = 64;
+	if (n_sq >= NONE32 / 2)
+		return CM_ELIMIT;
+	uint8_t *has = calloc(n_sq / 8 + 1, 1), *g = malloc(2 * n_sq + 1);
+	size_t *sq = malloc(cap * sizeof *sq);
+	int rc = has && g && sq ? 0 : CM_ENOMEM;
+	for (size_t i = 0; !rc && i < cm_map_extra_count(m); i++) {
+		size_t k = (size_t)cm_map_extra_nth(m, i)->sq;
+		if (k < n_sq)
+			has[k / 8] = (uint8_t)(has[k / 8] | 1u << (k % 8));
+	}
+	for (size_t i = 0; !rc && i < n_sq; i++) {
+		const cm_square *s = &m->squares[i];
+		g[2 * i] = s->kind;
+		g[2 * i + 1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
+		                         s->print[3].kind << 6);
+		if (!((unsigned)(has[i / 8] >> (i % 8) & 1u) | s->arms | (uint32_t)(s->island + 1) |
+		      (uint32_t)(s->bigcity + 1) | s->print[0].arms | s->print[1].arms | s->print[2].arms |
+		      s->print[3].arms))
+			continue;
+		if (n == cap) {
+			size_t *p = realloc(sq, 2 * cap * sizeof *sq);
+			if (!p) {
+				rc = CM_ENOMEM;
+				break;
+			}
+			sq = p;
+			cap *= 2;
+		}
+		sq[n++] = i;
+	}
+	free(has);
+	if (rc) {
+		free(g);
+		free(sq);
+		return rc;
+	}
+	out->grid = g;
+	out->sq = sq;
+	out->n_sq = n;
+	return 0;
+}
+
+void cm_export_grid_hint_free(cm_export_grid_hint *h)
+{
+	free((void *)(uintptr_t)h->grid);
+	free((void *)(uintptr_t)h->sq);
+	memset(h, 0, sizeof *h);
+}
+
 int cm_export_bin_equal_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *hint,
                                const unsigned char *data, size_t len, bool *equal)
 {

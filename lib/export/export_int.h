@@ -58,6 +58,16 @@ typedef struct {
 	const size_t *sq;
 	size_t n_sq;
 } cm_export_grid_hint;
+/* The hint of a checked m from one pass over its squares (the pack
+ * writer's, shared by the hash, the grid texts and the binary): grid and
+ * sq are new buffers, freed by cm_export_grid_hint_free. 0 or CM_ENOMEM,
+ * CM_ELIMIT. */
+int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out);
+void cm_export_grid_hint_free(cm_export_grid_hint *h);
+/* cm_export_bin_checked in major version 2 with the hint: the same bytes
+ * for a true hint. */
+int cm_export_bin_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *hint,
+                         unsigned char **out, size_t *len);
 /* cm_export_bin_equal_checked in major version 2 with the hint (NULL: as
  * cm_export_bin_equal_checked): the same answer for a true hint. */
 int cm_export_bin_equal_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *hint,

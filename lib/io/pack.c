@@ -639,6 +639,54 @@ int cm_map_hash_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
 	}
 }
 
+/* Whether h's codes of square and print kinds are the enums' values (they
+ * are): a plain square's two hash bytes are then its 2.0 GRID record. */
+static bool h2_codes_are_grid(const hasher2 *h)
+{
+	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
+		if (h->sq[k] != k)
+			return false;
+	for (int k = 0; k < 4; k++)
+		if (h->pr[k] != k)
+			return false;
+	return true;
+}
+
+/* hash_v2 of a checked m from its grid hint: the runs of plain squares
+ * between the hint's listed squares hashed from its GRID records in one
+ * piece, the listed ones as hash_v2 does them. */
+static int hash_v2_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *g,
+                          uint8_t out[32])
+{
+	cm_tileset **used = NULL;
+	size_t n_used = 0, n = (size_t)m->cols * (size_t)m->rows, run = 0;
+	int rc = deck_sets(m, sets, n_sets, &used, &n_used);
+	if (rc)
+		return rc;
+	hasher2 *h = malloc(sizeof *h);
+	if (!h) {
+		free(used);
+		return CM_ENOMEM;
+	}
+	h2_begin(h, m);
+	if (!h2_codes_are_grid(h)) {
+		free(h);
+		free(used);
+		return hash_v2(m, sets, n_sets, out);
+	}
+	for (size_t k = 0; k < g->n_sq; k++) {
+		size_t i = g->sq[k];
+		h_bytes(&h->h, g->grid + 2 * run, 2 * (i - run));
+		h2_square(h, &m->squares[i], cm_map_extra_find(m, (int)i));
+		run = i + 1;
+	}
+	h_bytes(&h->h, g->grid + 2 * run, 2 * (n - run));
+	rc = h2_end(h, m, used, n_used, out);
+	free(h);
+	free(used);
+	return rc;
+}
+
 int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
 {
 	return hash_v2(m, sets, n_sets, out);
@@ -867,57 +915,47 @@ static bool square_stored(const cm_square *s, const cm_square_extra *x)
 }
 
 /* The map_grids row: one kind character per square and four print kind
- * characters per square, a newline per row. On the same pass, the squares
- * that need a squares row (square_stored; has: a bit per square with an
- * entry beside the grid) into *stored, in square order. */
-static int put_grid(wr *w, const cm_map *m, const uint8_t *has, size_t **stored, size_t *n_stored)
+ * characters per square, a newline per row, from the grid hint's GRID
+ * records; the squares that need a squares row (square_stored, among the
+ * hint's listed ones) into *stored, in square order. */
+static int put_grid(wr *w, const cm_map *m, const cm_export_grid_hint *gh, size_t **stored, size_t *n_stored)
 {
-	size_t rows = (size_t)m->rows, cols = (size_t)m->cols, n = 0, cap = 0;
+	size_t rows = (size_t)m->rows, cols = (size_t)m->cols, n = 0;
 	char *g = malloc(rows * (cols + 1) + 1), *pr = malloc(rows * (4 * cols + 1) + 1);
-	size_t *st = NULL;
-	if (!g || !pr) {
+	size_t *st = malloc((gh->n_sq + 1) * sizeof *st);
+	if (!g || !pr || !st) {
 		free(g);
 		free(pr);
+		free(st);
 		return CM_ENOMEM;
 	}
-	char kch[256];
+	char kch[256], pch[256][4];
 	memset(kch, '?', sizeof kch);
 	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
 		kch[k] = cm_square_kind_char((cm_square_kind)k);
+	for (int v = 0; v < 256; v++)
+		for (int e = 0; e < 4; e++)
+			pch[v][e] = print_chars[(v >> (2 * e)) & 3];
 	char *q = g, *t = pr;
-	int rc = 0;
-	for (size_t y = 0, i = 0; y < rows && !rc; y++) {
-		for (size_t x = 0; x < cols; x++, i++) {
-			const cm_square *s = &m->squares[i];
-			*q++ = kch[s->kind];
-			for (int e = 0; e < 4; e++)
-				*t++ = (unsigned)s->print[e].kind < 4u ? print_chars[s->print[e].kind] : '?';
-			bool h = has[i / 8] >> (i % 8) & 1;
-			if (!h && !s->arms && s->island < 0 && s->bigcity < 0 &&
-			    !(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms))
-				continue; /* plain: no row */
-			if (!square_stored(s, h ? cm_map_extra_find(m, (int)i) : NULL))
-				continue;
-			if (n == cap) {
-				size_t nc = cap ? 2 * cap : 64;
-				size_t *p = realloc(st, nc * sizeof *st);
-				if (!p) {
-					rc = CM_ENOMEM;
-					break;
-				}
-				st = p;
-				cap = nc;
-			}
-			st[n++] = i;
+	const uint8_t *r = gh->grid;
+	for (size_t y = 0; y < rows; y++) {
+		for (size_t x = 0; x < cols; x++, r += 2) {
+			*q++ = kch[r[0]];
+			memcpy(t, pch[r[1]], 4);
+			t += 4;
 		}
 		*q++ = '\n';
 		*t++ = '\n';
 	}
 	*q = '\0';
 	*t = '\0';
+	for (size_t k = 0; k < gh->n_sq; k++) {
+		size_t i = gh->sq[k];
+		if (square_stored(&m->squares[i], cm_map_extra_find(m, (int)i)))
+			st[n++] = i;
+	}
 	/* bound without a copy, then unbound before the texts are freed */
-	if (!rc)
-		rc = ROW(w, S_GRID, C_TEXT(m->id), C_TEXT(g), C_TEXT(pr));
+	int rc = ROW(w, S_GRID, C_TEXT(m->id), C_TEXT(g), C_TEXT(pr));
 	sqlite3_clear_bindings(w->st[S_GRID]);
 	free(g);
 	free(pr);
@@ -930,7 +968,7 @@ static int put_grid(wr *w, const cm_map *m, const uint8_t *has, size_t **stored,
 	return rc;
 }
 
-static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
+static int put_map(wr *w, const cm_map *m, const uint8_t hash[32], const cm_export_grid_hint *gh)
 {
 	const cm_rules *r = &m->rules;
 	int rc = ROW(w, S_MAP, C_TEXT(m->id), C_TEXT(m->name), C_INT(m->cols), C_INT(m->rows),
@@ -946,23 +984,15 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 		         C_TEXT(m->islands[i].title));
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
 		rc = ROW(w, S_BIGCITY, C_TEXT(m->id), C_INT((int)i), C_TEXT(m->bigcities[i].name));
-	/* a square's entry beside the grid looked up only when it has one */
-	size_t n_sq = (size_t)m->cols * (size_t)m->rows, *stored = NULL, n_stored = 0;
-	uint8_t *has = rc ? NULL : calloc(n_sq / 8 + 1, 1);
-	if (!rc && !has)
-		rc = CM_ENOMEM;
-	for (size_t i = 0; !rc && i < cm_map_extra_count(m); i++) {
-		size_t sq = (size_t)cm_map_extra_nth(m, i)->sq;
-		if (sq < n_sq)
-			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
-	}
+	/* the squares rows: among the few the grid hint lists */
+	size_t *stored = NULL, n_stored = 0;
 	if (!rc)
-		rc = put_grid(w, m, has, &stored, &n_stored);
+		rc = put_grid(w, m, gh, &stored, &n_stored);
 	for (size_t j = 0; j < n_stored && !rc; j++) {
 			size_t i = stored[j];
 			int x = (int)(i % (size_t)m->cols), y = (int)(i / (size_t)m->cols);
 			const cm_square *s = &m->squares[i];
-			const cm_square_extra *xs = has[i / 8] >> (i % 8) & 1 ? cm_map_extra_find(m, (int)i) : NULL;
+			const cm_square_extra *xs = cm_map_extra_find(m, (int)i);
 			rc = ROW(w, S_SQUARE, C_TEXT(m->id), C_INT(x), C_INT(y),
 			         C_TEXT(cm_square_kind_name(s->kind)), C_TEXT(xs ? xs->name : NULL),
 			         C_INT((int)s->arms), C_OPT(s->island), C_OPT(s->bigcity));
@@ -980,7 +1010,6 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32])
 			}
 	}
 	free(stored);
-	free(has);
 	for (size_t i = 0; i < m->n_bigcities && !rc; i++)
 		for (size_t k = 0; k < m->bigcities[i].n_pieces && !rc; k++) {
 			const cm_bigcity_piece *pc = &m->bigcities[i].pieces[k];
@@ -1063,11 +1092,11 @@ static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t 
 
 /* Stores the client binary encoding of a map (export-bin.md), in the same
  * transaction as its model, so a pack never holds one without the other. */
-static int put_binary(wr *w, const cm_map *m, cm_tileset *const *sets, size_t n_sets)
+static int put_binary(wr *w, const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *gh)
 {
 	unsigned char *buf = NULL;
 	size_t len = 0;
-	int rc = cm_export_bin_checked(m, sets, n_sets, CM_EXPORT_BIN_MAJOR, &buf, &len); /* check_inputs checked m */
+	int rc = cm_export_bin_hinted(m, sets, n_sets, gh, &buf, &len); /* check_inputs checked m */
 	if (rc) {
 		cm_diags_add(w->d, CM_SEV_ERROR, NULL, w->path, 0, 0, NULL,
 		             "map %s: cannot encode the client binary: %s", m->id, cm_strerror(rc));
@@ -1095,6 +1124,7 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 	char *tmp = NULL;
 	wr w = { NULL, d, path, { NULL } };
 	uint8_t *hashes = NULL;
+	cm_export_grid_hint *hints = NULL;
 	cm_map **maps = malloc((n_maps + 1) * sizeof *maps);
 	cm_tileset **sets = malloc((n_sets + 1) * sizeof *sets);
 	if (!maps || !sets) {
@@ -1111,12 +1141,16 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 	qsort(maps, n_maps, sizeof *maps, cmp_map);
 	qsort(sets, n_sets, sizeof *sets, cmp_set);
 	hashes = malloc(32 * (n_maps + 1));
-	if (!hashes) {
+	hints = calloc(n_maps + 1, sizeof *hints);
+	if (!hashes || !hints) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
+	/* one pass over each map's squares (the grid hint), shared by the
+	 * hash, the grid texts and the client binary */
 	for (size_t i = 0; i < n_maps; i++)
-		if ((rc = cm_map_hash(maps[i], sets, n_sets, hashes + 32 * i)) != 0)
+		if ((rc = cm_export_grid_hint_build(maps[i], &hints[i])) != 0 ||
+		    (rc = hash_v2_hinted(maps[i], sets, n_sets, &hints[i], hashes + 32 * i)) != 0)
 			goto out;
 	const char *schema = pack_sql();
 	if (!schema) {
@@ -1152,9 +1186,9 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 	for (size_t i = 0; i < n_sets && !rc; i++)
 		rc = put_tileset(&w, sets[i]);
 	for (size_t i = 0; i < n_maps && !rc; i++)
-		rc = put_map(&w, maps[i], hashes + 32 * i);
+		rc = put_map(&w, maps[i], hashes + 32 * i, &hints[i]);
 	for (size_t i = 0; i < n_maps && !rc; i++)
-		rc = put_binary(&w, maps[i], sets, n_sets);
+		rc = put_binary(&w, maps[i], sets, n_sets, &hints[i]);
 	if (rc)
 		goto out;
 	if (sqlite3_exec(w.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
@@ -1182,6 +1216,9 @@ out:
 		unlink(tmp);
 	free(tmp);
 	free(hashes);
+	for (size_t i = 0; hints && i < n_maps; i++)
+		cm_export_grid_hint_free(&hints[i]);
+	free(hints);
 	free(maps);
 	free(sets);
 	return rc;
