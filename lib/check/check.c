@@ -115,6 +115,15 @@ static int copies_at(const analysis *a, const cm_board *b, int s)
 	return cm__board_playable(b, s) ? a->copies[cm__board_printed_req(b, s) & 255u] : 0;
 }
 
+/* Eight bytes of a per-square array at once (most squares need no word). */
+#define BYTES8(v) (0x0101010101010101ull * (uint64_t)(v))
+static inline uint64_t load8(const uint8_t *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+
 static const uint8_t popc4[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
 
 /* Copies the pile holds plus the start tile: every tile that is drawn or set. */
@@ -153,6 +162,12 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 		few[rq] = a->copies[rq] < CM_CHECK_FEW_TILES;
 	const uint8_t *fl = cm__board_playable_flags(b), *reqs = cm__board_printed_reqs(b);
 	for (int s = 0, n = cm__board_squares(b); s < n; s++) {
+		/* squares without a printed requirement, when the deck has many
+		 * tiles for them: eight at a time */
+		while (!few[0] && s + 8 <= n && load8(reqs + s) == 0)
+			s += 8;
+		if (s >= n)
+			break;
 		unsigned rq = reqs[s];
 		if (!few[rq] || !(fl[s] & 1))
 			continue;
@@ -230,6 +245,11 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 	}
 	const uint8_t *fl = cm__board_playable_flags(b), *reqs = cm__board_printed_reqs(b);
 	for (int s = 0, n = cm__board_squares(b); s < n; s++) {
+		/* eight squares reached, or eight not playable */
+		while (s + 8 <= n && (load8(a->reach + s) == BYTES8(1) || (load8(fl + s) & BYTES8(1)) == 0))
+			s += 8;
+		if (s >= n)
+			break;
 		/* copies_at(a, b, s) == 0: takes no tile */
 		if (a->reach[s] || !(fl[s] & 1) || !a->takes[reqs[s]])
 			continue;

@@ -410,6 +410,16 @@ int cm__sq_index(const cm_board *b, int x, int y)
 	return (x >= 0 && y >= 0 && x < b->cols && y < b->rows) ? y * b->cols + x : -1;
 }
 
+/* Eight bytes of a per-square array at once (build_static's pass skips
+ * the squares inside open land a word at a time). */
+#define BYTES8(v) (0x0101010101010101ull * (uint64_t)(v))
+static inline uint64_t load8(const uint8_t *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+
 #define ALLOC(p, n)                                                   \
 	do {                                                          \
 		(p) = calloc((size_t)(n) + ((n) == 0), sizeof *(p)); \
@@ -720,6 +730,18 @@ static int build_static(cm_board *b, cm_diags *d)
 		next++;
 	}
 	for (int s = 0; s < N; s++) {
+		/* eight at a time: none playable, or all inside the grid among
+		 * playable squares (below) */
+		while (s + 8 <= N) {
+			uint64_t me = load8(b->sflags0 + s) & BYTES8(SF_PLAYABLE);
+			if (me != 0 && (me != BYTES8(SF_PLAYABLE) || load8(b->border + s) != 0 ||
+			                (load8(b->sflags0 + s - C) & load8(b->sflags0 + s + C) & load8(b->sflags0 + s - 1) &
+			                 load8(b->sflags0 + s + 1) & BYTES8(SF_PLAYABLE)) != BYTES8(SF_PLAYABLE)))
+				break;
+			s += 8;
+		}
+		if (s >= N)
+			break;
 		if (!(b->sflags0[s] & SF_PLAYABLE))
 			continue;
 		/* inside the grid among playable squares (most of a map): no
@@ -727,6 +749,22 @@ static int build_static(cm_board *b, cm_diags *d)
 		if (!b->border[s] && (b->sflags0[s - C] & b->sflags0[s + C] & b->sflags0[s - 1] & b->sflags0[s + 1] &
 		                      SF_PLAYABLE))
 			continue;
+		if (!game && !n_pieces && !b->sq_links[s]) {
+			/* the static board beside no big city and no ferry: a side
+			 * facing no playable square needs what it prints (a road or
+			 * a city), the others nothing (the loop below, less what
+			 * only games read) */
+			static const uint8_t need[4] = { [CM_PRINT_ROAD] = REQ_ROAD, [CM_PRINT_CITY] = REQ_CITY };
+			const cm_edge_print *pr = m->squares[s].print;
+			unsigned req = 0;
+			for (int k = 0; k < 4; k++) {
+				int q = cm__nb(b, s, k);
+				if (q < 0 || !(b->sflags0[q] & SF_PLAYABLE))
+					req |= (unsigned)need[pr[k].kind & 3] << (2 * k);
+			}
+			b->req0[s] = (uint8_t)req;
+			continue;
+		}
 		uint8_t req = 0;
 		for (int k = 0; game && k < 4; k++)
 			b->side_static[s * 4 + k] = -1;

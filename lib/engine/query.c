@@ -107,6 +107,17 @@ enum {
 	ST_REACHED = 4
 };
 
+_Static_assert(ST_REACHED == 4, "reached: the one state with bit 2 (the last pass reads it)");
+
+/* Eight states at once (runs of open land go a word at a time). */
+#define BYTES8(v) (0x0101010101010101ull * (uint64_t)(v))
+static inline uint64_t load8(const uint8_t *p)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	return x;
+}
+
 /* Whether square q, in state t, is reached when a neighbour is: it takes
  * a tile and is no island square of an island still closed. */
 static inline bool passable(const walk *w, int q, uint8_t t)
@@ -154,6 +165,16 @@ static void touch_row(walk *w, int lo, int hi)
 	uint8_t *st = w->st;
 	bool in = false; /* the square before is in a stretch with a seed */
 	for (int q = lo; q <= hi; q++) {
+		/* eight squares that change nothing: open ones in a stretch with
+		 * a seed, or reached and tileless ones outside any */
+		while (q + 8 <= hi + 1) {
+			uint64_t x = load8(st + q);
+			if (in ? x != BYTES8(ST_OPEN) : (x & ~BYTES8(ST_REACHED)) != 0)
+				break;
+			q += 8;
+		}
+		if (q > hi)
+			break;
 		uint8_t t = st[q];
 		if (t == ST_REACHED || t == ST_NO) {
 			in = false;
@@ -217,23 +238,27 @@ static int reach_walk(walk w)
 	const cm_board *b = w.b;
 	const cm_map *m = b->map;
 	int N = b->n_sq, C = b->cols;
-	w.st = cm_calloc_big((size_t)N + 1, 1);
+	/* the states live in reach itself, made 0 or 1 at the end */
+	w.st = w.reach;
 	w.cap_seed = 1024;
 	w.seed = malloc(w.cap_seed * sizeof *w.seed);
 	uint8_t *bc_done = calloc(m->n_bigcities + 1, 1);
-	if (!w.st || !bc_done || !w.seed) {
-		free(w.st);
+	if (!bc_done || !w.seed) {
 		free(bc_done);
 		free(w.seed);
 		return CM_ENOMEM;
 	}
 	uint8_t *st = w.st;
-	for (int q = 0; q < N; q++) {
-		uint8_t f = b->sflags0[q];
-		bool takes = (f & SF_PLAYABLE) && (w.takes ? w.takes[q] != 0 : w.takes_req[b->req0[q]] != 0);
-		/* playable and not allowed: an island square */
-		st[q] = (uint8_t)(!takes ? ST_NO : (f & SF_ALLOWED) ? ST_OPEN : ST_ISLAND);
-	}
+	/* per flags: playable and allowed open, playable alone an island
+	 * square (not allowed until connected), else no tile */
+	static const uint8_t by_flags[8] = { [SF_PLAYABLE | SF_ALLOWED] = ST_OPEN, [SF_PLAYABLE] = ST_ISLAND };
+	const uint8_t *fl = b->sflags0, *rq = b->req0;
+	if (w.takes)
+		for (int q = 0; q < N; q++)
+			st[q] = w.takes[q] ? by_flags[fl[q] & (SF_PLAYABLE | SF_ALLOWED)] : ST_NO;
+	else
+		for (int q = 0; q < N; q++)
+			st[q] = (uint8_t)(by_flags[fl[q] & (SF_PLAYABLE | SF_ALLOWED)] & -(w.takes_req[rq[q]] != 0));
 	for (int i = 0; i < b->n_start; i++)
 		touch(&w, b->start_sq[i]);
 	while (w.n_seed && !w.oom) {
@@ -241,10 +266,22 @@ static int reach_walk(walk w)
 		if (!passable(&w, s, st[s]))
 			continue; /* reached already, on another seed's run */
 		int y0 = s - s % C, l = s, r = s;
-		while (l > y0 && passable(&w, l - 1, st[l - 1]))
-			l--;
-		while (r + 1 < y0 + C && passable(&w, r + 1, st[r + 1]))
-			r++;
+		for (;;) {
+			if (l - 8 >= y0 && load8(st + l - 8) == BYTES8(ST_OPEN))
+				l -= 8;
+			else if (l > y0 && passable(&w, l - 1, st[l - 1]))
+				l--;
+			else
+				break;
+		}
+		for (;;) {
+			if (r + 8 < y0 + C && load8(st + r + 1) == BYTES8(ST_OPEN))
+				r += 8;
+			else if (r + 1 < y0 + C && passable(&w, r + 1, st[r + 1]))
+				r++;
+			else
+				break;
+		}
 		memset(st + l, ST_REACHED, (size_t)(r - l + 1));
 		if (l > y0 && st[l - 1] == ST_ISLAND)
 			st[l - 1] = ST_WAITING;
@@ -254,15 +291,22 @@ static int reach_walk(walk w)
 			touch_row(&w, l - C, r - C);
 		if (y0 + C < N)
 			touch_row(&w, l + C, r + C);
-		for (int q = l; q <= r; q++)
-			if (b->sq_links[q])
+		for (int q = l; q <= r; q++) {
+			while (q + 8 <= r + 1 && load8(b->sq_links + q) == 0)
+				q += 8;
+			if (q <= r && b->sq_links[q])
 				links(&w, bc_done, q);
+		}
 	}
 	int rc = w.oom ? CM_ENOMEM : 0;
-	for (int q = 0; q < N; q++)
-		w.reach[q] = st[q] == ST_REACHED;
-	free(w.st);
-	free(bc_done);
+	/* 1 where reached (bit 2, ST_REACHED alone has it), eight at a time */
+	int q = 0;
+	for (; q + 8 <= N; q += 8) {
+		uint64_t x = (load8(st + q) >> 2) & BYTES8(1);
+		memcpy(st + q, &x, 8);
+	}
+	for (; q < N; q++)
+		st[q] = (uint8_t)(st[q] == ST_REACHED);
 	free(w.seed);
 	return rc;
 }

@@ -109,14 +109,20 @@ typedef struct {
 	unsigned col;    /* source column of p, 0 when unknown */
 } grid_row;
 
-/* Reads <grid> into *kinds (cols*rows, row-major). Reports each unknown
- * character and each row whose length differs from the first (CM0216) and
- * goes on; fails only when no grid can be built. */
-static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kinds, unsigned **lines)
+/* Reads <grid> into a new map *out: its size, each row's line (the
+ * defining element of its squares) and the squares' kinds, written into the
+ * squares themselves. Reports each unknown character and each row whose
+ * length differs from the first (CM0216) and goes on; fails only when no
+ * grid can be built. */
+static int read_grid(reader *r, xmlNode *g, cm_map **out)
 {
-	*kinds = NULL;
-	*lines = NULL;
-	xmlChar *txt = xmlNodeGetContent(g);
+	*out = NULL;
+	unsigned *lines = NULL;
+	/* the grid's one text node read in place (a megabyte on a big map),
+	 * else its text gathered */
+	const xmlNode *only = g->children;
+	bool direct = only && !only->next && only->type == XML_TEXT_NODE && only->content;
+	xmlChar *txt = direct ? only->content : xmlNodeGetContent(g);
 	if (!txt) {
 		r->oom = true;
 		return CM_ENOMEM;
@@ -173,15 +179,17 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 		rc = CM_EINVAL;
 		goto out;
 	}
-	*kinds = calloc(width * nr, 1);
-	*lines = calloc(nr, sizeof **lines);
-	if (!*kinds || !*lines) {
+	lines = calloc(nr, sizeof *lines);
+	if (!lines) {
 		r->oom = true;
 		rc = CM_ENOMEM;
 		goto out;
 	}
 	for (size_t y = 0; y < nr; y++)
-		(*lines)[y] = rv[y].line;
+		lines[y] = rv[y].line;
+	if ((rc = cm__map_new_grid((int)width, (int)nr, NULL, lines, out)) != 0)
+		goto out;
+	cm_square *sqs = (*out)->squares;
 	/* the grid key as a table (cm_square_kind_from_char), 255: none */
 	uint8_t key[256];
 	memset(key, 255, sizeof key);
@@ -191,22 +199,24 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 		/* the common row first: every byte a square (ASCII, so bytes are
 		 * characters); only a row with another byte goes the long way */
 		const unsigned char *row = (const unsigned char *)rv[y].p;
-		uint8_t *out = *kinds + y * width, bad = 0;
+		cm_square *sq = sqs + y * width;
+		uint8_t bad = 0;
 		for (size_t x = 0; x < rv[y].n; x++) {
 			uint8_t k = key[row[x]];
-			out[x] = k;
+			sq[x].kind = k;
 			bad |= (uint8_t)(k == 255);
 		}
 		if (!bad)
 			continue;
-		memset(out, 0, rv[y].n);
+		for (size_t x = 0; x < rv[y].n; x++)
+			sq[x].kind = CM_SQ_NONE;
 		for (size_t x = 0, chars = 0; x < rv[y].n; x++) {
 			unsigned char c = (unsigned char)rv[y].p[x];
 			size_t here = chars; /* characters before this byte in the row */
 			chars += (c & 0xC0) != 0x80;
 			cm_square_kind k;
 			if (cm_square_kind_from_char((char)c, &k) == 0) {
-				(*kinds)[y * width + x] = (uint8_t)k;
+				sq[x].kind = (uint8_t)k;
 				continue;
 			}
 			if (c >= 0x80 && c < 0xC0)
@@ -220,11 +230,11 @@ static int read_grid(reader *r, xmlNode *g, int *cols, int *rows, uint8_t **kind
 				          "unknown square byte 0x%02x at (%zu,%zu) in the grid", c, x, y);
 		}
 	}
-	*cols = (int)width;
-	*rows = (int)nr;
 out:
 	free(rv);
-	xmlFree(txt);
+	free(lines);
+	if (!direct)
+		xmlFree(txt);
 	return rc;
 }
 
@@ -523,18 +533,23 @@ static void read_ferry(reader *r, xmlNode *n)
 static void read_setup(reader *r, xmlNode *n)
 {
 	cm_map *m = r->m;
-	int starts = 0;
-	for (int i = 0; i < m->cols * m->rows; i++)
-		starts += m->squares[i].kind == CM_SQ_START;
-	/* by default every start square is used (and at least one is needed) */
 	cm_setup *s = &m->setup;
-	s->starts_used = starts ? starts : 1;
 	s->followers = 9;
 	s->line = m->line;
+	/* by default every start square is used (and at least one is needed):
+	 * the squares are counted only then (no attribute reads as both
+	 * sentinels) */
+	int given = n ? cm_xml_attr_int(n, "starts", INT_MIN) : INT_MIN;
+	if (given == INT_MIN && (!n || cm_xml_attr_int(n, "starts", INT_MAX) == INT_MAX)) {
+		int starts = 0;
+		for (int i = 0; i < m->cols * m->rows; i++)
+			starts += m->squares[i].kind == CM_SQ_START;
+		given = starts ? starts : 1;
+	}
+	s->starts_used = given;
 	if (!n)
 		return;
 	s->line = cm_xml_line(n);
-	s->starts_used = cm_xml_attr_int(n, "starts", s->starts_used);
 	s->tiles_min = cm_xml_attr_int(n, "tiles-min", 0);
 	s->tiles_max = cm_xml_attr_int(n, "tiles-max", 0);
 	s->followers = cm_xml_attr_int(n, "followers", 9);
@@ -669,8 +684,6 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 	xmlNode *root = xmlDocGetRootElement(doc);
 	reader r = { .d = d, .file = file, .depth = depth, .flags = flags };
 	size_t errors = cm_diags_errors(d);
-	uint8_t *kinds = NULL;
-	unsigned *row_lines = NULL;
 	cm_map *m = NULL;
 	int rc = 0;
 	unsigned line = cm_xml_line(root);
@@ -707,7 +720,7 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 	} else {
 		int cols = acols, rows = arows;
 		if (grid) {
-			if ((rc = read_grid(&r, grid, &cols, &rows, &kinds, &row_lines)))
+			if ((rc = read_grid(&r, grid, &m)))
 				goto out;
 		} else if (!cols || !rows) {
 			rd_report_at(&r, "CM0216", root, NULL, "map has no size: give a <grid>, or cols and rows");
@@ -719,8 +732,7 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 			rc = CM_EINVAL;
 			goto out;
 		}
-		/* a grid row is the defining element of its squares */
-		if ((rc = cm__map_new_grid(cols, rows, kinds, row_lines, &m)))
+		if (!grid && (rc = cm__map_new_grid(cols, rows, NULL, NULL, &m)))
 			goto out;
 	}
 	if ((acols && acols != m->cols) || (arows && arows != m->rows))
@@ -813,8 +825,6 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 out:
 	if (r.oom && !rc)
 		rc = CM_ENOMEM;
-	free(kinds);
-	free(row_lines);
 	free(r.seen);
 	free(r.quiet);
 	free(r.kind_to);

@@ -107,15 +107,17 @@ static void on_error(void *data, xmlErrorPtr e)
  * characters (a UTF-8 continuation byte is no character of its own). */
 static void advance(err_ctx *c, size_t to)
 {
-	for (; c->at < to; c->at++) {
-		unsigned char b = (unsigned char)c->buf[c->at];
-		if (b == '\n') {
-			c->line++;
-			c->col = 1;
-		} else if ((b & 0xC0) != 0x80) {
-			c->col++;
-		}
+	/* line by line (memchr): only the characters after the last newline
+	 * count for the column */
+	const char *nl;
+	while (c->at < to && (nl = memchr(c->buf + c->at, '\n', to - c->at)) != NULL) {
+		c->line++;
+		c->col = 1;
+		c->at = (size_t)(nl - c->buf) + 1;
 	}
+	for (; c->at < to; c->at++)
+		if (((unsigned char)c->buf[c->at] & 0xC0) != 0x80)
+			c->col++;
 	/* at a continuation byte the column is its lead byte's: not reached,
 	 * positions are taken at ASCII markup only */
 }
@@ -376,6 +378,17 @@ static bool names_namespace(const char *tag, const char *eq)
  * for well-formed XML: outside comments, processing instructions and
  * CDATA every '<' opens markup, inside a tag every '=' outside a quoted
  * value belongs to one attribute, and "</" closes an element. */
+/* The newlines in p..e (memchr: long lines cost little). */
+static unsigned count_newlines(const char *p, const char *e)
+{
+	unsigned n = 0;
+	while (p < e && (p = memchr(p, '\n', (size_t)(e - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
 static unsigned too_many_attributes(const char *buf, size_t len, const char **what)
 {
 	const char *p = buf, *end = buf + len;
@@ -388,8 +401,7 @@ static unsigned too_many_attributes(const char *buf, size_t len, const char **wh
 		const char *lt = memchr(p, '<', (size_t)(end - p));
 		if (!lt)
 			break;
-		for (const char *q = p; q < lt; q++)
-			line += *q == '\n';
+		line += count_newlines(p, lt);
 		p = lt;
 		const char *next;
 		if (end - p >= 4 && memcmp(p, "<!--", 4) == 0)
@@ -401,8 +413,7 @@ static unsigned too_many_attributes(const char *buf, size_t len, const char **wh
 		else
 			next = NULL;
 		if (next) {
-			for (const char *q = p; q < next; q++)
-				line += *q == '\n';
+			line += count_newlines(p, next);
 			p = next;
 			continue;
 		}
@@ -462,7 +473,10 @@ static bool text_clean(xmlNode *n, const char *file, cm_diags *d)
 	while (n) {
 		if (n->type == XML_ELEMENT_NODE)
 			for (xmlAttr *a = n->properties; a; a = a->next) {
-				xmlChar *v = xmlNodeListGetString(n->doc, a->children, 1);
+				/* a value of one text node read in place (most), else gathered */
+				const xmlNode *t = a->children;
+				bool direct = t && !t->next && t->type == XML_TEXT_NODE && t->content;
+				xmlChar *v = direct ? t->content : xmlNodeListGetString(n->doc, a->children, 1);
 				const char *why = v ? cm_text_problem((const char *)v) : NULL;
 				if (why) {
 					ok = false;
@@ -472,7 +486,8 @@ static bool text_clean(xmlNode *n, const char *file, cm_diags *d)
 						               "attribute %s of <%s> holds %s", (const char *)a->name,
 						               (const char *)n->name, why);
 				}
-				xmlFree(v);
+				if (!direct)
+					xmlFree(v);
 				if (why)
 					break;
 			}

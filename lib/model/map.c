@@ -122,10 +122,10 @@ int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *r
 		for (int x = 0; x < cols; x++, i++) {
 			m->squares[i].island = -1;
 			m->squares[i].bigcity = -1;
-			if (kinds) {
+			if (kinds)
 				m->squares[i].kind = kinds[i];
+			if (row_lines)
 				m->squares[i].line = row_lines[y];
-			}
 		}
 	m->setup.followers = 9;
 	m->seam = -1;

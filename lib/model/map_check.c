@@ -281,8 +281,18 @@ typedef struct {
 	int space;       /* 0 places (squares, big cities), 1 island ids, 2 ferries */
 	size_t order;    /* position in the walk, for a stable sort */
 	unsigned line;
-	char what[64];   /* "square (3,4)" for the where string */
+	int sq;          /* a square's index, else -1 (the where string is made
+	                  * only for a diagnostic: name_what) */
 } name_ref;
+
+/* "square (3,4)", "island X": what r names, in 64 bytes at most. */
+static void name_what(const cm_map *m, const name_ref *r, char what[64])
+{
+	if (r->sq >= 0)
+		snprintf(what, 64, "square (%d,%d)", r->sq % m->cols, r->sq / m->cols);
+	else
+		snprintf(what, 64, "%s %s", r->space == 0 ? "big city" : r->space == 1 ? "island" : "ferry", r->name);
+}
 
 static int name_cmp(const void *a, const void *b)
 {
@@ -422,11 +432,9 @@ static void check_names(const cm_map *m, cm_diags *d)
 	if (nn > 1)
 		qsort(named, nn, sizeof *named, extra_sq_cmp);
 	for (size_t i = 0; i < nn; i++) {
-		int x = named[i]->sq % m->cols, y = named[i]->sq / m->cols;
 		if (cm_grow((void **)&v, &cap, n, sizeof *v))
 			goto out;
-		v[n] = (name_ref){ named[i]->name, 0, n, m->squares[named[i]->sq].line, "" };
-		snprintf(v[n].what, sizeof v[n].what, "square (%d,%d)", x, y);
+		v[n] = (name_ref){ named[i]->name, 0, n, m->squares[named[i]->sq].line, named[i]->sq };
 		n++;
 	}
 	for (size_t i = 0; i < m->n_bigcities + m->n_islands + m->n_ferries; i++) {
@@ -446,9 +454,7 @@ static void check_names(const cm_map *m, cm_diags *d)
 			continue;
 		if (cm_grow((void **)&v, &cap, n, sizeof *v))
 			goto out;
-		v[n] = (name_ref){ name, space, n, line, "" };
-		snprintf(v[n].what, sizeof v[n].what, "%s %s", space == 0 ? "big city" : space == 1 ? "island" : "ferry",
-		         name);
+		v[n] = (name_ref){ name, space, n, line, -1 };
 		n++;
 	}
 	if (n > 1)
@@ -458,8 +464,9 @@ static void check_names(const cm_map *m, cm_diags *d)
 			first = i;
 			continue;
 		}
-		char w[WHERE_MAX];
-		chk_at(m, d, "CM0211", v[i].line, v[i].space == 1 ? "id" : "name", where_fmt(w, m, "%s", v[i].what), "%s %s is used twice (first on line %u)",
+		char w[WHERE_MAX], what[64];
+		name_what(m, &v[i], what);
+		chk_at(m, d, "CM0211", v[i].line, v[i].space == 1 ? "id" : "name", where_fmt(w, m, "%s", what), "%s %s is used twice (first on line %u)",
 		    v[i].space == 1 ? "island id" : "name", v[i].name, v[first].line);
 	}
 out:
@@ -516,6 +523,21 @@ static bool square_quiet(const cm_map *m, cm_map *mw, int x, int y, const uint8_
 	return sq->island < 0 && !sq->arms;
 }
 
+/* faces_land_kind of each square of row y at out[x + 1], 0 at out[0],
+ * out[cols + 1] and on a row off the grid. */
+static void land_row(const cm_map *m, int y, uint8_t *out)
+{
+	int C = m->cols;
+	out[0] = out[C + 1] = 0;
+	if (y < 0 || y >= m->rows) {
+		memset(out, 0, (size_t)C + 2);
+		return;
+	}
+	const cm_square *g = m->squares + (size_t)y * (size_t)C;
+	for (int x = 0; x < C; x++)
+		out[x + 1] = faces_land_kind[g[x].kind];
+}
+
 /* What the pass over the squares counts for the later checks. */
 typedef struct {
 	int starts;        /* start squares */
@@ -534,14 +556,48 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 #define WHERE_SIDE where_fmt(w, m, "square (%d,%d), side %s", x, y, side)
 #define WHERE_SQ where_fmt(w, m, "square (%d,%d)", x, y)
 	int C = m->cols;
-	for (int y = 0; y < m->rows; y++)
+	/* faces_land_kind of the squares of the rows above, at and below the
+	 * row checked (index x + 1; 0 off the grid), each row read once */
+	size_t rl = (size_t)C + 2;
+	uint8_t *lk = malloc(3 * rl), *up = lk, *me = lk + rl, *dn = lk + 2 * rl;
+	if (lk) {
+		land_row(m, -1, up);
+		land_row(m, 0, me);
+		land_row(m, 1, dn);
+	}
+	for (int y = 0; y < m->rows; y++) {
+		if (lk && y > 0) {
+			uint8_t *t = up;
+			up = me;
+			me = dn;
+			dn = t;
+			land_row(m, y + 1, dn);
+		}
+		const cm_square *row = m->squares + (size_t)y * (size_t)C;
 		for (int x = 0; x < m->cols; x++) {
-			const cm_square *sq = cm_map_at(m, x, y);
-			/* most of a big map: plain land among land, in range, quiet */
-			if (y > 0 && y + 1 < m->rows && x > 0 && x + 1 < C && cm__square_plain_land(sq) &&
-			    (faces_land_kind[sq[-1].kind] & faces_land_kind[sq[1].kind] & faces_land_kind[sq[-C].kind] &
-			     faces_land_kind[sq[C].kind]))
-				continue;
+			const cm_square *sq = &row[x];
+			/* most of a big map: a square with nothing beside its kind
+			 * is in range and, unless it is counted below, passes
+			 * square_quiet: one that takes no tile at once; land or a
+			 * town once its sides facing no land have their default
+			 * print (or have no such side) */
+			if (lk && cm__square_plain(sq)) {
+				uint8_t k = sq->kind;
+				if (k == CM_SQ_NONE || k == CM_SQ_WAVES || k == CM_SQ_LANDMARK || k == CM_SQ_HALF)
+					continue;
+				if (k == CM_SQ_LAND || k == CM_SQ_TOWN) {
+					unsigned land = (unsigned)up[x + 1] | (unsigned)me[x + 2] << 1 | (unsigned)dn[x + 1] << 2 |
+					                (unsigned)me[x] << 3;
+					if (land == 15)
+						continue;
+					if (mw) {
+						for (int s = 0; s < MAX_SIDE; s++)
+							if (!((land >> s) & 1))
+								mw->squares[y * C + x].print[s].kind = CM_PRINT_NEUTRAL;
+						continue;
+					}
+				}
+			}
 			if (grid_ok)
 				in_range &= cm__square_in_range(m, sq);
 			n->starts += sq->kind == CM_SQ_START;
@@ -593,6 +649,8 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 				    "square (%d,%d) is %s and has coats of arms: only island squares have them", x, y,
 				    cm_square_kind_name(sq->kind));
 		}
+	}
+	free(lk);
 	if (grid_ok)
 		*grid_ok = in_range;
 }
@@ -610,16 +668,17 @@ static void check_ferries(const cm_map *m, cm_diags *d, const bool *has_square)
 		const cm_ferry *f = &m->ferries[i];
 		const int ex[2] = { f->x1, f->x2 }, ey[2] = { f->y1, f->y2 };
 		const cm_side es[2] = { f->s1, f->s2 };
-		where_fmt(w, m, "ferry %zu", i);
+		/* the where strings only for a diagnostic (WF) */
+#define WF where_fmt(w, m, "ferry %zu", i)
 		for (int e = 0; e < 2; e++) {
 			const cm_square *sq = cm_map_at(m, ex[e], ey[e]);
 			if (!sq) {
-				chk_at(m, d, "CM0201", f->line, ex[e] < 0 || ex[e] >= m->cols ? (e ? "x2" : "x1") : (e ? "y2" : "y1"), w, "ferry end (%d,%d) is outside the %dx%d grid", ex[e], ey[e],
+				chk_at(m, d, "CM0201", f->line, ex[e] < 0 || ex[e] >= m->cols ? (e ? "x2" : "x1") : (e ? "y2" : "y1"), WF, "ferry end (%d,%d) is outside the %dx%d grid", ex[e], ey[e],
 				    m->cols, m->rows);
 				continue;
 			}
 			if ((unsigned)es[e] >= MAX_SIDE || sq->print[es[e]].kind != CM_PRINT_ROAD)
-				chk_at(m, d, "CM0204", f->line, e ? "side2" : "side1", w,
+				chk_at(m, d, "CM0204", f->line, e ? "side2" : "side1", WF,
 				    "ferry end at side %s of square (%d,%d) is %s, not a road edge print",
 				    cm_side_name(es[e]), ex[e], ey[e],
 				    (unsigned)es[e] < MAX_SIDE ? cm_print_kind_name(sq->print[es[e]].kind) : "?");
@@ -627,18 +686,18 @@ static void check_ferries(const cm_map *m, cm_diags *d, const bool *has_square)
 				reached[sq->island] = true;
 		}
 		if (f->x1 == f->x2 && f->y1 == f->y2 && f->s1 == f->s2)
-			chk_at(m, d, "CM0204", f->line, "side2", w, "ferry starts and ends at side %s of square (%d,%d)",
+			chk_at(m, d, "CM0204", f->line, "side2", WF, "ferry starts and ends at side %s of square (%d,%d)",
 			    cm_side_name(f->s1), f->x1, f->y1);
 	}
+#undef WF
 	check_ferry_ends(m, d);
 	for (size_t i = 0; i < m->n_islands; i++) {
 		const cm_island *is = &m->islands[i];
 		const char *name = is->name ? is->name : "?";
-		where_fmt(w, m, "island %s", name);
 		if (!has_square[i])
-			chk_at(m, d, "CM0205", is->line, "id", w, "island %s has no squares", name);
+			chk_at(m, d, "CM0205", is->line, "id", where_fmt(w, m, "island %s", name), "island %s has no squares", name);
 		else if (!reached[i])
-			chk_at(m, d, "CM0206", is->line, "id", w, "island %s is reached by no ferry: its squares can never take a tile",
+			chk_at(m, d, "CM0206", is->line, "id", where_fmt(w, m, "island %s", name), "island %s is reached by no ferry: its squares can never take a tile",
 			    name);
 	}
 out:

@@ -24,7 +24,7 @@ extern const int cm_map_side_dx[4], cm_map_side_dy[4];
 bool cm_map_faces_land(const cm_map *m, int x, int y, int s);
 
 /* cm_map_new with the grid's kinds (cols*rows, row-major; NULL: none)
- * and each row's line (row_lines[y]) written on the same pass. */
+ * and each row's line (row_lines[y]; NULL: none) written on the same pass. */
 int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *row_lines, cm_map **out);
 
 /* The CM0209 id of every feature problem of a big-city piece. */
@@ -55,24 +55,27 @@ static inline bool cm__square_in_range(const cm_map *m, const cm_square *s)
 	       s->print[2].kind <= CM_PRINT_CITY && s->print[3].kind <= CM_PRINT_CITY;
 }
 
-/* Whether sq is a land square with nothing else: no print, no arms, no
- * island, no big city (its line aside), as the grid makes most squares;
- * such a square is in range. Read as a few words, not field by field (the
- * per-square passes over a million squares test it first). */
+/* Whether sq holds nothing beside its kind (and line): no print, no arms,
+ * no island, no big city, as the grid makes most squares; read as a few
+ * words, not field by field (the per-square passes over a million squares
+ * test it first). cm__square_plain_land: and it is land, so in range. */
 _Static_assert(offsetof(cm_square, bigcity) == offsetof(cm_square, island) + 4, "island, bigcity adjacent");
-_Static_assert(offsetof(cm_square, print) == 2 && sizeof(cm_edge_print) == 2, "kind, arms, prints packed");
+_Static_assert(offsetof(cm_square, arms) == 1 && offsetof(cm_square, print) == 2 && sizeof(cm_edge_print) == 2,
+               "kind, arms, prints packed");
+static inline bool cm__square_plain(const cm_square *sq)
+{
+	static const int32_t none[2] = { -1, -1 };
+	uint64_t a, c, pc;
+	const unsigned char *p = (const unsigned char *)sq;
+	memcpy(&a, p + offsetof(cm_square, arms), 8); /* arms, print[0..2], print[3].kind */
+	memcpy(&c, p + offsetof(cm_square, island), 8); /* island, bigcity */
+	memcpy(&pc, none, 8);
+	return (a | sq->print[3].arms | (c ^ pc)) == 0;
+}
+
 static inline bool cm__square_plain_land(const cm_square *sq)
 {
-	static const cm_square plain = { .kind = CM_SQ_LAND, .island = -1, .bigcity = -1 };
-	uint64_t a, pa, c, pc;
-	uint16_t b, pb;
-	memcpy(&a, sq, 8); /* kind, arms, print[0..2] */
-	memcpy(&b, &sq->print[3], 2);
-	memcpy(&c, &sq->island, 8); /* island, bigcity */
-	memcpy(&pa, &plain, 8);
-	memcpy(&pb, &plain.print[3], 2);
-	memcpy(&pc, &plain.island, 8);
-	return ((a ^ pa) | (uint64_t)(b ^ pb) | (c ^ pc)) == 0;
+	return sq->kind == CM_SQ_LAND && cm__square_plain(sq);
 }
 
 /* cm_map_check_model with flags: CM__MODEL_GRID_OK when the caller has

@@ -263,6 +263,29 @@ static void check_extra(chk *c, const char *w, const cm_square_extra *s)
 		check_text(c, w, "edge print label", s->label[e], false);
 }
 
+static void check_island(chk *c, const char *w, const cm_island *is)
+{
+	check_text(c, w, "island name", is->name, false);
+	check_text(c, w, "island title", is->title, false);
+}
+
+static void check_ferry(chk *c, const char *w, const cm_map *m, const cm_ferry *f)
+{
+	check_text(c, w, "ferry name", f->name, false);
+	if (!inside(m, f->x1, f->y1) || !inside(m, f->x2, f->y2))
+		fail(c, w, "end (%d,%d) or (%d,%d) is outside the %dx%d grid", f->x1, f->y1, f->x2, f->y2, m->cols,
+		     m->rows);
+	check_range(c, w, "side", (long long)f->s1, 0, 3);
+	check_range(c, w, "side", (long long)f->s2, 0, 3);
+}
+
+static void check_deck_entry(chk *c, const char *w, const cm_deck_entry *e)
+{
+	check_id(c, w, "deck tile set", e->tileset);
+	check_tile_id(c, w, "deck tile", e->tile, false, ALNUM "_.-", 64);
+	check_range(c, w, "deck count", e->count, -1, MAX_COUNT);
+}
+
 static void check_map(chk *c, const cm_map *m, unsigned flags)
 {
 	char where[256], w[512];
@@ -299,10 +322,15 @@ static void check_map(chk *c, const cm_map *m, unsigned flags)
 		fail(c, where, "more than %d islands, big cities, ferries or deck entries", MAX_ITEMS);
 		return;
 	}
+	/* islands, ferries, deck entries (thousands on a big map): a silent
+	 * probe first, the where string only for one with a problem */
 	for (size_t i = 0; i < m->n_islands; i++) {
+		chk probe = { NULL, NULL, NULL, 0 };
+		check_island(&probe, "", &m->islands[i]);
+		if (!probe.bad)
+			continue;
 		snprintf(w, sizeof w, "%s, island %zu", where, i);
-		check_text(c, w, "island name", m->islands[i].name, false);
-		check_text(c, w, "island title", m->islands[i].title, false);
+		check_island(c, w, &m->islands[i]);
 	}
 	/* the common case first, in one pass over the grid and one over the
 	 * few squares with extras: nothing out of range anywhere, nothing to
@@ -352,20 +380,20 @@ static void check_map(chk *c, const cm_map *m, unsigned flags)
 		}
 	}
 	for (size_t i = 0; i < m->n_ferries; i++) {
-		const cm_ferry *f = &m->ferries[i];
+		chk probe = { NULL, NULL, NULL, 0 };
+		check_ferry(&probe, "", m, &m->ferries[i]);
+		if (!probe.bad)
+			continue;
 		snprintf(w, sizeof w, "%s, ferry %zu", where, i);
-		check_text(c, w, "ferry name", f->name, false);
-		if (!inside(m, f->x1, f->y1) || !inside(m, f->x2, f->y2))
-			fail(c, w, "end (%d,%d) or (%d,%d) is outside the %dx%d grid", f->x1, f->y1, f->x2,
-			     f->y2, m->cols, m->rows);
-		check_range(c, w, "side", (long long)f->s1, 0, 3);
-		check_range(c, w, "side", (long long)f->s2, 0, 3);
+		check_ferry(c, w, m, &m->ferries[i]);
 	}
 	for (size_t i = 0; i < m->n_deck; i++) {
+		chk probe = { NULL, NULL, NULL, 0 };
+		check_deck_entry(&probe, "", &m->deck[i]);
+		if (!probe.bad)
+			continue;
 		snprintf(w, sizeof w, "%s, deck entry %zu", where, i);
-		check_id(c, w, "deck tile set", m->deck[i].tileset);
-		check_tile_id(c, w, "deck tile", m->deck[i].tile, false, ALNUM "_.-", 64);
-		check_range(c, w, "deck count", m->deck[i].count, -1, MAX_COUNT);
+		check_deck_entry(c, w, &m->deck[i]);
 	}
 }
 
