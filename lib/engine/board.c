@@ -301,8 +301,9 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 				b->mon_near[q] |= (uint8_t)(1u << ((k + 4) & 7));
 		}
 	}
+	const unsigned side_cls = b->side_cls[s];
 	for (int d = 0; d < 4; d++) {
-		int key = s * 4 + d, cls = (b->side_cls[s] >> (2 * d)) & 3;
+		int key = s * 4 + d, cls = (side_cls >> (2 * d)) & 3;
 		if (cls == SC_PLAYABLE) {
 			int q = s + b->off4[d];
 			if (b->tile[q] >= 0) {
