@@ -44,6 +44,11 @@ bool cm__board_island_empty(const cm_board *b, int island); /* has no square */
  * million-square map's validator board then costs its static arrays alone. */
 #define CM__BOARD_STATIC 0x80000000u
 
+/* Tests only: true makes random play use its portable frontier scan even
+ * where the processor has SSSE3 (play.c), so both scans can be compared.
+ * Set it before any game starts; it is read, never written, by the engine. */
+extern bool cm__play_scalar_scan;
+
 /* Reachability from the start squares (MAP-START) through neighbours
  * (BASE-PLACE), big-city unlocks (MAP-BIGCITY) and ferries (MAP-FERRY,
  * MAP-ISLAND), assuming every playable square with takes[s] != 0 gets a

@@ -140,12 +140,14 @@ static void abbey_turn(cm_board *b, cm_rng *rng, int nth)
 	move_wagons(b, rng);
 }
 
+bool cm__play_scalar_scan = false;
+
 int cm_board_play_random(cm_board *b, cm_rng *rng)
 {
 	if (b->last_sq >= 0 || b->final_done || b->n_wait)
 		return CM_EINVAL;
 #ifdef SCAN16
-	const bool simd = __builtin_cpu_supports("ssse3");
+	const bool simd = !cm__play_scalar_scan && __builtin_cpu_supports("ssse3");
 #else
 	const bool simd = false;
 #endif
