@@ -580,6 +580,14 @@ static int build_static(cm_board *b, cm_diags *d)
 				continue;
 			}
 			unsigned kind = q[x].kind;
+			/* a square that takes no tile with nothing beside its kind
+			 * (the water): in range, no flags */
+			if ((kind == CM_SQ_NONE || kind == CM_SQ_WAVES || kind == CM_SQ_LANDMARK || kind == CM_SQ_HALF) &&
+			    cm__square_plain(&q[x])) {
+				b->sq_kind[s] = (uint8_t)kind;
+				b->sflags0[s] = 0;
+				continue;
+			}
 			in_range &= cm__square_in_range(m, &q[x]);
 			uint8_t f = kflags[kind < CM_SQ_KIND_COUNT ? kind : 0];
 			b->sq_kind[s] = (uint8_t)kind;

@@ -307,6 +307,7 @@ static int reach_walk(walk w)
 	}
 	for (; q < N; q++)
 		st[q] = (uint8_t)(st[q] == ST_REACHED);
+	free(bc_done);
 	free(w.seed);
 	return rc;
 }
