@@ -1638,6 +1638,10 @@ typedef struct {
 	uint8_t *grid;
 	size_t *rows, n_rows, cap_rows;
 	bool want_grid;
+	/* formats 2 and later: the map_grids row, stepped before the model is
+	 * made (its kinds, decoded into kinds, are the new squares' kinds) */
+	sqlite3_stmt *gst;
+	uint8_t *kinds;
 } rd;
 
 /* The row being read is item i (island, big city, ferry, deck entry) of
@@ -1913,7 +1917,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 		return CM_ENOTFOUND;
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, false };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, false, NULL, NULL };
 	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL;
 	size_t cap = 0;
 	cm_tileset *set = calloc(1, sizeof *set);
@@ -1977,6 +1981,7 @@ out:
 }
 
 static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where);
+static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *where);
 
 /* The map's <about> fields (map_about; a pack older than the table has none). */
 static void read_about(rd *r, cm_map *m, const char *id)
@@ -2024,7 +2029,7 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 		return CM_ENOTFOUND;
 	char where[256];
 	snprintf(where, sizeof where, "map %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h, NULL, NULL, 0, 0, gh != NULL };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h, NULL, NULL, 0, 0, gh != NULL, NULL, NULL };
 	cm_map *m = NULL;
 	sqlite3_stmt *st = rd_prepare(&r, "SELECT cols, rows, name, starts_used, tiles_min, tiles_max,"
 	                                  " followers, edition, tiny_city, farmers, farmers_bigcity,"
@@ -2042,10 +2047,16 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 	if (!col_int(&r, st, 0, "cols", 1, MAX_GRID, &cols) ||
 	    !col_int(&r, st, 1, "rows", 1, MAX_GRID, &rows))
 		goto out;
-	if (cm_map_new((int)cols, (int)rows, &m) != 0 || !(m->id = cm_strdup(id))) {
+	/* formats 2 and later: the grid's kinds first, so that the squares are
+	 * made with them and a square with nothing but its kind is not written
+	 * again */
+	if (p->version >= 2 && !grid_kinds(&r, (int)cols, (int)rows, id, where))
+		goto out;
+	if (cm__map_new_grid((int)cols, (int)rows, r.kinds, NULL, &m) != 0 || !(m->id = cm_strdup(id))) {
 		rd_nomem(&r);
 		goto out;
 	}
+
 	static const char *const setup[4] = { "start squares used", "tiles min", "tiles max",
 	                                      "followers" };
 	for (int i = 0; i < 4; i++)
@@ -2086,6 +2097,8 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 	}
 out:
 	sqlite3_finalize(st);
+	sqlite3_finalize(r.gst);
+	free(r.kinds);
 	if (r.rc)
 		cm_map_free(m);
 	else
@@ -2165,11 +2178,11 @@ static void rd_square(rd *r, const char *where, int x, int y)
 
 /* Column col of st, a map_grids text of rows of chars characters per
  * square then a newline; NULL (reported) when it is not. */
-static const unsigned char *grid_text(rd *r, const cm_map *m, sqlite3_stmt *st, int col, const char *what,
+static const unsigned char *grid_text(rd *r, int cols, int rows, sqlite3_stmt *st, int col, const char *what,
                                       int chars)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
-	size_t n = (size_t)sqlite3_column_bytes(st, col), row = (size_t)m->cols * (size_t)chars + 1;
+	size_t n = (size_t)sqlite3_column_bytes(st, col), row = (size_t)cols * (size_t)chars + 1;
 	if (sqlite3_column_type(st, col) != SQLITE_TEXT || !t) {
 		if (t || sqlite3_column_type(st, col) != SQLITE_TEXT)
 			rd_bad(r, "the grid of %s is not a text", what);
@@ -2177,46 +2190,77 @@ static const unsigned char *grid_text(rd *r, const cm_map *m, sqlite3_stmt *st, 
 			rd_nomem(r);
 		return NULL;
 	}
-	if (n != row * (size_t)m->rows) {
-		rd_bad(r, "the grid of %s has %zu bytes, %d rows of %d squares need %zu", what, n, m->rows, m->cols,
-		       row * (size_t)m->rows);
+	if (n != row * (size_t)rows) {
+		rd_bad(r, "the grid of %s has %zu bytes, %d rows of %d squares need %zu", what, n, rows, cols,
+		       row * (size_t)rows);
 		return NULL;
 	}
-	for (int y = 0; y < m->rows; y++)
+	for (int y = 0; y < rows; y++)
 		if (t[(size_t)y * row + row - 1] != '\n') {
-			rd_bad(r, "row %d of the grid of %s does not end after %d squares", y, what, m->cols);
+			rd_bad(r, "row %d of the grid of %s does not end after %d squares", y, what, cols);
 			return NULL;
 		}
 	return t;
 }
 
-/* Formats 2 and 3: every square's kind and print kinds from the map's
- * map_grids row (schemas/pack.sql), in one walk over both texts. The
- * squares and edge_prints rows, read before, claimed the kinds of the
- * squares and sides marked in seen (bit 0 the square, 1..4 its sides):
- * the grid must agree. With r->h every square is hashed on the way. */
-static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const uint8_t *seen)
+/* Formats 2 and later, before the model is made: steps the map's
+ * map_grids row (kept in r->gst for read_grid) and decodes its kinds text
+ * into r->kinds, every character checked. False (reported) on failure. */
+static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *where)
 {
 	r->where = where;
-	sqlite3_stmt *st = rd_prepare(r, "SELECT kinds, prints FROM map_grids WHERE map_id = ?");
-	if (!st)
-		return;
-	rd_bind(st, id, -1, -1);
-	if (!rd_step(r, st)) {
+	if (!(r->gst = rd_prepare(r, "SELECT kinds, prints FROM map_grids WHERE map_id = ?")))
+		return false;
+	rd_bind(r->gst, id, -1, -1);
+	if (!rd_step(r, r->gst)) {
 		if (!r->rc)
 			rd_bad(r, "no grid of square kinds is stored (map_grids)");
-		sqlite3_finalize(st);
-		return;
+		return false;
 	}
-	uint8_t ok[256], op[256];
+	const unsigned char *kt = grid_text(r, cols, rows, r->gst, 0, "square kinds", 1);
+	if (!kt)
+		return false;
+	uint8_t ok[256];
 	memset(ok, 0xff, sizeof ok);
-	memset(op, 0xff, sizeof op);
 	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
 		ok[(unsigned char)cm_square_kind_char((cm_square_kind)k)] = (uint8_t)k;
+	uint8_t *kinds = r->kinds = malloc((size_t)cols * (size_t)rows);
+	if (!kinds) {
+		rd_nomem(r);
+		return false;
+	}
+	for (int y = 0; y < rows; y++) {
+		const unsigned char *kq = kt + (size_t)y * ((size_t)cols + 1);
+		uint8_t *kr = kinds + (size_t)y * (size_t)cols, bad = 0;
+		for (int x = 0; x < cols; x++)
+			bad |= kr[x] = ok[kq[x]];
+		if (!(bad & 0x80))
+			continue;
+		for (int x = 0; x < cols; x++)
+			if (kr[x] == 0xff) {
+				rd_square(r, where, x, y);
+				rd_bad(r, "unknown character 0x%02x in the grid of square kinds", kq[x]);
+				return false;
+			}
+	}
+	return true;
+}
+
+/* Formats 2 and later: every square's print kinds from the map_grids row
+ * grid_kinds stepped, the kinds (set when the model was made) checked
+ * against the rows. The squares and edge_prints rows, read before,
+ * claimed the kinds of the squares and sides marked in seen (bit 0 the
+ * square, 1..4 its sides): the grid must agree. With r->h every square is
+ * hashed on the way. */
+static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
+{
+	r->where = where;
+	uint8_t op[256];
+	memset(op, 0xff, sizeof op);
 	for (int k = 0; k < 4; k++)
 		op[(unsigned char)print_chars[k]] = (uint8_t)k;
-	const unsigned char *kt = grid_text(r, m, st, 0, "square kinds", 1);
-	const unsigned char *pt = kt ? grid_text(r, m, st, 1, "edge print kinds", 4) : NULL;
+	const uint8_t *kinds = r->kinds;
+	const unsigned char *pt = grid_text(r, m->cols, m->rows, r->gst, 1, "edge print kinds", 4);
 	uint8_t *g = NULL; /* the 2.0 GRID records, when wanted */
 	if (pt && r->want_grid && !(g = r->grid = malloc(2 * (size_t)m->cols * (size_t)m->rows + 1)))
 		rd_nomem(r);
@@ -2230,23 +2274,39 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const
 	for (int k = 0; runs && k < 4; k++)
 		runs = r->h->pr[k] == k;
 	size_t run = 0;
+	const uint64_t none8 = 0x2d2d2d2d2d2d2d2dull; /* "--------": two squares without prints */
 	for (int y = 0; pt && y < m->rows && !r->rc; y++) {
-		const unsigned char *kq = kt + (size_t)y * ((size_t)m->cols + 1);
 		const unsigned char *pq = pt + (size_t)y * (4 * (size_t)m->cols + 1);
 		size_t i = (size_t)y * (size_t)m->cols;
 		for (int x = 0; x < m->cols; x++, i++) {
 			cm_square *s = &m->squares[i];
-			if (!seen[i]) { /* the common case: no row claimed it, every character known */
+			/* the most common case: eight squares without a row or a
+			 * print, whose kinds the model has already */
+			if ((x & 7) == 0 && x + 8 <= m->cols && (!r->h || runs)) {
+				uint64_t sv, p4[4];
+				memcpy(&sv, seen + i, 8);
+				memcpy(p4, pq + 4 * (size_t)x, 32);
+				if ((sv | (p4[0] ^ none8) | (p4[1] ^ none8) | (p4[2] ^ none8) | (p4[3] ^ none8)) == 0) {
+					if (g)
+						for (int j = 0; j < 8; j++) {
+							g[2 * (i + (size_t)j)] = kinds[i + (size_t)j];
+							g[2 * (i + (size_t)j) + 1] = 0;
+						}
+					x += 7;
+					i += 7;
+					continue;
+				}
+			}
+			if (!seen[i]) { /* no row claimed it, every character known */
 				const unsigned char *c = pq + 4 * (size_t)x;
-				uint8_t k0 = ok[kq[x]], p0 = op[c[0]], p1 = op[c[1]], p2 = op[c[2]], p3 = op[c[3]];
-				if (((k0 | p0 | p1 | p2 | p3) & 0x80) == 0) {
-					s->kind = k0;
+				uint8_t p0 = op[c[0]], p1 = op[c[1]], p2 = op[c[2]], p3 = op[c[3]];
+				if (((p0 | p1 | p2 | p3) & 0x80) == 0) {
 					s->print[0].kind = p0;
 					s->print[1].kind = p1;
 					s->print[2].kind = p2;
 					s->print[3].kind = p3;
 					if (g) {
-						g[2 * i] = k0;
+						g[2 * i] = kinds[i];
 						g[2 * i + 1] = (uint8_t)(p0 | p1 << 2 | p2 << 4 | p3 << 6);
 					}
 					if (r->h && !runs)
@@ -2254,12 +2314,7 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const
 					continue;
 				}
 			}
-			uint8_t k = ok[kq[x]];
-			if (k == 0xff) {
-				rd_square(r, where, x, y);
-				rd_bad(r, "unknown character 0x%02x in the grid of square kinds", kq[x]);
-				break;
-			}
+			uint8_t k = kinds[i]; /* the grid's, checked by grid_kinds */
 			if ((seen[i] & 1) && s->kind != k) {
 				rd_square(r, where, x, y);
 				rd_bad(r, "square kind %s differs from the grid's %s",
@@ -2316,7 +2371,6 @@ static void read_grid(rd *r, cm_map *m, const char *id, const char *where, const
 	if (runs && pt && !r->rc) /* the plain squares after the last row */
 		h_bytes(&r->h->h, g + 2 * run, 2 * ((size_t)m->cols * (size_t)m->rows - run));
 	r->where = where;
-	sqlite3_finalize(st);
 }
 
 static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
@@ -2499,7 +2553,7 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	if (!r->rc && r->h)
 		h2_begin(r->h, m);
 	if (!r->rc && r->p->version >= 2)
-		read_grid(r, m, id, where, seen);
+		read_grid(r, m, where, seen);
 out:
 	r->where = where;
 	sqlite3_finalize(sq);
