@@ -93,11 +93,11 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	int ov = 0;
 	if (n[ra].nmulti && n[rc].nmulti && n[ra].kind != CM_FEAT_FIELD)
 		ov = overlap(b, ra, rc);
-	if (n[ra].size < n[rc].size) {
-		int32_t t = ra;
-		ra = rc;
-		rc = t;
-	}
+	/* the larger root kept: a swap without a branch (which is larger is
+	 * a coin toss) */
+	int32_t sw = (ra ^ rc) & -(int32_t)(n[ra].size < n[rc].size);
+	ra ^= sw;
+	rc ^= sw;
 	node *A = &n[ra], *C = &n[rc];
 	C->parent = ra;
 	A->size += C->size;
@@ -256,6 +256,75 @@ static uint8_t req_of_edge(int e)
 	return e == CM_EDGE_ABBEY ? REQ_ANY : (uint8_t)(e + 1);
 }
 
+/* Side d of tile t just put on square s in rotation r (features from
+ * base, slot table sa; side_cls the square's side classes): joins what
+ * lies across it, or sets the empty square's requirement and reaches it.
+ * Called once per side with d a constant, so each copy is specialised. */
+static CM__INLINE void put_side(cm_board *b, const type_info *ti, int r, int s, int32_t base, const int8_t *sa,
+                                unsigned side_cls, int d)
+{
+	node *n = b->nodes;
+	int key = s * 4 + d, cls = (side_cls >> (2 * d)) & 3;
+	if (cls == SC_PLAYABLE) {
+		int q = s + b->off4[d];
+		if (b->tile[q] >= 0) {
+			const type_info *qi = &b->deck->info[b->tile[q]];
+			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->abbey || qi->abbey,
+			          (ti->whole[r] >> d) & (qi->whole[b->rot[q]] >> ((d + 2) & 3)) & 1);
+			return;
+		}
+		/* an empty square: its requirement on that side, and it
+		 * is reached (reach and front_add, the square known empty) */
+		int od = (d + 2) & 3;
+		uint8_t rq = (uint8_t)((b->req[q] & ~(3u << (2 * od))) |
+		                       ((unsigned)req_of_edge(ti->edge[r][d]) << (2 * od)));
+		b->req[q] = rq;
+		uint8_t f = b->sflags[q];
+		b->sflags[q] = (uint8_t)(f | SF_REACH);
+		/* without branches (whether q is new to the frontier is
+		 * a coin toss): q's entry, at its place or appended;
+		 * when q stays out (not allowed), the writes land in
+		 * the free slot past the end (q and s are not in the
+		 * frontier, so it exists) and are not counted */
+		int fp = b->front_pos[q], nf = b->n_front;
+		/* out: 1 when q is not in the frontier; add: and allowed in
+		 * (bit arithmetic, not && and ||, which compile to branches) */
+		int out = (int)((uint32_t)fp >> 31), add = out & (f >> 2); /* SF_ALLOWED is bit 2 */
+		int pos = out ? nf : fp;
+		b->front_req[pos] = rq;
+		b->front[pos] = q;
+		b->front_pos[q] = out & ~add ? -1 : pos;
+		b->n_front = nf + add;
+	} else if (cls == SC_BIGCITY) {
+		int q = s + b->off4[d];
+		const type_info *qi = &b->bc_info[b->bc_type[q]];
+		join_side(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey,
+		          (ti->whole[r] >> d) & (qi->whole[0] >> ((d + 2) & 3)) & 1);
+	} else {
+		/* the map edge: a printed segment joins, anything else closes */
+		int32_t x = base + sa[3 * d + 1];
+		int kx = n[x].kind;
+		int32_t st = b->side_static[key];
+		if (kx == CM_FEAT_ABBEY && st >= 0 &&
+		    (n[st].kind == CM_FEAT_ROAD || n[st].kind == CM_FEAT_CITY)) {
+			/* ABBEY-PLACE: it closes a ferry or printed segment
+			 * at its side as it closes a tile's road */
+			n[cm__find(n, st)].open--;
+			return;
+		}
+		if (kx != CM_FEAT_ROAD && kx != CM_FEAT_CITY)
+			return;
+		if (st >= 0 && n[st].kind == kx) {
+			int32_t rt = unite(b, x, st);
+			n[rt].open -= 2;
+		} else {
+			int32_t rt = cm__find(n, x);
+			n[rt].open--;
+			n[rt].flags |= NF_EDGE;
+		}
+	}
+}
+
 /* Puts tile t on square s in rotation r: joins features, closes edges at
  * the map edge (MAP-EDGE-DONE), updates the neighbours' requirements and
  * the frontier, unlocks big cities (MAP-BIGCITY) and ferries (MAP-FERRY,
@@ -302,65 +371,10 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		}
 	}
 	const unsigned side_cls = b->side_cls[s];
-	for (int d = 0; d < 4; d++) {
-		int key = s * 4 + d, cls = (side_cls >> (2 * d)) & 3;
-		if (cls == SC_PLAYABLE) {
-			int q = s + b->off4[d];
-			if (b->tile[q] >= 0) {
-				const type_info *qi = &b->deck->info[b->tile[q]];
-				join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->abbey || qi->abbey,
-				          (ti->whole[r] >> d) & (qi->whole[b->rot[q]] >> ((d + 2) & 3)) & 1);
-				continue;
-			}
-			/* an empty square: its requirement on that side, and it
-			 * is reached (reach and front_add, the square known empty) */
-			int od = (d + 2) & 3;
-			uint8_t rq = (uint8_t)((b->req[q] & ~(3u << (2 * od))) |
-			                       ((unsigned)req_of_edge(ti->edge[r][d]) << (2 * od)));
-			b->req[q] = rq;
-			uint8_t f = b->sflags[q];
-			b->sflags[q] = (uint8_t)(f | SF_REACH);
-			/* without branches (whether q is new to the frontier is
-			 * a coin toss): q's entry, at its place or appended;
-			 * when q stays out (not allowed), the writes land in
-			 * the free slot past the end (q and s are not in the
-			 * frontier, so it exists) and are not counted */
-			int fp = b->front_pos[q], nf = b->n_front;
-			bool in = fp >= 0, add = !in && (f & SF_ALLOWED);
-			int pos = in ? fp : nf;
-			b->front_req[pos] = rq;
-			b->front[pos] = q;
-			b->front_pos[q] = in || add ? pos : -1;
-			b->n_front = nf + add;
-		} else if (cls == SC_BIGCITY) {
-			int q = s + b->off4[d];
-			const type_info *qi = &b->bc_info[b->bc_type[q]];
-			join_side(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey,
-			          (ti->whole[r] >> d) & (qi->whole[0] >> ((d + 2) & 3)) & 1);
-		} else {
-			/* the map edge: a printed segment joins, anything else closes */
-			int32_t x = base + sa[3 * d + 1];
-			int kx = n[x].kind;
-			int32_t st = b->side_static[key];
-			if (kx == CM_FEAT_ABBEY && st >= 0 &&
-			    (n[st].kind == CM_FEAT_ROAD || n[st].kind == CM_FEAT_CITY)) {
-				/* ABBEY-PLACE: it closes a ferry or printed segment
-				 * at its side as it closes a tile's road */
-				n[cm__find(n, st)].open--;
-				continue;
-			}
-			if (kx != CM_FEAT_ROAD && kx != CM_FEAT_CITY)
-				continue;
-			if (st >= 0 && n[st].kind == kx) {
-				int32_t rt = unite(b, x, st);
-				n[rt].open -= 2;
-			} else {
-				int32_t rt = cm__find(n, x);
-				n[rt].open--;
-				n[rt].flags |= NF_EDGE;
-			}
-		}
-	}
+	put_side(b, ti, r, s, base, sa, side_cls, 0);
+	put_side(b, ti, r, s, base, sa, side_cls, 1);
+	put_side(b, ti, r, s, base, sa, side_cls, 2);
+	put_side(b, ti, r, s, base, sa, side_cls, 3);
 	/* ferries and big cities at the sides (an abbey joins nothing, so it
 	 * connects no ferry or big city) */
 	for (unsigned links = ti->abbey ? 0 : b->sq_links[s]; links; links &= links - 1) {
