@@ -1374,6 +1374,38 @@ static bool table_optional(const char *t, long long ver)
 	return strcmp(t, "map_about") == 0 || (ver < 2 && strcmp(t, "map_grids") == 0);
 }
 
+/* Whether every table of schema (pack.sql) is in db created by the very
+ * statement pack.sql has for it (sqlite_schema keeps that text as it was
+ * run, comments and all): the pack's shape is then the reference's
+ * without building it, as with every pack this carcamap writes. Anything
+ * else, an older pack too, gets check_tables' comparison column by
+ * column. */
+static bool tables_as_written(sqlite3 *db, const char *schema)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", -1, &st,
+	                       NULL) != SQLITE_OK)
+		return false;
+	bool same = true;
+	static const char head[] = "CREATE TABLE ", tail[] = "\n) STRICT;";
+	for (const char *c = strstr(schema, head); same && c; c = strstr(c, head)) {
+		const char *name = c + sizeof head - 1, *sp = strchr(name, ' ');
+		const char *e = strstr(c, tail);
+		if ((c != schema && c[-1] != '\n') || !sp || !e) { /* not a statement of the usual form */
+			same = false;
+			break;
+		}
+		size_t len = (size_t)(e - c) + sizeof tail - 2; /* up to STRICT, without the ';' */
+		sqlite3_reset(st);
+		sqlite3_bind_text(st, 1, name, (int)(sp - name), SQLITE_STATIC);
+		same = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_TEXT &&
+		       (size_t)sqlite3_column_bytes(st, 0) == len && memcmp(sqlite3_column_text(st, 0), c, len) == 0;
+		c = e;
+	}
+	sqlite3_finalize(st);
+	return same;
+}
+
 /* Every table of schemas/pack.sql must exist in the pack with the same
  * columns (name, type, not null, primary key) and be STRICT; an optional
  * one may be missing. */
@@ -1385,6 +1417,8 @@ static int check_tables(cm_diags *d, sqlite3 *db, const char *path, long long ve
 	const char *schema = pack_sql();
 	if (!schema)
 		return CM_EINTERNAL;
+	if (tables_as_written(db, schema))
+		return 0;
 	if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, NULL) !=
 	        SQLITE_OK ||
 	    sqlite3_exec(ref, schema, NULL, NULL, NULL) != SQLITE_OK ||
@@ -2324,32 +2358,26 @@ static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
 			uint8_t v[4] = { 0, 0, 0, 0 };
 			if (dense && p < end && *p == '.') {
 				p++;
-			} else {
+			} else if (end - p >= 4 && !((v[0] = op[p[0]]) & 0x80) && !((v[1] = op[p[1]]) & 0x80) &&
+			           !((v[2] = op[p[2]]) & 0x80) && !((v[3] = op[p[3]]) & 0x80) &&
+			           (!dense || (v[0] | v[1] | v[2] | v[3]))) {
+				p += 4; /* four known characters (a newline is none of them) */
+			} else { /* what is wrong, at this square */
 				size_t left = (size_t)(end - p);
 				const unsigned char *nl = memchr(p, '\n', left < 4 ? left : 4);
-				if (nl || left < 4) {
-					rd_square(r, where, x, y);
-					if (nl && nl == p)
-						rd_bad(r, "row %d of the grid of edge print kinds ends after %d squares", y, x);
-					else if (nl)
-						rd_bad(r, "row %d of the grid of edge print kinds ends within a square", y);
-					else
-						rd_bad(r, "the grid of edge print kinds ends within row %d", y);
-					break;
-				}
+				rd_square(r, where, x, y);
+				if (nl && nl == p)
+					rd_bad(r, "row %d of the grid of edge print kinds ends after %d squares", y, x);
+				else if (nl)
+					rd_bad(r, "row %d of the grid of edge print kinds ends within a square", y);
+				else if (left < 4)
+					rd_bad(r, "the grid of edge print kinds ends within row %d", y);
 				for (int e = 0; e < 4 && !r->rc; e++)
-					if ((v[e] = op[p[e]]) == 0xff) {
-						rd_square(r, where, x, y);
+					if (op[p[e]] == 0xff)
 						rd_bad(r, "unknown character 0x%02x in the grid of edge print kinds", p[e]);
-					}
-				if (r->rc)
-					break;
-				if (dense && !(v[0] | v[1] | v[2] | v[3])) {
-					rd_square(r, where, x, y);
+				if (!r->rc)
 					rd_bad(r, "a square without a print is '.' in the grid of edge print kinds, not '----'");
-					break;
-				}
-				p += 4;
+				break;
 			}
 			if (!seen[i]) { /* no row claimed it: kind and print kinds are the grid's */
 				uint8_t pb = (uint8_t)(v[0] | v[1] << 2 | v[2] << 4 | v[3] << 6);

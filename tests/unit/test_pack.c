@@ -674,6 +674,24 @@ static void test_pack__schema_mismatch(void **state)
 	expect_open_fails(f, CM_EFORMAT, "CM0405", "table map_binary is missing");
 }
 
+/* A table made by another statement than pack.sql's (not the text
+ * carcamap writes) is compared column by column: the same columns open,
+ * others do not. */
+static void test_pack__schema_other_text(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	run_sql(f->path, "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(sql,"
+	                 " 'prints TEXT NOT NULL', 'prints   TEXT   NOT NULL') WHERE name = 'map_grids'");
+	cm_pack *p = NULL;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	cm_pack_close(p);
+	run_sql(f->path, "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(sql,"
+	                 " 'prints   TEXT   NOT NULL', 'prints TEXT') WHERE name = 'map_grids'");
+	expect_open_fails(f, CM_EFORMAT, "CM0405", "table map_grids has other columns");
+}
+
 static void test_pack__corrupt_page(void **state)
 {
 	fx *f = *state;
@@ -1032,6 +1050,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pack__round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__empty_pack, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__schema_other_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__deterministic, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__hash_follows_content, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__path_as_map_id_refused, setup, teardown),
