@@ -104,9 +104,10 @@ CREATE TABLE bigcities (
 -- Format 2: the kind of every square of a map, one character per square
 -- as in a descriptor's grid (schemas/map.md: . # S T B ~ L I H), cols
 -- characters and a newline per row, rows top to bottom; and the kinds of
--- its four edge prints, four characters per square (sides N E S W: -
--- none, n neutral, r road, c city), 4 * cols characters and a newline per
--- row. A square with anything else on it (a name, arms, an island, a big
+-- its four edge prints, a newline after each row's cols squares: from
+-- format 4 one '.' for a square without a print, four characters for any
+-- other (sides N E S W: - none, n neutral, r road, c city; never ----);
+-- in formats 2 and 3 four characters for every square. A square with anything else on it (a name, arms, an island, a big
 -- city, markers, a print with arms or a label) also has a row in squares.
 CREATE TABLE map_grids (
 	map_id TEXT PRIMARY KEY NOT NULL REFERENCES maps (id),

@@ -941,6 +941,10 @@ static int put_grid(wr *w, const cm_map *m, const cm_export_grid_hint *gh, size_
 	for (size_t y = 0; y < rows; y++) {
 		for (size_t x = 0; x < cols; x++, r += 2) {
 			*q++ = kch[r[0]];
+			if (!r[1]) { /* dense: a square without a print is one '.' */
+				*t++ = '.';
+				continue;
+			}
 			memcpy(t, pch[r[1]], 4);
 			t += 4;
 		}
@@ -2248,22 +2252,40 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
 
 /* Formats 2 and later: every square's print kinds from the map_grids row
  * grid_kinds stepped, the kinds (set when the model was made) checked
- * against the rows. The squares and edge_prints rows, read before,
- * claimed the kinds of the squares and sides marked in seen (bit 0 the
- * square, 1..4 its sides): the grid must agree. With r->h every square is
- * hashed on the way. */
+ * against the rows. In format 4 the prints text is dense (a square without
+ * a print is one '.', schemas/pack.md), in formats 2 and 3 four characters
+ * a square. The squares and edge_prints rows, read before, claimed the
+ * kinds of the squares and sides marked in seen (bit 0 the square, 1..4
+ * its sides): the grid must agree. With r->h every square is hashed on the
+ * way. */
 static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
 {
 	r->where = where;
+	bool dense = r->p->version >= 4;
 	uint8_t op[256];
 	memset(op, 0xff, sizeof op);
 	for (int k = 0; k < 4; k++)
 		op[(unsigned char)print_chars[k]] = (uint8_t)k;
 	const uint8_t *kinds = r->kinds;
-	const unsigned char *pt = grid_text(r, m->cols, m->rows, r->gst, 1, "edge print kinds", 4);
+	const unsigned char *pt;
+	if (dense) {
+		pt = sqlite3_column_text(r->gst, 1);
+		if (sqlite3_column_type(r->gst, 1) != SQLITE_TEXT || !pt) {
+			if (pt || sqlite3_column_type(r->gst, 1) != SQLITE_TEXT)
+				rd_bad(r, "the grid of edge print kinds is not a text");
+			else
+				rd_nomem(r);
+			return;
+		}
+	} else if (!(pt = grid_text(r, m->cols, m->rows, r->gst, 1, "edge print kinds", 4))) {
+		return;
+	}
+	const unsigned char *p = pt, *end = pt + sqlite3_column_bytes(r->gst, 1);
 	uint8_t *g = NULL; /* the 2.0 GRID records, when wanted */
-	if (pt && r->want_grid && !(g = r->grid = malloc(2 * (size_t)m->cols * (size_t)m->rows + 1)))
+	if (r->want_grid && !(g = r->grid = malloc(2 * (size_t)m->cols * (size_t)m->rows + 1))) {
 		rd_nomem(r);
+		return;
+	}
 	/* A plain square's two hash bytes are its GRID bytes when the hash's
 	 * codes are the enums' values (they are): a run of plain squares is
 	 * then hashed from g in one piece, from run up to the next square
@@ -2274,45 +2296,73 @@ static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
 	for (int k = 0; runs && k < 4; k++)
 		runs = r->h->pr[k] == k;
 	size_t run = 0;
-	const uint64_t none8 = 0x2d2d2d2d2d2d2d2dull; /* "--------": two squares without prints */
-	for (int y = 0; pt && y < m->rows && !r->rc; y++) {
-		const unsigned char *pq = pt + (size_t)y * (4 * (size_t)m->cols + 1);
+	/* eight squares without a print: "........", or 32 '-' before format 4 */
+	static const char blank4[] = "--------------------------------";
+	const char *blank = dense ? "........" : blank4;
+	size_t blank_len = dense ? 8 : 32;
+	for (int y = 0; y < m->rows && !r->rc; y++) {
 		size_t i = (size_t)y * (size_t)m->cols;
 		for (int x = 0; x < m->cols; x++, i++) {
 			cm_square *s = &m->squares[i];
 			/* the most common case: eight squares without a row or a
 			 * print, whose kinds the model has already */
-			if ((x & 7) == 0 && x + 8 <= m->cols && (!r->h || runs)) {
-				uint64_t sv, p4[4];
+			if ((x & 7) == 0 && x + 8 <= m->cols && (!r->h || runs) && (size_t)(end - p) >= blank_len) {
+				uint64_t sv;
 				memcpy(&sv, seen + i, 8);
-				memcpy(p4, pq + 4 * (size_t)x, 32);
-				if ((sv | (p4[0] ^ none8) | (p4[1] ^ none8) | (p4[2] ^ none8) | (p4[3] ^ none8)) == 0) {
+				if (sv == 0 && memcmp(p, blank, blank_len) == 0) {
 					if (g)
 						for (int j = 0; j < 8; j++) {
 							g[2 * (i + (size_t)j)] = kinds[i + (size_t)j];
 							g[2 * (i + (size_t)j) + 1] = 0;
 						}
+					p += blank_len;
 					x += 7;
 					i += 7;
 					continue;
 				}
 			}
-			if (!seen[i]) { /* no row claimed it, every character known */
-				const unsigned char *c = pq + 4 * (size_t)x;
-				uint8_t p0 = op[c[0]], p1 = op[c[1]], p2 = op[c[2]], p3 = op[c[3]];
-				if (((p0 | p1 | p2 | p3) & 0x80) == 0) {
-					s->print[0].kind = p0;
-					s->print[1].kind = p1;
-					s->print[2].kind = p2;
-					s->print[3].kind = p3;
-					if (g) {
-						g[2 * i] = kinds[i];
-						g[2 * i + 1] = (uint8_t)(p0 | p1 << 2 | p2 << 4 | p3 << 6);
-					}
-					if (r->h && !runs)
-						h2_plain(r->h, s);
-					continue;
+			uint8_t v[4] = { 0, 0, 0, 0 };
+			if (dense && p < end && *p == '.') {
+				p++;
+			} else {
+				size_t left = (size_t)(end - p);
+				const unsigned char *nl = memchr(p, '\n', left < 4 ? left : 4);
+				if (nl || left < 4) {
+					rd_square(r, where, x, y);
+					if (nl && nl == p)
+						rd_bad(r, "row %d of the grid of edge print kinds ends after %d squares", y, x);
+					else if (nl)
+						rd_bad(r, "row %d of the grid of edge print kinds ends within a square", y);
+					else
+						rd_bad(r, "the grid of edge print kinds ends within row %d", y);
+					break;
 				}
+				for (int e = 0; e < 4 && !r->rc; e++)
+					if ((v[e] = op[p[e]]) == 0xff) {
+						rd_square(r, where, x, y);
+						rd_bad(r, "unknown character 0x%02x in the grid of edge print kinds", p[e]);
+					}
+				if (r->rc)
+					break;
+				if (dense && !(v[0] | v[1] | v[2] | v[3])) {
+					rd_square(r, where, x, y);
+					rd_bad(r, "a square without a print is '.' in the grid of edge print kinds, not '----'");
+					break;
+				}
+				p += 4;
+			}
+			if (!seen[i]) { /* no row claimed it: kind and print kinds are the grid's */
+				uint8_t pb = (uint8_t)(v[0] | v[1] << 2 | v[2] << 4 | v[3] << 6);
+				if (pb)
+					for (int e = 0; e < 4; e++)
+						s->print[e].kind = v[e];
+				if (g) {
+					g[2 * i] = kinds[i];
+					g[2 * i + 1] = pb;
+				}
+				if (r->h && !runs)
+					h2_plain(r->h, s);
+				continue;
 			}
 			uint8_t k = kinds[i]; /* the grid's, checked by grid_kinds */
 			if ((seen[i] & 1) && s->kind != k) {
@@ -2323,21 +2373,14 @@ static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
 			}
 			s->kind = k;
 			for (int e = 0; e < 4; e++) {
-				unsigned char c = pq[4 * (size_t)x + (size_t)e];
-				uint8_t v = op[c];
-				if (v == 0xff) {
-					rd_square(r, where, x, y);
-					rd_bad(r, "unknown character 0x%02x in the grid of edge print kinds", c);
-					break;
-				}
-				if ((seen[i] & (2u << e)) && s->print[e].kind != v) {
+				if ((seen[i] & (2u << e)) && s->print[e].kind != v[e]) {
 					rd_square(r, where, x, y);
 					rd_bad(r, "edge print kind %s on side %s differs from the grid's %s",
 					       cm_print_kind_name((cm_print_kind)s->print[e].kind), cm_side_name((cm_side)e),
-					       cm_print_kind_name((cm_print_kind)v));
+					       cm_print_kind_name((cm_print_kind)v[e]));
 					break;
 				}
-				s->print[e].kind = v;
+				s->print[e].kind = v[e];
 			}
 			if (r->rc)
 				break;
@@ -2345,30 +2388,34 @@ static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
 				g[2 * i] = s->kind;
 				g[2 * i + 1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
 				                         s->print[3].kind << 6);
-				if (seen[i] && r->n_rows == r->cap_rows) {
+				if (r->n_rows == r->cap_rows) {
 					size_t nc = r->cap_rows ? 2 * r->cap_rows : 64;
-					size_t *p = realloc(r->rows, nc * sizeof *p);
-					if (!p) {
+					size_t *np = realloc(r->rows, nc * sizeof *np);
+					if (!np) {
 						rd_nomem(r);
 						break;
 					}
-					r->rows = p;
+					r->rows = np;
 					r->cap_rows = nc;
 				}
-				if (seen[i])
-					r->rows[r->n_rows++] = i;
+				r->rows[r->n_rows++] = i;
 			}
 			if (runs) { /* the plain squares before it, then it */
 				h_bytes(&r->h->h, g + 2 * run, 2 * (i - run));
 				run = i + 1;
 			}
-			if (r->h && seen[i])
+			if (r->h)
 				h2_square(r->h, s, cm_map_extra_find(m, (int)i));
-			else if (r->h) /* no row: nothing beside the grid, kinds from the tables */
-				h2_plain(r->h, s);
 		}
+		if (!r->rc && (p >= end || *p != '\n')) {
+			rd_bad(r, "row %d of the grid of edge print kinds does not end after %d squares", y, m->cols);
+			break;
+		}
+		p++;
 	}
-	if (runs && pt && !r->rc) /* the plain squares after the last row */
+	if (!r->rc && p != end)
+		rd_bad(r, "the grid of edge print kinds has %zu bytes after its last row", (size_t)(end - p));
+	if (runs && !r->rc) /* the plain squares after the last row */
 		h_bytes(&r->h->h, g + 2 * run, 2 * ((size_t)m->cols * (size_t)m->rows - run));
 	r->where = where;
 }

@@ -161,7 +161,8 @@ static void test_pack__round_trip(void **state)
 	assert_int_equal(sqlite3_column_int(st, 2), 4096);
 	sqlite3_finalize(st);
 	/* format 2: every kind and print kind in map_grids, one character per
-	 * square (four for the prints, N E S W) and a newline per row; a
+	 * square and a newline per row; the prints (format 4) one '.' for a
+	 * square without a print, four (N E S W) for any other; a
 	 * squares row only for a square with something else: 3 names, 2
 	 * islands, 2 big-city pieces, the arms of the print at (4,1), the
 	 * marker of the none square (0,4); an edge_prints row only for a
@@ -172,11 +173,11 @@ static void test_pack__round_trip(void **state)
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0), "~~~~~~\n.S#L#I\n.#T##I\n.BB#S.\n......\n");
 	assert_string_equal((const char *)sqlite3_column_text(st, 1),
-	                    "------------------------\n"
-	                    "-------r--------nc------\n"
-	                    "-----------------r------\n"
-	                    "------------------------\n"
-	                    "------------------------\n");
+	                    "......\n"
+	                    ".---r..nc--.\n"
+	                    "....-r--.\n"
+	                    "......\n"
+	                    "......\n");
 	sqlite3_finalize(st);
 	assert_int_equal(sqlite3_prepare_v2(db, "SELECT (SELECT count(*) FROM squares), (SELECT count(*) FROM edge_prints)",
 	                                    -1, &st, NULL),
@@ -455,7 +456,7 @@ static void test_pack__hash_version_by_format(void **state)
 	assert_true(has_diag(f->d, "CM0408", "map sample", "stored content hash differs"));
 	cm_pack_close(p);
 	/* format 2 (the same tables) with its own definition, then with version 2 */
-	run_sql(f->path, "PRAGMA user_version = 2");
+	run_sql(f->path, "UPDATE map_grids SET prints = replace(prints, '.', '----'); PRAGMA user_version = 2");
 	cm_diags_clear(f->d);
 	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
 	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
@@ -611,7 +612,7 @@ static void test_pack__old_pack_binary_1_0(void **state)
 	assert_int_equal(cm_export_bin_version(f->map, f->sets, 2, 1, &v1, &len1), 0);
 	assert_int_equal(write_sample(f, f->path), 0);
 	assert_int_equal(cm_pack_put_map_binary(f->path, "sample", 1, v1, len1, f->d), 0);
-	run_sql(f->path, "PRAGMA user_version = 3");
+	run_sql(f->path, "UPDATE map_grids SET prints = replace(prints, '.', '----'); PRAGMA user_version = 3");
 	cm_pack *p = NULL;
 	/* both rows: the 2.0 one is checked, a damaged 1.0 row is not */
 	run_sql(f->path, "UPDATE map_binary SET data = randomblob(64) WHERE format_version = 1");
@@ -736,8 +737,26 @@ static const struct {
 	  "square kind town differs from the grid's land" },
 	{ "UPDATE map_grids SET kinds = replace(kinds, '~', '.')", "CM0408", "map sample",
 	  "stored content hash differs" },
-	{ "UPDATE map_grids SET prints = substr(prints, 2)", "CM0407", "map sample",
-	  "the grid of edge print kinds has 124 bytes, 5 rows of 6 squares need 125" },
+	{ "UPDATE map_grids SET prints = substr(prints, 2)", "CM0407", "map sample, square (5,0)",
+	  "row 0 of the grid of edge print kinds ends after 5 squares" },
+	{ "UPDATE map_grids SET prints = '.' || prints", "CM0407", "map sample",
+	  "row 0 of the grid of edge print kinds does not end after 6 squares" },
+	{ "UPDATE map_grids SET prints = prints || '.'", "CM0407", "map sample",
+	  "the grid of edge print kinds has 1 bytes after its last row" },
+	{ "UPDATE map_grids SET prints = substr(prints, 1, 40)", "CM0407", "map sample, square (3,4)",
+	  "the grid of edge print kinds ends within row 4" },
+	{ "UPDATE map_grids SET prints = substr(prints, 1, 10)", "CM0407", "map sample, square (1,1)",
+	  "the grid of edge print kinds ends within row 1" },
+	{ "UPDATE map_grids SET prints = substr(prints, 1, 43)", "CM0407", "map sample",
+	  "row 4 of the grid of edge print kinds does not end after 6 squares" },
+	{ "UPDATE map_grids SET prints = replace(prints, '---r', '-r' || char(10) || '-')", "CM0407",
+	  "map sample, square (1,1)", "row 1 of the grid of edge print kinds ends within a square" },
+	{ "UPDATE map_grids SET prints = replace(prints, '......', '.----....')", "CM0407",
+	  "map sample, square (1,0)", "a square without a print is '.' in the grid of edge print kinds, not '----'" },
+	{ "UPDATE map_grids SET prints = replace(prints, '.', '----')", "CM0407", "map sample, square (0,0)",
+	  "not '----'" },
+	{ "UPDATE map_grids SET prints = replace(prints, '......', '-......')", "CM0407", "map sample, square (0,0)",
+	  "unknown character 0x2e in the grid of edge print kinds" },
 	{ "UPDATE map_grids SET prints = replace(prints, 'c', 'x')", "CM0407", "map sample, square (4,1)",
 	  "unknown character 0x78 in the grid of edge print kinds" },
 	{ "UPDATE map_grids SET prints = replace(prints, 'c', 'r')", "CM0407", "map sample, square (4,1)",
