@@ -19,6 +19,19 @@ static void err(cm_diags *d, const char *where, const char *msg)
 		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, where, "%s", msg);
 }
 
+/* A new tile's pieces are set up 16 bytes at a time where SSE2 is there
+ * (every x86-64), which needs node's layout: the links and mhead in its
+ * first 16 bytes, sq at 16, minp at 40, 56 bytes in all. */
+#if defined(__SSE2__) && !defined(CM_NO_SIMD)
+#include <emmintrin.h>
+#include <stddef.h>
+#define NODE_SSE2 1
+_Static_assert(sizeof(node) == 56 && offsetof(node, parent) == 0 && offsetof(node, next) == 4 &&
+                       offsetof(node, mnext) == 8 && offsetof(node, mhead) == 12 && offsetof(node, sq) == 16 &&
+                       offsetof(node, minp) == 40,
+               "node layout (cm__put_tile)");
+#endif
+
 /* ---- union-find over feature pieces ---- */
 
 /* cm_slot_facing as a table: the hot paths join sides slot by slot */
@@ -337,10 +350,29 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	assert(b->n_nodes + ti->n_feat <= b->max_nodes);
 	b->n_nodes += ti->n_feat;
 	const node *pr = &b->proto[b->proto_at[t]];
+	/* init_node from the type's template (init_node with index 0 and
+	 * square 0: the links, sq and minp 0, mhead 0 or -1), so ORing in
+	 * the index i and the square sets them without a branch */
+#ifdef NODE_SSE2
+	/* the links and mhead in one vector, sq and minp in the next two */
+	__m128i vi = _mm_set1_epi32(base), vm = _mm_setr_epi32(0, 0, base, 0);
+	const __m128i vs = _mm_setr_epi32(s, 0, 0, 0);
+	for (int f = 0, nfeat = ti->n_feat; f < nfeat; f++) {
+		const char *src = (const char *)&pr[f];
+		char *dst = (char *)&n[base + f];
+		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);
+		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));
+		__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 32));
+		__m128i x3 = _mm_loadl_epi64((const __m128i *)(const void *)(src + 48));
+		_mm_storeu_si128((__m128i *)(void *)dst, _mm_or_si128(x0, vi));
+		_mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_or_si128(x1, vs));
+		_mm_storeu_si128((__m128i *)(void *)(dst + 32), _mm_or_si128(x2, vm));
+		_mm_storel_epi64((__m128i *)(void *)(dst + 48), x3);
+		vi = _mm_add_epi32(vi, _mm_set1_epi32(1));
+		vm = _mm_add_epi32(vm, _mm_setr_epi32(0, 0, 1, 0));
+	}
+#else
 	for (int f = 0; f < ti->n_feat; f++) {
-		/* init_node from the type's template (init_node with index 0:
-		 * mhead 0 or -1, so ORing in i sets it without a branch): only
-		 * the links and the square differ */
 		int32_t i = base + f;
 		node *nd = &n[i];
 		*nd = pr[f];
@@ -348,6 +380,7 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		nd->mhead = pr[f].mhead | i;
 		nd->sq = s;
 	}
+#endif
 	b->tile[s] = (int16_t)t;
 	b->rot[s] = (uint8_t)r;
 	b->base[s] = base;
