@@ -1679,7 +1679,7 @@ typedef struct {
 	/* formats 2 and later: the map_grids row, stepped before the model is
 	 * made (its kinds, decoded into kinds, are the new squares' kinds) */
 	sqlite3_stmt *gst;
-	uint8_t *kinds;
+	uint8_t *kinds, *prints; /* per square: kind, and the 2.0 print byte N + 4E + 16S + 64W */
 } rd;
 
 /* The row being read is item i (island, big city, ferry, deck entry) of
@@ -1955,7 +1955,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 		return CM_ENOTFOUND;
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, false, NULL, NULL };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, false, NULL, NULL, NULL };
 	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL;
 	size_t cap = 0;
 	cm_tileset *set = calloc(1, sizeof *set);
@@ -2067,7 +2067,7 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 		return CM_ENOTFOUND;
 	char where[256];
 	snprintf(where, sizeof where, "map %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h, NULL, NULL, 0, 0, gh != NULL, NULL, NULL };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h, NULL, NULL, 0, 0, gh != NULL, NULL, NULL, NULL };
 	cm_map *m = NULL;
 	sqlite3_stmt *st = rd_prepare(&r, "SELECT cols, rows, name, starts_used, tiles_min, tiles_max,"
 	                                  " followers, edition, tiny_city, farmers, farmers_bigcity,"
@@ -2085,12 +2085,13 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 	if (!col_int(&r, st, 0, "cols", 1, MAX_GRID, &cols) ||
 	    !col_int(&r, st, 1, "rows", 1, MAX_GRID, &rows))
 		goto out;
-	/* formats 2 and later: the grid's kinds first, so that the squares are
-	 * made with them and a square with nothing but its kind is not written
-	 * again */
+	/* formats 2 and later: the grid's texts first, so that the squares are
+	 * made with their kinds and print kinds in one pass and a square with
+	 * nothing beside them is not written again */
 	if (p->version >= 2 && !grid_kinds(&r, (int)cols, (int)rows, id, where))
 		goto out;
-	if (cm__map_new_grid((int)cols, (int)rows, r.kinds, NULL, &m) != 0 || !(m->id = cm_strdup(id))) {
+	if (cm__map_new_grid_prints((int)cols, (int)rows, r.kinds, r.prints, NULL, &m) != 0 ||
+	    !(m->id = cm_strdup(id))) {
 		rd_nomem(&r);
 		goto out;
 	}
@@ -2137,6 +2138,7 @@ out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(r.gst);
 	free(r.kinds);
+	free(r.prints);
 	if (r.rc)
 		cm_map_free(m);
 	else
@@ -2242,8 +2244,10 @@ static const unsigned char *grid_text(rd *r, int cols, int rows, sqlite3_stmt *s
 }
 
 /* Formats 2 and later, before the model is made: steps the map's
- * map_grids row (kept in r->gst for read_grid) and decodes its kinds text
- * into r->kinds, every character checked. False (reported) on failure. */
+ * map_grids row and decodes its texts into r->kinds and r->prints, every
+ * character checked. In format 4 the prints text is dense (a square
+ * without a print is one '.', schemas/pack.md), in formats 2 and 3 four
+ * characters a square. False (reported) on failure. */
 static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *where)
 {
 	r->where = where;
@@ -2262,8 +2266,9 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
 	memset(ok, 0xff, sizeof ok);
 	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
 		ok[(unsigned char)cm_square_kind_char((cm_square_kind)k)] = (uint8_t)k;
-	uint8_t *kinds = r->kinds = malloc((size_t)cols * (size_t)rows);
-	if (!kinds) {
+	size_t n = (size_t)cols * (size_t)rows;
+	uint8_t *kinds = r->kinds = malloc(n), *pb = r->prints = malloc(n);
+	if (!kinds || !pb) {
 		rd_nomem(r);
 		return false;
 	}
@@ -2281,26 +2286,7 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
 				return false;
 			}
 	}
-	return true;
-}
-
-/* Formats 2 and later: every square's print kinds from the map_grids row
- * grid_kinds stepped, the kinds (set when the model was made) checked
- * against the rows. In format 4 the prints text is dense (a square without
- * a print is one '.', schemas/pack.md), in formats 2 and 3 four characters
- * a square. The squares and edge_prints rows, read before, claimed the
- * kinds of the squares and sides marked in seen (bit 0 the square, 1..4
- * its sides): the grid must agree. With r->h every square is hashed on the
- * way. */
-static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
-{
-	r->where = where;
 	bool dense = r->p->version >= 4;
-	uint8_t op[256];
-	memset(op, 0xff, sizeof op);
-	for (int k = 0; k < 4; k++)
-		op[(unsigned char)print_chars[k]] = (uint8_t)k;
-	const uint8_t *kinds = r->kinds;
 	const unsigned char *pt;
 	if (dense) {
 		pt = sqlite3_column_text(r->gst, 1);
@@ -2309,58 +2295,39 @@ static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
 				rd_bad(r, "the grid of edge print kinds is not a text");
 			else
 				rd_nomem(r);
-			return;
+			return false;
 		}
-	} else if (!(pt = grid_text(r, m->cols, m->rows, r->gst, 1, "edge print kinds", 4))) {
-		return;
+	} else if (!(pt = grid_text(r, cols, rows, r->gst, 1, "edge print kinds", 4))) {
+		return false;
 	}
+	/* op: a print character's kind; op4 the same shifted for side W */
+	uint8_t op[256];
+	memset(op, 0xff, sizeof op);
+	for (int k = 0; k < 4; k++)
+		op[(unsigned char)print_chars[k]] = (uint8_t)k;
 	const unsigned char *p = pt, *end = pt + sqlite3_column_bytes(r->gst, 1);
-	uint8_t *g = NULL; /* the 2.0 GRID records, when wanted */
-	if (r->want_grid && !(g = r->grid = malloc(2 * (size_t)m->cols * (size_t)m->rows + 1))) {
-		rd_nomem(r);
-		return;
-	}
-	/* A plain square's two hash bytes are its GRID bytes when the hash's
-	 * codes are the enums' values (they are): a run of plain squares is
-	 * then hashed from g in one piece, from run up to the next square
-	 * with a row. */
-	bool runs = g && r->h;
-	for (int k = 0; runs && k < CM_SQ_KIND_COUNT; k++)
-		runs = r->h->sq[k] == k;
-	for (int k = 0; runs && k < 4; k++)
-		runs = r->h->pr[k] == k;
-	size_t run = 0;
 	/* eight squares without a print: "........", or 32 '-' before format 4 */
 	static const char blank4[] = "--------------------------------";
 	const char *blank = dense ? "........" : blank4;
 	size_t blank_len = dense ? 8 : 32;
-	for (int y = 0; y < m->rows && !r->rc; y++) {
-		size_t i = (size_t)y * (size_t)m->cols;
-		for (int x = 0; x < m->cols; x++, i++) {
-			cm_square *s = &m->squares[i];
-			/* the most common case: eight squares without a row or a
-			 * print, whose kinds the model has already */
-			if ((x & 7) == 0 && x + 8 <= m->cols && (!r->h || runs) && (size_t)(end - p) >= blank_len) {
-				uint64_t sv;
-				memcpy(&sv, seen + i, 8);
-				if (sv == 0 && memcmp(p, blank, blank_len) == 0) {
-					if (g)
-						for (int j = 0; j < 8; j++) {
-							g[2 * (i + (size_t)j)] = kinds[i + (size_t)j];
-							g[2 * (i + (size_t)j) + 1] = 0;
-						}
-					p += blank_len;
-					x += 7;
-					i += 7;
-					continue;
-				}
+	for (int y = 0; y < rows; y++) {
+		uint8_t *pr = pb + (size_t)y * (size_t)cols;
+		for (int x = 0; x < cols; x++) {
+			if ((x & 7) == 0 && x + 8 <= cols && (size_t)(end - p) >= blank_len &&
+			    memcmp(p, blank, blank_len) == 0) {
+				memset(pr + x, 0, 8);
+				p += blank_len;
+				x += 7;
+				continue;
 			}
-			uint8_t v[4] = { 0, 0, 0, 0 };
+			uint8_t v0, v1, v2, v3;
 			if (dense && p < end && *p == '.') {
+				pr[x] = 0;
 				p++;
-			} else if (end - p >= 4 && !((v[0] = op[p[0]]) & 0x80) && !((v[1] = op[p[1]]) & 0x80) &&
-			           !((v[2] = op[p[2]]) & 0x80) && !((v[3] = op[p[3]]) & 0x80) &&
-			           (!dense || (v[0] | v[1] | v[2] | v[3]))) {
+			} else if (end - p >= 4 && !((v0 = op[p[0]]) & 0x80) && !((v1 = op[p[1]]) & 0x80) &&
+			           !((v2 = op[p[2]]) & 0x80) && !((v3 = op[p[3]]) & 0x80) &&
+			           (!dense || (v0 | v1 | v2 | v3))) {
+				pr[x] = (uint8_t)(v0 | v1 << 2 | v2 << 4 | v3 << 6);
 				p += 4; /* four known characters (a newline is none of them) */
 			} else { /* what is wrong, at this square */
 				size_t left = (size_t)(end - p);
@@ -2377,74 +2344,111 @@ static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
 						rd_bad(r, "unknown character 0x%02x in the grid of edge print kinds", p[e]);
 				if (!r->rc)
 					rd_bad(r, "a square without a print is '.' in the grid of edge print kinds, not '----'");
-				break;
+				return false;
 			}
-			if (!seen[i]) { /* no row claimed it: kind and print kinds are the grid's */
-				uint8_t pb = (uint8_t)(v[0] | v[1] << 2 | v[2] << 4 | v[3] << 6);
-				if (pb)
-					for (int e = 0; e < 4; e++)
-						s->print[e].kind = v[e];
-				if (g) {
-					g[2 * i] = kinds[i];
-					g[2 * i + 1] = pb;
-				}
-				if (r->h && !runs)
-					h2_plain(r->h, s);
-				continue;
-			}
-			uint8_t k = kinds[i]; /* the grid's, checked by grid_kinds */
-			if ((seen[i] & 1) && s->kind != k) {
-				rd_square(r, where, x, y);
-				rd_bad(r, "square kind %s differs from the grid's %s",
-				       cm_square_kind_name((cm_square_kind)s->kind), cm_square_kind_name((cm_square_kind)k));
-				break;
-			}
-			s->kind = k;
-			for (int e = 0; e < 4; e++) {
-				if ((seen[i] & (2u << e)) && s->print[e].kind != v[e]) {
-					rd_square(r, where, x, y);
-					rd_bad(r, "edge print kind %s on side %s differs from the grid's %s",
-					       cm_print_kind_name((cm_print_kind)s->print[e].kind), cm_side_name((cm_side)e),
-					       cm_print_kind_name((cm_print_kind)v[e]));
-					break;
-				}
-				s->print[e].kind = v[e];
-			}
-			if (r->rc)
-				break;
-			if (g) {
-				g[2 * i] = s->kind;
-				g[2 * i + 1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
-				                         s->print[3].kind << 6);
-				if (r->n_rows == r->cap_rows) {
-					size_t nc = r->cap_rows ? 2 * r->cap_rows : 64;
-					size_t *np = realloc(r->rows, nc * sizeof *np);
-					if (!np) {
-						rd_nomem(r);
-						break;
-					}
-					r->rows = np;
-					r->cap_rows = nc;
-				}
-				r->rows[r->n_rows++] = i;
-			}
-			if (runs) { /* the plain squares before it, then it */
-				h_bytes(&r->h->h, g + 2 * run, 2 * (i - run));
-				run = i + 1;
-			}
-			if (r->h)
-				h2_square(r->h, s, cm_map_extra_find(m, (int)i));
 		}
-		if (!r->rc && (p >= end || *p != '\n')) {
-			rd_bad(r, "row %d of the grid of edge print kinds does not end after %d squares", y, m->cols);
-			break;
+		if (p >= end || *p != '\n') {
+			r->where = where;
+			rd_bad(r, "row %d of the grid of edge print kinds does not end after %d squares", y, cols);
+			return false;
 		}
 		p++;
 	}
-	if (!r->rc && p != end)
+	if (p != end) {
+		r->where = where;
 		rd_bad(r, "the grid of edge print kinds has %zu bytes after its last row", (size_t)(end - p));
+		return false;
+	}
+	return true;
+}
+
+/* Formats 2 and later, once the rows are read: the squares and
+ * edge_prints rows claimed the kinds of the squares and sides marked in
+ * seen (bit 0 the square, 1..4 its sides); the grid (r->kinds, r->prints,
+ * which the model was made with) must agree. Builds the 2.0 GRID records
+ * when wanted, and with r->h hashes every square. */
+static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
+{
+	r->where = where;
+	const uint8_t *kinds = r->kinds, *pb = r->prints;
+	size_t n = (size_t)m->cols * (size_t)m->rows;
+	uint8_t *g = NULL; /* the 2.0 GRID records, when wanted */
+	if (r->want_grid) {
+		if (!(g = r->grid = malloc(2 * n + 1))) {
+			rd_nomem(r);
+			return;
+		}
+		for (size_t i = 0; i < n; i++) {
+			g[2 * i] = kinds[i];
+			g[2 * i + 1] = pb[i];
+		}
+	}
+	/* A plain square's two hash bytes are its GRID bytes when the hash's
+	 * codes are the enums' values (they are): a run of plain squares is
+	 * then hashed from g in one piece, from run up to the next square
+	 * with a row. */
+	bool runs = g && r->h;
+	for (int k = 0; runs && k < CM_SQ_KIND_COUNT; k++)
+		runs = r->h->sq[k] == k;
+	for (int k = 0; runs && k < 4; k++)
+		runs = r->h->pr[k] == k;
+	size_t run = 0;
+	for (size_t i = 0; i < n && !r->rc; i++) {
+		if (!seen[i]) {
+			if (r->h && !runs)
+				h2_plain(r->h, &m->squares[i]);
+			else if ((i & 7) == 0 && i + 8 <= n) { /* eight without a row */
+				uint64_t sv;
+				memcpy(&sv, seen + i, 8);
+				if (sv == 0)
+					i += 7;
+			}
+			continue;
+		}
+		cm_square *s = &m->squares[i];
+		int x = (int)(i % (size_t)m->cols), y = (int)(i / (size_t)m->cols);
+		if ((seen[i] & 1) && s->kind != kinds[i]) {
+			rd_square(r, where, x, y);
+			rd_bad(r, "square kind %s differs from the grid's %s",
+			       cm_square_kind_name((cm_square_kind)s->kind), cm_square_kind_name((cm_square_kind)kinds[i]));
+			break;
+		}
+		s->kind = kinds[i];
+		for (int e = 0; e < 4; e++) {
+			uint8_t v = (uint8_t)(pb[i] >> (2 * e) & 3);
+			if ((seen[i] & (2u << e)) && s->print[e].kind != v) {
+				rd_square(r, where, x, y);
+				rd_bad(r, "edge print kind %s on side %s differs from the grid's %s",
+				       cm_print_kind_name((cm_print_kind)s->print[e].kind), cm_side_name((cm_side)e),
+				       cm_print_kind_name((cm_print_kind)v));
+				break;
+			}
+			s->print[e].kind = v;
+		}
+		if (r->rc)
+			break;
+		if (g) {
+			if (r->n_rows == r->cap_rows) {
+				size_t nc = r->cap_rows ? 2 * r->cap_rows : 64;
+				size_t *np = realloc(r->rows, nc * sizeof *np);
+				if (!np) {
+					rd_nomem(r);
+					break;
+				}
+				r->rows = np;
+				r->cap_rows = nc;
+			}
+			r->rows[r->n_rows++] = i;
+		}
+		if (runs) { /* the plain squares before it, then it */
+			h_bytes(&r->h->h, g + 2 * run, 2 * (i - run));
+			run = i + 1;
+		}
+		if (r->h)
+			h2_square(r->h, s, cm_map_extra_find(m, (int)i));
+	}
 	if (runs && !r->rc) /* the plain squares after the last row */
-		h_bytes(&r->h->h, g + 2 * run, 2 * ((size_t)m->cols * (size_t)m->rows - run));
+		h_bytes(&r->h->h, g + 2 * run, 2 * (n - run));
 	r->where = where;
 }
 

@@ -105,6 +105,12 @@ int cm_map_new(int cols, int rows, cm_map **out)
 
 int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *row_lines, cm_map **out)
 {
+	return cm__map_new_grid_prints(cols, rows, kinds, NULL, row_lines, out);
+}
+
+int cm__map_new_grid_prints(int cols, int rows, const uint8_t *kinds, const uint8_t *prints,
+                            const unsigned *row_lines, cm_map **out)
+{
 	*out = NULL;
 	if (cols <= 0 || rows <= 0 || cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID)
 		return CM_EINVAL;
@@ -124,6 +130,9 @@ int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *r
 			m->squares[i].bigcity = -1;
 			if (kinds)
 				m->squares[i].kind = kinds[i];
+			if (prints && prints[i]) /* in the same pass: a million squares are read once */
+				for (int e = 0; e < 4; e++)
+					m->squares[i].print[e].kind = (uint8_t)(prints[i] >> (2 * e) & 3);
 			if (row_lines)
 				m->squares[i].line = row_lines[y];
 		}

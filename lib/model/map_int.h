@@ -26,6 +26,10 @@ bool cm_map_faces_land(const cm_map *m, int x, int y, int s);
 /* cm_map_new with the grid's kinds (cols*rows, row-major; NULL: none)
  * and each row's line (row_lines[y]; NULL: none) written on the same pass. */
 int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *row_lines, cm_map **out);
+/* The same with each square's print kinds (prints[i]: side e's kind in
+ * bits 2e..2e+1, the 2.0 GRID print byte; NULL: none), for the pack reader. */
+int cm__map_new_grid_prints(int cols, int rows, const uint8_t *kinds, const uint8_t *prints,
+                            const unsigned *row_lines, cm_map **out);
 
 /* The CM0209 id of every feature problem of a big-city piece. */
 extern const cm_feature_rules cm_map_piece_rules;
