@@ -2310,6 +2310,9 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
 	static const char blank4[] = "--------------------------------";
 	const char *blank = dense ? "........" : blank4;
 	size_t blank_len = dense ? 8 : 32;
+	uint32_t last = 0; /* the last square's four characters, when has_last */
+	uint8_t last_pb = 0;
+	bool has_last = false;
 	for (int y = 0; y < rows; y++) {
 		uint8_t *pr = pb + (size_t)y * (size_t)cols;
 		for (int x = 0; x < cols; x++) {
@@ -2321,13 +2324,21 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
 				continue;
 			}
 			uint8_t v0, v1, v2, v3;
+			uint32_t w4 = 0;
+			if (end - p >= 4)
+				memcpy(&w4, p, 4);
 			if (dense && p < end && *p == '.') {
 				pr[x] = 0;
 				p++;
+			} else if (has_last && end - p >= 4 && w4 == last) { /* the four characters just checked */
+				pr[x] = last_pb;
+				p += 4;
 			} else if (end - p >= 4 && !((v0 = op[p[0]]) & 0x80) && !((v1 = op[p[1]]) & 0x80) &&
 			           !((v2 = op[p[2]]) & 0x80) && !((v3 = op[p[3]]) & 0x80) &&
 			           (!dense || (v0 | v1 | v2 | v3))) {
-				pr[x] = (uint8_t)(v0 | v1 << 2 | v2 << 4 | v3 << 6);
+				pr[x] = last_pb = (uint8_t)(v0 | v1 << 2 | v2 << 4 | v3 << 6);
+				last = w4;
+				has_last = true;
 				p += 4; /* four known characters (a newline is none of them) */
 			} else { /* what is wrong, at this square */
 				size_t left = (size_t)(end - p);
