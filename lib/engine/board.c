@@ -112,7 +112,13 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	ra ^= sw;
 	rc ^= sw;
 	node *A = &n[ra], *C = &n[rc];
-	C->parent = ra;
+	/* C's pieces (the smaller set: each piece is relabelled at most
+	 * log2 of the pieces times over a game) point at the new root */
+	int32_t p = rc;
+	do {
+		n[p].parent = ra;
+		p = n[p].next;
+	} while (p != rc);
 	A->size += C->size;
 	A->open += C->open;
 	A->tiles += C->tiles - ov;
@@ -1515,14 +1521,6 @@ size_t cm_board_spots(const cm_board *b, cm_follower_kind kind, int *out, size_t
 	return n;
 }
 
-/* The root of a without path compression (the board is only read). */
-static int32_t root_of(const node *n, int32_t a)
-{
-	while (n[a].parent != a)
-		a = n[a].parent;
-	return a;
-}
-
 /* The tile's local feature sets (a tiny union-find over its features):
  * two features of the placed tile are one when they join one root. */
 static int local_find(int8_t *uf, int f)
@@ -1589,7 +1587,7 @@ int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_fol
 				    n[other].kind != kx)
 					continue;
 			}
-			int32_t r = root_of(n, other);
+			int32_t r = cm__find(n, other);
 			int k = 0;
 			while (k < n_roots && roots[k] != r)
 				k++;
@@ -1728,8 +1726,7 @@ int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *ou
 void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
 {
 	const node *n = b->nodes;
-	while (n[r].parent != r)
-		r = n[r].parent;
+	r = n[r].parent;
 	int32_t best = n[r].minp; /* kept by unite */
 	if (best >= 0) {
 		it->x = n[best].sq % b->cols;

@@ -75,7 +75,7 @@ struct cm_deck {
 int cm__type_info(const cm_tile_type *t, type_info *ti);
 
 typedef struct {
-	int32_t parent;
+	int32_t parent; /* the root itself (a union relabels the smaller set's pieces) */
 	int32_t next;   /* circular list of the pieces under one root */
 	int32_t mnext;  /* circular list of the NF_MULTI pieces under one root */
 	int32_t mhead;  /* roots: a piece of that list, -1 when empty */
@@ -298,14 +298,12 @@ static inline int32_t cm__island_of(const cm_board *b, int s)
 	return b->sq_kind[s] == CM_SQ_ISLAND ? b->island[s] : -1;
 }
 
-/* union-find */
-static inline int32_t cm__find(node *n, int32_t a)
+/* union-find: every piece's parent is its root (unite relabels the
+ * pieces of the smaller set, whose ring it walks anyway), so finding a
+ * root is one load and no loop of unpredictable length. */
+static inline int32_t cm__find(const node *n, int32_t a)
 {
-	while (n[a].parent != a) {
-		n[a].parent = n[n[a].parent].parent;
-		a = n[a].parent;
-	}
-	return a;
+	return n[a].parent;
 }
 
 /* The features on square s (a tile's or a big-city piece's): their count,

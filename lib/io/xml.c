@@ -537,7 +537,7 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 	/* NONET: never fetch; no NOENT/DTDLOAD/DTDATTR: entities stay unexpanded
 	 * and no external subset is read. NONET also blocks file:// DTDs. */
 	/* BIG_LINES: node lines past 65535 are kept, not clamped */
-	int opts = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_NOBLANKS | XML_PARSE_BIG_LINES;
+	int opts = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_NOBLANKS | XML_PARSE_BIG_LINES | XML_PARSE_COMPACT;
 	xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, file, NULL, opts);
 	int rc = 0;
 	if (c.doctype || (doc && (doc->intSubset || doc->extSubset))) {
