@@ -32,6 +32,11 @@ _Static_assert(sizeof(node) == 56 && offsetof(node, parent) == 0 && offsetof(nod
                "node layout (cm__put_tile)");
 #endif
 
+/* Spare nodes past the last a board can use, and spare templates past
+ * the deck's last (cm__put_tile sets up NODE_SPARE + 1 pieces of every
+ * tile, whatever its count). */
+#define NODE_SPARE 3
+
 /* ---- union-find over feature pieces ---- */
 
 /* cm_slot_facing as a table: the hot paths join sides slot by slot */
@@ -104,7 +109,8 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	if (ra == rc)
 		return ra;
 	int ov = 0;
-	if (n[ra].nmulti && n[rc].nmulti && n[ra].kind != CM_FEAT_FIELD)
+	/* both sets hold NF_MULTI pieces (roads and cities only): one test */
+	if (n[ra].flags & n[rc].flags & NF_MULTI)
 		ov = overlap(b, ra, rc);
 	/* the larger root kept: a swap without a branch (which is larger is
 	 * a coin toss) */
@@ -124,7 +130,7 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	A->tiles += C->tiles - ov;
 	A->arms += C->arms;
 	A->nmulti += C->nmulti;
-	A->flags |= (uint8_t)(C->flags & ~NF_MULTI);
+	A->flags |= C->flags; /* on a root, NF_MULTI: nmulti > 0 */
 	/* the lower piece, -1 meaning none: an unsigned minimum */
 	uint32_t am = (uint32_t)A->minp, cm = (uint32_t)C->minp;
 	A->minp = (int32_t)(cm < am ? cm : am);
@@ -309,7 +315,7 @@ static CM__INLINE void put_side(cm_board *b, const type_info *ti, int r, int s, 
 		/* out: 1 when q is not in the frontier; add: and allowed in
 		 * (bit arithmetic, not && and ||, which compile to branches) */
 		int out = (int)((uint32_t)fp >> 31), add = out & (f >> 2); /* SF_ALLOWED is bit 2 */
-		int pos = out ? nf : fp;
+		int pos = fp ^ ((fp ^ nf) & -out); /* out ? nf : fp */
 		b->front_req[pos] = rq;
 		b->front[pos] = q;
 		b->front_pos[q] = out & ~add ? -1 : pos;
@@ -359,34 +365,47 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	/* init_node from the type's template (init_node with index 0 and
 	 * square 0: the links, sq and minp 0, mhead 0 or -1), so ORing in
 	 * the index i and the square sets them without a branch */
+	/* the first NODE_SPARE + 1 pieces whatever the tile's count (most
+	 * tiles have 2 to 4), the rest in a loop: no loop exit at a count
+	 * that changes with every tile to mispredict; the pieces past the
+	 * tile's land in nodes not in use yet (nodes and proto have
+	 * NODE_SPARE spare entries past their last) */
+	int f = 0, nfeat = ti->n_feat;
 #ifdef NODE_SSE2
 	/* the links and mhead in one vector, sq and minp in the next two */
 	__m128i vi = _mm_set1_epi32(base), vm = _mm_setr_epi32(0, 0, base, 0);
 	const __m128i vs = _mm_setr_epi32(s, 0, 0, 0);
-	for (int f = 0, nfeat = ti->n_feat; f < nfeat; f++) {
-		const char *src = (const char *)&pr[f];
-		char *dst = (char *)&n[base + f];
-		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);
-		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));
-		__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 32));
-		__m128i x3 = _mm_loadl_epi64((const __m128i *)(const void *)(src + 48));
-		_mm_storeu_si128((__m128i *)(void *)dst, _mm_or_si128(x0, vi));
-		_mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_or_si128(x1, vs));
-		_mm_storeu_si128((__m128i *)(void *)(dst + 32), _mm_or_si128(x2, vm));
-		_mm_storel_epi64((__m128i *)(void *)(dst + 48), x3);
-		vi = _mm_add_epi32(vi, _mm_set1_epi32(1));
-		vm = _mm_add_epi32(vm, _mm_setr_epi32(0, 0, 1, 0));
-	}
+#define INIT_PIECE()                                                                                   \
+	do {                                                                                           \
+		const char *src = (const char *)&pr[f];                                                \
+		char *dst = (char *)&n[base + f];                                                      \
+		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);                      \
+		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));               \
+		__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 32));               \
+		__m128i x3 = _mm_loadl_epi64((const __m128i *)(const void *)(src + 48));               \
+		_mm_storeu_si128((__m128i *)(void *)dst, _mm_or_si128(x0, vi));                        \
+		_mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_or_si128(x1, vs));                 \
+		_mm_storeu_si128((__m128i *)(void *)(dst + 32), _mm_or_si128(x2, vm));                 \
+		_mm_storel_epi64((__m128i *)(void *)(dst + 48), x3);                                   \
+		vi = _mm_add_epi32(vi, _mm_set1_epi32(1));                                             \
+		vm = _mm_add_epi32(vm, _mm_setr_epi32(0, 0, 1, 0));                                    \
+	} while (0)
 #else
-	for (int f = 0; f < ti->n_feat; f++) {
-		int32_t i = base + f;
-		node *nd = &n[i];
-		*nd = pr[f];
-		nd->parent = nd->next = nd->mnext = nd->minp = i;
-		nd->mhead = pr[f].mhead | i;
-		nd->sq = s;
-	}
+#define INIT_PIECE()                                                                                   \
+	do {                                                                                           \
+		int32_t i = base + f;                                                                  \
+		node *nd = &n[i];                                                                      \
+		*nd = pr[f];                                                                           \
+		nd->parent = nd->next = nd->mnext = nd->minp = i;                                      \
+		nd->mhead = pr[f].mhead | i;                                                           \
+		nd->sq = s;                                                                            \
+	} while (0)
 #endif
+	for (; f <= NODE_SPARE; f++)
+		INIT_PIECE();
+	for (; f < nfeat; f++)
+		INIT_PIECE();
+#undef INIT_PIECE
 	b->tile[s] = (int16_t)t;
 	b->rot[s] = (uint8_t)r;
 	b->base[s] = base;
@@ -749,7 +768,7 @@ static int build_static(cm_board *b, cm_diags *d)
 	b->max_nodes = (int)cap;
 	node *n = NULL;
 	if (game) {
-		ALLOC(b->nodes, b->max_nodes);
+		ALLOC(b->nodes, b->max_nodes + NODE_SPARE);
 		ALLOC(b->static_nodes, b->n_static);
 		n = b->nodes;
 	}
@@ -1238,7 +1257,7 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	ALLOC(b->proto_at, deck->n_types + 1);
 	for (size_t i = 0; i < deck->n_types; i++)
 		b->proto_at[i + 1] = b->proto_at[i] + deck->info[i].n_feat;
-	ALLOC(b->proto, b->proto_at[deck->n_types]);
+	ALLOC(b->proto, b->proto_at[deck->n_types] + NODE_SPARE); /* spares: zeros */
 	for (size_t i = 0; i < deck->n_types; i++) {
 		const type_info *ti = &deck->info[i];
 		for (int f = 0; f < ti->n_feat; f++)

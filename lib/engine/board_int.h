@@ -16,7 +16,8 @@ enum { REQ_ANY = 0, REQ_FIELD = 1, REQ_ROAD = 2, REQ_CITY = 3 };
 
 /* Node flags. */
 enum {
-	NF_MULTI = 1,     /* the square holds another piece of the same kind (BASE-TILE-COUNT) */
+	NF_MULTI = 1,     /* the square holds another road or city piece of the same kind
+	                   * (BASE-TILE-COUNT); on a root: some piece under it does */
 	NF_INN = 2,
 	NF_CATHEDRAL = 4,
 	NF_BIGCITY = 8,   /* a printed big-city piece (MAP-BIGCITY-SCORE) */
@@ -29,27 +30,29 @@ enum {
 /* What the engine precomputes for a tile type (or a big-city piece, which
  * is never rotated). */
 typedef struct {
-	/* what every placement reads first, then the per-requirement tables
-	 * random play scans, then what scoring reads */
+	/* what a placement reads (of the tile put and of its neighbours)
+	 * first, in the first two cache lines; then what scoring, the
+	 * board's checks and a new board read (type_info is 856 bytes, a
+	 * deck's are more than the L1 cache holds) */
 	uint8_t n_feat;
 	int8_t mon;                        /* monastery or abbey feature, -1 */
 	bool abbey;                        /* has an abbey feature: never drawn */
 	uint32_t roadcity;                 /* bit f: feature f is a road or a city */
-	uint8_t kind[CM_MAX_FEATURES];
-	int8_t slot[4][12];                /* per rotation: feature on each slot */
-	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
-	uint8_t whole[4];                  /* per rotation: bit s when one feature holds side s's 3 slots */
-	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
-	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
-	uint8_t arms[CM_MAX_FEATURES];
-	uint8_t open0[CM_MAX_FEATURES];    /* sides a road or city touches */
-	uint8_t nflags[CM_MAX_FEATURES];   /* NF_MULTI, NF_INN, NF_CATHEDRAL */
-	uint32_t touches[CM_MAX_FEATURES]; /* fields: cities on the tile */
 	/* deck types: rotcnt then rotmask in the deck's table of distinct
 	 * ones (cm_deck.fit; types of one edge pattern share it), so the
 	 * frontier scans of random play touch few cache lines; NULL for
 	 * big-city pieces */
 	const uint8_t *fit;
+	int8_t slot[4][12];                /* per rotation: feature on each slot */
+	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
+	uint8_t whole[4];                  /* per rotation: bit s when one feature holds side s's 3 slots */
+	uint8_t kind[CM_MAX_FEATURES];
+	uint8_t arms[CM_MAX_FEATURES];
+	uint8_t open0[CM_MAX_FEATURES];    /* sides a road or city touches */
+	uint8_t nflags[CM_MAX_FEATURES];   /* NF_MULTI, NF_INN, NF_CATHEDRAL */
+	uint32_t touches[CM_MAX_FEATURES]; /* fields: cities on the tile */
+	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
+	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
 } type_info;
 
 /* A deck's fit table (cm_deck.fit) per edge pattern: rotcnt[256],

@@ -293,7 +293,7 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	} else {
 		b->extra_taken = false;
 		int next = b->cur + 1;
-		b->cur = next == b->n_players ? 0 : next;
+		b->cur = next & -(next != b->n_players); /* next == n_players ? 0 : next, without a branch */
 	}
 	b->last_sq = -1;
 	b->deployed = false;
