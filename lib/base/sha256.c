@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include "base/sha256_int.h"
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(CM_NO_SIMD)
 #include <cpuid.h>
 #include <immintrin.h>
 #define HAVE_SHA_NI 1
@@ -81,42 +81,72 @@ static void blocks_c(uint32_t h[8], const uint8_t *p, size_t n)
 
 #ifdef HAVE_SHA_NI
 /* The same compression with the x86 SHA extensions (when the processor
- * has them: cpuid leaf 7, EBX bit 29), about six times the speed of the
- * portable code. The state is kept as the instructions want it: ABEF in
- * one register, CDGH in the other; SHA256RNDS2 does two rounds and
- * SHA256MSG1/MSG2 the message schedule, four words at a time. */
+ * has them: cpuid leaf 7, EBX bit 29). The state is kept as the
+ * instructions want it: ABEF in one register, CDGH in the other.
+ * SHA256RNDS2 does two rounds with the two words of W+K in the low half
+ * of its third operand; SHA256MSG1 and SHA256MSG2 extend the message
+ * schedule four words at a time. The 16 groups of four rounds are written
+ * out (NI_GROUP) so that the four schedule registers stay in registers:
+ * the rounds are one chain of 32 dependent SHA256RNDS2, which is what
+ * bounds the speed (looping over the groups with the schedule in an
+ * array ran at 2/3 of this speed). */
+/* Group g (0..15) of four rounds. w0..w3 hold W[4g-16..4g-1] oldest first
+ * on entry, from group 4 on; w0 becomes W[4g..4g+3]:
+ * W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], where MSG1 adds
+ * s0(W[t-15]) to W[t-16], the alignr supplies W[t-7] and MSG2 adds
+ * s1(W[t-2]) (for the upper two words from the two it has just made). */
+#define NI_GROUP(w0, w1, w2, w3, g)                                                              \
+	do {                                                                                     \
+		if ((g) >= 4)                                                                     \
+			w0 = _mm_sha256msg2_epu32(                                                \
+			        _mm_add_epi32(_mm_sha256msg1_epu32(w0, w1), _mm_alignr_epi8(w3, w2, 4)), w3); \
+		__m128i wk = _mm_add_epi32(w0, _mm_loadu_si128((const __m128i *)(const void *)&K[4 * (g)])); \
+		cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);                                    \
+		abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0E));           \
+	} while (0)
+/* (each SHA256RNDS2 returns the new ABEF; the old ABEF is the new CDGH, so
+ * the two variables swap roles twice and end where they began) */
+
 __attribute__((target("sha,sse4.1,ssse3"))) static void blocks_ni(uint32_t h[8], const uint8_t *p, size_t n)
 {
+	/* bytes of each 32-bit word reversed: the message words are big-endian */
 	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-	__m128i t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)&h[0]), 0xB1); /* BADC */
-	__m128i s1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)&h[4]), 0x1B); /* HGFE */
-	__m128i s0 = _mm_alignr_epi8(t, s1, 8);    /* ABEF */
-	s1 = _mm_blend_epi16(s1, t, 0xF0);         /* CDGH */
+	/* lanes are named from the highest: h[0..3] loads as D C B A */
+	__m128i x = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)&h[0]), 0xB1); /* C D A B */
+	__m128i y = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)&h[4]), 0x1B); /* E F G H */
+	__m128i abef = _mm_alignr_epi8(x, y, 8);   /* A B E F */
+	__m128i cdgh = _mm_blend_epi16(y, x, 0xF0); /* C D G H */
 	for (; n; n--, p += 64) {
-		__m128i save0 = s0, save1 = s1, m[4];
-		for (int g = 0; g < 16; g++) {
-			if (g < 4) {
-				m[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * g)), bswap);
-			} else {
-				/* W[t-16] + s0(W[t-15]) + W[t-7], then + s1(W[t-2]) */
-				__m128i x = _mm_sha256msg1_epu32(m[(g - 4) & 3], m[(g - 3) & 3]);
-				x = _mm_add_epi32(x, _mm_alignr_epi8(m[(g - 1) & 3], m[(g - 2) & 3], 4));
-				m[g & 3] = _mm_sha256msg2_epu32(x, m[(g - 1) & 3]);
-			}
-			__m128i k = _mm_add_epi32(m[g & 3], _mm_loadu_si128((const __m128i *)(const void *)&K[4 * g]));
-			s1 = _mm_sha256rnds2_epu32(s1, s0, k);
-			s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_shuffle_epi32(k, 0x0E));
-		}
-		s0 = _mm_add_epi32(s0, save0);
-		s1 = _mm_add_epi32(s1, save1);
+		const __m128i abef0 = abef, cdgh0 = cdgh;
+		__m128i w0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)p), bswap);
+		__m128i w1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), bswap);
+		__m128i w2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 32)), bswap);
+		__m128i w3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 48)), bswap);
+		NI_GROUP(w0, w1, w2, w3, 0);
+		NI_GROUP(w1, w2, w3, w0, 1);
+		NI_GROUP(w2, w3, w0, w1, 2);
+		NI_GROUP(w3, w0, w1, w2, 3);
+		NI_GROUP(w0, w1, w2, w3, 4);
+		NI_GROUP(w1, w2, w3, w0, 5);
+		NI_GROUP(w2, w3, w0, w1, 6);
+		NI_GROUP(w3, w0, w1, w2, 7);
+		NI_GROUP(w0, w1, w2, w3, 8);
+		NI_GROUP(w1, w2, w3, w0, 9);
+		NI_GROUP(w2, w3, w0, w1, 10);
+		NI_GROUP(w3, w0, w1, w2, 11);
+		NI_GROUP(w0, w1, w2, w3, 12);
+		NI_GROUP(w1, w2, w3, w0, 13);
+		NI_GROUP(w2, w3, w0, w1, 14);
+		NI_GROUP(w3, w0, w1, w2, 15);
+		abef = _mm_add_epi32(abef, abef0);
+		cdgh = _mm_add_epi32(cdgh, cdgh0);
 	}
-	t = _mm_shuffle_epi32(s0, 0x1B);        /* FEBA */
-	s1 = _mm_shuffle_epi32(s1, 0xB1);       /* DCHG */
-	s0 = _mm_blend_epi16(t, s1, 0xF0);      /* DCBA */
-	s1 = _mm_alignr_epi8(s1, t, 8);         /* HGFE */
-	_mm_storeu_si128((__m128i *)(void *)&h[0], s0);
-	_mm_storeu_si128((__m128i *)(void *)&h[4], s1);
+	x = _mm_shuffle_epi32(abef, 0x1B); /* F E B A */
+	y = _mm_shuffle_epi32(cdgh, 0xB1); /* D C H G */
+	_mm_storeu_si128((__m128i *)(void *)&h[0], _mm_blend_epi16(x, y, 0xF0)); /* D C B A */
+	_mm_storeu_si128((__m128i *)(void *)&h[4], _mm_alignr_epi8(y, x, 8));   /* H G F E */
 }
+#undef NI_GROUP
 
 static bool has_sha_ni(void)
 {

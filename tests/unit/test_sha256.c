@@ -107,6 +107,47 @@ static void test_sha256__portable_and_native_agree(void **state)
 	assert_string_equal(h, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 }
 
+/* Both compressions on every length from 0 to 300 bytes (one, two and
+ * more blocks, every padding case) and on random lengths and split points
+ * up to 200 KB: the digests agree. */
+static void test_sha256__both_on_random_lengths(void **state)
+{
+	(void)state;
+	static uint8_t data[200000];
+	uint32_t x = 987654321u;
+	for (size_t i = 0; i < sizeof data; i++) {
+		x = x * 1664525u + 1013904223u;
+		data[i] = (uint8_t)(x >> 24);
+	}
+	for (size_t len = 0; len <= 300; len++) {
+		uint8_t a[32], b[32];
+		cm_sha256 c;
+		cm_sha256_init(&c);
+		cm_sha256_update(&c, data + len, len);
+		cm_sha256_final(&c, a);
+		cm_sha256_init_portable(&c);
+		cm_sha256_update(&c, data + len, len);
+		cm_sha256_final(&c, b);
+		assert_memory_equal(a, b, 32);
+	}
+	for (int k = 0; k < 40; k++) {
+		x = x * 1664525u + 1013904223u;
+		size_t len = x % sizeof data;
+		x = x * 1664525u + 1013904223u;
+		size_t cut = len ? x % len : 0;
+		uint8_t a[32], b[32];
+		cm_sha256 c;
+		cm_sha256_init(&c);
+		cm_sha256_update(&c, data, cut);
+		cm_sha256_update(&c, data + cut, len - cut);
+		cm_sha256_final(&c, a);
+		cm_sha256_init_portable(&c);
+		cm_sha256_update(&c, data, len);
+		cm_sha256_final(&c, b);
+		assert_memory_equal(a, b, 32);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_sha256__million_a),
 		cmocka_unit_test(test_sha256__portable_and_native_agree),
 		cmocka_unit_test(test_sha256__split_updates),
+		cmocka_unit_test(test_sha256__both_on_random_lengths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
