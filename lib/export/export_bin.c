@@ -166,6 +166,7 @@ typedef struct {
 	const uint8_t *has;  /* a bit per square: it has an entry beside the grid */
 	unsigned major;      /* 1 or 2 */
 	const cm_export_grid_hint *hint; /* 2.0: GRID and the squares to visit, or NULL */
+	bool grid_lent;      /* s[S_GRID].p is the hint's GRID itself (not freed) */
 } writer;
 
 static void rec(writer *w, int sec)
@@ -317,16 +318,18 @@ static void put_grid(writer *w, const cm_map *m)
 		w->err = CM_ELIMIT;
 		return;
 	}
-	if (!(g->p = malloc(2 * n_sq + 1))) {
+	const cm_export_grid_hint *hint = w->hint;
+	/* with a hint, its GRID is used as it is (no copy of 2 MB) unless a
+	 * listed square's bytes differ from the model's */
+	if (hint) {
+		g->p = (unsigned char *)(uintptr_t)hint->grid;
+		w->grid_lent = true;
+	} else if (!(g->p = malloc(2 * n_sq + 1))) {
 		w->err = CM_ENOMEM;
 		return;
 	}
 	g->n = g->cap = 2 * n_sq;
 	w->n[S_GRID] = (uint32_t)n_sq;
-	unsigned char *q = g->p;
-	const cm_export_grid_hint *hint = w->hint;
-	if (hint)
-		memcpy(q, hint->grid, 2 * n_sq);
 	for (size_t j = 0, n = hint ? hint->n_sq : n_sq; j < n && !w->err; j++) {
 		size_t i = hint ? hint->sq[j] : j;
 		if (i >= n_sq) {
@@ -334,9 +337,22 @@ static void put_grid(writer *w, const cm_map *m)
 			break;
 		}
 		const cm_square *s = &m->squares[i];
-		q[2 * i] = s->kind;
-		q[2 * i + 1] = (unsigned char)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
-		                               s->print[3].kind << 6);
+		unsigned char sk = s->kind, pk = (unsigned char)(s->print[0].kind | s->print[1].kind << 2 |
+		                                                 s->print[2].kind << 4 | s->print[3].kind << 6);
+		if (w->grid_lent && (g->p[2 * i] != sk || g->p[2 * i + 1] != pk)) {
+			unsigned char *own = malloc(2 * n_sq + 1);
+			if (!own) {
+				w->err = CM_ENOMEM;
+				break;
+			}
+			memcpy(own, g->p, 2 * n_sq);
+			g->p = own;
+			w->grid_lent = false;
+		}
+		if (!w->grid_lent) {
+			g->p[2 * i] = sk;
+			g->p[2 * i + 1] = pk;
+		}
 		unsigned has = w->has[i / 8] >> (i % 8) & 1u;
 		if (!(has | s->arms | (uint32_t)(s->island + 1) | (uint32_t)(s->bigcity + 1) | s->print[0].arms |
 		      s->print[1].arms | s->print[2].arms | s->print[3].arms))
@@ -678,7 +694,8 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 		rc = equal ? assemble_equal(&w, m, cmp, cmp_len, equal) : assemble(&w, m, out, len);
 	free(has);
 	for (int s = 0; s < S_COUNT; s++)
-		free(w.s[s].p);
+		if (s != S_GRID || !w.grid_lent)
+			free(w.s[s].p);
 	free(w.st.b.p);
 	free(w.st.slot);
 	cm_export_deck_clear(&dk);

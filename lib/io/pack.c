@@ -20,6 +20,7 @@
 #include "export/export_int.h"
 #include "io/schema_int.h"
 #include "model/map_int.h"
+#include "base/bytes_int.h"
 #include "base/sha256_int.h"
 #include "base/util_int.h"
 
@@ -2262,10 +2263,14 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
 	const unsigned char *kt = grid_text(r, cols, rows, r->gst, 0, "square kinds", 1);
 	if (!kt)
 		return false;
-	uint8_t ok[256];
-	memset(ok, 0xff, sizeof ok);
-	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
-		ok[(unsigned char)cm_square_kind_char((cm_square_kind)k)] = (uint8_t)k;
+	cm_charmap km;
+	char kc[CM_SQ_KIND_COUNT];
+	uint8_t kv[CM_SQ_KIND_COUNT];
+	for (int k = 0; k < CM_SQ_KIND_COUNT; k++) {
+		kc[k] = cm_square_kind_char((cm_square_kind)k);
+		kv[k] = (uint8_t)k;
+	}
+	cm_charmap_init(&km, kc, kv, CM_SQ_KIND_COUNT);
 	size_t n = (size_t)cols * (size_t)rows;
 	uint8_t *kinds = r->kinds = malloc(n), *pb = r->prints = malloc(n);
 	if (!kinds || !pb) {
@@ -2274,13 +2279,10 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
 	}
 	for (int y = 0; y < rows; y++) {
 		const unsigned char *kq = kt + (size_t)y * ((size_t)cols + 1);
-		uint8_t *kr = kinds + (size_t)y * (size_t)cols, bad = 0;
-		for (int x = 0; x < cols; x++)
-			bad |= kr[x] = ok[kq[x]];
-		if (!(bad & 0x80))
+		if (cm_charmap_decode(&km, kq, kinds + (size_t)y * (size_t)cols, (size_t)cols))
 			continue;
 		for (int x = 0; x < cols; x++)
-			if (kr[x] == 0xff) {
+			if (km.tab[kq[x]] == 0xff) {
 				rd_square(r, where, x, y);
 				rd_bad(r, "unknown character 0x%02x in the grid of square kinds", kq[x]);
 				return false;
@@ -2389,10 +2391,7 @@ static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
 			rd_nomem(r);
 			return;
 		}
-		for (size_t i = 0; i < n; i++) {
-			g[2 * i] = kinds[i];
-			g[2 * i + 1] = pb[i];
-		}
+		cm_bytes_interleave(kinds, pb, g, n);
 	}
 	/* A plain square's two hash bytes are its GRID bytes when the hash's
 	 * codes are the enums' values (they are): a run of plain squares is
