@@ -20,17 +20,23 @@ static void err(cm_diags *d, const char *where, const char *msg)
 }
 
 /* A new tile's pieces are set up 16 bytes at a time where SSE2 is there
- * (every x86-64), which needs node's layout: the links and mhead in its
- * first 16 bytes, sq at 16, minp at 40, 56 bytes in all. */
+ * (every x86-64), which needs the layouts: node's links in its first 8
+ * bytes and minp at 24 (32 bytes in all), node_x's square and lists in
+ * its first 16 (24 in all). */
 #if defined(__SSE2__) && !defined(CM_NO_SIMD)
 #include <emmintrin.h>
 #include <stddef.h>
 #define NODE_SSE2 1
-_Static_assert(sizeof(node) == 56 && offsetof(node, parent) == 0 && offsetof(node, next) == 4 &&
-                       offsetof(node, mnext) == 8 && offsetof(node, mhead) == 12 && offsetof(node, sq) == 16 &&
-                       offsetof(node, minp) == 40,
+_Static_assert(sizeof(node) == 32 && offsetof(node, parent) == 0 && offsetof(node, next) == 4 &&
+                       offsetof(node, minp) == 24 && sizeof(node_x) == 24 && offsetof(node_x, sq) == 0 &&
+                       offsetof(node_x, mhead) == 4 && offsetof(node_x, mnext) == 8 && offsetof(node_x, feat) == 16,
                "node layout (cm__put_tile)");
 #endif
+
+/* Spare nodes past the last a board can use, and spare templates past
+ * the deck's last (cm__put_tile sets up NODE_SPARE + 1 pieces of every
+ * tile, whatever its count). */
+#define NODE_SPARE 3
 
 /* ---- union-find over feature pieces ---- */
 
@@ -52,17 +58,18 @@ uint32_t cm__epoch(cm_board *b)
  * carry NF_MULTI: walk the shorter multi list. */
 static int overlap(cm_board *b, int32_t x, int32_t y)
 {
-	node *n = b->nodes;
-	if (n[x].nmulti > n[y].nmulti) {
+	const node *n = b->nodes;
+	const node_x *nx = b->nx;
+	if (nx[x].nmulti > nx[y].nmulti) {
 		int32_t t = x;
 		x = y;
 		y = t;
 	}
 	uint32_t ep = cm__epoch(b);
 	int cnt = 0;
-	int32_t h = n[x].mhead, p = h;
+	int32_t h = nx[x].mhead, p = h;
 	do {
-		int s = n[p].sq;
+		int s = nx[p].sq;
 		if (b->stamp[s] != ep) {
 			b->stamp[s] = ep;
 			int32_t lo;
@@ -73,25 +80,35 @@ static int overlap(cm_board *b, int32_t x, int32_t y)
 					break;
 				}
 		}
-		p = n[p].mnext;
+		p = nx[p].mnext;
 	} while (p != h);
 	return cnt;
 }
 
-/* The rarer half of a union: followers and the NF_MULTI lists. */
-static void unite_more(cm_board *b, node *n, node *A, node *C)
+/* The rarer half of a union of root rc into ra (whose flags were af):
+ * followers and the NF_MULTI lists, in the rarer half of the nodes. */
+static void unite_more(cm_board *b, int32_t ra, int32_t rc, unsigned af)
 {
+	node *A = &b->nodes[ra], *C = &b->nodes[rc];
+	node_x *nx = b->nx, *X = &nx[ra], *Y = &nx[rc];
 	if (C->nfol) { /* most features joined carry no follower */
+		if (!A->nfol)
+			memcpy(X->fol, Y->fol, sizeof X->fol); /* A's were never set */
+		else
+			for (int p = 0; p < b->n_players; p++)
+				X->fol[p] = (uint8_t)(X->fol[p] + Y->fol[p]);
 		A->nfol = (uint16_t)(A->nfol + C->nfol);
-		for (int p = 0; p < b->n_players; p++)
-			A->fol[p] = (uint8_t)(A->fol[p] + C->fol[p]);
 	}
-	if (A->mhead < 0) {
-		A->mhead = C->mhead;
-	} else if (C->mhead >= 0) {
-		int32_t t = n[A->mhead].mnext;
-		n[A->mhead].mnext = n[C->mhead].mnext;
-		n[C->mhead].mnext = t;
+	if (!(C->flags & NF_MULTI))
+		return;
+	if (!(af & NF_MULTI)) {
+		X->mhead = Y->mhead;
+		X->nmulti = Y->nmulti;
+	} else {
+		int32_t t = nx[X->mhead].mnext;
+		nx[X->mhead].mnext = nx[Y->mhead].mnext;
+		nx[Y->mhead].mnext = t;
+		X->nmulti += Y->nmulti;
 	}
 }
 
@@ -104,7 +121,8 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	if (ra == rc)
 		return ra;
 	int ov = 0;
-	if (n[ra].nmulti && n[rc].nmulti && n[ra].kind != CM_FEAT_FIELD)
+	/* both sets hold NF_MULTI pieces (roads and cities only): one test */
+	if (n[ra].flags & n[rc].flags & NF_MULTI)
 		ov = overlap(b, ra, rc);
 	/* the larger root kept: a swap without a branch (which is larger is
 	 * a coin toss) */
@@ -123,32 +141,33 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	A->open += C->open;
 	A->tiles += C->tiles - ov;
 	A->arms += C->arms;
-	A->nmulti += C->nmulti;
-	A->flags |= (uint8_t)(C->flags & ~NF_MULTI);
+	unsigned af = A->flags;
+	A->flags = (uint8_t)(af | C->flags); /* on a root, NF_MULTI: nmulti > 0 */
 	/* the lower piece, -1 meaning none: an unsigned minimum */
 	uint32_t am = (uint32_t)A->minp, cm = (uint32_t)C->minp;
 	A->minp = (int32_t)(cm < am ? cm : am);
 	int32_t t = A->next;
 	A->next = C->next;
 	C->next = t;
-	if (C->nfol || C->mhead >= 0)
-		unite_more(b, n, A, C);
+	if (C->nfol || (C->flags & NF_MULTI))
+		unite_more(b, ra, rc, af);
 	return ra;
 }
 
-static CM__INLINE void init_node(node *nd, int32_t i, int32_t sq, uint8_t kind, uint8_t flags, uint8_t feat,
-                      int open, int arms)
+static CM__INLINE void init_node(node *nd, node_x *x, int32_t i, int32_t sq, uint8_t kind, uint8_t flags,
+                                 uint8_t feat, int open, int arms)
 {
 	memset(nd, 0, sizeof *nd);
+	memset(x, 0, sizeof *x);
 	nd->parent = i;
 	nd->next = i;
-	nd->mnext = i;
-	nd->mhead = (flags & NF_MULTI) ? i : -1;
-	nd->nmulti = (flags & NF_MULTI) ? 1 : 0;
-	nd->sq = sq;
+	x->mnext = i;
+	x->mhead = (flags & NF_MULTI) ? i : -1;
+	x->nmulti = (flags & NF_MULTI) ? 1 : 0;
+	x->sq = sq;
 	nd->kind = kind;
 	nd->flags = flags;
-	nd->feat = feat;
+	x->feat = feat;
 	nd->open = open;
 	nd->tiles = 1;
 	nd->arms = arms;
@@ -309,7 +328,7 @@ static CM__INLINE void put_side(cm_board *b, const type_info *ti, int r, int s, 
 		/* out: 1 when q is not in the frontier; add: and allowed in
 		 * (bit arithmetic, not && and ||, which compile to branches) */
 		int out = (int)((uint32_t)fp >> 31), add = out & (f >> 2); /* SF_ALLOWED is bit 2 */
-		int pos = out ? nf : fp;
+		int pos = fp ^ ((fp ^ nf) & -out); /* out ? nf : fp */
 		b->front_req[pos] = rq;
 		b->front[pos] = q;
 		b->front_pos[q] = out & ~add ? -1 : pos;
@@ -356,37 +375,59 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	assert(b->n_nodes + ti->n_feat <= b->max_nodes);
 	b->n_nodes += ti->n_feat;
 	const node *pr = &b->proto[b->proto_at[t]];
-	/* init_node from the type's template (init_node with index 0 and
-	 * square 0: the links, sq and minp 0, mhead 0 or -1), so ORing in
-	 * the index i and the square sets them without a branch */
+	const node_x *px = &b->proto_x[b->proto_at[t]];
+	node_x *nx = b->nx;
+	/* init_node from the type's templates (init_node with index 0 and
+	 * square 0: the links, sq, mnext and minp 0, mhead 0 or -1), so
+	 * ORing in the index i and the square sets them without a branch.
+	 * The first NODE_SPARE + 1 pieces whatever the tile's count (most
+	 * tiles have 2 to 4), the rest in a loop: no loop exit at a count
+	 * that changes with every tile to mispredict; the pieces past the
+	 * tile's land in nodes not in use yet (nodes and the templates have
+	 * NODE_SPARE spare entries past their last). */
+	int f = 0, nfeat = ti->n_feat;
 #ifdef NODE_SSE2
-	/* the links and mhead in one vector, sq and minp in the next two */
-	__m128i vi = _mm_set1_epi32(base), vm = _mm_setr_epi32(0, 0, base, 0);
-	const __m128i vs = _mm_setr_epi32(s, 0, 0, 0);
-	for (int f = 0, nfeat = ti->n_feat; f < nfeat; f++) {
-		const char *src = (const char *)&pr[f];
-		char *dst = (char *)&n[base + f];
-		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);
-		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));
-		__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 32));
-		__m128i x3 = _mm_loadl_epi64((const __m128i *)(const void *)(src + 48));
-		_mm_storeu_si128((__m128i *)(void *)dst, _mm_or_si128(x0, vi));
-		_mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_or_si128(x1, vs));
-		_mm_storeu_si128((__m128i *)(void *)(dst + 32), _mm_or_si128(x2, vm));
-		_mm_storel_epi64((__m128i *)(void *)(dst + 48), x3);
-		vi = _mm_add_epi32(vi, _mm_set1_epi32(1));
-		vm = _mm_add_epi32(vm, _mm_setr_epi32(0, 0, 1, 0));
-	}
+	/* node: the links in the first vector, minp in the second; node_x:
+	 * sq, mhead and mnext in its first, then feat (the followers are set
+	 * by the first follower) */
+	__m128i vl = _mm_setr_epi32(base, base, 0, 0), vm = _mm_setr_epi32(0, 0, base, 0);
+	__m128i vx = _mm_setr_epi32(s, base, base, 0);
+	const __m128i one = _mm_setr_epi32(1, 1, 0, 0), onex = _mm_setr_epi32(0, 1, 1, 0);
+#define INIT_PIECE()                                                                                   \
+	do {                                                                                           \
+		const char *src = (const char *)&pr[f], *srx = (const char *)&px[f];                   \
+		char *dst = (char *)&n[base + f], *dsx = (char *)&nx[base + f];                        \
+		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);                      \
+		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));               \
+		__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)srx);                      \
+		__m128i x3 = _mm_loadl_epi64((const __m128i *)(const void *)(srx + 16));               \
+		_mm_storeu_si128((__m128i *)(void *)dst, _mm_or_si128(x0, vl));                        \
+		_mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_or_si128(x1, vm));                 \
+		_mm_storeu_si128((__m128i *)(void *)dsx, _mm_or_si128(x2, vx));                        \
+		_mm_storel_epi64((__m128i *)(void *)(dsx + 16), x3);                                   \
+		vl = _mm_add_epi32(vl, one);                                                           \
+		vm = _mm_add_epi32(vm, _mm_setr_epi32(0, 0, 1, 0));                                    \
+		vx = _mm_add_epi32(vx, onex);                                                          \
+	} while (0)
 #else
-	for (int f = 0; f < ti->n_feat; f++) {
-		int32_t i = base + f;
-		node *nd = &n[i];
-		*nd = pr[f];
-		nd->parent = nd->next = nd->mnext = nd->minp = i;
-		nd->mhead = pr[f].mhead | i;
-		nd->sq = s;
-	}
+#define INIT_PIECE()                                                                                   \
+	do {                                                                                           \
+		int32_t i = base + f;                                                                  \
+		node *nd = &n[i];                                                                      \
+		node_x *x = &nx[i];                                                                    \
+		*nd = pr[f];                                                                           \
+		nd->parent = nd->next = nd->minp = i;                                                  \
+		*x = px[f];                                                                            \
+		x->mnext = i;                                                                          \
+		x->mhead = px[f].mhead | i;                                                            \
+		x->sq = s;                                                                             \
+	} while (0)
 #endif
+	for (; f <= NODE_SPARE; f++)
+		INIT_PIECE();
+	for (; f < nfeat; f++)
+		INIT_PIECE();
+#undef INIT_PIECE
 	b->tile[s] = (int16_t)t;
 	b->rot[s] = (uint8_t)r;
 	b->base[s] = base;
@@ -749,8 +790,10 @@ static int build_static(cm_board *b, cm_diags *d)
 	b->max_nodes = (int)cap;
 	node *n = NULL;
 	if (game) {
-		ALLOC(b->nodes, b->max_nodes);
+		ALLOC(b->nodes, b->max_nodes + NODE_SPARE);
+		ALLOC(b->nx, b->max_nodes + NODE_SPARE);
 		ALLOC(b->static_nodes, b->n_static);
+		ALLOC(b->static_nx, b->n_static);
 		n = b->nodes;
 	}
 	/* big-city nodes: open edges towards playable squares; pieces of one
@@ -766,7 +809,7 @@ static int build_static(cm_board *b, cm_diags *d)
 				if (pt->slot[0][3 * k + 1] == f && q >= 0 && (b->sflags0[q] & SF_PLAYABLE))
 					open++;
 			}
-			init_node(&n[b->bc_base[s] + f], b->bc_base[s] + f, s, pt->kind[f],
+			init_node(&n[b->bc_base[s] + f], &b->nx[b->bc_base[s] + f], b->bc_base[s] + f, s, pt->kind[f],
 			          (uint8_t)(pt->nflags[f] | NF_BIGCITY), (uint8_t)f,
 			          (pt->kind[f] == CM_FEAT_ROAD || pt->kind[f] == CM_FEAT_CITY) ? open : 0,
 			          pt->arms[f]);
@@ -796,7 +839,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		const cm_ferry *fr = &m->ferries[f];
 		int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
 		int arms = fr->arms + m->squares[s1].print[fr->s1].arms + m->squares[s2].print[fr->s2].arms;
-		init_node(&n[next], next, N + next, CM_FEAT_ROAD, NF_FERRY, 255, 2, arms);
+		init_node(&n[next], &b->nx[next], next, N + next, CM_FEAT_ROAD, NF_FERRY, 255, 2, arms);
 		next++;
 	}
 	for (int s = 0; s < N; s++) {
@@ -858,7 +901,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			} else if (pr->kind == CM_PRINT_ROAD || pr->kind == CM_PRINT_CITY) {
 				uint8_t kind = pr->kind == CM_PRINT_ROAD ? CM_FEAT_ROAD : CM_FEAT_CITY;
 				if (game) {
-					init_node(&n[next], next, N + next, kind, NF_PRINT, 255, 1, pr->arms);
+					init_node(&n[next], &b->nx[next], next, N + next, kind, NF_PRINT, 255, 1, pr->arms);
 					b->side_static[key] = next;
 				}
 				next++;
@@ -870,8 +913,10 @@ static int build_static(cm_board *b, cm_diags *d)
 	}
 	assert(!game || next == b->n_static);
 	b->n_nodes = b->n_static;
-	if (game)
+	if (game) {
 		memcpy(b->static_nodes, b->nodes, (size_t)b->n_static * sizeof *b->nodes);
+		memcpy(b->static_nx, b->nx, (size_t)b->n_static * sizeof *b->nx);
+	}
 	/* big-city neighbourhoods (MAP-BIGCITY unlock) and island squares:
 	 * bucketed by one counting pass and one filling pass over the squares,
 	 * each bucket in square order, so the cost is linear whatever the
@@ -1127,6 +1172,7 @@ static void clear_squares(cm_board *b)
 int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
 {
 	memcpy(b->nodes, b->static_nodes, (size_t)b->n_static * sizeof *b->nodes);
+	memcpy(b->nx, b->static_nx, (size_t)b->n_static * sizeof *b->nx);
 	b->n_nodes = b->n_static;
 	clear_squares(b);
 	/* stamp, nstamp and epoch carry over: stamps only compare to the
@@ -1238,11 +1284,12 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	ALLOC(b->proto_at, deck->n_types + 1);
 	for (size_t i = 0; i < deck->n_types; i++)
 		b->proto_at[i + 1] = b->proto_at[i] + deck->info[i].n_feat;
-	ALLOC(b->proto, b->proto_at[deck->n_types]);
+	ALLOC(b->proto, b->proto_at[deck->n_types] + NODE_SPARE); /* spares: zeros */
+	ALLOC(b->proto_x, b->proto_at[deck->n_types] + NODE_SPARE);
 	for (size_t i = 0; i < deck->n_types; i++) {
 		const type_info *ti = &deck->info[i];
 		for (int f = 0; f < ti->n_feat; f++)
-			init_node(&b->proto[b->proto_at[i] + f], 0, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
+			init_node(&b->proto[b->proto_at[i] + f], &b->proto_x[b->proto_at[i] + f], 0, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
 			          ti->open0[f], ti->arms[f]);
 	}
 	ALLOC(b->pile, deck->total + 1);
@@ -1301,7 +1348,7 @@ void cm_board_free(cm_board *b)
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
 		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
 		      b->front_req, b->front_cum, b->side_cls, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
-		      b->proto, b->proto_at };
+		      b->proto, b->proto_at, b->nx, b->static_nx, b->proto_x };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	free(b);
@@ -1623,14 +1670,16 @@ int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_fol
 static CM__INLINE void add_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd, int32_t r, int x,
                                     int y)
 {
-	b->nodes[r].nfol++;
-	b->nodes[r].fol[player]++;
+	node_x *rx = &b->nx[r];
+	if (!b->nodes[r].nfol++)
+		memset(rx->fol, 0, sizeof rx->fol); /* the feature's first */
+	rx->fol[player]++;
 	cm_follower *fo = &b->fol[b->n_fol];
 	fo->player = player;
 	fo->kind = kind;
 	fo->x = x;
 	fo->y = y;
-	fo->feature = b->nodes[nd].feat;
+	fo->feature = b->nx[nd].feat;
 	b->fol_node[b->n_fol++] = nd;
 }
 
@@ -1664,7 +1713,7 @@ int cm_board_deploy(cm_board *b, int f, cm_follower_kind kind)
 
 void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd)
 {
-	int s = b->nodes[nd].sq;
+	int s = b->nx[nd].sq;
 	int y = cm__row(b, s);
 	add_follower(b, player, kind, nd, cm__find(b->nodes, nd), s - y * b->cols, y);
 }
@@ -1700,7 +1749,7 @@ int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *ou
 	}
 	out->scored = (n[r].flags & NF_DONE) != 0;
 	for (int p = 0; p < CM_MAX_PLAYERS; p++)
-		out->followers[p] = n[r].fol[p];
+		out->followers[p] = n[r].nfol ? b->nx[r].fol[p] : 0;
 	out->inn = (n[r].flags & NF_INN) != 0;
 	out->cathedral = (n[r].flags & NF_CATHEDRAL) != 0;
 	out->bigcity = (n[r].flags & NF_BIGCITY) != 0;
@@ -1729,8 +1778,8 @@ void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
 	r = n[r].parent;
 	int32_t best = n[r].minp; /* kept by unite */
 	if (best >= 0) {
-		it->x = n[best].sq % b->cols;
-		it->y = n[best].sq / b->cols;
-		it->feature = n[best].feat;
+		it->x = b->nx[best].sq % b->cols;
+		it->y = b->nx[best].sq / b->cols;
+		it->feature = b->nx[best].feat;
 	}
 }

@@ -16,7 +16,8 @@ enum { REQ_ANY = 0, REQ_FIELD = 1, REQ_ROAD = 2, REQ_CITY = 3 };
 
 /* Node flags. */
 enum {
-	NF_MULTI = 1,     /* the square holds another piece of the same kind (BASE-TILE-COUNT) */
+	NF_MULTI = 1,     /* the square holds another road or city piece of the same kind
+	                   * (BASE-TILE-COUNT); on a root: some piece under it does */
 	NF_INN = 2,
 	NF_CATHEDRAL = 4,
 	NF_BIGCITY = 8,   /* a printed big-city piece (MAP-BIGCITY-SCORE) */
@@ -29,27 +30,29 @@ enum {
 /* What the engine precomputes for a tile type (or a big-city piece, which
  * is never rotated). */
 typedef struct {
-	/* what every placement reads first, then the per-requirement tables
-	 * random play scans, then what scoring reads */
+	/* what a placement reads (of the tile put and of its neighbours)
+	 * first, in the first two cache lines; then what scoring, the
+	 * board's checks and a new board read (type_info is 856 bytes, a
+	 * deck's are more than the L1 cache holds) */
 	uint8_t n_feat;
 	int8_t mon;                        /* monastery or abbey feature, -1 */
 	bool abbey;                        /* has an abbey feature: never drawn */
 	uint32_t roadcity;                 /* bit f: feature f is a road or a city */
-	uint8_t kind[CM_MAX_FEATURES];
-	int8_t slot[4][12];                /* per rotation: feature on each slot */
-	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
-	uint8_t whole[4];                  /* per rotation: bit s when one feature holds side s's 3 slots */
-	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
-	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
-	uint8_t arms[CM_MAX_FEATURES];
-	uint8_t open0[CM_MAX_FEATURES];    /* sides a road or city touches */
-	uint8_t nflags[CM_MAX_FEATURES];   /* NF_MULTI, NF_INN, NF_CATHEDRAL */
-	uint32_t touches[CM_MAX_FEATURES]; /* fields: cities on the tile */
 	/* deck types: rotcnt then rotmask in the deck's table of distinct
 	 * ones (cm_deck.fit; types of one edge pattern share it), so the
 	 * frontier scans of random play touch few cache lines; NULL for
 	 * big-city pieces */
 	const uint8_t *fit;
+	int8_t slot[4][12];                /* per rotation: feature on each slot */
+	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
+	uint8_t whole[4];                  /* per rotation: bit s when one feature holds side s's 3 slots */
+	uint8_t kind[CM_MAX_FEATURES];
+	uint8_t arms[CM_MAX_FEATURES];
+	uint8_t open0[CM_MAX_FEATURES];    /* sides a road or city touches */
+	uint8_t nflags[CM_MAX_FEATURES];   /* NF_MULTI, NF_INN, NF_CATHEDRAL */
+	uint32_t touches[CM_MAX_FEATURES]; /* fields: cities on the tile */
+	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
+	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
 } type_info;
 
 /* A deck's fit table (cm_deck.fit) per edge pattern: rotcnt[256],
@@ -74,24 +77,32 @@ struct cm_deck {
  * without a feature). */
 int cm__type_info(const cm_tile_type *t, type_info *ti);
 
+/* A feature piece, split in two: what a union, a find and the checks of
+ * a turn read (node, 32 bytes: two to a cache line, so the pieces a
+ * game touches stay in the L1 cache), and what only rarer steps read
+ * (node_x: squares, the NF_MULTI lists, followers per player), in a
+ * parallel array (cm_board.nx). */
 typedef struct {
 	int32_t parent; /* the root itself (a union relabels the smaller set's pieces) */
 	int32_t next;   /* circular list of the pieces under one root */
-	int32_t mnext;  /* circular list of the NF_MULTI pieces under one root */
-	int32_t mhead;  /* roots: a piece of that list, -1 when empty */
-	int32_t sq;     /* tile identity: square index, or n_squares + k for a print or ferry */
+	int32_t size;   /* roots: pieces */
 	int32_t open;   /* roots: open edges; monasteries: neighbours missing */
 	int32_t tiles;  /* roots: BASE-TILE-COUNT */
 	int32_t arms;
-	int32_t size;   /* roots: pieces */
-	int32_t nmulti; /* roots: NF_MULTI pieces */
 	int32_t minp;   /* roots: the lowest-numbered piece on a square, -1 (cm__item_where) */
 	uint8_t kind;
 	uint8_t flags;
-	uint8_t feat;   /* feature index on its square, 255 for prints and ferries */
 	uint16_t nfol;  /* roots: followers (6 players x up to 255) */
-	uint8_t fol[CM_MAX_PLAYERS];
 } node;
+
+typedef struct {
+	int32_t sq;     /* tile identity: square index, or n_squares + k for a print or ferry */
+	int32_t mhead;  /* roots with NF_MULTI: a piece of the list below */
+	int32_t mnext;  /* NF_MULTI pieces: circular list of those under one root */
+	int32_t nmulti; /* roots with NF_MULTI: NF_MULTI pieces */
+	uint8_t feat;   /* feature index on its square, 255 for prints and ferries */
+	uint8_t fol[CM_MAX_PLAYERS]; /* roots with nfol > 0 (set by the first follower) */
+} node_x;
 
 /* What lies across a side of a square (cm_board.side_cls). */
 enum { SC_PLAYABLE = 0, SC_BIGCITY = 1, SC_NONE = 2 };
@@ -168,6 +179,7 @@ struct cm_board {
 	uint8_t *play8, *bc8; /* per square: playable / big-city squares among the 8 around */
 	uint8_t *req0, *sflags0;
 	node *static_nodes;
+	node_x *static_nx;
 	int n_static;
 	int n_playable;
 
@@ -194,8 +206,10 @@ struct cm_board {
 	uint8_t *isl_open;
 	uint8_t *ferry_used;
 	node *nodes;
+	node_x *nx;         /* per node, its rarer half */
 	int n_nodes, max_nodes;
 	node *proto;        /* per deck type, its pieces as a new tile's (links at 0) */
+	node_x *proto_x;    /* their rarer halves (square 0) */
 	int32_t *proto_at;  /* per deck type: its first piece in proto */
 	uint32_t *stamp;    /* per square, for counting squares once */
 	uint32_t *nstamp;   /* per node, for counting roots once */

@@ -18,17 +18,17 @@ cm_score_item *cm__item(cm_board *b)
 	return it;
 }
 
-/* The players with the most followers in nd->fol (the seats of the game,
- * np: the others hold none). */
-static unsigned majority(const node *nd, int np)
+/* The players with the most followers in fol (the seats of the game, np:
+ * the others hold none). */
+static unsigned majority(const uint8_t *fol, int np)
 {
 	int max = 0;
 	for (int p = 0; p < np; p++)
-		if (nd->fol[p] > max)
-			max = nd->fol[p];
+		if (fol[p] > max)
+			max = fol[p];
 	unsigned m = 0;
 	for (int p = 0; max && p < np; p++)
-		if (nd->fol[p] == max)
+		if (fol[p] == max)
 			m |= 1u << p;
 	return m;
 }
@@ -63,7 +63,7 @@ void cm__return_followers(cm_board *b, int32_t r)
 				/* WAGON-MOVE: it waits for its move (wagon.c) */
 				wagon_wait *w = &b->wait[b->n_wait++];
 				w->player = (int8_t)b->fol[i].player;
-				w->sq = n[b->fol_node[i]].sq;
+				w->sq = b->nx[b->fol_node[i]].sq;
 				w->root = r;
 			} else {
 				b->supply[b->fol[i].player]++;
@@ -74,8 +74,7 @@ void cm__return_followers(cm_board *b, int32_t r)
 		b->fol_node[k++] = b->fol_node[i];
 	}
 	b->n_fol = k;
-	n[r].nfol = 0;
-	memset(n[r].fol, 0, sizeof n[r].fol);
+	n[r].nfol = 0; /* and nx[r].fol no longer read */
 }
 
 /* MAP-TOWN option 3: empty town squares orthogonally next to a tile of
@@ -87,7 +86,7 @@ static int visible_towns(cm_board *b, int32_t r)
 	int cnt = 0;
 	int32_t p = r;
 	do {
-		int s = n[p].sq;
+		int s = b->nx[p].sq;
 		if (s < b->n_sq)
 			for (int d = 0; d < 4; d++) {
 				int q = cm__nb(b, s, d);
@@ -119,7 +118,7 @@ void cm__score_feature(cm_board *b, int32_t r, bool final, bool give)
 	} else {
 		points = 2 * nd->tiles + 2 * nd->arms;
 	}
-	unsigned players = nd->nfol ? majority(nd, b->n_players) : 0;
+	unsigned players = nd->nfol ? majority(b->nx[r].fol, b->n_players) : 0;
 	if (b->want_items) {
 		cm_score_item *it = cm__item(b);
 		it->type = CM_ITEM_FEATURE;
@@ -170,7 +169,7 @@ void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 	node *nd = &b->nodes[m];
 	/* MAP-MONASTERY-EDGE: tiles and printed big-city squares around */
 	int tiles = b->play8[s] - nd->open + b->bc8[s];
-	unsigned players = nd->nfol ? majority(nd, b->n_players) : 0;
+	unsigned players = nd->nfol ? majority(b->nx[m].fol, b->n_players) : 0;
 	if (b->want_items) {
 		cm_score_item *it = cm__item(b);
 		it->type = CM_ITEM_FEATURE;
@@ -192,7 +191,7 @@ void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 		it->players = players;
 		it->x = s % b->cols;
 		it->y = s / b->cols;
-		it->feature = nd->feat;
+		it->feature = b->nx[m].feat;
 	}
 	if (give)
 		award_pts(b, CM_ITEM_FEATURE, nd->kind, 1 + tiles, players, final);
@@ -293,7 +292,7 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	} else {
 		b->extra_taken = false;
 		int next = b->cur + 1;
-		b->cur = next == b->n_players ? 0 : next;
+		b->cur = next & -(next != b->n_players); /* next == n_players ? 0 : next, without a branch */
 	}
 	b->last_sq = -1;
 	b->deployed = false;
@@ -323,11 +322,11 @@ static int field_cities(cm_board *b, int32_t fr, int32_t *out, int max)
 	int cnt = 0;
 	int32_t p = fr;
 	do {
-		int s = n[p].sq;
+		int s = b->nx[p].sq;
 		const type_info *ti = cm__sq_info(b, s);
 		int32_t lo;
 		cm__sq_nodes(b, s, &lo);
-		uint32_t t = ti ? ti->touches[n[p].feat] : 0;
+		uint32_t t = ti ? ti->touches[b->nx[p].feat] : 0;
 		for (int c = 0; t; c++, t >>= 1) {
 			if (!(t & 1))
 				continue;
@@ -392,12 +391,11 @@ static int farmers_c1(cm_board *b, const int32_t *roots, int nr)
 		qsort(pv, np, sizeof *pv, pair_cmp);
 	for (size_t i = 0; i < np;) {
 		size_t j = i;
-		node tally;
-		memset(&tally, 0, sizeof tally);
+		uint8_t tally[CM_MAX_PLAYERS] = { 0 };
 		for (; j < np && pv[j].city == pv[i].city; j++)
 			for (int p = 0; p < CM_MAX_PLAYERS; p++)
-				tally.fol[p] = (uint8_t)(tally.fol[p] + n[pv[j].field].fol[p]);
-		unsigned players = majority(&tally, b->n_players);
+				tally[p] = (uint8_t)(tally[p] + b->nx[pv[j].field].fol[p]); /* fields with farmers */
+		unsigned players = majority(tally, b->n_players);
 		if (b->want_items) {
 			cm_score_item *it = cm__item(b);
 			it->type = CM_ITEM_FEATURE;
@@ -458,7 +456,7 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 		if ((n[i].kind == CM_FEAT_ROAD || n[i].kind == CM_FEAT_CITY) && n[i].open > 0)
 			cm__score_feature(b, i, true, true);
 		else if (n[i].kind == CM_FEAT_MONASTERY || n[i].kind == CM_FEAT_ABBEY)
-			cm__score_monastery(b, i, n[i].sq, true, true);
+			cm__score_monastery(b, i, b->nx[i].sq, true, true);
 	}
 	int rc = 0;
 	if (b->rules.farmers == CM_FARMERS_C1) {
@@ -469,7 +467,7 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 			if (n[i].kind != CM_FEAT_FIELD)
 				continue;
 			int k = field_cities(b, i, NULL, 0);
-			unsigned players = majority(&n[i], b->n_players);
+			unsigned players = majority(b->nx[i].fol, b->n_players); /* i has followers */
 			if (b->want_items) {
 				cm_score_item *it = cm__item(b);
 				it->type = CM_ITEM_FEATURE;

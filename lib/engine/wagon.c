@@ -211,12 +211,12 @@ static void c1_adjacent(ctx *c)
 	node *n = b->nodes;
 	int32_t F = c->w->root, p = F;
 	do {
-		int s = n[p].sq;
+		int s = b->nx[p].sq;
 		if (s < b->n_sq) {
 			const cm_tile_type *t = sq_type(b, s);
 			const type_info *ti = cm__sq_info(b, s);
 			int32_t lo;
-			int k = cm__sq_nodes(b, s, &lo), f = n[p].feat;
+			int k = cm__sq_nodes(b, s, &lo), f = b->nx[p].feat;
 			for (size_t i = 0; t && i < t->n_contacts; i++) {
 				uint32_t m = t->contacts[i];
 				if (!((m >> f) & 1))
@@ -289,7 +289,7 @@ static cm_wagon_why judge(const ctx *c, int32_t nd)
 	if (n[r].nfol)
 		return CM_WAGON_OCCUPIED;
 	if (!c->c1)
-		return in_range(b, n[nd].sq, c->w->sq) ? CM_WAGON_ALLOWED : CM_WAGON_TOO_FAR;
+		return in_range(b, b->nx[nd].sq, c->w->sq) ? CM_WAGON_ALLOWED : CM_WAGON_TOO_FAR;
 	if (b->wmark[r] != c->ep)
 		return CM_WAGON_NOT_ADJACENT;
 	if (n[r].kind == CM_FEAT_CITY && n[c->w->root].kind == CM_FEAT_CITY)
@@ -327,9 +327,9 @@ static void fill(const ctx *c, int32_t nd, cm_wagon_dest *o)
 	memset(&it, 0, sizeof it);
 	it.x = it.y = it.feature = -1;
 	cm__item_where(b, r, &it);
-	o->x = n[nd].sq % b->cols;
-	o->y = n[nd].sq / b->cols;
-	o->feature = n[nd].feat;
+	o->x = b->nx[nd].sq % b->cols;
+	o->y = b->nx[nd].sq / b->cols;
+	o->feature = b->nx[nd].feat;
 	o->fx = it.x;
 	o->fy = it.y;
 	o->ffeature = it.feature;
@@ -427,7 +427,7 @@ int cm_board_wagon_move(cm_board *b, int x, int y, int f)
 		b->wagons[w.player]++; /* "or take it back" */
 		b->stats.wagon_returns++;
 	}
-	cm__log_move(b, CM_MOVE_WAGON, 0, nd >= 0 ? b->nodes[nd].sq : -1, 0);
+	cm__log_move(b, CM_MOVE_WAGON, 0, nd >= 0 ? b->nx[nd].sq : -1, 0);
 	move_rec *mv = &b->log[b->n_log - 1];
 	mv->player = (uint8_t)w.player;
 	mv->feature = (int8_t)(nd >= 0 ? f : -1);
