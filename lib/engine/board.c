@@ -375,11 +375,11 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	assert(b->n_nodes + ti->n_feat <= b->max_nodes);
 	b->n_nodes += ti->n_feat;
 	const node *pr = &b->proto[b->proto_at[t]];
-	const node_x *px = &b->proto_x[b->proto_at[t]];
 	node_x *nx = b->nx;
-	/* init_node from the type's templates (init_node with index 0 and
-	 * square 0: the links, sq, mnext and minp 0, mhead 0 or -1), so
-	 * ORing in the index i and the square sets them without a branch.
+	/* init_node from the type's template (init_node with index 0: the
+	 * links and minp 0), so ORing in the index i sets them without a
+	 * branch; node_x needs none (mhead, mnext and nmulti are read only
+	 * under NF_MULTI, so they are set as for a piece that has it).
 	 * The first NODE_SPARE + 1 pieces whatever the tile's count (most
 	 * tiles have 2 to 4), the rest in a loop: no loop exit at a count
 	 * that changes with every tile to mispredict; the pieces past the
@@ -388,23 +388,21 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	int f = 0, nfeat = ti->n_feat;
 #ifdef NODE_SSE2
 	/* node: the links in the first vector, minp in the second; node_x:
-	 * sq, mhead and mnext in its first, then feat (the followers are set
-	 * by the first follower) */
+	 * sq, mhead, mnext and nmulti in its first 16 bytes, then feat (the
+	 * followers are set by the first follower) */
 	__m128i vl = _mm_setr_epi32(base, base, 0, 0), vm = _mm_setr_epi32(0, 0, base, 0);
-	__m128i vx = _mm_setr_epi32(s, base, base, 0);
+	__m128i vx = _mm_setr_epi32(s, base, base, 1);
 	const __m128i one = _mm_setr_epi32(1, 1, 0, 0), onex = _mm_setr_epi32(0, 1, 1, 0);
 #define INIT_PIECE()                                                                                   \
 	do {                                                                                           \
-		const char *src = (const char *)&pr[f], *srx = (const char *)&px[f];                   \
-		char *dst = (char *)&n[base + f], *dsx = (char *)&nx[base + f];                        \
+		const char *src = (const char *)&pr[f];                                                \
+		char *dst = (char *)&n[base + f];                                                      \
 		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);                      \
 		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));               \
-		__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)srx);                      \
-		__m128i x3 = _mm_loadl_epi64((const __m128i *)(const void *)(srx + 16));               \
 		_mm_storeu_si128((__m128i *)(void *)dst, _mm_or_si128(x0, vl));                        \
 		_mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_or_si128(x1, vm));                 \
-		_mm_storeu_si128((__m128i *)(void *)dsx, _mm_or_si128(x2, vx));                        \
-		_mm_storel_epi64((__m128i *)(void *)(dsx + 16), x3);                                   \
+		_mm_storeu_si128((__m128i *)(void *)&nx[base + f], vx);                                \
+		nx[base + f].feat = (uint8_t)f;                                                        \
 		vl = _mm_add_epi32(vl, one);                                                           \
 		vm = _mm_add_epi32(vm, _mm_setr_epi32(0, 0, 1, 0));                                    \
 		vx = _mm_add_epi32(vx, onex);                                                          \
@@ -417,10 +415,10 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		node_x *x = &nx[i];                                                                    \
 		*nd = pr[f];                                                                           \
 		nd->parent = nd->next = nd->minp = i;                                                  \
-		*x = px[f];                                                                            \
-		x->mnext = i;                                                                          \
-		x->mhead = px[f].mhead | i;                                                            \
 		x->sq = s;                                                                             \
+		x->mhead = x->mnext = i;                                                               \
+		x->nmulti = 1;                                                                         \
+		x->feat = (uint8_t)f;                                                                  \
 	} while (0)
 #endif
 	for (; f <= NODE_SPARE; f++)
@@ -1285,11 +1283,11 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	for (size_t i = 0; i < deck->n_types; i++)
 		b->proto_at[i + 1] = b->proto_at[i] + deck->info[i].n_feat;
 	ALLOC(b->proto, b->proto_at[deck->n_types] + NODE_SPARE); /* spares: zeros */
-	ALLOC(b->proto_x, b->proto_at[deck->n_types] + NODE_SPARE);
 	for (size_t i = 0; i < deck->n_types; i++) {
 		const type_info *ti = &deck->info[i];
+		node_x x; /* cm__put_tile sets node_x itself */
 		for (int f = 0; f < ti->n_feat; f++)
-			init_node(&b->proto[b->proto_at[i] + f], &b->proto_x[b->proto_at[i] + f], 0, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
+			init_node(&b->proto[b->proto_at[i] + f], &x, 0, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
 			          ti->open0[f], ti->arms[f]);
 	}
 	ALLOC(b->pile, deck->total + 1);
@@ -1348,7 +1346,7 @@ void cm_board_free(cm_board *b)
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
 		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
 		      b->front_req, b->front_cum, b->side_cls, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
-		      b->proto, b->proto_at, b->nx, b->static_nx, b->proto_x };
+		      b->proto, b->proto_at, b->nx, b->static_nx };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	free(b);
