@@ -175,51 +175,18 @@ static CM__INLINE void init_node(node *nd, node_x *x, int32_t i, int32_t sq, uin
 	nd->minp = feat != 255 ? i : -1; /* prints and ferries lie on no square */
 }
 
-/* Joins the pieces that meet across side d of a square (features a, slot
- * table sa) and its neighbour (features c, slot table sc). Roads and
- * cities join on the middle slot and close one open edge each; fields
- * join slot by slot. An abbey closes what it meets. */
-static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc,
-                                 bool abbey, bool whole)
+/* unite where a turn rarely goes (abbeys, big cities, the map edge) and
+ * for the static board: one copy, not one inlined per call */
+static __attribute__((noinline)) int32_t unite_rare(cm_board *b, int32_t a, int32_t c)
+{
+	return unite(b, a, c);
+}
+
+/* join_side with an abbey on either piece: it closes what it meets. */
+static __attribute__((noinline)) void join_abbey(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c,
+                                                 const int8_t *sc)
 {
 	node *n = b->nodes;
-	if (!abbey && whole) {
-		/* one feature along the side on both pieces: the three slot
-		 * pairs are one pair, joined once (the loop below would too) */
-		int32_t x = a + sa[3 * d + 1], y = c + sc[facing[3 * d + 1]];
-		int kx = n[x].kind;
-		if (kx != n[y].kind)
-			return;
-		if (kx == CM_FEAT_FIELD) {
-			unite(b, x, y);
-		} else if (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY) {
-			int32_t r = unite(b, x, y);
-			n[r].open -= 2;
-		}
-		return;
-	}
-	if (!abbey) {
-		/* neither piece has an abbey feature: the slots in order, a
-		 * slot pair just joined not joined again (a no-op) */
-		int32_t px = -1, py = -1;
-		for (int p = 0; p < 3; p++) {
-			int ia = 3 * d + p;
-			int32_t x = a + sa[ia], y = c + sc[facing[ia]];
-			int kx = n[x].kind;
-			if (kx != n[y].kind)
-				continue;
-			if (kx == CM_FEAT_FIELD) {
-				if (x != px || y != py)
-					unite(b, x, y);
-				px = x;
-				py = y;
-			} else if (p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
-				int32_t r = unite(b, x, y);
-				n[r].open -= 2;
-			}
-		}
-		return;
-	}
 	for (int p = 0; p < 3; p++) {
 		int ia = 3 * d + p, ic = facing[ia];
 		int32_t x = a + sa[ia], y = c + sc[ic];
@@ -235,12 +202,66 @@ static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d
 		if (kx != ky)
 			continue; /* corners of a city side, or a mismatch legality refused */
 		if (kx == CM_FEAT_FIELD) {
-			unite(b, x, y);
+			unite_rare(b, x, y);
 		} else if (p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
-			int32_t r = unite(b, x, y);
+			int32_t r = unite_rare(b, x, y);
 			n[r].open -= 2;
 		}
 	}
+}
+
+/* Joins the pieces that meet across side d of a square (features a, slot
+ * table sa) and its neighbour (features c, slot table sc). Roads and
+ * cities join on the middle slot and close one open edge each; fields
+ * join slot by slot (a field's open count is 0, so subtracting 2 from
+ * any road, city or field root joined closes exactly the roads' and
+ * cities' edges, and each path has one unite to inline). An abbey closes
+ * what it meets. */
+static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc,
+                                 bool abbey, bool whole)
+{
+	node *n = b->nodes;
+	if (abbey) {
+		join_abbey(b, a, sa, d, c, sc);
+		return;
+	}
+	if (whole) {
+		/* one feature along the side on both pieces: the three slot
+		 * pairs are one pair, joined once (the loop below would too) */
+		int32_t x = a + sa[3 * d + 1], y = c + sc[facing[3 * d + 1]];
+		int kx = n[x].kind;
+		if (kx == n[y].kind && (kx == CM_FEAT_FIELD || kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
+			int32_t r = unite(b, x, y);
+			n[r].open -= kx == CM_FEAT_FIELD ? 0 : 2;
+		}
+		return;
+	}
+	/* the slots in order, a field slot pair just joined not joined
+	 * again (a no-op) */
+	int32_t px = -1, py = -1;
+	for (int p = 0; p < 3; p++) {
+		int ia = 3 * d + p;
+		int32_t x = a + sa[ia], y = c + sc[facing[ia]];
+		int kx = n[x].kind;
+		if (kx != n[y].kind)
+			continue;
+		bool field = kx == CM_FEAT_FIELD;
+		if (field ? x != px || y != py : p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
+			int32_t r = unite(b, x, y);
+			n[r].open -= field ? 0 : 2;
+		}
+		if (field) {
+			px = x;
+			py = y;
+		}
+	}
+}
+
+/* join_side for a big-city piece's side: rare, one copy. */
+static __attribute__((noinline)) void join_side_rare(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c,
+                                                     const int8_t *sc, bool abbey, bool whole)
+{
+	join_side(b, a, sa, d, c, sc, abbey, whole);
 }
 
 /* ---- the frontier ---- */
@@ -336,7 +357,7 @@ static CM__INLINE void put_side(cm_board *b, const type_info *ti, int r, int s, 
 	} else if (cls == SC_BIGCITY) {
 		int q = s + b->off4[d];
 		const type_info *qi = &b->bc_info[b->bc_type[q]];
-		join_side(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey,
+		join_side_rare(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey,
 		          (ti->whole[r] >> d) & (qi->whole[0] >> ((d + 2) & 3)) & 1);
 	} else {
 		/* the map edge: a printed segment joins, anything else closes */
@@ -353,7 +374,7 @@ static CM__INLINE void put_side(cm_board *b, const type_info *ti, int r, int s, 
 		if (kx != CM_FEAT_ROAD && kx != CM_FEAT_CITY)
 			return;
 		if (st >= 0 && n[st].kind == kx) {
-			int32_t rt = unite(b, x, st);
+			int32_t rt = unite_rare(b, x, st);
 			n[rt].open -= 2;
 		} else {
 			int32_t rt = cm__find(n, x);
@@ -827,7 +848,7 @@ static int build_static(cm_board *b, cm_diags *d)
 				int ia = 3 * k + p, ic = cm_slot_facing(ia);
 				int32_t x = b->bc_base[s] + sa[ia], y = b->bc_base[q] + sc[ic];
 				if (n[x].kind == n[y].kind)
-					unite(b, x, y);
+					unite_rare(b, x, y);
 			}
 		}
 	}
