@@ -83,6 +83,24 @@ __attribute__((target("ssse3"))) static size_t interleave16(const uint8_t *a, co
 	return i;
 }
 
+__attribute__((target("ssse3"))) static size_t pairs16(const uint8_t *pairs, size_t n, const uint8_t tab[16], uint8_t *out)
+{
+	const __m128i t = _mm_loadu_si128((const __m128i *)(const void *)tab);
+	/* the bits of a pair that must be clear: a first byte of 16 or more, any second byte */
+	const __m128i off = _mm_set1_epi16((short)0xFFF0);
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(const void *)(pairs + 2 * i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(pairs + 2 * i + 16));
+		__m128i x = _mm_and_si128(_mm_or_si128(a, b), off);
+		if (_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())) != 0xFFFF)
+			break;
+		/* the first bytes, packed: the second bytes are zero */
+		_mm_storeu_si128((__m128i *)(void *)(out + i), _mm_shuffle_epi8(t, _mm_packus_epi16(a, b)));
+	}
+	return i;
+}
+
 static bool simd(void)
 {
 	return !cm__bytes_portable && __builtin_cpu_supports("ssse3");
@@ -101,6 +119,18 @@ bool cm_charmap_decode(const cm_charmap *m, const unsigned char *src, uint8_t *d
 	for (; i < n; i++)
 		acc |= dst[i] = m->tab[src[i]];
 	return !bad && !(acc & 0x80);
+}
+
+size_t cm_bytes_pairs_run(const uint8_t *pairs, size_t n, const uint8_t tab[16], uint8_t *out)
+{
+	size_t i = 0;
+#ifdef HAVE_SSSE3
+	if (simd())
+		i = pairs16(pairs, n, tab, out);
+#endif
+	for (; i < n && !pairs[2 * i + 1] && pairs[2 * i] < 16; i++)
+		out[i] = tab[pairs[2 * i]];
+	return i;
 }
 
 void cm_bytes_interleave(const uint8_t *a, const uint8_t *b, uint8_t *out, size_t n)

@@ -25,6 +25,9 @@ void cm_charmap_init(cm_charmap *m, const char *chars, const uint8_t *vals, size
 bool cm_charmap_decode(const cm_charmap *m, const unsigned char *src, uint8_t *dst, size_t n);
 /* out[2i] = a[i], out[2i+1] = b[i] for i < n. */
 void cm_bytes_interleave(const uint8_t *a, const uint8_t *b, uint8_t *out, size_t n);
+/* The run of pairs at the start of pairs[0..2n) whose second byte is 0 and
+ * first below 16: out[i] = tab[pairs[2i]] for each; returns its length. */
+size_t cm_bytes_pairs_run(const uint8_t *pairs, size_t n, const uint8_t tab[16], uint8_t *out);
 /* Tests: the portable code only (true), or the processor's where it has it. */
 extern bool cm__bytes_portable;
 

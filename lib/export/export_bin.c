@@ -733,9 +733,12 @@ int cm_export_bin_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets
 	return encode(m, sets, n_sets, true, 2, hint, out, len, NULL, 0, NULL);
 }
 
-int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out)
+int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out, bool *in_range)
 {
 	memset(out, 0, sizeof *out);
+	if (in_range)
+		*in_range = false;
+	uint32_t bad = 0; /* a square out of range */
 	size_t n_sq = (size_t)m->cols * (size_t)m->rows, n = 0, cap = 64;
 	if (n_sq >= NONE32 / 2)
 		return CM_ELIMIT;
@@ -750,12 +753,28 @@ int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out)
 	for (size_t i = 0; !rc && i < n_sq; i++) {
 		const cm_square *s = &m->squares[i];
 		g[2 * i] = s->kind;
+		uint32_t more;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* the four prints as one word: kinds in bytes 0, 2, 4, 6 and arms
+		 * in the others; kind e moved to bits 2e (the same truncated OR) */
+		uint64_t pv;
+		memcpy(&pv, s->print, 8);
+		uint64_t k = pv & 0x00FF00FF00FF00FFull;
+		g[2 * i + 1] = (uint8_t)(k | k >> 14 | k >> 28 | k >> 42);
+		more = (uint32_t)((pv & 0xFF00FF00FF00FF00ull) != 0);
+		/* in range without an island or big city: a kind and print kinds */
+		bad |= (uint32_t)(s->kind >= CM_SQ_KIND_COUNT) | (uint32_t)((k & 0x00FC00FC00FC00FCull) != 0);
+#else
 		g[2 * i + 1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
 		                         s->print[3].kind << 6);
+		more = (uint32_t)(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms);
+		bad |= (uint32_t)(s->kind >= CM_SQ_KIND_COUNT) |
+		       (uint32_t)((s->print[0].kind | s->print[1].kind | s->print[2].kind | s->print[3].kind) > CM_PRINT_CITY);
+#endif
 		if (!((unsigned)(has[i / 8] >> (i % 8) & 1u) | s->arms | (uint32_t)(s->island + 1) |
-		      (uint32_t)(s->bigcity + 1) | s->print[0].arms | s->print[1].arms | s->print[2].arms |
-		      s->print[3].arms))
+		      (uint32_t)(s->bigcity + 1) | more))
 			continue;
+		bad |= (uint32_t)!cm__square_in_range(m, s);
 		if (n == cap) {
 			size_t *p = realloc(sq, 2 * cap * sizeof *sq);
 			if (!p) {
@@ -776,6 +795,8 @@ int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out)
 	out->grid = g;
 	out->sq = sq;
 	out->n_sq = n;
+	if (in_range)
+		*in_range = !bad;
 	return 0;
 }
 

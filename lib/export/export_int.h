@@ -58,11 +58,13 @@ typedef struct {
 	const size_t *sq;
 	size_t n_sq;
 } cm_export_grid_hint;
-/* The hint of a checked m from one pass over its squares (the pack
- * writer's, shared by the hash, the grid texts and the binary): grid and
- * sq are new buffers, freed by cm_export_grid_hint_free. 0 or CM_ENOMEM,
- * CM_ELIMIT. */
-int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out);
+/* The hint of m (squares allocated, cols x rows) from one pass over its
+ * squares (the pack writer's, shared by the model check, the hash, the
+ * grid texts and the binary): grid and sq are new buffers, freed by
+ * cm_export_grid_hint_free. With in_range, *in_range says whether every
+ * square passed cm__square_in_range on the way (the model checker's test
+ * of a square: CM__MODEL_GRID_OK). 0 or CM_ENOMEM, CM_ELIMIT. */
+int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out, bool *in_range);
 void cm_export_grid_hint_free(cm_export_grid_hint *h);
 /* cm_export_bin_checked in major version 2 with the hint: the same bytes
  * for a true hint. */

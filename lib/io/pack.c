@@ -18,6 +18,7 @@
 #include "carcamap/export.h"
 #include "carcamap/pack.h"
 #include "export/export_int.h"
+#include "io/pack_int.h"
 #include "io/schema_int.h"
 #include "model/map_int.h"
 #include "base/bytes_int.h"
@@ -44,6 +45,11 @@ struct cm_pack {
 static int pack_hash_version(const cm_pack *p)
 {
 	return p->version >= 3 ? 2 : 1;
+}
+
+int cm__pack_hash_version(const cm_pack *p)
+{
+	return pack_hash_version(p);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -941,6 +947,19 @@ static int put_grid(wr *w, const cm_map *m, const cm_export_grid_hint *gh, size_
 	const uint8_t *r = gh->grid;
 	for (size_t y = 0; y < rows; y++) {
 		for (size_t x = 0; x < cols; x++, r += 2) {
+			/* a run of squares without a print (when this one and the next
+			 * have none): their kinds 16 at a time, a '.' each in the prints */
+			size_t run = !r[1] && x + 1 < cols && !r[3] ?
+			                     cm_bytes_pairs_run(r, cols - x, (const uint8_t *)kch, (uint8_t *)q) : 0;
+			if (run) {
+				memset(t, '.', run);
+				q += run;
+				t += run;
+				x += run;
+				r += 2 * run;
+				if (x == cols)
+					break;
+			}
 			*q++ = kch[r[0]];
 			if (!r[1]) { /* dense: a square without a print is one '.' */
 				*t++ = '.';
@@ -1039,13 +1058,21 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32], const cm_expo
 	return rc;
 }
 
-static int cmp_map(const void *a, const void *b)
+/* A map and its grid hint, sorted together. */
+typedef struct {
+	cm_map *m;
+	cm_export_grid_hint h;
+} hinted;
+
+static int cmp_hinted(const void *a, const void *b)
 {
-	return strcmp((*(cm_map *const *)a)->id, (*(cm_map *const *)b)->id);
+	return strcmp(((const hinted *)a)->m->id, ((const hinted *)b)->m->id);
 }
 
+
 /* Every check cm_pack_write makes before touching the file system. */
-static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t n_sets,
+/* grid_ok[i]: the grid hint's pass found every square of maps[i] in range */
+static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t n_sets, const bool *grid_ok,
                         cm_diags *d)
 {
 	/* the one model checker (model_check.c) */
@@ -1053,7 +1080,7 @@ static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t 
 	for (size_t i = 0; i < n_sets; i++)
 		model_bad |= -cm_tileset_check_model(sets[i], "CM0411", NULL, d);
 	for (size_t i = 0; i < n_maps; i++)
-		model_bad |= -cm_map_check_model(maps[i], "CM0411", NULL, d);
+		model_bad |= -cm__map_check_model_flags(maps[i], "CM0411", NULL, d, grid_ok[i] ? CM__MODEL_GRID_OK : 0);
 	if (model_bad)
 		return CM_EINVAL;
 	const char **ids = malloc((n_maps + n_sets + 1) * sizeof *ids);
@@ -1130,32 +1157,50 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 	wr w = { NULL, d, path, { NULL } };
 	uint8_t *hashes = NULL;
 	cm_export_grid_hint *hints = NULL;
+	hinted *hm = malloc((n_maps + 1) * sizeof *hm);
+	bool *grid_ok = calloc(n_maps + 1, sizeof *grid_ok);
 	cm_map **maps = malloc((n_maps + 1) * sizeof *maps);
 	cm_tileset **sets = malloc((n_sets + 1) * sizeof *sets);
-	if (!maps || !sets) {
-		rc = CM_ENOMEM;
-		goto out;
-	}
-	if (n_maps)
-		memcpy(maps, maps_in, n_maps * sizeof *maps);
-	if (n_sets)
-		memcpy(sets, sets_in, n_sets * sizeof *sets);
-	if ((rc = check_inputs(maps, n_maps, sets, n_sets, d)) != 0)
-		goto out;
-	/* sorted insertion makes the file bytes depend on the content only */
-	qsort(maps, n_maps, sizeof *maps, cmp_map);
-	qsort(sets, n_sets, sizeof *sets, cmp_set);
 	hashes = malloc(32 * (n_maps + 1));
 	hints = calloc(n_maps + 1, sizeof *hints);
-	if (!hashes || !hints) {
+	if (!hm || !grid_ok || !maps || !sets || !hashes || !hints) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
-	/* one pass over each map's squares (the grid hint), shared by the
-	 * hash, the grid texts and the client binary */
+	/* One pass over each map's squares (the grid hint), shared by the
+	 * model check (each square's range), the hash, the grid texts and the
+	 * client binary; a map whose grid the model checker must see first
+	 * (squares missing, a size out of range) has none until it has. */
+	for (size_t i = 0; i < n_maps; i++) {
+		const cm_map *m = maps_in[i];
+		hm[i].m = maps_in[i];
+		memset(&hm[i].h, 0, sizeof hm[i].h);
+		if (m->squares && m->cols >= 1 && m->cols <= MAX_GRID && m->rows >= 1 && m->rows <= MAX_GRID &&
+		    (rc = cm_export_grid_hint_build(m, &hm[i].h, &grid_ok[i])) != 0) {
+			for (size_t k = 0; k < i; k++)
+				cm_export_grid_hint_free(&hm[k].h);
+			goto out;
+		}
+		maps[i] = hm[i].m;
+	}
+	if (n_sets)
+		memcpy(sets, sets_in, n_sets * sizeof *sets);
+	rc = check_inputs(maps, n_maps, sets, n_sets, grid_ok, d);
+	/* sorted insertion makes the file bytes depend on the content only */
+	if (!rc)
+		qsort(hm, n_maps, sizeof *hm, cmp_hinted);
+	for (size_t i = 0; i < n_maps; i++) {
+		maps[i] = hm[i].m;
+		hints[i] = hm[i].h;
+	}
+	for (size_t i = 0; i < n_maps && !rc; i++)
+		if (!hints[i].grid) /* the checker passed a map the hint did not take */
+			rc = cm_export_grid_hint_build(maps[i], &hints[i], NULL);
+	if (rc)
+		goto out;
+	qsort(sets, n_sets, sizeof *sets, cmp_set);
 	for (size_t i = 0; i < n_maps; i++)
-		if ((rc = cm_export_grid_hint_build(maps[i], &hints[i])) != 0 ||
-		    (rc = hash_v2_hinted(maps[i], sets, n_sets, &hints[i], hashes + 32 * i)) != 0)
+		if ((rc = hash_v2_hinted(maps[i], sets, n_sets, &hints[i], hashes + 32 * i)) != 0)
 			goto out;
 	const char *schema = pack_sql();
 	if (!schema) {
@@ -1224,6 +1269,8 @@ out:
 	for (size_t i = 0; hints && i < n_maps; i++)
 		cm_export_grid_hint_free(&hints[i]);
 	free(hints);
+	free(hm);
+	free(grid_ok);
 	free(maps);
 	free(sets);
 	return rc;

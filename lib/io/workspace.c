@@ -14,6 +14,7 @@
 #include "carcamap/workspace.h"
 #include "model/workspace_int.h"
 #include "base/util_int.h"
+#include "io/pack_int.h"
 #include "io/xml_int.h"
 
 void cm_workspace_set_printing(cm_workspace *w, int printing)
@@ -81,13 +82,41 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 		cm_map *m = NULL;
 		/* the stored hash must match the content: a pack edited outside
 		 * carcamap is reported (CM0408) before anything uses it */
-		int r = cm_pack_read_map_verified(p, cm_pack_map_id(p, i), d, &m);
+		const char *id = cm_pack_map_id(p, i);
+		int r = cm_pack_read_map_verified(p, id, d, &m);
+		uint8_t h[32];
+		bool known = !r && cm__pack_hash_version(p) == CM_MAP_HASH_VERSION &&
+		             cm_pack_map_hash(p, id, h) == 0;
 		if (!r)
 			r = take_map(w, m, path, d);
+		/* the verified hash, for the map the workspace holds (an equal one
+		 * already there has been kept instead) */
+		if (!r && known && cm_workspace_find_map(w, id) == m &&
+		    !cm_grow((void **)&w->hashes, &w->cap_hashes, w->n_hashes, sizeof *w->hashes)) {
+			w->hashes[w->n_hashes].m = m;
+			memcpy(w->hashes[w->n_hashes].h, h, 32);
+			w->n_hashes++;
+		}
 		if (r && !rc)
 			rc = r;
 	}
 	cm_pack_close(p);
+	return rc;
+}
+
+int cm_workspace_map_hash(const cm_workspace *w, const cm_map *m, uint8_t out[32])
+{
+	for (size_t i = 0; i < w->n_hashes; i++)
+		if (w->hashes[i].m == m) {
+			memcpy(out, w->hashes[i].h, 32);
+			return 0;
+		}
+	cm_tileset **sets = NULL;
+	size_t n = 0;
+	int rc = cm_workspace_map_sets(w, m, &sets, &n);
+	if (!rc)
+		rc = cm_map_hash(m, sets, n, out);
+	free(sets);
 	return rc;
 }
 

@@ -37,6 +37,7 @@ void cm_workspace_free(cm_workspace *w)
 	free(w->sets);
 	free(w->set_src);
 	free(w->dirs);
+	free(w->hashes);
 	free(w);
 }
 

@@ -17,6 +17,13 @@ struct cm_workspace {
 	size_t n_dirs, cap_dirs;
 	unsigned map_flags; /* cm_workspace_set_map_flags */
 	int printing;       /* cm_workspace_set_printing: a cm_edition, -1 every printing */
+	/* maps read from packs of format 3 and later, with the content hash
+	 * their reading verified (cm_workspace_map_hash) */
+	struct cm_ws_hash {
+		const cm_map *m;
+		uint8_t h[32];
+	} *hashes;
+	size_t n_hashes, cap_hashes;
 };
 
 /* Add m (or ts), read from src, taking ownership (freed on failure): an id

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* test_bytes.c: the byte kernels (base/bytes_int.h) with the processor's
  * instructions and without: a grid's characters decoded to their values,
- * every byte outside the set caught wherever it lies, and two arrays
- * merged into pairs, at every length to 100 and on a million bytes. */
+ * every byte outside the set caught wherever it lies, two arrays merged
+ * into pairs, and runs of pairs found, at every length to 100 and on a
+ * million bytes. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -136,6 +137,39 @@ static void test_bytes__interleave(void **state)
 	free(out);
 }
 
+/* The run of pairs with a zero second byte and a first below 16, its first
+ * bytes mapped: ended by a second byte or a first byte of 16 anywhere. */
+static void test_bytes__pairs_run(void **state)
+{
+	(void)state;
+	const uint8_t tab[16] = "0123456789abcdef";
+	uint8_t pairs[2 * 100], out[101];
+	for (size_t n = 0; n <= 100; n++)
+		for (size_t stop = 0; stop <= n; stop++)
+			for (int how = 0; how < 3; how++) {
+				for (size_t i = 0; i < n; i++) {
+					pairs[2 * i] = (uint8_t)((i * 7) % 16);
+					pairs[2 * i + 1] = 0;
+				}
+				if (stop < n) { /* the pair that ends the run */
+					if (how == 0)
+						pairs[2 * stop + 1] = 0x40;
+					else if (how == 1)
+						pairs[2 * stop] = 16;
+					else
+						pairs[2 * stop + 1] = 1;
+				}
+				for (int portable = 0; portable < 2; portable++) {
+					cm__bytes_portable = portable;
+					memset(out, 'x', sizeof out);
+					assert_int_equal(cm_bytes_pairs_run(pairs, n, tab, out), stop);
+					for (size_t i = 0; i < stop; i++)
+						assert_int_equal(out[i], tab[pairs[2 * i]]);
+				}
+			}
+	cm__bytes_portable = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_bytes__decode_every_length_and_bad_byte),
 		cmocka_unit_test(test_bytes__decode_a_million),
 		cmocka_unit_test(test_bytes__interleave),
+		cmocka_unit_test(test_bytes__pairs_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include "carcamap/catalog.h"
 #include "carcamap/export.h"
 #include "carcamap/pack.h"
+#include "carcamap/workspace.h"
 #include "base/sha256_int.h"
 #include "export/export_int.h"
 #include "util_files.h"
@@ -604,6 +605,47 @@ static void test_pack__not_sqlite(void **state)
 /* A pack of format 3 or older holds the CMAP 1.0 row those carcamaps
  * wrote: without a 2.0 row it is verified against a 1.0 encoding; with
  * one, the 2.0 row counts. Neither is CM0413. */
+/* A map read from a pack into a workspace has the hash its reading
+ * verified (cm_workspace_map_hash, as `list` prints it): the stored one,
+ * not computed again (a name changed afterwards does not change it);
+ * other maps' hashes are computed (a pack of format 1, which stores
+ * version 1: tests/cli/cases/pack_format1_read). */
+static void test_pack__workspace_keeps_verified_hash(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	uint8_t want[32], got[32], stored[32];
+	assert_int_equal(cm_map_hash(f->map, f->sets, 2, want), 0);
+	cm_pack *p = NULL;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_map_hash(p, "sample", stored), 0);
+	cm_pack_close(p);
+	assert_memory_equal(stored, want, 32);
+	cm_workspace *w = NULL;
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_workspace_load(w, f->path, f->d), 0);
+	cm_map *m = cm_workspace_find_map(w, "sample");
+	assert_non_null(m);
+	assert_int_equal(cm_workspace_map_hash(w, m, got), 0);
+	assert_memory_equal(got, want, 32);
+	assert_int_equal(cm_map_set_square_name(m, 1, 1, "Changed"), 0);
+	assert_int_equal(cm_workspace_map_hash(w, m, got), 0);
+	assert_memory_equal(got, want, 32); /* the verified one */
+	cm_workspace_free(w);
+	/* a map the workspace did not read from a pack: computed */
+	assert_int_equal(cm_workspace_new(&w), 0);
+	cm_map *own = util_map_sample();
+	assert_int_equal(cm_workspace_load(w, f->path, f->d), 0); /* the tile sets */
+	assert_int_equal(cm_workspace_map_hash(w, own, got), 0);
+	assert_memory_equal(got, want, 32);
+	assert_int_equal(cm_map_set_square_name(own, 1, 1, "Changed"), 0);
+	assert_int_equal(cm_workspace_map_hash(w, own, got), 0);
+	assert_memory_not_equal(got, want, 32);
+	cm_map_free(own);
+	cm_workspace_free(w);
+	cm_diags_clear(f->d);
+}
+
 static void test_pack__old_pack_binary_1_0(void **state)
 {
 	fx *f = *state;
@@ -1070,6 +1112,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pack__truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__hostile_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__locked_by_writer_is_io_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__workspace_keeps_verified_hash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__map_binary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__write_stores_client_binary, setup, teardown),
 		cmocka_unit_test(test_pack__catalogue_rows),

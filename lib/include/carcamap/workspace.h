@@ -75,6 +75,14 @@ int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, cm_tileset ***
  * kinds tileset (CM_TMX_KINDS) this way. */
 char *cm_workspace_find_file(const cm_workspace *w, const cm_map *m, const char *name);
 
+/* The content hash of m (cm_map_hash, carcamap/pack.h) with the tile sets
+ * cm_workspace_map_sets finds. For a map read from a pack that stores this
+ * definition of the hash (format 3 and later), the stored hash its reading
+ * verified, not computed a second time: ask before changing such a map.
+ * 0 or as cm_map_hash: CM_ENOTFOUND (a set of the deck is missing),
+ * CM_EINVAL, CM_ENOMEM. */
+int cm_workspace_map_hash(const cm_workspace *w, const cm_map *m, uint8_t out[32]);
+
 /* Where a map came from: its descriptor path, or "PACK" for a pack (borrowed). */
 const char *cm_workspace_map_source(const cm_workspace *w, size_t i);
 
