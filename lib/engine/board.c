@@ -175,51 +175,18 @@ static CM__INLINE void init_node(node *nd, node_x *x, int32_t i, int32_t sq, uin
 	nd->minp = feat != 255 ? i : -1; /* prints and ferries lie on no square */
 }
 
-/* Joins the pieces that meet across side d of a square (features a, slot
- * table sa) and its neighbour (features c, slot table sc). Roads and
- * cities join on the middle slot and close one open edge each; fields
- * join slot by slot. An abbey closes what it meets. */
-static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc,
-                                 bool abbey, bool whole)
+/* unite where a turn rarely goes (abbeys, big cities, the map edge) and
+ * for the static board: one copy, not one inlined per call */
+static __attribute__((noinline)) int32_t unite_rare(cm_board *b, int32_t a, int32_t c)
+{
+	return unite(b, a, c);
+}
+
+/* join_side with an abbey on either piece: it closes what it meets. */
+static __attribute__((noinline)) void join_abbey(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c,
+                                                 const int8_t *sc)
 {
 	node *n = b->nodes;
-	if (!abbey && whole) {
-		/* one feature along the side on both pieces: the three slot
-		 * pairs are one pair, joined once (the loop below would too) */
-		int32_t x = a + sa[3 * d + 1], y = c + sc[facing[3 * d + 1]];
-		int kx = n[x].kind;
-		if (kx != n[y].kind)
-			return;
-		if (kx == CM_FEAT_FIELD) {
-			unite(b, x, y);
-		} else if (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY) {
-			int32_t r = unite(b, x, y);
-			n[r].open -= 2;
-		}
-		return;
-	}
-	if (!abbey) {
-		/* neither piece has an abbey feature: the slots in order, a
-		 * slot pair just joined not joined again (a no-op) */
-		int32_t px = -1, py = -1;
-		for (int p = 0; p < 3; p++) {
-			int ia = 3 * d + p;
-			int32_t x = a + sa[ia], y = c + sc[facing[ia]];
-			int kx = n[x].kind;
-			if (kx != n[y].kind)
-				continue;
-			if (kx == CM_FEAT_FIELD) {
-				if (x != px || y != py)
-					unite(b, x, y);
-				px = x;
-				py = y;
-			} else if (p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
-				int32_t r = unite(b, x, y);
-				n[r].open -= 2;
-			}
-		}
-		return;
-	}
 	for (int p = 0; p < 3; p++) {
 		int ia = 3 * d + p, ic = facing[ia];
 		int32_t x = a + sa[ia], y = c + sc[ic];
@@ -235,12 +202,66 @@ static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d
 		if (kx != ky)
 			continue; /* corners of a city side, or a mismatch legality refused */
 		if (kx == CM_FEAT_FIELD) {
-			unite(b, x, y);
+			unite_rare(b, x, y);
 		} else if (p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
-			int32_t r = unite(b, x, y);
+			int32_t r = unite_rare(b, x, y);
 			n[r].open -= 2;
 		}
 	}
+}
+
+/* Joins the pieces that meet across side d of a square (features a, slot
+ * table sa) and its neighbour (features c, slot table sc). Roads and
+ * cities join on the middle slot and close one open edge each; fields
+ * join slot by slot (a field's open count is 0, so subtracting 2 from
+ * any road, city or field root joined closes exactly the roads' and
+ * cities' edges, and each path has one unite to inline). An abbey closes
+ * what it meets. */
+static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc,
+                                 bool abbey, bool whole)
+{
+	node *n = b->nodes;
+	if (abbey) {
+		join_abbey(b, a, sa, d, c, sc);
+		return;
+	}
+	if (whole) {
+		/* one feature along the side on both pieces: the three slot
+		 * pairs are one pair, joined once (the loop below would too) */
+		int32_t x = a + sa[3 * d + 1], y = c + sc[facing[3 * d + 1]];
+		int kx = n[x].kind;
+		if (kx == n[y].kind && (kx == CM_FEAT_FIELD || kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
+			int32_t r = unite(b, x, y);
+			n[r].open -= kx == CM_FEAT_FIELD ? 0 : 2;
+		}
+		return;
+	}
+	/* the slots in order, a field slot pair just joined not joined
+	 * again (a no-op) */
+	int32_t px = -1, py = -1;
+	for (int p = 0; p < 3; p++) {
+		int ia = 3 * d + p;
+		int32_t x = a + sa[ia], y = c + sc[facing[ia]];
+		int kx = n[x].kind;
+		if (kx != n[y].kind)
+			continue;
+		bool field = kx == CM_FEAT_FIELD;
+		if (field ? x != px || y != py : p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
+			int32_t r = unite(b, x, y);
+			n[r].open -= field ? 0 : 2;
+		}
+		if (field) {
+			px = x;
+			py = y;
+		}
+	}
+}
+
+/* join_side for a big-city piece's side: rare, one copy. */
+static __attribute__((noinline)) void join_side_rare(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c,
+                                                     const int8_t *sc, bool abbey, bool whole)
+{
+	join_side(b, a, sa, d, c, sc, abbey, whole);
 }
 
 /* ---- the frontier ---- */
@@ -336,7 +357,7 @@ static CM__INLINE void put_side(cm_board *b, const type_info *ti, int r, int s, 
 	} else if (cls == SC_BIGCITY) {
 		int q = s + b->off4[d];
 		const type_info *qi = &b->bc_info[b->bc_type[q]];
-		join_side(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey,
+		join_side_rare(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey,
 		          (ti->whole[r] >> d) & (qi->whole[0] >> ((d + 2) & 3)) & 1);
 	} else {
 		/* the map edge: a printed segment joins, anything else closes */
@@ -353,7 +374,7 @@ static CM__INLINE void put_side(cm_board *b, const type_info *ti, int r, int s, 
 		if (kx != CM_FEAT_ROAD && kx != CM_FEAT_CITY)
 			return;
 		if (st >= 0 && n[st].kind == kx) {
-			int32_t rt = unite(b, x, st);
+			int32_t rt = unite_rare(b, x, st);
 			n[rt].open -= 2;
 		} else {
 			int32_t rt = cm__find(n, x);
@@ -375,11 +396,11 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	assert(b->n_nodes + ti->n_feat <= b->max_nodes);
 	b->n_nodes += ti->n_feat;
 	const node *pr = &b->proto[b->proto_at[t]];
-	const node_x *px = &b->proto_x[b->proto_at[t]];
 	node_x *nx = b->nx;
-	/* init_node from the type's templates (init_node with index 0 and
-	 * square 0: the links, sq, mnext and minp 0, mhead 0 or -1), so
-	 * ORing in the index i and the square sets them without a branch.
+	/* init_node from the type's template (init_node with index 0: the
+	 * links and minp 0), so ORing in the index i sets them without a
+	 * branch; node_x needs none (mhead, mnext and nmulti are read only
+	 * under NF_MULTI, so they are set as for a piece that has it).
 	 * The first NODE_SPARE + 1 pieces whatever the tile's count (most
 	 * tiles have 2 to 4), the rest in a loop: no loop exit at a count
 	 * that changes with every tile to mispredict; the pieces past the
@@ -388,23 +409,21 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	int f = 0, nfeat = ti->n_feat;
 #ifdef NODE_SSE2
 	/* node: the links in the first vector, minp in the second; node_x:
-	 * sq, mhead and mnext in its first, then feat (the followers are set
-	 * by the first follower) */
+	 * sq, mhead, mnext and nmulti in its first 16 bytes, then feat (the
+	 * followers are set by the first follower) */
 	__m128i vl = _mm_setr_epi32(base, base, 0, 0), vm = _mm_setr_epi32(0, 0, base, 0);
-	__m128i vx = _mm_setr_epi32(s, base, base, 0);
+	__m128i vx = _mm_setr_epi32(s, base, base, 1);
 	const __m128i one = _mm_setr_epi32(1, 1, 0, 0), onex = _mm_setr_epi32(0, 1, 1, 0);
 #define INIT_PIECE()                                                                                   \
 	do {                                                                                           \
-		const char *src = (const char *)&pr[f], *srx = (const char *)&px[f];                   \
-		char *dst = (char *)&n[base + f], *dsx = (char *)&nx[base + f];                        \
+		const char *src = (const char *)&pr[f];                                                \
+		char *dst = (char *)&n[base + f];                                                      \
 		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);                      \
 		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));               \
-		__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)srx);                      \
-		__m128i x3 = _mm_loadl_epi64((const __m128i *)(const void *)(srx + 16));               \
 		_mm_storeu_si128((__m128i *)(void *)dst, _mm_or_si128(x0, vl));                        \
 		_mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_or_si128(x1, vm));                 \
-		_mm_storeu_si128((__m128i *)(void *)dsx, _mm_or_si128(x2, vx));                        \
-		_mm_storel_epi64((__m128i *)(void *)(dsx + 16), x3);                                   \
+		_mm_storeu_si128((__m128i *)(void *)&nx[base + f], vx);                                \
+		nx[base + f].feat = (uint8_t)f;                                                        \
 		vl = _mm_add_epi32(vl, one);                                                           \
 		vm = _mm_add_epi32(vm, _mm_setr_epi32(0, 0, 1, 0));                                    \
 		vx = _mm_add_epi32(vx, onex);                                                          \
@@ -417,10 +436,10 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		node_x *x = &nx[i];                                                                    \
 		*nd = pr[f];                                                                           \
 		nd->parent = nd->next = nd->minp = i;                                                  \
-		*x = px[f];                                                                            \
-		x->mnext = i;                                                                          \
-		x->mhead = px[f].mhead | i;                                                            \
 		x->sq = s;                                                                             \
+		x->mhead = x->mnext = i;                                                               \
+		x->nmulti = 1;                                                                         \
+		x->feat = (uint8_t)f;                                                                  \
 	} while (0)
 #endif
 	for (; f <= NODE_SPARE; f++)
@@ -829,7 +848,7 @@ static int build_static(cm_board *b, cm_diags *d)
 				int ia = 3 * k + p, ic = cm_slot_facing(ia);
 				int32_t x = b->bc_base[s] + sa[ia], y = b->bc_base[q] + sc[ic];
 				if (n[x].kind == n[y].kind)
-					unite(b, x, y);
+					unite_rare(b, x, y);
 			}
 		}
 	}
@@ -1285,11 +1304,11 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	for (size_t i = 0; i < deck->n_types; i++)
 		b->proto_at[i + 1] = b->proto_at[i] + deck->info[i].n_feat;
 	ALLOC(b->proto, b->proto_at[deck->n_types] + NODE_SPARE); /* spares: zeros */
-	ALLOC(b->proto_x, b->proto_at[deck->n_types] + NODE_SPARE);
 	for (size_t i = 0; i < deck->n_types; i++) {
 		const type_info *ti = &deck->info[i];
+		node_x x; /* cm__put_tile sets node_x itself */
 		for (int f = 0; f < ti->n_feat; f++)
-			init_node(&b->proto[b->proto_at[i] + f], &b->proto_x[b->proto_at[i] + f], 0, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
+			init_node(&b->proto[b->proto_at[i] + f], &x, 0, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
 			          ti->open0[f], ti->arms[f]);
 	}
 	ALLOC(b->pile, deck->total + 1);
@@ -1348,7 +1367,7 @@ void cm_board_free(cm_board *b)
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
 		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
 		      b->front_req, b->front_cum, b->side_cls, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
-		      b->proto, b->proto_at, b->nx, b->static_nx, b->proto_x };
+		      b->proto, b->proto_at, b->nx, b->static_nx };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
 	free(b);

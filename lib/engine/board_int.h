@@ -97,9 +97,11 @@ typedef struct {
 
 typedef struct {
 	int32_t sq;     /* tile identity: square index, or n_squares + k for a print or ferry */
-	int32_t mhead;  /* roots with NF_MULTI: a piece of the list below */
+	/* read only under NF_MULTI (a new tile's pieces set them as for a
+	 * piece that has it) */
+	int32_t mhead;  /* roots: a piece of the list below */
 	int32_t mnext;  /* NF_MULTI pieces: circular list of those under one root */
-	int32_t nmulti; /* roots with NF_MULTI: NF_MULTI pieces */
+	int32_t nmulti; /* roots: NF_MULTI pieces */
 	uint8_t feat;   /* feature index on its square, 255 for prints and ferries */
 	uint8_t fol[CM_MAX_PLAYERS]; /* roots with nfol > 0 (set by the first follower) */
 } node_x;
@@ -209,7 +211,6 @@ struct cm_board {
 	node_x *nx;         /* per node, its rarer half */
 	int n_nodes, max_nodes;
 	node *proto;        /* per deck type, its pieces as a new tile's (links at 0) */
-	node_x *proto_x;    /* their rarer halves (square 0) */
 	int32_t *proto_at;  /* per deck type: its first piece in proto */
 	uint32_t *stamp;    /* per square, for counting squares once */
 	uint32_t *nstamp;   /* per node, for counting roots once */
