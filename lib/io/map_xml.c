@@ -84,12 +84,8 @@ static void rd_report_at(reader *r, const char *id, const xmlNode *n, const char
 
 static char *rd_attr(reader *r, const xmlNode *n, const char *name)
 {
-	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
-	if (!v)
-		return NULL;
-	char *s = cm_strdup((const char *)v);
-	xmlFree(v);
-	if (!s)
+	char *s = cm_xml_attr(n, name); /* read in place: one copy, not two */
+	if (!s && cm_xml_has_attr(n, name))
 		r->oom = true;
 	return s;
 }
