@@ -663,6 +663,10 @@ static int build_static(cm_board *b, cm_diags *d)
 	int n_prints = 0; /* road and city prints of playable squares (ferry ends taken off below) */
 	bool in_range = true;
 	size_t n_bcsq = 0; /* big-city squares */
+	/* the byte arrays and the count in locals: a byte store may alias
+	 * anything, so through b they would be read again after each */
+	uint8_t *const sq_kind = b->sq_kind, *const sflags0 = b->sflags0;
+	int n_playable = 0;
 	for (int y = 0; y < b->rows; y++) {
 		uint8_t *bd = b->border + y * C;
 		memset(bd, (y == 0 ? BD_N : 0) | (y == b->rows - 1 ? BD_S : 0), (size_t)C);
@@ -673,9 +677,9 @@ static int build_static(cm_board *b, cm_diags *d)
 			int s = y * C + x;
 			/* most squares: land, in range, no road or city print, nothing else */
 			if (cm__square_land_unprinted(&q[x])) {
-				b->sq_kind[s] = CM_SQ_LAND;
-				b->sflags0[s] = kflags[CM_SQ_LAND];
-				b->n_playable++;
+				sq_kind[s] = CM_SQ_LAND;
+				sflags0[s] = kflags[CM_SQ_LAND];
+				n_playable++;
 				continue;
 			}
 			unsigned kind = q[x].kind;
@@ -683,18 +687,18 @@ static int build_static(cm_board *b, cm_diags *d)
 			 * (the water): in range, no flags */
 			if ((kind == CM_SQ_NONE || kind == CM_SQ_WAVES || kind == CM_SQ_LANDMARK || kind == CM_SQ_HALF) &&
 			    cm__square_plain(&q[x])) {
-				b->sq_kind[s] = (uint8_t)kind;
-				b->sflags0[s] = 0;
+				sq_kind[s] = (uint8_t)kind;
+				sflags0[s] = 0;
 				continue;
 			}
 			in_range &= cm__square_in_range(m, &q[x]);
 			uint8_t f = kflags[kind < CM_SQ_KIND_COUNT ? kind : 0];
-			b->sq_kind[s] = (uint8_t)kind;
-			b->sflags0[s] = f;
+			sq_kind[s] = (uint8_t)kind;
+			sflags0[s] = f;
 			n_bcsq += kind == CM_SQ_BIGCITY;
 			if (!(f & SF_PLAYABLE))
 				continue;
-			b->n_playable++;
+			n_playable++;
 			const cm_edge_print *pr = q[x].print;
 			/* in range, road and city are the print kinds with bit 1 */
 			if ((pr[0].kind | pr[1].kind | pr[2].kind | pr[3].kind) & 2)
@@ -711,6 +715,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			}
 		}
 	}
+	b->n_playable += n_playable;
 	if (!in_range) {
 		cm_map_check_model(m, NULL, NULL, d); /* says which */
 		rc = CM_EINVAL;
@@ -888,6 +893,10 @@ static int build_static(cm_board *b, cm_diags *d)
 			 * only games read) */
 			static const uint8_t need[4] = { [CM_PRINT_ROAD] = REQ_ROAD, [CM_PRINT_CITY] = REQ_CITY };
 			const cm_edge_print *pr = m->squares[s].print;
+			/* no road or city print (the kinds with bit 1, in range): no
+			 * requirement, req0 stays REQ_ANY (as by the water, most) */
+			if (!((pr[0].kind | pr[1].kind | pr[2].kind | pr[3].kind) & 2))
+				continue;
 			unsigned req = 0;
 			for (int k = 0; k < 4; k++) {
 				int q = cm__nb(b, s, k);

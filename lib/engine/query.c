@@ -256,9 +256,28 @@ static int reach_walk(walk w)
 	if (w.takes)
 		for (int q = 0; q < N; q++)
 			st[q] = w.takes[q] ? by_flags[fl[q] & (SF_PLAYABLE | SF_ALLOWED)] : ST_NO;
-	else
-		for (int q = 0; q < N; q++)
+	else {
+		/* eight at a time where they take no tile, or are all open land
+		 * with no requirement (most of a map); the others one by one */
+		const uint64_t pa8 = BYTES8(SF_PLAYABLE | SF_ALLOWED), open8 = BYTES8(ST_OPEN), no8 = BYTES8(ST_NO);
+		bool any_takes = w.takes_req[REQ_ANY] != 0;
+		int q = 0;
+		for (; q + 8 <= N; q += 8) {
+			uint64_t f = load8(fl + q) & pa8;
+			if (f == 0) {
+				memcpy(st + q, &no8, 8);
+				continue;
+			}
+			if (f == pa8 && any_takes && load8(rq + q) == BYTES8(REQ_ANY)) {
+				memcpy(st + q, &open8, 8);
+				continue;
+			}
+			for (int k = q; k < q + 8; k++)
+				st[k] = (uint8_t)(by_flags[fl[k] & (SF_PLAYABLE | SF_ALLOWED)] & -(w.takes_req[rq[k]] != 0));
+		}
+		for (; q < N; q++)
 			st[q] = (uint8_t)(by_flags[fl[q] & (SF_PLAYABLE | SF_ALLOWED)] & -(w.takes_req[rq[q]] != 0));
+	}
 	for (int i = 0; i < b->n_start; i++)
 		touch(&w, b->start_sq[i]);
 	while (w.n_seed && !w.oom) {

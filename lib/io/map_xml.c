@@ -84,12 +84,8 @@ static void rd_report_at(reader *r, const char *id, const xmlNode *n, const char
 
 static char *rd_attr(reader *r, const xmlNode *n, const char *name)
 {
-	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
-	if (!v)
-		return NULL;
-	char *s = cm_strdup((const char *)v);
-	xmlFree(v);
-	if (!s)
+	char *s = cm_xml_attr(n, name); /* read in place: one copy, not two */
+	if (!s && cm_xml_has_attr(n, name))
 		r->oom = true;
 	return s;
 }
@@ -187,7 +183,7 @@ static int read_grid(reader *r, xmlNode *g, cm_map **out)
 	}
 	for (size_t y = 0; y < nr; y++)
 		lines[y] = rv[y].line;
-	if ((rc = cm__map_new_grid((int)width, (int)nr, NULL, lines, out)) != 0)
+	if ((rc = cm__map_new_grid_rows((int)width, (int)nr, out)) != 0)
 		goto out;
 	cm_square *sqs = (*out)->squares;
 	/* the grid key as a table (cm_square_kind_from_char), 255: none */
@@ -196,14 +192,18 @@ static int read_grid(reader *r, xmlNode *g, cm_map **out)
 	for (int k = 0; k < CM_SQ_KIND_COUNT; k++)
 		key[(unsigned char)cm_square_kind_char((cm_square_kind)k)] = (uint8_t)k;
 	for (size_t y = 0; y < nr; y++) {
-		/* the common row first: every byte a square (ASCII, so bytes are
+		/* each row's squares made with their kinds on one pass; the
+		 * common row first: every byte a square (ASCII, so bytes are
 		 * characters); only a row with another byte goes the long way */
 		const unsigned char *row = (const unsigned char *)rv[y].p;
 		cm_square *sq = sqs + y * width;
+		cm_square t = cm__square_blank(CM_SQ_NONE, lines[y]);
 		uint8_t bad = 0;
+		for (size_t x = 0; x < width; x++)
+			sq[x] = t; /* the row's line; CM_SQ_NONE past a short row (CM0216) */
 		for (size_t x = 0; x < rv[y].n; x++) {
 			uint8_t k = key[row[x]];
-			sq[x].kind = k;
+			sq[x].kind = k; /* on the same row, still in the cache */
 			bad |= (uint8_t)(k == 255);
 		}
 		if (!bad)

@@ -2359,18 +2359,38 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
 	static const char blank4[] = "--------------------------------";
 	const char *blank = dense ? "........" : blank4;
 	size_t blank_len = dense ? 8 : 32;
+	uint64_t dots8;
+	memcpy(&dots8, "........", 8);
 	uint32_t last = 0; /* the last square's four characters, when has_last */
+	uint64_t last2 = 0; /* the same twice */
 	uint8_t last_pb = 0;
 	bool has_last = false;
 	for (int y = 0; y < rows; y++) {
 		uint8_t *pr = pb + (size_t)y * (size_t)cols;
 		for (int x = 0; x < cols; x++) {
-			if ((x & 7) == 0 && x + 8 <= cols && (size_t)(end - p) >= blank_len &&
-			    memcmp(p, blank, blank_len) == 0) {
+			uint64_t w8 = 0;
+			if (dense && x + 8 <= cols && end - p >= 8)
+				memcpy(&w8, p, 8);
+			if (dense ? w8 == dots8 :
+			            (x & 7) == 0 && x + 8 <= cols && (size_t)(end - p) >= blank_len &&
+			                    memcmp(p, blank, blank_len) == 0) {
 				memset(pr + x, 0, 8);
 				p += blank_len;
 				x += 7;
 				continue;
+			}
+			/* four squares with the last square's four characters (rows
+			 * of the same prints, as beside water) */
+			if (has_last && x + 4 <= cols && end - p >= 16) {
+				uint64_t a, b;
+				memcpy(&a, p, 8);
+				memcpy(&b, p + 8, 8);
+				if (a == last2 && b == last2) {
+					memset(pr + x, last_pb, 4);
+					p += 16;
+					x += 3;
+					continue;
+				}
 			}
 			uint8_t v0, v1, v2, v3;
 			uint32_t w4 = 0;
@@ -2387,6 +2407,7 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
 			           (!dense || (v0 | v1 | v2 | v3))) {
 				pr[x] = last_pb = (uint8_t)(v0 | v1 << 2 | v2 << 4 | v3 << 6);
 				last = w4;
+				last2 = (uint64_t)w4 << 32 | w4; /* in memory: w4's bytes twice, either byte order */
 				has_last = true;
 				p += 4; /* four known characters (a newline is none of them) */
 			} else { /* what is wrong, at this square */

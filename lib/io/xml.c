@@ -752,8 +752,45 @@ bool cm_xml_root_has_attr(const char *text, size_t len, const char *attr)
 	return false;
 }
 
+/* The value of n's attribute name (no namespace), as xmlGetNoNsProp gives
+ * it, read in place when it is one text node (most): *found false when n
+ * has no such attribute; NULL with *found true when the value must be put
+ * together (xmlGetNoNsProp then). The trees here come from
+ * cm_xml_load_memory: no DTD, so no defaulted attributes. */
+static const xmlChar *attr_in_place(const xmlNode *n, const char *name, bool *found)
+{
+	*found = false;
+	if (!n || n->type != XML_ELEMENT_NODE || (n->doc && n->doc->intSubset)) {
+		*found = true; /* the general way */
+		return NULL;
+	}
+	for (const xmlAttr *a = n->properties; a; a = a->next)
+		if (!a->ns && xmlStrEqual(a->name, (const xmlChar *)name)) {
+			*found = true;
+			const xmlNode *t = a->children;
+			if (!t)
+				return (const xmlChar *)"";
+			if (!t->next && (t->type == XML_TEXT_NODE || t->type == XML_CDATA_SECTION_NODE) && t->content)
+				return t->content;
+			return NULL;
+		}
+	return NULL;
+}
+
+bool cm_xml_has_attr(const xmlNode *n, const char *name)
+{
+	/* the look-up of xmlGetNoNsProp */
+	return n && xmlHasNsProp(n, (const xmlChar *)name, NULL) != NULL;
+}
+
 char *cm_xml_attr(const xmlNode *n, const char *name)
 {
+	bool found;
+	const xmlChar *in = attr_in_place(n, name, &found);
+	if (!found)
+		return NULL;
+	if (in)
+		return cm_strdup((const char *)in);
 	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
 	if (!v)
 		return NULL;
@@ -782,10 +819,14 @@ size_t cm_xml_next_token(const char **p, const char **tok)
 
 char *cm_xml_attr_token(const xmlNode *n, const char *name)
 {
-	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
-	if (!v)
+	bool found;
+	const xmlChar *in = attr_in_place(n, name, &found);
+	if (!found)
 		return NULL;
-	const char *start = (const char *)v;
+	xmlChar *v = in ? NULL : xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
+	if (!in && !v)
+		return NULL;
+	const char *start = in ? (const char *)in : (const char *)v;
 	while (is_space(*start))
 		start++;
 	size_t len = strlen(start);
@@ -798,6 +839,14 @@ char *cm_xml_attr_token(const xmlNode *n, const char *name)
 
 int cm_xml_attr_int(const xmlNode *n, const char *name, int dflt)
 {
+	bool found;
+	const xmlChar *in = attr_in_place(n, name, &found);
+	if (!found)
+		return dflt;
+	if (in) {
+		long long x = strtoll((const char *)in, NULL, 10);
+		return x > INT_MAX ? INT_MAX : x < INT_MIN ? INT_MIN : (int)x;
+	}
 	xmlChar *v = xmlGetNoNsProp((xmlNode *)n, (const xmlChar *)name);
 	if (!v)
 		return dflt;

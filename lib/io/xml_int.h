@@ -36,6 +36,8 @@ bool cm_xml_root_has_attr(const char *text, size_t len, const char *attr);
 
 /* Attribute value as a malloc'd string, or NULL when absent. */
 char *cm_xml_attr(const xmlNode *n, const char *name);
+/* Whether n has attribute name (no namespace), as cm_xml_attr reads it. */
+bool cm_xml_has_attr(const xmlNode *n, const char *name);
 /* The same without white space around it (xs:token values may carry it). */
 char *cm_xml_attr_token(const xmlNode *n, const char *name);
 /* An integer attribute (the schema checked its syntax), clamped to int;

@@ -108,8 +108,7 @@ int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *r
 	return cm__map_new_grid_prints(cols, rows, kinds, NULL, row_lines, out);
 }
 
-int cm__map_new_grid_prints(int cols, int rows, const uint8_t *kinds, const uint8_t *prints,
-                            const unsigned *row_lines, cm_map **out)
+int cm__map_new_grid_rows(int cols, int rows, cm_map **out)
 {
 	*out = NULL;
 	if (cols <= 0 || rows <= 0 || cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID)
@@ -124,22 +123,43 @@ int cm__map_new_grid_prints(int cols, int rows, const uint8_t *kinds, const uint
 	}
 	m->cols = cols;
 	m->rows = rows;
-	for (int y = 0, i = 0; y < rows; y++)
-		for (int x = 0; x < cols; x++, i++) {
-			m->squares[i].island = -1;
-			m->squares[i].bigcity = -1;
-			if (kinds)
-				m->squares[i].kind = kinds[i];
-			if (prints && prints[i]) /* in the same pass: a million squares are read once */
-				for (int e = 0; e < 4; e++)
-					m->squares[i].print[e].kind = (uint8_t)(prints[i] >> (2 * e) & 3);
-			if (row_lines)
-				m->squares[i].line = row_lines[y];
-		}
 	m->setup.followers = 9;
 	m->seam = -1;
 	cm_rules_default(&m->rules, CM_EDITION_C2);
 	*out = m;
+	return 0;
+}
+
+int cm__map_new_grid_prints(int cols, int rows, const uint8_t *kinds, const uint8_t *prints,
+                            const unsigned *row_lines, cm_map **out)
+{
+	int rc = cm__map_new_grid_rows(cols, rows, out);
+	if (rc)
+		return rc;
+	cm_square *sq = (*out)->squares;
+	for (int y = 0, i = 0; y < rows; y++) {
+		/* whole squares, the common ones without a branch; the prints in
+		 * the same pass: a million squares are written once */
+		cm_square t = cm__square_blank(0, row_lines ? row_lines[y] : 0);
+		for (int x = 0; x < cols; x++)
+			sq[i + x] = t;
+		if (kinds) /* on the same row, still in the cache */
+			for (int x = 0; x < cols; x++)
+				sq[i + x].kind = kinds[i + x];
+		i += cols;
+		if (prints)
+			for (int x = 0, k = i - cols; x < cols; x++, k++) {
+				uint64_t none;
+				if (x + 8 <= cols && (memcpy(&none, prints + k, 8), none == 0)) {
+					x += 7; /* eight squares without a print */
+					k += 7;
+					continue;
+				}
+				if (prints[k])
+					for (int e = 0; e < 4; e++)
+						sq[k].print[e].kind = (uint8_t)(prints[k] >> (2 * e) & 3);
+			}
+	}
 	return 0;
 }
 

@@ -149,10 +149,28 @@ static void report_piece(void *arg, const char *rule, unsigned line, const cm_fe
 
 /* One piece's features, as a tile set's checks would see a tile (CM0209);
  * a printed big city has no abbey. */
+static void count_report(void *arg, const char *rule, unsigned line, const cm_feature *f, const char *msg)
+{
+	(void)rule;
+	(void)line;
+	(void)f;
+	(void)msg;
+	(*(size_t *)arg)++;
+}
+
 static void check_piece(const cm_map *m, cm_diags *d, const cm_bigcity *bc, const cm_bigcity_piece *pc)
 {
 	char w[WHERE_MAX], name[64];
 	const cm_tile_type *t = &pc->tile;
+	/* a silent count first: the where string and the name are formatted
+	 * only for a piece with a problem (a big map has thousands) */
+	size_t problems = 0;
+	const cm_feature_checker probe = { &cm_map_piece_rules, "piece", "", NULL, count_report, &problems };
+	cm_feature_check(&probe, t);
+	for (size_t i = 0; i < t->n_features; i++)
+		problems += t->features[i].kind == CM_FEAT_ABBEY;
+	if (!problems)
+		return;
 	where_fmt(w, m, "big city %s, piece (%d,%d)", bc->name ? bc->name : "?", pc->x, pc->y);
 	snprintf(name, sizeof name, "piece (%d,%d)", pc->x, pc->y);
 	piece_report pr = { m, d, w };
@@ -523,7 +541,18 @@ static bool square_quiet(const cm_map *m, cm_map *mw, int x, int y, const uint8_
 	return sq->island < 0 && !sq->arms;
 }
 
-/* faces_land_kind of each square of row y at out[x + 1], 0 at out[0],
+/* What check_squares reads of a square's kind, as bits: faces_land_kind,
+ * and which plain squares (cm__square_plain) pass at once: those that take
+ * no tile, and land or towns with land on all four sides. */
+enum { KB_LAND = 1, KB_NO_TILE = 2, KB_LAND_TOWN = 4 };
+static const uint8_t kind_bits[256] = {
+	[CM_SQ_LAND] = KB_LAND | KB_LAND_TOWN, [CM_SQ_START] = KB_LAND, [CM_SQ_TOWN] = KB_LAND | KB_LAND_TOWN,
+	[CM_SQ_ISLAND] = KB_LAND, [CM_SQ_BIGCITY] = KB_LAND, [CM_SQ_NONE] = KB_NO_TILE, [CM_SQ_WAVES] = KB_NO_TILE,
+	[CM_SQ_LANDMARK] = KB_NO_TILE, [CM_SQ_HALF] = KB_NO_TILE,
+};
+_Static_assert(CM_SQ_KIND_COUNT <= 256, "kinds index a byte table");
+
+/* kind_bits of each square of row y at out[x + 1], 0 at out[0],
  * out[cols + 1] and on a row off the grid. */
 static void land_row(const cm_map *m, int y, uint8_t *out)
 {
@@ -535,7 +564,7 @@ static void land_row(const cm_map *m, int y, uint8_t *out)
 	}
 	const cm_square *g = m->squares + (size_t)y * (size_t)C;
 	for (int x = 0; x < C; x++)
-		out[x + 1] = faces_land_kind[g[x].kind];
+		out[x + 1] = kind_bits[g[x].kind];
 }
 
 /* What the pass over the squares counts for the later checks. */
@@ -556,10 +585,13 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 #define WHERE_SIDE where_fmt(w, m, "square (%d,%d), side %s", x, y, side)
 #define WHERE_SQ where_fmt(w, m, "square (%d,%d)", x, y)
 	int C = m->cols;
-	/* faces_land_kind of the squares of the rows above, at and below the
-	 * row checked (index x + 1; 0 off the grid), each row read once */
+	/* kind_bits of the squares of the rows above, at and below the row
+	 * checked (index x + 1; 0 off the grid), each row read once; and
+	 * pass[x]: 1 when square (x,y), if plain, passes at once (KB_NO_TILE,
+	 * or KB_LAND_TOWN with KB_LAND on all four sides), made eight squares a
+	 * word */
 	size_t rl = (size_t)C + 2;
-	uint8_t *lk = malloc(3 * rl), *up = lk, *me = lk + rl, *dn = lk + 2 * rl;
+	uint8_t *lk = malloc(4 * rl), *up = lk, *me = lk + rl, *dn = lk + 2 * rl, *pass = lk + 3 * rl;
 	if (lk) {
 		land_row(m, -1, up);
 		land_row(m, 0, me);
@@ -573,6 +605,24 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 			dn = t;
 			land_row(m, y + 1, dn);
 		}
+		if (lk) {
+			int x = 0;
+			for (; x + 8 <= C; x += 8) {
+				uint64_t a, b, c, e, k;
+				memcpy(&a, up + x + 1, 8);
+				memcpy(&b, me + x + 2, 8);
+				memcpy(&c, dn + x + 1, 8);
+				memcpy(&e, me + x, 8);
+				memcpy(&k, me + x + 1, 8);
+				uint64_t all4 = a & b & c & e & 0x0101010101010101ull;
+				uint64_t p = ((k >> 1) & 0x0101010101010101ull) | ((k >> 2) & all4);
+				memcpy(pass + x, &p, 8);
+			}
+			for (; x < C; x++) {
+				unsigned all4 = up[x + 1] & me[x + 2] & dn[x + 1] & me[x] & KB_LAND, k = me[x + 1];
+				pass[x] = (uint8_t)(((k >> 1) & 1) | ((k >> 2) & all4));
+			}
+		}
 		const cm_square *row = m->squares + (size_t)y * (size_t)C;
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *sq = &row[x];
@@ -582,14 +632,11 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 			 * town once its sides facing no land have their default
 			 * print (or have no such side) */
 			if (lk && cm__square_plain(sq)) {
-				uint8_t k = sq->kind;
-				if (k == CM_SQ_NONE || k == CM_SQ_WAVES || k == CM_SQ_LANDMARK || k == CM_SQ_HALF)
+				if (pass[x])
 					continue;
-				if (k == CM_SQ_LAND || k == CM_SQ_TOWN) {
-					unsigned land = (unsigned)up[x + 1] | (unsigned)me[x + 2] << 1 | (unsigned)dn[x + 1] << 2 |
-					                (unsigned)me[x] << 3;
-					if (land == 15)
-						continue;
+				if (me[x + 1] & KB_LAND_TOWN) {
+					unsigned land = (unsigned)(up[x + 1] & KB_LAND) | (unsigned)(me[x + 2] & KB_LAND) << 1 |
+					                (unsigned)(dn[x + 1] & KB_LAND) << 2 | (unsigned)(me[x] & KB_LAND) << 3;
 					if (mw) {
 						for (int s = 0; s < MAX_SIDE; s++)
 							if (!((land >> s) & 1))
@@ -727,15 +774,17 @@ static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_map
 			const cm_bigcity_piece *pc = &bc->pieces[k];
 			const cm_square *sq = cm_map_at(m, pc->x, pc->y);
 			unsigned line = pc->tile.line ? pc->tile.line : bc->line;
-			where_fmt(w, m, "big city %s, piece (%d,%d)", name, pc->x, pc->y);
+			/* the where string only for a diagnostic (thousands of pieces) */
+#define WP where_fmt(w, m, "big city %s, piece (%d,%d)", name, pc->x, pc->y)
 			if (!sq) {
-				chk_at(m, d, "CM0201", line, pc->x < 0 || pc->x >= m->cols ? "x" : "y", w, "piece (%d,%d) of big city %s is outside the %dx%d grid", pc->x,
+				chk_at(m, d, "CM0201", line, pc->x < 0 || pc->x >= m->cols ? "x" : "y", WP, "piece (%d,%d) of big city %s is outside the %dx%d grid", pc->x,
 				    pc->y, name, m->cols, m->rows);
 			} else {
 				size_t i = (size_t)pc->y * (size_t)m->cols + (size_t)pc->x;
 				if (sq->kind != CM_SQ_BIGCITY)
-					chk_at(m, d, "CM0208", line, "<piece", w, "piece (%d,%d) of big city %s lies on a %s square", pc->x,
+					chk_at(m, d, "CM0208", line, "<piece", WP, "piece (%d,%d) of big city %s lies on a %s square", pc->x,
 					    pc->y, name, cm_square_kind_name(sq->kind));
+#undef WP
 				if (count[i] < 255)
 					count[i]++;
 				if (!at[i])

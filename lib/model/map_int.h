@@ -30,6 +30,17 @@ int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *r
  * bits 2e..2e+1, the 2.0 GRID print byte; NULL: none), for the pack reader. */
 int cm__map_new_grid_prints(int cols, int rows, const uint8_t *kinds, const uint8_t *prints,
                             const unsigned *row_lines, cm_map **out);
+/* The same with squares not yet made: the caller makes each row with
+ * cm__square_row, row by row (the grid reader, which writes each row's kinds
+ * on that pass: a million squares are written once). */
+int cm__map_new_grid_rows(int cols, int rows, cm_map **out);
+
+/* The square cm_map_new makes, of kind kind on line line: nothing else. */
+static inline cm_square cm__square_blank(uint8_t kind, unsigned line)
+{
+	cm_square t = { .kind = kind, .island = -1, .bigcity = -1, .line = line };
+	return t;
+}
 
 /* The CM0209 id of every feature problem of a big-city piece. */
 extern const cm_feature_rules cm_map_piece_rules;

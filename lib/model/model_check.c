@@ -172,6 +172,16 @@ static const char *duplicate_id(const char **ids, size_t n)
 	return NULL;
 }
 
+static void check_feature(chk *c, const char *w, const cm_feature *f, uint32_t known)
+{
+	check_range(c, w, "feature kind", (long long)f->kind, 0, CM_FEAT_KIND_COUNT - 1);
+	check_tile_id(c, w, "feature id", f->id, false, ALNUM "_-", 32);
+	check_range(c, w, "slot mask", f->slots, 0, CM_SLOTS_ALL);
+	check_range(c, w, "trade good", (long long)f->good, CM_GOOD_NONE, CM_GOOD_CLOTH);
+	if (f->touches & ~known)
+		fail(c, w, "touches 0x%x names features the tile does not have", (unsigned)f->touches);
+}
+
 /* A tile type, or the pseudo-tile of a big city piece (piece: no id, no counts). */
 static void check_tile(chk *c, const char *where, const cm_tile_type *t, bool piece)
 {
@@ -192,14 +202,14 @@ static void check_tile(chk *c, const char *where, const cm_tile_type *t, bool pi
 	}
 	uint32_t known = t->n_features == 32 ? 0xFFFFFFFFu : (1u << t->n_features) - 1;
 	for (size_t i = 0; i < t->n_features; i++) {
-		const cm_feature *f = &t->features[i];
+		/* a silent probe first: the where string only for a feature
+		 * with a problem (a big map's pieces have thousands) */
+		chk probe = { NULL, NULL, NULL, 0 };
+		check_feature(&probe, "", &t->features[i], known);
+		if (!probe.bad)
+			continue;
 		snprintf(w, sizeof w, "%s, feature %zu", where, i);
-		check_range(c, w, "feature kind", (long long)f->kind, 0, CM_FEAT_KIND_COUNT - 1);
-		check_tile_id(c, w, "feature id", f->id, false, ALNUM "_-", 32);
-		check_range(c, w, "slot mask", f->slots, 0, CM_SLOTS_ALL);
-		check_range(c, w, "trade good", (long long)f->good, CM_GOOD_NONE, CM_GOOD_CLOTH);
-		if (f->touches & ~known)
-			fail(c, w, "touches 0x%x names features the tile does not have", (unsigned)f->touches);
+		check_feature(c, w, &t->features[i], known);
 	}
 	if (t->n_contacts > MAX_ITEMS)
 		fail(c, where, "%zu contacts, more than %d", t->n_contacts, MAX_ITEMS);
@@ -286,6 +296,26 @@ static void check_deck_entry(chk *c, const char *w, const cm_deck_entry *e)
 	check_range(c, w, "deck count", e->count, -1, MAX_COUNT);
 }
 
+/* A big city and its pieces; w: where it is ("" for a silent probe, whose
+ * piece where strings are then not formatted either). */
+static void check_bigcity(chk *c, const char *w, const cm_map *m, const cm_bigcity *b)
+{
+	check_text(c, w, "big city name", b->name, false);
+	if (b->n_pieces > MAX_ITEMS || (b->n_pieces && !b->pieces)) {
+		fail(c, w, "%zu pieces, more than %d", b->n_pieces, MAX_ITEMS);
+		return;
+	}
+	for (size_t k = 0; k < b->n_pieces; k++) {
+		char pw[600] = "";
+		if (c->d)
+			snprintf(pw, sizeof pw, "%s, piece %zu", w, k);
+		if (!inside(m, b->pieces[k].x, b->pieces[k].y))
+			fail(c, pw, "square (%d,%d) is outside the %dx%d grid", b->pieces[k].x, b->pieces[k].y, m->cols,
+			     m->rows);
+		check_tile(c, pw, &b->pieces[k].tile, true);
+	}
+}
+
 static void check_map(chk *c, const cm_map *m, unsigned flags)
 {
 	char where[256], w[512];
@@ -363,21 +393,13 @@ static void check_map(chk *c, const cm_map *m, unsigned flags)
 				check_extra(c, w, e);
 		}
 	for (size_t i = 0; i < m->n_bigcities; i++) {
-		const cm_bigcity *b = &m->bigcities[i];
-		snprintf(w, sizeof w, "%s, big city %zu", where, i);
-		check_text(c, w, "big city name", b->name, false);
-		if (b->n_pieces > MAX_ITEMS || (b->n_pieces && !b->pieces)) {
-			fail(c, w, "%zu pieces, more than %d", b->n_pieces, MAX_ITEMS);
+		/* a silent probe first, as for the islands */
+		chk probe = { NULL, NULL, NULL, 0 };
+		check_bigcity(&probe, "", m, &m->bigcities[i]);
+		if (!probe.bad)
 			continue;
-		}
-		for (size_t k = 0; k < b->n_pieces; k++) {
-			char pw[600];
-			snprintf(pw, sizeof pw, "%s, piece %zu", w, k);
-			if (!inside(m, b->pieces[k].x, b->pieces[k].y))
-				fail(c, pw, "square (%d,%d) is outside the %dx%d grid", b->pieces[k].x,
-				     b->pieces[k].y, m->cols, m->rows);
-			check_tile(c, pw, &b->pieces[k].tile, true);
-		}
+		snprintf(w, sizeof w, "%s, big city %zu", where, i);
+		check_bigcity(c, w, m, &m->bigcities[i]);
 	}
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		chk probe = { NULL, NULL, NULL, 0 };

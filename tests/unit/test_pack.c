@@ -21,6 +21,7 @@
 #include "carcamap/workspace.h"
 #include "base/sha256_int.h"
 #include "export/export_int.h"
+#include "genmap.h"
 #include "util_files.h"
 #include "util_model.h"
 
@@ -646,6 +647,63 @@ static void test_pack__workspace_keeps_verified_hash(void **state)
 	cm_diags_clear(f->d);
 }
 
+/* Rows of the same prints (beside water, as on a serpentine map) are read
+ * four squares at a time and runs of '.' eight at a time: the map reads
+ * back equal, and a row one square short or long, or a square cut within
+ * such a run, is reported at its row. */
+static void test_pack__dense_print_runs(void **state)
+{
+	fx *f = *state;
+	char xml[4300];
+	snprintf(xml, sizeof xml, "%s/s.xml", f->dir);
+	FILE *o = fopen(xml, "w");
+	assert_non_null(o);
+	assert_int_equal(cm_genmap(o, "serpentine 40"), 0);
+	assert_int_equal(fclose(o), 0);
+	cm_workspace *w = NULL;
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
+	assert_int_equal(cm_workspace_load(w, xml, f->d), 0);
+	assert_int_equal(cm_workspace_resolve(w, f->d), 0);
+	cm_map *m = cm_workspace_map(w, 0);
+	cm_tileset *base = cm_workspace_find_tileset(w, "base");
+	assert_non_null(base);
+	assert_int_equal(cm_pack_write(f->path, &m, 1, &base, 1, f->d), 0);
+	cm_pack *p = NULL;
+	cm_map *back = NULL;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_read_map_verified(p, m->id, f->d, &back), 0);
+	assert_true(cm_map_equal(m, back));
+	cm_map_free(back);
+	cm_pack_close(p);
+	/* row 0 is 40 squares of four characters, "n-n-" after its first
+	 * few: cut square 20 out, add one there, cut two characters */
+	static const char *const edits[][2] = {
+		{ "substr(prints, 1, 80) || substr(prints, 85)", "row 0 of the grid of edge print kinds ends after 39 squares" },
+		{ "substr(prints, 1, 80) || 'n-n-' || substr(prints, 81)",
+		  "row 0 of the grid of edge print kinds does not end after 40 squares" },
+		{ "substr(prints, 1, 80) || substr(prints, 83)", "row 0 of the grid of edge print kinds ends within a square" },
+	};
+	char tmp[4300];
+	snprintf(tmp, sizeof tmp, "%s/t.pack", f->dir);
+	for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
+		assert_int_equal(cm_pack_write(tmp, &m, 1, &base, 1, f->d), 0);
+		char sql[600];
+		snprintf(sql, sizeof sql, "UPDATE map_grids SET prints = %s", edits[k][0]);
+		run_sql(tmp, sql);
+		cm_diags_clear(f->d);
+		assert_int_equal(cm_pack_open(tmp, f->d, &p), 0);
+		assert_int_equal(cm_pack_read_map_verified(p, m->id, f->d, &back), CM_EINVAL);
+		assert_null(back);
+		if (!has_diag(f->d, "CM0407", NULL, edits[k][1]))
+			cm_diags_write_text(f->d, stderr);
+		assert_true(has_diag(f->d, "CM0407", NULL, edits[k][1]));
+		cm_pack_close(p);
+	}
+	cm_diags_clear(f->d);
+	cm_workspace_free(w);
+}
+
 static void test_pack__old_pack_binary_1_0(void **state)
 {
 	fx *f = *state;
@@ -1113,6 +1171,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pack__hostile_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__locked_by_writer_is_io_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__workspace_keeps_verified_hash, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__dense_print_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__map_binary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__write_stores_client_binary, setup, teardown),
 		cmocka_unit_test(test_pack__catalogue_rows),
