@@ -177,14 +177,14 @@ static CM__INLINE void init_node(node *nd, node_x *x, int32_t i, int32_t sq, uin
 
 /* unite where a turn rarely goes (abbeys, big cities, the map edge) and
  * for the static board: one copy, not one inlined per call */
-static __attribute__((noinline)) int32_t unite_rare(cm_board *b, int32_t a, int32_t c)
+static CM__NOINLINE int32_t unite_rare(cm_board *b, int32_t a, int32_t c)
 {
 	return unite(b, a, c);
 }
 
 /* join_side with an abbey on either piece: it closes what it meets. */
-static __attribute__((noinline)) void join_abbey(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c,
-                                                 const int8_t *sc)
+static CM__NOINLINE void join_abbey(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c,
+                                    const int8_t *sc)
 {
 	node *n = b->nodes;
 	for (int p = 0; p < 3; p++) {
@@ -258,8 +258,8 @@ static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d
 }
 
 /* join_side for a big-city piece's side: rare, one copy. */
-static __attribute__((noinline)) void join_side_rare(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c,
-                                                     const int8_t *sc, bool abbey, bool whole)
+static CM__NOINLINE void join_side_rare(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c,
+                                        const int8_t *sc, bool abbey, bool whole)
 {
 	join_side(b, a, sa, d, c, sc, abbey, whole);
 }

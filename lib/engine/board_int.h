@@ -268,6 +268,13 @@ struct cm_board {
 #else
 #define CM__INLINE inline
 #endif
+/* ... and the rarer steps kept out of line, so the hot code stays small
+ * enough for the instruction cache. */
+#if defined(__GNUC__)
+#define CM__NOINLINE __attribute__((noinline))
+#else
+#define CM__NOINLINE
+#endif
 
 /* The index of the lowest set bit of m (m not 0). */
 static inline int cm__ctz(unsigned m)
