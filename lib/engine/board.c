@@ -638,19 +638,22 @@ static bool same_shape(const cm_tile_type *a, const cm_tile_type *c)
 }
 
 /* cm__type_info(t, ti) through the table (memo NULL: no table, mask its
- * size less one); a successful fill enters the table. */
+ * size less one); a successful fill enters the table. At most 16 probes,
+ * then a fill of its own, so shapes crafted to collide cost no more than
+ * the fill. */
 static int type_info_memo(shape_memo *memo, size_t mask, const cm_tile_type *t, type_info *ti)
 {
 	if (!memo)
 		return cm__type_info(t, ti);
 	size_t i = shape_hash(t) & mask;
-	for (; memo[i].t; i = (i + 1) & mask)
+	int probes = 0;
+	for (; memo[i].t && probes < 16; i = (i + 1) & mask, probes++)
 		if (same_shape(memo[i].t, t)) {
 			memcpy(ti, memo[i].ti, sizeof *ti);
 			return 0;
 		}
 	int rc = cm__type_info(t, ti);
-	if (rc == 0) {
+	if (rc == 0 && !memo[i].t) {
 		memo[i].t = t;
 		memo[i].ti = ti;
 	}
