@@ -2102,6 +2102,41 @@ static void read_about(rd *r, cm_map *m, const char *id)
 	sqlite3_finalize(st);
 }
 
+/* The model of a cols x rows grid whose squares have the kinds and the
+ * 2.0 print bytes (N + 4E + 16S + 64W) the grid's texts gave: each square
+ * written whole, once (what cm__map_new_grid_prints makes of them, which
+ * writes a row three times: blank, kinds, prints). */
+static int new_grid(cm_map **out, int cols, int rows, const uint8_t *kinds, const uint8_t *prints)
+{
+	int rc = cm__map_new_grid_rows(cols, rows, out);
+	if (rc)
+		return rc;
+	cm_square *sq = (*out)->squares;
+	size_t n = (size_t)cols * (size_t)rows;
+	cm_square t = cm__square_blank(0, 0);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* a print byte's four sides as the word of print[0..3] (kinds in bytes
+	 * 0, 2, 4, 6, no arms) */
+	uint64_t word[256];
+	for (unsigned v = 0; v < 256; v++)
+		word[v] = (uint64_t)(v & 3) | (uint64_t)(v >> 2 & 3) << 16 | (uint64_t)(v >> 4 & 3) << 32 |
+		          (uint64_t)(v >> 6 & 3) << 48;
+	for (size_t i = 0; i < n; i++) {
+		t.kind = kinds[i];
+		memcpy(t.print, &word[prints[i]], 8);
+		sq[i] = t;
+	}
+#else
+	for (size_t i = 0; i < n; i++) {
+		t.kind = kinds[i];
+		for (int e = 0; e < 4; e++)
+			t.print[e].kind = (uint8_t)(prints[i] >> (2 * e) & 3);
+		sq[i] = t;
+	}
+#endif
+	return 0;
+}
+
 /* cm_pack_read_map; with h (a pack of format 3), the map's content hash
  * version 2 up to its squares computed on the way (h2_end finishes it). */
 /* With gh (verifying), *gh gets what read_grid learnt of the grid (its
@@ -2138,7 +2173,8 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 	 * nothing beside them is not written again */
 	if (p->version >= 2 && !grid_kinds(&r, (int)cols, (int)rows, id, where))
 		goto out;
-	if (cm__map_new_grid_prints((int)cols, (int)rows, r.kinds, r.prints, NULL, &m) != 0 ||
+	if ((p->version >= 2 ? new_grid(&m, (int)cols, (int)rows, r.kinds, r.prints) :
+	                       cm__map_new_grid_prints((int)cols, (int)rows, NULL, NULL, NULL, &m)) != 0 ||
 	    !(m->id = cm_strdup(id))) {
 		rd_nomem(&r);
 		goto out;
