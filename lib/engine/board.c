@@ -1325,16 +1325,21 @@ int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
 	memset(&b->stats, 0, sizeof b->stats);
 	b->stats.squares_playable = b->n_playable;
 	b->seed = seed;
+	/* the pile: the deck's order (pile0), shuffled; the generator in a
+	 * local while it draws, so its state stays in registers (stores to
+	 * the byte pile may alias anything, b->rng included) */
 	cm_rng_seed(&b->rng, seed);
-	/* the pile: the deck's order (pile0), shuffled */
+	cm_rng rng = b->rng;
 	int n = b->pile0_n;
-	memcpy(b->pile, b->pile0, (size_t)n);
+	uint8_t *pile = b->pile;
+	memcpy(pile, b->pile0, (size_t)n);
 	for (int i = n - 1; i > 0; i--) {
-		int j = (int)cm__rng_below(&b->rng, (uint32_t)(i + 1));
-		uint8_t t = b->pile[i];
-		b->pile[i] = b->pile[j];
-		b->pile[j] = t;
+		int j = (int)cm__rng_below(&rng, (uint32_t)(i + 1));
+		uint8_t t = pile[i];
+		pile[i] = pile[j];
+		pile[j] = t;
 	}
+	b->rng = rng;
 	b->pile_n = n;
 	b->pile_top = 0;
 	b->start_used = false;
