@@ -735,17 +735,7 @@ static int build_static(cm_board *b, cm_diags *d)
 		const cm_square *q = &m->squares[y * C];
 		for (int x = 0; x < C; x++) {
 			int s = y * C + x;
-			/* most squares: land, in range, no road or city print,
-			 * nothing else; eight such at a time, then one */
-			while (x + 8 <= C && cm__squares8_land_unprinted(&q[x])) {
-				memset(sq_kind + s, CM_SQ_LAND, 8);
-				memset(sflags0 + s, kflags[CM_SQ_LAND], 8);
-				n_playable += 8;
-				x += 8;
-				s += 8;
-			}
-			if (x >= C)
-				break;
+			/* most squares: land, in range, no road or city print, nothing else */
 			if (cm__square_land_unprinted(&q[x])) {
 				sq_kind[s] = CM_SQ_LAND;
 				sflags0[s] = kflags[CM_SQ_LAND];
