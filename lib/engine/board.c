@@ -600,6 +600,66 @@ static void count_play8(cm_board *b, uint8_t *col)
 	}
 }
 
+/* Big-city pieces repeat a few shapes across a big map; cm__type_info
+ * reads only each feature's kind, slots, arms, cathedral and inn flags and
+ * (for fields) touches, so a piece equal to one already filled in those
+ * copies its info (an open-addressed table of the pieces filled, keyed by
+ * a hash of those fields): the same result, one fill per shape. */
+typedef struct {
+	const cm_tile_type *t; /* NULL: empty */
+	const type_info *ti;
+} shape_memo;
+
+static uint32_t shape_hash(const cm_tile_type *t)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)t->n_features;
+	for (size_t f = 0; f < t->n_features; f++) {
+		const cm_feature *ft = &t->features[f];
+		uint32_t v[4] = { (uint32_t)ft->kind, ft->slots | (uint32_t)ft->arms << 16,
+		                  (uint32_t)ft->cathedral | (uint32_t)ft->inn << 1,
+		                  ft->kind == CM_FEAT_FIELD ? ft->touches : 0 };
+		for (int i = 0; i < 4; i++)
+			h = (h ^ v[i]) * 16777619u;
+	}
+	return h ^ (h >> 15);
+}
+
+static bool same_shape(const cm_tile_type *a, const cm_tile_type *c)
+{
+	if (a->n_features != c->n_features)
+		return false;
+	for (size_t f = 0; f < a->n_features; f++) {
+		const cm_feature *x = &a->features[f], *y = &c->features[f];
+		if (x->kind != y->kind || x->slots != y->slots || x->arms != y->arms || x->cathedral != y->cathedral ||
+		    x->inn != y->inn || (x->kind == CM_FEAT_FIELD && x->touches != y->touches))
+			return false;
+	}
+	return true;
+}
+
+/* cm__type_info(t, ti) through the table (memo NULL: no table, mask its
+ * size less one); a successful fill enters the table. At most 16 probes,
+ * then a fill of its own, so shapes crafted to collide cost no more than
+ * the fill. */
+static int type_info_memo(shape_memo *memo, size_t mask, const cm_tile_type *t, type_info *ti)
+{
+	if (!memo)
+		return cm__type_info(t, ti);
+	size_t i = shape_hash(t) & mask;
+	int probes = 0;
+	for (; memo[i].t && probes < 16; i = (i + 1) & mask, probes++)
+		if (same_shape(memo[i].t, t)) {
+			memcpy(ti, memo[i].ti, sizeof *ti);
+			return 0;
+		}
+	int rc = cm__type_info(t, ti);
+	if (rc == 0 && !memo[i].t) {
+		memo[i].t = t;
+		memo[i].ti = ti;
+	}
+	return rc;
+}
+
 /* Everything that depends on the map alone: neighbours, big-city pieces
  * (joined into static nodes), prints, ferries, islands, start squares.
  * Written square by square only where every square needs it (border,
@@ -675,7 +735,17 @@ static int build_static(cm_board *b, cm_diags *d)
 		const cm_square *q = &m->squares[y * C];
 		for (int x = 0; x < C; x++) {
 			int s = y * C + x;
-			/* most squares: land, in range, no road or city print, nothing else */
+			/* most squares: land, in range, no road or city print,
+			 * nothing else; eight such at a time, then one */
+			while (x + 8 <= C && cm__squares8_land_unprinted(&q[x])) {
+				memset(sq_kind + s, CM_SQ_LAND, 8);
+				memset(sflags0 + s, kflags[CM_SQ_LAND], 8);
+				n_playable += 8;
+				x += 8;
+				s += 8;
+			}
+			if (x >= C)
+				break;
 			if (cm__square_land_unprinted(&q[x])) {
 				sq_kind[s] = CM_SQ_LAND;
 				sflags0[s] = kflags[CM_SQ_LAND];
@@ -739,6 +809,11 @@ static int build_static(cm_board *b, cm_diags *d)
 	b->n_bc_pieces = n_pieces;
 	int n_static = 0;
 	size_t pi = 0;
+	/* at most half full; without it (no memory) each piece is filled */
+	size_t memo_cap = 16;
+	while (memo_cap < 2 * n_pieces)
+		memo_cap *= 2;
+	shape_memo *memo = n_pieces > 1 ? calloc(memo_cap, sizeof *memo) : NULL;
 	for (size_t c = 0; c < m->n_bigcities; c++)
 		for (size_t k = 0; k < m->bigcities[c].n_pieces; k++, pi++) {
 			const cm_bigcity_piece *p = &m->bigcities[c].pieces[k];
@@ -747,7 +822,7 @@ static int build_static(cm_board *b, cm_diags *d)
 			const char *msg = NULL;
 			if (m->squares[s].kind != CM_SQ_BIGCITY || (b->sflags0[s] & SF_BIGCITY))
 				msg = "big-city piece not on a free big-city square";
-			else if (cm__type_info(&p->tile, &b->bc_info[pi]) < 0)
+			else if (type_info_memo(memo, memo_cap - 1, &p->tile, &b->bc_info[pi]) < 0)
 				msg = "big-city piece has an uncovered slot or too many features";
 			if (msg) {
 				snprintf(where, sizeof where, "map %s, big city %s, square (%d,%d)", mid,
@@ -765,8 +840,13 @@ static int build_static(cm_board *b, cm_diags *d)
 			n_static += b->bc_info[pi].n_feat;
 			b->sflags0[s] |= SF_BIGCITY;
 		}
+	free(memo);
 	/* big-city squares among the 8 around: counted from the few big-city squares */
 	for (int s = 0; game && n_bcsq && s < N; s++) {
+		while (s + 8 <= N && !has_byte8(load8(b->sq_kind + s), CM_SQ_BIGCITY))
+			s += 8;
+		if (s >= N)
+			break;
 		if (b->sq_kind[s] != CM_SQ_BIGCITY)
 			continue;
 		for (int k = 0; k < 8; k++) {
@@ -823,6 +903,10 @@ static int build_static(cm_board *b, cm_diags *d)
 	/* big-city nodes: open edges towards playable squares; pieces of one
 	 * city join each other; sides facing anything else are closed */
 	for (int s = 0; game && n_pieces && s < N; s++) {
+		while (s + 8 <= N && !(load8(b->sflags0 + s) & BYTES8(SF_BIGCITY)))
+			s += 8;
+		if (s >= N)
+			break;
 		if (!(b->sflags0[s] & SF_BIGCITY))
 			continue;
 		const type_info *pt = &b->bc_info[b->bc_type[s]];
@@ -841,6 +925,10 @@ static int build_static(cm_board *b, cm_diags *d)
 	}
 	b->n_nodes = n_static;
 	for (int s = 0; game && n_pieces && s < N; s++) {
+		while (s + 8 <= N && !(load8(b->sflags0 + s) & BYTES8(SF_BIGCITY)))
+			s += 8;
+		if (s >= N)
+			break;
 		if (!(b->sflags0[s] & SF_BIGCITY))
 			continue;
 		for (int k = 1; k <= 2; k++) { /* E and S: each pair once */
@@ -952,6 +1040,10 @@ static int build_static(cm_board *b, cm_diags *d)
 	size_t n_bc = m->n_bigcities, n_isl = m->n_islands;
 	memset(b->bc_adj_start, 0, (n_bc + 1) * sizeof *b->bc_adj_start);
 	for (int s = 0; n_bc && s < N; s++) {
+		while (s + 8 <= N && !load8(b->sq_links + s))
+			s += 8; /* eight squares with no link at once (most) */
+		if (s >= N)
+			break;
 		if (!b->sq_links[s])
 			continue;
 		for (int k = 0; k < 4; k++) {
@@ -971,6 +1063,10 @@ static int build_static(cm_board *b, cm_diags *d)
 	for (size_t c = 0; c < n_bc; c++)
 		fill[c] = b->bc_adj_start[c];
 	for (int s = 0; n_bc && s < N; s++) {
+		while (s + 8 <= N && !load8(b->sq_links + s))
+			s += 8; /* eight squares with no link at once (most) */
+		if (s >= N)
+			break;
 		if (!b->sq_links[s])
 			continue;
 		for (int k = 0; k < 4; k++) {

@@ -55,10 +55,11 @@ static int read_one(const xmlNode *n, cm_feature_kind kind, const cm_feature_rul
 			int b = cm_slot_parse(name);
 			if (b < 0)
 				continue; /* the schema allows only slot names */
-			unsigned sc, sl = cm_xml_attr_pos(n, "slots", &sc);
-			if (f->slots & (1u << b))
+			if (f->slots & (1u << b)) {
+				unsigned sc, sl = cm_xml_attr_pos(n, "slots", &sc);
 				cm_diags_check(d, rules->slot_twice, file, sl, sc, NULL, "slot %s is listed twice in %s '%s'",
 				               name, cm_feature_kind_name(kind), f->id);
+			}
 			f->slots |= (cm_slots)(1u << b);
 		}
 		free(slots);

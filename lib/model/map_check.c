@@ -625,6 +625,17 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 		}
 		const cm_square *row = m->squares + (size_t)y * (size_t)C;
 		for (int x = 0; x < m->cols; x++) {
+			/* eight plain squares that pass at once (pass bytes are 0
+			 * or 1), as below, at a time */
+			while (lk && x + 8 <= C) {
+				uint64_t p8;
+				memcpy(&p8, pass + x, 8);
+				if (p8 != 0x0101010101010101ull || !cm__squares8_plain(row + x))
+					break;
+				x += 8;
+			}
+			if (x >= C)
+				break;
 			const cm_square *sq = &row[x];
 			/* most of a big map: a square with nothing beside its kind
 			 * is in range and, unless it is counted below, passes
@@ -767,6 +778,7 @@ static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_map
 	uint8_t *count = calloc(n, 1);
 	if (!at || !count)
 		goto out;
+	size_t ones = 0; /* big-city squares under exactly one piece */
 	for (size_t c = 0; c < m->n_bigcities; c++) {
 		const cm_bigcity *bc = &m->bigcities[c];
 		const char *name = bc->name ? bc->name : "?";
@@ -787,13 +799,17 @@ static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_map
 #undef WP
 				if (count[i] < 255)
 					count[i]++;
+				if (sq->kind == CM_SQ_BIGCITY)
+					ones += count[i] == 1 ? 1 : count[i] == 2 ? (size_t)-1 : 0;
 				if (!at[i])
 					at[i] = pc;
 			}
 			check_piece(m, d, bc, pc);
 		}
 	}
-	for (int y = 0; sc.bigcity && y < m->rows; y++)
+	/* every big-city square one piece's (the count of them is that of the
+	 * big-city squares): nothing to say, no pass over the grid */
+	for (int y = 0; sc.bigcity != ones && y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *sq = cm_map_at(m, x, y);
 			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;

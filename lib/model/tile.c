@@ -18,8 +18,11 @@ const char *cm_slot_name(int bit)
 
 int cm_slot_parse(const char *s)
 {
+	/* every name has two letters (a tile reads one per slot token) */
+	if (!s[0] || !s[1] || s[2])
+		return -1;
 	for (int i = 0; i < 12; i++)
-		if (strcmp(s, slot_names[i]) == 0)
+		if (s[0] == slot_names[i][0] && s[1] == slot_names[i][1])
 			return i;
 	return -1;
 }
