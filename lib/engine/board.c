@@ -1234,23 +1234,29 @@ static void clear_squares(cm_board *b)
 		memcpy(b->req, b->req0, (size_t)N);
 		memcpy(b->sflags, b->sflags0, (size_t)N);
 	}
-	for (int i = 0; i < b->n_front; i++) {
-		b->front_pos[b->front[i]] = -1;
+	/* the arrays in locals: the byte stores may alias anything, b too */
+	const int32_t *front = b->front, *filled = b->filled;
+	int32_t *front_pos = b->front_pos, *base = b->base, *mon = b->mon;
+	int16_t *tile = b->tile;
+	uint8_t *rot = b->rot, *mon_near = b->mon_near;
+	int n_front = b->n_front, n_filled = b->n_filled;
+	for (int i = 0; i < n_front; i++) {
+		front_pos[front[i]] = -1;
 		if (!bulk)
-			clear_square(b, b->front[i]);
+			clear_square(b, front[i]);
 	}
-	for (int i = 0; i < b->n_filled; i++) {
-		int s = b->filled[i];
-		if (b->mon[s] >= 0)
+	for (int i = 0; i < n_filled; i++) {
+		int s = filled[i];
+		if (mon[s] >= 0)
 			for (int k = 0; k < 8; k++) {
 				int q = cm__nb8(b, s, k);
 				if (q >= 0)
-					b->mon_near[q] = 0;
+					mon_near[q] = 0;
 			}
-		b->tile[s] = -1;
-		b->base[s] = -1;
-		b->mon[s] = -1;
-		b->rot[s] = 0;
+		tile[s] = -1;
+		base[s] = -1;
+		mon[s] = -1;
+		rot[s] = 0;
 		if (bulk)
 			continue;
 		clear_square(b, s);
