@@ -2108,7 +2108,9 @@ static void read_about(rd *r, cm_map *m, const char *id)
  * writes a row three times: blank, kinds, prints). */
 static int new_grid(cm_map **out, int cols, int rows, const uint8_t *kinds, const uint8_t *prints)
 {
-	int rc = cm__map_new_grid_rows(cols, rows, out);
+	/* not zeroed: the loop below writes every square before anything
+	 * can fail or read one */
+	int rc = cm__map_new_grid_unset(cols, rows, out);
 	if (rc)
 		return rc;
 	cm_square *sq = (*out)->squares;
