@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* cli.c: helpers every subcommand shares (cli.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -121,11 +122,104 @@ int cli_default_dirs(cm_workspace *w)
 	return cm_workspace_add_tileset_dir(w, CM_TILESET_DIR) ? CM_ENOMEM : 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A board's directory (maps/germany) stands for the one map descriptor in
+ * it (*.xml with a <map> root; maps/germany/germany.xml): loaded into w.
+ * A directory holding none or several is an I/O failure that names what
+ * it found and what to give instead. */
+static int load_directory(cm_workspace *w, const char *dir, cm_diags *d)
+{
+	DIR *dp = opendir(dir);
+	if (!dp) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, dir, 0, 0, NULL, "cannot open: %s", strerror(errno));
+		return CM_EIO;
+	}
+	size_t len = strlen(dir), n = 0, cap = 0, n_sets = 0;
+	const char *sep = len && dir[len - 1] == '/' ? "" : "/";
+	char **found = NULL;
+	int rc = 0;
+	struct dirent *e;
+	while (!rc && (e = readdir(dp)) != NULL) {
+		size_t l = strlen(e->d_name);
+		if (l < 5 || strcmp(e->d_name + l - 4, ".xml") != 0)
+			continue;
+		char *path = malloc(len + l + 2);
+		cm_diags *q = NULL;
+		if (!path || cm_diags_new(&q)) {
+			free(path);
+			rc = CM_ENOMEM;
+			break;
+		}
+		snprintf(path, len + l + 2, "%s%s%s", dir, sep, e->d_name);
+		struct stat st;
+		cm_file_kind k = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? cm_file_detect(path, q) : CM_FILE_UNKNOWN;
+		bool map = k == CM_FILE_MAP;
+		n_sets += k == CM_FILE_TILESET;
+		cm_diags_free(q);
+		if (!map) {
+			free(path);
+			continue;
+		}
+		if (n == cap) {
+			char **v = realloc(found, (cap = cap ? 2 * cap : 4) * sizeof *v);
+			if (!v) {
+				free(path);
+				rc = CM_ENOMEM;
+				break;
+			}
+			found = v;
+		}
+		found[n++] = path;
+	}
+	closedir(dp);
+	if (n)
+		qsort(found, n, sizeof *found, cmp_name);
+	if (!rc && n == 1) {
+		rc = cm_workspace_load(w, found[0], d);
+	} else if (!rc && n == 0) {
+		char sets[64] = "";
+		if (n_sets)
+			snprintf(sets, sizeof sets, ", but %zu tile set file%s", n_sets, n_sets > 1 ? "s" : "");
+		cm_diags_add(d, CM_SEV_ERROR, NULL, dir, 0, 0, NULL,
+		             "is a directory holding no map descriptor (*.xml with a <map> root%s): "
+		             "give a descriptor, pack, tile set or Tiled map file",
+		             sets);
+		rc = CM_EIO;
+	} else if (!rc) {
+		/* the first few, by name: a directory of many says how many */
+		char list[600] = "";
+		size_t at = 0;
+		for (size_t i = 0; i < n && i < 4 && at < sizeof list; i++) {
+			const char *base = found[i] + len + strlen(sep);
+			int k = snprintf(list + at, sizeof list - at, "%s%s", i ? ", " : "", base);
+			at += k > 0 ? (size_t)k : 0;
+		}
+		cm_diags_add(d, CM_SEV_ERROR, NULL, dir, 0, 0, NULL,
+		             "is a directory holding %zu map descriptors (%s%s): give the one meant, "
+		             "such as %s",
+		             n, list, n > 4 ? ", ..." : "", found[0]);
+		rc = CM_EIO;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(found[i]);
+	free(found);
+	return rc;
+}
+
 int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags *d)
 {
 	int worst = 0;
-	for (int i = 0; i < n; i++)
-		worst = worse(worst, cm_workspace_load(w, files[i], d));
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		if (stat(files[i], &st) == 0 && S_ISDIR(st.st_mode))
+			worst = worse(worst, load_directory(w, files[i], d));
+		else
+			worst = worse(worst, cm_workspace_load(w, files[i], d));
+	}
 	if (!decks)
 		return worst;
 	if (cli_default_dirs(w))
