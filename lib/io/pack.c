@@ -19,6 +19,7 @@
 #include "carcamap/pack.h"
 #include "export/export_int.h"
 #include "io/pack_int.h"
+#include "base/idindex_int.h"
 #include "io/schema_int.h"
 #include "model/map_int.h"
 #include "base/bytes_int.h"
@@ -226,6 +227,26 @@ static cm_tileset *find_set(cm_tileset *const *sets, size_t n, const char *id)
 	return NULL;
 }
 
+static int deck_sets(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool sorted, cm_tileset ***out,
+                     size_t *n_out);
+
+/* The set of that id among n sorted by id (cmp_set), or NULL. */
+static cm_tileset *find_sorted_set(cm_tileset *const *sets, size_t n, const char *id)
+{
+	size_t lo = 0, hi = n;
+	while (id && lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(sets[mid]->id, id);
+		if (!c)
+			return sets[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 /* Version 1 (schemas/pack.md "Content hash", version 1): what packs of
  * format 1 and 2 store. */
 static int hash_v1(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
@@ -233,23 +254,11 @@ static int hash_v1(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint
 	if (!m->squares || m->cols < 1 || m->rows < 1)
 		return CM_EINVAL;
 	/* the distinct tile sets of the deck, sorted by id */
-	cm_tileset **used = calloc(m->n_deck + 1, sizeof *used);
-	if (!used)
-		return CM_ENOMEM;
+	cm_tileset **used = NULL;
 	size_t n_used = 0;
-	for (size_t i = 0; i < m->n_deck; i++) {
-		cm_tileset *ts = find_set(sets, n_sets, m->deck[i].tileset);
-		if (!ts) {
-			free(used);
-			return CM_ENOTFOUND;
-		}
-		size_t k = 0;
-		while (k < n_used && used[k] != ts)
-			k++;
-		if (k == n_used)
-			used[n_used++] = ts;
-	}
-	qsort(used, n_used, sizeof *used, cmp_set);
+	int rc = deck_sets(m, sets, n_sets, false, &used, &n_used);
+	if (rc)
+		return rc;
 
 	hasher *hp = malloc(sizeof *hp);
 	if (!hp) {
@@ -373,8 +382,10 @@ static int hash_v1(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint
 	return 0;
 }
 
-/* The distinct tile sets of m's deck, sorted by id, in a new array. */
-static int deck_sets(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_tileset ***out, size_t *n_out)
+/* The distinct tile sets of m's deck, sorted by id, in a new array; sets
+ * sorted by id (the writer's) are searched by halves, others in turn. */
+static int deck_sets(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool sorted, cm_tileset ***out,
+                     size_t *n_out)
 {
 	cm_tileset **used = calloc(m->n_deck + 1, sizeof *used);
 	size_t n_used = 0;
@@ -383,20 +394,23 @@ static int deck_sets(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm
 	if (!used)
 		return CM_ENOMEM;
 	for (size_t i = 0; i < m->n_deck; i++) {
-		cm_tileset *ts = find_set(sets, n_sets, m->deck[i].tileset);
+		const char *id = m->deck[i].tileset;
+		cm_tileset *ts = sorted ? find_sorted_set(sets, n_sets, id) : find_set(sets, n_sets, id);
 		if (!ts) {
 			free(used);
 			return CM_ENOTFOUND;
 		}
-		size_t k = 0;
-		while (k < n_used && used[k] != ts)
-			k++;
-		if (k == n_used)
-			used[n_used++] = ts;
+		used[n_used++] = ts;
 	}
+	/* sorted, then each once: an id names one set (find_set gives the
+	 * first of an id), so equal ids are the same set */
 	qsort(used, n_used, sizeof *used, cmp_set);
+	size_t u = 0;
+	for (size_t i = 0; i < n_used; i++)
+		if (!u || used[u - 1] != used[i])
+			used[u++] = used[i];
 	*out = used;
-	*n_out = n_used;
+	*n_out = u;
 	return 0;
 }
 
@@ -658,7 +672,7 @@ static int hash_v2(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint
 		return CM_EINVAL;
 	cm_tileset **used = NULL;
 	size_t n_used = 0;
-	int rc = deck_sets(m, sets, n_sets, &used, &n_used);
+	int rc = deck_sets(m, sets, n_sets, false, &used, &n_used);
 	if (rc)
 		return rc;
 	size_t n = (size_t)m->cols * (size_t)m->rows;
@@ -723,7 +737,7 @@ static int hash_v2_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_set
 {
 	cm_tileset **used = NULL;
 	size_t n_used = 0, n = (size_t)m->cols * (size_t)m->rows, run = 0;
-	int rc = deck_sets(m, sets, n_sets, &used, &n_used);
+	int rc = deck_sets(m, sets, n_sets, true, &used, &n_used);
 	if (rc)
 		return rc;
 	hasher2 *h = malloc(sizeof *h);
@@ -1160,10 +1174,29 @@ static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t 
 		cm_diags_check(d, "CM0410", NULL, 0, 0, NULL, "tile set id %.100s occurs twice", dup2);
 	free(ids);
 	int bad = dup || dup2;
-	for (size_t i = 0; i < n_maps; i++)
+	/* the sets by id, and each one's tiles by id, for the deck entries:
+	 * their lookups cost the ids, not the number of sets or tiles */
+	cm_tileset **byid = malloc((n_sets + 1) * sizeof *byid);
+	cm_idindex *tiles = calloc(n_sets + 1, sizeof *tiles);
+	if (!byid || !tiles) {
+		free(byid);
+		free(tiles);
+		return CM_ENOMEM;
+	}
+	if (n_sets)
+		memcpy(byid, sets, n_sets * sizeof *byid);
+	qsort(byid, n_sets, sizeof *byid, cmp_set);
+	int oom = 0;
+	for (size_t i = 0; i < n_sets && !oom; i++)
+		for (size_t t = 0; t < byid[i]->n_tiles && !oom; t++)
+			if (cm_idindex_find(&tiles[i], byid[i]->tiles[t].id) == CM_IDINDEX_NONE)
+				oom = cm_idindex_add(&tiles[i], byid[i]->tiles[t].id);
+	for (size_t i = 0; i < n_maps && !oom; i++)
 		for (size_t k = 0; k < maps[i]->n_deck; k++) {
 			const cm_deck_entry *e = &maps[i]->deck[k];
-			const cm_tileset *ts = find_set(sets, n_sets, e->tileset);
+			/* the first set of the id, as find_set gives (a duplicate is CM0410) */
+			const cm_tileset *ts = dup2 ? find_set(sets, n_sets, e->tileset)
+			                            : find_sorted_set(byid, n_sets, e->tileset);
 			char where[256];
 			snprintf(where, sizeof where, "map %.100s, deck entry %zu", maps[i]->id, k);
 			if (!ts) {
@@ -1173,14 +1206,25 @@ static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t 
 				continue;
 			}
 			bool found = !e->tile;
-			for (size_t t = 0; t < ts->n_tiles && !found; t++)
-				found = strcmp(ts->tiles[t].id, e->tile) == 0;
+			if (!found && dup2) {
+				for (size_t t = 0; t < ts->n_tiles && !found; t++)
+					found = strcmp(ts->tiles[t].id, e->tile) == 0;
+			} else if (!found) {
+				cm_tileset *const *at = bsearch(&ts, byid, n_sets, sizeof *byid, cmp_set);
+				found = at && cm_idindex_find(&tiles[at - byid], e->tile) != CM_IDINDEX_NONE;
+			}
 			if (!found) {
 				cm_diags_check(d, "CM0409", NULL, 0, 0, where, "tile set %.100s has no tile %.100s",
 				               e->tileset, e->tile);
 				bad = 1;
 			}
 		}
+	for (size_t i = 0; i < n_sets; i++)
+		cm_idindex_free(&tiles[i]);
+	free(tiles);
+	free(byid);
+	if (oom)
+		return CM_ENOMEM;
 	return bad ? CM_EINVAL : 0;
 }
 
@@ -1299,8 +1343,15 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 		rc = put_tileset(&w, sets[i]);
 	for (size_t i = 0; i < n_maps && !rc; i++)
 		rc = put_map(&w, maps[i], hashes + 32 * i, &hints[i]);
-	for (size_t i = 0; i < n_maps && !rc; i++)
-		rc = put_binary(&w, maps[i], sets, n_sets, &hints[i]);
+	for (size_t i = 0; i < n_maps && !rc; i++) {
+		/* the map's own sets: its deck's lookups cost its sets, not the pack's */
+		cm_tileset **used = NULL;
+		size_t n_used = 0;
+		rc = deck_sets(maps[i], sets, n_sets, true, &used, &n_used);
+		if (!rc)
+			rc = put_binary(&w, maps[i], used, n_used, &hints[i]);
+		free(used);
+	}
 	if (rc)
 		goto out;
 	if (sqlite3_exec(w.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
@@ -3024,7 +3075,7 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 		sets[n++] = p->vsets[k];
 	}
 	if (h) {
-		if ((rc = deck_sets(m, sets, n, &used, &n_used)) != 0 ||
+		if ((rc = deck_sets(m, sets, n, false, &used, &n_used)) != 0 ||
 		    (rc = h2_end(h, m, used, n_used, got)) != 0)
 			goto out;
 	} else if ((rc = cm_map_hash_version(m, sets, n, 1, got)) != 0) {
