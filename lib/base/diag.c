@@ -258,10 +258,11 @@ static size_t count_exact(const cm_diags *d, cm_severity sev)
 	return c;
 }
 
-int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t len)
+/* Keeps text (len bytes, text[len] == '\0', from malloc) as the source of
+ * file, taking it over when *taken; a file already kept leaves it. */
+static int keep_source(cm_diags *d, const char *file, char *text, size_t len, bool *taken)
 {
-	if (!d)
-		return 0;
+	*taken = false;
 	for (size_t i = 0; i < d->n_src; i++)
 		if (strcmp(d->src[i].file, file) == 0)
 			return 0;
@@ -271,14 +272,9 @@ int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t 
 	d->src = ns;
 	source *s = &ns[d->n_src];
 	s->file = cm_strdup(file);
-	s->text = malloc(len + 1);
-	if (!s->file || !s->text) {
-		free(s->file);
-		free(s->text);
+	if (!s->file)
 		return CM_ENOMEM;
-	}
-	memcpy(s->text, text, len);
-	s->text[len] = '\0';
+	s->text = text;
 	s->len = len;
 	/* the line index: quoting a line costs nothing per diagnostic */
 	size_t lines = 1;
@@ -287,7 +283,6 @@ int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t 
 	s->line_at = malloc(lines * sizeof *s->line_at);
 	if (!s->line_at) {
 		free(s->file);
-		free(s->text);
 		return CM_ENOMEM;
 	}
 	s->n_lines = 0;
@@ -295,7 +290,33 @@ int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t 
 	for (const char *p = s->text, *end = s->text + len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
 		s->line_at[s->n_lines++] = (size_t)(p + 1 - s->text);
 	d->n_src++;
+	*taken = true;
 	return 0;
+}
+
+int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t len)
+{
+	if (!d)
+		return 0;
+	for (size_t i = 0; i < d->n_src; i++)
+		if (strcmp(d->src[i].file, file) == 0)
+			return 0;
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return CM_ENOMEM;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	bool taken;
+	int rc = keep_source(d, file, copy, len, &taken);
+	if (!taken)
+		free(copy);
+	return rc;
+}
+
+int cm__diags_take_source(cm_diags *d, const char *file, char *text, size_t len, bool *taken)
+{
+	*taken = false;
+	return d ? keep_source(d, file, text, len, taken) : 0;
 }
 
 static int cmp_str(const char *a, const char *b)
