@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* bigmem.c: zeroed arrays of a million squares (cm_calloc_big): on Linux
+/* bigmem.c: arrays of a million squares, zeroed (cm_calloc_big) or not
+ * (cm_malloc_big, for arrays the caller writes whole at once): on Linux
  * backed by transparent huge pages where the system offers them on request,
  * so a big map's model and board fault in 2 MB at a time instead of 4 KB
  * (page faults were a third of `check` on a 1000x1000 map). Freed by free(). */
@@ -13,21 +14,33 @@
 
 #define HUGE_BYTES ((size_t)2 << 20)
 
-void *cm_calloc_big(size_t n, size_t size)
+/* The whole huge pages inside a block of len bytes at p (glibc maps a
+ * block this size on its own, so nothing else shares them). */
+static void *advise_huge(void *p, size_t len)
 {
-	if (size && n > SIZE_MAX / size)
-		return NULL;
-	void *p = calloc(n ? n : 1, size ? size : 1);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-	size_t len = n * size;
 	if (p && len >= 2 * HUGE_BYTES) {
-		/* the whole huge pages inside the block (glibc maps a block
-		 * this size on its own, so nothing else shares them) */
 		uintptr_t a = ((uintptr_t)p + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1);
 		uintptr_t e = ((uintptr_t)p + len) & ~(uintptr_t)(HUGE_BYTES - 1);
 		if (e > a)
 			(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 	}
+#else
+	(void)len;
 #endif
 	return p;
+}
+
+void *cm_calloc_big(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return advise_huge(calloc(n ? n : 1, size ? size : 1), n * size);
+}
+
+void *cm_malloc_big(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return advise_huge(malloc(n && size ? n * size : 1), n * size);
 }

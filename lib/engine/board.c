@@ -33,10 +33,6 @@ _Static_assert(sizeof(node) == 32 && offsetof(node, parent) == 0 && offsetof(nod
                "node layout (cm__put_tile)");
 #endif
 
-/* Spare nodes past the last a board can use, and spare templates past
- * the deck's last (cm__put_tile sets up NODE_SPARE + 1 pieces of every
- * tile, whatever its count). */
-#define NODE_SPARE 3
 
 /* ---- union-find over feature pieces ---- */
 

@@ -38,6 +38,8 @@ typedef struct {
 	int8_t mon;                        /* monastery or abbey feature, -1 */
 	bool abbey;                        /* has an abbey feature: never drawn */
 	uint32_t roadcity;                 /* bit f: feature f is a road or a city */
+	uint32_t spot_meeple;              /* bit f: random play may put a meeple on f (not a garden) */
+	uint32_t spot_wagon;               /* ... a wagon (not a garden or a field) */
 	/* deck types: rotcnt then rotmask in the deck's table of distinct
 	 * ones (cm_deck.fit; types of one edge pattern share it), so the
 	 * frontier scans of random play touch few cache lines; NULL for
@@ -94,6 +96,12 @@ typedef struct {
 	uint8_t flags;
 	uint16_t nfol;  /* roots: followers (6 players x up to 255) */
 } node;
+
+/* Spare nodes past the last a board can use, and spare templates past
+ * the deck's last: cm__put_tile sets up NODE_SPARE + 1 pieces of every
+ * tile, whatever its count, so the turn's code may read that many
+ * pieces from a tile's first without testing its count. */
+#define NODE_SPARE 3
 
 typedef struct {
 	int32_t sq;     /* tile identity: square index, or n_squares + k for a print or ferry */

@@ -30,6 +30,10 @@ int cm__type_info(const cm_tile_type *t, type_info *ti)
 			ti->nflags[f] |= NF_CATHEDRAL;
 		if ((unsigned)ft->kind < CM_FEAT_KIND_COUNT)
 			n_kind[ft->kind]++;
+		if (ft->kind != CM_FEAT_GARDEN)
+			ti->spot_meeple |= 1u << f;
+		if (ft->kind != CM_FEAT_GARDEN && ft->kind != CM_FEAT_FIELD)
+			ti->spot_wagon |= 1u << f;
 		if (ft->kind == CM_FEAT_MONASTERY || ft->kind == CM_FEAT_ABBEY) {
 			if (ti->mon < 0)
 				ti->mon = (int8_t)f;

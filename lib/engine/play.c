@@ -34,8 +34,9 @@ __attribute__((target("ssse3"))) static inline __m128i fits16(const uint8_t *fit
 	return _mm_shuffle_epi8(pc, _mm_and_si128(lo, hi));
 }
 
-/* The legal placements on the nf frontier entries fr, per block of 16
- * into blk; returns their total. */
+/* The legal placements on the nf frontier entries fr, running totals
+ * per block of 16 into blk (blk[j]: in blocks 0..j; blk[-1] is 0);
+ * returns the total. */
 __attribute__((target("ssse3"))) static uint32_t scan16(const uint8_t *fit, const uint8_t *fr, int nf,
                                                          uint32_t *blk)
 {
@@ -46,20 +47,24 @@ __attribute__((target("ssse3"))) static uint32_t scan16(const uint8_t *fit, cons
 		__m128i c = _mm_and_si128(fits16(fit, fr + i), _mm_cmpgt_epi8(_mm_set1_epi8((char)left), lane));
 		__m128i sad = _mm_sad_epu8(c, _mm_setzero_si128());
 		uint32_t sum = (uint32_t)_mm_cvtsi128_si32(sad) + (uint32_t)_mm_extract_epi16(sad, 4);
-		blk[j] = sum;
 		total += sum;
+		blk[j] = total;
 	}
 	return total;
 }
 
-/* The entry holding the k-th legal placement (k below scan16's total),
- * and in *rest its rank among that entry's rotations. */
-__attribute__((target("ssse3"))) static int pick16(const uint8_t *fit, const uint8_t *fr, const uint32_t *blk,
-                                                   uint32_t k, uint32_t *rest)
+/* The entry holding the k-th legal placement (k below scan16's total,
+ * over nf entries), and in *rest its rank among that entry's rotations. */
+__attribute__((target("ssse3"))) static int pick16(const uint8_t *fit, const uint8_t *fr, int nf,
+                                                   const uint32_t *blk, uint32_t k, uint32_t *rest)
 {
+	/* the block: those whose running total is at most k counted, not
+	 * searched (which block is a coin toss; how many there are changes
+	 * slowly) */
 	int j = 0;
-	while (k >= blk[j])
-		k -= blk[j++];
+	for (int i = 0; i < (nf - 1) >> 4; i++)
+		j += blk[i] <= k;
+	k -= blk[j - 1]; /* blk[-1] is 0 */
 	/* running counts in the block (at most 64 a byte); the first lane
 	 * past k (lanes past the end only add, after it) */
 	__m128i c = fits16(fit, fr + 16 * j);
@@ -68,53 +73,66 @@ __attribute__((target("ssse3"))) static int pick16(const uint8_t *fit, const uin
 	c = _mm_add_epi8(c, _mm_slli_si128(c, 4));
 	c = _mm_add_epi8(c, _mm_slli_si128(c, 8));
 	int l = cm__ctz((unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(c, _mm_set1_epi8((char)k))));
-	uint8_t run[16];
-	_mm_storeu_si128((__m128i *)(void *)run, c);
-	*rest = k - (l ? run[l - 1] : 0);
+	uint8_t run[17] = { 0 }; /* run[l]: the count before lane l */
+	_mm_storeu_si128((__m128i *)(void *)(run + 1), c);
+	*rest = k - run[l];
 	return 16 * j + l;
 }
 #endif
 
+/* Set bits per byte value. */
+static const uint8_t pop8[256] = {
+#define P2(n) n, n + 1, n + 1, n + 2
+#define P4(n) P2(n), P2(n + 1), P2(n + 1), P2(n + 2)
+#define P6(n) P4(n), P4(n + 1), P4(n + 1), P4(n + 2)
+	P6(0), P6(1), P6(1), P6(2)
+#undef P2
+#undef P4
+#undef P6
+};
+
+static inline uint32_t popcount(uint32_t m)
+{
+	uint32_t c = pop8[m & 255];
+	for (m >>= 8; m; m >>= 8) /* tiles of more than 8 features are rare */
+		c += pop8[m & 255];
+	return c;
+}
+
 /* Step 3: deploy a meeple or the wagon, or nothing. The spots are those
- * of cm_board_spots for a meeple, then for the wagon; listed only when
- * there is one and the draw deploys (the draws are the same). */
+ * of cm_board_spots for a meeple, then for the wagon (in feature order);
+ * drawn only when there is one and the draw deploys (the draws are the
+ * same). */
 static void deploy_random(cm_board *b, cm_rng *rng)
 {
-	int spots[2 * CM_MAX_FEATURES], wspots[CM_MAX_FEATURES];
-	int32_t root[CM_MAX_FEATURES];
 	int s = b->last_sq;
 	bool meeple = b->supply[b->cur] > 0, wagon = b->rules.wagons && b->wagons[b->cur] > 0;
 	if (!meeple && !wagon)
 		return;
 	const type_info *ti = &b->deck->info[b->tile[s]];
-	node *nd = b->nodes;
-	int32_t base = b->base[s], r = 0;
-	int f0 = 0;
-	for (; f0 < ti->n_feat; f0++) { /* the first spot of either kind */
-		int k = ti->kind[f0];
-		if (k != CM_FEAT_GARDEN && (meeple || k != CM_FEAT_FIELD) && !nd[r = cm__find(nd, base + f0)].nfol)
+	const node *nd = b->nodes;
+	int32_t base = b->base[s];
+	/* the first spot of either kind (a wagon's are a meeple's too) */
+	uint32_t any = meeple ? ti->spot_meeple : ti->spot_wagon, t = any;
+	for (; t; t &= t - 1)
+		if (!nd[cm__find(nd, base + cm__ctz(t))].nfol)
 			break;
-	}
-	if (f0 == ti->n_feat || cm__rng_below(rng, 100) >= CM_PLAY_DEPLOY_PERCENT)
+	if (!t || cm__rng_below(rng, 100) >= CM_PLAY_DEPLOY_PERCENT)
 		return;
-	/* the spots from f0 on, with their roots for the deploy */
-	uint32_t n = 0, m = 0;
-	for (int f = f0; f < ti->n_feat; f++) {
-		int k = ti->kind[f];
-		if (f > f0) {
-			if (k == CM_FEAT_GARDEN || nd[r = cm__find(nd, base + f)].nfol)
-				continue;
-		}
-		root[f] = r;
-		if (meeple)
-			spots[n++] = f;
-		if (wagon && k != CM_FEAT_FIELD)
-			wspots[m++] = f;
+	/* the spots from there on, as bit masks (no branch per feature) */
+	uint32_t free = t & -t;
+	for (t &= t - 1; t; t &= t - 1) {
+		int f = cm__ctz(t);
+		free |= (uint32_t)(nd[cm__find(nd, base + f)].nfol == 0) << f;
 	}
-	for (uint32_t i = 0; i < m; i++)
-		spots[n + i] = wspots[i];
-	uint32_t k = cm__rng_below(rng, n + m);
-	cm__deploy_free(b, spots[k], k < n ? CM_FOLLOWER_MEEPLE : CM_FOLLOWER_WAGON, root[spots[k]]);
+	uint32_t M = meeple ? ti->spot_meeple & free : 0, W = wagon ? ti->spot_wagon & free : 0;
+	uint32_t n = popcount(M), k = cm__rng_below(rng, n + popcount(W));
+	bool wg = k >= n;
+	uint32_t spots = wg ? W : M;
+	for (k -= wg ? n : 0; k; k--)
+		spots &= spots - 1;
+	int f = cm__ctz(spots);
+	cm__deploy_free(b, f, wg ? CM_FOLLOWER_WAGON : CM_FOLLOWER_MEEPLE, cm__find(nd, base + f));
 }
 
 /* Step 4: each waiting wagon to a destination or back to the supply. */
@@ -161,10 +179,11 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		 * for the choice; the draw, the count and the choice of
 		 * cm_board_draw, cm_board_placements and a walk would take three */
 		uint32_t *cum = b->front_cum, total = 0;
+		cum[0] = 0; /* before scan16's first block */
 		int i = 0;
 #ifdef SCAN16
 		if (simd)
-			total = scan16(rc, fr, nf, cum);
+			total = scan16(rc, fr, nf, cum + 1);
 #endif
 		if (!simd) {
 			/* four at a time, past the end into the arrays' spare
@@ -198,7 +217,7 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		i = 0;
 #ifdef SCAN16
 		if (simd)
-			i = pick16(rc, fr, cum, k, &k);
+			i = pick16(rc, fr, nf, cum + 1, k, &k);
 #endif
 		if (!simd) {
 			/* the first i with k < cum[i], by halving without

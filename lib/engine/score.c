@@ -241,10 +241,25 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	if (town && b->rules.town_cost)
 		placer_item(b, CM_ITEM_TOWN_COST, -2, 0, "MAP-TOWN", "tile on a town square (town-cost): -2");
 	const type_info *ti = &b->deck->info[b->tile[s]];
-	for (uint32_t rc = ti->roadcity; rc; rc &= rc - 1) {
-		int f = cm__ctz(rc);
-		int32_t r = cm__find(n, b->base[s] + (int32_t)f);
-		if (n[r].open == 0 && !(n[r].flags & NF_DONE))
+	/* the roads and cities the tile completed, in feature order: first
+	 * which are (the first NODE_SPARE + 1 pieces whatever the tile's count, without
+	 * a branch: cm__put_tile set up its spare pieces, and the mask drops
+	 * them), then each scored unless scored just before (two pieces of
+	 * one feature); scoring changes no open count */
+	int32_t base = b->base[s];
+	uint32_t rc = ti->roadcity, closed = 0;
+	for (int f = 0; f <= NODE_SPARE; f++) {
+		const node *r = &n[cm__find(n, base + f)];
+		closed |= (uint32_t)((r->open | (r->flags & NF_DONE)) == 0) << f;
+	}
+	for (uint32_t m = rc & ~((2u << NODE_SPARE) - 1); m; m &= m - 1) {
+		int f = cm__ctz(m);
+		const node *r = &n[cm__find(n, base + f)];
+		closed |= (uint32_t)((r->open | (r->flags & NF_DONE)) == 0) << f;
+	}
+	for (closed &= rc; closed; closed &= closed - 1) {
+		int32_t r = cm__find(n, base + cm__ctz(closed));
+		if (!(n[r].flags & NF_DONE))
 			cm__score_feature(b, r, false, true);
 	}
 	/* ABBEY-PLACE: an abbey completes what it closes on the squares around */
@@ -327,10 +342,8 @@ static int field_cities(cm_board *b, int32_t fr, int32_t *out, int max)
 		int32_t lo;
 		cm__sq_nodes(b, s, &lo);
 		uint32_t t = ti ? ti->touches[b->nx[p].feat] : 0;
-		for (int c = 0; t; c++, t >>= 1) {
-			if (!(t & 1))
-				continue;
-			int32_t rc = cm__find(n, lo + c);
+		for (; t; t &= t - 1) {
+			int32_t rc = cm__find(n, lo + cm__ctz(t));
 			if (!city_counts(b, rc) || b->nstamp[rc] == ep)
 				continue;
 			b->nstamp[rc] = ep;

@@ -1942,31 +1942,70 @@ static void *rd_next(rd *r, sqlite3_stmt *st, int c, void **arr, size_t *n, size
 	return e;
 }
 
-/* Reads the features (seq, kind, local_id, slots, arms, cathedral, inn,
- * good, touches) and contacts (seq, features) of one tile from bound
- * statements. */
-static void read_tile(rd *r, sqlite3_stmt *fs, sqlite3_stmt *cs, cm_tile_type *t, const char *where)
+/* The rows of one tile's features or contacts: a statement bound to the
+ * tile (tile sets: every row is the tile's), or one scan of a whole map's
+ * big-city pieces (keyed: columns 0 and 1 give the big city and the piece,
+ * the rows in piece order; a piece takes the rows with its key, one
+ * statement for every piece instead of a query each). */
+typedef struct {
+	sqlite3_stmt *st;
+	bool keyed;
+	bool fresh;     /* the statement stands on a row not yet taken, or is done */
+	bool row;       /* fresh: it stands on a row */
+	long long b, k; /* keyed and row: the row's key */
+	int c0;         /* the first column read_tile reads */
+} tile_rows;
+
+/* Whether the next row is piece (b, k)'s (keyed) or the tile's. Rows of a
+ * key before (b, k) belong to no piece read (read as if not there, as a
+ * query per piece would). */
+static bool tr_has(rd *r, tile_rows *t, long long b, long long k)
 {
-	char w[600];
+	for (;;) {
+		if (!t->fresh) {
+			t->fresh = true;
+			t->row = !r->rc && rd_step(r, t->st);
+			if (t->row && t->keyed) {
+				t->b = sqlite3_column_int64(t->st, 0); /* STRICT, NOT NULL: integers */
+				t->k = sqlite3_column_int64(t->st, 1);
+			}
+		}
+		if (!t->row || !t->keyed)
+			return t->row;
+		if (t->b > b || (t->b == b && t->k >= k))
+			return t->b == b && t->k == k;
+		t->fresh = false; /* a row of no piece read */
+	}
+}
+
+/* Reads the features (seq, kind, local_id, slots, arms, cathedral, inn,
+ * good, touches) and contacts (seq, features) of one tile (piece (b, k) of
+ * keyed rows): where is the tile's place, a row's is formatted only if a
+ * diagnostic needs it. */
+static void read_tile(rd *r, tile_rows *ft, tile_rows *ct, long long b, long long k, cm_tile_type *t,
+                      const char *where)
+{
 	size_t cap = 0;
+	sqlite3_stmt *fs = ft->st, *cs = ct->st;
+	int f0 = ft->c0, k0 = ct->c0;
 	r->where = where;
-	while (!r->rc && rd_step(r, fs)) {
-		snprintf(w, sizeof w, "%s, feature %zu", where, t->n_features);
-		r->where = w;
-		cm_feature *f = rd_next(r, fs, 0, (void **)&t->features, &t->n_features, &cap,
+	while (!r->rc && tr_has(r, ft, b, k)) {
+		ft->fresh = false;
+		rd_item(r, where, "feature", t->n_features);
+		cm_feature *f = rd_next(r, fs, f0, (void **)&t->features, &t->n_features, &cap,
 		                        sizeof *f, CM_MAX_FEATURES);
 		if (!f)
 			break;
 		int kind = 0, good = 0;
 		long long slots = 0, arms = 0, touches = 0;
-		if (col_name(r, fs, 1, "feature kind", n_feature, 0, CM_FEAT_KIND_COUNT, &kind) &&
-		    col_text(r, fs, 2, "feature id", true, &f->id) &&
-		    col_int(r, fs, 3, "slot mask", 0, CM_SLOTS_ALL, &slots) &&
-		    col_int(r, fs, 4, "arms", 0, 255, &arms) &&
-		    col_bool(r, fs, 5, "cathedral", &f->cathedral) && col_bool(r, fs, 6, "inn", &f->inn) &&
-		    (sqlite3_column_type(fs, 7) == SQLITE_NULL ||
-		     col_name(r, fs, 7, "trade good", n_good, CM_GOOD_WINE, CM_GOOD_CLOTH + 1, &good)) &&
-		    col_int(r, fs, 8, "touches", 0, 0xFFFFFFFFll, &touches)) {
+		if (col_name(r, fs, f0 + 1, "feature kind", n_feature, 0, CM_FEAT_KIND_COUNT, &kind) &&
+		    col_text(r, fs, f0 + 2, "feature id", true, &f->id) &&
+		    col_int(r, fs, f0 + 3, "slot mask", 0, CM_SLOTS_ALL, &slots) &&
+		    col_int(r, fs, f0 + 4, "arms", 0, 255, &arms) &&
+		    col_bool(r, fs, f0 + 5, "cathedral", &f->cathedral) && col_bool(r, fs, f0 + 6, "inn", &f->inn) &&
+		    (sqlite3_column_type(fs, f0 + 7) == SQLITE_NULL ||
+		     col_name(r, fs, f0 + 7, "trade good", n_good, CM_GOOD_WINE, CM_GOOD_CLOTH + 1, &good)) &&
+		    col_int(r, fs, f0 + 8, "touches", 0, 0xFFFFFFFFll, &touches)) {
 			f->kind = (cm_feature_kind)kind;
 			f->slots = (cm_slots)slots;
 			f->arms = (uint8_t)arms;
@@ -1976,13 +2015,13 @@ static void read_tile(rd *r, sqlite3_stmt *fs, sqlite3_stmt *cs, cm_tile_type *t
 	}
 	cap = 0;
 	r->where = where;
-	while (!r->rc && rd_step(r, cs)) {
-		snprintf(w, sizeof w, "%s, contact %zu", where, t->n_contacts);
-		r->where = w;
+	while (!r->rc && tr_has(r, ct, b, k)) {
+		ct->fresh = false;
+		rd_item(r, where, "contact", t->n_contacts);
 		long long v;
-		uint32_t *c = rd_next(r, cs, 0, (void **)&t->contacts, &t->n_contacts, &cap, sizeof *c,
+		uint32_t *c = rd_next(r, cs, k0, (void **)&t->contacts, &t->n_contacts, &cap, sizeof *c,
 		                      MAX_ITEMS);
-		if (!c || !col_int(r, cs, 1, "contact", 0, 0xFFFFFFFFll, &v))
+		if (!c || !col_int(r, cs, k0 + 1, "contact", 0, 0xFFFFFFFFll, &v))
 			break;
 		*c = (uint32_t)v;
 	}
@@ -2047,7 +2086,8 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 		col_bool(&r, ts, 6, "start", &t->start);
 		rd_bind(fs, id, (int)(set->n_tiles - 1), -1);
 		rd_bind(cs, id, (int)(set->n_tiles - 1), -1);
-		read_tile(&r, fs, cs, t, w);
+		tile_rows ft = { fs, false, false, false, 0, 0, 0 }, ct = { cs, false, false, false, 0, 0, 0 };
+		read_tile(&r, &ft, &ct, 0, 0, t, w);
 	}
 	r.where = where;
 	if (!r.rc) {
@@ -2108,7 +2148,9 @@ static void read_about(rd *r, cm_map *m, const char *id)
  * writes a row three times: blank, kinds, prints). */
 static int new_grid(cm_map **out, int cols, int rows, const uint8_t *kinds, const uint8_t *prints)
 {
-	int rc = cm__map_new_grid_rows(cols, rows, out);
+	/* not zeroed: the loop below writes every square before anything
+	 * can fail or read one */
+	int rc = cm__map_new_grid_unset(cols, rows, out);
 	if (rc)
 		return rc;
 	cm_square *sq = (*out)->squares;
@@ -2590,11 +2632,11 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	                   " ORDER BY y, x, side");
 	pc = rd_prepare(r, "SELECT bigcity, seq, x, y FROM bigcity_pieces WHERE map_id = ?"
 	                   " ORDER BY bigcity, seq");
-	fs = rd_prepare(r, "SELECT seq, kind, local_id, slots, arms, cathedral, inn, good, touches"
-	                   " FROM bigcity_features WHERE map_id = ? AND bigcity = ? AND piece = ?"
-	                   " ORDER BY seq");
-	cs = rd_prepare(r, "SELECT seq, features FROM bigcity_contacts WHERE map_id = ? AND bigcity = ?"
-	                   " AND piece = ? ORDER BY seq");
+	/* every piece's features and contacts, each in one scan (tile_rows) */
+	fs = rd_prepare(r, "SELECT bigcity, piece, seq, kind, local_id, slots, arms, cathedral, inn, good,"
+	                   " touches FROM bigcity_features WHERE map_id = ? ORDER BY bigcity, piece, seq");
+	cs = rd_prepare(r, "SELECT bigcity, piece, seq, features FROM bigcity_contacts WHERE map_id = ?"
+	                   " ORDER BY bigcity, piece, seq");
 	fe = rd_prepare(r, "SELECT seq, name, x1, y1, side1, x2, y2, side2, arms FROM ferries"
 	                   " WHERE map_id = ? ORDER BY seq");
 	dk = rd_prepare(r, "SELECT seq, tileset_id, tile_id, count FROM deck_entries WHERE map_id = ?"
@@ -2675,6 +2717,9 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		}
 	}
 	rd_bind(pc, id, -1, -1);
+	rd_bind(fs, id, -1, -1);
+	rd_bind(cs, id, -1, -1);
+	tile_rows ft = { fs, true, false, false, 0, 0, 2 }, ct = { cs, true, false, false, 0, 0, 2 };
 	size_t cap = 0;
 	long long prev = -1;
 	while (!r->rc && rd_step(r, pc)) {
@@ -2699,9 +2744,7 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 			break;
 		piece->x = (int)px;
 		piece->y = (int)py;
-		rd_bind(fs, id, (int)b, (int)(bc->n_pieces - 1));
-		rd_bind(cs, id, (int)b, (int)(bc->n_pieces - 1));
-		read_tile(r, fs, cs, &piece->tile, w);
+		read_tile(r, &ft, &ct, b, (long long)(bc->n_pieces - 1), &piece->tile, w);
 	}
 	rd_bind(fe, id, -1, -1);
 	cap = 0;

@@ -108,7 +108,8 @@ int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *r
 	return cm__map_new_grid_prints(cols, rows, kinds, NULL, row_lines, out);
 }
 
-int cm__map_new_grid_rows(int cols, int rows, cm_map **out)
+/* A map of cols x rows squares, zeroed or (zero false) not yet written. */
+static int new_grid_alloc(int cols, int rows, bool zero, cm_map **out)
 {
 	*out = NULL;
 	if (cols <= 0 || rows <= 0 || cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID)
@@ -116,7 +117,7 @@ int cm__map_new_grid_rows(int cols, int rows, cm_map **out)
 	cm_map *m = calloc(1, sizeof *m);
 	if (!m)
 		return CM_ENOMEM;
-	m->squares = cm_calloc_big((size_t)cols * (size_t)rows, sizeof *m->squares);
+	m->squares = (zero ? cm_calloc_big : cm_malloc_big)((size_t)cols * (size_t)rows, sizeof *m->squares);
 	if (!m->squares) {
 		free(m);
 		return CM_ENOMEM;
@@ -130,10 +131,21 @@ int cm__map_new_grid_rows(int cols, int rows, cm_map **out)
 	return 0;
 }
 
+int cm__map_new_grid_rows(int cols, int rows, cm_map **out)
+{
+	return new_grid_alloc(cols, rows, true, out);
+}
+
+int cm__map_new_grid_unset(int cols, int rows, cm_map **out)
+{
+	return new_grid_alloc(cols, rows, false, out);
+}
+
 int cm__map_new_grid_prints(int cols, int rows, const uint8_t *kinds, const uint8_t *prints,
                             const unsigned *row_lines, cm_map **out)
 {
-	int rc = cm__map_new_grid_rows(cols, rows, out);
+	/* every square written below, before anything can fail */
+	int rc = cm__map_new_grid_unset(cols, rows, out);
 	if (rc)
 		return rc;
 	cm_square *sq = (*out)->squares;

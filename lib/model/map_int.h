@@ -34,11 +34,20 @@ int cm__map_new_grid_prints(int cols, int rows, const uint8_t *kinds, const uint
  * cm__square_row, row by row (the grid reader, which writes each row's kinds
  * on that pass: a million squares are written once). */
 int cm__map_new_grid_rows(int cols, int rows, cm_map **out);
+/* The same with the squares' memory not even zeroed: the caller writes
+ * every square, each with cm__square_blank's padding, before it can fail
+ * or anything reads the grid (a pack's grid, made whole from its texts). */
+int cm__map_new_grid_unset(int cols, int rows, cm_map **out);
 
 /* The square cm_map_new makes, of kind kind on line line: nothing else. */
 static inline cm_square cm__square_blank(uint8_t kind, unsigned line)
 {
-	cm_square t = { .kind = kind, .island = -1, .bigcity = -1, .line = line };
+	cm_square t;
+	memset(&t, 0, sizeof t); /* its padding too: a grid not zeroed copies it */
+	t.kind = kind;
+	t.island = -1;
+	t.bigcity = -1;
+	t.line = line;
 	return t;
 }
 
