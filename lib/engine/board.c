@@ -28,9 +28,10 @@ static void err(cm_diags *d, const char *where, const char *msg)
 #include <stddef.h>
 #define NODE_SSE2 1
 _Static_assert(sizeof(node) == 32 && offsetof(node, parent) == 0 && offsetof(node, next) == 4 &&
-                       offsetof(node, minp) == 24 && sizeof(node_x) == 24 && offsetof(node_x, sq) == 0 &&
+                       offsetof(node, size) == 8 && offsetof(node, open) == 12 && offsetof(node, tiles) == 16 &&
+                       offsetof(node, arms) == 20 && offsetof(node, minp) == 24 && sizeof(node_x) == 24 && offsetof(node_x, sq) == 0 &&
                        offsetof(node_x, mhead) == 4 && offsetof(node_x, mnext) == 8 && offsetof(node_x, feat) == 16,
-               "node layout (cm__put_tile)");
+               "node layout (cm__put_tile, unite)");
 #endif
 
 
@@ -68,10 +69,12 @@ static int overlap(cm_board *b, int32_t x, int32_t y)
 		int s = nx[p].sq;
 		if (b->stamp[s] != ep) {
 			b->stamp[s] = ep;
+			/* the other pieces of p's kind there (p is NF_MULTI, so on
+			 * a tile or a big-city piece) */
 			int32_t lo;
-			int k = cm__sq_nodes(b, s, &lo);
-			for (int32_t q = lo; q < lo + k; q++)
-				if (q != p && n[q].kind == n[p].kind && cm__find(n, q) == y) {
+			cm__sq_nodes(b, s, &lo);
+			for (uint32_t m = cm__sq_info(b, s)->same[nx[p].feat]; m; m &= m - 1)
+				if (cm__find(n, lo + cm__ctz(m)) == y) {
 					cnt++;
 					break;
 				}
@@ -133,10 +136,18 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 		n[p].parent = ra;
 		p = n[p].next;
 	} while (p != rc);
+#ifdef NODE_SSE2
+	/* size, open, tiles and arms side by side: one vector */
+	__m128i va = _mm_loadu_si128((const __m128i *)(const void *)&A->size);
+	__m128i vc = _mm_loadu_si128((const __m128i *)(const void *)&C->size);
+	_mm_storeu_si128((__m128i *)(void *)&A->size,
+	                 _mm_sub_epi32(_mm_add_epi32(va, vc), _mm_setr_epi32(0, 0, ov, 0)));
+#else
 	A->size += C->size;
 	A->open += C->open;
 	A->tiles += C->tiles - ov;
 	A->arms += C->arms;
+#endif
 	unsigned af = A->flags;
 	A->flags = (uint8_t)(af | C->flags); /* on a root, NF_MULTI: nmulti > 0 */
 	/* the lower piece, -1 meaning none: an unsigned minimum */

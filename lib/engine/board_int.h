@@ -53,6 +53,7 @@ typedef struct {
 	uint8_t open0[CM_MAX_FEATURES];    /* sides a road or city touches */
 	uint8_t nflags[CM_MAX_FEATURES];   /* NF_MULTI, NF_INN, NF_CATHEDRAL */
 	uint32_t touches[CM_MAX_FEATURES]; /* fields: cities on the tile */
+	uint32_t same[CM_MAX_FEATURES];    /* roads and cities: the tile's other features of that kind */
 	uint8_t rotcnt[256];               /* per requirement byte: legal rotations counted */
 	uint8_t rotmask[256];              /* per requirement byte: legal rotations */
 } type_info;

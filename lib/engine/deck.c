@@ -57,8 +57,12 @@ int cm__type_info(const cm_tile_type *t, type_info *ti)
 			return CM_EINVAL;
 	for (size_t f = 0; f < t->n_features; f++) {
 		cm_feature_kind k = t->features[f].kind;
-		if ((k == CM_FEAT_ROAD || k == CM_FEAT_CITY) && n_kind[k] > 1)
+		if ((k == CM_FEAT_ROAD || k == CM_FEAT_CITY) && n_kind[k] > 1) {
 			ti->nflags[f] |= NF_MULTI;
+			for (size_t g = 0; g < t->n_features; g++)
+				if (g != f && t->features[g].kind == k)
+					ti->same[f] |= 1u << g;
+		}
 	}
 	for (int r = 0; r < 4; r++) {
 		/* after r quarter turns, slot i shows what slot i-3r showed */

@@ -733,6 +733,10 @@ int cm_export_bin_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets
 	return encode(m, sets, n_sets, true, 2, hint, out, len, NULL, 0, NULL);
 }
 
+/* the hint reads a square's island and big city as one 8-byte word */
+_Static_assert(offsetof(cm_square, bigcity) == offsetof(cm_square, island) + 4,
+               "cm_square: bigcity right after island");
+
 int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out, bool *in_range)
 {
 	memset(out, 0, sizeof *out);
@@ -750,42 +754,64 @@ int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out, bool *i
 		if (k < n_sq)
 			has[k / 8] = (uint8_t)(has[k / 8] | 1u << (k % 8));
 	}
-	for (size_t i = 0; !rc && i < n_sq; i++) {
-		const cm_square *s = &m->squares[i];
-		g[2 * i] = s->kind;
-		uint32_t more;
+	/* eight squares at a time (one byte of has): their GRID records and
+	 * whether any needs a look of its own, without a branch per square;
+	 * the kinds' and print kinds' ranges tested once at the end */
+	uint32_t kmax = 0;
+	uint64_t kor = 0;
+	for (size_t i0 = 0; !rc && i0 < n_sq; i0 += 8) {
+		size_t n8 = n_sq - i0 < 8 ? n_sq - i0 : 8;
+		uint32_t look = has[i0 / 8]; /* bit j: square i0 + j is listed */
+		for (size_t j = 0; j < n8; j++) {
+			const cm_square *s = &m->squares[i0 + j];
+			uint8_t *r = g + 2 * (i0 + j);
+			r[0] = s->kind;
+			kmax = s->kind > kmax ? s->kind : kmax;
+			uint32_t more;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		/* the four prints as one word: kinds in bytes 0, 2, 4, 6 and arms
-		 * in the others; kind e moved to bits 2e (the same truncated OR) */
-		uint64_t pv;
-		memcpy(&pv, s->print, 8);
-		uint64_t k = pv & 0x00FF00FF00FF00FFull;
-		g[2 * i + 1] = (uint8_t)(k | k >> 14 | k >> 28 | k >> 42);
-		more = (uint32_t)((pv & 0xFF00FF00FF00FF00ull) != 0);
-		/* in range without an island or big city: a kind and print kinds */
-		bad |= (uint32_t)(s->kind >= CM_SQ_KIND_COUNT) | (uint32_t)((k & 0x00FC00FC00FC00FCull) != 0);
+			/* the four prints as one word: kinds in bytes 0, 2, 4, 6 and arms
+			 * in the others; kind e moved to bits 2e (the same truncated OR) */
+			uint64_t pv;
+			memcpy(&pv, s->print, 8);
+			uint64_t k = pv & 0x00FF00FF00FF00FFull;
+			r[1] = (uint8_t)(k | k >> 14 | k >> 28 | k >> 42);
+			kor |= k;
+			/* island and big city both -1: the one word of all ones */
+			uint64_t ib;
+			memcpy(&ib, &s->island, 8);
+			more = (uint32_t)(((pv & 0xFF00FF00FF00FF00ull) | s->arms | ~ib) != 0);
 #else
-		g[2 * i + 1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
-		                         s->print[3].kind << 6);
-		more = (uint32_t)(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms);
-		bad |= (uint32_t)(s->kind >= CM_SQ_KIND_COUNT) |
-		       (uint32_t)((s->print[0].kind | s->print[1].kind | s->print[2].kind | s->print[3].kind) > CM_PRINT_CITY);
+			r[1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
+			                 s->print[3].kind << 6);
+			kor |= (uint64_t)(s->print[0].kind | s->print[1].kind | s->print[2].kind | s->print[3].kind);
+			more = (uint32_t)((s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms |
+			                   s->arms | (uint32_t)(s->island + 1) | (uint32_t)(s->bigcity + 1)) != 0);
 #endif
-		if (!((unsigned)(has[i / 8] >> (i % 8) & 1u) | s->arms | (uint32_t)(s->island + 1) |
-		      (uint32_t)(s->bigcity + 1) | more))
-			continue;
-		bad |= (uint32_t)!cm__square_in_range(m, s);
-		if (n == cap) {
-			size_t *p = realloc(sq, 2 * cap * sizeof *sq);
-			if (!p) {
-				rc = CM_ENOMEM;
-				break;
-			}
-			sq = p;
-			cap *= 2;
+			look |= more << j;
 		}
-		sq[n++] = i;
+		for (size_t j = 0; look && j < n8; j++) {
+			if (!(look >> j & 1u))
+				continue;
+			size_t i = i0 + j;
+			bad |= (uint32_t)!cm__square_in_range(m, &m->squares[i]);
+			if (n == cap) {
+				size_t *p = realloc(sq, 2 * cap * sizeof *sq);
+				if (!p) {
+					rc = CM_ENOMEM;
+					break;
+				}
+				sq = p;
+				cap *= 2;
+			}
+			sq[n++] = i;
+		}
 	}
+	/* in range without an island or big city: a kind and print kinds */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	bad |= (uint32_t)(kmax >= CM_SQ_KIND_COUNT) | (uint32_t)((kor & 0x00FC00FC00FC00FCull) != 0);
+#else
+	bad |= (uint32_t)(kmax >= CM_SQ_KIND_COUNT) | (uint32_t)(kor > CM_PRINT_CITY);
+#endif
 	free(has);
 	if (rc) {
 		free(g);

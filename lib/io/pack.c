@@ -826,8 +826,7 @@ static int ins(wr *w, int which, const row_val *v, size_t n)
 	sqlite3_stmt *st = w->st[which];
 	int rc = SQLITE_OK;
 	assert(n == (size_t)sqlite3_bind_parameter_count(st));
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	sqlite3_reset(st); /* every parameter is bound again below: no clearing */
 	for (size_t j = 0; j < n && rc == SQLITE_OK; j++) {
 		int i = (int)j + 1;
 		switch (v[j].k) {
@@ -1209,7 +1208,7 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 	}
 	if ((rc = refuse_directory(path, d)) != 0 || (rc = tmp_create(path, d, &tmp, &fd)) != 0)
 		goto out;
-	if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		rc = w.db ? sql_fail(&w, "open") : CM_ENOMEM;
 		goto out;
 	}
@@ -1618,7 +1617,7 @@ int cm_pack_open(const char *path, cm_diags *d, cm_pack **out)
 		free(p);
 		return CM_ENOMEM;
 	}
-	if (sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		if (!p->db)
 			rc = CM_ENOMEM;
 		else {
@@ -3071,7 +3070,7 @@ int cm_pack_put_map_binary(const char *path, const char *id, int format_version,
 	}
 	if ((rc = tmp_create(path, d, &tmp, &fd)) != 0 || (rc = copy_file(path, fd, path, d)) != 0)
 		goto out;
-	if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		rc = w.db ? sql_fail(&w, "open") : CM_ENOMEM;
 		goto out;
 	}
