@@ -29,17 +29,22 @@
  * on this thread go to an arena of that document instead: blocks bumped
  * from large chunks, a freed small block kept for the next of its size
  * (validation frees as much as it takes), realloc in place where it can;
- * the arena goes at once in cm_xml_free_doc. Everything libxml2 allocates in that time belongs to
- * the parse or to the tree, which is why no xmlFreeDoc is needed. Outside
- * those calls (and on other threads) the hooks are malloc and free. */
+ * the arena goes at once in cm_xml_free_doc. Everything libxml2 allocates
+ * in that time belongs to the parse or to the tree, which is why no
+ * xmlFreeDoc is needed. Outside those calls (and on other threads) the
+ * hooks are malloc and free. Chunks of 2 MB and more start on a huge page
+ * (cm_calloc_big): a big tree faults in a few huge pages, not thousands of
+ * small ones. */
 typedef struct xml_chunk {
 	struct xml_chunk *prev;
 	size_t cap, used, last; /* bytes; offset of the last block's header */
+	char *base;             /* the blocks, NULL: in data */
 	max_align_t data[];
 } xml_chunk;
 
 #define ARENA_FIRST ((size_t)64 << 10)
-#define ARENA_MAX ((size_t)1 << 20)
+#define ARENA_MAX ((size_t)8 << 20)
+#define ARENA_HUGE ((size_t)2 << 20)
 #define ARENA_ALIGN ((size_t)8)
 #define ARENA_CLASSES 32 /* free lists for blocks of 8..256 bytes */
 
@@ -56,7 +61,7 @@ static _Thread_local xml_arena *cur_arena;
 
 static char *chunk_data(xml_chunk *c)
 {
-	return (char *)c->data;
+	return c->base ? c->base : (char *)c->data;
 }
 
 /* The chunk of the arena holding block p, NULL when p is no block of it. */
@@ -83,6 +88,7 @@ static void *arena_alloc(xml_arena *a, size_t n)
 		c->prev = a->big;
 		c->cap = c->used = ARENA_HDR + n;
 		c->last = 0;
+		c->base = NULL;
 		a->big = c;
 		memcpy(chunk_data(c), &n, sizeof n);
 		return chunk_data(c) + ARENA_HDR;
@@ -97,9 +103,16 @@ static void *arena_alloc(xml_arena *a, size_t n)
 	xml_chunk *c = a->top;
 	if (!c || c->cap - c->used < need) {
 		size_t cap = a->next_cap > need ? a->next_cap : need;
-		c = malloc(sizeof *c + cap);
+		/* a huge page more than the chunk: the blocks start on one */
+		bool huge = cap >= ARENA_HUGE;
+		c = huge ? cm_calloc_big(1, sizeof *c + ARENA_HUGE + cap) : malloc(sizeof *c + cap);
 		if (!c)
 			return NULL;
+		c->base = NULL;
+		if (huge) {
+			uintptr_t d = (uintptr_t)c->data;
+			c->base = (char *)c->data + (ARENA_HUGE - d % ARENA_HUGE) % ARENA_HUGE;
+		}
 		c->prev = a->top;
 		c->cap = cap;
 		c->used = c->last = 0;
