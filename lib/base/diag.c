@@ -8,6 +8,7 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/diag.h"
+#include "base/idindex_int.h"
 #include "base/json_int.h"
 #include "base/util_int.h"
 
@@ -29,9 +30,18 @@ struct cm_diags {
 	size_t n_only;
 	int strict;
 	bool last_kept; /* the last add was kept (cm_diags_set_square applies) */
+	/* how many diagnostics have each severity (n_sev[3]: any other value):
+	 * cm_diags_errors, asked after every map, costs nothing per diagnostic */
+	size_t n_sev[4];
 	source *src;
-	size_t n_src;
+	size_t n_src, cap_src;
+	cm_idindex src_ix; /* the sources by file name */
 };
+
+static size_t sev_slot(cm_severity sev)
+{
+	return sev >= CM_SEV_NOTE && sev <= CM_SEV_ERROR ? (size_t)sev : 3;
+}
 
 int cm_diags_new(cm_diags **out)
 {
@@ -54,6 +64,7 @@ void cm_diags_clear(cm_diags *d)
 	for (size_t i = 0; i < d->n; i++)
 		diag_release(&d->v[i]);
 	d->n = 0;
+	memset(d->n_sev, 0, sizeof d->n_sev);
 }
 
 static void free_list(char **v, size_t n)
@@ -78,6 +89,7 @@ void cm_diags_free(cm_diags *d)
 		free(d->src[i].line_at);
 	}
 	free(d->src);
+	cm_idindex_free(&d->src_ix);
 	free(d);
 }
 
@@ -147,6 +159,7 @@ static void vadd(cm_diags *d, cm_severity sev, const char *rule, const char *fil
 	g->x = g->y = -1;
 	d->order[d->n] = d->n;
 	d->n++;
+	d->n_sev[sev_slot(sev)]++;
 	d->last_kept = true;
 }
 
@@ -241,6 +254,11 @@ size_t cm_diags_count_at_least(const cm_diags *d, cm_severity sev)
 	size_t c = 0;
 	if (!d)
 		return 0;
+	if (sev_slot(sev) < 3 && !d->n_sev[3]) {
+		for (size_t k = sev_slot(sev); k < 3; k++)
+			c += d->n_sev[k];
+		return c;
+	}
 	for (size_t i = 0; i < d->n; i++)
 		c += d->v[i].severity >= sev;
 	return c;
@@ -253,6 +271,8 @@ static size_t count_exact(const cm_diags *d, cm_severity sev)
 	size_t c = 0;
 	if (!d)
 		return 0;
+	if (sev_slot(sev) < 3)
+		return d->n_sev[sev_slot(sev)];
 	for (size_t i = 0; i < d->n; i++)
 		c += d->v[i].severity == sev;
 	return c;
@@ -263,14 +283,11 @@ static size_t count_exact(const cm_diags *d, cm_severity sev)
 static int keep_source(cm_diags *d, const char *file, char *text, size_t len, bool *taken)
 {
 	*taken = false;
-	for (size_t i = 0; i < d->n_src; i++)
-		if (strcmp(d->src[i].file, file) == 0)
-			return 0;
-	source *ns = realloc(d->src, (d->n_src + 1) * sizeof *ns);
-	if (!ns)
+	if (cm_idindex_find(&d->src_ix, file) != CM_IDINDEX_NONE)
+		return 0;
+	if (cm_grow((void **)&d->src, &d->cap_src, d->n_src, sizeof *d->src))
 		return CM_ENOMEM;
-	d->src = ns;
-	source *s = &ns[d->n_src];
+	source *s = &d->src[d->n_src];
 	s->file = cm_strdup(file);
 	if (!s->file)
 		return CM_ENOMEM;
@@ -289,6 +306,11 @@ static int keep_source(cm_diags *d, const char *file, char *text, size_t len, bo
 	s->line_at[s->n_lines++] = 0;
 	for (const char *p = s->text, *end = s->text + len; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
 		s->line_at[s->n_lines++] = (size_t)(p + 1 - s->text);
+	if (cm_idindex_add(&d->src_ix, s->file)) {
+		free(s->file);
+		free(s->line_at);
+		return CM_ENOMEM; /* the text stays the caller's */
+	}
 	d->n_src++;
 	*taken = true;
 	return 0;
@@ -298,9 +320,8 @@ int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t 
 {
 	if (!d)
 		return 0;
-	for (size_t i = 0; i < d->n_src; i++)
-		if (strcmp(d->src[i].file, file) == 0)
-			return 0;
+	if (cm_idindex_find(&d->src_ix, file) != CM_IDINDEX_NONE)
+		return 0;
 	char *copy = malloc(len + 1);
 	if (!copy)
 		return CM_ENOMEM;
@@ -378,12 +399,8 @@ const char *cm_severity_name(cm_severity s)
 
 static const source *find_source(const cm_diags *d, const char *file)
 {
-	if (!file)
-		return NULL;
-	for (size_t i = 0; i < d->n_src; i++)
-		if (strcmp(d->src[i].file, file) == 0)
-			return &d->src[i];
-	return NULL;
+	size_t i = file ? cm_idindex_find(&d->src_ix, file) : CM_IDINDEX_NONE;
+	return i == CM_IDINDEX_NONE ? NULL : &d->src[i];
 }
 
 /* s escaped by cm_text_escape except that tabs stay tabs (new string). */

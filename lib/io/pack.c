@@ -32,6 +32,8 @@
 #define MAX_GRID CM_GRID_MAX   /* cols and rows, as cm_map_new */
 #define MAX_BLOB (256 * 1024 * 1024) /* one value as SQLite returns it */
 
+#define STMT_CACHE 32
+
 struct cm_pack {
 	sqlite3 *db;
 	char *path;
@@ -39,7 +41,61 @@ struct cm_pack {
 	size_t n_maps, n_sets;
 	int version;         /* user_version: 1 (squares only), 2 (map_grids), 3 (hash version 2),
 	                      * 4 (client binary 2.0) */
+	/* the tile sets verifying maps read (parallel to sets, read once for
+	 * all the maps whose decks use them), and which of them the map being
+	 * verified has taken (vstamp[i] == vcall) */
+	cm_tileset **vsets;
+	size_t *vstamp, vcall;
+	/* the reading statements, prepared once per pack and reset after each
+	 * use (pack_stmt, pack_release): reading many small maps costs their
+	 * rows, not a parse of every query per map */
+	struct pack_stmt {
+		char *sql;
+		sqlite3_stmt *st;
+		bool busy;
+	} stmts[STMT_CACHE];
+	size_t n_stmts;
 };
+
+/* A prepared statement of sql for p's database in *st: the cached one when
+ * it is free, else a new one (cached when there is room). SQLite's result
+ * code. Give it back with pack_release. */
+static int pack_stmt(cm_pack *p, const char *sql, sqlite3_stmt **st)
+{
+	bool known = false;
+	for (size_t i = 0; i < p->n_stmts; i++)
+		if (strcmp(p->stmts[i].sql, sql) == 0) {
+			if (!p->stmts[i].busy) {
+				p->stmts[i].busy = true;
+				*st = p->stmts[i].st;
+				return SQLITE_OK;
+			}
+			known = true;
+		}
+	int rc = sqlite3_prepare_v2(p->db, sql, -1, st, NULL);
+	if (rc != SQLITE_OK || known || p->n_stmts == STMT_CACHE)
+		return rc;
+	char *copy = cm_strdup(sql);
+	if (copy) /* else simply not cached */
+		p->stmts[p->n_stmts++] = (struct pack_stmt){ copy, *st, true };
+	return SQLITE_OK;
+}
+
+/* Gives back a statement of pack_stmt (NULL: nothing): reset, its bindings
+ * cleared, for the next use; finalized when it is not cached. */
+static void pack_release(cm_pack *p, sqlite3_stmt *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < p->n_stmts; i++)
+		if (p->stmts[i].st == st) {
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			p->stmts[i].busy = false;
+			return;
+		}
+	sqlite3_finalize(st);
+}
 
 /* The content hash definition of the pack's stored hashes. */
 static int pack_hash_version(const cm_pack *p)
@@ -1074,6 +1130,13 @@ static int cmp_hinted(const void *a, const void *b)
 static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t n_sets, const bool *grid_ok,
                         cm_diags *d)
 {
+	/* what every reader takes (load_ids): a pack of more would be written
+	 * and then refused */
+	if (n_maps > MAX_ITEMS || n_sets > MAX_ITEMS) {
+		cm_diags_check(d, "CM0411", NULL, 0, 0, NULL, "a pack holds at most %d maps and %d tile sets, not %zu and %zu",
+		               MAX_ITEMS, MAX_ITEMS, n_maps, n_sets);
+		return CM_EINVAL;
+	}
 	/* the one model checker (model_check.c) */
 	int model_bad = 0;
 	for (size_t i = 0; i < n_sets; i++)
@@ -1288,8 +1351,16 @@ void cm_pack_close(cm_pack *p)
 {
 	if (!p)
 		return;
+	for (size_t i = 0; i < p->n_stmts; i++) {
+		sqlite3_finalize(p->stmts[i].st);
+		free(p->stmts[i].sql);
+	}
 	sqlite3_close(p->db);
 	pack_free_ids(p->maps, p->n_maps);
+	for (size_t i = 0; p->vsets && i < p->n_sets; i++)
+		cm_tileset_free(p->vsets[i]);
+	free(p->vsets);
+	free(p->vstamp);
 	pack_free_ids(p->sets, p->n_sets);
 	free(p->path);
 	free(p);
@@ -1639,9 +1710,14 @@ int cm_pack_open(const char *path, cm_diags *d, cm_pack **out)
 	/* A page cache of up to 32 MB: quick_check reads every page once, and
 	 * the maps' rows are read from the cache after it, not from the file a
 	 * second time (SQLite's default of 2 MB holds a third of a 1000x1000
-	 * map's pack). */
+	 * map's pack). The shared lock, once taken, is held until the pack is
+	 * closed (locking_mode EXCLUSIVE: a reader's shared lock; packs are
+	 * replaced by renaming, never written in place): reading each of many
+	 * small maps does not lock, check for a journal and reread the header
+	 * again, statement by statement. */
 	if (sqlite3_exec(p->db, "PRAGMA trusted_schema=OFF; PRAGMA cell_size_check=ON;"
-	                        " PRAGMA query_only=ON; PRAGMA mmap_size=0; PRAGMA cache_size=-32768", NULL, NULL,
+	                        " PRAGMA query_only=ON; PRAGMA mmap_size=0; PRAGMA cache_size=-32768;"
+	                        " PRAGMA locking_mode=EXCLUSIVE", NULL, NULL,
 	                 NULL) != SQLITE_OK) {
 		rc = db_fail(d, p->db, path, "cannot read the pack");
 		goto out;
@@ -1776,7 +1852,7 @@ static void rd_nomem(rd *r)
 static sqlite3_stmt *rd_prepare(rd *r, const char *sql)
 {
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(r->p->db, sql, -1, &st, NULL) != SQLITE_OK) {
+	if (pack_stmt(r->p, sql, &st) != SQLITE_OK) {
 		int e = db_fail(r->d, r->p->db, r->p->path, "cannot read the pack");
 		if (!r->rc || e == CM_ENOMEM)
 			r->rc = e;
@@ -2094,10 +2170,10 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 			r.rc = CM_EINVAL;
 	}
 out:
-	sqlite3_finalize(ss);
-	sqlite3_finalize(ts);
-	sqlite3_finalize(fs);
-	sqlite3_finalize(cs);
+	pack_release(p, ss);
+	pack_release(p, ts);
+	pack_release(p, fs);
+	pack_release(p, cs);
 	if (r.rc)
 		cm_tileset_free(set);
 	else
@@ -2114,7 +2190,7 @@ static void read_about(rd *r, cm_map *m, const char *id)
 	sqlite3_stmt *t = rd_prepare(r, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
 	                                " AND name = 'map_about'");
 	bool have = t && rd_step(r, t) && sqlite3_column_int(t, 0) > 0;
-	sqlite3_finalize(t);
+	pack_release(r->p, t);
 	if (!have)
 		return;
 	sqlite3_stmt *st = rd_prepare(r, "SELECT key, value FROM map_about WHERE map_id = ? ORDER BY key");
@@ -2138,7 +2214,7 @@ static void read_about(rd *r, cm_map *m, const char *id)
 		if (!col_text(r, st, 1, cm_about_name(i), false, f))
 			break;
 	}
-	sqlite3_finalize(st);
+	pack_release(r->p, st);
 }
 
 /* The model of a cols x rows grid whose squares have the kinds and the
@@ -2260,8 +2336,8 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 			r.rc = CM_EINVAL;
 	}
 out:
-	sqlite3_finalize(st);
-	sqlite3_finalize(r.gst);
+	pack_release(p, st);
+	pack_release(p, r.gst);
 	free(r.kinds);
 	free(r.prints);
 	if (r.rc)
@@ -2308,7 +2384,7 @@ static void read_names(rd *r, const char *sql, const char *id, const char *what,
 			memcpy(item + title_off, &title, sizeof title);
 	}
 	r->where = where;
-	sqlite3_finalize(st);
+	pack_release(r->p, st);
 }
 
 /* The square at (x,y) of a row, checked to be inside the grid. */
@@ -2791,14 +2867,14 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		read_grid(r, m, where, seen);
 out:
 	r->where = where;
-	sqlite3_finalize(sq);
-	sqlite3_finalize(mk);
-	sqlite3_finalize(pr);
-	sqlite3_finalize(pc);
-	sqlite3_finalize(fs);
-	sqlite3_finalize(cs);
-	sqlite3_finalize(fe);
-	sqlite3_finalize(dk);
+	pack_release(r->p, sq);
+	pack_release(r->p, mk);
+	pack_release(r->p, pr);
+	pack_release(r->p, pc);
+	pack_release(r->p, fs);
+	pack_release(r->p, cs);
+	pack_release(r->p, fe);
+	pack_release(r->p, dk);
 	free(seen);
 }
 
@@ -2808,7 +2884,7 @@ int cm_pack_map_hash(cm_pack *p, const char *id, uint8_t out[32])
 		return CM_ENOTFOUND;
 	sqlite3_stmt *st = NULL;
 	int rc = CM_EFORMAT;
-	if (sqlite3_prepare_v2(p->db, "SELECT hash FROM maps WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+	if (pack_stmt(p, "SELECT hash FROM maps WHERE id = ?", &st) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_BLOB &&
@@ -2817,7 +2893,7 @@ int cm_pack_map_hash(cm_pack *p, const char *id, uint8_t out[32])
 		rc = 0;
 	}
 out:
-	sqlite3_finalize(st);
+	pack_release(p, st);
 	return rc;
 }
 
@@ -2837,8 +2913,7 @@ static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset 
 	sqlite3_stmt *st = NULL;
 	int rc, s;
 	unsigned major = CM_EXPORT_BIN_MAJOR;
-	if (sqlite3_prepare_v2(p->db, "SELECT data FROM map_binary WHERE map_id = ? AND format_version = ?", -1,
-	                       &st, NULL) != SQLITE_OK) {
+	if (pack_stmt(p, "SELECT data FROM map_binary WHERE map_id = ? AND format_version = ?", &st) != SQLITE_OK) {
 		rc = db_fail(d, p->db, p->path, "cannot read the pack");
 		goto out;
 	}
@@ -2900,7 +2975,7 @@ static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset 
 		rc = CM_EINVAL;
 	}
 out:
-	sqlite3_finalize(st);
+	pack_release(p, st);
 	free(want);
 	return rc;
 }
@@ -2924,16 +2999,29 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 	if ((rc = cm_pack_map_hash(p, id, stored)) != 0)
 		goto out;
 	sets = calloc(m->n_deck + 1, sizeof *sets);
-	if (!sets) {
+	if (!sets || (p->n_sets && !p->vsets && (!(p->vsets = calloc(p->n_sets, sizeof *p->vsets)) ||
+	                                          !(p->vstamp = calloc(p->n_sets, sizeof *p->vstamp))))) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
+	/* each set the deck names once, in the order named; read from the
+	 * pack the first time a map uses it (a failed read is tried again,
+	 * and reported again, for the next map) */
+	p->vcall++;
 	for (size_t i = 0; i < m->n_deck; i++) {
-		if (find_set(sets, n, m->deck[i].tileset))
-			continue;
-		if ((rc = cm_pack_read_tileset(p, m->deck[i].tileset, d, &sets[n])) != 0)
+		const char *sid = m->deck[i].tileset;
+		char **at = sid && p->n_sets ? bsearch(&sid, p->sets, p->n_sets, sizeof *p->sets, cmp_str) : NULL;
+		if (!at) {
+			rc = CM_ENOTFOUND;
 			goto out;
-		n++;
+		}
+		size_t k = (size_t)(at - p->sets);
+		if (p->vstamp[k] == p->vcall)
+			continue;
+		p->vstamp[k] = p->vcall;
+		if (!p->vsets[k] && (rc = cm_pack_read_tileset(p, sid, d, &p->vsets[k])) != 0)
+			goto out;
+		sets[n++] = p->vsets[k];
 	}
 	if (h) {
 		if ((rc = deck_sets(m, sets, n, &used, &n_used)) != 0 ||
@@ -2954,9 +3042,7 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 out:
 	free((void *)(uintptr_t)gh.grid);
 	free((void *)(uintptr_t)gh.sq);
-	for (size_t i = 0; i < n; i++)
-		cm_tileset_free(sets[i]);
-	free(sets);
+	free(sets); /* the sets themselves are p's */
 	free(used);
 	free(h);
 	if (rc)

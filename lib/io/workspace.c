@@ -87,15 +87,14 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 		uint8_t h[32];
 		bool known = !r && cm__pack_hash_version(p) == CM_MAP_HASH_VERSION &&
 		             cm_pack_map_hash(p, id, h) == 0;
+		size_t at = w->n_maps; /* m's position once added */
 		if (!r)
 			r = take_map(w, m, path, d);
-		/* the verified hash, for the map the workspace holds (an equal one
-		 * already there has been kept instead) */
-		if (!r && known && cm_workspace_find_map(w, id) == m &&
-		    !cm_grow((void **)&w->hashes, &w->cap_hashes, w->n_hashes, sizeof *w->hashes)) {
-			w->hashes[w->n_hashes].m = m;
-			memcpy(w->hashes[w->n_hashes].h, h, 32);
-			w->n_hashes++;
+		/* the verified hash, for m if the workspace holds it (not when an
+		 * equal map already there was kept instead, and m freed) */
+		if (!r && known && w->n_maps == at + 1) {
+			memcpy(w->hashes[at].h, h, 32);
+			w->hashes[at].known = true;
 		}
 		if (r && !rc)
 			rc = r;
@@ -106,11 +105,11 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 
 int cm_workspace_map_hash(const cm_workspace *w, const cm_map *m, uint8_t out[32])
 {
-	for (size_t i = 0; i < w->n_hashes; i++)
-		if (w->hashes[i].m == m) {
-			memcpy(out, w->hashes[i].h, 32);
-			return 0;
-		}
+	size_t at = cm__workspace_map_pos(w, m);
+	if (at != CM_IDINDEX_NONE && w->hashes[at].known) {
+		memcpy(out, w->hashes[at].h, 32);
+		return 0;
+	}
 	cm_tileset **sets = NULL;
 	size_t n = 0;
 	int rc = cm_workspace_map_sets(w, m, &sets, &n);
@@ -298,17 +297,22 @@ int cm_workspace_resolve(cm_workspace *w, cm_diags *d)
 		if (cm_map_check_deck(m, (const cm_tileset *const *)sets, n, q))
 			rc = CM_EINVAL;
 		free(sets);
+		cm_idindex told = { 0 }; /* the missing sets said so far */
 		for (size_t k = 0; k < m->n_deck; k++) {
-			const char *id = m->deck[k].tileset;
-			bool first = !cm_workspace_find_tileset(w, id);
-			for (size_t j = 0; first && j < k; j++)
-				first = strcmp(m->deck[j].tileset, id) != 0;
-			if (first)
-				cm_diags_check(d, "CM0212", m->file, m->deck[k].line, 0, NULL,
+			const char *id = m->deck[k].tileset, *key = id ? id : "";
+			if (cm_workspace_find_tileset(w, id) || cm_idindex_find(&told, key) != CM_IDINDEX_NONE)
+				continue;
+			if (cm_idindex_add(&told, key)) {
+				cm_idindex_free(&told);
+				cm_diags_free(q);
+				return CM_ENOMEM;
+			}
+			cm_diags_check(d, "CM0212", m->file, m->deck[k].line, 0, NULL,
 				               "tile set '%s' not found: give its file with the map, or the directory "
 				               "holding it with -T DIR or CARCAMAP_TILESETS",
 				               id);
 		}
+		cm_idindex_free(&told);
 		for (size_t k = 0; k < cm_diags_count(q); k++) {
 			const cm_diag *g = cm_diags_get(q, k);
 			if (g->rule && strcmp(g->rule, "CM0212") == 0)

@@ -38,6 +38,8 @@ void cm_workspace_free(cm_workspace *w)
 	free(w->set_src);
 	free(w->dirs);
 	free(w->hashes);
+	cm_idindex_free(&w->map_ix);
+	cm_idindex_free(&w->set_ix);
 	free(w);
 }
 
@@ -59,37 +61,51 @@ const char *cm_workspace_map_source(const cm_workspace *w, size_t i) { return i 
 
 cm_map *cm_workspace_find_map(const cm_workspace *w, const char *id)
 {
-	for (size_t i = 0; i < w->n_maps; i++)
-		if (strcmp(w->maps[i]->id, id) == 0)
-			return w->maps[i];
-	return NULL;
+	size_t i = cm_idindex_find(&w->map_ix, id);
+	return i == CM_IDINDEX_NONE ? NULL : w->maps[i];
+}
+
+size_t cm__workspace_map_pos(const cm_workspace *w, const cm_map *m)
+{
+	size_t i = m ? cm_idindex_find(&w->map_ix, m->id ? m->id : "") : CM_IDINDEX_NONE;
+	return i != CM_IDINDEX_NONE && w->maps[i] == m ? i : CM_IDINDEX_NONE;
 }
 
 cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id)
 {
-	for (size_t i = 0; i < w->n_sets; i++)
-		if (strcmp(w->sets[i]->id, id) == 0)
-			return w->sets[i];
-	return NULL;
+	size_t i = cm_idindex_find(&w->set_ix, id);
+	return i == CM_IDINDEX_NONE ? NULL : w->sets[i];
 }
 
 /* Takes ownership of m (freed on failure). */
 int cm_workspace_take_map(cm_workspace *w, cm_map *m, const char *src, cm_diags *d)
 {
-	for (size_t i = 0; i < w->n_maps; i++)
-		if (strcmp(w->maps[i]->id, m->id) == 0) {
-			cm_diags_check(d, "CM0006", src, m->line, 0, NULL, "map id '%s' is defined twice (first in %s)",
-			               m->id, w->map_src[i]);
-			cm_map_free(m);
-			return CM_EINVAL;
-		}
-	if (cm_grow((void **)&w->maps, &w->cap_maps, w->n_maps, sizeof *w->maps) ||
-	    cm_grow((void **)&w->map_src, &w->cap_src, w->n_maps, sizeof *w->map_src)) {
+	/* a partial map (CM_MAP_LOAD_PARTIAL) may lack its id: indexed as "" */
+	const char *id = m->id ? m->id : "";
+	size_t had = cm_idindex_find(&w->map_ix, id);
+	if (had != CM_IDINDEX_NONE) {
+		cm_diags_check(d, "CM0006", src, m->line, 0, NULL, "map id '%s' is defined twice (first in %s)",
+		               id, w->map_src[had]);
 		cm_map_free(m);
-		return CM_ENOMEM;
+		return CM_EINVAL;
+	}
+	char *s = NULL;
+	int rc = 0;
+	if (cm_grow((void **)&w->maps, &w->cap_maps, w->n_maps, sizeof *w->maps) ||
+	    cm_grow((void **)&w->map_src, &w->cap_src, w->n_maps, sizeof *w->map_src) ||
+	    cm_grow((void **)&w->hashes, &w->cap_hashes, w->n_maps, sizeof *w->hashes) ||
+	    (src && !(s = cm_strdup(src))))
+		rc = CM_ENOMEM;
+	if (!rc)
+		rc = cm_idindex_add(&w->map_ix, id);
+	if (rc) {
+		free(s);
+		cm_map_free(m);
+		return rc;
 	}
 	w->maps[w->n_maps] = m;
-	w->map_src[w->n_maps] = cm_strdup(src);
+	w->map_src[w->n_maps] = s;
+	w->hashes[w->n_maps].known = false;
 	w->n_maps++;
 	return 0;
 }
@@ -100,20 +116,29 @@ int cm_workspace_take_map(cm_workspace *w, cm_map *m, const char *src, cm_diags 
  * loaded. */
 int cm_workspace_take_set(cm_workspace *w, cm_tileset *ts, const char *src, cm_diags *d)
 {
-	for (size_t i = 0; i < w->n_sets; i++)
-		if (strcmp(w->sets[i]->id, ts->id) == 0) {
-			cm_diags_check(d, "CM0006", src, ts->line, 0, NULL,
-			               "tile set id '%s' is defined twice (first in %s)", ts->id, w->set_src[i]);
-			cm_tileset_free(ts);
-			return CM_EINVAL;
-		}
-	if (cm_grow((void **)&w->sets, &w->cap_sets, w->n_sets, sizeof *w->sets) ||
-	    cm_grow((void **)&w->set_src, &w->cap_set_src, w->n_sets, sizeof *w->set_src)) {
+	const char *id = ts->id ? ts->id : "";
+	size_t had = cm_idindex_find(&w->set_ix, id);
+	if (had != CM_IDINDEX_NONE) {
+		cm_diags_check(d, "CM0006", src, ts->line, 0, NULL, "tile set id '%s' is defined twice (first in %s)",
+		               id, w->set_src[had]);
 		cm_tileset_free(ts);
-		return CM_ENOMEM;
+		return CM_EINVAL;
+	}
+	char *s = NULL;
+	int rc = 0;
+	if (cm_grow((void **)&w->sets, &w->cap_sets, w->n_sets, sizeof *w->sets) ||
+	    cm_grow((void **)&w->set_src, &w->cap_set_src, w->n_sets, sizeof *w->set_src) ||
+	    (src && !(s = cm_strdup(src))))
+		rc = CM_ENOMEM;
+	if (!rc)
+		rc = cm_idindex_add(&w->set_ix, id);
+	if (rc) {
+		free(s);
+		cm_tileset_free(ts);
+		return rc;
 	}
 	w->sets[w->n_sets] = ts;
-	w->set_src[w->n_sets] = cm_strdup(src);
+	w->set_src[w->n_sets] = s;
 	w->n_sets++;
 	return 0;
 }
@@ -135,16 +160,18 @@ int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, cm_tileset ***
 	cm_tileset **v = malloc((m->n_deck + 1) * sizeof *v);
 	if (!v)
 		return CM_ENOMEM;
-	size_t k = 0;
+	size_t k = 0, u = 0;
 	for (size_t i = 0; i < m->n_deck; i++) {
 		cm_tileset *ts = cm_workspace_find_tileset(w, m->deck[i].tileset);
-		int dup = 0;
-		for (size_t j = 0; j < k; j++)
-			dup |= v[j] == ts;
-		if (ts && !dup)
+		if (ts)
 			v[k++] = ts;
 	}
+	/* sorted, then each set once (ids are unique: equal ids, one set) */
 	qsort(v, k, sizeof *v, cmp_set_id);
+	for (size_t i = 0; i < k; i++)
+		if (!u || v[u - 1] != v[i])
+			v[u++] = v[i];
+	k = u;
 	*out = v;
 	*n = k;
 	return 0;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,11 +159,61 @@ static int read_check(const char *path, cm_diags *d)
 	return rc;
 }
 
+/* The command itself (build/carcamap beside build/tests/, or the
+ * sanitizer build's), run on the input: `carcamap list` then `carcamap
+ * check`, each in a child under the case's time limit as CPU time
+ * (RLIMIT_CPU: the runner's timer counts only its own), output discarded.
+ * A command that fails or is killed is a diagnostic; check may exit 1
+ * (errors in the input) only when the case says rc EINVAL. */
+static char carcamap_bin[1024];
+static unsigned case_seconds = DEFAULT_SECONDS;
+
+static int run_command(const char *cmd, const char *path, cm_diags *d)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = { (rlim_t)case_seconds, (rlim_t)case_seconds + 1 };
+		int fd = open("/dev/null", O_WRONLY);
+		if (setrlimit(RLIMIT_CPU, &rl) != 0 || fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 ||
+		    setenv("CARCAMAP_TILESETS", "maps/tilesets", 1) != 0)
+			_exit(126);
+		execl(carcamap_bin, carcamap_bin, cmd, path, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "carcamap %s: killed by signal %d%s", cmd, sig,
+		             sig == SIGXCPU ? " (past the time limit)" : "");
+		return CM_EINTERNAL;
+	}
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (code == 1)
+		return CM_EINVAL;
+	if (code != 0) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "carcamap %s: exit status %d%s", cmd, code,
+		             code == 127 ? " (cannot run it)" : "");
+		return CM_EINTERNAL;
+	}
+	return 0;
+}
+
+static int read_command(const char *path, cm_diags *d)
+{
+	int rc = run_command("list", path, d);
+	return rc ? rc : run_command("check", path, d);
+}
+
 static const struct {
 	const char *dir;
 	reader_fn read;
 } readers[] = {
 	{ "check", read_check },
+	{ "command", read_command },
 	{ "image", read_image },
 	{ "legend", read_legend },
 	{ "map", read_map },
@@ -221,6 +272,74 @@ static bool write_sample_pack(const char *path, char *err, size_t errsize)
 	cm_tileset_free(sets[0]);
 	cm_tileset_free(sets[1]);
 	return rc == 0;
+}
+
+/* A pack of n maps of one start square each, ids made by the format ids
+ * from the map's number ("m%u"), every deck the sample "base" set: many
+ * maps and nothing else, for the paths whose cost is in the number of maps. */
+static bool many_maps_pack(const char *path, unsigned long n, const char *ids, char *err, size_t errsize)
+{
+	cm_tileset *base = util_tileset_base();
+	cm_map **maps = calloc(n + 1, sizeof *maps);
+	assert_non_null(maps);
+	for (unsigned long i = 0; i < n; i++) {
+		char id[128];
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+		int k = snprintf(id, sizeof id, ids, (unsigned)i); /* the recipe's: trusted */
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+		assert_true(k > 0 && (size_t)k < sizeof id);
+		cm_map *m = NULL;
+		assert_int_equal(cm_map_new(1, 1, &m), 0);
+		assert_non_null(m->id = strdup(id));
+		assert_non_null(m->name = strdup(id));
+		cm_map_at_mut(m, 0, 0)->kind = CM_SQ_START;
+		cm_map_default_prints(m);
+		m->setup.starts_used = 1;
+		util_deck_add(m, "base", NULL, -1);
+		maps[i] = m;
+	}
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	remove(path);
+	int rc = cm_pack_write(path, maps, n, &base, 1, d);
+	if (rc)
+		fmt(err, errsize, "writing a pack of %lu maps: %s (%s)", n, cm_strerror(rc),
+		    cm_diags_count(d) && cm_diags_get(d, 0)->message ? cm_diags_get(d, 0)->message : "");
+	cm_diags_free(d);
+	for (unsigned long i = 0; i < n; i++)
+		cm_map_free(maps[i]);
+	free(maps);
+	cm_tileset_free(base);
+	return rc == 0;
+}
+
+/* many_maps_pack in a child process: the runner's heap stays small, so
+ * that the children that measure the resident size of later cases do not
+ * start with the memory of 65,536 maps. */
+static bool write_many_maps_pack(const char *path, unsigned long n, const char *ids, char *err, size_t errsize)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		bool ok = many_maps_pack(path, n, ids, err, errsize);
+		if (!ok)
+			fprintf(stderr, "%s\n", err);
+		fflush(NULL);
+		_exit(ok ? 0 : 1);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return true;
+	fmt(err, errsize, "writing a pack of %lu maps failed (see above)", n);
+	return false;
 }
 
 /* Runs SQL on the database at path, as an attacker's tool would (triggers,
@@ -359,6 +478,27 @@ static bool generate(const char *gen, const char *out, char *err, size_t errsize
 				fmt(err, errsize, "%s:%u: png-chunk needs TYPE and hex data", gen, lineno);
 				ok = false;
 				break;
+			}
+			continue;
+		} else if (strcmp(line, "pack-maps") == 0) {
+			char *end;
+			unsigned long n = strtoul(arg, &end, 10);
+			if (end == arg || *end != ' ' || !strstr(end + 1, "%u")) {
+				fmt(err, errsize, "%s:%u: pack-maps needs a count and an id format with %%u", gen, lineno);
+				ok = false;
+				break;
+			}
+			if (fclose(o) != 0) {
+				o = NULL;
+				fmt(err, errsize, "%s: write failed", out);
+				ok = false;
+				break;
+			}
+			o = NULL;
+			ok = write_many_maps_pack(out, n, end + 1, err, errsize);
+			if (ok && !(o = fopen(out, "ab"))) {
+				fmt(err, errsize, "%s: cannot reopen", out);
+				ok = false;
 			}
 			continue;
 		} else if (strcmp(line, "pack") == 0 || strcmp(line, "sql") == 0) {
@@ -676,6 +816,7 @@ static int run_reader(const char *sub, reader_fn read, const char *tmp, int *cas
 			}
 		}
 		unsigned mb = expect_megabytes(exp);
+		case_seconds = expect_seconds(exp);
 		(*cases)++;
 		if (mb) {
 			failed += read_in_child(read, path, exp, expect_seconds(exp), mb);
@@ -955,8 +1096,15 @@ static void test_hostile__pack_writers_race(void **state)
 	cm_diags_free(d);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* build/tests/test_hostile: the command is build/carcamap */
+	const char *self = argc > 0 ? argv[0] : "";
+	const char *slash = strrchr(self, '/');
+	size_t dir = slash ? (size_t)(slash - self) : 0;
+	while (dir > 0 && self[dir - 1] != '/')
+		dir--;
+	fmt(carcamap_bin, sizeof carcamap_bin, "%.*scarcamap", (int)dir, self);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hostile__fixtures),
 		cmocka_unit_test(test_hostile__every_directory_has_a_reader),

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/* test_workspace.c: the workspace's id index (base/idindex.c) and what
+ * uses it: cm_workspace_find_map and find_tileset, the duplicate-id check
+ * when adding, the verified hash a pack's map keeps (cm_workspace_map_hash),
+ * the sets of a deck each once, and one CM0212 per missing set. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/carcamap.h"
+#include "base/idindex_int.h"
+#include "model/workspace_int.h"
+#include "util_model.h"
+
+#define MANY 20000
+
+static char *id_of(const char *fmt, unsigned i)
+{
+	char buf[128];
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#endif
+	snprintf(buf, sizeof buf, fmt, i);
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+	char *s = strdup(buf);
+	assert_non_null(s);
+	return s;
+}
+
+/* Keys of every shape: numbered, sharing a 60-byte prefix, each a prefix
+ * of the next ("a", "aa", ...), differing in the last bit only. Each is
+ * found at its position, nothing else is, and a key already there is
+ * refused. */
+static void test_workspace__index_finds_every_key(void **state)
+{
+	(void)state;
+	const char *fmts[] = { "m%u", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa%u", "%u-x" };
+	size_t n = 0, cap = 3 * MANY + 200;
+	char **keys = calloc(cap, sizeof *keys);
+	assert_non_null(keys);
+	for (size_t f = 0; f < 3; f++)
+		for (unsigned i = 0; i < MANY; i++)
+			keys[n++] = id_of(fmts[f], i);
+	char run[65] = "";
+	for (unsigned i = 0; i < 64; i++) {
+		run[i] = 'a';
+		run[i + 1] = '\0';
+		keys[n++] = strdup(run);
+	}
+	keys[n++] = strdup("b"); /* 0x62 and 0x63: one bit apart */
+	keys[n++] = strdup("c");
+	keys[n++] = strdup("");
+	cm_idindex x = { 0 };
+	assert_int_equal(cm_idindex_find(&x, "m0"), CM_IDINDEX_NONE);
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(keys[i]);
+		assert_int_equal(cm_idindex_find(&x, keys[i]), CM_IDINDEX_NONE);
+		assert_int_equal(cm_idindex_add(&x, keys[i]), 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(cm_idindex_find(&x, keys[i]), i);
+	/* a prefix and an extension of keys, and 65 a's (the run stops at 64) */
+	const char *absent[] = { "m", "m00", "m20000", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		                 "a-", "d", "m1\x7f", "x", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1-" };
+	for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+		assert_int_equal(cm_idindex_find(&x, absent[i]), CM_IDINDEX_NONE);
+	assert_int_equal(cm_idindex_find(&x, NULL), CM_IDINDEX_NONE);
+	assert_int_equal(cm_idindex_add(&x, "m17"), CM_EINVAL);
+	assert_int_equal(cm_idindex_add(&x, ""), CM_EINVAL);
+	assert_int_equal(x.n, n);
+	cm_idindex_free(&x);
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+}
+
+static cm_map *tiny(const char *id, const char *set)
+{
+	cm_map *m = NULL;
+	assert_int_equal(cm_map_new(1, 1, &m), 0);
+	assert_non_null(m->id = strdup(id));
+	assert_non_null(m->name = strdup(id));
+	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_START;
+	cm_map_default_prints(m);
+	m->setup.starts_used = 1;
+	util_deck_add(m, set, NULL, -1);
+	return m;
+}
+
+/* Many maps with colliding prefixes: each found by its id in load order,
+ * a second map of an id already there refused (CM0006, naming where the
+ * first came from) and freed, the workspace unchanged by it. */
+static void test_workspace__many_maps_and_a_duplicate(void **state)
+{
+	(void)state;
+	cm_workspace *w = NULL;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_diags_new(&d), 0);
+	for (unsigned i = 0; i < MANY; i++) {
+		char *id = id_of(i % 2 ? "map-%u" : "map-%u-c3", i / 2);
+		assert_int_equal(cm_workspace_take_map(w, tiny(id, "base"), i % 3 ? "a.xml" : "b.pack", d), 0);
+		free(id);
+	}
+	assert_int_equal(cm_diags_count(d), 0);
+	assert_int_equal(cm_workspace_map_count(w), MANY);
+	for (unsigned i = 0; i < MANY; i++) {
+		char *id = id_of(i % 2 ? "map-%u" : "map-%u-c3", i / 2);
+		cm_map *m = cm_workspace_find_map(w, id);
+		assert_non_null(m);
+		assert_ptr_equal(m, cm_workspace_map(w, i));
+		assert_string_equal(m->id, id);
+		assert_int_equal(cm__workspace_map_pos(w, m), i);
+		free(id);
+	}
+	assert_null(cm_workspace_find_map(w, "map-"));
+	assert_null(cm_workspace_find_map(w, "map-1-c"));
+	assert_null(cm_workspace_find_map(w, "map-10000"));
+	assert_int_equal(cm_workspace_take_map(w, tiny("map-7-c3", "base"), "c.xml", d), CM_EINVAL);
+	assert_int_equal(cm_workspace_map_count(w), MANY);
+	assert_int_equal(cm_diags_count(d), 1);
+	const cm_diag *g = cm_diags_get(d, 0);
+	assert_string_equal(g->rule, "CM0006");
+	assert_string_equal(g->file, "c.xml");
+	assert_string_equal(g->message, "map id 'map-7-c3' is defined twice (first in a.xml)");
+	/* a map not in the workspace has no position, even with an id that is */
+	cm_map *other = tiny("map-7", "base");
+	assert_int_equal(cm__workspace_map_pos(w, other), CM_IDINDEX_NONE);
+	cm_map_free(other);
+	cm_diags_free(d);
+	cm_workspace_free(w);
+}
+
+/* A pack of many maps read into a workspace: each map keeps the hash its
+ * reading verified, equal to cm_map_hash of the model; the same pack
+ * loaded again adds nothing (equal content is kept once) and every hash
+ * is still the verified one; a map edited after loading keeps it (the
+ * documented limit: carcamap/workspace.h), one the workspace does not
+ * hold is hashed from its content. */
+static void test_workspace__pack_maps_keep_their_hashes(void **state)
+{
+	(void)state;
+	enum { N = 300 };
+	char *dir = util_tempdir();
+	assert_non_null(dir);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/many.pack", dir);
+	cm_tileset *sets[2] = { util_tileset_base(), util_tileset_inns() };
+	cm_map *maps[N];
+	for (unsigned i = 0; i < N; i++) {
+		char *id = id_of("z%u", i);
+		maps[i] = tiny(id, i % 2 ? "base" : "inns");
+		free(id);
+		if (i % 5 == 0)
+			util_deck_add(maps[i], "base", "E", 2);
+	}
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_pack_write(path, maps, N, sets, 2, d), 0);
+	cm_workspace *w = NULL;
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_workspace_load(w, path, d), 0);
+	assert_int_equal(cm_workspace_load(w, path, d), 0);
+	assert_int_equal(cm_diags_count(d), 0);
+	assert_int_equal(cm_workspace_map_count(w), N);
+	assert_int_equal(cm_workspace_tileset_count(w), 2);
+	for (unsigned i = 0; i < N; i++) {
+		uint8_t want[32], got[32];
+		assert_int_equal(cm_map_hash(maps[i], sets, 2, want), 0);
+		cm_map *m = cm_workspace_find_map(w, maps[i]->id);
+		assert_non_null(m);
+		size_t at = cm__workspace_map_pos(w, m);
+		assert_int_not_equal(at, CM_IDINDEX_NONE);
+		assert_true(w->hashes[at].known);
+		assert_int_equal(cm_workspace_map_hash(w, m, got), 0);
+		assert_memory_equal(got, want, 32);
+		/* the deck's sets, each once, sorted by id */
+		cm_tileset **v = NULL;
+		size_t n = 0;
+		assert_int_equal(cm_workspace_map_sets(w, m, &v, &n), 0);
+		assert_int_equal(n, i % 5 == 0 && i % 2 == 0 ? 2 : 1);
+		assert_string_equal(v[0]->id, i % 2 || i % 5 == 0 ? "base" : "inns");
+		if (n == 2)
+			assert_string_equal(v[1]->id, "inns");
+		free(v);
+	}
+	cm_map *m = cm_workspace_find_map(w, "z3");
+	uint8_t before[32], after[32];
+	assert_int_equal(cm_workspace_map_hash(w, m, before), 0);
+	assert_int_equal(cm_map_set_square_name(m, 0, 0, "Renamed"), 0);
+	assert_int_equal(cm_workspace_map_hash(w, m, after), 0);
+	assert_memory_equal(before, after, 32);
+	assert_int_equal(cm_map_set_square_name(maps[3], 0, 0, "Renamed"), 0);
+	assert_int_equal(cm_workspace_map_hash(w, maps[3], after), 0);
+	assert_memory_not_equal(before, after, 32);
+	cm_workspace_free(w);
+	for (unsigned i = 0; i < N; i++)
+		cm_map_free(maps[i]);
+	cm_tileset_free(sets[0]);
+	cm_tileset_free(sets[1]);
+	cm_diags_free(d);
+	util_rmtree(dir);
+}
+
+/* A deck naming missing sets many times: one CM0212 per set, at its
+ * first deck line, in deck order. */
+static void test_workspace__missing_set_said_once(void **state)
+{
+	(void)state;
+	cm_workspace *w = NULL;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_map *m = tiny("lonely", "nosuch");
+	const char *names[] = { "other", "nosuch", "other", "third", "nosuch" };
+	for (size_t i = 0; i < 5; i++)
+		util_deck_add(m, names[i], "A", 1);
+	for (size_t i = 0; i < m->n_deck; i++)
+		m->deck[i].line = (unsigned)(10 + i);
+	assert_int_equal(cm_workspace_take_map(w, m, "lonely.xml", d), 0);
+	assert_int_not_equal(cm_workspace_resolve(w, d), CM_ENOMEM);
+	const char *want[] = { "nosuch", "other", "third" };
+	unsigned lines[] = { 10, 11, 14 };
+	size_t k = 0;
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		if (!g->rule || strcmp(g->rule, "CM0212") != 0)
+			continue;
+		assert_true(k < 3);
+		char msg[200];
+		snprintf(msg, sizeof msg, "tile set '%s' not found", want[k]);
+		assert_non_null(strstr(g->message, msg));
+		assert_int_equal(g->line, lines[k]);
+		k++;
+	}
+	assert_int_equal(k, 3);
+	cm_diags_free(d);
+	cm_workspace_free(w);
+}
+
+/* The error count cm_check asks after every map is kept as diagnostics
+ * come, and cleared with them. */
+static void test_workspace__diagnostic_counts(void **state)
+{
+	(void)state;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	for (unsigned i = 0; i < 3000; i++)
+		cm_diags_add(d, (cm_severity)(i % 3), NULL, "f", i, 0, NULL, "m");
+	assert_int_equal(cm_diags_errors(d), 1000);
+	assert_int_equal(cm_diags_count_at_least(d, CM_SEV_WARNING), 2000);
+	assert_int_equal(cm_diags_count_at_least(d, CM_SEV_NOTE), 3000);
+	cm_diags_set_strict(d, 1);
+	cm_diags_add(d, CM_SEV_WARNING, NULL, "f", 1, 0, NULL, "now an error");
+	assert_int_equal(cm_diags_errors(d), 1001);
+	cm_diags_clear(d);
+	assert_int_equal(cm_diags_errors(d), 0);
+	assert_int_equal(cm_diags_count_at_least(d, CM_SEV_NOTE), 0);
+	cm_diags_free(d);
+}
+
+/* A pack of more maps than a reader takes (CM_ITEMS_MAX) is refused
+ * before anything is written, not written and then refused on reading. */
+static void test_workspace__pack_of_too_many_maps_refused(void **state)
+{
+	(void)state;
+	enum { N = CM_ITEMS_MAX + 1 };
+	char *dir = util_tempdir();
+	assert_non_null(dir);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/big.pack", dir);
+	cm_map **maps = calloc(N, sizeof *maps);
+	assert_non_null(maps);
+	for (unsigned i = 0; i < N; i++) {
+		char *id = id_of("m%u", i);
+		maps[i] = tiny(id, "base");
+		free(id);
+	}
+	cm_tileset *base = util_tileset_base();
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_pack_write(path, maps, N, &base, 1, d), CM_EINVAL);
+	assert_int_equal(cm_diags_count(d), 1);
+	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0411");
+	FILE *f = fopen(path, "rb");
+	assert_null(f);
+	for (unsigned i = 0; i < N; i++)
+		cm_map_free(maps[i]);
+	free(maps);
+	cm_tileset_free(base);
+	cm_diags_free(d);
+	util_rmtree(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_workspace__index_finds_every_key),
+		cmocka_unit_test(test_workspace__many_maps_and_a_duplicate),
+		cmocka_unit_test(test_workspace__pack_maps_keep_their_hashes),
+		cmocka_unit_test(test_workspace__missing_set_said_once),
+		cmocka_unit_test(test_workspace__diagnostic_counts),
+		cmocka_unit_test(test_workspace__pack_of_too_many_maps_refused),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
