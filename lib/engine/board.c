@@ -412,7 +412,7 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	 * tiles have 2 to 4), the rest in a loop: no loop exit at a count
 	 * that changes with every tile to mispredict; the pieces past the
 	 * tile's land in nodes not in use yet (nodes and the templates have
-	 * NODE_SPARE spare entries past their last). */
+	 * NODE_PAD spare entries past their last). */
 	int f = 0, nfeat = ti->n_feat;
 #ifdef NODE_SSE2
 	/* node: the links in the first vector, minp in the second; node_x:
@@ -449,10 +449,21 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		x->feat = (uint8_t)f;                                                                  \
 	} while (0)
 #endif
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
 	for (; f <= NODE_SPARE; f++)
 		INIT_PIECE();
-	for (; f < nfeat; f++)
-		INIT_PIECE();
+	if (nfeat > f) {
+		/* as many again whatever the count (NODE_PAD), then the rest */
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+		for (; f <= 2 * NODE_SPARE + 1; f++)
+			INIT_PIECE();
+		for (; f < nfeat; f++)
+			INIT_PIECE();
+	}
 #undef INIT_PIECE
 	b->tile[s] = (int16_t)t;
 	b->rot[s] = (uint8_t)r;
@@ -907,8 +918,8 @@ static int build_static(cm_board *b, cm_diags *d)
 	b->max_nodes = (int)cap;
 	node *n = NULL;
 	if (game) {
-		ALLOC(b->nodes, b->max_nodes + NODE_SPARE);
-		ALLOC(b->nx, b->max_nodes + NODE_SPARE);
+		ALLOC(b->nodes, b->max_nodes + NODE_PAD);
+		ALLOC(b->nx, b->max_nodes + NODE_PAD);
 		ALLOC(b->static_nodes, b->n_static);
 		ALLOC(b->static_nx, b->n_static);
 		n = b->nodes;
@@ -1432,7 +1443,7 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	ALLOC(b->proto_at, deck->n_types + 1);
 	for (size_t i = 0; i < deck->n_types; i++)
 		b->proto_at[i + 1] = b->proto_at[i] + deck->info[i].n_feat;
-	ALLOC(b->proto, b->proto_at[deck->n_types] + NODE_SPARE); /* spares: zeros */
+	ALLOC(b->proto, b->proto_at[deck->n_types] + NODE_PAD); /* spares: zeros */
 	for (size_t i = 0; i < deck->n_types; i++) {
 		const type_info *ti = &deck->info[i];
 		node_x x; /* cm__put_tile sets node_x itself */

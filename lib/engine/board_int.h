@@ -103,6 +103,7 @@ typedef struct {
  * tile, whatever its count, so the turn's code may read that many
  * pieces from a tile's first without testing its count. */
 #define NODE_SPARE 3
+#define NODE_PAD (2 * NODE_SPARE + 1) /* the spares: a tile of more pieces sets up twice as many */
 
 typedef struct {
 	int32_t sq;     /* tile identity: square index, or n_squares + k for a print or ferry */

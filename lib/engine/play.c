@@ -80,25 +80,6 @@ __attribute__((target("ssse3"))) static int pick16(const uint8_t *fit, const uin
 }
 #endif
 
-/* Set bits per byte value. */
-static const uint8_t pop8[256] = {
-#define P2(n) n, n + 1, n + 1, n + 2
-#define P4(n) P2(n), P2(n + 1), P2(n + 1), P2(n + 2)
-#define P6(n) P4(n), P4(n + 1), P4(n + 1), P4(n + 2)
-	P6(0), P6(1), P6(1), P6(2)
-#undef P2
-#undef P4
-#undef P6
-};
-
-static inline uint32_t popcount(uint32_t m)
-{
-	uint32_t c = pop8[m & 255];
-	for (m >>= 8; m; m >>= 8) /* tiles of more than 8 features are rare */
-		c += pop8[m & 255];
-	return c;
-}
-
 /* Step 3: deploy a meeple or the wagon, or nothing. The spots are those
  * of cm_board_spots for a meeple, then for the wagon (in feature order);
  * drawn only when there is one and the draw deploys (the draws are the
@@ -113,25 +94,29 @@ static void deploy_random(cm_board *b, cm_rng *rng)
 	const node *nd = b->nodes;
 	int32_t base = b->base[s];
 	/* the first spot of either kind (a wagon's are a meeple's too) */
-	uint32_t any = meeple ? ti->spot_meeple : ti->spot_wagon, t = any;
+	uint32_t t = meeple ? ti->spot_meeple : ti->spot_wagon;
 	for (; t; t &= t - 1)
 		if (!nd[cm__find(nd, base + cm__ctz(t))].nfol)
 			break;
 	if (!t || cm__rng_below(rng, 100) >= CM_PLAY_DEPLOY_PERCENT)
 		return;
-	/* the spots from there on, as bit masks (no branch per feature) */
-	uint32_t free = t & -t;
+	/* the spots from there on, listed without a branch per feature */
+	uint32_t mm = meeple ? ti->spot_meeple : 0, wm = wagon ? ti->spot_wagon : 0;
+	int8_t ml[CM_MAX_FEATURES], wl[CM_MAX_FEATURES];
+	int f = cm__ctz(t);
+	ml[0] = wl[0] = (int8_t)f;
+	uint32_t n = (mm >> f) & 1, m = (wm >> f) & 1;
 	for (t &= t - 1; t; t &= t - 1) {
-		int f = cm__ctz(t);
-		free |= (uint32_t)(nd[cm__find(nd, base + f)].nfol == 0) << f;
+		f = cm__ctz(t);
+		uint32_t fr = nd[cm__find(nd, base + f)].nfol == 0;
+		ml[n] = (int8_t)f;
+		n += fr & (mm >> f);
+		wl[m] = (int8_t)f;
+		m += fr & (wm >> f);
 	}
-	uint32_t M = meeple ? ti->spot_meeple & free : 0, W = wagon ? ti->spot_wagon & free : 0;
-	uint32_t n = popcount(M), k = cm__rng_below(rng, n + popcount(W));
+	uint32_t k = cm__rng_below(rng, n + m);
 	bool wg = k >= n;
-	uint32_t spots = wg ? W : M;
-	for (k -= wg ? n : 0; k; k--)
-		spots &= spots - 1;
-	int f = cm__ctz(spots);
+	f = (wg ? wl : ml)[wg ? k - n : k];
 	cm__deploy_free(b, f, wg ? CM_FOLLOWER_WAGON : CM_FOLLOWER_MEEPLE, cm__find(nd, base + f));
 }
 

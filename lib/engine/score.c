@@ -248,6 +248,9 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	 * one feature); scoring changes no open count */
 	int32_t base = b->base[s];
 	uint32_t rc = ti->roadcity, closed = 0;
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
 	for (int f = 0; f <= NODE_SPARE; f++) {
 		const node *r = &n[cm__find(n, base + f)];
 		closed |= (uint32_t)((r->open | (r->flags & NF_DONE)) == 0) << f;

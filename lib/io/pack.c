@@ -844,20 +844,6 @@ static const char *const insert_sql[S_COUNT] = {
 	"INSERT INTO map_grids (map_id, kinds, prints) VALUES (?,?,?)",
 };
 
-typedef struct {
-	sqlite3 *db;
-	cm_diags *d;
-	const char *path;
-	sqlite3_stmt *st[S_COUNT];
-} wr;
-
-static int sql_fail(wr *w, const char *what)
-{
-	cm_diags_add(w->d, CM_SEV_ERROR, NULL, w->path, 0, 0, NULL, "cannot write pack: %s: %s", what,
-	             sqlite3_errmsg(w->db));
-	return CM_EIO;
-}
-
 /* One value of a row. The C_ constructors below check each value's type at
  * compile time (a pointer where an integer belongs, or the reverse, is a
  * constraint violation), which a format string could not. */
@@ -867,6 +853,31 @@ typedef struct {
 	const char *s;
 	const uint8_t *h;
 } row_val;
+/* Rows of one table are inserted BATCH at a time by one statement of
+ * BATCH rows (one execution instead of BATCH: a statement's start and end
+ * cost about as much as its row), in the order they came, and every batch
+ * before a row of another table, so the file's bytes are those of one
+ * insert per row. */
+#define BATCH 16
+#define MAX_COLS 19 /* the maps table's */
+typedef struct {
+	sqlite3 *db;
+	cm_diags *d;
+	const char *path;
+	sqlite3_stmt *st[S_COUNT];
+	sqlite3_stmt *batch[S_COUNT]; /* BATCH rows, prepared when first needed */
+	int pend_which;               /* the table of the rows pending */
+	size_t pend_n, pend_cols;
+	row_val pend[BATCH * MAX_COLS];
+} wr;
+
+static int sql_fail(wr *w, const char *what)
+{
+	cm_diags_add(w->d, CM_SEV_ERROR, NULL, w->path, 0, 0, NULL, "cannot write pack: %s: %s", what,
+	             sqlite3_errmsg(w->db));
+	return CM_EIO;
+}
+
 #define C_TEXT(v) ((row_val){ .k = COL_TEXT, .s = (v) })  /* NULL binds NULL */
 #define C_COPY(v) ((row_val){ .k = COL_COPY, .s = (v) })  /* text freed after the call */
 #define C_INT(v) ((row_val){ .k = COL_INT, .i = (v) })
@@ -876,15 +887,12 @@ typedef struct {
 #define ROW(w, which, ...) \
 	ins((w), (which), (const row_val[]){ __VA_ARGS__ }, sizeof((const row_val[]){ __VA_ARGS__ }) / sizeof(row_val))
 
-/* Inserts one row: n values bound in order to the statement's parameters. */
-static int ins(wr *w, int which, const row_val *v, size_t n)
+/* Binds n values from parameter first + 1 on. */
+static int bind_vals(sqlite3_stmt *st, int first, const row_val *v, size_t n)
 {
-	sqlite3_stmt *st = w->st[which];
 	int rc = SQLITE_OK;
-	assert(n == (size_t)sqlite3_bind_parameter_count(st));
-	sqlite3_reset(st); /* every parameter is bound again below: no clearing */
 	for (size_t j = 0; j < n && rc == SQLITE_OK; j++) {
-		int i = (int)j + 1;
+		int i = first + (int)j + 1;
 		switch (v[j].k) {
 		case COL_TEXT:
 			rc = v[j].s ? sqlite3_bind_text(st, i, v[j].s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
@@ -898,11 +906,90 @@ static int ins(wr *w, int which, const row_val *v, size_t n)
 		default: rc = SQLITE_MISUSE; break;
 		}
 	}
+	return rc;
+}
+
+/* Inserts one row now: n values bound in order to the statement's parameters. */
+static int ins_now(wr *w, int which, const row_val *v, size_t n)
+{
+	sqlite3_stmt *st = w->st[which];
+	assert(n == (size_t)sqlite3_bind_parameter_count(st));
+	sqlite3_reset(st); /* every parameter is bound again below: no clearing */
+	int rc = bind_vals(st, 0, v, n);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE)
 		return sql_fail(w, "insert");
 	return 0;
+}
+
+/* "INSERT … VALUES (?,…)" of which with its row of parameters BATCH times. */
+static sqlite3_stmt *batch_stmt(wr *w, int which)
+{
+	if (w->batch[which])
+		return w->batch[which];
+	const char *sql = insert_sql[which], *row = strstr(sql, "(?");
+	if (!row)
+		return NULL;
+	size_t head = (size_t)(row - sql), len = strlen(row);
+	char *b = malloc(head + BATCH * (len + 1) + 1);
+	if (!b)
+		return NULL;
+	memcpy(b, sql, head);
+	char *q = b + head;
+	for (int k = 0; k < BATCH; k++) {
+		if (k)
+			*q++ = ',';
+		memcpy(q, row, len);
+		q += len;
+	}
+	*q = '\0';
+	if (sqlite3_prepare_v2(w->db, b, -1, &w->batch[which], NULL) != SQLITE_OK)
+		w->batch[which] = NULL;
+	free(b);
+	return w->batch[which];
+}
+
+/* Inserts the rows pending: a whole batch by one statement, fewer one by one. */
+static int flush(wr *w)
+{
+	size_t n = w->pend_n, c = w->pend_cols;
+	int rc = 0;
+	w->pend_n = 0;
+	if (n == BATCH) {
+		sqlite3_stmt *st = batch_stmt(w, w->pend_which);
+		if (!st)
+			return sql_fail(w, "prepare");
+		assert(BATCH * c == (size_t)sqlite3_bind_parameter_count(st));
+		sqlite3_reset(st);
+		int s = SQLITE_OK;
+		for (size_t k = 0; k < n && s == SQLITE_OK; k++)
+			s = bind_vals(st, (int)(k * c), w->pend + k * c, c);
+		if (s == SQLITE_OK)
+			s = sqlite3_step(st);
+		return s == SQLITE_DONE ? 0 : sql_fail(w, "insert");
+	}
+	for (size_t k = 0; k < n && !rc; k++)
+		rc = ins_now(w, w->pend_which, w->pend + k * c, c);
+	return rc;
+}
+
+/* Inserts one row (n values for the statement's parameters, in order), in
+ * a batch: the values' texts must live until flush (the model's and
+ * static ones do); a row with a text to copy, and the grid row (whose texts
+ * are freed after the call), go in at once. */
+static int ins(wr *w, int which, const row_val *v, size_t n)
+{
+	bool now = which == S_GRID || n > MAX_COLS;
+	for (size_t j = 0; j < n && !now; j++)
+		now = v[j].k == COL_COPY;
+	int rc = w->pend_n && (now || w->pend_which != which) ? flush(w) : 0;
+	if (rc || now)
+		return rc ? rc : ins_now(w, which, v, n);
+	memcpy(w->pend + w->pend_n * n, v, n * sizeof *v);
+	w->pend_which = which;
+	w->pend_cols = n;
+	return ++w->pend_n == BATCH ? flush(w) : 0;
 }
 
 static const char *good_or_null(cm_good g)
@@ -1216,7 +1303,7 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 {
 	int rc = 0, fd = -1;
 	char *tmp = NULL;
-	wr w = { NULL, d, path, { NULL } };
+	wr w = { .db = NULL, .d = d, .path = path };
 	uint8_t *hashes = NULL;
 	cm_export_grid_hint *hints = NULL;
 	hinted *hm = malloc((n_maps + 1) * sizeof *hm);
@@ -1299,6 +1386,8 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 		rc = put_tileset(&w, sets[i]);
 	for (size_t i = 0; i < n_maps && !rc; i++)
 		rc = put_map(&w, maps[i], hashes + 32 * i, &hints[i]);
+	if (!rc)
+		rc = flush(&w); /* before map_binary's rows */
 	for (size_t i = 0; i < n_maps && !rc; i++)
 		rc = put_binary(&w, maps[i], sets, n_sets, &hints[i]);
 	if (rc)
@@ -1309,7 +1398,9 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 	}
 	for (int i = 0; i < S_COUNT; i++) {
 		sqlite3_finalize(w.st[i]);
+		sqlite3_finalize(w.batch[i]);
 		w.st[i] = NULL;
+		w.batch[i] = NULL;
 	}
 	if (sqlite3_close(w.db) != SQLITE_OK) {
 		rc = sql_fail(&w, "close");
@@ -1319,8 +1410,10 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 	rc = tmp_commit(tmp, fd, path, d);
 	fd = -1;
 out:
-	for (int i = 0; i < S_COUNT; i++)
+	for (int i = 0; i < S_COUNT; i++) {
 		sqlite3_finalize(w.st[i]);
+		sqlite3_finalize(w.batch[i]);
+	}
 	sqlite3_close(w.db);
 	if (fd >= 0)
 		close(fd);
@@ -2017,45 +2110,43 @@ static void *rd_next(rd *r, sqlite3_stmt *st, int c, void **arr, size_t *n, size
 	return e;
 }
 
-/* The rows of one tile's features or contacts: a statement bound to the
- * tile (tile sets: every row is the tile's), or one scan of a whole map's
- * big-city pieces (keyed: columns 0 and 1 give the big city and the piece,
- * the rows in piece order; a piece takes the rows with its key, one
- * statement for every piece instead of a query each). */
+/* The features or contacts of every tile of a tile set, or of every piece
+ * of a map's big cities, from one scan: columns 0 and 1 give the tile's key
+ * (tile seq and 0; big city and piece), the rows in key order; each tile
+ * takes the rows with its key (one statement for them all instead of a
+ * query per tile). */
 typedef struct {
 	sqlite3_stmt *st;
-	bool keyed;
 	bool fresh;     /* the statement stands on a row not yet taken, or is done */
 	bool row;       /* fresh: it stands on a row */
-	long long b, k; /* keyed and row: the row's key */
+	long long b, k; /* row: the row's key */
 	int c0;         /* the first column read_tile reads */
 } tile_rows;
 
-/* Whether the next row is piece (b, k)'s (keyed) or the tile's. Rows of a
- * key before (b, k) belong to no piece read (read as if not there, as a
- * query per piece would). */
+/* Whether the next row is tile (b, k)'s. Rows of a key before (b, k) belong
+ * to no tile read (read as if not there, as a query per tile would). */
 static bool tr_has(rd *r, tile_rows *t, long long b, long long k)
 {
 	for (;;) {
 		if (!t->fresh) {
 			t->fresh = true;
 			t->row = !r->rc && rd_step(r, t->st);
-			if (t->row && t->keyed) {
+			if (t->row) {
 				t->b = sqlite3_column_int64(t->st, 0); /* STRICT, NOT NULL: integers */
 				t->k = sqlite3_column_int64(t->st, 1);
 			}
 		}
-		if (!t->row || !t->keyed)
-			return t->row;
+		if (!t->row)
+			return false;
 		if (t->b > b || (t->b == b && t->k >= k))
 			return t->b == b && t->k == k;
-		t->fresh = false; /* a row of no piece read */
+		t->fresh = false; /* a row of no tile read */
 	}
 }
 
 /* Reads the features (seq, kind, local_id, slots, arms, cathedral, inn,
- * good, touches) and contacts (seq, features) of one tile (piece (b, k) of
- * keyed rows): where is the tile's place, a row's is formatted only if a
+ * good, touches) and contacts (seq, features) of tile (b, k) from their
+ * scans: where is the tile's place, a row's is formatted only if a
  * diagnostic needs it. */
 static void read_tile(rd *r, tile_rows *ft, tile_rows *ct, long long b, long long k, cm_tile_type *t,
                       const char *where)
@@ -2128,10 +2219,12 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 	ss = rd_prepare(&r, "SELECT name, base, total_c1, total_c2, total_c3 FROM tilesets WHERE id = ?");
 	ts = rd_prepare(&r, "SELECT seq, id, name, count_c1, count_c2, count_c3, start FROM tile_types"
 	                    " WHERE tileset_id = ? ORDER BY seq");
-	fs = rd_prepare(&r, "SELECT seq, kind, local_id, slots, arms, cathedral, inn, good, touches"
-	                    " FROM features WHERE tileset_id = ? AND tile_seq = ? ORDER BY seq");
-	cs = rd_prepare(&r, "SELECT seq, features FROM contacts WHERE tileset_id = ? AND tile_seq = ?"
-	                    " ORDER BY seq");
+	/* every tile's features and contacts, each in one scan (tile_rows,
+	 * their key the tile's seq and 0) */
+	fs = rd_prepare(&r, "SELECT tile_seq, 0, seq, kind, local_id, slots, arms, cathedral, inn, good, touches"
+	                    " FROM features WHERE tileset_id = ? ORDER BY tile_seq, seq");
+	cs = rd_prepare(&r, "SELECT tile_seq, 0, seq, features FROM contacts WHERE tileset_id = ?"
+	                    " ORDER BY tile_seq, seq");
 	if (r.rc)
 		goto out;
 	rd_bind(ss, id, -1, -1);
@@ -2146,6 +2239,9 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 			if (col_opt_int(&r, ss, 2 + e, "declared total", MAX_COUNT, &v))
 				set->total[e] = (int)v;
 	rd_bind(ts, id, -1, -1);
+	rd_bind(fs, id, -1, -1);
+	rd_bind(cs, id, -1, -1);
+	tile_rows ft = { fs, false, false, 0, 0, 2 }, ct = { cs, false, false, 0, 0, 2 };
 	while (!r.rc && rd_step(&r, ts)) {
 		snprintf(w, sizeof w, "%s, tile %zu", where, set->n_tiles);
 		r.where = w;
@@ -2159,10 +2255,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 			if (col_int(&r, ts, 3 + e, "tile count", 0, MAX_COUNT, &v))
 				t->count[e] = (int)v;
 		col_bool(&r, ts, 6, "start", &t->start);
-		rd_bind(fs, id, (int)(set->n_tiles - 1), -1);
-		rd_bind(cs, id, (int)(set->n_tiles - 1), -1);
-		tile_rows ft = { fs, false, false, false, 0, 0, 0 }, ct = { cs, false, false, false, 0, 0, 0 };
-		read_tile(&r, &ft, &ct, 0, 0, t, w);
+		read_tile(&r, &ft, &ct, (long long)(set->n_tiles - 1), 0, t, w);
 	}
 	r.where = where;
 	if (!r.rc) {
@@ -2794,7 +2887,7 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	rd_bind(pc, id, -1, -1);
 	rd_bind(fs, id, -1, -1);
 	rd_bind(cs, id, -1, -1);
-	tile_rows ft = { fs, true, false, false, 0, 0, 2 }, ct = { cs, true, false, false, 0, 0, 2 };
+	tile_rows ft = { fs, false, false, 0, 0, 2 }, ct = { cs, false, false, 0, 0, 2 };
 	size_t cap = 0;
 	long long prev = -1;
 	while (!r->rc && rd_step(r, pc)) {
@@ -3136,7 +3229,7 @@ int cm_pack_put_map_binary(const char *path, const char *id, int format_version,
 	cm_pack *p = NULL;
 	char *tmp = NULL;
 	int fd = -1;
-	wr w = { NULL, d, path, { NULL } };
+	wr w = { .db = NULL, .d = d, .path = path };
 	sqlite3_stmt *st = NULL;
 	int rc = cm_pack_open(path, d, &p);
 	if (rc)
