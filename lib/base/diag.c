@@ -278,24 +278,20 @@ static size_t count_exact(const cm_diags *d, cm_severity sev)
 	return c;
 }
 
-int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t len)
+/* Keeps text (len bytes, text[len] == '\0', from malloc) as the source of
+ * file, taking it over when *taken; a file already kept leaves it. */
+static int keep_source(cm_diags *d, const char *file, char *text, size_t len, bool *taken)
 {
-	if (!d)
-		return 0;
+	*taken = false;
 	if (cm_idindex_find(&d->src_ix, file) != CM_IDINDEX_NONE)
 		return 0;
 	if (cm_grow((void **)&d->src, &d->cap_src, d->n_src, sizeof *d->src))
 		return CM_ENOMEM;
 	source *s = &d->src[d->n_src];
 	s->file = cm_strdup(file);
-	s->text = malloc(len + 1);
-	if (!s->file || !s->text) {
-		free(s->file);
-		free(s->text);
+	if (!s->file)
 		return CM_ENOMEM;
-	}
-	memcpy(s->text, text, len);
-	s->text[len] = '\0';
+	s->text = text;
 	s->len = len;
 	/* the line index: quoting a line costs nothing per diagnostic */
 	size_t lines = 1;
@@ -304,7 +300,6 @@ int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t 
 	s->line_at = malloc(lines * sizeof *s->line_at);
 	if (!s->line_at) {
 		free(s->file);
-		free(s->text);
 		return CM_ENOMEM;
 	}
 	s->n_lines = 0;
@@ -313,12 +308,36 @@ int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t 
 		s->line_at[s->n_lines++] = (size_t)(p + 1 - s->text);
 	if (cm_idindex_add(&d->src_ix, s->file)) {
 		free(s->file);
-		free(s->text);
 		free(s->line_at);
-		return CM_ENOMEM;
+		return CM_ENOMEM; /* the text stays the caller's */
 	}
 	d->n_src++;
+	*taken = true;
 	return 0;
+}
+
+int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t len)
+{
+	if (!d)
+		return 0;
+	if (cm_idindex_find(&d->src_ix, file) != CM_IDINDEX_NONE)
+		return 0;
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return CM_ENOMEM;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	bool taken;
+	int rc = keep_source(d, file, copy, len, &taken);
+	if (!taken)
+		free(copy);
+	return rc;
+}
+
+int cm__diags_take_source(cm_diags *d, const char *file, char *text, size_t len, bool *taken)
+{
+	*taken = false;
+	return d ? keep_source(d, file, text, len, taken) : 0;
 }
 
 static int cmp_str(const char *a, const char *b)

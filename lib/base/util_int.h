@@ -45,6 +45,10 @@ int cm_open_read(const char *path, cm_diags *d, FILE **out);
  * Reports failures into d (no rule id) and returns 0, CM_EIO, CM_ELIMIT or
  * CM_ENOMEM. */
 int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *len);
+/* cm_diags_set_source without the copy: d takes text over (from malloc,
+ * len bytes and a '\0' after them, as cm_read_file gives) when *taken;
+ * else (a file d keeps already, no memory) the caller still owns it. */
+int cm__diags_take_source(cm_diags *d, const char *file, char *text, size_t len, bool *taken);
 
 /* cm_path_resolve, cm_path_relative: carcamap/file.h */
 

@@ -713,16 +713,32 @@ static int build_static(cm_board *b, cm_diags *d)
 		ALLOC(col, C + 2);
 	}
 	/* the arrays every square writes, in one block (huge pages where the
-	 * system grants them): bc_base first, aligned, then the bytes */
-	if (!(b->slab = cm_calloc_big((size_t)N, sizeof *b->bc_base + 5)))
+	 * system grants them, each zeroed whole): bc_base first, aligned, then
+	 * the bytes. A static board writes bc_base only on big-city squares
+	 * and no play8: bc_base on its own (small pages, touched where
+	 * written), no play8, the block a third of the size */
+	size_t per = game ? sizeof *b->bc_base + 5 : 4;
+	/* a static block of huge pages starts on one (4 MB more of address
+	 * space, never touched): the 4 bytes per square fill whole huge
+	 * pages, none half in small pages */
+	const size_t huge = (size_t)2 << 20;
+	size_t pad = !game && (size_t)N * per >= huge ? 2 * huge : 0;
+	if (!(b->slab = cm_calloc_big((size_t)N * per + pad, 1)))
 		goto nomem;
-	b->bc_base = (int32_t *)b->slab;
-	uint8_t *bytes = (uint8_t *)b->slab + (size_t)N * sizeof *b->bc_base;
+	uint8_t *bytes = b->slab;
+	if (pad)
+		bytes += (huge - (uintptr_t)bytes % huge) % huge;
+	if (game) {
+		b->bc_base = (int32_t *)b->slab;
+		bytes += (size_t)N * sizeof *b->bc_base;
+	} else {
+		ALLOC(b->bc_base, N);
+	}
 	b->border = bytes;
 	b->sq_kind = bytes + N;
-	b->play8 = bytes + 2 * (size_t)N;
-	b->req0 = bytes + 3 * (size_t)N;
-	b->sflags0 = bytes + 4 * (size_t)N;
+	b->play8 = game ? bytes + 2 * (size_t)N : NULL;
+	b->req0 = bytes + (game ? 3 : 2) * (size_t)N;
+	b->sflags0 = bytes + (game ? 4 : 3) * (size_t)N;
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
 	static const int ex[8] = { -1, 0, 1, 1, 1, 0, -1, -1 }, ey[8] = { -1, -1, -1, 0, 1, 1, 1, 0 };
 	for (int k = 0; k < 4; k++)
@@ -1494,6 +1510,8 @@ void cm_board_free(cm_board *b)
 		      b->proto, b->proto_at, b->nx, b->static_nx };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
+	if ((void *)b->bc_base != b->slab)
+		free(b->bc_base); /* a static board's, outside the slab */
 	free(b);
 }
 

@@ -159,7 +159,7 @@ struct cm_board {
 	uint64_t cols_inv;  /* ceil(2^42 / cols): cm__row divides by a multiply */
 	/* Neighbours are computed, not stored (a 1024x1024 map would spend
 	 * 48 MB on them): cm__nb and cm__nb8 below. */
-	void *slab;         /* one block holding bc_base, border, sq_kind, play8, req0, sflags0 */
+	void *slab;         /* one block holding bc_base (a static board: not), border, sq_kind, play8 (static: none), req0, sflags0 */
 	uint8_t *border;    /* per square: BD_ bits of the grid edges it lies on */
 	int32_t off4[4];    /* index steps to the neighbours N E S W */
 	int32_t off8[8];    /* to the 8 around, clockwise from the north-west */

@@ -608,6 +608,55 @@ static void test_map__xml_positions(void **state)
 	free(buf);
 }
 
+/* Each tree lives in memory of its own (io/xml.c's arena): two trees at
+ * once, freed in either order, a big text (grown in place), a refused
+ * document (its error strings), and libxml2 after them all. */
+static void test_map__xml_documents_own_memory(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	size_t big = 600000; /* past the arena's largest chunk */
+	char *text = malloc(big + 64);
+	assert_non_null(text);
+	strcpy(text, "<a v=\"first\">");
+	size_t n = strlen(text);
+	memset(text + n, 'x', big);
+	strcpy(text + n + big, "</a>");
+	n = strlen(text);
+	xmlDoc *a = NULL, *b = NULL, *bad = NULL;
+	assert_int_equal(cm_xml_load_memory(text, n, "a.xml", NULL, d, &a), 0);
+	const char *bt = "<b><c w=\"7\"/><c w=\"8\"/></b>";
+	assert_int_equal(cm_xml_load_memory(bt, strlen(bt), "b.xml", NULL, d, &b), 0);
+	/* ill-formed: libxml2 keeps its last error, whose strings were in that
+	 * document's memory */
+	const char *it = "<b><c></b>";
+	assert_int_not_equal(cm_xml_load_memory(it, strlen(it), "bad.xml", NULL, d, &bad), 0);
+	assert_null(bad);
+	const xmlError *last = xmlGetLastError();
+	assert_true(!last || !last->message);
+	cm_xml_free_doc(a); /* the older tree first */
+	xmlNode *c = cm_xml_elem(xmlDocGetRootElement(b)->children);
+	assert_int_equal(cm_xml_attr_int(c, "w", 0), 7);
+	assert_int_equal(cm_xml_attr_int(cm_xml_elem(c->next), "w", 0), 8);
+	assert_int_equal(cm_xml_load_memory(text, n, "a.xml", NULL, d, &a), 0);
+	xmlNode *r = xmlDocGetRootElement(a);
+	char *v = cm_xml_attr(r, "v");
+	assert_string_equal(v, "first");
+	free(v);
+	xmlChar *all = xmlNodeGetContent(r); /* outside a parse: malloc's */
+	assert_non_null(all);
+	assert_int_equal(strlen((const char *)all), big);
+	cm_xml_free_doc(b);
+	cm_xml_free_doc(a);
+	xmlFree(all);
+	xmlChar *s = xmlStrdup((const xmlChar *)"after");
+	assert_string_equal((const char *)s, "after");
+	xmlFree(s);
+	cm_diags_free(d);
+	free(text);
+}
+
 static void test_map__writer_escapes_markup(void **state)
 {
 	(void)state;
@@ -866,6 +915,7 @@ int main(void)
 		cmocka_unit_test(test_map__writer_escapes_markup),
 		cmocka_unit_test(test_map__writer_refuses_control_atomically),
 		cmocka_unit_test(test_map__square_fits_64_bytes),
+		cmocka_unit_test(test_map__xml_documents_own_memory),
 		cmocka_unit_test(test_map__rare_square_data_beside_the_grid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
