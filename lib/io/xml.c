@@ -228,22 +228,46 @@ static char *hook_strdup(const char *s)
 }
 
 /* libxml2's global state first (on the default allocator: it outlives
- * every arena), then the hooks, once per process. */
+ * every arena), then the hooks, once per process. A program linking the
+ * library that gave libxml2 its own allocator (xmlMemSetup, xmlGcMemSetup)
+ * keeps it: the hooks go in only over libxml2's defaults, malloc, realloc
+ * and free, which they equal outside an arena. */
 static void mem_init(void)
 {
 	xmlInitParser();
 	xmlSchemaInitTypes();
-	xmlMemSetup(hook_free, hook_malloc, hook_realloc, hook_strdup);
+	xmlFreeFunc f = NULL;
+	xmlMallocFunc m = NULL;
+	xmlReallocFunc r = NULL;
+	xmlStrdupFunc s = NULL;
+	if (xmlMemGet(&f, &m, &r, &s) == 0 && f == free && m == malloc && r == realloc)
+		xmlMemSetup(hook_free, hook_malloc, hook_realloc, hook_strdup);
 }
 
 static pthread_once_t mem_once = PTHREAD_ONCE_INIT;
 
+/* Whether libxml2 allocates through the hooks now (a program may have set
+ * its own allocator before the first document, or after). */
+static bool hooks_in_place(void)
+{
+	xmlFreeFunc f = NULL;
+	xmlMallocFunc m = NULL;
+	xmlReallocFunc r = NULL;
+	xmlStrdupFunc s = NULL;
+	return xmlMemGet(&f, &m, &r, &s) == 0 && f == hook_free && m == hook_malloc && r == hook_realloc;
+}
+
 /* A new arena, made the current one (the previous one in *prev); NULL
- * when there is no memory (libxml2 then allocates with malloc). */
+ * when there is no memory or libxml2 allocates through a program's own
+ * allocator (the tree is then freed with xmlFreeDoc). */
 static xml_arena *arena_enter(xml_arena **prev)
 {
 	pthread_once(&mem_once, mem_init);
 	*prev = cur_arena;
+	if (!hooks_in_place()) {
+		cur_arena = NULL;
+		return NULL;
+	}
 	xml_arena *a = calloc(1, sizeof *a);
 	if (a)
 		a->next_cap = ARENA_FIRST;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xmlmemory.h>
 #include "util_files.h"
 #include "base/util_int.h"
 #include "io/xml_int.h"
@@ -657,6 +658,73 @@ static void test_map__xml_documents_own_memory(void **state)
 	free(text);
 }
 
+/* A program's own libxml2 allocator, set after the library's first
+ * document: the library's trees then come from it and go back to it. */
+static long own_live, own_calls;
+static void own_free(void *p)
+{
+	if (p)
+		own_live--;
+	free(p);
+}
+static void *own_malloc(size_t n)
+{
+	own_calls++;
+	void *p = malloc(n);
+	if (p)
+		own_live++;
+	return p;
+}
+static void *own_realloc(void *p, size_t n)
+{
+	own_calls++;
+	void *q = realloc(p, n);
+	if (q && !p)
+		own_live++;
+	return q;
+}
+static char *own_strdup(const char *s)
+{
+	char *p = own_malloc(strlen(s) + 1);
+	if (p)
+		strcpy(p, s);
+	return p;
+}
+
+static void test_map__xml_keeps_a_programs_allocator(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	const char *t = "<b><c w=\"7\"/><c w=\"8\"/></b>";
+	xmlDoc *doc = NULL;
+	assert_int_equal(cm_xml_load_memory(t, strlen(t), "b.xml", NULL, d, &doc), 0); /* the hooks are in */
+	cm_xml_free_doc(doc);
+	xmlFreeFunc f;
+	xmlMallocFunc m;
+	xmlReallocFunc r;
+	xmlStrdupFunc s;
+	assert_int_equal(xmlMemGet(&f, &m, &r, &s), 0);
+	assert_int_equal(xmlMemSetup(own_free, own_malloc, own_realloc, own_strdup), 0);
+	own_live = own_calls = 0;
+	doc = NULL;
+	assert_int_equal(cm_xml_load_memory(t, strlen(t), "b.xml", NULL, d, &doc), 0);
+	assert_true(own_calls > 0); /* the tree came from the program's allocator */
+	xmlNode *c = cm_xml_elem(xmlDocGetRootElement(doc)->children);
+	assert_int_equal(cm_xml_attr_int(cm_xml_elem(c->next), "w", 0), 8);
+	cm_xml_free_doc(doc); /* and went back to it, whole */
+	const char *bad = "<b><c></b>";
+	doc = NULL;
+	assert_int_not_equal(cm_xml_load_memory(bad, strlen(bad), "bad.xml", NULL, d, &doc), 0);
+	xmlResetLastError();
+	assert_int_equal(own_live, 0);
+	assert_int_equal(xmlMemSetup(f, m, r, s), 0);
+	doc = NULL;
+	assert_int_equal(cm_xml_load_memory(t, strlen(t), "b.xml", NULL, d, &doc), 0);
+	cm_xml_free_doc(doc);
+	cm_diags_free(d);
+}
+
 static void test_map__writer_escapes_markup(void **state)
 {
 	(void)state;
@@ -916,6 +984,7 @@ int main(void)
 		cmocka_unit_test(test_map__writer_refuses_control_atomically),
 		cmocka_unit_test(test_map__square_fits_64_bytes),
 		cmocka_unit_test(test_map__xml_documents_own_memory),
+		cmocka_unit_test(test_map__xml_keeps_a_programs_allocator),
 		cmocka_unit_test(test_map__rare_square_data_beside_the_grid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
