@@ -21,6 +21,13 @@ static bool tile_id_eq(const void *ctx, size_t item)
 	return strcmp(((const cm_tileset *)c[0])->tiles[item].id, c[1]) == 0;
 }
 
+static bool set_id_eq(const void *ctx, size_t item)
+{
+	const void *const *c = ctx; /* { sets, id } */
+	const cm_tileset *const *sets = c[0];
+	return strcmp(sets[item]->id, c[1]) == 0;
+}
+
 static int index_tiles(const cm_tileset *ts, cm_index *ix)
 {
 	for (size_t i = 0; i < ts->n_tiles; i++) {
@@ -91,6 +98,8 @@ int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_se
 	if (m->n_deck == 0)
 		return 0;
 	int rc = 0;
+	cm_index set_ix = { 0 };
+	size_t *slot_of = NULL; /* by set number: its place in dk->sets, or -1 */
 	cm_index *ix = calloc(m->n_deck, sizeof *ix); /* per used set, built when first needed */
 	bool *indexed = calloc(m->n_deck, sizeof *indexed);
 	dk->sets = calloc(m->n_deck, sizeof *dk->sets);
@@ -100,20 +109,53 @@ int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_se
 		rc = CM_ENOMEM;
 		goto out;
 	}
+	/* a long deck finds its sets through an index of their ids (the
+	 * first of an id wins, as in a scan), and each set's place in dk by
+	 * the set's number: no scan per entry */
+	bool by_index = m->n_deck > 8;
+	if (by_index) {
+		slot_of = malloc((n_sets ? n_sets : 1) * sizeof *slot_of);
+		if (!slot_of) {
+			rc = CM_ENOMEM;
+			goto out;
+		}
+		for (size_t k = 0; k < n_sets; k++) {
+			slot_of[k] = (size_t)-1;
+			if (!sets[k] || !sets[k]->id)
+				continue;
+			const void *ctx[2] = { sets, sets[k]->id };
+			if (cm_index_find_or_add(&set_ix, cm_hash_str(sets[k]->id), k, set_id_eq, ctx) == (size_t)-1) {
+				rc = CM_ENOMEM;
+				goto out;
+			}
+		}
+	}
 	for (size_t i = 0; i < m->n_deck; i++) {
 		const cm_deck_entry *e = &m->deck[i];
 		const cm_tileset *ts = NULL;
-		for (size_t k = 0; k < n_sets && !ts; k++)
-			if (sets[k] && sets[k]->id && strcmp(sets[k]->id, e->tileset) == 0)
-				ts = sets[k];
+		size_t k = (size_t)-1;
+		if (by_index) {
+			const void *ctx[2] = { sets, e->tileset };
+			k = cm_index_find(&set_ix, cm_hash_str(e->tileset), set_id_eq, ctx);
+			ts = k == (size_t)-1 ? NULL : sets[k];
+		} else {
+			for (size_t j = 0; j < n_sets && !ts; j++)
+				if (sets[j] && sets[j]->id && strcmp(sets[j]->id, e->tileset) == 0)
+					ts = sets[j];
+		}
 		if (!ts) {
 			rc = CM_ENOTFOUND;
 			goto out;
 		}
 		size_t si = 0;
-		while (si < dk->n_sets && dk->sets[si] != ts)
-			si++;
+		if (by_index)
+			si = slot_of[k] == (size_t)-1 ? dk->n_sets : slot_of[k];
+		else
+			while (si < dk->n_sets && dk->sets[si] != ts)
+				si++;
 		if (si == dk->n_sets) { /* a set's first entry: checked once */
+			if (by_index)
+				slot_of[k] = si;
 			if (cm_tileset_check_model(ts, NULL, NULL, NULL)) {
 				rc = CM_EINVAL;
 				goto out;
@@ -141,6 +183,8 @@ out:
 		cm_index_free(&ix[i]);
 	free(ix);
 	free(indexed);
+	cm_index_free(&set_ix);
+	free(slot_of);
 	if (rc)
 		cm_export_deck_clear(dk);
 	return rc;

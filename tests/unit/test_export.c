@@ -22,6 +22,7 @@
 #include "carcamap/palette.h"
 #include "util_files.h"
 #include "util_model.h"
+#include "export/export_int.h"
 #include "../../lib/reader/cmap.c"
 
 /* ---- builders ---- */
@@ -276,6 +277,51 @@ static void test_export__json_missing_set_or_tile_writes_nothing(void **state)
 	free(p);
 	cm_map_free(m);
 	free_sets(sets);
+}
+
+/* A deck's sets found by id, the first set of an id winning, each set
+ * taken once in the order of first use: the same for a short deck (a scan)
+ * and a long one (an index of the ids). */
+static void test_export__deck_resolves_sets_by_id(void **state)
+{
+	(void)state;
+	const char *ids[4] = { "s0", "s1", "s0", "s3" };
+	cm_tileset *sets[4];
+	for (int k = 0; k < 4; k++) {
+		sets[k] = util_tileset_base();
+		free(sets[k]->id);
+		sets[k]->id = sdup(ids[k]);
+	}
+	const char *use[3] = { "s3", "s0", "s1" };
+	const cm_tileset *want[3] = { sets[3], sets[0], sets[1] };
+	size_t nt = sets[0]->n_tiles;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t n = pass ? 40 : 3;
+		cm_map *m = make_sample();
+		for (size_t i = 0; i < m->n_deck; i++) {
+			free(m->deck[i].tileset);
+			free(m->deck[i].tile);
+		}
+		m->n_deck = 0;
+		for (size_t i = 0; i < n; i++)
+			util_deck_add(m, use[i % 3], i % 2 ? sets[0]->tiles[i % nt].id : NULL, i % 2 ? 1 : -1);
+		cm_export_deck dk;
+		assert_int_equal(cm_export_deck_resolve(m, sets, 4, &dk), 0);
+		assert_int_equal(dk.n_sets, 3);
+		for (size_t si = 0; si < 3; si++)
+			assert_ptr_equal(dk.sets[si], want[si]);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(dk.entry_set[i], i % 3);
+			assert_int_equal(dk.entry_tile[i], i % 2 ? (int)(i % nt) : -1);
+		}
+		cm_export_deck_clear(&dk);
+		util_deck_add(m, "s2", NULL, -1); /* no such set */
+		assert_int_equal(cm_export_deck_resolve(m, sets, 4, &dk), CM_ENOTFOUND);
+		assert_null(dk.sets);
+		cm_map_free(m);
+	}
+	for (int k = 0; k < 4; k++)
+		cm_tileset_free(sets[k]);
 }
 
 /* Each inconsistency a writer refuses, one at a time. */
@@ -942,6 +988,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_export__json_matches_golden_and_is_deterministic),
 		cmocka_unit_test(test_export__json_missing_set_or_tile_writes_nothing),
+		cmocka_unit_test(test_export__deck_resolves_sets_by_id),
 		cmocka_unit_test(test_export__inconsistent_model_is_refused),
 		cmocka_unit_test(test_export__bin_round_trip_sample),
 		cmocka_unit_test(test_export__bin_round_trip_tiny_and_wide),
