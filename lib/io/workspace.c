@@ -202,76 +202,233 @@ static int cmp_cstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Loads, from dir, the tile set files whose id is wanted and not loaded
- * yet. Files are read in name order so the result does not depend on the
- * directory's order. Unreadable or foreign files are skipped silently:
- * a search directory may hold anything. */
-static int search_dir(cm_workspace *w, const char *dir, const char *want, cm_diags *d)
+/* One search directory as cm_workspace_resolve goes through it: its
+ * tile set files in name order, read one after the other as ids are asked
+ * for and never read twice to no purpose. The ids of the files read so far
+ * are indexed (the first file of an id wins, as in a scan), so a set asked
+ * for again, or missing, costs a lookup instead of another pass over the
+ * directory: resolving D deck entries against a directory of F files reads
+ * each file at most twice, not D * F times. */
+typedef struct {
+	char *dir;
+	char **names; /* dir/name of each .xml, sorted */
+	size_t n, next; /* files; the first not read yet */
+	char **ids;   /* the ids met, owned (the index's keys) */
+	size_t *file; /* by id: the first file holding it */
+	size_t cap_ids, cap_file;
+	cm_idindex ix;
+	bool listed;
+} dir_scan;
+
+typedef struct {
+	dir_scan *v;
+	size_t n, cap;
+	cm_idindex ix; /* by directory path */
+	/* what was said about deck lines, as "file\nline\nid" (a missing
+	 * set) or "file\nline\nrule\ncolumn\nseverity\nmessage": the
+	 * printings a descriptor holds share its deck, and a finding on one of
+	 * its lines is said once */
+	cm_idindex said_ix;
+	char **said;
+	size_t cap_said;
+} dir_scans;
+
+static void dir_scans_free(dir_scans *s)
 {
-	DIR *dp = opendir(dir);
+	for (size_t i = 0; i < s->n; i++) {
+		dir_scan *c = &s->v[i];
+		for (size_t k = 0; k < c->n; k++)
+			free(c->names[k]);
+		free(c->names);
+		for (size_t k = 0; k < c->ix.n; k++)
+			free(c->ids[k]);
+		free(c->ids);
+		free(c->file);
+		cm_idindex_free(&c->ix);
+		free(c->dir);
+	}
+	free(s->v);
+	cm_idindex_free(&s->ix);
+	for (size_t k = 0; k < s->said_ix.n; k++)
+		free(s->said[k]);
+	free(s->said);
+	cm_idindex_free(&s->said_ix);
+	memset(s, 0, sizeof *s);
+}
+
+/* The scan of dir, made (unlisted) when first asked for; NULL: no memory. */
+static dir_scan *dir_scan_of(dir_scans *s, const char *dir)
+{
+	size_t at = cm_idindex_find(&s->ix, dir);
+	if (at != CM_IDINDEX_NONE)
+		return &s->v[at];
+	/* the index borrows each scan's dir string, which moves with v: the
+	 * strings themselves are heap copies that stay put */
+	if (cm_grow((void **)&s->v, &s->cap, s->n, sizeof *s->v))
+		return NULL;
+	dir_scan *c = &s->v[s->n];
+	memset(c, 0, sizeof *c);
+	if (!(c->dir = cm_strdup(dir)))
+		return NULL;
+	if (cm_idindex_add(&s->ix, c->dir)) {
+		free(c->dir);
+		return NULL;
+	}
+	s->n++;
+	return c;
+}
+
+/* Lists the .xml files of c's directory (an unreadable one has none). */
+static int dir_scan_list(dir_scan *c)
+{
+	c->listed = true;
+	DIR *dp = opendir(c->dir);
 	if (!dp)
 		return 0;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
+	size_t cap = 0;
 	int rc = 0;
 	struct dirent *e;
 	while ((e = readdir(dp)) != NULL) {
 		size_t l = strlen(e->d_name);
 		if (l < 5 || strcmp(e->d_name + l - 4, ".xml") != 0)
 			continue;
-		if (cm_grow((void **)&names, &cap, n, sizeof *names) || !(names[n] = cm_asprintf("%s/%s", dir, e->d_name))) {
+		if (cm_grow((void **)&c->names, &cap, c->n, sizeof *c->names) ||
+		    !(c->names[c->n] = cm_asprintf("%s/%s", c->dir, e->d_name))) {
 			rc = CM_ENOMEM;
 			break;
 		}
-		n++;
+		c->n++;
 	}
 	closedir(dp);
-	if (n)
-		qsort(names, n, sizeof *names, cmp_cstr);
-	for (size_t i = 0; i < n && !rc && !cm_workspace_find_tileset(w, want); i++) {
-		cm_diags *q = NULL;
-		if (cm_diags_new(&q)) {
-			rc = CM_ENOMEM;
-			break;
-		}
-		if (cm_file_detect(names[i], q) == CM_FILE_TILESET) {
-			cm_tileset *ts = NULL;
-			if (cm_tileset_load_file(names[i], q, &ts) == 0) {
-				if (strcmp(ts->id, want) == 0)
-					rc = cm_workspace_take_set(w, ts, names[i], d);
-				else
-					cm_tileset_free(ts);
-			} else if (cm_diags_errors(q)) {
-				/* a broken file that might be the one wanted: say so */
-				cm_diags_add(d, CM_SEV_NOTE, NULL, names[i], 0, 0, NULL,
-				             "skipped while looking for tile set '%s': it has errors", want);
-			}
-		}
-		cm_diags_free(q);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	if (c->n)
+		qsort(c->names, c->n, sizeof *c->names, cmp_cstr);
 	return rc;
 }
 
-static int find_set(cm_workspace *w, const char *id, const char *map_src, cm_diags *d)
+/* Reads file fi of c as a tile set: *ts when it is one (NULL otherwise),
+ * its id recorded when new. A broken tile set file gets a note naming the
+ * set looked for (it might have been the one). */
+static int dir_scan_read(dir_scan *c, size_t fi, const char *want, cm_tileset **ts, cm_diags *d)
+{
+	*ts = NULL;
+	cm_diags *q = NULL;
+	if (cm_diags_new(&q))
+		return CM_ENOMEM;
+	int rc = 0;
+	if (cm_file_detect(c->names[fi], q) == CM_FILE_TILESET) {
+		if (cm_tileset_load_file(c->names[fi], q, ts) == 0) {
+			if ((*ts)->id && cm_idindex_find(&c->ix, (*ts)->id) == CM_IDINDEX_NONE) {
+				char *id = cm_strdup((*ts)->id);
+				if (!id || cm_grow((void **)&c->ids, &c->cap_ids, c->ix.n, sizeof *c->ids) ||
+				    cm_grow((void **)&c->file, &c->cap_file, c->ix.n, sizeof *c->file)) {
+					free(id);
+					rc = CM_ENOMEM;
+				} else {
+					c->ids[c->ix.n] = id;
+					c->file[c->ix.n] = fi;
+					if (cm_idindex_add(&c->ix, id)) {
+						free(id);
+						rc = CM_ENOMEM;
+					}
+				}
+			}
+		} else if (cm_diags_errors(q)) {
+			cm_diags_add(d, CM_SEV_NOTE, NULL, c->names[fi], 0, 0, NULL,
+			             "skipped while looking for tile set '%s': it has errors", want);
+		}
+	}
+	cm_diags_free(q);
+	if (rc) {
+		cm_tileset_free(*ts);
+		*ts = NULL;
+	}
+	return rc;
+}
+
+/* Loads, from dir, the tile set file whose id is wanted (not loaded yet):
+ * the first such file in name order, so the result does not depend on the
+ * directory's order. Unreadable or foreign files are skipped silently: a
+ * search directory may hold anything. */
+static int search_dir(cm_workspace *w, dir_scans *s, const char *dir, const char *want, cm_diags *d)
+{
+	dir_scan *c = dir_scan_of(s, dir);
+	if (!c)
+		return CM_ENOMEM;
+	int rc = c->listed ? 0 : dir_scan_list(c);
+	if (rc)
+		return rc;
+	size_t at = cm_idindex_find(&c->ix, want);
+	if (at != CM_IDINDEX_NONE) { /* met while looking for another: read it again */
+		cm_tileset *ts = NULL;
+		const char *name = c->names[c->file[at]];
+		if ((rc = dir_scan_read(c, c->file[at], want, &ts, d)) != 0 || !ts)
+			return rc;
+		if (ts->id && strcmp(ts->id, want) == 0)
+			return cm_workspace_take_set(w, ts, name, d);
+		cm_tileset_free(ts); /* changed since: look further */
+	}
+	while (c->next < c->n) {
+		size_t fi = c->next++;
+		cm_tileset *ts = NULL;
+		if ((rc = dir_scan_read(c, fi, want, &ts, d)) != 0)
+			return rc;
+		if (ts && ts->id && strcmp(ts->id, want) == 0)
+			return cm_workspace_take_set(w, ts, c->names[fi], d);
+		cm_tileset_free(ts);
+	}
+	return 0;
+}
+
+static int find_set(cm_workspace *w, dir_scans *s, const char *id, const char *map_src, cm_diags *d)
 {
 	int rc = 0;
 	for (size_t i = 0; i < w->n_dirs && !rc && !cm_workspace_find_tileset(w, id); i++)
-		rc = search_dir(w, w->dirs[i], id, d);
+		rc = search_dir(w, s, w->dirs[i], id, d);
 	if (!rc && !cm_workspace_find_tileset(w, id) && map_src) {
 		/* maps/<name>/<name>.xml next to maps/tilesets/ */
 		char *dir = cm_path_resolve(map_src, "../tilesets");
 		if (!dir)
 			return CM_ENOMEM;
-		rc = search_dir(w, dir, id, d);
+		rc = search_dir(w, s, dir, id, d);
 		free(dir);
 	}
 	return rc;
 }
 
+/* Whether the missing set id at file:line was said already; if not, it
+ * now is. -1: no memory. */
+static int said_before(dir_scans *s, const char *file, unsigned line, const char *id)
+{
+	char *key = cm_asprintf("%s\n%u\n%s", file ? file : "", line, id ? id : "");
+	if (!key)
+		return -1;
+	if (cm_idindex_find(&s->said_ix, key) != CM_IDINDEX_NONE) {
+		free(key);
+		return 1;
+	}
+	if (cm_grow((void **)&s->said, &s->cap_said, s->said_ix.n, sizeof *s->said)) {
+		free(key);
+		return -1;
+	}
+	s->said[s->said_ix.n] = key;
+	if (cm_idindex_add(&s->said_ix, key)) {
+		free(key);
+		return -1;
+	}
+	return 0;
+}
+
+static int resolve(cm_workspace *w, dir_scans *s, cm_diags *d);
+
 int cm_workspace_resolve(cm_workspace *w, cm_diags *d)
+{
+	dir_scans scans = { 0 };
+	int rc = resolve(w, &scans, d);
+	dir_scans_free(&scans);
+	return rc;
+}
+
+static int resolve(cm_workspace *w, dir_scans *scans, cm_diags *d)
 {
 	int rc = 0;
 	for (size_t i = 0; i < w->n_maps; i++) {
@@ -279,7 +436,7 @@ int cm_workspace_resolve(cm_workspace *w, cm_diags *d)
 		for (size_t k = 0; k < m->n_deck; k++) {
 			if (cm_workspace_find_tileset(w, m->deck[k].tileset))
 				continue;
-			int r = find_set(w, m->deck[k].tileset, m->file, d);
+			int r = find_set(w, scans, m->deck[k].tileset, m->file, d);
 			if (r == CM_ENOMEM)
 				return r;
 		}
@@ -307,7 +464,14 @@ int cm_workspace_resolve(cm_workspace *w, cm_diags *d)
 				cm_diags_free(q);
 				return CM_ENOMEM;
 			}
-			cm_diags_check(d, "CM0212", m->file, m->deck[k].line, 0, NULL,
+			int said = said_before(scans, m->file, m->deck[k].line, id);
+			if (said < 0) {
+				cm_idindex_free(&told);
+				cm_diags_free(q);
+				return CM_ENOMEM;
+			}
+			if (!said)
+				cm_diags_check(d, "CM0212", m->file, m->deck[k].line, 0, NULL,
 				               "tile set '%s' not found: give its file with the map, or the directory "
 				               "holding it with -T DIR or CARCAMAP_TILESETS",
 				               id);
@@ -316,6 +480,18 @@ int cm_workspace_resolve(cm_workspace *w, cm_diags *d)
 		for (size_t k = 0; k < cm_diags_count(q); k++) {
 			const cm_diag *g = cm_diags_get(q, k);
 			if (g->rule && strcmp(g->rule, "CM0212") == 0)
+				continue;
+			/* the same finding on the same deck line, met again in another
+			 * printing of the descriptor, is said once */
+			char *what = cm_asprintf("%s\n%u\n%d\n%s", g->rule ? g->rule : "", g->col, (int)g->severity,
+			                         g->message ? g->message : "");
+			int said = what ? said_before(scans, g->file, g->line, what) : -1;
+			free(what);
+			if (said < 0) {
+				cm_diags_free(q);
+				return CM_ENOMEM;
+			}
+			if (said)
 				continue;
 			cm_diags_add(d, g->severity, g->rule, g->file, g->line, g->col, g->where, "%s",
 			             g->message ? g->message : "(out of memory)");

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "carcamap/carcamap.h"
 #include "base/idindex_int.h"
 #include "model/workspace_int.h"
+#include "util_files.h"
 #include "util_model.h"
 
 #define MANY 20000
@@ -245,6 +247,79 @@ static void test_workspace__missing_set_said_once(void **state)
 	cm_workspace_free(w);
 }
 
+/* A search directory is read in name order, the first file of an id
+ * winning, and each file at most once to no purpose: a set met while
+ * looking for another is taken later from the same file, and a broken
+ * file is noted once however many sets are missing. */
+static void write_set(const char *dir, const char *file, const char *id, const char *name)
+{
+	size_t n = 0;
+	char *text = util_read_file("maps/tilesets/base.xml", &n); /* a real set, renamed */
+	assert_non_null(text);
+	const char *head = "id=\"base\" name=\"Base game\"";
+	char *at = strstr(text, head);
+	assert_non_null(at);
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%.*sid=\"%s\" name=\"%s\"%s", (int)(at - text), text, id, name, at + strlen(head));
+	assert_int_equal(fclose(f), 0);
+	free(text);
+}
+
+static void test_workspace__search_dir_read_once_in_name_order(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/cm-ws-search-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	write_set(dir, "a.xml", "x", "first x");
+	write_set(dir, "b.xml", "y", "the y");
+	write_set(dir, "c.xml", "x", "second x");
+	char path[512];
+	snprintf(path, sizeof path, "%s/d.xml", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("<tileset format=\"1\" id=\"broken\"", f); /* cut short */
+	assert_int_equal(fclose(f), 0);
+	cm_workspace *w = NULL;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_workspace_add_tileset_dir(w, dir), 0);
+	cm_map *m = tiny("searcher", "y");
+	const char *names[] = { "x", "z1", "x", "z2", "z3" };
+	for (size_t i = 0; i < 5; i++)
+		util_deck_add(m, names[i], NULL, -1);
+	assert_int_equal(cm_workspace_take_map(w, m, "searcher.xml", d), 0);
+	assert_int_not_equal(cm_workspace_resolve(w, d), CM_ENOMEM);
+	const cm_tileset *x = cm_workspace_find_tileset(w, "x"), *y = cm_workspace_find_tileset(w, "y");
+	assert_non_null(x);
+	assert_non_null(y);
+	assert_string_equal(x->name, "first x");
+	assert_string_equal(y->name, "the y");
+	assert_null(cm_workspace_find_tileset(w, "z1"));
+	size_t missing = 0, notes = 0;
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		if (g->rule && strcmp(g->rule, "CM0212") == 0)
+			missing++;
+		if (g->severity == CM_SEV_NOTE && strstr(g->message, "skipped while looking for tile set 'z1'"))
+			notes++;
+		assert_false(g->severity == CM_SEV_NOTE && strstr(g->message, "'z2'"));
+	}
+	assert_int_equal(missing, 3);
+	assert_int_equal(notes, 1);
+	cm_diags_free(d);
+	cm_workspace_free(w);
+	const char *files[] = { "a.xml", "b.xml", "c.xml", "d.xml" };
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		assert_int_equal(remove(path), 0);
+	}
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* The error count cm_check asks after every map is kept as diagnostics
  * come, and cleared with them. */
 static void test_workspace__diagnostic_counts(void **state)
@@ -306,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_workspace__many_maps_and_a_duplicate),
 		cmocka_unit_test(test_workspace__pack_maps_keep_their_hashes),
 		cmocka_unit_test(test_workspace__missing_set_said_once),
+		cmocka_unit_test(test_workspace__search_dir_read_once_in_name_order),
 		cmocka_unit_test(test_workspace__diagnostic_counts),
 		cmocka_unit_test(test_workspace__pack_of_too_many_maps_refused),
 	};

@@ -1,0 +1,1 @@
+$CM check -T maps/tilesets tests/fixtures/cli/missing-set/printings.xml
