@@ -293,15 +293,7 @@ static bool many_maps_pack(const char *path, unsigned long n, const char *ids, c
 #pragma GCC diagnostic pop
 #endif
 		assert_true(k > 0 && (size_t)k < sizeof id);
-		cm_map *m = NULL;
-		assert_int_equal(cm_map_new(1, 1, &m), 0);
-		assert_non_null(m->id = strdup(id));
-		assert_non_null(m->name = strdup(id));
-		cm_map_at_mut(m, 0, 0)->kind = CM_SQ_START;
-		cm_map_default_prints(m);
-		m->setup.starts_used = 1;
-		util_deck_add(m, "base", NULL, -1);
-		maps[i] = m;
+		maps[i] = util_map_one_square(id, "base");
 	}
 	cm_diags *d = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
@@ -431,6 +423,24 @@ static bool png_chunk(FILE *o, const char *arg, bool bad)
  * "png-chunk TYPE HEX" and "png-chunk-badcrc TYPE HEX" (a chunk with its
  * length and CRC, or a wrong CRC), "pack" (the file becomes the sample
  * pack), "sql STATEMENTS" (run on the file); '#' starts a comment. Returns false with a message in err. */
+/* A binary recipe writes the file itself: the text so far is flushed and
+ * closed first (binary_step), and the file reopened for what follows. */
+static bool binary_step(FILE **o, const char *out, char *err, size_t errsize)
+{
+	int bad = fclose(*o);
+	*o = NULL;
+	if (bad)
+		fmt(err, errsize, "%s: write failed", out);
+	return !bad;
+}
+
+static bool reopen(FILE **o, const char *out, char *err, size_t errsize)
+{
+	if (!(*o = fopen(out, "ab")))
+		fmt(err, errsize, "%s: cannot reopen", out);
+	return *o != NULL;
+}
+
 static bool generate(const char *gen, const char *out, char *err, size_t errsize)
 {
 	FILE *in = fopen(gen, "r");
@@ -488,34 +498,19 @@ static bool generate(const char *gen, const char *out, char *err, size_t errsize
 				ok = false;
 				break;
 			}
-			if (fclose(o) != 0) {
-				o = NULL;
-				fmt(err, errsize, "%s: write failed", out);
-				ok = false;
+			ok = binary_step(&o, out, err, errsize) &&
+			     write_many_maps_pack(out, n, end + 1, err, errsize) && reopen(&o, out, err, errsize);
+			if (!ok)
 				break;
-			}
-			o = NULL;
-			ok = write_many_maps_pack(out, n, end + 1, err, errsize);
-			if (ok && !(o = fopen(out, "ab"))) {
-				fmt(err, errsize, "%s: cannot reopen", out);
-				ok = false;
-			}
 			continue;
 		} else if (strcmp(line, "pack") == 0 || strcmp(line, "sql") == 0) {
 			/* binary recipes for packs: the sample pack, then SQL on it */
-			if (fclose(o) != 0) {
-				o = NULL;
-				fmt(err, errsize, "%s: write failed", out);
-				ok = false;
+			ok = binary_step(&o, out, err, errsize) &&
+			     (strcmp(line, "pack") == 0 ? write_sample_pack(out, err, errsize)
+			                                : run_sql(out, arg, err, errsize)) &&
+			     reopen(&o, out, err, errsize);
+			if (!ok)
 				break;
-			}
-			o = NULL;
-			ok = strcmp(line, "pack") == 0 ? write_sample_pack(out, err, errsize)
-			                               : run_sql(out, arg, err, errsize);
-			if (ok && !(o = fopen(out, "ab"))) {
-				fmt(err, errsize, "%s: cannot reopen", out);
-				ok = false;
-			}
 			continue;
 		} else if (strcmp(line, "text") != 0) {
 			fmt(err, errsize, "%s:%u: unknown directive '%s'", gen, lineno, line);

@@ -83,19 +83,6 @@ static void test_workspace__index_finds_every_key(void **state)
 	free(keys);
 }
 
-static cm_map *tiny(const char *id, const char *set)
-{
-	cm_map *m = NULL;
-	assert_int_equal(cm_map_new(1, 1, &m), 0);
-	assert_non_null(m->id = strdup(id));
-	assert_non_null(m->name = strdup(id));
-	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_START;
-	cm_map_default_prints(m);
-	m->setup.starts_used = 1;
-	util_deck_add(m, set, NULL, -1);
-	return m;
-}
-
 /* Many maps with colliding prefixes: each found by its id in load order,
  * a second map of an id already there refused (CM0006, naming where the
  * first came from) and freed, the workspace unchanged by it. */
@@ -108,7 +95,7 @@ static void test_workspace__many_maps_and_a_duplicate(void **state)
 	assert_int_equal(cm_diags_new(&d), 0);
 	for (unsigned i = 0; i < MANY; i++) {
 		char *id = id_of(i % 2 ? "map-%u" : "map-%u-c3", i / 2);
-		assert_int_equal(cm_workspace_take_map(w, tiny(id, "base"), i % 3 ? "a.xml" : "b.pack", d), 0);
+		assert_int_equal(cm_workspace_take_map(w, util_map_one_square(id, "base"), i % 3 ? "a.xml" : "b.pack", d), 0);
 		free(id);
 	}
 	assert_int_equal(cm_diags_count(d), 0);
@@ -125,7 +112,7 @@ static void test_workspace__many_maps_and_a_duplicate(void **state)
 	assert_null(cm_workspace_find_map(w, "map-"));
 	assert_null(cm_workspace_find_map(w, "map-1-c"));
 	assert_null(cm_workspace_find_map(w, "map-10000"));
-	assert_int_equal(cm_workspace_take_map(w, tiny("map-7-c3", "base"), "c.xml", d), CM_EINVAL);
+	assert_int_equal(cm_workspace_take_map(w, util_map_one_square("map-7-c3", "base"), "c.xml", d), CM_EINVAL);
 	assert_int_equal(cm_workspace_map_count(w), MANY);
 	assert_int_equal(cm_diags_count(d), 1);
 	const cm_diag *g = cm_diags_get(d, 0);
@@ -133,7 +120,7 @@ static void test_workspace__many_maps_and_a_duplicate(void **state)
 	assert_string_equal(g->file, "c.xml");
 	assert_string_equal(g->message, "map id 'map-7-c3' is defined twice (first in a.xml)");
 	/* a map not in the workspace has no position, even with an id that is */
-	cm_map *other = tiny("map-7", "base");
+	cm_map *other = util_map_one_square("map-7", "base");
 	assert_int_equal(cm__workspace_map_pos(w, other), CM_IDINDEX_NONE);
 	cm_map_free(other);
 	cm_diags_free(d);
@@ -158,7 +145,7 @@ static void test_workspace__pack_maps_keep_their_hashes(void **state)
 	cm_map *maps[N];
 	for (unsigned i = 0; i < N; i++) {
 		char *id = id_of("z%u", i);
-		maps[i] = tiny(id, i % 2 ? "base" : "inns");
+		maps[i] = util_map_one_square(id, i % 2 ? "base" : "inns");
 		free(id);
 		if (i % 5 == 0)
 			util_deck_add(maps[i], "base", "E", 2);
@@ -220,7 +207,7 @@ static void test_workspace__missing_set_said_once(void **state)
 	cm_diags *d = NULL;
 	assert_int_equal(cm_workspace_new(&w), 0);
 	assert_int_equal(cm_diags_new(&d), 0);
-	cm_map *m = tiny("lonely", "nosuch");
+	cm_map *m = util_map_one_square("lonely", "nosuch");
 	const char *names[] = { "other", "nosuch", "other", "third", "nosuch" };
 	for (size_t i = 0; i < 5; i++)
 		util_deck_add(m, names[i], "A", 1);
@@ -287,7 +274,7 @@ static void test_workspace__search_dir_read_once_in_name_order(void **state)
 	assert_int_equal(cm_workspace_new(&w), 0);
 	assert_int_equal(cm_diags_new(&d), 0);
 	assert_int_equal(cm_workspace_add_tileset_dir(w, dir), 0);
-	cm_map *m = tiny("searcher", "y");
+	cm_map *m = util_map_one_square("searcher", "y");
 	const char *names[] = { "x", "z1", "x", "z2", "z3" };
 	for (size_t i = 0; i < 5; i++)
 		util_deck_add(m, names[i], NULL, -1);
@@ -355,7 +342,7 @@ static void test_workspace__pack_of_too_many_maps_refused(void **state)
 	assert_non_null(maps);
 	for (unsigned i = 0; i < N; i++) {
 		char *id = id_of("m%u", i);
-		maps[i] = tiny(id, "base");
+		maps[i] = util_map_one_square(id, "base");
 		free(id);
 	}
 	cm_tileset *base = util_tileset_base();

@@ -176,6 +176,20 @@ cm_tileset *util_tileset_inns(void)
 	return ts;
 }
 
+cm_map *util_map_one_square(const char *id, const char *set)
+{
+	cm_map *m = NULL;
+	if (cm_map_new(1, 1, &m))
+		abort();
+	m->id = sdup(id); /* sdup aborts when out of memory */
+	m->name = sdup(id);
+	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_START;
+	cm_map_default_prints(m);
+	m->setup.starts_used = 1;
+	util_deck_add(m, set, NULL, -1);
+	return m;
+}
+
 cm_map *util_map_sample(void)
 {
 	cm_map *m = NULL;

@@ -39,6 +39,9 @@ cm_tileset *util_tileset_inns(void);
  * ferry, a deck of "base" and one tile of "inns"); every rule option is set
  * away from its default. */
 cm_map *util_map_sample(void);
+/* A map of one start square, id and name id, its deck the whole tile set
+ * set (the smallest map a pack or workspace takes). */
+cm_map *util_map_one_square(const char *id, const char *set);
 
 /* 1 when equal; otherwise 0 and the first difference written into why. */
 int util_tileset_equal(const cm_tileset *a, const cm_tileset *b, char *why, size_t n);
