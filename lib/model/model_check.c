@@ -4,6 +4,7 @@
  * schemas' syntax, texts XML can hold, every index and reference inside
  * what it indexes. Every reader runs it on what it built and every writer
  * before writing a byte; the game rules on top are map_check.c. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,18 +26,20 @@ typedef struct {
 	const char *rule;
 	const char *file;
 	int bad;
+	unsigned line; /* of the element being checked, 0 when unknown (a model
+	                * built in memory, or from an image) */
 } chk;
 
-static void complain(cm_diags *d, const char *rule, const char *file, const char *where,
+static void complain(cm_diags *d, const char *rule, const char *file, unsigned line, const char *where,
                      const char *fmt, va_list ap)
 {
 	if (!d)
 		return;
 	char *msg = cm_vasprintf(fmt, ap);
 	if (rule)
-		cm_diags_check(d, rule, file, 0, 0, where, "%s", msg ? msg : "invalid value");
+		cm_diags_check(d, rule, file, line, 0, where, "%s", msg ? msg : "invalid value");
 	else
-		cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, where, "%s", msg ? msg : "invalid value");
+		cm_diags_add(d, CM_SEV_ERROR, NULL, file, line, 0, where, "%s", msg ? msg : "invalid value");
 	free(msg);
 }
 
@@ -49,7 +52,7 @@ static void fail(chk *c, const char *where, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	complain(c->d, c->rule, c->file, where, fmt, ap);
+	complain(c->d, c->rule, c->file, c->line, where, fmt, ap);
 	va_end(ap);
 	c->bad = 1;
 }
@@ -149,8 +152,11 @@ static void check_tile_id(chk *c, const char *where, const char *what, const cha
 static void check_range(chk *c, const char *where, const char *what, long long v, long long lo,
                         long long hi)
 {
+	/* the readers clamp what an int cannot hold to its limits, so a
+	 * limit says "or more" (a count of 99999999999999999999 written) */
+	const char *more = v >= INT_MAX ? " or more" : v <= INT_MIN ? " or less" : "";
 	if (v < lo || v > hi)
-		fail(c, where, "%s is %lld, outside %lld..%lld", what, v, lo, hi);
+		fail(c, where, "%s is %lld%s, outside %lld..%lld", what, v, more, lo, hi);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -204,7 +210,7 @@ static void check_tile(chk *c, const char *where, const cm_tile_type *t, bool pi
 	for (size_t i = 0; i < t->n_features; i++) {
 		/* a silent probe first: the where string only for a feature
 		 * with a problem (a big map's pieces have thousands) */
-		chk probe = { NULL, NULL, NULL, 0 };
+		chk probe = { NULL, NULL, NULL, 0, 0 };
 		check_feature(&probe, "", &t->features[i], known);
 		if (!probe.bad)
 			continue;
@@ -236,7 +242,9 @@ static void check_tileset(chk *c, const cm_tileset *ts)
 	const char **ids = malloc((ts->n_tiles + 1) * sizeof *ids);
 	for (size_t i = 0; i < ts->n_tiles; i++) {
 		snprintf(w, sizeof w, "%s, tile %.100s", where, ts->tiles[i].id ? ts->tiles[i].id : "?");
+		c->line = ts->tiles[i].line;
 		check_tile(c, w, &ts->tiles[i], false);
+		c->line = 0;
 		if (ids)
 			ids[i] = ts->tiles[i].id;
 	}
@@ -312,7 +320,11 @@ static void check_bigcity(chk *c, const char *w, const cm_map *m, const cm_bigci
 		if (!inside(m, b->pieces[k].x, b->pieces[k].y))
 			fail(c, pw, "square (%d,%d) is outside the %dx%d grid", b->pieces[k].x, b->pieces[k].y, m->cols,
 			     m->rows);
+		unsigned at = c->line;
+		if (b->pieces[k].tile.line)
+			c->line = b->pieces[k].tile.line;
 		check_tile(c, pw, &b->pieces[k].tile, true);
+		c->line = at;
 	}
 }
 
@@ -340,10 +352,12 @@ static void check_map(chk *c, const cm_map *m, unsigned flags)
 		fail(c, where, "grid %d x %d is outside 1..%d", m->cols, m->rows, MAX_GRID);
 		return;
 	}
+	c->line = m->setup.line;
 	check_range(c, where, "start squares used", m->setup.starts_used, 0, MAX_COUNT);
 	check_range(c, where, "tiles min", m->setup.tiles_min, 0, MAX_COUNT);
 	check_range(c, where, "tiles max", m->setup.tiles_max, 0, MAX_COUNT);
 	check_range(c, where, "followers", m->setup.followers, 0, MAX_COUNT);
+	c->line = 0;
 	check_range(c, where, "edition", (long long)m->rules.edition, 0, CM_EDITION_COUNT - 1);
 	check_range(c, where, "farmers", (long long)m->rules.farmers, CM_FARMERS_C1, CM_FARMERS_C2);
 	if (m->n_islands > MAX_ITEMS || m->n_bigcities > MAX_ITEMS || m->n_ferries > MAX_ITEMS ||
@@ -355,12 +369,14 @@ static void check_map(chk *c, const cm_map *m, unsigned flags)
 	/* islands, ferries, deck entries (thousands on a big map): a silent
 	 * probe first, the where string only for one with a problem */
 	for (size_t i = 0; i < m->n_islands; i++) {
-		chk probe = { NULL, NULL, NULL, 0 };
+		chk probe = { NULL, NULL, NULL, 0, 0 };
 		check_island(&probe, "", &m->islands[i]);
 		if (!probe.bad)
 			continue;
 		snprintf(w, sizeof w, "%s, island %zu", where, i);
+		c->line = m->islands[i].line;
 		check_island(c, w, &m->islands[i]);
+		c->line = 0;
 	}
 	/* the common case first, in one pass over the grid and one over the
 	 * few squares with extras: nothing out of range anywhere, nothing to
@@ -371,7 +387,7 @@ static void check_map(chk *c, const cm_map *m, unsigned flags)
 	for (size_t i = 0; i < n_sq && grid_ok && !(flags & CM__MODEL_GRID_OK); i++)
 		grid_ok = cm__square_in_range(m, &m->squares[i]);
 	for (size_t i = 0; grid_ok && i < cm_map_extra_count(m); i++) {
-		chk probe = { NULL, NULL, NULL, 0 };
+		chk probe = { NULL, NULL, NULL, 0, 0 };
 		check_extra(&probe, "", cm_map_extra_nth(m, i));
 		grid_ok = !probe.bad;
 	}
@@ -381,41 +397,49 @@ static void check_map(chk *c, const cm_map *m, unsigned flags)
 			 * square with a problem (boards check every map they get) */
 			const cm_square *s = cm_map_at(m, x, y);
 			const cm_square_extra *e = m->extras ? cm_map_extra_find(m, y * m->cols + x) : NULL;
-			chk probe = { NULL, NULL, NULL, 0 };
+			chk probe = { NULL, NULL, NULL, 0, 0 };
 			check_square(&probe, "", m, s);
 			if (e)
 				check_extra(&probe, "", e);
 			if (!probe.bad)
 				continue;
 			snprintf(w, sizeof w, "%s, square (%d,%d)", where, x, y);
+			c->line = s->line;
 			check_square(c, w, m, s);
 			if (e)
 				check_extra(c, w, e);
+			c->line = 0;
 		}
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		/* a silent probe first, as for the islands */
-		chk probe = { NULL, NULL, NULL, 0 };
+		chk probe = { NULL, NULL, NULL, 0, 0 };
 		check_bigcity(&probe, "", m, &m->bigcities[i]);
 		if (!probe.bad)
 			continue;
 		snprintf(w, sizeof w, "%s, big city %zu", where, i);
+		c->line = m->bigcities[i].line;
 		check_bigcity(c, w, m, &m->bigcities[i]);
+		c->line = 0;
 	}
 	for (size_t i = 0; i < m->n_ferries; i++) {
-		chk probe = { NULL, NULL, NULL, 0 };
+		chk probe = { NULL, NULL, NULL, 0, 0 };
 		check_ferry(&probe, "", m, &m->ferries[i]);
 		if (!probe.bad)
 			continue;
 		snprintf(w, sizeof w, "%s, ferry %zu", where, i);
+		c->line = m->ferries[i].line;
 		check_ferry(c, w, m, &m->ferries[i]);
+		c->line = 0;
 	}
 	for (size_t i = 0; i < m->n_deck; i++) {
-		chk probe = { NULL, NULL, NULL, 0 };
+		chk probe = { NULL, NULL, NULL, 0, 0 };
 		check_deck_entry(&probe, "", &m->deck[i]);
 		if (!probe.bad)
 			continue;
 		snprintf(w, sizeof w, "%s, deck entry %zu", where, i);
+		c->line = m->deck[i].line;
 		check_deck_entry(c, w, &m->deck[i]);
+		c->line = 0;
 	}
 }
 
@@ -426,14 +450,14 @@ int cm_map_check_model(const cm_map *m, const char *rule, const char *file, cm_d
 
 int cm__map_check_model_flags(const cm_map *m, const char *rule, const char *file, cm_diags *d, unsigned flags)
 {
-	chk c = { d, rule, file, 0 };
+	chk c = { d, rule, file, 0, 0 };
 	check_map(&c, m, flags);
 	return c.bad ? CM_EINVAL : 0;
 }
 
 int cm_tileset_check_model(const cm_tileset *ts, const char *rule, const char *file, cm_diags *d)
 {
-	chk c = { d, rule, file, 0 };
+	chk c = { d, rule, file, 0, 0 };
 	check_tileset(&c, ts);
 	return c.bad ? CM_EINVAL : 0;
 }
