@@ -92,6 +92,14 @@ int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *
 		}
 	}
 	buf[n] = '\0';
+	/* the text may be kept as long as its diagnostics (a compile of
+	 * thousands of small descriptors keeps every one): no 64 KB buffer
+	 * for a file of a few hundred bytes */
+	if (cap - n > 4096) {
+		char *nb = realloc(buf, n + 1);
+		if (nb)
+			buf = nb;
+	}
 	*out = buf;
 	*len = n;
 	buf = NULL;

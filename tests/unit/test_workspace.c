@@ -12,8 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include "carcamap/carcamap.h"
 #include "base/idindex_int.h"
+#include "base/util_int.h"
 #include "model/workspace_int.h"
 #include "util_files.h"
 #include "util_model.h"
@@ -361,10 +365,41 @@ static void test_workspace__pack_of_too_many_maps_refused(void **state)
 	util_rmtree(dir);
 }
 
+/* A file's text is kept as long as its diagnostics: a compile of 32,768
+ * one-square descriptors kept a 64 KB read buffer per file (1 GB
+ * resident). The buffer is cut to the file's size once read. */
+static void test_workspace__read_buffer_fits_the_file(void **state)
+{
+	(void)state;
+	char *dir = util_tempdir();
+	assert_non_null(dir);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/small.xml", dir);
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	for (int i = 0; i < 30; i++)
+		fputs("<!-- a small descriptor -->\n", f);
+	assert_int_equal(fclose(f), 0);
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	char *buf = NULL;
+	size_t len = 0;
+	assert_int_equal(cm_read_file(path, CM_MAX_INPUT_BYTES, d, &buf, &len), 0);
+	assert_int_equal(len, 30 * strlen("<!-- a small descriptor -->\n"));
+	assert_int_equal(buf[len], '\0');
+#if defined(__GLIBC__)
+	assert_true(malloc_usable_size(buf) < 8192);
+#endif
+	free(buf);
+	cm_diags_free(d);
+	util_rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_workspace__index_finds_every_key),
+		cmocka_unit_test(test_workspace__read_buffer_fits_the_file),
 		cmocka_unit_test(test_workspace__many_maps_and_a_duplicate),
 		cmocka_unit_test(test_workspace__pack_maps_keep_their_hashes),
 		cmocka_unit_test(test_workspace__missing_set_said_once),
