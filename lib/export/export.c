@@ -91,7 +91,7 @@ static int count_in_deck(const cm_map *m, cm_export_deck *dk)
 	return 0;
 }
 
-int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
+int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool sets_checked,
                            cm_export_deck *dk)
 {
 	memset(dk, 0, sizeof *dk);
@@ -156,7 +156,7 @@ int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_se
 		if (si == dk->n_sets) { /* a set's first entry: checked once */
 			if (by_index)
 				slot_of[k] = si;
-			if (cm_tileset_check_model(ts, NULL, NULL, NULL)) {
+			if (!sets_checked && cm_tileset_check_model(ts, NULL, NULL, NULL)) {
 				rc = CM_EINVAL;
 				goto out;
 			}
@@ -194,7 +194,7 @@ int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, c
 {
 	memset(dk, 0, sizeof *dk);
 	int rc = cm_map_check_model(m, NULL, NULL, NULL);
-	return rc ? rc : cm_export_deck_resolve(m, sets, n_sets, dk);
+	return rc ? rc : cm_export_deck_resolve(m, sets, n_sets, false, dk);
 }
 
 long cm_export_in_deck(const cm_map *m, const cm_export_deck *dk, size_t si, size_t ti)

@@ -649,7 +649,8 @@ static int assemble_equal(writer *w, const cm_map *m, const unsigned char *data,
 	return 0;
 }
 
-/* The encoding; the model check first unless the caller has just run it. */
+/* The encoding; the model checks (the map, its sets) first unless the
+ * caller has just run them. */
 /* With equal, nothing is built: *equal says whether the cmp_len bytes at cmp
  * are the encoding. */
 static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned major,
@@ -665,7 +666,7 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 	if (major != 1 && major != 2)
 		return CM_EINVAL;
 	cm_export_deck dk;
-	int rc = checked ? cm_export_deck_resolve(m, sets, n_sets, &dk) : cm_export_prepare(m, sets, n_sets, &dk);
+	int rc = checked ? cm_export_deck_resolve(m, sets, n_sets, true, &dk) : cm_export_prepare(m, sets, n_sets, &dk);
 	if (rc)
 		return rc;
 	writer w;

@@ -23,9 +23,13 @@ typedef struct {
 	long *in_deck;
 } cm_export_deck;
 
-/* Resolves m's deck against sets. 0, CM_ENOTFOUND or CM_ENOMEM (then *dk is
- * empty). Release with cm_export_deck_clear. */
-int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
+/* Resolves m's deck against sets, each set it uses put through
+ * cm_tileset_check_model first unless sets_checked (the pack writer and
+ * reader have checked every set they hold once, and resolve a deck per
+ * map: a check per map would cost maps x set size). 0, CM_EINVAL (a set
+ * fails the check), CM_ENOTFOUND or CM_ENOMEM (then *dk is empty).
+ * Release with cm_export_deck_clear. */
+int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool sets_checked,
                            cm_export_deck *dk);
 void cm_export_deck_clear(cm_export_deck *dk);
 /* Both of the above, as every writer starts: 0, CM_EINVAL, CM_ENOTFOUND or
@@ -35,9 +39,9 @@ int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, c
  * entries naming it or its whole set (an entry count of -1 means the set's
  * count for the map's edition). */
 long cm_export_in_deck(const cm_map *m, const cm_export_deck *dk, size_t si, size_t ti);
-/* cm_export_bin_version for a map that cm_map_check_model has just passed
- * (the pack writer and reader check every map before encoding it): the
- * model is not checked a second time. */
+/* cm_export_bin_version for a map that cm_map_check_model has just passed,
+ * and sets cm_tileset_check_model has passed (the pack writer and reader
+ * check every map and set before encoding): neither is checked again. */
 int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
                           unsigned char **out, size_t *len);
 /* Whether the len bytes at data are, byte for byte, cm_export_bin_checked

@@ -229,8 +229,9 @@ static void check_tile(chk *c, const char *where, const cm_tile_type *t, bool pi
 
 static void check_tileset(chk *c, const cm_tileset *ts)
 {
-	char where[256], w[512];
-	snprintf(where, sizeof where, "tile set %.100s", ts->id ? ts->id : "?");
+	char where[256] = "", w[512];
+	if (c->d)
+		snprintf(where, sizeof where, "tile set %.100s", ts->id ? ts->id : "?");
 	check_id(c, where, "tile set id", ts->id);
 	check_text(c, where, "tile set name", ts->name, false);
 	for (int e = 0; e < CM_EDITION_COUNT; e++)
@@ -241,7 +242,11 @@ static void check_tileset(chk *c, const cm_tileset *ts)
 	}
 	const char **ids = malloc((ts->n_tiles + 1) * sizeof *ids);
 	for (size_t i = 0; i < ts->n_tiles; i++) {
-		snprintf(w, sizeof w, "%s, tile %.100s", where, ts->tiles[i].id ? ts->tiles[i].id : "?");
+		/* the where string only when something is said (a silent check
+		 * runs once per map that uses the set) */
+		w[0] = '\0';
+		if (c->d)
+			snprintf(w, sizeof w, "%s, tile %.100s", where, ts->tiles[i].id ? ts->tiles[i].id : "?");
 		c->line = ts->tiles[i].line;
 		check_tile(c, w, &ts->tiles[i], false);
 		c->line = 0;

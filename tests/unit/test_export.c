@@ -306,7 +306,7 @@ static void test_export__deck_resolves_sets_by_id(void **state)
 		for (size_t i = 0; i < n; i++)
 			util_deck_add(m, use[i % 3], i % 2 ? sets[0]->tiles[i % nt].id : NULL, i % 2 ? 1 : -1);
 		cm_export_deck dk;
-		assert_int_equal(cm_export_deck_resolve(m, sets, 4, &dk), 0);
+		assert_int_equal(cm_export_deck_resolve(m, sets, 4, false, &dk), 0);
 		assert_int_equal(dk.n_sets, 3);
 		for (size_t si = 0; si < 3; si++)
 			assert_ptr_equal(dk.sets[si], want[si]);
@@ -316,7 +316,7 @@ static void test_export__deck_resolves_sets_by_id(void **state)
 		}
 		cm_export_deck_clear(&dk);
 		util_deck_add(m, "s2", NULL, -1); /* no such set */
-		assert_int_equal(cm_export_deck_resolve(m, sets, 4, &dk), CM_ENOTFOUND);
+		assert_int_equal(cm_export_deck_resolve(m, sets, 4, false, &dk), CM_ENOTFOUND);
 		assert_null(dk.sets);
 		cm_map_free(m);
 	}
