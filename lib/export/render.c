@@ -368,9 +368,17 @@ static int render_png(const cm_map *m, const cm_legend *lg, const cm_render_opts
 	}
 	int64_t w = ox + (int64_t)m->cols * cw, h = oy + (int64_t)m->rows * ch;
 	if (w > CM_IMAGE_MAX_SIDE || h > CM_IMAGE_MAX_SIDE || w * h > CM_IMAGE_MAX_PIXELS) {
+		/* the largest scale that fits, to say what to ask for instead */
+		int fit = 256;
+		while (fit > 0 && ((int64_t)m->cols * fit > CM_IMAGE_MAX_SIDE || (int64_t)m->rows * fit > CM_IMAGE_MAX_SIDE ||
+		                   (int64_t)m->cols * fit * m->rows * fit > CM_IMAGE_MAX_PIXELS))
+			fit--;
+		char hint[64] = "";
+		if (fit > 0)
+			snprintf(hint, sizeof hint, " (a scale of %d pixels per square or less fits)", fit);
 		cm_diags_check(d, "CM0341", out_png, 0, 0, NULL,
-		               "picture of %" PRId64 "x%" PRId64 " pixels is over the limit of %d per side and %u in all",
-		               w, h, CM_IMAGE_MAX_SIDE, CM_IMAGE_MAX_PIXELS);
+		               "picture of %" PRId64 "x%" PRId64 " pixels is over the limit of %d per side and %u in all%s",
+		               w, h, CM_IMAGE_MAX_SIDE, CM_IMAGE_MAX_PIXELS, hint);
 		rc = CM_ELIMIT;
 		goto out;
 	}

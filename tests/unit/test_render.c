@@ -327,6 +327,8 @@ static void test_render__failures_leave_no_file(void **state)
 	o.scale = 200;
 	assert_int_equal(cm_render_map(m, NULL, &o, tmp("big.png"), d), CM_ELIMIT);
 	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0341");
+	/* 100 x 100 squares: 100 pixels a square make 10^8 pixels, the most */
+	assert_non_null(strstr(cm_diags_get(d, 0)->message, "(a scale of 100 pixels per square or less fits)"));
 	o.scale = -1;
 	assert_int_equal(cm_render_map(m, NULL, &o, tmp("bad.png"), d), CM_EINVAL);
 	assert_int_equal(cm_render_map(m, NULL, NULL, "/nonexistent-dir/x.png", d), CM_EIO);
