@@ -5,6 +5,7 @@
  * by union-find, followers. Scoring lives in score.c, random play in
  * play.c, replays in replay.c. */
 #include <assert.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine/board_int.h"
@@ -25,7 +26,6 @@ static void err(cm_diags *d, const char *where, const char *msg)
  * its first 16 (24 in all). */
 #if defined(__SSE2__) && !defined(CM_NO_SIMD)
 #include <emmintrin.h>
-#include <stddef.h>
 #define NODE_SSE2 1
 _Static_assert(sizeof(node) == 32 && offsetof(node, parent) == 0 && offsetof(node, next) == 4 &&
                        offsetof(node, size) == 8 && offsetof(node, open) == 12 && offsetof(node, tiles) == 16 &&
@@ -36,6 +36,9 @@ _Static_assert(sizeof(node) == 32 && offsetof(node, parent) == 0 && offsetof(nod
 
 
 /* ---- union-find over feature pieces ---- */
+
+_Static_assert(offsetof(node, flags) == offsetof(node, kind) + 1 && offsetof(node, nfol) == offsetof(node, kind) + 2,
+               "kind, flags and nfol in one word (unite)");
 
 /* cm_slot_facing as a table: the hot paths join sides slot by slot */
 static const int8_t facing[12] = { 8, 7, 6, 11, 10, 9, 2, 1, 0, 5, 4, 3 };
@@ -50,34 +53,42 @@ uint32_t cm__epoch(cm_board *b)
 	return b->epoch;
 }
 
+/* Whether NF_MULTI piece p shares its square with root y: another piece
+ * of its kind there under y (p is on a tile or a big-city piece). */
+static bool shares_square(const cm_board *b, int32_t p, int32_t y)
+{
+	const node_x *nx = b->nx;
+	int s = nx[p].sq;
+	int32_t lo;
+	cm__sq_nodes(b, s, &lo);
+	for (uint32_t m = cm__sq_info(b, s)->same[nx[p].feat]; m; m &= m - 1)
+		if (cm__find(b->nodes, lo + cm__ctz(m)) == y)
+			return true;
+	return false;
+}
+
 /* Squares that two roots of the same kind share (BASE-TILE-COUNT). Only
  * squares holding two pieces of one kind can be shared, and those pieces
- * carry NF_MULTI: walk the shorter multi list. */
+ * carry NF_MULTI: walk the shorter multi list, each square once (a list
+ * of one, most often a new tile's piece, needs no stamps). */
 static int overlap(cm_board *b, int32_t x, int32_t y)
 {
-	const node *n = b->nodes;
 	const node_x *nx = b->nx;
 	if (nx[x].nmulti > nx[y].nmulti) {
 		int32_t t = x;
 		x = y;
 		y = t;
 	}
+	int32_t h = nx[x].mhead, p = h;
+	if (nx[x].nmulti == 1)
+		return shares_square(b, h, y);
 	uint32_t ep = cm__epoch(b);
 	int cnt = 0;
-	int32_t h = nx[x].mhead, p = h;
 	do {
 		int s = nx[p].sq;
 		if (b->stamp[s] != ep) {
 			b->stamp[s] = ep;
-			/* the other pieces of p's kind there (p is NF_MULTI, so on
-			 * a tile or a big-city piece) */
-			int32_t lo;
-			cm__sq_nodes(b, s, &lo);
-			for (uint32_t m = cm__sq_info(b, s)->same[nx[p].feat]; m; m &= m - 1)
-				if (cm__find(n, lo + cm__ctz(m)) == y) {
-					cnt++;
-					break;
-				}
+			cnt += shares_square(b, p, y);
 		}
 		p = nx[p].mnext;
 	} while (p != h);
@@ -111,23 +122,11 @@ static void unite_more(cm_board *b, int32_t ra, int32_t rc, unsigned af)
 	}
 }
 
-/* Joins the features of pieces a and c (union by size, the first root
- * kept on a tie); returns the root. */
-static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
+/* Merges root rc's set into root ra's, the sets sharing ov squares
+ * (BASE-TILE-COUNT): all but unite_more. */
+static CM__INLINE void merge(cm_board *b, int32_t ra, int32_t rc, int ov)
 {
 	node *n = b->nodes;
-	int32_t ra = cm__find(n, a), rc = cm__find(n, c);
-	if (ra == rc)
-		return ra;
-	int ov = 0;
-	/* both sets hold NF_MULTI pieces (roads and cities only): one test */
-	if (n[ra].flags & n[rc].flags & NF_MULTI)
-		ov = overlap(b, ra, rc);
-	/* the larger root kept: a swap without a branch (which is larger is
-	 * a coin toss) */
-	int32_t sw = (ra ^ rc) & -(int32_t)(n[ra].size < n[rc].size);
-	ra ^= sw;
-	rc ^= sw;
 	node *A = &n[ra], *C = &n[rc];
 	/* C's pieces (the smaller set: each piece is relabelled at most
 	 * log2 of the pieces times over a game) point at the new root */
@@ -148,16 +147,52 @@ static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
 	A->tiles += C->tiles - ov;
 	A->arms += C->arms;
 #endif
-	unsigned af = A->flags;
-	A->flags = (uint8_t)(af | C->flags); /* on a root, NF_MULTI: nmulti > 0 */
+	A->flags |= C->flags; /* on a root, NF_MULTI: nmulti > 0 */
 	/* the lower piece, -1 meaning none: an unsigned minimum */
 	uint32_t am = (uint32_t)A->minp, cm = (uint32_t)C->minp;
 	A->minp = (int32_t)(cm < am ? cm : am);
 	int32_t t = A->next;
 	A->next = C->next;
 	C->next = t;
-	if (C->nfol || (C->flags & NF_MULTI))
-		unite_more(b, ra, rc, af);
+}
+
+/* unite of roots ra and rc (rc the smaller set) when rc's set carries
+ * followers or NF_MULTI pieces: the squares both sets hold (when both
+ * hold NF_MULTI pieces, roads and cities only), the merge, and
+ * unite_more. One copy, out of line. */
+static CM__NOINLINE void unite_slow(cm_board *b, int32_t ra, int32_t rc)
+{
+	node *n = b->nodes;
+	unsigned af = n[ra].flags;
+	merge(b, ra, rc, af & n[rc].flags & NF_MULTI ? overlap(b, ra, rc) : 0);
+	unite_more(b, ra, rc, af);
+}
+
+/* Joins the features of pieces a and c (union by size, the first root
+ * kept on a tie); returns the root. */
+static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
+{
+	node *n = b->nodes;
+	int32_t ra = cm__find(n, a), rc = cm__find(n, c);
+	if (ra == rc)
+		return ra;
+	/* the larger root kept: a swap without a branch (which is larger is
+	 * a coin toss) */
+	int32_t sw = (ra ^ rc) & -(int32_t)(n[ra].size < n[rc].size);
+	ra ^= sw;
+	rc ^= sw;
+	/* the smaller set's followers and NF_MULTI pieces are all the rarer
+	 * work needs (overlap counts squares both sets hold, the same
+	 * whichever it walks): one test of the word holding kind, flags and
+	 * nfol, against a mask laid out as a node's (whatever the byte order) */
+	static const node rare = { .flags = NF_MULTI, .nfol = UINT16_MAX };
+	uint32_t w, m;
+	memcpy(&w, &n[rc].kind, sizeof w);
+	memcpy(&m, &rare.kind, sizeof m);
+	if (w & m)
+		unite_slow(b, ra, rc);
+	else
+		merge(b, ra, rc, 0);
 	return ra;
 }
 
@@ -217,58 +252,70 @@ static CM__NOINLINE void join_abbey(cm_board *b, int32_t a, const int8_t *sa, in
 	}
 }
 
+/* What join_side unites on a side, by the bits two join signatures
+ * (type_info.jsig, jsigr) share when no abbey is on either: JP_S0, JP_S1,
+ * JP_S2 the slot pairs to unite, in that order, and JP_CLOSE when the
+ * middle pair is a road or a city (its unite closes an open edge on each
+ * piece). A field pair unites on any slot and a road or a city on the
+ * middle one only. A field pair on slot 0 or 2 that is the middle one
+ * (the same feature on both pieces) is left out, as uniting it again does
+ * nothing: so the middle pair unites on nearly every side and only the
+ * sides with a road or split fields take the outer ones. A table, so the
+ * turn tests no piece's kind. */
+enum { JP_S0 = 1, JP_S1 = 2, JP_S2 = 4, JP_CLOSE = 8 };
+#define JP_RC(w) (((w) >> 3 | (w) >> 4) & 1) /* JS_ROAD1 or JS_CITY1 */
+#define JP(w)                                                                                                \
+	((((w) & ~((w) >> 1 & (w) >> 5)) & 1) | ((((w) >> 1) | JP_RC(w)) & 1) << 1 |                       \
+	 ((((w) >> 2) & ~((w) >> 1 & (w) >> 6)) & 1) << 2 | JP_RC(w) << 3)
+#define JP4(w) JP(w), JP((w) + 1), JP((w) + 2), JP((w) + 3)
+#define JP16(w) JP4(w), JP4((w) + 4), JP4((w) + 8), JP4((w) + 12)
+static const uint8_t join_plan[JS_ABBEY] = { JP16(0), JP16(16), JP16(32), JP16(48),
+	                                     JP16(64), JP16(80), JP16(96), JP16(112) };
+#undef JP16
+#undef JP4
+#undef JP
+#undef JP_RC
+_Static_assert(JS_FIELD0 == 1 && JS_FIELD1 == 2 && JS_FIELD2 == 4 && JS_ROAD1 == 8 && JS_CITY1 == 16 &&
+                       JS_SAME01 == 32 && JS_SAME12 == 64 && JS_ABBEY == 128,
+               "join signature bits (join_plan)");
+
 /* Joins the pieces that meet across side d of a square (features a, slot
- * table sa) and its neighbour (features c, slot table sc). Roads and
- * cities join on the middle slot and close one open edge each; fields
- * join slot by slot (a field's open count is 0, so subtracting 2 from
- * any road, city or field root joined closes exactly the roads' and
- * cities' edges, and each path has one unite to inline). An abbey closes
- * what it meets. */
+ * table sa, join signature ja of the side) and its neighbour (features c,
+ * slot table sc, signature jc of its side facing d): the slot pairs
+ * join_plan names (a field's open count is 0, so only the middle pair's
+ * unite closes edges). An abbey closes what it meets. */
 static CM__INLINE void join_side(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c, const int8_t *sc,
-                                 bool abbey, bool whole)
+                                 unsigned ja, unsigned jc)
 {
 	node *n = b->nodes;
-	if (abbey) {
+	if ((ja | jc) & JS_ABBEY) {
 		join_abbey(b, a, sa, d, c, sc);
 		return;
 	}
-	if (whole) {
-		/* one feature along the side on both pieces: the three slot
-		 * pairs are one pair, joined once (the loop below would too) */
-		int32_t x = a + sa[3 * d + 1], y = c + sc[facing[3 * d + 1]];
-		int kx = n[x].kind;
-		if (kx == n[y].kind && (kx == CM_FEAT_FIELD || kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
-			int32_t r = unite(b, x, y);
-			n[r].open -= kx == CM_FEAT_FIELD ? 0 : 2;
-		}
+	unsigned pl = join_plan[ja & jc];
+	int32_t x1 = a + sa[3 * d + 1], y1 = c + sc[facing[3 * d + 1]];
+	int sub = (int)((pl & JP_CLOSE) >> 2); /* 2 or 0 */
+	if (!(pl & (JP_S0 | JP_S2))) {
+		/* one feature along the side on both pieces (a city, a
+		 * field), the middle pair only: one test that is hard to
+		 * predict, not one for each of the outer pairs */
+		if (pl & JP_S1)
+			n[unite(b, x1, y1)].open -= sub;
 		return;
 	}
-	/* the slots in order, a field slot pair just joined not joined
-	 * again (a no-op) */
-	int32_t px = -1, py = -1;
-	for (int p = 0; p < 3; p++) {
-		int ia = 3 * d + p;
-		int32_t x = a + sa[ia], y = c + sc[facing[ia]];
-		int kx = n[x].kind;
-		if (kx != n[y].kind)
-			continue;
-		bool field = kx == CM_FEAT_FIELD;
-		if (field ? x != px || y != py : p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)) {
-			int32_t r = unite(b, x, y);
-			n[r].open -= field ? 0 : 2;
-		}
-		if (field) {
-			px = x;
-			py = y;
-		}
-	}
+	if (pl & JP_S0)
+		unite(b, a + sa[3 * d], c + sc[facing[3 * d]]);
+	if (pl & JP_S1)
+		n[unite(b, x1, y1)].open -= sub;
+	if (pl & JP_S2)
+		unite(b, a + sa[3 * d + 2], c + sc[facing[3 * d + 2]]);
 }
 
 /* join_side for a big-city piece's side: rare, one copy. */
 static CM__NOINLINE void join_side_rare(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c,
-                                        const int8_t *sc, bool abbey, bool whole)
+                                        const int8_t *sc, unsigned ja, unsigned jc)
 {
-	join_side(b, a, sa, d, c, sc, abbey, whole);
+	join_side(b, a, sa, d, c, sc, ja, jc);
 }
 
 /* ---- the frontier ---- */
@@ -282,16 +329,28 @@ static CM__INLINE void front_add(cm_board *b, int s)
 	b->front[b->n_front++] = s;
 }
 
-static CM__INLINE void front_del(cm_board *b, int s)
+/* What cm__put_tile's frontier steps (front_del, put_side) read or write
+ * of the board, loaded once a turn: a byte stored through any of the
+ * board's arrays may alias the board's own fields, so the compiler would
+ * reload these step after step (and n_front, kept here, is stored back
+ * once). */
+typedef struct {
+	const int16_t *tile;
+	uint8_t *req, *sflags, *front_req;
+	int32_t *front, *front_pos;
+	int n_front;
+} side_ctx;
+
+static CM__INLINE void front_del(side_ctx *c, int s)
 {
-	int i = b->front_pos[s];
+	int i = c->front_pos[s];
 	if (i < 0)
 		return;
-	int last = b->front[--b->n_front];
-	b->front[i] = last;
-	b->front_req[i] = b->front_req[b->n_front];
-	b->front_pos[last] = i;
-	b->front_pos[s] = -1;
+	int last = c->front[--c->n_front];
+	c->front[i] = last;
+	c->front_req[i] = c->front_req[c->n_front];
+	c->front_pos[last] = i;
+	c->front_pos[s] = -1;
 }
 
 static CM__INLINE void reach(cm_board *b, int s)
@@ -326,46 +385,44 @@ static uint8_t req_of_edge(int e)
  * base, slot table sa; side_cls the square's side classes): joins what
  * lies across it, or sets the empty square's requirement and reaches it.
  * Called once per side with d a constant, so each copy is specialised. */
-static CM__INLINE void put_side(cm_board *b, const type_info *ti, int r, int s, int32_t base, const int8_t *sa,
-                                unsigned side_cls, int d)
+static CM__INLINE void put_side(cm_board *b, side_ctx *c, const type_info *ti, int r, int s, int32_t base,
+                                const int8_t *sa, unsigned side_cls, int d)
 {
 	node *n = b->nodes;
 	int key = s * 4 + d, cls = (side_cls >> (2 * d)) & 3;
 	if (cls == SC_PLAYABLE) {
 		int q = s + b->off4[d];
-		if (b->tile[q] >= 0) {
-			const type_info *qi = &b->deck->info[b->tile[q]];
-			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->abbey || qi->abbey,
-			          (ti->whole[r] >> d) & (qi->whole[b->rot[q]] >> ((d + 2) & 3)) & 1);
+		if (c->tile[q] >= 0) {
+			const type_info *qi = &b->deck->info[c->tile[q]];
+			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->jsig[r][d],
+			          qi->jsigr[b->rot[q]][(d + 2) & 3]);
 			return;
 		}
 		/* an empty square: its requirement on that side, and it
 		 * is reached (reach and front_add, the square known empty) */
-		int od = (d + 2) & 3;
-		uint8_t rq = (uint8_t)((b->req[q] & ~(3u << (2 * od))) |
-		                       ((unsigned)req_of_edge(ti->edge[r][d]) << (2 * od)));
-		b->req[q] = rq;
-		uint8_t f = b->sflags[q];
-		b->sflags[q] = (uint8_t)(f | SF_REACH);
+		unsigned om = 3u << (2 * ((d + 2) & 3)); /* q's side facing s */
+		uint8_t rq = (uint8_t)((c->req[q] & ~om) | (ti->reqn[r] & om));
+		c->req[q] = rq;
+		uint8_t f = c->sflags[q];
+		c->sflags[q] = (uint8_t)(f | SF_REACH);
 		/* without branches (whether q is new to the frontier is
 		 * a coin toss): q's entry, at its place or appended;
 		 * when q stays out (not allowed), the writes land in
 		 * the free slot past the end (q and s are not in the
 		 * frontier, so it exists) and are not counted */
-		int fp = b->front_pos[q], nf = b->n_front;
+		int fp = c->front_pos[q], nf = c->n_front;
 		/* out: 1 when q is not in the frontier; add: and allowed in
 		 * (bit arithmetic, not && and ||, which compile to branches) */
 		int out = (int)((uint32_t)fp >> 31), add = out & (f >> 2); /* SF_ALLOWED is bit 2 */
 		int pos = fp ^ ((fp ^ nf) & -out); /* out ? nf : fp */
-		b->front_req[pos] = rq;
-		b->front[pos] = q;
-		b->front_pos[q] = out & ~add ? -1 : pos;
-		b->n_front = nf + add;
+		c->front_req[pos] = rq;
+		c->front[pos] = q;
+		c->front_pos[q] = out & ~add ? -1 : pos;
+		c->n_front = nf + add;
 	} else if (cls == SC_BIGCITY) {
 		int q = s + b->off4[d];
 		const type_info *qi = &b->bc_info[b->bc_type[q]];
-		join_side_rare(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->abbey || qi->abbey,
-		          (ti->whole[r] >> d) & (qi->whole[0] >> ((d + 2) & 3)) & 1);
+		join_side_rare(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->jsig[r][d], qi->jsigr[0][(d + 2) & 3]);
 	} else {
 		/* the map edge: a printed segment joins, anything else closes */
 		int32_t x = base + sa[3 * d + 1];
@@ -404,8 +461,9 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	b->n_nodes += ti->n_feat;
 	const node *pr = &b->proto[b->proto_at[t]];
 	node_x *nx = b->nx;
-	/* init_node from the type's template (init_node with index 0: the
-	 * links and minp 0), so ORing in the index i sets them without a
+	/* init_node from the type's template (init_node with the piece's
+	 * place f on its tile as index: the links and minp f), so adding
+	 * the tile's first piece, the same for all, sets them without a
 	 * branch; node_x needs none (mhead, mnext and nmulti are read only
 	 * under NF_MULTI, so they are set as for a piece that has it).
 	 * The first NODE_SPARE + 1 pieces whatever the tile's count (most
@@ -418,21 +476,19 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	/* node: the links in the first vector, minp in the second; node_x:
 	 * sq, mhead, mnext and nmulti in its first 16 bytes, then feat (the
 	 * followers are set by the first follower) */
-	__m128i vl = _mm_setr_epi32(base, base, 0, 0), vm = _mm_setr_epi32(0, 0, base, 0);
+	const __m128i vl = _mm_setr_epi32(base, base, 0, 0), vm = _mm_setr_epi32(0, 0, base, 0);
 	__m128i vx = _mm_setr_epi32(s, base, base, 1);
-	const __m128i one = _mm_setr_epi32(1, 1, 0, 0), onex = _mm_setr_epi32(0, 1, 1, 0);
+	const __m128i onex = _mm_setr_epi32(0, 1, 1, 0);
 #define INIT_PIECE()                                                                                   \
 	do {                                                                                           \
 		const char *src = (const char *)&pr[f];                                                \
 		char *dst = (char *)&n[base + f];                                                      \
 		__m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);                      \
 		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));               \
-		_mm_storeu_si128((__m128i *)(void *)dst, _mm_or_si128(x0, vl));                        \
-		_mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_or_si128(x1, vm));                 \
+		_mm_storeu_si128((__m128i *)(void *)dst, _mm_add_epi32(x0, vl));                       \
+		_mm_storeu_si128((__m128i *)(void *)(dst + 16), _mm_add_epi32(x1, vm));                \
 		_mm_storeu_si128((__m128i *)(void *)&nx[base + f], vx);                                \
 		nx[base + f].feat = (uint8_t)f;                                                        \
-		vl = _mm_add_epi32(vl, one);                                                           \
-		vm = _mm_add_epi32(vm, _mm_setr_epi32(0, 0, 1, 0));                                    \
 		vx = _mm_add_epi32(vx, onex);                                                          \
 	} while (0)
 #else
@@ -469,29 +525,41 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	b->rot[s] = (uint8_t)r;
 	b->base[s] = base;
 	b->filled[b->n_filled++] = s;
-	front_del(b, s);
 	const int8_t *sa = ti->slot[r];
 	if (ti->mon >= 0) {
+		/* the 8 around without a branch on each (whether there is a
+		 * square there, an empty one, is a coin toss): one off the
+		 * grid reads and writes s itself, which holds a tile and
+		 * takes an OR of 0 */
 		int32_t m = base + ti->mon;
 		int missing = 0;
+		int32_t q8[8];
+		unsigned in8[8];
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
 		for (int k = 0; k < 8; k++) {
 			int q = cm__nb8(b, s, k);
-			if (q >= 0 && (b->sflags[q] & SF_PLAYABLE) && b->tile[q] < 0)
-				missing++;
+			in8[k] = q >= 0;
+			q8[k] = q >= 0 ? q : s;
+			missing += (int)(in8[k] & b->sflags[q8[k]] & SF_PLAYABLE & (unsigned)(b->tile[q8[k]] < 0));
 		}
 		n[m].open = missing;
 		b->mon[s] = m;
-		for (int k = 0; k < 8; k++) {
-			int q = cm__nb8(b, s, k);
-			if (q >= 0) /* s is q's neighbour k + 4 */
-				b->mon_near[q] |= (uint8_t)(1u << ((k + 4) & 7));
-		}
+#if defined(__GNUC__)
+#pragma GCC unroll 8
+#endif
+		for (int k = 0; k < 8; k++) /* s is q's neighbour k + 4 */
+			b->mon_near[q8[k]] |= (uint8_t)((1u << ((k + 4) & 7)) & -in8[k]);
 	}
 	const unsigned side_cls = b->side_cls[s];
-	put_side(b, ti, r, s, base, sa, side_cls, 0);
-	put_side(b, ti, r, s, base, sa, side_cls, 1);
-	put_side(b, ti, r, s, base, sa, side_cls, 2);
-	put_side(b, ti, r, s, base, sa, side_cls, 3);
+	side_ctx ctx = { b->tile, b->req, b->sflags, b->front_req, b->front, b->front_pos, b->n_front };
+	front_del(&ctx, s);
+	put_side(b, &ctx, ti, r, s, base, sa, side_cls, 0);
+	put_side(b, &ctx, ti, r, s, base, sa, side_cls, 1);
+	put_side(b, &ctx, ti, r, s, base, sa, side_cls, 2);
+	put_side(b, &ctx, ti, r, s, base, sa, side_cls, 3);
+	b->n_front = ctx.n_front;
 	/* ferries and big cities at the sides (an abbey joins nothing, so it
 	 * connects no ferry or big city) */
 	for (unsigned links = ti->abbey ? 0 : b->sq_links[s]; links; links &= links - 1) {
@@ -1447,8 +1515,8 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 	for (size_t i = 0; i < deck->n_types; i++) {
 		const type_info *ti = &deck->info[i];
 		node_x x; /* cm__put_tile sets node_x itself */
-		for (int f = 0; f < ti->n_feat; f++)
-			init_node(&b->proto[b->proto_at[i] + f], &x, 0, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
+		for (int f = 0; f < ti->n_feat; f++) /* index f: cm__put_tile adds the tile's first */
+			init_node(&b->proto[b->proto_at[i] + f], &x, f, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
 			          ti->open0[f], ti->arms[f]);
 	}
 	ALLOC(b->pile, deck->total + 1);

@@ -27,12 +27,28 @@ enum {
 	NF_EDGE = 128     /* closed by the map edge somewhere (MAP-EDGE-DONE) */
 };
 
+/* A side's join signature (type_info.jsig): bits of what its three slots
+ * hold, so that the bits two sides that meet share say what joins there
+ * (board.c join_plan): a field on slot p, a road or a city on the middle
+ * slot, slots 0 and 1 or 1 and 2 of one feature; JS_ABBEY on every side
+ * of an abbey tile. */
+enum {
+	JS_FIELD0 = 1,
+	JS_FIELD1 = 2,
+	JS_FIELD2 = 4,
+	JS_ROAD1 = 8,
+	JS_CITY1 = 16,
+	JS_SAME01 = 32,
+	JS_SAME12 = 64,
+	JS_ABBEY = 128
+};
+
 /* What the engine precomputes for a tile type (or a big-city piece, which
  * is never rotated). */
 typedef struct {
 	/* what a placement reads (of the tile put and of its neighbours)
 	 * first, in the first two cache lines; then what scoring, the
-	 * board's checks and a new board read (type_info is 856 bytes, a
+	 * board's checks and a new board read (type_info is 1,024 bytes, a
 	 * deck's are more than the L1 cache holds) */
 	uint8_t n_feat;
 	int8_t mon;                        /* monastery or abbey feature, -1 */
@@ -47,7 +63,10 @@ typedef struct {
 	const uint8_t *fit;
 	int8_t slot[4][12];                /* per rotation: feature on each slot */
 	uint8_t edge[4][4];                /* per rotation: cm_edge_kind per side */
-	uint8_t whole[4];                  /* per rotation: bit s when one feature holds side s's 3 slots */
+	uint8_t reqn[4];                   /* per rotation: bits 2e..2e+1 what side (e + 2) & 3 requires (REQ_)
+	                                    * of the neighbour across it (its side e) */
+	uint8_t jsig[4][4];                /* per rotation and side: its join signature (JS_), slots in order */
+	uint8_t jsigr[4][4];               /* ... the side as its neighbour meets it: slots in reverse order */
 	uint8_t kind[CM_MAX_FEATURES];
 	uint8_t arms[CM_MAX_FEATURES];
 	uint8_t open0[CM_MAX_FEATURES];    /* sides a road or city touches */
@@ -220,7 +239,7 @@ struct cm_board {
 	node *nodes;
 	node_x *nx;         /* per node, its rarer half */
 	int n_nodes, max_nodes;
-	node *proto;        /* per deck type, its pieces as a new tile's (links at 0) */
+	node *proto;        /* per deck type, its pieces as a new tile's (links and minp: the place on the tile) */
 	int32_t *proto_at;  /* per deck type: its first piece in proto */
 	uint32_t *stamp;    /* per square, for counting squares once */
 	uint32_t *nstamp;   /* per node, for counting roots once */

@@ -8,6 +8,21 @@
 #include "engine/board_int.h"
 #include "base/util_int.h"
 
+/* The join signature (JS_) of the three slots sl[0], sl[step], sl[2 * step]. */
+static uint8_t join_sig(const type_info *ti, const int8_t *sl, int step)
+{
+	int f0 = sl[0], f1 = sl[step], f2 = sl[2 * step];
+	unsigned m = ti->abbey ? JS_ABBEY : 0;
+	m |= ti->kind[f0] == CM_FEAT_FIELD ? JS_FIELD0 : 0;
+	m |= ti->kind[f1] == CM_FEAT_FIELD ? JS_FIELD1 : 0;
+	m |= ti->kind[f2] == CM_FEAT_FIELD ? JS_FIELD2 : 0;
+	m |= ti->kind[f1] == CM_FEAT_ROAD ? JS_ROAD1 : 0;
+	m |= ti->kind[f1] == CM_FEAT_CITY ? JS_CITY1 : 0;
+	m |= f0 == f1 ? JS_SAME01 : 0;
+	m |= f1 == f2 ? JS_SAME12 : 0;
+	return (uint8_t)m;
+}
+
 int cm__type_info(const cm_tile_type *t, type_info *ti)
 {
 	memset(ti, 0, sizeof *ti);
@@ -78,8 +93,9 @@ int cm__type_info(const cm_tile_type *t, type_info *ti)
 			default: e = CM_EDGE_FIELD; break;
 			}
 			ti->edge[r][s] = (uint8_t)e;
-			if (ti->slot[r][3 * s] == f && ti->slot[r][3 * s + 2] == f)
-				ti->whole[r] |= (uint8_t)(1u << s);
+			ti->reqn[r] |= (uint8_t)((e == CM_EDGE_ABBEY ? REQ_ANY : e + 1) << (2 * ((s + 2) & 3)));
+			ti->jsig[r][s] = join_sig(ti, ti->slot[r] + 3 * s, 1);
+			ti->jsigr[r][s] = join_sig(ti, ti->slot[r] + 3 * s + 2, -1);
 		}
 	}
 	/* the rotations meeting a requirement byte: sides N and E (the low
