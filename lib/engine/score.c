@@ -324,39 +324,72 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	return 0;
 }
 
-/* The complete cities a field root touches, each once (nstamp), in the
- * order met walking the field; calls back per city. */
-static bool city_counts(const cm_board *b, int32_t c)
+/* Whether root c is a complete city that farmers count: big cities
+ * (NF_BIGCITY) only when big is 0 (farmers-bigcity), a field never.
+ * Without a branch: final scoring asks it of random pieces. */
+static uint32_t city_counts(const node *n, int32_t c, unsigned big)
 {
-	const node *n = b->nodes;
-	return n[c].kind == CM_FEAT_CITY && n[c].open == 0 &&
-	       (b->rules.farmers_bigcity || !(n[c].flags & NF_BIGCITY));
+	return (uint32_t)(n[c].kind == CM_FEAT_CITY) & (uint32_t)(n[c].open == 0) & !(n[c].flags & big);
 }
 
+/* field_cities' tally of the nc city pieces in cand, onto cnt: the
+ * roots that count, each once (nstamp), and into out[cnt..max) when out
+ * is not NULL. No branch per piece: every root looked at is stamped (only
+ * cities that count read their stamp) and written to cand, kept when
+ * counted (in place: k <= i). */
+static int city_tally(const node *n, uint32_t *stamp, uint32_t ep, unsigned big, int32_t *cand, int nc,
+                      int cnt, int32_t *out, int max)
+{
+	int k = 0;
+	for (int i = 0; i < nc; i++) {
+		int32_t rc = cm__find(n, cand[i]);
+		uint32_t c = city_counts(n, rc, big) & (stamp[rc] != ep);
+		stamp[rc] = ep;
+		cand[k] = rc;
+		k += (int)c;
+	}
+	if (out)
+		for (int i = 0; i < k && cnt + i < max; i++)
+			out[cnt + i] = cand[i];
+	return cnt + k;
+}
+
+/* The complete cities a field root touches, each once, in the order met
+ * walking the field; their roots into out[0..max) when out is not NULL.
+ * The walk lists the city pieces the field's pieces touch and city_tally
+ * counts them, 64 or more at a time: a piece's first two (most touch 0 to
+ * 2, at random) are listed without a branch, each written and kept when
+ * there. */
 static int field_cities(cm_board *b, int32_t fr, int32_t *out, int max)
 {
-	node *n = b->nodes;
+	const node *n = b->nodes;
+	const node_x *nx = b->nx;
+	const int16_t *tile = b->tile;
+	const type_info *info = b->deck->info;
+	uint32_t *stamp = b->nstamp;
 	uint32_t ep = cm__epoch(b);
-	int cnt = 0;
+	unsigned big = b->rules.farmers_bigcity ? 0 : NF_BIGCITY;
+	int32_t cand[64 + CM_MAX_FEATURES]; /* 63 and a piece's */
+	int nc = 0, cnt = 0;
 	int32_t p = fr;
 	do {
-		int s = b->nx[p].sq;
-		const type_info *ti = cm__sq_info(b, s);
-		int32_t lo;
-		cm__sq_nodes(b, s, &lo);
-		uint32_t t = ti ? ti->touches[b->nx[p].feat] : 0;
-		for (; t; t &= t - 1) {
-			int32_t rc = cm__find(n, lo + cm__ctz(t));
-			if (!city_counts(b, rc) || b->nstamp[rc] == ep)
-				continue;
-			b->nstamp[rc] = ep;
-			if (out && cnt < max)
-				out[cnt] = rc;
-			cnt++;
+		if (nc >= 64) {
+			cnt = city_tally(n, stamp, ep, big, cand, nc, cnt, out, max);
+			nc = 0;
 		}
+		int s = nx[p].sq, f = nx[p].feat;
+		uint32_t t = tile[s] >= 0 ? info[tile[s]].touches[f] : cm__sq_info(b, s)->touches[f];
+		int32_t lo = p - f; /* the square's first piece (a field is never a print or ferry) */
+		cand[nc] = lo + cm__ctz(t | 0x80000000u);
+		nc += t != 0;
+		t &= t - 1;
+		cand[nc] = lo + cm__ctz(t | 0x80000000u);
+		nc += t != 0;
+		for (t &= t - 1; t; t &= t - 1)
+			cand[nc++] = lo + cm__ctz(t);
 		p = n[p].next;
 	} while (p != fr);
-	return cnt;
+	return city_tally(n, stamp, ep, big, cand, nc, cnt, out, max);
 }
 
 typedef struct {
@@ -430,10 +463,13 @@ static int farmers_c1(cm_board *b, const int32_t *roots, int nr)
 	return 0;
 }
 
-/* The roots of the features with followers, rising: what final scoring
- * visits, in the order of a walk over every node (a root has followers
- * exactly when a follower on the board stands on a piece under it). */
-static int occupied_roots(cm_board *b, int32_t *roots)
+/* The roots of the features with followers (a root has followers
+ * exactly when a follower on the board stands on a piece under it): what
+ * final scoring visits. Rising, the order of a walk over every node, when
+ * the score items are built (their order); else in the followers' order,
+ * without a sort to mispredict, as the points and statistics are sums and
+ * C1 farmers sort what they award. */
+static int occupied_roots(cm_board *b, int32_t *roots, bool sorted)
 {
 	node *n = b->nodes;
 	uint32_t ep = cm__epoch(b);
@@ -444,7 +480,7 @@ static int occupied_roots(cm_board *b, int32_t *roots)
 			continue;
 		b->nstamp[r] = ep;
 		int j = nr++;
-		for (; j > 0 && roots[j - 1] > r; j--)
+		for (; sorted && j > 0 && roots[j - 1] > r; j--)
 			roots[j] = roots[j - 1];
 		roots[j] = r;
 	}
@@ -464,7 +500,7 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 	cm_game_stats stats0 = b->stats;
 	node *n = b->nodes;
 	int32_t *roots = b->froots;
-	int nr = occupied_roots(b, roots);
+	int nr = occupied_roots(b, roots, b->want_items);
 	for (int ri = 0; ri < nr; ri++) {
 		int32_t i = roots[ri];
 		if (n[i].flags & NF_DONE)
