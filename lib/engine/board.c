@@ -1309,13 +1309,16 @@ static void clear_square(cm_board *b, int s)
 }
 
 /* The squares back to their state before any tile: a new board clears
- * them all; after a game only what the game changed (the squares filled
- * and their neighbours, the frontier, the squares big cities, ferries and
- * islands unlocked), so a reset costs what the game did, not the map. */
+ * them all, and so does a game that filled a sixteenth of the map or
+ * more (18 bytes a square copied and set in bulk cost less than the walk
+ * of the squares filled, with a branch per monastery); after another game
+ * only what the game changed (the squares filled and their neighbours,
+ * the frontier, the squares big cities, ferries and islands unlocked), so
+ * a reset costs what the game did, not the map. */
 static void clear_squares(cm_board *b)
 {
 	int N = b->n_sq;
-	if (b->reset_all) {
+	if (b->reset_all || (size_t)N <= 16 * ((size_t)b->n_filled + 1)) {
 		memcpy(b->req, b->req0, (size_t)N);
 		memcpy(b->sflags, b->sflags0, (size_t)N);
 		for (int s = 0; s < N; s++) {
@@ -1327,6 +1330,8 @@ static void clear_squares(cm_board *b)
 		memset(b->rot, 0, (size_t)N);
 		memset(b->mon_near, 0, (size_t)N);
 		b->reset_all = false;
+		b->n_front = 0;
+		b->n_filled = 0;
 		return;
 	}
 	/* on a small map two copies of the requirements and flags are
