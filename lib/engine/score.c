@@ -103,6 +103,13 @@ static int visible_towns(cm_board *b, int32_t r)
 void cm__score_feature(cm_board *b, int32_t r, bool final, bool give)
 {
 	node *nd = &b->nodes[r];
+	if (!nd->nfol && !b->want_items) {
+		/* most features close without a follower: no points, no
+		 * statistics (award_pts counts only points given), no item */
+		if (!final)
+			nd->flags |= NF_DONE;
+		return;
+	}
 	int points, towns = 0;
 	if (nd->kind == CM_FEAT_ROAD) {
 		/* MAP-COA: printed coats of arms on roads, 2 in game, 1 at the end */
