@@ -1495,6 +1495,7 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 		ALLOC_DENSE(b->front_pos, N);
 		ALLOC(b->front_req, N + 15); /* spare entries: random play's scans read 4 or 16 at a time */
 		ALLOC(b->front_cum, N + 3);
+		ALLOC(b->front_fit, N + 15);
 		ALLOC(b->filled, N);
 		ALLOC_DENSE(b->mon_near, N);
 		for (int s = 0; s < N; s++)
@@ -1579,7 +1580,7 @@ void cm_board_free(cm_board *b)
 		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
 		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
 		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
-		      b->front_req, b->front_cum, b->side_cls, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
+		      b->front_req, b->front_cum, b->front_fit, b->side_cls, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
 		      b->proto, b->proto_at, b->nx, b->static_nx };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);

@@ -225,6 +225,8 @@ struct cm_board {
 	uint8_t *front_req; /* req of front[i], side by side for the scans of random play
 	                     * (15 spare entries: they read 16 at a time) */
 	uint32_t *front_cum;/* scratch for random play: legal placements in front[0..i] */
+	uint8_t *front_fit; /* scratch for random play's SIMD scan: legal placements on
+	                     * front[i] (15 spare entries) */
 	int n_front;
 	int n_filled;
 	int32_t *filled;    /* the squares filled, in order (n_filled): reset and

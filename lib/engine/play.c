@@ -22,41 +22,61 @@ static const uint8_t kth_rot[16][4] = {
 #include <tmmintrin.h>
 #define SCAN16 1
 
-__attribute__((target("ssse3"))) static inline __m128i fits16(const uint8_t *fit, const uint8_t *fr)
+/* The halves of a fit table that fits16 looks up. */
+typedef struct {
+	__m128i ne, sw;
+} fit_halves;
+
+__attribute__((target("ssse3"))) static inline fit_halves halves16(const uint8_t *fit)
+{
+	fit_halves h = { _mm_load_si128((const __m128i *)(const void *)(fit + 512)),
+		         _mm_load_si128((const __m128i *)(const void *)(fit + 528)) };
+	return h;
+}
+
+__attribute__((target("ssse3"))) static inline __m128i fits16(fit_halves h, const uint8_t *fr)
 {
 	const __m128i nib = _mm_set1_epi8(0x0f);
 	const __m128i pc = _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)fr);
-	__m128i lo = _mm_shuffle_epi8(_mm_load_si128((const __m128i *)(const void *)(fit + 512)),
-	                              _mm_and_si128(v, nib));
-	__m128i hi = _mm_shuffle_epi8(_mm_load_si128((const __m128i *)(const void *)(fit + 528)),
-	                              _mm_and_si128(_mm_srli_epi16(v, 4), nib));
+	__m128i lo = _mm_shuffle_epi8(h.ne, _mm_and_si128(v, nib));
+	__m128i hi = _mm_shuffle_epi8(h.sw, _mm_and_si128(_mm_srli_epi16(v, 4), nib));
 	return _mm_shuffle_epi8(pc, _mm_and_si128(lo, hi));
 }
 
-/* The legal placements on the nf frontier entries fr, running totals
- * per block of 16 into blk (blk[j]: in blocks 0..j; blk[-1] is 0);
- * returns the total. */
-__attribute__((target("ssse3"))) static uint32_t scan16(const uint8_t *fit, const uint8_t *fr, int nf,
-                                                         uint32_t *blk)
+/* The legal placements on the nf frontier entries fr: per entry into cnt
+ * (for pick16), running totals per block of 16 into blk (blk[j]: in
+ * blocks 0..j; blk[-1] is 0); returns the total. Only the last block
+ * masks its lanes past nf. */
+__attribute__((target("ssse3"))) static uint32_t scan16(const uint8_t *fit, const uint8_t *fr, int nf, uint32_t *blk,
+                                                         uint8_t *cnt)
 {
-	const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	const fit_halves h = halves16(fit);
 	uint32_t total = 0;
-	for (int i = 0, j = 0; i < nf; i += 16, j++) {
-		int left = nf - i < 16 ? nf - i : 16; /* lanes past nf count nothing */
-		__m128i c = _mm_and_si128(fits16(fit, fr + i), _mm_cmpgt_epi8(_mm_set1_epi8((char)left), lane));
+	int j = 0;
+	for (; j < nf >> 4; j++) {
+		__m128i c = fits16(h, fr + 16 * j);
+		_mm_storeu_si128((__m128i *)(void *)(cnt + 16 * j), c);
 		__m128i sad = _mm_sad_epu8(c, _mm_setzero_si128());
-		uint32_t sum = (uint32_t)_mm_cvtsi128_si32(sad) + (uint32_t)_mm_extract_epi16(sad, 4);
-		total += sum;
+		total += (uint32_t)_mm_cvtsi128_si32(sad) + (uint32_t)_mm_extract_epi16(sad, 4);
 		blk[j] = total;
 	}
+	/* the rest, none when nf is a multiple of 16 (no test of that to
+	 * mispredict: fr and cnt have 15 spare entries) */
+	const __m128i lane = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	__m128i c = _mm_and_si128(fits16(h, fr + 16 * j), _mm_cmpgt_epi8(_mm_set1_epi8((char)(nf & 15)), lane));
+	_mm_storeu_si128((__m128i *)(void *)(cnt + 16 * j), c);
+	__m128i sad = _mm_sad_epu8(c, _mm_setzero_si128());
+	total += (uint32_t)_mm_cvtsi128_si32(sad) + (uint32_t)_mm_extract_epi16(sad, 4);
+	blk[j] = total;
 	return total;
 }
 
 /* The entry holding the k-th legal placement (k below scan16's total,
- * over nf entries), and in *rest its rank among that entry's rotations. */
-__attribute__((target("ssse3"))) static int pick16(const uint8_t *fit, const uint8_t *fr, int nf,
-                                                   const uint32_t *blk, uint32_t k, uint32_t *rest)
+ * over nf entries, its counts in cnt), and in *rest its rank among that
+ * entry's rotations. */
+__attribute__((target("ssse3"))) static int pick16(const uint8_t *cnt, int nf, const uint32_t *blk, uint32_t k,
+                                                   uint32_t *rest)
 {
 	/* the block: those whose running total is at most k counted, not
 	 * searched (which block is a coin toss; how many there are changes
@@ -66,8 +86,8 @@ __attribute__((target("ssse3"))) static int pick16(const uint8_t *fit, const uin
 		j += blk[i] <= k;
 	k -= blk[j - 1]; /* blk[-1] is 0 */
 	/* running counts in the block (at most 64 a byte); the first lane
-	 * past k (lanes past the end only add, after it) */
-	__m128i c = fits16(fit, fr + 16 * j);
+	 * past k (lanes past the end count nothing) */
+	__m128i c = _mm_loadu_si128((const __m128i *)(const void *)(cnt + 16 * j));
 	c = _mm_add_epi8(c, _mm_slli_si128(c, 1));
 	c = _mm_add_epi8(c, _mm_slli_si128(c, 2));
 	c = _mm_add_epi8(c, _mm_slli_si128(c, 4));
@@ -168,7 +188,7 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		int i = 0;
 #ifdef SCAN16
 		if (simd)
-			total = scan16(rc, fr, nf, cum + 1);
+			total = scan16(rc, fr, nf, cum + 1, b->front_fit);
 #endif
 		if (!simd) {
 			/* four at a time, past the end into the arrays' spare
@@ -202,7 +222,7 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		i = 0;
 #ifdef SCAN16
 		if (simd)
-			i = pick16(rc, fr, nf, cum + 1, k, &k);
+			i = pick16(b->front_fit, nf, cum + 1, k, &k);
 #endif
 		if (!simd) {
 			/* the first i with k < cum[i], by halving without
