@@ -48,8 +48,8 @@ __attribute__((target("ssse3"))) static inline __m128i fits16(fit_halves h, cons
  * (for pick16), running totals per block of 16 into blk (blk[j]: in
  * blocks 0..j; blk[-1] is 0); returns the total. Only the last block
  * masks its lanes past nf. */
-__attribute__((target("ssse3"))) static uint32_t scan16(const uint8_t *fit, const uint8_t *fr, int nf, uint32_t *blk,
-                                                         uint8_t *cnt)
+__attribute__((target("ssse3"))) static inline uint32_t scan16(const uint8_t *fit, const uint8_t *fr, int nf,
+                                                                uint32_t *blk, uint8_t *cnt)
 {
 	const fit_halves h = halves16(fit);
 	uint32_t total = 0;
@@ -75,8 +75,8 @@ __attribute__((target("ssse3"))) static uint32_t scan16(const uint8_t *fit, cons
 /* The entry holding the k-th legal placement (k below scan16's total,
  * over nf entries, its counts in cnt), and in *rest its rank among that
  * entry's rotations. */
-__attribute__((target("ssse3"))) static int pick16(const uint8_t *cnt, int nf, const uint32_t *blk, uint32_t k,
-                                                   uint32_t *rest)
+__attribute__((target("ssse3"))) static inline int pick16(const uint8_t *cnt, int nf, const uint32_t *blk,
+                                                          uint32_t k, uint32_t *rest)
 {
 	/* the block: those whose running total is at most k counted, not
 	 * searched (which block is a coin toss; how many there are changes
@@ -104,7 +104,7 @@ __attribute__((target("ssse3"))) static int pick16(const uint8_t *cnt, int nf, c
  * of cm_board_spots for a meeple, then for the wagon (in feature order);
  * drawn only when there is one and the draw deploys (the draws are the
  * same). */
-static void deploy_random(cm_board *b, cm_rng *rng)
+static CM__INLINE void deploy_random(cm_board *b, cm_rng *rng)
 {
 	int s = b->last_sq;
 	bool meeple = b->supply[b->cur] > 0, wagon = b->rules.wagons && b->wagons[b->cur] > 0;
@@ -165,15 +165,12 @@ static void abbey_turn(cm_board *b, cm_rng *rng, int nth)
 
 bool cm__play_scalar_scan = false;
 
-int cm_board_play_random(cm_board *b, cm_rng *rng)
+/* The turns of random play till the pile is empty. Inlined into two
+ * copies, simd a constant in each: the SSSE3 one (play_turns16) inlines
+ * scan16 and pick16, which a function built for any x86 may not, and
+ * keeps no test of simd in the turn; the other has the scalar scan. */
+static CM__INLINE void play_turns(cm_board *b, cm_rng *rng, const bool simd)
 {
-	if (b->last_sq >= 0 || b->final_done || b->n_wait)
-		return CM_EINVAL;
-#ifdef SCAN16
-	const bool simd = !cm__play_scalar_scan && __builtin_cpu_supports("ssse3");
-#else
-	const bool simd = false;
-#endif
 	while (b->pile_top < b->pile_n) {
 		int t = b->pile[b->pile_top];
 		const uint8_t *rc = b->deck->info[t].fit; /* rotcnt, then rotmask */
@@ -243,6 +240,30 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 		if (b->n_wait)
 			move_wagons(b, rng);
 	}
+}
+
+#ifdef SCAN16
+__attribute__((target("ssse3"))) static void play_turns16(cm_board *b, cm_rng *rng)
+{
+	play_turns(b, rng, true);
+}
+#endif
+
+static void play_turns1(cm_board *b, cm_rng *rng)
+{
+	play_turns(b, rng, false);
+}
+
+int cm_board_play_random(cm_board *b, cm_rng *rng)
+{
+	if (b->last_sq >= 0 || b->final_done || b->n_wait)
+		return CM_EINVAL;
+#ifdef SCAN16
+	if (!cm__play_scalar_scan && __builtin_cpu_supports("ssse3"))
+		play_turns16(b, rng);
+	else
+#endif
+		play_turns1(b, rng);
 	/* players still holding an abbey may place it at the end */
 	for (int i = 0, p = b->cur, np = b->n_players; i < np; i++, p = (p + 1) % np) {
 		if (!b->abbeys[p])
