@@ -622,6 +622,10 @@ static bool read_obj(rd *r, xmlNode *n, const char *layer, obj *o)
 		bool poly = cm_xml_is(c, "polygon"), line = cm_xml_is(c, "polyline");
 		if (poly || line) {
 			o->shape = poly ? SH_POLYGON : SH_POLYLINE;
+			/* an object with two point lists: the last one counts */
+			free(o->pts);
+			o->pts = NULL;
+			o->npts = 0;
 			char *pts = cm_xml_attr(c, "points");
 			bool ok = pts && parse_points(pts, o->x, o->y, &o->pts, &o->npts);
 			free(pts);
