@@ -10,6 +10,7 @@
 #include "carcamap/catalog.h"
 #include "carcamap/palette.h"
 #include "export/render_int.h"
+#include "export/scene_int.h"
 #include "base/util_int.h"
 
 static const char css[] =
@@ -95,6 +96,112 @@ static void key_open(page *p, int i)
 	p->first = 0;
 }
 
+/* "prints": per square its edge prints in words. */
+static void data_prints(page *pg)
+{
+	FILE *f = pg->f;
+	const cm_map *m = pg->m;
+	int n = m->cols * m->rows;
+	fputs("},\n\"prints\":{", f);
+	pg->first = 1;
+	for (int i = 0; i < n; i++) {
+		const cm_square *s = &m->squares[i];
+		int any = 0;
+		for (int e = 0; e < 4; e++) {
+			const cm_edge_print *ep = &s->print[e];
+			if (ep->kind == CM_PRINT_NONE)
+				continue;
+			if (!any) {
+				key_open(pg, i);
+				fputc('[', f);
+			}
+			const char *label = cm_map_print_label(m, i % m->cols, i / m->cols, (cm_side)e);
+			char *t = cm_asprintf("%s %s%s%.0d%s%s%s", cm_side_name((cm_side)e), cm_print_kind_name(ep->kind),
+			                      ep->arms ? ", coats of arms " : "", ep->arms, label ? ", \xe2\x80\x9c" : "",
+			                      label ? label : "", label ? "\xe2\x80\x9d" : "");
+			fputs(any ? "," : "", f);
+			cm__put_js(f, t ? t : "?");
+			free(t);
+			any = 1;
+		}
+		if (any)
+			fputc(']', f);
+	}
+}
+
+/* "tiles": the game's tile per square, or null. */
+static void data_tiles(page *pg)
+{
+	FILE *f = pg->f;
+	const cm_map *m = pg->m;
+	int n = m->cols * m->rows;
+	fputs(",\n\"tiles\":", f);
+	const cm_board *b = pg->o->game && pg->o->game->board && cm_board_map(pg->o->game->board) == m
+	                            ? pg->o->game->board
+	                            : NULL;
+	if (b) {
+		pg->first = 1;
+		fputc('{', f);
+		const cm_deck *dk = cm_board_deck(b);
+		for (int i = 0; i < n; i++) {
+			int t, r;
+			if (cm_board_tile_at(b, i % m->cols, i / m->cols, &t, &r) != 0)
+				continue;
+			const cm_tile_type *tt = cm_deck_type(dk, (size_t)t);
+			char *s = cm_asprintf("%s turned %d\xc2\xb0", tt->id ? tt->id : "?", 90 * r);
+			key_open(pg, i);
+			cm__put_js(f, s ? s : "?");
+			free(s);
+		}
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+}
+
+/* "sqdiags": per square the ids of its diagnostics. */
+static void data_sqdiags(page *pg)
+{
+	FILE *f = pg->f;
+	const cm_map *m = pg->m;
+	int n = m->cols * m->rows;
+	fputs(",\n\"sqdiags\":{", f);
+	/* per square the ids of its diagnostics: squares in order of first mention */
+	const cm_diags *d = pg->o->diags;
+	size_t nd = d ? cm_diags_count(d) : 0;
+	int *first = nd ? malloc((size_t)n * sizeof *first) : NULL;
+	int *next = nd ? malloc(nd * sizeof *next) : NULL;
+	if (first && next) {
+		for (int i = 0; i < n; i++)
+			first[i] = -1;
+		for (size_t i = nd; i-- > 0;) {
+			const cm_diag *g2 = cm_diags_get(d, i);
+			next[i] = -1;
+			if (!cm_map_at(m, g2->x, g2->y))
+				continue;
+			int s = g2->y * m->cols + g2->x;
+			next[i] = first[s];
+			first[s] = (int)i;
+		}
+		pg->first = 1;
+		for (int s = 0; s < n; s++) {
+			if (first[s] < 0)
+				continue;
+			key_open(pg, s);
+			fputc('[', f);
+			for (int i = first[s]; i >= 0; i = next[i]) {
+				const cm_diag *g2 = cm_diags_get(d, (size_t)i);
+				fputs(i == first[s] ? "" : ",", f);
+				cm__put_js(f, g2->rule ? g2->rule : cm_severity_name(g2->severity));
+			}
+			fputc(']', f);
+		}
+	}
+	free(first);
+	free(next);
+	fputs("}", f);
+}
+
 static void data(page *pg)
 {
 	FILE *f = pg->f;
@@ -163,31 +270,7 @@ static void data(page *pg)
 		}
 		fputc(']', f);
 	}
-	fputs("},\n\"prints\":{", f);
-	pg->first = 1;
-	for (int i = 0; i < n; i++) {
-		const cm_square *s = &m->squares[i];
-		int any = 0;
-		for (int e = 0; e < 4; e++) {
-			const cm_edge_print *ep = &s->print[e];
-			if (ep->kind == CM_PRINT_NONE)
-				continue;
-			if (!any) {
-				key_open(pg, i);
-				fputc('[', f);
-			}
-			const char *label = cm_map_print_label(m, i % m->cols, i / m->cols, (cm_side)e);
-			char *t = cm_asprintf("%s %s%s%.0d%s%s%s", cm_side_name((cm_side)e), cm_print_kind_name(ep->kind),
-			                      ep->arms ? ", coats of arms " : "", ep->arms, label ? ", \xe2\x80\x9c" : "",
-			                      label ? label : "", label ? "\xe2\x80\x9d" : "");
-			fputs(any ? "," : "", f);
-			cm__put_js(f, t ? t : "?");
-			free(t);
-			any = 1;
-		}
-		if (any)
-			fputc(']', f);
-	}
+	data_prints(pg);
 	fputs("},\n\"fits\":", f);
 	if (pg->o->fits) {
 		fputc('[', f);
@@ -197,63 +280,8 @@ static void data(page *pg)
 	} else {
 		fputs("null", f);
 	}
-	fputs(",\n\"tiles\":", f);
-	const cm_board *b = pg->o->game && pg->o->game->board && cm_board_map(pg->o->game->board) == m
-	                            ? pg->o->game->board
-	                            : NULL;
-	if (b) {
-		pg->first = 1;
-		fputc('{', f);
-		const cm_deck *dk = cm_board_deck(b);
-		for (int i = 0; i < n; i++) {
-			int t, r;
-			if (cm_board_tile_at(b, i % m->cols, i / m->cols, &t, &r) != 0)
-				continue;
-			const cm_tile_type *tt = cm_deck_type(dk, (size_t)t);
-			char *s = cm_asprintf("%s turned %d\xc2\xb0", tt->id ? tt->id : "?", 90 * r);
-			key_open(pg, i);
-			cm__put_js(f, s ? s : "?");
-			free(s);
-		}
-		fputc('}', f);
-	} else {
-		fputs("null", f);
-	}
-	fputs(",\n\"sqdiags\":{", f);
-	/* per square the ids of its diagnostics: squares in order of first mention */
-	const cm_diags *d = pg->o->diags;
-	size_t nd = d ? cm_diags_count(d) : 0;
-	int *first = nd ? malloc((size_t)n * sizeof *first) : NULL;
-	int *next = nd ? malloc(nd * sizeof *next) : NULL;
-	if (first && next) {
-		for (int i = 0; i < n; i++)
-			first[i] = -1;
-		for (size_t i = nd; i-- > 0;) {
-			const cm_diag *g2 = cm_diags_get(d, i);
-			next[i] = -1;
-			if (!cm_map_at(m, g2->x, g2->y))
-				continue;
-			int s = g2->y * m->cols + g2->x;
-			next[i] = first[s];
-			first[s] = (int)i;
-		}
-		pg->first = 1;
-		for (int s = 0; s < n; s++) {
-			if (first[s] < 0)
-				continue;
-			key_open(pg, s);
-			fputc('[', f);
-			for (int i = first[s]; i >= 0; i = next[i]) {
-				const cm_diag *g2 = cm_diags_get(d, (size_t)i);
-				fputs(i == first[s] ? "" : ",", f);
-				cm__put_js(f, g2->rule ? g2->rule : cm_severity_name(g2->severity));
-			}
-			fputc(']', f);
-		}
-	}
-	free(first);
-	free(next);
-	fputs("}", f);
+	data_tiles(pg);
+	data_sqdiags(pg);
 }
 
 static void diag_panel(page *pg)
@@ -334,9 +362,16 @@ static int write_html(FILE *f, void *arg)
 	fputs(css, f);
 	fputs("</style>\n</head>\n<body>\n<div id=\"view\">\n", f);
 	cm__svg_geom g;
-	int rc = cm__svg_write(f, m, j->o, 1, &g);
+	cm_scene *s;
+	int rc = cm__map_scene(m, j->o, 1, &g, &s);
 	if (rc)
 		return rc;
+	cm_scene_opts so;
+	cm_scene_opts_init(&so);
+	so.svg_w = (int)g.disp_w;
+	so.svg_h = (int)g.disp_h;
+	cm__scene_svg(s, f, &so, 0);
+	cm_scene_free(s);
 	fputs("</div>\n<aside>\n<h1>", f);
 	cm__put_xml(f, name);
 	fputs("</h1>\n<h2>Square</h2>\n<div id=\"info\">Move the pointer over the map.</div>\n", f);

@@ -1,30 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /* render_int.h: what the picture writers share (render.c dispatches to
- * render_svg.c and render_html.c): the SVG body both vector formats draw,
- * and the text helpers (escaping for XML and script, width estimates and
+ * render_svg.c and render_html.c): the scene of a map that every format
+ * but the annotated PNG writes, and the text helpers (escaping for XML and script, width estimates and
  * label fitting) of render_text.c. */
 #ifndef CM_RENDER_INT_H
 #define CM_RENDER_INT_H
 
 #include <stdio.h>
 #include "carcamap/render.h"
+#include "carcamap/scene.h"
 
 int cm__render_svg(const cm_map *m, const cm_render_opts *o, const char *out, cm_diags *d);
 int cm__render_html(const cm_map *m, const cm_render_opts *o, const char *out, cm_diags *d);
 
-/* Geometry of the SVG body (user units): CM__CELL per square, the grid's
- * top-left corner at (ox, oy), the whole picture w x h. */
-#define CM__CELL 36
+/* Geometry of the scene (user units): CM__CELL per square, the grid's
+ * top-left corner at (ox, oy), the whole picture w x h; the SVG's size
+ * asked for at o->scale. */
+#define CM__CELL CM_SCENE_CELL
 typedef struct {
 	int ox, oy, w, h;
 	int key_y;      /* where the key starts */
+	long disp_w, disp_h;
 } cm__svg_geom;
 
-/* Writes the <svg> element of m (with an XML declaration when standalone):
- * html set draws no diagnostics list (the page has its panel) and adds the
- * highlight the page's script moves. *g receives the geometry. Returns 0 or
- * CM_ENOMEM; write errors are the caller's (ferror). */
-int cm__svg_write(FILE *f, const cm_map *m, const cm_render_opts *o, int html, cm__svg_geom *g);
+/* The scene of m (*out, the caller's to free): html set draws no
+ * diagnostics list (the page has its panel) and adds the highlight the
+ * page's script moves. *g receives the geometry. 0 or CM_ENOMEM. */
+int cm__map_scene(const cm_map *m, const cm_render_opts *o, int html, cm__svg_geom *g, cm_scene **out);
 
 /* Writes s as XML text or attribute content: & < > " ' escaped, control
  * characters as their visible Control Pictures (U+2400 block), bytes that

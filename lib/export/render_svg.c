@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
-/* render_svg.c: the SVG picture of a map (render_int.h): every element of
- * the model drawn apart (square kinds, starts, towns, big cities, islands,
+/* render_svg.c: the scene of a map (render_int.h): every element of the
+ * model drawn apart (square kinds, starts, towns, big cities, islands,
  * waves, landmarks, half squares and the seam, edge prints with their arms
  * and labels, ferries, markers), its words (title line, names, coordinates,
- * a key), diagnostics framed with their ids, and a played game. Integer
- * geometry, palette colours, one pass per layer: linear in the squares. */
+ * a key), diagnostics framed with their ids, and a played game; and the SVG
+ * file of it. Integer geometry, palette colours, one pass per layer: linear
+ * in the squares. */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/palette.h"
 #include "export/render_int.h"
+#include "export/scene_int.h"
 #include "base/util_int.h"
 
 #define S CM__CELL
@@ -20,9 +23,11 @@
 #define KEY_COL 180
 #define KEY_ROW 20
 #define LINE_H 14
+#define WHITE CM_PAINT_RGB(255, 255, 255)
+#define BLACK CM_PAINT_RGB(0, 0, 0)
 
 typedef struct {
-	FILE *f;
+	cm_scene *s;
 	const cm_map *m;
 	const cm_render_opts *o;
 	const cm_board *b; /* the game's board, or NULL */
@@ -40,9 +45,20 @@ typedef struct {
 	int oom;
 } svg;
 
-static void col(FILE *f, const char *attr, cm_rgb c)
+static cm_paint pc(cm_rgb c)
 {
-	fprintf(f, " %s=\"#%02x%02x%02x\"", attr, c.r, c.g, c.b);
+	return cm_paint_rgb(c);
+}
+
+static cm_style fill_st(cm_rgb c)
+{
+	return (cm_style){ .fill = pc(c) };
+}
+
+/* A stroke of width w100 hundredths, dashed when dash_on is not 0. */
+static cm_style line_st(cm_paint fill, cm_rgb c, int w100, int dash_on, int dash_off)
+{
+	return (cm_style){ .fill = fill, .stroke = pc(c), .stroke_width = w100, .dash = { dash_on, dash_off } };
 }
 
 static const cm_square *sq_at(const svg *v, int x, int y)
@@ -69,63 +85,97 @@ static void side_point(int x0, int y0, int s, int along, int out, int *x, int *y
 	*y = y0 + py;
 }
 
+/* A growing string for titles built from parts. */
+typedef struct {
+	char *p;
+	size_t n, cap;
+	int oom;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+static void sb_add(sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (k < 0 || b->oom)
+		return;
+	if (b->n + (size_t)k + 1 > b->cap) {
+		size_t c = b->cap ? b->cap : 128;
+		while (c < b->n + (size_t)k + 1)
+			c *= 2;
+		char *q = realloc(b->p, c);
+		if (!q) {
+			b->oom = 1;
+			return;
+		}
+		b->p = q;
+		b->cap = c;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)k;
+}
+
 /* ---- symbols ---- */
 
-static void shield(FILE *f, int x, int y)
+static void house(svg *v, int cx, int y)
 {
-	/* a coat of arms: 8 wide, 9 high, top-left at (x,y) */
-	fprintf(f, "<path d=\"M%d %dh8v4q0 4-4 5q-4-1-4-5z\"", x, y);
-	col(f, "fill", cm_palette_arms());
-	fputs(" stroke=\"#ffffff\" stroke-width=\"0.8\"/>", f);
+	char d[64];
+	snprintf(d, sizeof d, "M%d %dl6-5l6 5v6h-12z", cx - 6, y + 5);
+	cm_style st = fill_st(cm_palette_text());
+	cm_scene_path(v->s, d, &st);
 }
 
-static void house(FILE *f, int cx, int y)
+static void tower(svg *v, int cx, int y)
 {
-	fprintf(f, "<path d=\"M%d %dl6-5l6 5v6h-12z\"", cx - 6, y + 5);
-	col(f, "fill", cm_palette_text());
-	fputs("/>", f);
+	char d[64];
+	snprintf(d, sizeof d, "M%d %dl3-10h2l3 10z", cx - 4, y + 11);
+	cm_style st = fill_st(cm_palette_text());
+	cm_scene_path(v->s, d, &st);
 }
 
-static void tower(FILE *f, int cx, int y)
+static void marker_symbol(svg *v, int cx, int cy, size_t k)
 {
-	fprintf(f, "<path d=\"M%d %dl3-10h2l3 10z\"", cx - 4, y + 11);
-	col(f, "fill", cm_palette_text());
-	fputs("/>", f);
+	cm_style st = fill_st(cm_palette_marker());
+	cm_scene_circle(v->s, cx, cy, 450, &st);
+	char t[32];
+	snprintf(t, sizeof t, "%zu", k + 1);
+	cm_scene_text(v->s, cx, cy + 2, t, &(cm_style){ .font_size = 6, .anchor = CM_ANCHOR_MIDDLE, .fill = WHITE });
 }
 
-static void marker_symbol(FILE *f, int cx, int cy, size_t k)
+static void meeple(svg *v, int cx, int cy, int player, cm_follower_kind kind)
 {
-	fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"4.5\"", cx, cy);
-	col(f, "fill", cm_palette_marker());
-	fprintf(f, "/><text x=\"%d\" y=\"%d\" font-size=\"6\" text-anchor=\"middle\" fill=\"#ffffff\">%zu</text>", cx,
-	        cy + 2, k + 1);
-}
-
-static void meeple(FILE *f, int cx, int cy, int player, cm_follower_kind kind)
-{
-	fputs("<g class=\"follower\">", f);
+	char d[128];
+	cm_node g = cm_scene_group(v->s, NULL);
+	cm_scene_class(v->s, g, "follower");
 	if (kind == CM_FOLLOWER_WAGON)
-		fprintf(f, "<path d=\"M%d %dh14v7h-14z\"", cx - 7, cy - 4);
+		snprintf(d, sizeof d, "M%d %dh14v7h-14z", cx - 7, cy - 4);
 	else
-		fprintf(f, "<path d=\"M%d %dq0-4 3-4q-2-4 2-5q4 1 2 5q3 0 3 4l-3 0l2 5h-3l-2-3l-2 3h-3l2-5z\"", cx - 5,
-		        cy);
-	col(f, "fill", cm_palette_player(player));
-	fprintf(f, " stroke=\"#000000\" stroke-width=\"0.8\"/><text x=\"%d\" y=\"%d\" font-size=\"6\" "
-	           "font-weight=\"bold\" text-anchor=\"middle\" fill=\"#ffffff\">%d</text></g>",
-	        cx, cy + 4, player + 1);
+		snprintf(d, sizeof d, "M%d %dq0-4 3-4q-2-4 2-5q4 1 2 5q3 0 3 4l-3 0l2 5h-3l-2-3l-2 3h-3l2-5z", cx - 5, cy);
+	cm_scene_path(v->s, d, &(cm_style){ .fill = pc(cm_palette_player(player)), .stroke = BLACK, .stroke_width = 80 });
+	char t[16];
+	snprintf(t, sizeof t, "%d", player + 1);
+	cm_scene_text(v->s, cx, cy + 4, t,
+	              &(cm_style){ .font_size = 6, .bold = 1, .anchor = CM_ANCHOR_MIDDLE, .fill = WHITE });
+	cm_scene_end(v->s);
 }
 
 /* ---- text ---- */
 
-/* A label with a white halo; anchor "start", "middle" or "end". */
-static void text(FILE *f, int x, int y, int font, const char *anchor, const char *cls, const char *s)
+/* A text of size font; anchor as cm_anchor, cls its class or NULL. */
+static cm_node text(svg *v, int x, int y, int font, cm_anchor anchor, const char *cls, const char *s)
 {
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"%s\"", x, y, font, anchor);
+	cm_node n = cm_scene_text(v->s, x, y, s, &(cm_style){ .font_size = font, .anchor = anchor });
 	if (cls)
-		fprintf(f, " class=\"%s\"", cls);
-	fputs(">", f);
-	cm__put_xml(f, s);
-	fputs("</text>", f);
+		cm_scene_class(v->s, n, cls);
+	return n;
 }
 
 /* A name fitted into width x height with its centre-bottom at (cx, by). */
@@ -136,23 +186,12 @@ static void fitted(svg *v, int cx, int by, int width, int height, int max_font, 
 		v->oom = 1;
 		return;
 	}
-	FILE *f = v->f;
 	int y = l.lines == 2 ? by - l.font - 1 : by;
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" text-anchor=\"middle\" class=\"%s\">", cx, y, l.font, cls);
-	if (l.abbreviated || l.lines == 2) { /* the whole name, as one text */
-		fputs("<title>", f);
-		cm__put_xml(f, s);
-		fputs("</title>", f);
-	}
-	if (l.lines == 2) {
-		cm__put_xml(f, l.line[0]);
-		fprintf(f, "<tspan x=\"%d\" dy=\"%d\">", cx, l.font + 1);
-		cm__put_xml(f, l.line[1]);
-		fputs("</tspan>", f);
-	} else {
-		cm__put_xml(f, l.line[0]);
-	}
-	fputs("</text>", f);
+	cm_node n = text(v, cx, y, l.font, CM_ANCHOR_MIDDLE, cls, l.line[0]);
+	if (l.abbreviated || l.lines == 2) /* the whole name, as one text */
+		cm_scene_title(v->s, n, s);
+	if (l.lines == 2)
+		cm_scene_text_line2(v->s, n, l.font + 1, l.line[1]);
 	cm__label_clear(&l);
 }
 
@@ -189,52 +228,61 @@ static void feature_anchor(const cm_feature *fe, int r, int *x, int *y)
 }
 
 /* The explained items of the feature piece (game), as a <title>. */
-static void put_item(FILE *f, const cm_score_item *it)
+/* The explained items of the feature piece (game), as a title line. */
+static void put_item(sbuf *b, const cm_score_item *it)
 {
 	static const char *const what[] = { "", "island coats of arms", "town cost" };
 	if (it->type == CM_ITEM_FEATURE)
-		fprintf(f, "%s%s", cm_feature_kind_name(it->kind), it->complete ? " (complete)" : " (incomplete)");
+		sb_add(b, "%s%s", cm_feature_kind_name(it->kind), it->complete ? " (complete)" : " (incomplete)");
 	else
-		fputs(what[it->type <= CM_ITEM_TOWN_COST ? it->type : 0], f);
+		sb_add(b, "%s", what[it->type <= CM_ITEM_TOWN_COST ? it->type : 0]);
 	if (it->tiles)
-		fprintf(f, ", %d tiles", it->tiles);
+		sb_add(b, ", %d tiles", it->tiles);
 	if (it->arms)
-		fprintf(f, ", %d coats of arms", it->arms);
+		sb_add(b, ", %d coats of arms", it->arms);
 	if (it->cities)
-		fprintf(f, ", %d cities", it->cities);
+		sb_add(b, ", %d cities", it->cities);
 	if (it->towns)
-		fprintf(f, ", %d towns", it->towns);
-	fprintf(f, ": %d points", it->points);
+		sb_add(b, ", %d towns", it->towns);
+	sb_add(b, ": %d points", it->points);
 	if (it->players) {
-		fputs(" to player", f);
+		sb_add(b, " to player");
 		const char *sep = " ";
 		for (int p = 0; p < CM_MAX_PLAYERS; p++)
 			if (it->players & (1u << p)) {
-				fprintf(f, "%s%d", sep, p + 1);
+				sb_add(b, "%s%d", sep, p + 1);
 				sep = ", ";
 			}
 	} else {
-		fputs(" to nobody", f);
+		sb_add(b, " to nobody");
 	}
-	fputs(" (", f);
-	cm__put_xml(f, it->rule ? it->rule : "");
-	fputs(": ", f);
-	cm__put_xml(f, it->reason ? it->reason : "");
-	fputs(")", f);
+	sb_add(b, " (%s: %s)", it->rule ? it->rule : "", it->reason ? it->reason : "");
 }
+
+/* A tile of the game: its square, for the feature groups. */
+typedef struct {
+	svg *v;
+	int x, y;
+} game_tile;
 
 /* Opens the group of feature fi of the tile on (x,y) of the game: its
  * joined feature's name (data-f) and its score items. */
-static void feature_group(svg *v, int x, int y, int fi)
+static int feature_group(void *arg, int fi)
 {
-	FILE *f = v->f;
+	const game_tile *gt = arg;
+	svg *v = gt->v;
 	cm_feature_info info;
-	if (!v->b || cm_board_feature(v->b, x, y, fi, &info) != 0 || info.wx < 0) {
-		fputs("<g>", f);
-		return;
+	if (!v->b || cm_board_feature(v->b, gt->x, gt->y, fi, &info) != 0 || info.wx < 0) {
+		cm_scene_group(v->s, NULL);
+		return 1;
 	}
-	fprintf(f, "<g class=\"f\" data-f=\"%d,%d,%d\"><title>%s", info.wx, info.wy, info.wfeature,
-	        cm_feature_kind_name(info.kind));
+	cm_node g = cm_scene_group(v->s, NULL);
+	cm_scene_class(v->s, g, "f");
+	char key[48];
+	snprintf(key, sizeof key, "%d,%d,%d", info.wx, info.wy, info.wfeature);
+	cm_scene_data(v->s, g, "f", key);
+	sbuf b = { 0 };
+	sb_add(&b, "%s", cm_feature_kind_name(info.kind));
 	const cm_score_item *items = v->o->game->items;
 	int any = 0;
 	int sq = info.wy * v->m->cols + info.wx;
@@ -242,177 +290,41 @@ static void feature_group(svg *v, int x, int y, int fi)
 		const cm_score_item *it = &items[i];
 		if (it->type != CM_ITEM_FEATURE || it->feature != info.wfeature)
 			continue;
-		fputs(any ? "\n" : ": ", f);
-		put_item(f, it);
+		sb_add(&b, "%s", any ? "\n" : ": ");
+		put_item(&b, it);
 		any = 1;
 	}
 	if (!any)
-		fputs(info.complete ? ", complete, scored nothing" : ", not scored", f);
-	fputs("</title>", f);
-}
-
-/* Draws tile type t turned r at (x0,y0); bx, by: its square for the game's
- * feature groups, or -1 (printed big-city pieces). */
-static void draw_tile(svg *v, int x0, int y0, const cm_tile_type *t, int r, int bx, int by)
-{
-	FILE *f = v->f;
-	fprintf(f, "<g transform=\"translate(%d %d)\"><rect width=\"%d\" height=\"%d\"", x0, y0, S, S);
-	col(f, "fill", cm_palette_feature(CM_FEAT_FIELD));
-	fputs("/>", f);
-	size_t nf = t->n_features < CM_MAX_FEATURES ? t->n_features : CM_MAX_FEATURES;
-	/* fields as the triangles of their slots (only where hovering means something) */
-	for (size_t fi = 0; bx >= 0 && fi < nf; fi++) {
-		const cm_feature *fe = &t->features[fi];
-		if (fe->kind != CM_FEAT_FIELD || !fe->slots)
-			continue;
-		feature_group(v, bx, by, (int)fi);
-		fputs("<path d=\"", f);
-		cm_slots m = cm_slots_rotate(fe->slots, r);
-		for (int b = 0; b < 12; b++) {
-			if (!(m & (1u << b)))
-				continue;
-			int ax = 12 * (b % 3), ay = 0, cx = ax + 12, cy = 0;
-			rot(b / 3, &ax, &ay);
-			rot(b / 3, &cx, &cy);
-			fprintf(f, "M%d %dL%d %dL%d %dz", ax, ay, cx, cy, S / 2, S / 2);
-		}
-		fputs("\"", f);
-		col(f, "fill", cm_palette_feature(CM_FEAT_FIELD));
-		fputs("/></g>", f);
-	}
-	for (size_t fi = 0; fi < nf; fi++) {
-		const cm_feature *fe = &t->features[fi];
-		if (fe->kind != CM_FEAT_CITY)
-			continue;
-		unsigned sides = cm_slots_sides(cm_slots_rotate(fe->slots, r));
-		if (!sides)
-			continue;
-		if (bx >= 0)
-			feature_group(v, bx, by, (int)fi);
-		fputs("<path d=\"", f);
-		int one = !(sides & (sides - 1));
-		for (int s = 0; s < 4; s++) {
-			if (!(sides & (1u << s)))
-				continue;
-			int ax = 0, ay = 0, cx = S, cy = 0, qx = S / 2, qy = one ? 24 : S / 2;
-			rot(s, &ax, &ay);
-			rot(s, &cx, &cy);
-			rot(s, &qx, &qy);
-			if (one)
-				fprintf(f, "M%d %dL%d %dQ%d %d %d %dz", ax, ay, cx, cy, qx, qy, ax, ay);
-			else
-				fprintf(f, "M%d %dL%d %dL%d %dz", ax, ay, cx, cy, qx, qy);
-		}
-		/* a city across the tile (two opposite sides) joins in the middle */
-		if (((sides & 5u) == 5u || (sides & 10u) == 10u))
-			fprintf(f, "M%d %dh%dv%dh-%dz", S / 4, S / 4, S / 2, S / 2, S / 2);
-		fputs("\"", f);
-		col(f, "fill", cm_palette_feature(CM_FEAT_CITY));
-		fputs("/>", f);
-		for (int a = 0; a < fe->arms && a < 3; a++) {
-			int s = 0;
-			while (!(sides & (1u << s)))
-				s++;
-			int px = S / 2 - 4 + 9 * a - 9 * (fe->arms > 1), py = 3;
-			int qx = px + 8, qy = py + 9;
-			rot(s, &px, &py);
-			rot(s, &qx, &qy);
-			shield(f, px < qx ? px : qx, py < qy ? py : qy);
-		}
-		if (bx >= 0)
-			fputs("</g>", f);
-	}
-	for (size_t fi = 0; fi < nf; fi++) {
-		const cm_feature *fe = &t->features[fi];
-		if (fe->kind != CM_FEAT_ROAD)
-			continue;
-		cm_slots m = cm_slots_rotate(fe->slots, r);
-		int ends[4], n = 0;
-		for (int s = 0; s < 4; s++)
-			if (m & CM_SIDE_MID(s))
-				ends[n++] = s;
-		if (!n)
-			continue;
-		if (bx >= 0)
-			feature_group(v, bx, by, (int)fi);
-		fputs("<path d=\"", f);
-		if (n == 2) {
-			int ax, ay, cx, cy;
-			side_point(0, 0, ends[0], S / 2, 0, &ax, &ay);
-			side_point(0, 0, ends[1], S / 2, 0, &cx, &cy);
-			fprintf(f, "M%d %dQ%d %d %d %d", ax, ay, S / 2, S / 2, cx, cy);
-		} else {
-			for (int k = 0; k < n; k++) {
-				int ax, ay;
-				side_point(0, 0, ends[k], S / 2, 0, &ax, &ay);
-				fprintf(f, "M%d %dL%d %d", ax, ay, S / 2, S / 2);
-			}
-		}
-		fputs("\" fill=\"none\"", f);
-		col(f, "stroke", cm_palette_grid());
-		fputs(" stroke-width=\"6\"/><path d=\"", f);
-		if (n == 2) {
-			int ax, ay, cx, cy;
-			side_point(0, 0, ends[0], S / 2, 0, &ax, &ay);
-			side_point(0, 0, ends[1], S / 2, 0, &cx, &cy);
-			fprintf(f, "M%d %dQ%d %d %d %d", ax, ay, S / 2, S / 2, cx, cy);
-		} else {
-			for (int k = 0; k < n; k++) {
-				int ax, ay;
-				side_point(0, 0, ends[k], S / 2, 0, &ax, &ay);
-				fprintf(f, "M%d %dL%d %d", ax, ay, S / 2, S / 2);
-			}
-		}
-		fputs("\" fill=\"none\"", f);
-		col(f, "stroke", cm_palette_feature(CM_FEAT_ROAD));
-		fputs(" stroke-width=\"3.5\"/>", f);
-		if (n != 2) { /* a junction or an end: a square where the road stops */
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"8\" height=\"8\"", S / 2 - 4, S / 2 - 4);
-			col(f, "fill", cm_palette_grid());
-			fputs("/>", f);
-		}
-		if (bx >= 0)
-			fputs("</g>", f);
-	}
-	for (size_t fi = 0; fi < nf; fi++) {
-		const cm_feature *fe = &t->features[fi];
-		if (fe->kind != CM_FEAT_MONASTERY && fe->kind != CM_FEAT_ABBEY && fe->kind != CM_FEAT_GARDEN)
-			continue;
-		if (bx >= 0)
-			feature_group(v, bx, by, (int)fi);
-		if (fe->kind == CM_FEAT_GARDEN)
-			fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"6\"", S / 2, S / 2);
-		else
-			fprintf(f, "<path d=\"M%d %dh12v-8l-6-6l-6 6z\"", S / 2 - 6, S / 2 + 7);
-		col(f, "fill", cm_palette_feature(fe->kind));
-		fputs(" stroke=\"#ffffff\" stroke-width=\"0.8\"/>", f);
-		if (bx >= 0)
-			fputs("</g>", f);
-	}
-	fputs("</g>", f);
+		sb_add(&b, "%s", info.complete ? ", complete, scored nothing" : ", not scored");
+	if (b.oom)
+		v->oom = 1;
+	else
+		cm_scene_title(v->s, g, b.p);
+	free(b.p);
+	return 1;
 }
 
 /* ---- layers ---- */
 
 static void defs(svg *v)
 {
-	FILE *f = v->f;
-	fputs("<defs><pattern id=\"cm-waves\" width=\"18\" height=\"12\" patternUnits=\"userSpaceOnUse\">"
-	      "<path d=\"M0 6q4.5-5 9 0t9 0\" fill=\"none\" stroke=\"#ffffff\" stroke-width=\"1.2\" "
-	      "stroke-opacity=\"0.8\"/></pattern>"
-	      "<pattern id=\"cm-half\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\">"
-	      "<path d=\"M0 8L8 0\"",
-	      f);
-	col(f, "stroke", cm_palette_grid());
-	fputs(" stroke-width=\"1\"/></pattern></defs>", f);
+	cm_scene_pattern_begin(v->s, "cm-waves", 18, 12);
+	cm_scene_path(v->s, "M0 6q4.5-5 9 0t9 0",
+	              &(cm_style){ .fill = CM_PAINT_NONE, .stroke = WHITE, .stroke_width = 120, .stroke_opacity = 80 });
+	cm_scene_pattern_end(v->s);
+	cm_scene_pattern_begin(v->s, "cm-half", 8, 8);
+	cm_scene_path(v->s, "M0 8L8 0", &(cm_style){ .stroke = pc(cm_palette_grid()), .stroke_width = 100 });
+	cm_scene_pattern_end(v->s);
 }
+
+enum { PAT_WAVES, PAT_HALF };
 
 /* Squares as runs of one kind per row, then the waves and half patterns. */
 static void squares(svg *v)
 {
-	FILE *f = v->f;
 	const cm_map *m = v->m;
-	fputs("<g id=\"squares\">", f);
+	cm_node g = cm_scene_group(v->s, NULL);
+	cm_scene_id(v->s, g, "squares");
 	for (int pass = 0; pass < 3; pass++)
 		for (int y = 0; y < m->rows; y++)
 			for (int x = 0; x < m->cols;) {
@@ -422,25 +334,20 @@ static void squares(svg *v)
 					x1++;
 				int want = pass == 0 || (pass == 1 && k == CM_SQ_WAVES) || (pass == 2 && k == CM_SQ_HALF);
 				if (want && !(pass == 0 && k == CM_SQ_NONE)) {
-					fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"", v->ox + x * S, v->oy + y * S,
-					        (x1 - x) * S, S);
-					if (pass == 0)
-						col(f, "fill", cm_palette_square(k));
-					else
-						fprintf(f, " fill=\"url(#cm-%s)\"", pass == 1 ? "waves" : "half");
-					fputs("/>", f);
+					cm_style st = { .fill = pass == 0 ? pc(cm_palette_square(k))
+					                                  : CM_PAINT_PATTERN(pass == 1 ? PAT_WAVES : PAT_HALF) };
+					cm_scene_rect(v->s, v->ox + x * S, v->oy + y * S, (x1 - x) * S, S, &st);
 				}
 				x = x1;
 			}
-	fputs("</g>", f);
+	cm_scene_end(v->s);
 }
 
 /* Outline segments of a region: the sides of squares in it whose
- * neighbour is not (same(x,y) decides). */
-static void outline(svg *v, const char *id, int (*in)(const svg *, int, int, int), int tag, cm_rgb c, const char *dash,
-                    const char *width)
+ * neighbour is not (in(x,y) decides); w100 the line's width. */
+static void outline(svg *v, const char *id, int (*in)(const svg *, int, int, int), int tag, cm_rgb c, int dash,
+                    int w100)
 {
-	FILE *f = v->f;
 	const cm_map *m = v->m;
 	int any = 0;
 	for (int y = 0; y < m->rows; y++)
@@ -448,27 +355,20 @@ static void outline(svg *v, const char *id, int (*in)(const svg *, int, int, int
 			if (!in(v, x, y, tag))
 				continue;
 			int x0 = v->ox + x * S, y0 = v->oy + y * S;
-			if (!any) {
-				fprintf(f, "<path id=\"%s\" d=\"", id);
-				any = 1;
-			}
+			any = 1;
 			if (!in(v, x, y - 1, tag))
-				fprintf(f, "M%d %dh%d", x0, y0, S);
+				cm_scene_path_add(v->s, "M%d %dh%d", x0, y0, S);
 			if (!in(v, x + 1, y, tag))
-				fprintf(f, "M%d %dv%d", x0 + S, y0, S);
+				cm_scene_path_add(v->s, "M%d %dv%d", x0 + S, y0, S);
 			if (!in(v, x, y + 1, tag))
-				fprintf(f, "M%d %dh%d", x0, y0 + S, S);
+				cm_scene_path_add(v->s, "M%d %dh%d", x0, y0 + S, S);
 			if (!in(v, x - 1, y, tag))
-				fprintf(f, "M%d %dv%d", x0, y0, S);
+				cm_scene_path_add(v->s, "M%d %dv%d", x0, y0, S);
 		}
 	if (!any)
 		return;
-	fputs("\" fill=\"none\"", f);
-	col(f, "stroke", c);
-	fprintf(f, " stroke-width=\"%s\"", width);
-	if (dash)
-		fprintf(f, " stroke-dasharray=\"%s\"", dash);
-	fputs("/>", f);
+	cm_style st = line_st(CM_PAINT_NONE, c, w100, dash ? 3 : 0, dash ? 2 : 0);
+	cm_scene_id(v->s, cm_scene_path_end(v->s, &st), id);
 }
 
 static int in_island(const svg *v, int x, int y, int tag)
@@ -491,24 +391,23 @@ static int valid_piece(const svg *v, const cm_bigcity_piece *p)
 
 static void bigcities(svg *v)
 {
-	FILE *f = v->f;
 	const cm_map *m = v->m;
-	fputs("<g id=\"bigcities\">", f);
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "bigcities");
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *bc = &m->bigcities[i];
-		fputs("<g class=\"bigcity\"><title>", f);
-		cm__put_xml(f, bc->name ? bc->name : "big city");
-		fputs("</title>", f);
+		cm_node g = cm_scene_group(v->s, NULL);
+		cm_scene_class(v->s, g, "bigcity");
+		cm_scene_title(v->s, g, bc->name ? bc->name : "big city");
 		for (size_t k = 0; k < bc->n_pieces; k++)
 			if (valid_piece(v, &bc->pieces[k]))
-				draw_tile(v, v->ox + bc->pieces[k].x * S, v->oy + bc->pieces[k].y * S, &bc->pieces[k].tile, 0, -1,
-				          -1);
+				cm__scene_tile(v->s, v->ox + bc->pieces[k].x * S, v->oy + bc->pieces[k].y * S,
+				               &bc->pieces[k].tile, 0, NULL, NULL);
 		char id[32];
 		snprintf(id, sizeof id, "bigcity-%zu", i);
-		outline(v, id, in_bigcity, (int)i, cm_palette_print(CM_PRINT_CITY), NULL, "2.5");
-		fputs("</g>", f);
+		outline(v, id, in_bigcity, (int)i, cm_palette_print(CM_PRINT_CITY), 0, 250);
+		cm_scene_end(v->s);
 	}
-	fputs("</g>", f);
+	cm_scene_end(v->s);
 }
 
 /* Vertical dashed line through the seam column of a combined map. */
@@ -517,71 +416,63 @@ static void seam(svg *v)
 	const cm_map *m = v->m;
 	if (m->seam < 0 || m->seam >= m->cols)
 		return;
-	FILE *f = v->f;
-	fputs("<path id=\"seam\" d=\"", f);
 	int x = v->ox + m->seam * S + S / 2;
 	for (int y = 0; y < m->rows; y++)
 		if (sq_at(v, m->seam, y)->kind != CM_SQ_NONE)
-			fprintf(f, "M%d %dv%d", x, v->oy + y * S, S);
-	fputs("\" fill=\"none\"", f);
-	col(f, "stroke", cm_palette_text());
-	fputs(" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>", f);
+			cm_scene_path_add(v->s, "M%d %dv%d", x, v->oy + y * S, S);
+	cm_style st = line_st(CM_PAINT_NONE, cm_palette_text(), 150, 2, 3);
+	cm_scene_id(v->s, cm_scene_path_end(v->s, &st), "seam");
 }
 
 static void game_tiles(svg *v)
 {
 	if (!v->b)
 		return;
-	FILE *f = v->f;
 	const cm_map *m = v->m;
 	const cm_deck *dk = cm_board_deck(v->b);
-	fputs("<g id=\"tiles\">", f);
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "tiles");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			int t, r;
+			game_tile gt = { v, x, y };
 			if (cm_board_tile_at(v->b, x, y, &t, &r) == 0)
-				draw_tile(v, v->ox + x * S, v->oy + y * S, cm_deck_type(dk, (size_t)t), r, x, y);
+				cm__scene_tile(v->s, v->ox + x * S, v->oy + y * S, cm_deck_type(dk, (size_t)t), r, feature_group,
+				               &gt);
 		}
-	fputs("</g>", f);
+	cm_scene_end(v->s);
 }
 
 static void grid(svg *v)
 {
 	if (!(v->o->flags & CM_RENDER_GRID))
 		return;
-	FILE *f = v->f;
 	const cm_map *m = v->m;
-	fputs("<path id=\"grid\" d=\"", f);
 	for (int x = 0; x <= m->cols; x++)
-		fprintf(f, "M%d %dv%d", v->ox + x * S, v->oy, m->rows * S);
+		cm_scene_path_add(v->s, "M%d %dv%d", v->ox + x * S, v->oy, m->rows * S);
 	for (int y = 0; y <= m->rows; y++)
-		fprintf(f, "M%d %dh%d", v->ox, v->oy + y * S, m->cols * S);
-	fputs("\" fill=\"none\"", f);
-	col(f, "stroke", cm_palette_grid());
-	fputs(" stroke-width=\"0.5\" stroke-opacity=\"0.6\"/>", f);
+		cm_scene_path_add(v->s, "M%d %dh%d", v->ox, v->oy + y * S, m->cols * S);
+	cm_style st = line_st(CM_PAINT_NONE, cm_palette_grid(), 50, 0, 0);
+	st.stroke_opacity = 60;
+	cm_scene_id(v->s, cm_scene_path_end(v->s, &st), "grid");
 }
 
 static void starts(svg *v)
 {
-	FILE *f = v->f;
 	const cm_map *m = v->m;
-	fputs("<g id=\"starts\" fill=\"none\"", f);
-	col(f, "stroke", cm_palette_start_outline());
-	fputs(" stroke-width=\"2.5\">", f);
+	cm_style st = line_st(CM_PAINT_NONE, cm_palette_start_outline(), 250, 0, 0);
+	cm_scene_id(v->s, cm_scene_group(v->s, &st), "starts");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++)
 			if (sq_at(v, x, y)->kind == CM_SQ_START)
-				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", v->ox + x * S + 3, v->oy + y * S + 3,
-				        S - 6, S - 6);
-	fputs("</g>", f);
+				cm_scene_rect(v->s, v->ox + x * S + 3, v->oy + y * S + 3, S - 6, S - 6, NULL);
+	cm_scene_end(v->s);
 }
 
 /* Where an edge print's label and arms go: outside side s of (x0,y0),
  * clear of the print itself (which reaches 8 units out at the middle). */
 static void print_label(svg *v, int x0, int y0, int s, const cm_edge_print *p, const char *label)
 {
-	FILE *f = v->f;
-	static const char *const anchor[4] = { "middle", "start", "middle", "end" };
+	static const cm_anchor anchor[4] = { CM_ANCHOR_MIDDLE, CM_ANCHOR_START, CM_ANCHOR_MIDDLE, CM_ANCHOR_END };
 	int lx, ly;
 	switch (s) {
 	case CM_N: lx = x0 + S / 2; ly = y0 - 13; break;
@@ -598,21 +489,44 @@ static void print_label(svg *v, int x0, int y0, int s, const cm_edge_print *p, c
 			sx = s == CM_E ? x0 + S + 2 + 9 * a : x0 - 10 - 9 * a;
 			sy = y0 + S - 11;
 		}
-		shield(f, sx, sy);
+		cm__scene_shield(v->s, sx, sy);
 	}
 	/* above or below: as wide as three squares; beside: the margin's room */
 	if (label && (s == CM_N || s == CM_S))
 		fitted(v, lx, ly, 3 * S - 4, 10, 8, "label", label);
 	else if (label)
-		text(f, lx, ly, 8, anchor[s], "label", label);
+		text(v, lx, ly, 8, anchor[s], "label", label);
+}
+
+static void print_shape(svg *v, int x0, int y0, int s, cm_print_kind kind)
+{
+	if (kind == CM_PRINT_ROAD) {
+		int ax, ay, bx, by;
+		side_point(x0, y0, s, S / 2, -7, &ax, &ay);
+		side_point(x0, y0, s, S / 2, 8, &bx, &by);
+		char d[64];
+		snprintf(d, sizeof d, "M%d %dL%d %d", ax, ay, bx, by);
+		cm_scene_class(v->s, cm_scene_path(v->s, d, &(cm_style){ .stroke = pc(cm_palette_grid()), .stroke_width = 600 }),
+		               "print-road");
+		cm_scene_path(v->s, d, &(cm_style){ .stroke = pc(cm_palette_print(CM_PRINT_ROAD)), .stroke_width = 350 });
+	} else if (kind == CM_PRINT_CITY) {
+		/* a printed city segment bulging out of the side */
+		int ax = 2, ay = 0, bx = S - 2, by = 0, qx = S / 2, qy = -16;
+		rot(s, &ax, &ay);
+		rot(s, &bx, &by);
+		rot(s, &qx, &qy);
+		char d[96];
+		snprintf(d, sizeof d, "M%d %dQ%d %d %d %dz", x0 + ax, y0 + ay, x0 + qx, y0 + qy, x0 + bx, y0 + by);
+		cm_style st = { .fill = pc(cm_palette_print(CM_PRINT_CITY)), .stroke = WHITE, .stroke_width = 80 };
+		cm_scene_class(v->s, cm_scene_path(v->s, d, &st), "print-city");
+	}
 }
 
 static void prints(svg *v)
 {
-	FILE *f = v->f;
 	const cm_map *m = v->m;
 	/* neutral edges: one thin dashed path */
-	fputs("<g id=\"prints\"><path id=\"neutral\" d=\"", f);
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "prints");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++)
 			for (int s = 0; s < 4; s++)
@@ -620,51 +534,30 @@ static void prints(svg *v)
 					int ax = 0, ay = 1, bx = S, by = 1;
 					rot(s, &ax, &ay);
 					rot(s, &bx, &by);
-					fprintf(f, "M%d %dL%d %d", v->ox + x * S + ax, v->oy + y * S + ay, v->ox + x * S + bx,
-					        v->oy + y * S + by);
+					cm_scene_path_add(v->s, "M%d %dL%d %d", v->ox + x * S + ax, v->oy + y * S + ay,
+					                  v->ox + x * S + bx, v->oy + y * S + by);
 				}
-	fputs("\" fill=\"none\"", f);
-	col(f, "stroke", cm_palette_print(CM_PRINT_NEUTRAL));
-	fputs(" stroke-width=\"1.5\" stroke-dasharray=\"3 2\"/>", f);
+	cm_style st = line_st(CM_PAINT_NONE, cm_palette_print(CM_PRINT_NEUTRAL), 150, 3, 2);
+	cm_scene_id(v->s, cm_scene_path_end(v->s, &st), "neutral");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *sq = sq_at(v, x, y);
 			int x0 = v->ox + x * S, y0 = v->oy + y * S;
 			for (int s = 0; s < 4; s++) {
 				const cm_edge_print *p = &sq->print[s];
-				if (p->kind == CM_PRINT_ROAD) {
-					int ax, ay, bx, by;
-					side_point(x0, y0, s, S / 2, -7, &ax, &ay);
-					side_point(x0, y0, s, S / 2, 8, &bx, &by);
-					fprintf(f, "<path class=\"print-road\" d=\"M%d %dL%d %d\"", ax, ay, bx, by);
-					col(f, "stroke", cm_palette_grid());
-					fprintf(f, " stroke-width=\"6\"/><path d=\"M%d %dL%d %d\"", ax, ay, bx, by);
-					col(f, "stroke", cm_palette_print(CM_PRINT_ROAD));
-					fputs(" stroke-width=\"3.5\"/>", f);
-				} else if (p->kind == CM_PRINT_CITY) {
-					/* a printed city segment bulging out of the side */
-					int ax = 2, ay = 0, bx = S - 2, by = 0, qx = S / 2, qy = -16;
-					rot(s, &ax, &ay);
-					rot(s, &bx, &by);
-					rot(s, &qx, &qy);
-					fprintf(f, "<path class=\"print-city\" d=\"M%d %dQ%d %d %d %dz\"", x0 + ax, y0 + ay, x0 + qx,
-					        y0 + qy, x0 + bx, y0 + by);
-					col(f, "fill", cm_palette_print(CM_PRINT_CITY));
-					fputs(" stroke=\"#ffffff\" stroke-width=\"0.8\"/>", f);
-				}
+				print_shape(v, x0, y0, s, p->kind);
 				const char *label = p->kind != CM_PRINT_NONE ? cm_map_print_label(m, x, y, (cm_side)s) : NULL;
 				if (p->kind != CM_PRINT_NONE && (label || p->arms))
 					print_label(v, x0, y0, s, p, label);
 			}
 		}
-	fputs("</g>", f);
+	cm_scene_end(v->s);
 }
 
 static void ferries(svg *v)
 {
-	FILE *f = v->f;
 	const cm_map *m = v->m;
-	fputs("<g id=\"ferries\">", f);
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "ferries");
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *fr = &m->ferries[i];
 		if (!cm_map_at(m, fr->x1, fr->y1) || !cm_map_at(m, fr->x2, fr->y2) || (unsigned)fr->s1 > 3 ||
@@ -676,27 +569,27 @@ static void ferries(svg *v)
 		int mx = (ax + bx) / 2, my = (ay + by) / 2;
 		/* a gentle curve: the control point off the chord by a fifth of it */
 		int cx = mx + (by - ay) / 5, cy = my - (bx - ax) / 5;
-		fputs("<g class=\"ferry\"><title>ferry", f);
-		if (fr->name) {
-			fputs(" ", f);
-			cm__put_xml(f, fr->name);
-		}
-		fprintf(f, "</title><path d=\"M%d %dQ%d %d %d %d\" fill=\"none\"", ax, ay, cx, cy, bx, by);
-		col(f, "stroke", cm_palette_ferry());
-		fputs(" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>", f);
-		fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"2.5\"", ax, ay);
-		col(f, "fill", cm_palette_ferry());
-		fprintf(f, "/><circle cx=\"%d\" cy=\"%d\" r=\"2.5\"", bx, by);
-		col(f, "fill", cm_palette_ferry());
-		fputs("/>", f);
+		cm_node g = cm_scene_group(v->s, NULL);
+		cm_scene_class(v->s, g, "ferry");
+		char *t = cm_asprintf("ferry%s%s", fr->name ? " " : "", fr->name ? fr->name : "");
+		if (!t)
+			v->oom = 1;
+		cm_scene_title(v->s, g, t);
+		free(t);
+		cm_scene_path_add(v->s, "M%d %dQ%d %d %d %d", ax, ay, cx, cy, bx, by);
+		cm_style st = line_st(CM_PAINT_NONE, cm_palette_ferry(), 200, 5, 3);
+		cm_scene_path_end(v->s, &st);
+		st = fill_st(cm_palette_ferry());
+		cm_scene_circle(v->s, ax, ay, 250, &st);
+		cm_scene_circle(v->s, bx, by, 250, &st);
 		int lx = (mx + cx) / 2, ly = (my + cy) / 2;
 		if (fr->name)
 			fitted(v, lx, ly - 3, (abs(bx - ax) > 2 * S ? abs(bx - ax) : 2 * S) - 4, 10, 8, "label", fr->name);
 		for (int a = 0; a < fr->arms && a < 3; a++)
-			shield(f, lx - 4 + 9 * a, ly + 1);
-		fputs("</g>", f);
+			cm__scene_shield(v->s, lx - 4 + 9 * a, ly + 1);
+		cm_scene_end(v->s);
 	}
-	fputs("</g>", f);
+	cm_scene_end(v->s);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -744,49 +637,42 @@ static int collect_markers(svg *v)
 }
 
 
-/* Towns, landmarks, arms and markers on squares, and every square name. */
-static void square_words(svg *v)
+/* Towns, landmarks, arms and markers on squares. */
+static void square_symbols(svg *v)
 {
-	FILE *f = v->f;
 	const cm_map *m = v->m;
-	fputs("<g id=\"symbols\">", f);
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "symbols");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *sq = sq_at(v, x, y);
 			int x0 = v->ox + x * S, y0 = v->oy + y * S;
 			if (sq->kind == CM_SQ_TOWN)
-				house(f, x0 + S / 2, y0 + 5);
+				house(v, x0 + S / 2, y0 + 5);
 			else if (sq->kind == CM_SQ_LANDMARK)
-				tower(f, x0 + S / 2, y0 + 4);
+				tower(v, x0 + S / 2, y0 + 4);
 			for (int a = 0; a < sq->arms && a < 3; a++)
-				shield(f, x0 + 3 + 9 * a, y0 + 4);
+				cm__scene_shield(v->s, x0 + 3 + 9 * a, y0 + 4);
 			size_t n_markers;
 			const char *const *markers = cm_map_square_markers(m, x, y, &n_markers);
 			for (size_t k = 0; k < n_markers && k < 3; k++) {
 				if (!markers[k])
 					continue;
-				fputs("<g class=\"marker\"><title>", f);
-				cm__put_xml(f, markers[k]);
-				fputs("</title>", f);
-				marker_symbol(f, x0 + S - 6 - 10 * (int)k, y0 + 6, marker_index(v, markers[k]));
-				fputs("</g>", f);
+				cm_node g = cm_scene_group(v->s, NULL);
+				cm_scene_class(v->s, g, "marker");
+				cm_scene_title(v->s, g, markers[k]);
+				marker_symbol(v, x0 + S - 6 - 10 * (int)k, y0 + 6, marker_index(v, markers[k]));
+				cm_scene_end(v->s);
 			}
 			if (n_markers > 3)
-				text(f, x0 + S - 36, y0 + 8, 6, "start", NULL, "+");
+				text(v, x0 + S - 36, y0 + 8, 6, CM_ANCHOR_START, NULL, "+");
 		}
-	fputs("</g><g id=\"names\" stroke=\"#ffffff\" stroke-width=\"2\" stroke-linejoin=\"round\" "
-	      "paint-order=\"stroke\"",
-	      f);
-	col(f, "fill", cm_palette_text());
-	fputs(">", f);
-	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
-			const char *name = cm_map_square_name(m, x, y);
-			if (!name || !name[0])
-				continue;
-			fitted(v, v->ox + x * S + S / 2, v->oy + y * S + S - 4, S - 3, S / 2 + 2, 9, "name", name);
-		}
-	/* big-city names over their pieces */
+	cm_scene_end(v->s);
+}
+
+/* Big-city names over their pieces. */
+static void bigcity_names(svg *v)
+{
+	const cm_map *m = v->m;
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *bc = &m->bigcities[i];
 		int x0 = 1 << 30, y0 = 1 << 30, x1 = -1, y1 = -1;
@@ -805,7 +691,12 @@ static void square_words(svg *v)
 		fitted(v, v->ox + x0 * S + wd / 2, v->oy + ((y0 + y1 + 1) * S) / 2 + 5, wd - 4, (y1 - y0 + 1) * S, 12,
 		       "bigcity-name", bc->name);
 	}
-	/* island titles on the island square nearest its middle */
+}
+
+/* Island titles on the island square nearest its middle. */
+static void island_names(svg *v)
+{
+	const cm_map *m = v->m;
 	size_t ni = m->n_islands;
 	long *sx = ni ? calloc(ni * 3, sizeof *sx) : NULL;
 	int *best = ni ? malloc(ni * sizeof *best) : NULL;
@@ -850,32 +741,52 @@ static void square_words(svg *v)
 	free(sx);
 	free(best);
 	free(bd);
-	fputs("</g>", f);
+}
+
+/* Every square name, big-city name and island title, with a white halo. */
+static void square_words(svg *v)
+{
+	const cm_map *m = v->m;
+	square_symbols(v);
+	cm_style st = { .halo = WHITE, .halo_width = 200, .halo_round = 1, .fill = pc(cm_palette_text()) };
+	cm_scene_id(v->s, cm_scene_group(v->s, &st), "names");
+	for (int y = 0; y < m->rows; y++)
+		for (int x = 0; x < m->cols; x++) {
+			const char *name = cm_map_square_name(m, x, y);
+			if (!name || !name[0])
+				continue;
+			fitted(v, v->ox + x * S + S / 2, v->oy + y * S + S - 4, S - 3, S / 2 + 2, 9, "name", name);
+		}
+	bigcity_names(v);
+	island_names(v);
+	cm_scene_end(v->s);
 }
 
 static void coords(svg *v)
 {
-	FILE *f = v->f;
 	const cm_map *m = v->m;
-	fputs("<g id=\"coords\" font-size=\"8\"", f);
-	col(f, "fill", cm_palette_grid());
-	fputs(">", f);
-	for (int x = 0; x < m->cols; x++)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%d</text>", v->ox + x * S + S / 2, TITLE_H + 12, x);
-	for (int y = 0; y < m->rows; y++)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>", COORD - 2, v->oy + y * S + S / 2 + 3, y);
-	fputs("</g>", f);
+	cm_style st = { .font_size = 8, .fill = pc(cm_palette_grid()) };
+	cm_scene_id(v->s, cm_scene_group(v->s, &st), "coords");
+	char t[16];
+	for (int x = 0; x < m->cols; x++) {
+		snprintf(t, sizeof t, "%d", x);
+		cm_scene_text(v->s, v->ox + x * S + S / 2, TITLE_H + 12, t, &(cm_style){ .anchor = CM_ANCHOR_MIDDLE });
+	}
+	for (int y = 0; y < m->rows; y++) {
+		snprintf(t, sizeof t, "%d", y);
+		cm_scene_text(v->s, COORD - 2, v->oy + y * S + S / 2 + 3, t, &(cm_style){ .anchor = CM_ANCHOR_END });
+	}
+	cm_scene_end(v->s);
 }
 
 static void followers(svg *v)
 {
 	if (!v->b)
 		return;
-	FILE *f = v->f;
 	const cm_follower *fl;
 	size_t n = cm_board_followers(v->b, &fl);
 	const cm_deck *dk = cm_board_deck(v->b);
-	fputs("<g id=\"followers\">", f);
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "followers");
 	for (size_t i = 0; i < n; i++) {
 		int t, r;
 		if (cm_board_tile_at(v->b, fl[i].x, fl[i].y, &t, &r) != 0)
@@ -885,9 +796,9 @@ static void followers(svg *v)
 			continue;
 		int ax, ay;
 		feature_anchor(&tt->features[fl[i].feature], r, &ax, &ay);
-		meeple(f, v->ox + fl[i].x * S + ax, v->oy + fl[i].y * S + ay, fl[i].player, fl[i].kind);
+		meeple(v, v->ox + fl[i].x * S + ax, v->oy + fl[i].y * S + ay, fl[i].player, fl[i].kind);
 	}
-	fputs("</g>", f);
+	cm_scene_end(v->s);
 }
 
 /* Squares never filled in the game: a cross, under the names. */
@@ -895,16 +806,15 @@ static void empties(svg *v)
 {
 	if (!v->b)
 		return;
-	FILE *f = v->f;
 	const cm_map *m = v->m;
-	fputs("<path id=\"empty\" d=\"", f);
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++)
 			if (cm_square_kind_playable(sq_at(v, x, y)->kind) && cm_board_tile_at(v->b, x, y, NULL, NULL) != 0)
-				fprintf(f, "M%d %dl12 12m0-12l-12 12", v->ox + x * S + S / 2 - 6, v->oy + y * S + S / 2 - 6);
-	fputs("\" fill=\"none\"", f);
-	col(f, "stroke", cm_palette_severity(CM_SEV_ERROR));
-	fputs(" stroke-width=\"1.5\" stroke-opacity=\"0.7\"/>", f);
+				cm_scene_path_add(v->s, "M%d %dl12 12m0-12l-12 12", v->ox + x * S + S / 2 - 6,
+				                  v->oy + y * S + S / 2 - 6);
+	cm_style st = line_st(CM_PAINT_NONE, cm_palette_severity(CM_SEV_ERROR), 150, 0, 0);
+	st.stroke_opacity = 70;
+	cm_scene_id(v->s, cm_scene_path_end(v->s, &st), "empty");
 }
 
 static int diag_on_grid(const svg *v, const cm_diag *g)
@@ -912,53 +822,54 @@ static int diag_on_grid(const svg *v, const cm_diag *g)
 	return g && cm_map_at(v->m, g->x, g->y) != NULL;
 }
 
+/* The frame of square s and its diagnostics: their indices, square, messages. */
+static void diag_frame(svg *v, int s)
+{
+	const cm_map *m = v->m;
+	const cm_diags *d = v->o->diags;
+	int x0 = v->ox + (s % m->cols) * S, y0 = v->oy + (s / m->cols) * S;
+	cm_severity worst = CM_SEV_NOTE;
+	int n = 0;
+	const cm_diag *first = cm_diags_get(d, (size_t)v->dg_first[s]);
+	sbuf ids = { 0 }, title = { 0 };
+	for (int i = v->dg_first[s]; i >= 0; i = v->dg_next[i]) {
+		const cm_diag *g = cm_diags_get(d, (size_t)i);
+		worst = g->severity > worst ? g->severity : worst;
+		sb_add(&ids, "%s%d", n ? " " : "", i);
+		sb_add(&title, "%s%s %s: %s", n ? "\n" : "", cm_severity_name(g->severity), g->rule ? g->rule : "",
+		       g->message ? g->message : "");
+		n++;
+	}
+	char sq[32];
+	snprintf(sq, sizeof sq, "%d,%d", s % m->cols, s / m->cols);
+	cm_node grp = cm_scene_group(v->s, NULL);
+	cm_scene_class(v->s, grp, "diag");
+	if (ids.oom || title.oom)
+		v->oom = 1;
+	cm_scene_data(v->s, grp, "d", ids.p ? ids.p : "");
+	cm_scene_data(v->s, grp, "sq", sq);
+	cm_scene_title(v->s, grp, title.p);
+	free(ids.p);
+	free(title.p);
+	cm_style st = line_st(CM_PAINT_NONE, cm_palette_severity(worst), 250, 0, 0);
+	cm_scene_rect(v->s, x0 + 1, y0 + 1, S - 2, S - 2, &st);
+	char id[32];
+	snprintf(id, sizeof id, "%s%s", first->rule ? first->rule : cm_severity_name(first->severity), n > 1 ? "+" : "");
+	cm_scene_text(v->s, x0 + 3, y0 + 8, id,
+	              &(cm_style){ .font_size = 6, .halo = WHITE, .halo_width = 150, .fill = pc(cm_palette_severity(worst)) });
+	cm_scene_end(v->s);
+}
+
 static void diag_frames(svg *v)
 {
 	if (!v->dg_first)
 		return;
-	FILE *f = v->f;
 	const cm_map *m = v->m;
-	const cm_diags *d = v->o->diags;
-	fputs("<g id=\"diagnostics\">", f);
-	for (int s = 0; s < m->cols * m->rows; s++) {
-		if (v->dg_first[s] < 0)
-			continue;
-		int x0 = v->ox + (s % m->cols) * S, y0 = v->oy + (s / m->cols) * S;
-		cm_severity worst = CM_SEV_NOTE;
-		int n = 0;
-		const cm_diag *first = cm_diags_get(d, (size_t)v->dg_first[s]);
-		fputs("<g class=\"diag\" data-d=\"", f);
-		for (int i = v->dg_first[s]; i >= 0; i = v->dg_next[i]) {
-			const cm_diag *g = cm_diags_get(d, (size_t)i);
-			worst = g->severity > worst ? g->severity : worst;
-			fprintf(f, "%s%d", n ? " " : "", i);
-			n++;
-		}
-		fprintf(f, "\" data-sq=\"%d,%d\"><title>", s % m->cols, s / m->cols);
-		n = 0;
-		for (int i = v->dg_first[s]; i >= 0; i = v->dg_next[i]) {
-			const cm_diag *g = cm_diags_get(d, (size_t)i);
-			fprintf(f, "%s%s ", n++ ? "\n" : "", cm_severity_name(g->severity));
-			cm__put_xml(f, g->rule ? g->rule : "");
-			fputs(": ", f);
-			cm__put_xml(f, g->message);
-		}
-		fprintf(f, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\"", x0 + 1, y0 + 1, S - 2,
-		        S - 2);
-		col(f, "stroke", cm_palette_severity(worst));
-		fputs(" stroke-width=\"2.5\"/>", f);
-		char id[32];
-		snprintf(id, sizeof id, "%s%s", first->rule ? first->rule : cm_severity_name(first->severity),
-		         n > 1 ? "+" : "");
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"6\" stroke=\"#ffffff\" stroke-width=\"1.5\" "
-		           "paint-order=\"stroke\"",
-		        x0 + 3, y0 + 8);
-		col(f, "fill", cm_palette_severity(worst));
-		fputs(">", f);
-		cm__put_xml(f, id);
-		fputs("</text></g>", f);
-	}
-	fputs("</g>", f);
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "diagnostics");
+	for (int s = 0; s < m->cols * m->rows; s++)
+		if (v->dg_first[s] >= 0)
+			diag_frame(v, s);
+	cm_scene_end(v->s);
 }
 
 /* ---- key, scores, diagnostics list ---- */
@@ -1036,119 +947,123 @@ static size_t key_entries(const svg *v, key_entry *out, size_t max)
 	return n;
 }
 
-static void key_entry_draw(svg *v, const key_entry *e, int x, int y)
+/* The symbol of a key entry of square kind k at (x, y). */
+static void key_square(svg *v, int k, int x, int y)
 {
-	FILE *f = v->f;
+	cm_style st = line_st(pc(cm_palette_square((cm_square_kind)k)), cm_palette_grid(), 50, 0, 0);
+	cm_scene_rect(v->s, x, y, 14, 14, &st);
+	if (k == CM_SQ_WAVES || k == CM_SQ_HALF)
+		cm_scene_rect(v->s, x, y, 14, 14,
+		              &(cm_style){ .fill = CM_PAINT_PATTERN(k == CM_SQ_WAVES ? PAT_WAVES : PAT_HALF) });
+	/* the kind's own marks over its colour */
+	if (k == CM_SQ_START) {
+		st = line_st(CM_PAINT_NONE, cm_palette_start_outline(), 200, 0, 0);
+		cm_scene_rect(v->s, x + 2, y + 2, 10, 10, &st);
+	} else if (k == CM_SQ_TOWN) {
+		house(v, x + 7, y + 2);
+	} else if (k == CM_SQ_LANDMARK) {
+		tower(v, x + 7, y + 2);
+	} else if (k == CM_SQ_BIGCITY) {
+		st = line_st(CM_PAINT_NONE, cm_palette_print(CM_PRINT_CITY), 250, 0, 0);
+		cm_scene_rect(v->s, x, y, 14, 14, &st);
+	} else if (k == CM_SQ_ISLAND) {
+		st = line_st(CM_PAINT_NONE, cm_palette_ferry(), 150, 3, 2);
+		cm_scene_rect(v->s, x, y, 14, 14, &st);
+	}
+}
+
+/* The symbol of key entry e at (x, y); its words in *label. */
+static void key_symbol(svg *v, const key_entry *e, int x, int y, char *buf, size_t n, const char **label)
+{
 	static const char *const kind_words[CM_SQ_KIND_COUNT] = {
 		"not printed (water, off the map)", "land", "start square (outlined)", "town", "big city (outlined)",
 		"waves", "landmark", "island (dashed outline)", "half square"
 	};
-	char buf[64];
-	const char *label = buf;
+	char d[128];
+	cm_style st;
 	switch (e->k) {
 	case K_SQUARE:
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\"", x, y);
-		col(f, "fill", cm_palette_square((cm_square_kind)e->arg));
-		col(f, "stroke", cm_palette_grid());
-		fputs(" stroke-width=\"0.5\"/>", f);
-		if (e->arg == CM_SQ_WAVES || e->arg == CM_SQ_HALF)
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"url(#cm-%s)\"/>", x, y,
-			        e->arg == CM_SQ_WAVES ? "waves" : "half");
-		/* the kind's own marks over its colour */
-		if (e->arg == CM_SQ_START) {
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"none\"", x + 2, y + 2);
-			col(f, "stroke", cm_palette_start_outline());
-			fputs(" stroke-width=\"2\"/>", f);
-		} else if (e->arg == CM_SQ_TOWN) {
-			house(f, x + 7, y + 2);
-		} else if (e->arg == CM_SQ_LANDMARK) {
-			tower(f, x + 7, y + 2);
-		} else if (e->arg == CM_SQ_BIGCITY) {
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"none\"", x, y);
-			col(f, "stroke", cm_palette_print(CM_PRINT_CITY));
-			fputs(" stroke-width=\"2.5\"/>", f);
-		} else if (e->arg == CM_SQ_ISLAND) {
-			fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"14\" fill=\"none\"", x, y);
-			col(f, "stroke", cm_palette_ferry());
-			fputs(" stroke-width=\"1.5\" stroke-dasharray=\"3 2\"/>", f);
-		}
-		label = kind_words[e->arg];
+		key_square(v, e->arg, x, y);
+		*label = kind_words[e->arg];
 		break;
 	case K_SEAM:
-		fprintf(f, "<path d=\"M%d %dv14\"", x + 7, y);
-		col(f, "stroke", cm_palette_text());
-		fputs(" stroke-width=\"1.5\" stroke-dasharray=\"2 3\"/>", f);
-		label = "seam of the combined halves";
+		snprintf(d, sizeof d, "M%d %dv14", x + 7, y);
+		st = line_st(0, cm_palette_text(), 150, 2, 3);
+		cm_scene_path(v->s, d, &st);
+		*label = "seam of the combined halves";
 		break;
 	case K_ROAD:
-		fprintf(f, "<path d=\"M%d %dh14\"", x, y + 7);
-		col(f, "stroke", cm_palette_grid());
-		fprintf(f, " stroke-width=\"6\"/><path d=\"M%d %dh14\"", x, y + 7);
-		col(f, "stroke", cm_palette_print(CM_PRINT_ROAD));
-		fputs(" stroke-width=\"3.5\"/>", f);
-		label = "edge print: road";
+		snprintf(d, sizeof d, "M%d %dh14", x, y + 7);
+		st = line_st(0, cm_palette_grid(), 600, 0, 0);
+		cm_scene_path(v->s, d, &st);
+		st = line_st(0, cm_palette_print(CM_PRINT_ROAD), 350, 0, 0);
+		cm_scene_path(v->s, d, &st);
+		*label = "edge print: road";
 		break;
 	case K_CITY:
-		fprintf(f, "<path d=\"M%d %dQ%d %d %d %dz\"", x, y + 14, x + 7, y - 2, x + 14, y + 14);
-		col(f, "fill", cm_palette_print(CM_PRINT_CITY));
-		fputs("/>", f);
-		label = "edge print: city";
+		snprintf(d, sizeof d, "M%d %dQ%d %d %d %dz", x, y + 14, x + 7, y - 2, x + 14, y + 14);
+		st = fill_st(cm_palette_print(CM_PRINT_CITY));
+		cm_scene_path(v->s, d, &st);
+		*label = "edge print: city";
 		break;
 	case K_NEUTRAL:
-		fprintf(f, "<path d=\"M%d %dh14\"", x, y + 7);
-		col(f, "stroke", cm_palette_print(CM_PRINT_NEUTRAL));
-		fputs(" stroke-width=\"1.5\" stroke-dasharray=\"3 2\"/>", f);
-		label = "edge print: neutral";
+		snprintf(d, sizeof d, "M%d %dh14", x, y + 7);
+		st = line_st(0, cm_palette_print(CM_PRINT_NEUTRAL), 150, 3, 2);
+		cm_scene_path(v->s, d, &st);
+		*label = "edge print: neutral";
 		break;
-	case K_ARMS: shield(f, x + 3, y + 2); label = "coat of arms"; break;
+	case K_ARMS: cm__scene_shield(v->s, x + 3, y + 2); *label = "coat of arms"; break;
 	case K_FERRY:
-		fprintf(f, "<path d=\"M%d %dq7-8 14 0\" fill=\"none\"", x, y + 10);
-		col(f, "stroke", cm_palette_ferry());
-		fputs(" stroke-width=\"2\" stroke-dasharray=\"5 3\"/>", f);
-		label = "ferry route";
+		snprintf(d, sizeof d, "M%d %dq7-8 14 0", x, y + 10);
+		st = line_st(CM_PAINT_NONE, cm_palette_ferry(), 200, 5, 3);
+		cm_scene_path(v->s, d, &st);
+		*label = "ferry route";
 		break;
 	case K_MARKER:
-		marker_symbol(f, x + 7, y + 7, (size_t)e->arg);
-		label = v->mk[e->arg];
+		marker_symbol(v, x + 7, y + 7, (size_t)e->arg);
+		*label = v->mk[e->arg];
 		break;
 	case K_SEVERITY:
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"13\" height=\"13\" fill=\"none\"", x + 1, y + 1);
-		col(f, "stroke", cm_palette_severity((cm_severity)e->arg));
-		fputs(" stroke-width=\"2.5\"/>", f);
-		snprintf(buf, sizeof buf, "%s (check id in the corner)", cm_severity_name((cm_severity)e->arg));
+		st = line_st(CM_PAINT_NONE, cm_palette_severity((cm_severity)e->arg), 250, 0, 0);
+		cm_scene_rect(v->s, x + 1, y + 1, 13, 13, &st);
+		snprintf(buf, n, "%s (check id in the corner)", cm_severity_name((cm_severity)e->arg));
 		break;
 	case K_PLAYER:
-		meeple(f, x + 7, y + 8, e->arg, CM_FOLLOWER_MEEPLE);
-		snprintf(buf, sizeof buf, "player %d", e->arg + 1);
+		meeple(v, x + 7, y + 8, e->arg, CM_FOLLOWER_MEEPLE);
+		snprintf(buf, n, "player %d", e->arg + 1);
 		break;
 	case K_EMPTY:
-		fprintf(f, "<path d=\"M%d %dl12 12m0-12l-12 12\"", x + 1, y + 1);
-		col(f, "stroke", cm_palette_severity(CM_SEV_ERROR));
-		fputs(" stroke-width=\"1.5\"/>", f);
-		label = "never filled in this game";
+		snprintf(d, sizeof d, "M%d %dl12 12m0-12l-12 12", x + 1, y + 1);
+		st = line_st(0, cm_palette_severity(CM_SEV_ERROR), 150, 0, 0);
+		cm_scene_path(v->s, d, &st);
+		*label = "never filled in this game";
 		break;
 	}
+}
+
+static void key_entry_draw(svg *v, const key_entry *e, int x, int y)
+{
+	char buf[64];
+	const char *label = buf;
+	key_symbol(v, e, x, y, buf, sizeof buf, &label);
 	/* key texts are cut to their column, the whole text in a <title> */
 	long room = (KEY_COL - 24) * 100L;
 	if (cm__text_width(label, 10) <= room) {
-		text(f, x + 20, y + 11, 10, "start", NULL, label);
-	} else {
-		cm__label l;
-		if (cm__label_fit(label, KEY_COL - 24, 12, 10, 7, &l)) {
-			v->oom = 1;
-			return;
-		}
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"%d\"><title>", x + 20, y + 11, l.font);
-		cm__put_xml(f, label);
-		fputs("</title>", f);
-		cm__put_xml(f, l.line[0]);
-		if (l.lines == 2) {
-			fputs(" ", f);
-			cm__put_xml(f, l.line[1]);
-		}
-		fputs("</text>", f);
-		cm__label_clear(&l);
+		text(v, x + 20, y + 11, 10, CM_ANCHOR_START, NULL, label);
+		return;
 	}
+	cm__label l;
+	if (cm__label_fit(label, KEY_COL - 24, 12, 10, 7, &l)) {
+		v->oom = 1;
+		return;
+	}
+	char *t = l.lines == 2 ? cm_asprintf("%s %s", l.line[0], l.line[1]) : NULL;
+	if (l.lines == 2 && !t)
+		v->oom = 1;
+	cm_node n = cm_scene_text(v->s, x + 20, y + 11, t ? t : l.line[0], &(cm_style){ .font_size = l.font });
+	cm_scene_title(v->s, n, label);
+	free(t);
+	cm__label_clear(&l);
 }
 
 static int key_height(size_t n, int w)
@@ -1159,9 +1074,14 @@ static int key_height(size_t n, int w)
 	return 18 + (int)((n + (size_t)cols - 1) / (size_t)cols) * KEY_ROW;
 }
 
+/* A heading of a block below the map. */
+static void heading(svg *v, int y, const char *s)
+{
+	cm_scene_text(v->s, COORD, y + 11, s, &(cm_style){ .font_size = 11, .bold = 1 });
+}
+
 static void key(svg *v, int y)
 {
-	FILE *f = v->f;
 	size_t n = key_entries(v, NULL, 0);
 	key_entry *e = malloc((n + 1) * sizeof *e);
 	if (!e) {
@@ -1172,10 +1092,11 @@ static void key(svg *v, int y)
 	int cols = (v->w - 2 * COORD) / KEY_COL;
 	if (cols < 1)
 		cols = 1;
-	fprintf(f, "<g id=\"key\"><text x=\"%d\" y=\"%d\" font-size=\"11\" font-weight=\"bold\">Key</text>", COORD, y + 11);
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "key");
+	heading(v, y, "Key");
 	for (size_t i = 0; i < n; i++)
 		key_entry_draw(v, &e[i], COORD + (int)(i % (size_t)cols) * KEY_COL, y + 18 + (int)(i / (size_t)cols) * KEY_ROW);
-	fputs("</g>", f);
+	cm_scene_end(v->s);
 	free(e);
 }
 
@@ -1184,12 +1105,21 @@ static int scores_height(const svg *v)
 	return v->b ? 18 + (cm_board_players(v->b) + 1) * LINE_H + 6 : 0;
 }
 
+/* A number of the score table. */
+static void score_cell(svg *v, int x, int y, long value, int bold, const char *cls)
+{
+	char t[32];
+	snprintf(t, sizeof t, "%ld", value);
+	cm_node n = cm_scene_text(v->s, x, y, t, &(cm_style){ .font_size = 9, .bold = bold, .anchor = CM_ANCHOR_END });
+	if (cls)
+		cm_scene_class(v->s, n, cls);
+}
+
 /* The final scores: per player the points by kind and in all. */
 static void scores(svg *v, int y)
 {
 	if (!v->b)
 		return;
-	FILE *f = v->f;
 	int np = cm_board_players(v->b);
 	long pts[CM_MAX_PLAYERS][CM_FEAT_KIND_COUNT + 1];
 	memset(pts, 0, sizeof pts);
@@ -1203,28 +1133,27 @@ static void scores(svg *v, int y)
 	}
 	static const char *const head[] = { "player", "road", "city", "field", "monastery", "garden", "abbey", "other",
 		                             "score" };
-	fprintf(f, "<g id=\"scores\"><text x=\"%d\" y=\"%d\" font-size=\"11\" font-weight=\"bold\">Final scores (game "
-	           "seed %llu)</text>",
-	        COORD, y + 11, (unsigned long long)v->o->game->seed);
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "scores");
+	char t[64];
+	snprintf(t, sizeof t, "Final scores (game seed %llu)", (unsigned long long)v->o->game->seed);
+	heading(v, y, t);
 	int cx[9];
 	for (int c = 0; c < 9; c++)
 		cx[c] = COORD + 60 + c * 62;
 	cx[0] = COORD;
 	for (int c = 0; c < 9; c++)
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"%s\">%s</text>",
-		        c ? cx[c] : cx[0], y + 18 + LINE_H - 3, c ? "end" : "start", head[c]);
+		cm_scene_text(v->s, c ? cx[c] : cx[0], y + 18 + LINE_H - 3, head[c],
+		              &(cm_style){ .font_size = 9, .bold = 1, .anchor = c ? CM_ANCHOR_END : CM_ANCHOR_START });
 	for (int p = 0; p < np; p++) {
 		int ry = y + 18 + (p + 2) * LINE_H - 3;
-		meeple(f, cx[0] + 6, ry - 5, p, CM_FOLLOWER_MEEPLE);
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"9\">player %d</text>", cx[0] + 16, ry, p + 1);
+		meeple(v, cx[0] + 6, ry - 5, p, CM_FOLLOWER_MEEPLE);
+		snprintf(t, sizeof t, "player %d", p + 1);
+		cm_scene_text(v->s, cx[0] + 16, ry, t, &(cm_style){ .font_size = 9 });
 		for (int k = 0; k <= CM_FEAT_KIND_COUNT; k++)
-			fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"9\" text-anchor=\"end\">%ld</text>", cx[k + 1], ry,
-			        pts[p][k]);
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"end\" "
-		           "class=\"score\">%d</text>",
-		        cx[8], ry, cm_board_score(v->b, p));
+			score_cell(v, cx[k + 1], ry, pts[p][k], 0, NULL);
+		score_cell(v, cx[8], ry, cm_board_score(v->b, p), 1, "score");
 	}
-	fputs("</g>", f);
+	cm_scene_end(v->s);
 }
 
 static int list_height(const svg *v)
@@ -1237,10 +1166,9 @@ static void diag_list(svg *v, int y)
 {
 	if (!list_height(v))
 		return;
-	FILE *f = v->f;
 	const cm_diags *d = v->o->diags;
-	fprintf(f, "<g id=\"diaglist\"><text x=\"%d\" y=\"%d\" font-size=\"11\" font-weight=\"bold\">Diagnostics</text>",
-	        COORD, y + 11);
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "diaglist");
+	heading(v, y, "Diagnostics");
 	for (size_t i = 0; i < v->n_dg; i++) {
 		const cm_diag *g = cm_diags_get(d, i);
 		char *line;
@@ -1250,33 +1178,21 @@ static void diag_list(svg *v, int y)
 		else
 			line = cm_asprintf("%s %s: %s", cm_severity_name(g->severity), g->rule ? g->rule : "",
 			                   g->message ? g->message : "");
-		if (!line) {
-			v->oom = 1;
-			return;
-		}
-		int ty = y + 18 + (int)(i + 1) * LINE_H - 3;
-		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"9\"", COORD, ty);
-		col(f, "fill", cm_palette_severity(g->severity));
-		fputs(">", f);
 		cm__label l;
-		if (cm__label_fit(line, v->w - 2 * COORD, 10, 9, 9, &l)) {
+		if (!line || cm__label_fit(line, v->w - 2 * COORD, 10, 9, 9, &l)) {
 			v->oom = 1;
 			free(line);
-			return;
+			break;
 		}
-		if (l.abbreviated) {
-			fputs("<title>", f);
-			cm__put_xml(f, line);
-			fputs("</title>", f);
-			cm__put_xml(f, l.line[0]);
-		} else {
-			cm__put_xml(f, line);
-		}
-		fputs("</text>", f);
+		int ty = y + 18 + (int)(i + 1) * LINE_H - 3;
+		cm_node n = cm_scene_text(v->s, COORD, ty, l.abbreviated ? l.line[0] : line,
+		                          &(cm_style){ .font_size = 9, .fill = pc(cm_palette_severity(g->severity)) });
+		if (l.abbreviated)
+			cm_scene_title(v->s, n, line);
 		cm__label_clear(&l);
 		free(line);
 	}
-	fputs("</g>", f);
+	cm_scene_end(v->s);
 }
 
 /* ---- the title line ---- */
@@ -1369,12 +1285,77 @@ static int build_index(svg *v)
 	return 0;
 }
 
-int cm__svg_write(FILE *f, const cm_map *m, const cm_render_opts *o, int html, cm__svg_geom *g)
+/* The layers of the picture, in drawing order; a break between layers
+ * where the SVG has a newline. */
+static void layers(svg *v, const char *name, const char *tl, int key_y, int score_y, int list_y)
 {
-	svg v = { .f = f, .m = m, .o = o, .html = html };
+	cm_scene *s = v->s;
+	const cm_map *m = v->m;
+	cm_scene_break(s);
+	cm_scene_rect(s, 0, 0, v->w, v->h, &(cm_style){ .fill = WHITE });
+	cm_scene_break(s);
+	cm_style st = fill_st(cm_palette_square(CM_SQ_NONE));
+	cm_scene_rect(s, v->ox, v->oy, m->cols * S, m->rows * S, &st);
+	cm_scene_break(s);
+	cm_scene_id(s, cm_scene_text(s, COORD, 18, name, &(cm_style){ .font_size = 15, .bold = 1 }), "map-name");
+	cm_scene_id(s, cm_scene_text(s, COORD, 36, tl, &(cm_style){ .font_size = 10 }), "title-line");
+	cm_scene_break(s);
+	squares(v);
+	cm_scene_break(s);
+	outline(v, "islands", in_island, 0, cm_palette_ferry(), 1, 150);
+	bigcities(v);
+	cm_scene_break(s);
+	game_tiles(v);
+	grid(v);
+	seam(v);
+	cm_scene_break(s);
+	if (v->o->flags & CM_RENDER_FEATURES) {
+		starts(v);
+		prints(v);
+		cm_scene_break(s);
+		ferries(v);
+		cm_scene_break(s);
+	}
+	empties(v);
+	square_words(v);
+	cm_scene_break(s);
+	coords(v);
+	cm_scene_break(s);
+	followers(v);
+	diag_frames(v);
+	cm_scene_break(s);
+	key(v, key_y);
+	cm_scene_break(s);
+	scores(v, score_y);
+	diag_list(v, list_y);
+	if (v->html) { /* the square under the pointer, the selected diagnostic's square */
+		cm_scene_break(s);
+		cm_scene_id(s, cm_scene_rect(s, 0, 0, S, S,
+		                             &(cm_style){ .fill = CM_PAINT_NONE, .stroke = BLACK, .stroke_width = 200, .overlay = 1 }),
+		            "cm-hover");
+		cm_scene_id(s, cm_scene_rect(s, 0, 0, S, S,
+		                             &(cm_style){ .fill = CM_PAINT_RGB(255, 255, 0), .fill_opacity = 35, .stroke = BLACK,
+		                                          .stroke_width = 300, .overlay = 1 }),
+		            "cm-hl");
+	}
+}
+
+static void root_data(cm_scene *s, const char *name, int value)
+{
+	char t[16];
+	snprintf(t, sizeof t, "%d", value);
+	cm_scene_data(s, CM_NODE_ROOT, name, t);
+}
+
+int cm__map_scene(const cm_map *m, const cm_render_opts *o, int html, cm__svg_geom *g, cm_scene **out)
+{
+	svg v = { .m = m, .o = o, .html = html };
+	*out = NULL;
 	if (o->game && o->game->board && cm_board_map(o->game->board) == m)
 		v.b = o->game->board;
-	int rc = collect_markers(&v);
+	int rc = cm_scene_new(&v.s);
+	if (!rc)
+		rc = collect_markers(&v);
 	if (!rc)
 		rc = build_index(&v);
 	char *tl = rc ? NULL : title_line(&v);
@@ -1398,71 +1379,20 @@ int cm__svg_write(FILE *f, const cm_map *m, const cm_render_opts *o, int html, c
 	int score_y = key_y + key_height(nk, v.w) + 8;
 	int list_y = score_y + scores_height(&v);
 	v.h = list_y + list_height(&v) + 8;
-	g->ox = v.ox;
-	g->oy = v.oy;
-	g->w = v.w;
-	g->h = v.h;
-	g->key_y = key_y;
 	int scale = o->scale > 0 ? o->scale : S;
-	if (!html)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f,
-	        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" id=\"cm-map\" width=\"%ld\" height=\"%ld\" "
-	        "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"10\" data-cols=\"%d\" data-rows=\"%d\" "
-	        "data-cell=\"%d\" data-ox=\"%d\" data-oy=\"%d\">\n<title>",
-	        (long)v.w * scale / S, (long)v.h * scale / S, v.w, v.h, m->cols, m->rows, S, v.ox, v.oy);
-	cm__put_xml(f, name);
-	fputs("</title>\n<desc>", f);
-	cm__put_xml(f, tl);
-	fputs("</desc>\n", f);
+	*g = (cm__svg_geom){ .ox = v.ox, .oy = v.oy, .w = v.w, .h = v.h, .key_y = key_y,
+		             .disp_w = (long)v.w * scale / S, .disp_h = (long)v.h * scale / S };
+	cm_scene_set_size(v.s, v.w, v.h);
+	cm_scene_set_title(v.s, name, tl);
+	cm_scene_id(v.s, CM_NODE_ROOT, "cm-map");
+	root_data(v.s, "cols", m->cols);
+	root_data(v.s, "rows", m->rows);
+	root_data(v.s, "cell", S);
+	root_data(v.s, "ox", v.ox);
+	root_data(v.s, "oy", v.oy);
 	defs(&v);
-	fprintf(f, "\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", v.w, v.h);
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"", v.ox, v.oy, m->cols * S, m->rows * S);
-	col(f, "fill", cm_palette_square(CM_SQ_NONE));
-	fputs("/>\n", f);
-	fprintf(f, "<text x=\"%d\" y=\"18\" font-size=\"15\" font-weight=\"bold\" id=\"map-name\">", COORD);
-	cm__put_xml(f, name);
-	fputs("</text>", f);
-	fprintf(f, "<text x=\"%d\" y=\"36\" font-size=\"10\" id=\"title-line\">", COORD);
-	cm__put_xml(f, tl);
-	fputs("</text>\n", f);
-	squares(&v);
-	fputs("\n", f);
-	outline(&v, "islands", in_island, 0, cm_palette_ferry(), "3 2", "1.5");
-	bigcities(&v);
-	fputs("\n", f);
-	game_tiles(&v);
-	grid(&v);
-	seam(&v);
-	fputs("\n", f);
-	if (o->flags & CM_RENDER_FEATURES) {
-		starts(&v);
-		prints(&v);
-		fputs("\n", f);
-		ferries(&v);
-		fputs("\n", f);
-	}
-	empties(&v);
-	square_words(&v);
-	fputs("\n", f);
-	coords(&v);
-	fputs("\n", f);
-	followers(&v);
-	diag_frames(&v);
-	fputs("\n", f);
-	key(&v, key_y);
-	fputs("\n", f);
-	scores(&v, score_y);
-	diag_list(&v, list_y);
-	if (html)
-		fprintf(f, "\n<rect id=\"cm-hover\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000000\" "
-		           "stroke-width=\"2\" visibility=\"hidden\" pointer-events=\"none\"/>"
-		           "<rect id=\"cm-hl\" width=\"%d\" height=\"%d\" fill=\"#ffff00\" fill-opacity=\"0.35\" "
-		           "stroke=\"#000000\" stroke-width=\"3\" visibility=\"hidden\" pointer-events=\"none\"/>",
-		        S, S, S, S);
-	fputs("\n</svg>\n", f);
-	if (v.oom)
-		rc = CM_ENOMEM;
+	layers(&v, name, tl, key_y, score_y, list_y);
+	rc = v.oom ? CM_ENOMEM : cm_scene_error(v.s);
 out:
 	free(tl);
 	free(v.mk);
@@ -1470,24 +1400,25 @@ out:
 	free(v.dg_next);
 	free(v.it_first);
 	free(v.it_next);
+	if (rc)
+		cm_scene_free(v.s);
+	else
+		*out = v.s;
 	return rc;
-}
-
-typedef struct {
-	const cm_map *m;
-	const cm_render_opts *o;
-} svg_job;
-
-static int write_svg(FILE *f, void *arg)
-{
-	const svg_job *j = arg;
-	cm__svg_geom g;
-	int rc = cm__svg_write(f, j->m, j->o, 0, &g);
-	return rc ? rc : ferror(f) ? CM_EIO : 0;
 }
 
 int cm__render_svg(const cm_map *m, const cm_render_opts *o, const char *out, cm_diags *d)
 {
-	svg_job j = { m, o };
-	return cm_write_to(out, write_svg, &j, d);
+	cm_scene *s;
+	cm__svg_geom g;
+	int rc = cm__map_scene(m, o, 0, &g, &s);
+	if (rc)
+		return rc;
+	cm_scene_opts so;
+	cm_scene_opts_init(&so);
+	so.svg_w = (int)g.disp_w;
+	so.svg_h = (int)g.disp_h;
+	rc = cm_scene_write(s, &so, out, d);
+	cm_scene_free(s);
+	return rc;
 }

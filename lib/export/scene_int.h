@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* scene_int.h: the scene's storage (carcamap/scene.h), shared by its
+ * builder and its writers (scene.c):
+ * nodes in one array linked as a tree, styles stored once each, strings
+ * in one arena. */
+#ifndef CM_SCENE_INT_H
+#define CM_SCENE_INT_H
+
+#include <stdio.h>
+#include "carcamap/scene.h"
+
+enum { SN_GROUP, SN_RECT, SN_CIRCLE, SN_PATH, SN_TEXT, SN_BREAK, SN_PATTERN };
+
+typedef struct {
+	uint8_t kind;
+	uint8_t has_xf;     /* group: translated by (a, b) */
+	uint32_t style;     /* index into styles (0: nothing set) */
+	uint32_t next;      /* next sibling, or CM_NODE_NONE */
+	uint32_t child;     /* group: first child, or CM_NODE_NONE */
+	int32_t a, b, c, d; /* rect x y w h; circle cx cy r100; text x y; group tx ty;
+	                     * pattern w h */
+	uint32_t str;       /* path data, text: arena offset (0: none) */
+	uint32_t meta;      /* index into metas (0: none) */
+} cm__snode;
+
+typedef struct {
+	uint32_t id, cls, title, line2; /* arena offsets, 0 none */
+	uint32_t data;      /* "name\0value\0...\0\0" in the arena, 0 none */
+	int dy;             /* text: the second line's offset */
+} cm__smeta;
+
+struct cm_scene {
+	cm__snode *n;
+	size_t nn, cap_n;
+	cm__smeta *meta;
+	size_t nmeta, cap_meta;
+	cm_style *st;
+	size_t nst, cap_st;
+	uint32_t *st_hash;  /* open addressing over styles: index + 1, 0 empty */
+	size_t hash_cap;
+	char *arena;
+	size_t na, cap_a;
+	char *pend;         /* path data being added */
+	size_t npend, cap_pend;
+	uint32_t stack[16]; /* open groups */
+	uint32_t last[16];  /* their last child */
+	int depth;
+	uint32_t *pat;      /* pattern nodes */
+	size_t npat, cap_pat;
+	int w, h;
+	uint32_t title, desc;
+	int oom;
+};
+
+static inline const char *cm__sstr(const cm_scene *s, uint32_t off)
+{
+	return off ? s->arena + off : NULL;
+}
+static inline const cm__smeta *cm__snode_meta(const cm_scene *s, const cm__snode *n)
+{
+	return n->meta ? &s->meta[n->meta] : NULL;
+}
+
+/* The tile of cm_scene_tile; feature(arg, fi) (when not NULL) opens a group
+ * around feature fi and returns 1 (closed by the caller), or returns 0, and
+ * fields are then drawn as their slots' triangles. */
+cm_node cm__scene_tile(cm_scene *s, int x, int y, const cm_tile_type *t, int r, int (*feature)(void *, int),
+                       void *arg);
+
+/* A coat of arms, 8 wide and 9 high, its top-left corner at (x, y). */
+void cm__scene_shield(cm_scene *s, int x, int y);
+
+/* Writes the scene as an <svg> element (with an XML declaration when
+ * standalone). Write errors are the caller's (ferror). */
+void cm__scene_svg(const cm_scene *s, FILE *f, const cm_scene_opts *o, int standalone);
+
+#endif

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* test_scene.c: the scene (carcamap/scene.h): what the builder stores and
+ * the SVG writer writes, byte for byte (attribute order, inherited styles,
+ * metadata, patterns, escaping), and a tile drawn from its features. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "carcamap/scene.h"
+#include "util_files.h"
+#include "util_model.h"
+
+static char *svg_of(const cm_scene *s)
+{
+	char path[] = "/tmp/cm_scene_XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_scene_opts o;
+	cm_scene_opts_init(&o);
+	assert_int_equal(cm_scene_write(s, &o, path, d), 0);
+	assert_int_equal(cm_diags_count(d), 0);
+	cm_diags_free(d);
+	char *text = util_read_file(path, NULL);
+	unlink(path);
+	return text;
+}
+
+static void test_scene__svg_bytes(void **state)
+{
+	(void)state;
+	cm_scene *s;
+	assert_int_equal(cm_scene_new(&s), 0);
+	cm_scene_set_size(s, 100, 50);
+	cm_scene_set_title(s, "A & B", "desc");
+	cm_scene_id(s, CM_NODE_ROOT, "root");
+	cm_scene_data(s, CM_NODE_ROOT, "cols", "3");
+	int p = cm_scene_pattern_begin(s, "pat", 8, 8);
+	cm_scene_path(s, "M0 8L8 0", &(cm_style){ .stroke = CM_PAINT_RGB(1, 2, 3), .stroke_width = 100 });
+	cm_scene_pattern_end(s);
+	cm_style gs = { .halo = CM_PAINT_RGB(255, 255, 255), .halo_width = 200, .halo_round = 1,
+		        .fill = CM_PAINT_RGB(0, 0, 0) };
+	cm_node g = cm_scene_group(s, &gs);
+	cm_scene_id(s, g, "names");
+	cm_scene_data(s, g, "d", "1 2");
+	cm_scene_data(s, g, "sq", "3,4");
+	cm_scene_rect(s, 0, 0, 10, 10, &(cm_style){ .fill = CM_PAINT_PATTERN(p) });
+	cm_scene_rect(s, 1, 2, 3, 4, &(cm_style){ .fill = CM_PAINT_NONE, .stroke = CM_PAINT_RGB(0xab, 0, 0xff),
+	                                          .stroke_width = 250, .stroke_opacity = 35, .dash = { 3, 2 } });
+	cm_node t = cm_scene_text(s, 5, 6, "x<y", &(cm_style){ .font_size = 9, .bold = 1, .anchor = CM_ANCHOR_MIDDLE });
+	cm_scene_class(s, t, "name");
+	cm_scene_title(s, t, "x<y whole");
+	cm_scene_text_line2(s, t, 10, "two");
+	cm_scene_end(s);
+	cm_scene_break(s);
+	cm_scene_path_add(s, "M%d %d", 1, 2);
+	cm_scene_path_add(s, "h%d", 3);
+	cm_scene_path_end(s, NULL);
+	cm_scene_circle(s, 7, 8, 450, &(cm_style){ .fill = CM_PAINT_RGB(0x10, 0x20, 0x30) });
+	assert_int_equal(cm_scene_error(s), 0);
+	char *svg = svg_of(s);
+	assert_string_equal(svg,
+	                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	                    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" id=\"root\" width=\"100\" "
+	                    "height=\"50\" viewBox=\"0 0 100 50\" font-family=\"sans-serif\" font-size=\"10\" "
+	                    "data-cols=\"3\">\n<title>A &amp; B</title>\n<desc>desc</desc>\n"
+	                    "<defs><pattern id=\"pat\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\">"
+	                    "<path d=\"M0 8L8 0\" stroke=\"#010203\" stroke-width=\"1\"/></pattern></defs>"
+	                    "<g id=\"names\" data-d=\"1 2\" data-sq=\"3,4\" stroke=\"#ffffff\" stroke-width=\"2\" "
+	                    "stroke-linejoin=\"round\" paint-order=\"stroke\" fill=\"#000000\">"
+	                    "<rect width=\"10\" height=\"10\" fill=\"url(#pat)\"/>"
+	                    "<rect x=\"1\" y=\"2\" width=\"3\" height=\"4\" fill=\"none\" stroke=\"#ab00ff\" "
+	                    "stroke-width=\"2.5\" stroke-opacity=\"0.35\" stroke-dasharray=\"3 2\"/>"
+	                    "<text x=\"5\" y=\"6\" font-size=\"9\" font-weight=\"bold\" text-anchor=\"middle\" "
+	                    "class=\"name\"><title>x&lt;y whole</title>x&lt;y<tspan x=\"5\" dy=\"10\">two</tspan></text>"
+	                    "</g>\n<path d=\"M1 2h3\"/><circle cx=\"7\" cy=\"8\" r=\"4.5\" fill=\"#102030\"/>\n</svg>\n");
+	free(svg);
+	cm_scene_free(s);
+	cm_scene_free(NULL);
+}
+
+/* A city cap with a road: a translated group with the field, the city and
+ * its arms, the road (dark under light) and no field triangles. */
+static void test_scene__tile_from_features(void **state)
+{
+	(void)state;
+	cm_tileset *ts = util_tileset_new("t", "t", true, 1, 1, 1);
+	cm_tile_type *tt = util_tile_add(ts, "cap", 1, 1, 1);
+	cm_feature *c = util_feature_add(tt, CM_FEAT_CITY, "c", CM_SIDE_SLOTS(CM_N));
+	c->arms = 1;
+	util_feature_add(tt, CM_FEAT_ROAD, "r", CM_SIDE_MID(CM_E) | CM_SIDE_MID(CM_W));
+	util_feature_add(tt, CM_FEAT_FIELD, "f", CM_SLOTS_ALL & ~CM_SIDE_SLOTS(CM_N) & ~CM_SIDE_MID(CM_E) &
+	                                             ~CM_SIDE_MID(CM_W));
+	cm_scene *s;
+	assert_int_equal(cm_scene_new(&s), 0);
+	cm_scene_set_size(s, 36, 36);
+	cm_scene_tile(s, 36, 72, tt, 1);
+	char *svg = svg_of(s);
+	assert_non_null(strstr(svg, "<g transform=\"translate(36 72)\"><rect width=\"36\" height=\"36\""));
+	/* turned once: the city is on the east side, the road runs north-south */
+	assert_non_null(strstr(svg, "<path d=\"M36 0L36 36Q12 18 36 0z\""));
+	assert_non_null(strstr(svg, "<path d=\"M18 0Q18 18 18 36\" fill=\"none\""));
+	assert_null(strstr(svg, "L18 18z")); /* no field triangles */
+	free(svg);
+	cm_scene_free(s);
+	cm_tileset_free(ts);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scene__svg_bytes),
+		cmocka_unit_test(test_scene__tile_from_features),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
