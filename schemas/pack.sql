@@ -228,3 +228,16 @@ CREATE TABLE map_binary (
 	data BLOB NOT NULL,
 	PRIMARY KEY (map_id, format_version)
 ) STRICT;
+
+-- Prints on a tile type that the rules ignore (a mini's gold mine, mage's
+-- hat, robber or crop circle; schemas/tileset.md "Markers"), in file order.
+-- Added to format 4 without a version bump, as map_about was to format 1:
+-- a pack written before it lacks the table and reads as tiles without.
+CREATE TABLE tile_markers (
+	tileset_id TEXT NOT NULL,
+	tile_seq INTEGER NOT NULL,
+	seq INTEGER NOT NULL,
+	text TEXT NOT NULL,
+	PRIMARY KEY (tileset_id, tile_seq, seq),
+	FOREIGN KEY (tileset_id, tile_seq) REFERENCES tile_types (tileset_id, seq)
+) STRICT;

@@ -24,7 +24,8 @@ static void usage(FILE *f)
 	        "For a tile set, lists the tiles: for each tile its id, its copies per\n"
 	        "edition (C1, C2, C3), its edges north, east, south, west, its features\n"
 	        "(kind, id, slots, coats of arms, inn, cathedral, trade good, the cities a\n"
-	        "field touches) and the contacts between them; then the totals of drawn\n"
+	        "field touches), the contacts between them and its markers (prints the\n"
+	        "rules ignore, such as a mini's symbol); then the totals of drawn\n"
 	        "tiles (abbey tiles are dealt, not drawn, and left out). The file is\n"
 	        "checked first: with errors nothing is listed.\n"
 	        "\n"
@@ -130,6 +131,8 @@ static void print_tileset(const cm_tileset *ts)
 			print_ids(t, t->contacts[c]);
 			printf("\n");
 		}
+		for (size_t k = 0; k < t->n_markers; k++)
+			printf("    marker    %s\n", E(t->markers[k]));
 	}
 	int sums[CM_EDITION_COUNT];
 	for (int e = 0; e < CM_EDITION_COUNT; e++)

@@ -477,6 +477,13 @@ static void json_deck(cm_json *j, const cm_map *m, const cm_export_deck *dk)
 			json_editions(j, "counts", t->count);
 			kint(j, "in_deck", cm_export_in_deck(m, dk, si, ti));
 			json_shape(j, t);
+			if (t->n_markers) { /* only when there are: decks without keep their bytes */
+				cm_json_key(j, "markers");
+				cm_json_arr_begin(j);
+				for (size_t k = 0; k < t->n_markers; k++)
+					cm_json_str(j, t->markers[k]);
+				cm_json_arr_end(j);
+			}
 			cm_json_obj_end(j);
 		}
 		cm_json_arr_end(j);

@@ -508,9 +508,20 @@ static void h2_tile(hasher2 *h, const cm_tile_type *t)
 		h2_code(h, h->good, N_GOODS, (unsigned)f->good);
 		h2_int(&h->h, (long long)f->touches);
 	}
-	h2_int(&h->h, (long long)t->n_contacts);
+	/* a tile with markers says so by a negative count, -(contacts + 1),
+	 * and its markers follow the contacts: a tile without any hashes as
+	 * it did before markers existed (schemas/pack.md) */
+	if (t->n_markers)
+		h2_int(&h->h, -(long long)t->n_contacts - 1);
+	else
+		h2_int(&h->h, (long long)t->n_contacts);
 	for (size_t i = 0; i < t->n_contacts; i++)
 		h2_int(&h->h, (long long)t->contacts[i]);
+	if (t->n_markers) {
+		h2_int(&h->h, (long long)t->n_markers);
+		for (size_t i = 0; i < t->n_markers; i++)
+			h2_str(&h->h, t->markers[i]);
+	}
 }
 
 /* Items 1 to 6: everything before the squares. */
@@ -828,7 +839,7 @@ static const char *pack_sql(void)
 
 enum {
 	S_META, S_SET, S_TILE, S_FEAT, S_CONTACT, S_MAP, S_ISLAND, S_BIGCITY, S_SQUARE, S_MARKER,
-	S_PRINT, S_PIECE, S_PFEAT, S_PCONTACT, S_FERRY, S_DECK, S_ABOUT, S_GRID, S_COUNT
+	S_PRINT, S_PIECE, S_PFEAT, S_PCONTACT, S_FERRY, S_DECK, S_ABOUT, S_GRID, S_TMARKER, S_COUNT
 };
 static const char *const insert_sql[S_COUNT] = {
 	"INSERT INTO pack_meta (key, value) VALUES (?,?)",
@@ -856,6 +867,7 @@ static const char *const insert_sql[S_COUNT] = {
 	"INSERT INTO deck_entries (map_id, seq, tileset_id, tile_id, count) VALUES (?,?,?,?,?)",
 	"INSERT INTO map_about (map_id, key, value) VALUES (?,?,?)",
 	"INSERT INTO map_grids (map_id, kinds, prints) VALUES (?,?,?)",
+	"INSERT INTO tile_markers (tileset_id, tile_seq, seq, text) VALUES (?,?,?,?)",
 };
 
 /* One value of a row. The C_ constructors below check each value's type at
@@ -1052,6 +1064,8 @@ static int put_tileset(wr *w, const cm_tileset *ts)
 		         C_INT((int)t->start));
 		if (!rc)
 			rc = put_tile(w, t, ts->id, (int)i, -1);
+		for (size_t k = 0; k < t->n_markers && !rc; k++)
+			rc = ROW(w, S_TMARKER, C_TEXT(ts->id), C_INT((int)i), C_INT((int)k), C_TEXT(t->markers[k]));
 	}
 	return rc;
 }
@@ -1630,10 +1644,12 @@ static char *table_shape(sqlite3 *db, const char *table)
 }
 
 /* Tables a pack of format version ver may lack: map_about, which format 1
- * gained later, and map_grids, new in format 2. */
+ * gained later, tile_markers, which format 4 gained later, and map_grids,
+ * new in format 2. */
 static bool table_optional(const char *t, long long ver)
 {
-	return strcmp(t, "map_about") == 0 || (ver < 2 && strcmp(t, "map_grids") == 0);
+	return strcmp(t, "map_about") == 0 || strcmp(t, "tile_markers") == 0 ||
+	       (ver < 2 && strcmp(t, "map_grids") == 0);
 }
 
 /* Whether every table of schema (pack.sql) is in db created by the very
@@ -2247,6 +2263,32 @@ static void read_tile(rd *r, tile_rows *ft, tile_rows *ct, long long b, long lon
 	cm_tile_type_derive(t);
 }
 
+/* The markers (seq, text) of tile k from their scan. */
+static void read_markers(rd *r, tile_rows *mt, long long k, cm_tile_type *t, const char *where)
+{
+	size_t cap = 0;
+	r->where = where;
+	while (!r->rc && tr_has(r, mt, k, 0)) {
+		mt->fresh = false;
+		rd_item(r, where, "marker", t->n_markers);
+		char **m = rd_next(r, mt->st, mt->c0, (void **)&t->markers, &t->n_markers, &cap, sizeof *m, MAX_ITEMS);
+		if (!m || !col_text(r, mt->st, mt->c0 + 1, "marker", false, m))
+			break;
+	}
+	r->where = where;
+}
+
+/* Whether the pack has the table (an optional one may be missing). */
+static bool table_present(rd *r, const char *name)
+{
+	sqlite3_stmt *t = rd_prepare(r, "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?");
+	if (t)
+		sqlite3_bind_text(t, 1, name, -1, SQLITE_STATIC);
+	bool have = t && rd_step(r, t) && sqlite3_column_int(t, 0) > 0;
+	pack_release(r->p, t);
+	return have;
+}
+
 static bool has_id(char **ids, size_t n, const char *id)
 {
 	return id && bsearch(&id, ids, n, sizeof *ids, cmp_str) != NULL;
@@ -2260,7 +2302,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", id);
 	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, false, NULL, NULL, NULL };
-	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL;
+	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL, *ms = NULL;
 	size_t cap = 0;
 	cm_tileset *set = calloc(1, sizeof *set);
 	if (!set || !(set->id = cm_strdup(id))) {
@@ -2276,6 +2318,9 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 	                    " FROM features WHERE tileset_id = ? ORDER BY tile_seq, seq");
 	cs = rd_prepare(&r, "SELECT tile_seq, 0, seq, features FROM contacts WHERE tileset_id = ?"
 	                    " ORDER BY tile_seq, seq");
+	if (!r.rc && table_present(&r, "tile_markers"))
+		ms = rd_prepare(&r, "SELECT tile_seq, 0, seq, text FROM tile_markers WHERE tileset_id = ?"
+		                    " ORDER BY tile_seq, seq");
 	if (r.rc)
 		goto out;
 	rd_bind(ss, id, -1, -1);
@@ -2292,7 +2337,10 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 	rd_bind(ts, id, -1, -1);
 	rd_bind(fs, id, -1, -1);
 	rd_bind(cs, id, -1, -1);
+	if (ms)
+		rd_bind(ms, id, -1, -1);
 	tile_rows ft = { fs, false, false, 0, 0, 2 }, ct = { cs, false, false, 0, 0, 2 };
+	tile_rows mt = { ms, false, false, 0, 0, 2 };
 	while (!r.rc && rd_step(&r, ts)) {
 		snprintf(w, sizeof w, "%s, tile %zu", where, set->n_tiles);
 		r.where = w;
@@ -2307,6 +2355,8 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 				t->count[e] = (int)v;
 		col_bool(&r, ts, 6, "start", &t->start);
 		read_tile(&r, &ft, &ct, (long long)(set->n_tiles - 1), 0, t, w);
+		if (ms)
+			read_markers(&r, &mt, (long long)(set->n_tiles - 1), t, w);
 	}
 	r.where = where;
 	if (!r.rc) {
@@ -2318,6 +2368,7 @@ out:
 	pack_release(p, ts);
 	pack_release(p, fs);
 	pack_release(p, cs);
+	pack_release(p, ms);
 	if (r.rc)
 		cm_tileset_free(set);
 	else

@@ -69,6 +69,39 @@ static void read_editions(loader *L, const xmlNode *n, const char *one, int none
 	v[CM_EDITION_C3] = cm_xml_attr_int(n, names[2], v[CM_EDITION_C2]);
 }
 
+/* The <marker> children of a tile, in order: prints the rules ignore. A
+ * marker that holds what no name may (a newline given as &#10;, a C1 or
+ * bidi control) is CM0007, as such an attribute is, and dropped. */
+static int read_markers(loader *L, const xmlNode *n, cm_tile_type *t)
+{
+	size_t k = 0;
+	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next))
+		k += cm_xml_is(c, "marker") != 0;
+	if (!k)
+		return 0;
+	if (!(t->markers = calloc(k, sizeof *t->markers)))
+		return CM_ENOMEM;
+	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
+		if (!cm_xml_is(c, "marker"))
+			continue;
+		xmlChar *v = xmlNodeGetContent(c);
+		const char *why = v ? cm_text_problem((const char *)v) : NULL;
+		if (why) {
+			unsigned col, line = cm_xml_content_pos(c, &col);
+			cm_diags_check(L->d, "CM0007", L->file, line, col, NULL, "<marker> of tile %s holds %s",
+			               t->id ? t->id : "?", why);
+			xmlFree(v);
+			continue;
+		}
+		char *m = v ? cm_strdup((const char *)v) : NULL;
+		xmlFree(v);
+		if (!m)
+			return CM_ENOMEM;
+		t->markers[t->n_markers++] = m;
+	}
+	return 0;
+}
+
 static int read_tile(loader *L, xmlNode *n, cm_tile_type *t, unsigned **contact_line)
 {
 	t->line = cm_xml_line(n);
@@ -77,7 +110,10 @@ static int read_tile(loader *L, xmlNode *n, cm_tile_type *t, unsigned **contact_
 	t->name = cm_xml_attr(n, "name");
 	t->start = cm_xml_attr_bool(n, "start", false);
 	read_editions(L, n, "count", 0, "CM0112", t->line, t->count);
-	return cm_feature_read(n, &cm_tileset_tile_rules, "tile", false, L->d, L->file, t, contact_line);
+	int rc = cm_feature_read(n, &cm_tileset_tile_rules, "tile", false, L->d, L->file, t, contact_line);
+	if (rc)
+		return rc;
+	return read_markers(L, n, t);
 }
 
 static int build(loader *L, xmlDoc *doc, cm_tileset **out)
@@ -221,6 +257,11 @@ int cm_tileset_write_xml_diag(const cm_tileset *ts, FILE *f, cm_diags *d)
 		if (t->start)
 			cm_xw_attr(x, "start", "true");
 		cm_feature_write_xml(x, t, 2);
+		for (size_t k = 0; k < t->n_markers; k++) {
+			cm_xw_open(x, 2, "marker");
+			cm_xw_text(x, t->markers[k]);
+			cm_xw_close(x, 2);
+		}
 		cm_xw_close(x, 1);
 	}
 	cm_xw_close(x, 0);
@@ -330,6 +371,13 @@ int cm_tileset_write_json(const cm_tileset *ts, FILE *f)
 		for (size_t c = 0; c < t->n_contacts; c++)
 			json_ids(&j, t, t->contacts[c]);
 		cm_json_arr_end(&j);
+		if (t->n_markers) { /* only when there are: sets without keep their bytes */
+			cm_json_key(&j, "markers");
+			cm_json_arr_begin(&j);
+			for (size_t k = 0; k < t->n_markers; k++)
+				cm_json_str(&j, t->markers[k]);
+			cm_json_arr_end(&j);
+		}
 		cm_json_obj_end(&j);
 	}
 	cm_json_arr_end(&j);

@@ -20,6 +20,8 @@ static int copy_tile(cm_tile_type *dst, const cm_tile_type *src)
 	dst->features = NULL;
 	dst->contacts = NULL;
 	dst->n_features = dst->n_contacts = 0;
+	dst->markers = NULL; /* a piece has none; never share a list */
+	dst->n_markers = 0;
 	if (src->n_features) {
 		dst->features = calloc(src->n_features, sizeof *dst->features);
 		if (!dst->features)

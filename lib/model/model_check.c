@@ -217,6 +217,11 @@ static void check_tile(chk *c, const char *where, const cm_tile_type *t, bool pi
 		snprintf(w, sizeof w, "%s, feature %zu", where, i);
 		check_feature(c, w, &t->features[i], known);
 	}
+	if (t->n_markers > MAX_ITEMS || (t->n_markers && !t->markers))
+		fail(c, where, "%zu markers, more than %d or missing", t->n_markers, MAX_ITEMS);
+	else
+		for (size_t k = 0; k < t->n_markers; k++)
+			check_text(c, where, "marker", t->markers[k], true);
 	if (t->n_contacts > MAX_ITEMS)
 		fail(c, where, "%zu contacts, more than %d", t->n_contacts, MAX_ITEMS);
 	for (size_t i = 0; i < t->n_contacts && i < MAX_ITEMS; i++)

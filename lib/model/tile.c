@@ -200,6 +200,9 @@ void cm_tile_type_clear(cm_tile_type *t)
 		free(t->features[i].id);
 	free(t->features);
 	free(t->contacts);
+	for (size_t i = 0; i < t->n_markers; i++)
+		free(t->markers[i]);
+	free(t->markers);
 	free(t->id);
 	free(t->name);
 	memset(t, 0, sizeof *t);

@@ -191,6 +191,49 @@ static void test_pack__round_trip(void **state)
 	sqlite3_close(db);
 }
 
+/* Tile markers (a mini's print) are stored, read back and hashed; a tile
+ * without any hashes as before; a pack from before the table (format 4
+ * without tile_markers) still opens and reads as tiles without markers. */
+static void test_pack__tile_markers(void **state)
+{
+	fx *f = *state;
+	uint8_t plain[32], marked[32], stored[32];
+	assert_int_equal(cm_map_hash(f->map, f->sets, 2, plain), 0);
+	cm_tile_type *t = &f->sets[1]->tiles[0];
+	t->markers = calloc(2, sizeof *t->markers);
+	assert_non_null(t->markers);
+	t->markers[t->n_markers++] = strdup("gold-mine");
+	t->markers[t->n_markers++] = strdup("crop-circle-club");
+	assert_int_equal(cm_map_hash(f->map, f->sets, 2, marked), 0);
+	assert_memory_not_equal(plain, marked, 32);
+	assert_int_equal(write_sample(f, f->path), 0);
+	cm_pack *p = NULL;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	cm_tileset *ts = NULL;
+	assert_int_equal(cm_pack_read_tileset(p, f->sets[1]->id, f->d, &ts), 0);
+	char why[128] = "";
+	int eq = util_tileset_equal(f->sets[1], ts, why, sizeof why);
+	if (!eq)
+		fprintf(stderr, "tile set: %s\n", why);
+	assert_true(eq);
+	cm_tileset_free(ts);
+	assert_int_equal(cm_pack_map_hash(p, "sample", stored), 0);
+	assert_memory_equal(stored, marked, 32);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	cm_pack_close(p);
+	/* a pack written before the table: no markers, and the map's hash,
+	 * which covered them, no longer verifies */
+	run_sql(f->path, "DROP TABLE tile_markers");
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_diags_count(f->d), 0);
+	assert_int_equal(cm_pack_read_tileset(p, f->sets[1]->id, f->d, &ts), 0);
+	assert_int_equal(ts->tiles[0].n_markers, 0);
+	cm_tileset_free(ts);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), CM_EINVAL);
+	assert_true(has_diag(f->d, "CM0408", NULL, NULL));
+	cm_pack_close(p);
+}
+
 static void test_pack__empty_pack(void **state)
 {
 	fx *f = *state;
@@ -1149,6 +1192,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_pack__round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__tile_markers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__empty_pack, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__schema_other_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__deterministic, setup, teardown),

@@ -194,6 +194,9 @@ static void assert_same_set(const cm_tileset *a, const cm_tileset *b)
 		assert_int_equal(s->n_contacts, t->n_contacts);
 		for (size_t c = 0; c < s->n_contacts; c++)
 			assert_int_equal(s->contacts[c], t->contacts[c]);
+		assert_int_equal(s->n_markers, t->n_markers);
+		for (size_t k = 0; k < s->n_markers; k++)
+			assert_string_equal(s->markers[k], t->markers[k]);
 		assert_memory_equal(s->edge, t->edge, sizeof s->edge);
 	}
 }

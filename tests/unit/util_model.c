@@ -330,6 +330,9 @@ static int tile_eq(const cm_tile_type *a, const cm_tile_type *b, char *why, size
 	SAME_INT(a->n_contacts, b->n_contacts, "contact count");
 	for (size_t i = 0; i < a->n_contacts; i++)
 		SAME_INT(a->contacts[i], b->contacts[i], "contact");
+	SAME_INT(a->n_markers, b->n_markers, "marker count");
+	for (size_t i = 0; i < a->n_markers; i++)
+		SAME_STR(a->markers[i], b->markers[i], "marker");
 	if (memcmp(a->edge, b->edge, sizeof a->edge) || memcmp(a->slot_feature, b->slot_feature, sizeof a->slot_feature))
 		return differ(why, n, "derived edges");
 	return 1;

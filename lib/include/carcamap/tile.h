@@ -90,6 +90,10 @@ typedef struct {
 	size_t n_features;
 	uint32_t *contacts;       /* each a bit mask of features that touch (C1 wagon) */
 	size_t n_contacts;
+	char **markers;           /* prints the rules ignore (the minis' gold mine,
+	                           * mage's hat, robber, crop circle), in file order;
+	                           * kept for a module that gives them meaning */
+	size_t n_markers;
 	unsigned line;
 	/* derived by cm_tile_type_derive(): */
 	uint8_t edge[4];          /* cm_edge_kind per side */
