@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_bundled.c: the bundled tile sets in maps/tilesets/ hold the published
- * facts (../shared/reference/tiles.md): totals per edition, the base game's
- * letter counts, the garden swap in C2, inns, cathedrals, goods, arms. */
+ * facts (../shared/reference/tiles.md and tiles-minis.md): totals per
+ * edition, the base game's letter counts, the garden swap in C2, inns,
+ * cathedrals, goods, arms, the minis' monasteries and markers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,11 +107,92 @@ static void test_bundled__expansions(void **state)
 	cm_tileset_free(am);
 }
 
+static int is_monastery(const cm_feature *f) { return f->kind == CM_FEAT_MONASTERY; }
+static int is_garden(const cm_feature *f) { return f->kind == CM_FEAT_GARDEN; }
+static int arms_of(const cm_feature *f) { return f->arms; }
+
+/* The four minis of the Big Box that the Maps rules allow instead of
+ * Traders & Builders (MAP-TILES; reference/tiles-minis.md): their totals
+ * per edition, monasteries, gardens, no coats of arms, every tile marked
+ * with its mini's print, and base + Inns & Cathedrals + the four = 120. */
+static void test_bundled__minis(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file;
+		int total, monasteries, gardens_c2;
+		const char *marker; /* every tile's, or NULL: crop circles carry their symbol */
+	} minis[] = {
+		{ "maps/tilesets/goldmines.xml", 8, 4, 0, "gold-mine" },
+		{ "maps/tilesets/mage-witch.xml", 8, 0, 1, "mage-hat" },
+		{ "maps/tilesets/robbers.xml", 8, 0, 1, "robber" },
+		{ "maps/tilesets/crop-circles-2.xml", 6, 0, 0, NULL },
+	};
+	int sum[CM_EDITION_COUNT] = { 0, 0, 0 };
+	int symbols[3] = { 0, 0, 0 };
+	for (size_t i = 0; i < sizeof minis / sizeof minis[0]; i++) {
+		cm_tileset *ts = load(minis[i].file);
+		assert_false(ts->base);
+		assert_int_equal(cm_tileset_start(ts), -1);
+		for (int e = 0; e < CM_EDITION_COUNT; e++) {
+			cm_edition ed = (cm_edition)e;
+			assert_int_equal(cm_tileset_total(ts, ed), minis[i].total);
+			sum[e] += cm_tileset_total(ts, ed);
+			assert_int_equal(sum_features(ts, ed, is_monastery), minis[i].monasteries);
+			assert_int_equal(sum_features(ts, ed, is_garden), e == CM_EDITION_C1 ? 0 : minis[i].gardens_c2);
+			assert_int_equal(sum_features(ts, ed, arms_of), 0);
+		}
+		for (size_t k = 0; k < ts->n_tiles; k++) {
+			const cm_tile_type *t = &ts->tiles[k];
+			assert_int_equal(t->n_markers, 1);
+			if (minis[i].marker) {
+				assert_string_equal(t->markers[0], minis[i].marker);
+				continue;
+			}
+			static const char *const sym[3] = { "crop-circle-club", "crop-circle-pitchfork", "crop-circle-shield" };
+			int found = 0;
+			for (int s = 0; s < 3; s++)
+				if (strcmp(t->markers[0], sym[s]) == 0) {
+					symbols[s]++;
+					found = 1;
+				}
+			assert_true(found);
+		}
+		cm_tileset_free(ts);
+	}
+	/* 2 clubs, 2 pitchforks, 2 shields */
+	for (int s = 0; s < 3; s++)
+		assert_int_equal(symbols[s], 2);
+	cm_tileset *base = load("maps/tilesets/base.xml");
+	cm_tileset *ic = load("maps/tilesets/inns-cathedrals.xml");
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		assert_int_equal(cm_tileset_total(base, (cm_edition)e) + cm_tileset_total(ic, (cm_edition)e) + sum[e], 120);
+	cm_tileset_free(base);
+	cm_tileset_free(ic);
+}
+
+/* Crop Circles II's tile without a field: two cities over all four sides,
+ * which all-city edges must not be taken to mean one city. */
+static void test_bundled__crop_circles_two_cities(void **state)
+{
+	(void)state;
+	cm_tileset *ts = load("maps/tilesets/crop-circles-2.xml");
+	const cm_tile_type *t = cm_tileset_find(ts, "CC-06");
+	assert_non_null(t);
+	assert_int_equal(t->n_features, 2);
+	for (int s = 0; s < 4; s++)
+		assert_int_equal(t->edge[s], CM_EDGE_CITY);
+	assert_int_not_equal(t->slot_feature[1], t->slot_feature[4]); /* Nm and Em: two cities */
+	cm_tileset_free(ts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bundled__base_counts),
 		cmocka_unit_test(test_bundled__expansions),
+		cmocka_unit_test(test_bundled__minis),
+		cmocka_unit_test(test_bundled__crop_circles_two_cities),
 	};
 	return cmocka_run_group_tests_name("bundled", tests, NULL, NULL);
 }

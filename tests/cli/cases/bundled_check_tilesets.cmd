@@ -1,1 +1,1 @@
-$CM check maps/tilesets/base.xml maps/tilesets/inns-cathedrals.xml maps/tilesets/traders-builders.xml maps/tilesets/abbey-mayor.xml
+$CM check maps/tilesets/base.xml maps/tilesets/inns-cathedrals.xml maps/tilesets/traders-builders.xml maps/tilesets/abbey-mayor.xml maps/tilesets/goldmines.xml maps/tilesets/mage-witch.xml maps/tilesets/robbers.xml maps/tilesets/crop-circles-2.xml

@@ -1,0 +1,1 @@
+$CM list maps/tilesets/crop-circles-2.xml
