@@ -36,6 +36,16 @@ struct cm_diags {
 	source *src;
 	size_t n_src, cap_src;
 	cm_idindex src_ix; /* the sources by file name */
+	/* the last columns cm_diags_point found, by source, line and what:
+	 * many findings on one long line look for the same few names, and
+	 * each look costs the whole line (a one-line file of 50,000 findings
+	 * would be scanned 50,000 times) */
+	struct point_memo {
+		size_t src; /* its index in src, plus one (0: unused) */
+		unsigned line, col;
+		char what[16];
+	} memo[8];
+	unsigned memo_next;
 };
 
 static size_t sev_slot(cm_severity sev)
@@ -242,8 +252,25 @@ void cm_diags_point(cm_diags *d, const char *what)
 		return;
 	cm_diag *g = &d->v[d->n - 1];
 	const source *s = g->col || !g->line ? NULL : find_source(d, g->file);
-	if (s)
-		g->col = locate(s, g->line, what);
+	if (!s)
+		return;
+	size_t wl = strlen(what), si = (size_t)(s - d->src) + 1;
+	bool memo = wl < sizeof d->memo[0].what;
+	for (size_t i = 0; memo && i < sizeof d->memo / sizeof d->memo[0]; i++) {
+		const struct point_memo *m = &d->memo[i];
+		if (m->src == si && m->line == g->line && strcmp(m->what, what) == 0) {
+			g->col = m->col;
+			return;
+		}
+	}
+	g->col = locate(s, g->line, what);
+	if (memo) {
+		struct point_memo *m = &d->memo[d->memo_next++ % (sizeof d->memo / sizeof d->memo[0])];
+		m->src = si;
+		m->line = g->line;
+		m->col = g->col;
+		memcpy(m->what, what, wl + 1);
+	}
 }
 
 size_t cm_diags_count(const cm_diags *d) { return d ? d->n : 0; }
@@ -433,7 +460,12 @@ static char *escape_keep_tabs(const char *s)
 	return out;
 }
 
-/* Prints line `line` of the source, tabs kept, and a caret under col. */
+/* The most of a source line a diagnostic quotes, in bytes. */
+#define QUOTE_MAX 200
+
+/* Prints line `line` of the source (its first QUOTE_MAX bytes), tabs
+ * kept, and a caret under col when it falls within them. Costs at most
+ * QUOTE_MAX bytes of the line, however long. */
 static void quote_line(FILE *f, const source *s, unsigned line, unsigned col)
 {
 	if (line < 1 || line > s->n_lines)
@@ -441,14 +473,16 @@ static void quote_line(FILE *f, const source *s, unsigned line, unsigned col)
 	const char *p = s->text + s->line_at[line - 1], *end = s->text + s->len;
 	if (p >= end)
 		return;
-	const char *e = memchr(p, '\n', (size_t)(end - p));
-	if (!e)
-		e = end;
-	size_t n = (size_t)(e - p);
-	if (n && p[n - 1] == '\r')
+	/* at most QUOTE_MAX bytes are shown: the end of the line is looked
+	 * for no further (a one-line file with many findings would otherwise
+	 * be scanned to its end once per finding) */
+	size_t avail = (size_t)(end - p), look = avail < QUOTE_MAX + 1 ? avail : QUOTE_MAX + 1;
+	const char *e = memchr(p, '\n', look);
+	size_t n = e ? (size_t)(e - p) : look;
+	if (n && n <= QUOTE_MAX && p[n - 1] == '\r')
 		n--;
-	if (n > 200)
-		n = 200;
+	if (n > QUOTE_MAX)
+		n = QUOTE_MAX;
 	/* the line as escaped text (tabs kept): a control character or bidi
 	 * override in the input never reaches the terminal; the caret goes
 	 * under the escaped column */

@@ -182,6 +182,14 @@ int cm_genmap(FILE *f, const char *spec)
 			for (int x = 0; x < n; x++)
 				fprintf(f, "<square x=\"%d\" y=\"%d\" name=\"x\"/>\n", x, y);
 		tail(f);
+	} else if (strcmp(kind, "diags-one-line") == 0) {
+		head(f, n, n);
+		grid(f, n, sq_land, NULL);
+		for (int y = 0; y < n; y++)
+			for (int x = 0; x < n; x++)
+				fprintf(f, "<square x=\"%d\" y=\"%d\" name=\"x\"/>", x, y);
+		fputc('\n', f);
+		tail(f);
 	} else {
 		return -1;
 	}

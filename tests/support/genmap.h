@@ -16,6 +16,7 @@
  *   deck K                 a small map whose deck lists tile set base K times
  *   diags N                N x N land, every square named "x": N*N - 1
  *                          duplicate-name diagnostics, each quoted
+ *   diags-one-line N       the same with every <square> on one line
  * Every map uses the tile set `base` (maps/tilesets). */
 int cm_genmap(FILE *f, const char *spec);
 
