@@ -37,6 +37,10 @@ static void usage(FILE *f)
 	        "                 the fill ratio, squares rarely filled and stranded tiles\n"
 	        "                 (drawn tiles that fit nowhere; checks CM06xx), 1..%d,\n"
 	        "                 the same statistics as `carcamap play` (default: none)\n"
+	        "  --all-squares  a diagnostic for every square that few of the deck's\n"
+	        "                 tiles fit (CM0502) or few games fill (CM0602); by\n"
+	        "                 default the first %d of one cause (the same printed\n"
+	        "                 constraints; the games) and one with the count of the rest\n"
 	        "  --seed N       seed of the first game (game i plays seed+i; default %d)\n"
 	        "  --jobs N       play the games on N threads, 1..64 (default: the\n"
 	        "                 processors); the results are the same for every N\n"
@@ -63,7 +67,7 @@ static void usage(FILE *f)
 	        "\n"
 	        "Exit status: 0 no errors, 1 errors found in the input, 2 usage error,\n"
 	        "3 a file could not be read or an internal failure.\n",
-	        CM_CHECK_MAX_GAMES, CM_CHECK_DEFAULT_SEED);
+	        CM_CHECK_MAX_GAMES, CM_CHECK_LISTED, CM_CHECK_DEFAULT_SEED);
 }
 
 /* Markdown table cells: a '|' would split the cell. */
@@ -108,6 +112,11 @@ static int list_markdown(void)
 	       "| CM0603 | the mean fill ratio (squares holding a tile at the end / playable squares) is below %d.%03d |\n"
 	       "| CM0604 | the games strand (draw tiles that fit nowhere) more than %d%% of the deck's tiles on average |\n"
 	       "\n"
+	       "CM0502 and CM0602 name the first %d squares of one cause (for CM0502\n"
+	       "the same printed constraints, for CM0602 the games of the map) and count\n"
+	       "the rest in one more diagnostic of the same id; `--all-squares` names\n"
+	       "them all.\n"
+	       "\n"
 	       "Simulated games: %d players, random play (`cm_play_games`, the games of\n"
 	       "`carcamap play`); game i of N plays seed + i, the seed %d unless `--seed`\n"
 	       "says otherwise, so the figures are the same on every machine.\n"
@@ -117,7 +126,7 @@ static int list_markdown(void)
 	       "| id | severity | rule | title | fix |\n"
 	       "|---|---|---|---|---|\n",
 	       CM_CHECK_FEW_TILES, CM_CHECK_RARE_PERMILLE, CM_CHECK_LOW_FILL_PERMILLE / 1000,
-	       CM_CHECK_LOW_FILL_PERMILLE % 1000, CM_CHECK_STRAND_PERCENT, o.players, (int)o.seed);
+	       CM_CHECK_LOW_FILL_PERMILLE % 1000, CM_CHECK_STRAND_PERCENT, CM_CHECK_LISTED, o.players, (int)o.seed);
 	for (size_t i = 0; i < cm_catalog_count(); i++) {
 		const cm_check_info *c = cm_catalog_get(i);
 		printf("| %s | %s | %s | ", c->id, cm_severity_name(c->severity), *c->rule ? c->rule : "-");
@@ -190,6 +199,7 @@ int cmd_check(int argc, char **argv)
 		{ "games", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "all-squares", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -225,6 +235,9 @@ int cmd_check(int argc, char **argv)
 			break;
 		case 'l':
 			list = 1;
+			break;
+		case 'A':
+			co.listed = -1;
 			break;
 		case 'g':
 			if ((v = cli_parse_uint(optarg, CM_CHECK_MAX_GAMES)) < 1)

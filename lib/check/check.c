@@ -6,6 +6,7 @@
  * rotations for them and which squares play can reach (engine/engine.h,
  * the engine's layer-internal API); this file only adds them up. Games
  * are cm_play_games' (carcamap/stats.h), as in `carcamap play`. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,15 @@ void cm_check_opts_init(cm_check_opts *o)
 typedef struct {
 	const cm_map *m;
 	cm_diags *d;
+	const cm_check_opts *o;
 } ctx;
+
+/* How many squares a check names for one cause before it counts the rest
+ * (cm_check_opts.listed). */
+static int listed_max(const cm_check_opts *o)
+{
+	return o->listed > 0 ? o->listed : o->listed < 0 ? INT_MAX : CM_CHECK_LISTED;
+}
 
 /* Reports check id about square (x,y): at the square's element line when
  * the map came from a descriptor and an element defines the square, else
@@ -160,6 +169,9 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 	uint8_t few[256];
 	for (unsigned rq = 0; rq < 256; rq++)
 		few[rq] = a->copies[rq] < CM_CHECK_FEW_TILES;
+	/* CM0502 has one cause per printed requirement (the deck holds few
+	 * tiles for it): its first squares are named, the rest counted */
+	int few_seen[256] = { 0 }, few_listed = listed_max(c->o);
 	const uint8_t *fl = cm__board_playable_flags(b), *reqs = cm__board_printed_reqs(b);
 	for (int s = 0, n = cm__board_squares(b); s < n; s++) {
 		/* squares without a printed requirement, when the deck has many
@@ -178,7 +190,7 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 			sq_report(c, "CM0501", x, y, "no tile of the deck fits square (%d,%d) in any rotation (%s)", x, y,
 			          req);
 			a->n_errors++;
-		} else {
+		} else if (few_seen[rq]++ < few_listed) {
 			if (drawn < 0)
 				drawn = deck_drawn(dk);
 			sq_report(c, "CM0502", x, y,
@@ -187,6 +199,16 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 			          a->copies[rq], drawn, x, y, req, a->types[rq], a->types[rq] == 1 ? "" : "s", a->pairs[rq],
 			          a->pairs[rq] == 1 ? "" : "s", CM_CHECK_FEW_TILES);
 		}
+	}
+	for (unsigned rq = 0; rq < 256; rq++) {
+		if (few_seen[rq] <= few_listed)
+			continue;
+		char req[96];
+		describe_req((uint8_t)rq, req, sizeof req);
+		map_report(c, "CM0502", c->m->line, "deck",
+		           "%d more squares (%s) are fitted by only %d of the deck's tiles, under the threshold of %d "
+		           "(the first %d are listed)",
+		           few_seen[rq] - few_listed, req, a->copies[rq], CM_CHECK_FEW_TILES, few_listed);
 	}
 	int st = cm_deck_start(dk);
 	for (int i = 0; st >= 0 && i < cm__board_start_count(b); i++) {
@@ -316,19 +338,26 @@ static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm
 			map_report(c, "CM0509", m->line, "simulated games", "simulated games failed (%s)", cm_strerror(rc));
 		goto out;
 	}
-	int G = st->games, never = 0;
+	int G = st->games, never = 0, rare = 0, listed = listed_max(o);
 	double fill = cm_play_stats_fill(st);
 	for (int s = 0; s < st->cols * st->rows; s++) {
 		if (st->fill[s] < 0)
 			continue;
 		never += st->fill[s] == 0;
 		/* fill[s] / G < RARE / 1000 */
-		if ((int64_t)st->fill[s] * 1000 < (int64_t)G * CM_CHECK_RARE_PERMILLE) {
+		if ((int64_t)st->fill[s] * 1000 < (int64_t)G * CM_CHECK_RARE_PERMILLE && rare++ < listed) {
 			int x = s % st->cols, y = s / st->cols;
 			sq_report(c, "CM0602", x, y, "square (%d,%d) was filled in %d of %d simulated games (threshold %d per mille)",
 			          x, y, st->fill[s], G, CM_CHECK_RARE_PERMILLE);
 		}
 	}
+	/* one cause (the games), so the first few squares and a count: a
+	 * degenerate map would otherwise give a diagnostic per square */
+	if (rare > listed)
+		map_report(c, "CM0602", m->line, "simulated games",
+		           "%d more squares were filled in fewer than %d per mille of %d simulated games (the first %d "
+		           "are listed)",
+		           rare - listed, CM_CHECK_RARE_PERMILLE, G, listed);
 	map_report(c, "CM0601", m->line, "simulated games",
 	           "%d games of %d players (seeds %llu-%llu): fill ratio %.3f, tiles placed %.2f per game "
 	           "(and %.2f at setup), stranded tiles %.2f per game, squares never filled %d of %d",
@@ -375,7 +404,7 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 		o = &def;
 	}
 	size_t errors = cm_diags_errors(d);
-	ctx c = { m, d };
+	ctx c = { m, d, o };
 	cm_deck *deck = NULL;
 	cm_board *b = NULL;
 	cm_diags *q = NULL;

@@ -23,6 +23,11 @@ extern "C" {
 #define CM_CHECK_FEW_TILES 5
 /* CM0602: a square filled in fewer than this per mille of the games. */
 #define CM_CHECK_RARE_PERMILLE 10
+/* CM0502 (per printed requirement) and CM0602 are reported for the first
+ * this many squares (in row order), then once with the count of the rest:
+ * they have one cause (the deck's tiles for that requirement; the games),
+ * and a degenerate map has a million such squares. */
+#define CM_CHECK_LISTED 20
 /* CM0603: mean fill ratio (squares filled at the end / playable squares)
  * below this per mille. */
 #define CM_CHECK_LOW_FILL_PERMILLE 700
@@ -48,6 +53,9 @@ typedef struct {
 	                   * fit each playable square in some rotation (the
 	                   * count behind CM0501 and CM0502); -1 for squares that
 	                   * take no tile or were not analysed (no deck) */
+	int listed;       /* squares CM0502 (per requirement) and CM0602 name
+	                   * before the rest are counted in one diagnostic:
+	                   * 0 CM_CHECK_LISTED, < 0 all */
 } cm_check_opts;
 
 /* Defaults: no structure, no games, seed CM_CHECK_DEFAULT_SEED, 2 players. */
@@ -59,7 +67,8 @@ void cm_check_opts_init(cm_check_opts *o);
  *   - every playable square takes some tile type of the deck in some
  *     rotation against its printed constraints (edge prints, big-city
  *     sides; neutral edges, waves and landmarks take anything) (CM0501),
- *     and at least CM_CHECK_FEW_TILES copies (CM0502);
+ *     and at least CM_CHECK_FEW_TILES copies (CM0502: the first
+ *     o->listed squares of one requirement, then one with the count);
  *   - every such square is reachable from the start squares through
  *     squares that take tiles, big-city unlocks and ferries (CM0503), and
  *     every island is opened by a ferry that play can reach (CM0504);
@@ -70,7 +79,8 @@ void cm_check_opts_init(cm_check_opts *o);
  * then, with o->games > 0 and no playability error, that many random games
  * of o->players (cm_play_games with o->seed: the games `carcamap play
  * --seed` plays):
- * a CM0601 note with the figures, CM0602 per rarely filled square, CM0603,
+ * a CM0601 note with the figures, CM0602 per rarely filled square (the
+ * first o->listed, then one with the count of the rest), CM0603,
  * CM0604. Matching and play are the rules engine's (carcamap/board.h).
  * Diagnostics carry m->file and the square's element line when it has one,
  * else a `where` ("map germany, square (3,4)"); those about a square carry
