@@ -48,7 +48,9 @@ static void sq_report(const ctx *c, const char *id, int x, int y, const char *fm
 {
 	const cm_square *sq = cm_map_at(c->m, x, y);
 	unsigned line = sq && c->m->file ? sq->line : 0;
-	char *where = line ? NULL : cm_asprintf("map %s, square (%d,%d)", c->m->id ? c->m->id : "?", x, y);
+	/* the printings of one descriptor share its lines: each names its map */
+	char *where = !line ? cm_asprintf("map %s, square (%d,%d)", c->m->id ? c->m->id : "?", x, y)
+	              : c->m->n_printings > 1 ? cm_asprintf("map %s", c->m->id ? c->m->id : "?") : NULL;
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = cm_vasprintf(fmt, ap);
@@ -70,7 +72,7 @@ static void map_report(const ctx *c, const char *id, unsigned line, const char *
 {
 	if (!c->m->file)
 		line = 0;
-	char *where = line ? NULL : cm_asprintf("map %s, %s", c->m->id ? c->m->id : "?", what);
+	char *where = !line || c->m->n_printings > 1 ? cm_asprintf("map %s, %s", c->m->id ? c->m->id : "?", what) : NULL;
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = cm_vasprintf(fmt, ap);

@@ -84,7 +84,9 @@ void cm_check_opts_init(cm_check_opts *o);
  * CM0604. Matching and play are the rules engine's (carcamap/board.h).
  * Diagnostics carry m->file and the square's element line when it has one,
  * else a `where` ("map germany, square (3,4)"); those about a square carry
- * it (cm_diags_set_square). o NULL means the defaults.
+ * it (cm_diags_set_square); a map that is one of a descriptor's printings
+ * is named in every `where` ("map germany-c3"), as its printings share the
+ * lines. o NULL means the defaults.
  * Returns 0, CM_EINVAL (errors reported) or CM_ENOMEM. */
 int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets,
                  const cm_check_opts *o, cm_diags *d);
