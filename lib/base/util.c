@@ -76,6 +76,7 @@ const char *cm_strerror(int code)
 	case CM_ENOTFOUND: return "not found";
 	case CM_ELIMIT: return "limit exceeded";
 	case CM_EINTERNAL: return "internal error";
+	case CM_ENOTSUP: return "not supported";
 	}
 	return "unknown error";
 }

@@ -1,22 +1,29 @@
 /* SPDX-License-Identifier: MIT */
-/* stats.c: statistics over many random games (carcamap/stats.h): one
- * board reset per game, the engine's own per-game figures summed, and the
+/* stats.c: statistics over many games (carcamap/stats.h): one board
+ * reset per game, played by random play or by players made from specs,
+ * the engine's own per-game figures summed, the seats' results, and the
  * squares each game filled counted. Built on the public engine API and the
  * engine's layer-internal list of filled squares (engine/engine.h). */
+#include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include "carcamap/stats.h"
 #include "engine/engine.h"
 
-int cm_play_game(cm_board *b, uint64_t seed, cm_diags *d)
+int cm_play_game_seats(cm_board *b, cm_player *const *seats, uint64_t seed, cm_diags *d)
 {
 	int rc = cm_board_reset(b, seed, d);
 	if (rc < 0)
 		return rc;
 	cm_rng rng;
 	cm_rng_seed(&rng, ~seed);
-	return cm_board_play_random(b, &rng);
+	return seats ? cm_board_play(b, seats, &rng, d) : cm_board_play_random(b, &rng);
+}
+
+int cm_play_game(cm_board *b, uint64_t seed, cm_diags *d)
+{
+	return cm_play_game_seats(b, NULL, seed, d);
 }
 
 void cm_play_stats_free(cm_play_stats *s)
@@ -52,6 +59,7 @@ static void add_game(cm_play_stats *s, const cm_board *b)
 	for (int p = 0; p < s->players; p++) {
 		int v = cm_board_score(b, p);
 		s->scores[p] += v;
+		s->scores_sq[p] += (long long)v * v;
 		if (p == 0 || v > cm_board_score(b, best)) {
 			best = p;
 			n_best = 1;
@@ -63,6 +71,11 @@ static void add_game(cm_play_stats *s, const cm_board *b)
 		s->wins[best]++;
 	else
 		s->ties++;
+	for (int p = 0; p < s->players; p++)
+		if (cm_board_score(b, p) == cm_board_score(b, best)) {
+			s->seat_wins[p]++;
+			s->seat_ties[p] += n_best > 1;
+		}
 	const int32_t *sq;
 	for (int i = 0, n = cm__board_filled(b, &sq); i < n; i++)
 		s->fill[sq[i]]++; /* the squares of this game, not the map's */
@@ -88,24 +101,46 @@ static cm_play_stats *stats_new(const cm_map *map, const cm_deck *deck, int play
 	return s;
 }
 
-/* Plays games lo..hi-1 (seed + i) on a board of its own into s. */
-static int play_range(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int players, uint64_t seed,
-                      int lo, int hi, int games, cm_play_progress progress, void *arg, cm_diags *d, cm_play_stats *s)
+/* The seats' players from the specs (all NULL for random play). */
+static int make_seats(const cm_play_opts *o, cm_player **seats, cm_diags *d)
+{
+	for (int p = 0; o->players && p < o->seats; p++) {
+		int rc = cm_player_new_from_spec(o->players[p], &seats[p]);
+		if (rc < 0) {
+			if (d)
+				cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, "play", "player %d: '%s': %s", p,
+				             o->players[p], rc == CM_ENOTSUP ? "not available in this build" :
+				             "not a player (" CM_PLAYER_SPEC_FORMS ")");
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Plays games lo..hi-1 (seed + i) on a board of its own into s, with
+ * players of its own. */
+static int play_range(const cm_map *map, const cm_deck *deck, const cm_play_opts *o, int lo, int hi,
+                      cm_play_progress progress, void *arg, cm_diags *d, cm_play_stats *s)
 {
 	cm_board *b = NULL;
-	int rc = cm_board_new(map, deck, rules, players, seed, 0, d, &b);
-	if (rc < 0)
-		return rc;
-	s->squares_playable = cm_board_stats(b)->squares_playable;
-	for (int i = lo; i < hi; i++) {
-		/* unsigned: seed + i wraps instead of overflowing */
-		if ((rc = cm_play_game(b, seed + (uint64_t)i, d)) < 0)
-			break;
-		add_game(s, b);
-		if (progress)
-			progress(arg, i + 1, games);
+	cm_player *seats[CM_MAX_PLAYERS] = { NULL };
+	int rc = make_seats(o, seats, d);
+	if (!rc)
+		rc = cm_board_new(map, deck, o->rules, o->seats, o->seed, 0, d, &b);
+	if (!rc) {
+		s->squares_playable = cm_board_stats(b)->squares_playable;
+		for (int i = lo; i < hi; i++) {
+			/* unsigned: seed + i wraps instead of overflowing */
+			if ((rc = cm_play_game_seats(b, o->players ? seats : NULL, o->seed + (uint64_t)i, d)) < 0)
+				break;
+			add_game(s, b);
+			if (progress)
+				progress(arg, i + 1, o->games);
+		}
 	}
 	cm_board_free(b);
+	for (int p = 0; p < CM_MAX_PLAYERS; p++)
+		cm_player_free(seats[p]);
 	return rc < 0 ? rc : 0;
 }
 
@@ -136,7 +171,10 @@ static void merge(cm_play_stats *s, const cm_play_stats *t)
 	s->wagon_returns += t->wagon_returns;
 	for (int p = 0; p < CM_MAX_PLAYERS; p++) {
 		s->scores[p] += t->scores[p];
+		s->scores_sq[p] += t->scores_sq[p];
 		s->wins[p] += t->wins[p];
+		s->seat_wins[p] += t->seat_wins[p];
+		s->seat_ties[p] += t->seat_ties[p];
 	}
 	s->ties += t->ties;
 	for (int i = 0; i < s->cols * s->rows; i++)
@@ -147,9 +185,8 @@ static void merge(cm_play_stats *s, const cm_play_stats *t)
 typedef struct {
 	const cm_map *map;
 	const cm_deck *deck;
-	const cm_rules *rules;
-	int players, lo, hi, games, rc;
-	uint64_t seed;
+	const cm_play_opts *o;
+	int lo, hi, rc;
 	cm_diags *d;
 	cm_play_stats *s;
 } job;
@@ -157,16 +194,24 @@ typedef struct {
 static void *run_job(void *arg)
 {
 	job *j = arg;
-	j->rc = play_range(j->map, j->deck, j->rules, j->players, j->seed, j->lo, j->hi, j->games, NULL, NULL, j->d,
-	                   j->s);
+	j->rc = play_range(j->map, j->deck, j->o, j->lo, j->hi, NULL, NULL, j->d, j->s);
 	return NULL;
 }
 
-int cm_play_games_jobs(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int players,
-                       uint64_t seed, int games, int jobs, cm_play_progress progress, void *arg, cm_diags *d,
-                       cm_play_stats **out)
+void cm_play_opts_init(cm_play_opts *o)
+{
+	*o = (cm_play_opts){ .seats = 2, .seed = 1, .games = 100, .jobs = 1 };
+}
+
+int cm_play_run(const cm_map *map, const cm_deck *deck, const cm_play_opts *o, cm_diags *d, cm_play_stats **out)
 {
 	*out = NULL;
+	int games = o->games, jobs = o->jobs, players = o->seats;
+	if (players < 2 || players > CM_MAX_PLAYERS) {
+		if (d)
+			cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, "board", "a game needs 2 to 6 players");
+		return CM_EINVAL;
+	}
 	if (games < 1) {
 		if (d)
 			cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, "play", "at least one game is needed");
@@ -183,7 +228,7 @@ int cm_play_games_jobs(const cm_map *map, const cm_deck *deck, const cm_rules *r
 		return CM_ENOMEM;
 	int rc = 0;
 	if (jobs == 1) {
-		rc = play_range(map, deck, rules, players, seed, 0, games, games, progress, arg, d, s);
+		rc = play_range(map, deck, o, 0, games, o->progress, o->arg, d, s);
 	} else {
 		/* games split by seed into consecutive ranges, one board and one
 		 * set of sums per thread, merged in seed order */
@@ -191,8 +236,8 @@ int cm_play_games_jobs(const cm_map *map, const cm_deck *deck, const cm_rules *r
 		pthread_t th[CM_PLAY_MAX_JOBS];
 		bool started[CM_PLAY_MAX_JOBS] = { false };
 		for (int k = 0; k < jobs; k++) {
-			j[k] = (job){ map, deck, rules, players, (int)((long long)games * k / jobs),
-				      (int)((long long)games * (k + 1) / jobs), games, 0, seed, NULL, NULL };
+			j[k] = (job){ map, deck, o, (int)((long long)games * k / jobs),
+				      (int)((long long)games * (k + 1) / jobs), 0, NULL, NULL };
 			if (cm_diags_new(&j[k].d) || !(j[k].s = stats_new(map, deck, players))) {
 				rc = CM_ENOMEM;
 				break;
@@ -219,8 +264,8 @@ int cm_play_games_jobs(const cm_map *map, const cm_deck *deck, const cm_rules *r
 			cm_diags_free(j[k].d);
 			cm_play_stats_free(j[k].s);
 		}
-		if (!rc && progress)
-			progress(arg, games, games);
+		if (!rc && o->progress)
+			o->progress(o->arg, games, games);
 	}
 	if (rc < 0) {
 		cm_play_stats_free(s);
@@ -230,11 +275,29 @@ int cm_play_games_jobs(const cm_map *map, const cm_deck *deck, const cm_rules *r
 	return 0;
 }
 
+int cm_play_games_jobs(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int players,
+                       uint64_t seed, int games, int jobs, cm_play_progress progress, void *arg, cm_diags *d,
+                       cm_play_stats **out)
+{
+	cm_play_opts o = { .rules = rules, .seats = players, .seed = seed, .games = games, .jobs = jobs,
+		           .progress = progress, .arg = arg };
+	return cm_play_run(map, deck, &o, d, out);
+}
+
 int cm_play_games(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int players,
                   uint64_t seed, int games, cm_play_progress progress, void *arg, cm_diags *d,
                   cm_play_stats **out)
 {
 	return cm_play_games_jobs(map, deck, rules, players, seed, games, 1, progress, arg, d, out);
+}
+
+double cm_play_stats_sd(const cm_play_stats *s, int p)
+{
+	if (p < 0 || p >= CM_MAX_PLAYERS || s->games < 2)
+		return 0.0;
+	double n = s->games, sum = (double)s->scores[p];
+	double var = ((double)s->scores_sq[p] - sum * sum / n) / (n - 1);
+	return var > 0 ? sqrt(var) : 0.0;
 }
 
 double cm_play_stats_fill(const cm_play_stats *s)

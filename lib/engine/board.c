@@ -1767,7 +1767,7 @@ int cm_board_place_setup(cm_board *b, int type, int x, int y, int rot)
 }
 
 /* Whether the current player has a follower of this kind to deploy. */
-static bool in_supply(const cm_board *b, cm_follower_kind kind)
+bool cm__in_supply(const cm_board *b, cm_follower_kind kind)
 {
 	if (kind == CM_FOLLOWER_MEEPLE)
 		return b->supply[b->cur] > 0;
@@ -1786,7 +1786,7 @@ static bool kind_takes(cm_follower_kind kind, int fk)
 size_t cm_board_spots(const cm_board *b, cm_follower_kind kind, int *out, size_t max)
 {
 	int s = b->last_sq;
-	if (s < 0 || b->deployed || !in_supply(b, kind))
+	if (s < 0 || b->deployed || !cm__in_supply(b, kind))
 		return 0;
 	const type_info *ti = &b->deck->info[b->tile[s]];
 	size_t n = 0;
@@ -1817,27 +1817,16 @@ static int local_find(int8_t *uf, int f)
  * the tile's feature f are recorded as (f, root) pairs; a feature is then
  * occupied when its set of the tile's features reaches a root with a
  * follower. */
-int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_follower_kind kind, int *out,
-                      size_t max)
+uint32_t cm__free_if(const cm_board *b, int type, int s, int rot)
 {
-	if (b->last_sq >= 0 || b->final_done || b->n_wait || !cm_board_legal(b, type, x, y, rot))
-		return CM_EINVAL;
-	bool left = false;
-	for (int i = b->pile_top; i < b->pile_n && !left; i++)
-		left = b->pile[i] == type;
-	if (!left)
-		return CM_ENOTFOUND;
-	if (!in_supply(b, kind))
-		return 0;
 	const type_info *ti = &b->deck->info[type];
 	const node *n = b->nodes;
 	const int8_t *sa = ti->slot[rot];
-	int s = y * b->cols + x;
 	int8_t uf[CM_MAX_FEATURES];
 	int32_t first_of[16]; /* per joined root: the feature that met it first */
 	int32_t roots[16];
 	int n_roots = 0;
-	bool occupied[CM_MAX_FEATURES] = { false };
+	uint32_t occupied = 0;
 	for (int f = 0; f < ti->n_feat; f++)
 		uf[f] = (int8_t)f;
 	for (int d = 0; d < 4; d++) {
@@ -1882,20 +1871,45 @@ int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_fol
 			if (a != g)
 				uf[a] = (int8_t)g;
 			if (n[r].nfol)
-				occupied[f] = true;
+				occupied |= 1u << f;
 		}
 	}
 	/* an occupied feature occupies its whole set */
-	bool set_occupied[CM_MAX_FEATURES] = { false };
+	uint32_t set_occupied = 0;
 	for (int f = 0; f < ti->n_feat; f++)
-		if (occupied[f])
-			set_occupied[local_find(uf, f)] = true;
+		if ((occupied >> f) & 1)
+			set_occupied |= 1u << local_find(uf, f);
+	uint32_t free_mask = 0;
+	for (int f = 0; f < ti->n_feat; f++)
+		free_mask |= (uint32_t)!((set_occupied >> local_find(uf, f)) & 1) << f;
+	return free_mask;
+}
+
+/* Whether a copy of type is left to draw. */
+bool cm__pile_has(const cm_board *b, int type)
+{
+	for (int i = b->pile_top; i < b->pile_n; i++)
+		if (b->pile[i] == type)
+			return true;
+	return false;
+}
+
+int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_follower_kind kind, int *out,
+                      size_t max)
+{
+	if (b->last_sq >= 0 || b->final_done || b->n_wait || !cm_board_legal(b, type, x, y, rot))
+		return CM_EINVAL;
+	if (!cm__pile_has(b, type))
+		return CM_ENOTFOUND;
+	if (!cm__in_supply(b, kind))
+		return 0;
+	const type_info *ti = &b->deck->info[type];
+	uint32_t m = cm__free_if(b, type, y * b->cols + x, rot) &
+	             (kind == CM_FOLLOWER_WAGON ? ti->spot_wagon : ti->spot_meeple);
 	int cnt = 0;
-	for (int f = 0; f < ti->n_feat; f++) {
-		if (!kind_takes(kind, ti->kind[f]) || set_occupied[local_find(uf, f)])
-			continue;
+	for (; m; m &= m - 1) {
 		if ((size_t)cnt < max && out)
-			out[cnt] = f;
+			out[cnt] = cm__ctz(m);
 		cnt++;
 	}
 	return cnt;
@@ -1934,7 +1948,7 @@ void cm__deploy_free(cm_board *b, int f, cm_follower_kind kind, int32_t r)
 int cm_board_deploy(cm_board *b, int f, cm_follower_kind kind)
 {
 	int s = b->last_sq;
-	if (s < 0 || b->deployed || !in_supply(b, kind))
+	if (s < 0 || b->deployed || !cm__in_supply(b, kind))
 		return CM_EINVAL;
 	const type_info *ti = &b->deck->info[b->tile[s]];
 	if (f < 0 || f >= ti->n_feat || !kind_takes(kind, ti->kind[f]))

@@ -399,6 +399,12 @@ void cm__put_tile(cm_board *b, int t, int s, int r);
 void cm__place_drawn(cm_board *b, int t, int s, int r);
 void cm__log_move(cm_board *b, cm_move_kind k, int t, int s, int r);
 int cm__sq_index(const cm_board *b, int x, int y);
+/* The features of tile type placed on square s in rotation rot (a legal
+ * placement) whose joined feature would carry no follower: bit f. */
+uint32_t cm__free_if(const cm_board *b, int type, int s, int rot);
+bool cm__pile_has(const cm_board *b, int type); /* a copy is left to draw */
+/* Whether the current player has a follower of this kind to deploy. */
+bool cm__in_supply(const cm_board *b, cm_follower_kind kind);
 
 /* deck.c: FNV-1a 64 */
 #define CM__FNV_INIT 0xCBF29CE484222325ull
@@ -414,6 +420,11 @@ int cm__abbey_front(const cm_board *b, int nth);
 /* The first waiting wagon's destinations: all (nth < 0, as
  * cm_board_wagon_moves) or only the nth into out[0]; returns the total. */
 size_t cm__wagon_dests(const cm_board *b, cm_wagon_dest *out, size_t max, long nth);
+
+/* play.c: whether p is the library's random player (cm_board_play's
+ * fast path: cm_board_play_random) */
+struct cm_player;
+bool cm__player_is_random(const struct cm_player *p);
 
 /* score.c */
 void cm__score_feature(cm_board *b, int32_t root, bool final, bool award);

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* play.c: random play (carcamap/board.h "Random play"): whole games with
- * uniformly chosen placements and follower spots, abbeys and wagon moves
- * when the game has them, for map statistics and the benchmark. Uses only
- * the turn API's fast paths; no allocation. */
+/* play.c: random play (carcamap/play.h): whole games with uniformly chosen
+ * placements and follower spots, abbeys and wagon moves when the game has
+ * them, for map statistics and the benchmark; and the random player
+ * (carcamap/player.h), which makes the same choices one at a time, so a
+ * game of random seats is random play's. Uses only the turn API's fast
+ * paths; no allocation during a game. */
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/player.h"
 #include "engine/board_int.h"
 #include "engine/rng_int.h"
 
@@ -274,4 +279,131 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 			abbey_turn(b, rng, (int)cm__rng_below(rng, (uint32_t)k));
 	}
 	return cm_board_final(b, NULL, NULL);
+}
+
+/* ---- the random player: random play's choices one at a time ---- */
+
+static int popcount32(uint32_t m)
+{
+	int n = 0;
+	for (; m; m &= m - 1)
+		n++;
+	return n;
+}
+
+/* The k-th set bit of m (k below its count). */
+static int kth_bit(uint32_t m, int k)
+{
+	while (k--)
+		m &= m - 1;
+	return cm__ctz(m);
+}
+
+/* Step 3 for tile type t not yet placed, whose features free_mask would
+ * be unoccupied: deploy_random's draws over the same spots (a meeple's,
+ * then the wagon's, each in feature order). */
+static void random_follower(const cm_board *b, int t, uint32_t free_mask, cm_rng *rng, cm_choice *c)
+{
+	const type_info *ti = &b->deck->info[t];
+	uint32_t mm = b->supply[b->cur] > 0 ? ti->spot_meeple & free_mask : 0;
+	uint32_t wm = b->rules.wagons && b->wagons[b->cur] > 0 ? ti->spot_wagon & free_mask : 0;
+	int n = popcount32(mm), m = popcount32(wm);
+	c->feature = -1;
+	c->follower = CM_FOLLOWER_MEEPLE;
+	if (n + m == 0 || cm__rng_below(rng, 100) >= CM_PLAY_DEPLOY_PERCENT)
+		return;
+	int k = (int)cm__rng_below(rng, (uint32_t)(n + m));
+	if (k < n) {
+		c->feature = kth_bit(mm, k);
+	} else {
+		c->feature = kth_bit(wm, k - n);
+		c->follower = CM_FOLLOWER_WAGON;
+	}
+}
+
+/* An abbey on the nth abbey square (frontier order), and its follower. */
+static void random_abbey(const cm_board *b, int nth, cm_rng *rng, cm_choice *c)
+{
+	int s = cm__abbey_front(b, nth);
+	c->kind = CM_CHOICE_ABBEY;
+	c->x = s % b->cols;
+	c->y = s / b->cols;
+	random_follower(b, b->abbey_type, UINT32_MAX, rng, c);
+}
+
+static int random_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *c)
+{
+	(void)self;
+	memset(c, 0, sizeof *c);
+	c->feature = -1;
+	if (b->n_wait) { /* step 4 */
+		uint32_t k = (uint32_t)cm__wagon_dests(b, NULL, 0, -1);
+		uint32_t pick = cm__rng_below(rng, k + 1);
+		c->kind = CM_CHOICE_WAGON;
+		c->x = c->y = -1;
+		if (pick < k) {
+			cm_wagon_dest d;
+			cm__wagon_dests(b, &d, 1, (long)pick);
+			c->x = d.x;
+			c->y = d.y;
+			c->feature = d.feature;
+		}
+		return 0;
+	}
+	if (tile < 0) { /* the pile is empty: an abbey where one goes */
+		int k = cm__abbey_front(b, -1);
+		if (k)
+			random_abbey(b, (int)cm__rng_below(rng, (uint32_t)k), rng, c);
+		else
+			c->kind = CM_CHOICE_PASS;
+		return 0;
+	}
+	if (b->abbeys[b->cur]) { /* step 1 */
+		int k = cm__abbey_front(b, -1);
+		if (k && cm__rng_below(rng, 100) < CM_PLAY_ABBEY_PERCENT) {
+			random_abbey(b, (int)cm__rng_below(rng, (uint32_t)k), rng, c);
+			return 0;
+		}
+	}
+	/* step 2: the k-th legal placement in frontier order, rotations rising */
+	const uint8_t *rc = b->deck->info[tile].fit, *fr = b->front_req;
+	uint32_t total = 0;
+	for (int i = 0; i < b->n_front; i++)
+		total += rc[fr[i]];
+	if (total == 0)
+		return CM_EINVAL; /* not a drawn tile: cm_board_draw skips those */
+	uint32_t k = cm__rng_below(rng, total);
+	int i = 0;
+	for (; k >= rc[fr[i]]; i++)
+		k -= rc[fr[i]];
+	int s = b->front[i], r = kth_rot[rc[256 + fr[i]]][k];
+	c->kind = CM_CHOICE_TILE;
+	c->x = s % b->cols;
+	c->y = s / b->cols;
+	c->rot = r;
+	random_follower(b, tile, cm__free_if(b, tile, s, r), rng, c);
+	return 0;
+}
+
+static void random_free(cm_player *self)
+{
+	free(self);
+}
+
+int cm_player_new_random(cm_player **out)
+{
+	*out = NULL;
+	cm_player *p = calloc(1, sizeof *p);
+	if (!p)
+		return CM_ENOMEM;
+	p->choose = random_choose;
+	p->free = random_free;
+	p->name = "random";
+	*out = p;
+	return 0;
+}
+
+bool cm__player_is_random(const cm_player *p)
+{
+	return p && p->choose == random_choose;
 }

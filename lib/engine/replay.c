@@ -67,7 +67,44 @@ void cm_replay_free(cm_replay *r)
 	for (size_t i = 0; i < r->n_moves; i++)
 		free(r->moves[i].tile);
 	free(r->moves);
+	for (int p = 0; p < CM_MAX_PLAYERS; p++)
+		free(r->seat_players[p]);
 	free(r);
+}
+
+/* Whether s may name a seat's player in a replay: one word of printable
+ * characters, no '#'. */
+static bool player_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > CM_REPLAY_NAME_MAX)
+		return false;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c <= ' ' || c == '#' || c == 0x7f)
+			return false;
+	}
+	return true;
+}
+
+int cm_replay_set_players(cm_replay *r, const char *const *names)
+{
+	char *copy[CM_MAX_PLAYERS] = { NULL };
+	for (int p = 0; p < r->players && p < CM_MAX_PLAYERS; p++) {
+		if (!names[p])
+			continue;
+		if (!player_name_ok(names[p]) || !(copy[p] = cm_strdup(names[p]))) {
+			bool bad = !player_name_ok(names[p]);
+			for (int q = 0; q < p; q++)
+				free(copy[q]);
+			return bad ? CM_EINVAL : CM_ENOMEM;
+		}
+	}
+	for (int p = 0; p < CM_MAX_PLAYERS; p++) {
+		free(r->seat_players[p]);
+		r->seat_players[p] = copy[p];
+	}
+	return 0;
 }
 
 int cm_replay_from_board(const cm_board *b, cm_replay **out)
@@ -136,8 +173,11 @@ int cm_replay_write(const cm_replay *r, FILE *f)
 	fprintf(f, "deck %016" PRIx64, r->deck_hash);
 	for (size_t i = 0; i < r->n_tilesets; i++)
 		fprintf(f, " %s", r->tilesets[i]);
-	fprintf(f, "\nplayers %d\nseed %" PRIu64 "\nflags %u\nrules %s\n", r->players, r->seed, r->flags,
-	        rules);
+	fprintf(f, "\nplayers %d\n", r->players);
+	for (int p = 0; p < r->players && p < CM_MAX_PLAYERS; p++)
+		if (r->seat_players[p])
+			fprintf(f, "player %d %s\n", p, r->seat_players[p]);
+	fprintf(f, "seed %" PRIu64 "\nflags %u\nrules %s\n", r->seed, r->flags, rules);
 	for (size_t i = 0; i < r->n_moves; i++) {
 		const cm_move *m = &r->moves[i];
 		switch (m->kind) {
@@ -227,6 +267,22 @@ static bool parse_u64(const char *s, int base, uint64_t *out)
 	return true;
 }
 
+/* "player P NAME": who played seat P. NULL, or what is wrong. */
+static const char *player_line(cm_replay *r, char **tok, int n, int *err)
+{
+	int p;
+	*err = 0;
+	if (n != 3 || !parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &p))
+		return "player needs a seat (0 to 5) and a name";
+	if (r->seat_players[p])
+		return "player names a seat twice";
+	if (!player_name_ok(tok[2]))
+		return "player name must be one word of at most 63 bytes";
+	if (!(r->seat_players[p] = cm_strdup(tok[2])))
+		*err = CM_ENOMEM;
+	return NULL;
+}
+
 static int add_move(cm_replay *r, size_t *cap, cm_move_kind k, const char *tile, unsigned line)
 {
 	if (cm_grow((void **)&r->moves, cap, r->n_moves, sizeof *r->moves) < 0)
@@ -311,6 +367,13 @@ int cm_replay_read(FILE *f, const char *file, cm_diags *d, cm_replay **out)
 		} else if (strcmp(k, "players") == 0) {
 			if (n != 2 || !parse_int(tok[1], 2, CM_MAX_PLAYERS, &r->players))
 				BAD("players must be 2 to 6");
+		} else if (strcmp(k, "player") == 0) {
+			int err;
+			const char *why = player_line(r, tok, n, &err);
+			if (err)
+				goto nomem;
+			if (why)
+				BAD("%s", why);
 		} else if (strcmp(k, "seed") == 0) {
 			if (n != 2 || !parse_u64(tok[1], 10, &r->seed))
 				BAD("seed must be an unsigned decimal number");
@@ -399,6 +462,13 @@ int cm_replay_read(FILE *f, const char *file, cm_diags *d, cm_replay **out)
 			cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL, "replay lacks a map or players line");
 		rc = CM_EINVAL;
 	}
+	for (int p = r->players; rc == 0 && p < CM_MAX_PLAYERS; p++)
+		if (r->seat_players[p]) {
+			if (d)
+				cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL,
+				             "player line for seat %d of a %d-player game", p, r->players);
+			rc = CM_EINVAL;
+		}
 	free(line);
 	if (rc < 0) {
 		cm_replay_free(r);

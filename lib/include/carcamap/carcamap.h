@@ -22,6 +22,7 @@
 #include "deck.h"
 #include "board.h"
 #include "play.h"
+#include "player.h"
 #include "replay.h"
 #include "stats.h"
 #include "check.h"

@@ -22,7 +22,8 @@ enum {
 	CM_EVERSION = -5, /* a newer format version than this build reads */
 	CM_ENOTFOUND = -6,/* a named thing does not exist */
 	CM_ELIMIT = -7,   /* a size or resource limit was exceeded */
-	CM_EINTERNAL = -8 /* a bug or an unexpected library failure */
+	CM_EINTERNAL = -8,/* a bug or an unexpected library failure */
+	CM_ENOTSUP = -9   /* not available in this build (yet) */
 };
 
 /* Short lowercase text for a CM_E… code (static storage). */

@@ -48,6 +48,8 @@ typedef struct {
 	size_t n_moves;
 	int scores[CM_MAX_PLAYERS]; /* final scores when the game was finished */
 	bool finished;
+	char *seat_players[CM_MAX_PLAYERS]; /* who played each seat (carcamap/player.h
+	                     * names: "greedy", "mcts:200"), NULL when not recorded */
 } cm_replay;
 
 /* FNV-1a 64 over a map's playing geometry (size, squares, prints, big
@@ -55,6 +57,12 @@ typedef struct {
 uint64_t cm_replay_map_hash(const cm_map *map);
 /* The replay of the game on b so far. Returns 0 or CM_ENOMEM. */
 int cm_replay_from_board(const cm_board *b, cm_replay **out);
+/* Records who played each seat: names[p] for seat p, p < r->players (one
+ * word each, as cm_player.name; NULL: not recorded). Returns 0, CM_EINVAL
+ * (a name with a blank, '#' or a control character, empty or longer than
+ * CM_REPLAY_NAME_MAX; r unchanged) or CM_ENOMEM. */
+#define CM_REPLAY_NAME_MAX 63
+int cm_replay_set_players(cm_replay *r, const char *const *names);
 /* Writes r as text (schemas/replay.md). 0 or CM_EIO. */
 int cm_replay_write(const cm_replay *r, FILE *f);
 /* Reads a replay; file names it in diagnostics (may be NULL). Problems

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/* player.c: the player interface (carcamap/player.h): choices checked and
+ * played on a board (cm_board_apply), player specs and the constructors
+ * they name, and the game driver that asks each seat in turn
+ * (cm_board_play). The random player lives with random play (play.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/player.h"
+#include "engine/board_int.h"
+
+/* ---- choices ---- */
+
+/* Whether a follower of this kind may go on feature f of tile type t
+ * whose unoccupied features are free_mask, for the current player. */
+static bool follower_ok(const cm_board *b, int t, uint32_t free_mask, const cm_choice *c)
+{
+	if (c->feature < 0)
+		return true;
+	if (c->follower != CM_FOLLOWER_MEEPLE && c->follower != CM_FOLLOWER_WAGON)
+		return false;
+	const type_info *ti = &b->deck->info[t];
+	if (c->feature >= ti->n_feat || !cm__in_supply(b, c->follower))
+		return false;
+	uint32_t spots = (c->follower == CM_FOLLOWER_WAGON ? ti->spot_wagon : ti->spot_meeple) & free_mask;
+	return (spots >> c->feature) & 1;
+}
+
+/* The turn's end after a placement: the follower, then the scoring. */
+static int finish_turn(cm_board *b, const cm_choice *c, const cm_score_item **items, size_t *n)
+{
+	if (c->feature >= 0 && cm_board_deploy(b, c->feature, c->follower) < 0)
+		return CM_EINTERNAL; /* checked before placing */
+	return cm_board_end_turn(b, items, n);
+}
+
+int cm_board_apply(cm_board *b, int tile, const cm_choice *c, const cm_score_item **items, size_t *n)
+{
+	if (items)
+		*items = NULL;
+	if (n)
+		*n = 0;
+	bool open = b->last_sq >= 0 || b->final_done;
+	switch (c->kind) {
+	case CM_CHOICE_TILE: {
+		/* cm_board_legal refuses while a wagon waits */
+		if (open || !cm_board_legal(b, tile, c->x, c->y, c->rot) || !cm__pile_has(b, tile))
+			return CM_EINVAL;
+		if (!follower_ok(b, tile, cm__free_if(b, tile, c->y * b->cols + c->x, c->rot), c))
+			return CM_EINVAL;
+		if (cm_board_place(b, tile, c->x, c->y, c->rot) < 0)
+			return CM_EINTERNAL; /* checked above */
+		return finish_turn(b, c, items, n);
+	}
+	case CM_CHOICE_ABBEY:
+		/* an abbey joins no feature: all of it is free */
+		if (open || !cm_board_abbey_legal(b, c->x, c->y) || !follower_ok(b, b->abbey_type, UINT32_MAX, c))
+			return CM_EINVAL;
+		if (cm_board_place_abbey(b, c->x, c->y) < 0)
+			return CM_EINTERNAL;
+		return finish_turn(b, c, items, n);
+	case CM_CHOICE_WAGON:
+		return cm_board_wagon_move(b, c->x, c->y, c->feature);
+	case CM_CHOICE_PASS:
+		/* only after the last tile, with no wagon waiting */
+		return open || b->n_wait || b->pile_top < b->pile_n ? CM_EINVAL : 0;
+	}
+	return CM_EINVAL;
+}
+
+/* ---- players ---- */
+
+int cm_player_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
+{
+	return self->choose(self, b, tile, rng, out);
+}
+
+void cm_player_free(cm_player *p)
+{
+	if (p && p->free)
+		p->free(p);
+}
+
+/* The budget after "NAME:" (1..CM_PLAYER_MAX_BUDGET, decimal digits only), or -1. */
+static long parse_budget(const char *s)
+{
+	long v = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+		if (v > CM_PLAYER_MAX_BUDGET)
+			return -1;
+	}
+	return v >= 1 ? v : -1;
+}
+
+int cm_player_spec_parse(const char *text, cm_player_spec *out)
+{
+	static const struct {
+		const char *name;
+		cm_player_kind kind;
+		bool budget;
+	} names[] = {
+		{ "random", CM_PLAYER_RANDOM, false },
+		{ "greedy", CM_PLAYER_GREEDY, false },
+		{ "mcts", CM_PLAYER_MCTS, true },
+	};
+	const char *colon = strchr(text, ':');
+	size_t len = colon ? (size_t)(colon - text) : strlen(text);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (strlen(names[i].name) != len || memcmp(names[i].name, text, len) != 0)
+			continue;
+		if (colon && !names[i].budget)
+			return CM_ENOTFOUND; /* "random:5": no such player */
+		long v = colon ? parse_budget(colon + 1) : 0;
+		if (v < 0)
+			return CM_EINVAL;
+		out->kind = names[i].kind;
+		out->budget = v;
+		return 0;
+	}
+	return CM_ENOTFOUND;
+}
+
+int cm_player_new(const cm_player_spec *spec, cm_player **out)
+{
+	*out = NULL;
+	switch (spec->kind) {
+	case CM_PLAYER_RANDOM:
+		return cm_player_new_random(out);
+	case CM_PLAYER_GREEDY:
+	case CM_PLAYER_MCTS:
+		return CM_ENOTSUP;
+	}
+	return CM_EINVAL;
+}
+
+int cm_player_new_from_spec(const char *text, cm_player **out)
+{
+	cm_player_spec sp;
+	*out = NULL;
+	int rc = cm_player_spec_parse(text, &sp);
+	return rc < 0 ? rc : cm_player_new(&sp, out);
+}
+
+/* ---- the game driver ---- */
+
+static const char *choice_kind_name(cm_choice_kind k)
+{
+	switch (k) {
+	case CM_CHOICE_TILE: return "tile";
+	case CM_CHOICE_ABBEY: return "abbey";
+	case CM_CHOICE_WAGON: return "wagon";
+	case CM_CHOICE_PASS: return "pass";
+	}
+	return "unknown";
+}
+
+/* Asks seat p and plays its choice, which must be one of the kinds in
+ * allowed (bit per cm_choice_kind). */
+static int ask(cm_board *b, cm_player *const *seats, int p, int tile, unsigned allowed, cm_rng *rng, cm_diags *d)
+{
+	cm_choice c;
+	memset(&c, 0, sizeof c);
+	c.feature = -1;
+	int rc = cm_player_choose(seats[p], b, tile, rng, &c);
+	if (rc < 0)
+		return rc;
+	if ((unsigned)c.kind > CM_CHOICE_PASS || !((allowed >> c.kind) & 1) ||
+	    cm_board_apply(b, tile, &c, NULL, NULL) < 0) {
+		if (d) {
+			const char *name = seats[p]->name ? seats[p]->name : "?";
+			char where[96];
+			snprintf(where, sizeof where, "game seed %llu, turn %d", (unsigned long long)b->seed,
+			         b->stats.turns + 1);
+			cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, where,
+			             "player %d (%s) chose an illegal %s move: (%d,%d) rotation %d, follower on feature %d",
+			             p, name, choice_kind_name(c.kind), c.x, c.y, c.rot, c.feature);
+		}
+		return CM_EINVAL;
+	}
+	return 0;
+}
+
+#define ALLOW(k) (1u << (k))
+
+/* The waiting wagons, each by its owner. */
+static int move_wagons(cm_board *b, cm_player *const *seats, cm_rng *rng, cm_diags *d)
+{
+	int rc = 0;
+	while (!rc && b->n_wait)
+		rc = ask(b, seats, b->wait[0].player, -1, ALLOW(CM_CHOICE_WAGON), rng, d);
+	return rc;
+}
+
+int cm_board_play(cm_board *b, cm_player *const *seats, cm_rng *rng, cm_diags *d)
+{
+	if (b->last_sq >= 0 || b->final_done)
+		return CM_EINVAL;
+	bool all_random = !b->n_wait;
+	for (int p = 0; p < b->n_players; p++)
+		all_random &= cm__player_is_random(seats[p]);
+	if (all_random)
+		return cm_board_play_random(b, rng); /* the same choices, without the asking */
+	int rc = 0, t;
+	while (!(rc = move_wagons(b, seats, rng, d)) && cm_board_draw(b, &t) == 0)
+		if ((rc = ask(b, seats, b->cur, t, ALLOW(CM_CHOICE_TILE) | ALLOW(CM_CHOICE_ABBEY), rng, d)) < 0)
+			break;
+	/* players still holding an abbey may place it at the end, in turn from the current one */
+	for (int i = 0, p = b->cur, np = b->n_players; !rc && i < np; i++, p = (p + 1) % np) {
+		if (!b->abbeys[p])
+			continue;
+		cm_board_set_current(b, p);
+		if (cm__abbey_front(b, -1) == 0)
+			continue;
+		rc = ask(b, seats, p, -1, ALLOW(CM_CHOICE_ABBEY) | ALLOW(CM_CHOICE_PASS), rng, d);
+		if (!rc)
+			rc = move_wagons(b, seats, rng, d);
+	}
+	return rc < 0 ? rc : cm_board_final(b, NULL, NULL);
+}
+
+int cm_game_max_seats(const cm_map *map, const cm_deck *deck)
+{
+	int drawable = 0, starts = 0;
+	for (size_t i = 0; i < deck->n_types; i++)
+		if (!deck->info[i].abbey)
+			drawable += deck->count[i];
+	for (int s = 0; s < map->cols * map->rows; s++)
+		starts += map->squares[s].kind == CM_SQ_START;
+	/* setup puts a tile on each start square used */
+	int used = map->setup.starts_used < 1 ? 1 : map->setup.starts_used;
+	drawable -= used < starts ? used : starts;
+	return drawable < 2 ? 2 : drawable < CM_MAX_PLAYERS ? drawable : CM_MAX_PLAYERS;
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/* carcamap/player.h: players (DESIGN.md "The next pieces": Players): one
+ * interface that chooses a seat's decisions on a board, the library's
+ * players behind it (random, greedy; mcts to come), player specs as the
+ * command line names them ("greedy", "mcts:200"), and the game driver
+ * that plays a board to its end with one player per seat.
+ *
+ * A client writes its own player with the public API alone: it reads the
+ * board (carcamap/board.h: placements, spots, score-if questions, wagon
+ * destinations, the tiles left) and answers with a cm_choice; see
+ * libcarcamap(3) for a worked example.
+ *
+ * Threads: a player object serves one game at a time (players keep
+ * scratch space); play games on several threads with a player object per
+ * thread. Nothing here prints. */
+#ifndef CARCAMAP_PLAYER_H
+#define CARCAMAP_PLAYER_H
+
+#include <stdbool.h>
+#include "board.h"
+#include "rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Choices ------------------------------------------------------- */
+
+/* What a choice does. */
+typedef enum {
+	CM_CHOICE_TILE = 0, /* place the drawn tile on (x,y) in rotation rot */
+	CM_CHOICE_ABBEY,    /* place the seat's abbey on (x,y) instead of drawing (ABBEY-PLACE) */
+	CM_CHOICE_WAGON,    /* move the first waiting wagon (WAGON-MOVE) */
+	CM_CHOICE_PASS      /* after the last tile: keep the abbey (the one time a seat may pass) */
+} cm_choice_kind;
+
+/* One decision of a seat: everything a turn decides (the tile's place and
+ * the follower, or the abbey instead of the draw and its follower), or
+ * where a waiting wagon goes after a scoring. */
+typedef struct {
+	cm_choice_kind kind;
+	int x, y;       /* TILE, ABBEY: the square; WAGON: the destination's square */
+	int rot;        /* TILE: quarter turns clockwise; 0 otherwise */
+	int feature;    /* TILE, ABBEY: the feature index of the tile (or abbey) a
+	                 * follower is deployed on, -1 for none; WAGON: the
+	                 * destination's feature index on (x,y), -1 back to the supply */
+	cm_follower_kind follower; /* TILE, ABBEY with a feature: meeple or wagon */
+} cm_choice;
+
+/* Plays choice c for the seat it is asked of (see cm_player below), with
+ * the drawn tile type for CM_CHOICE_TILE: places and deploys, then ends
+ * the turn (cm_board_end_turn; *items and *n as there, either may be
+ * NULL); or moves the first waiting wagon; a pass changes nothing. The
+ * choice is checked whole before anything changes: returns 0, or
+ * CM_EINVAL with the board unchanged when the choice is not legal now
+ * (the placement, the follower's spot, the abbey's square, the wagon's
+ * destination; a pass while a tile is drawn or a wagon waits; a tile
+ * choice while a wagon waits). */
+int cm_board_apply(cm_board *b, int tile, const cm_choice *c, const cm_score_item **items, size_t *n);
+
+/* ---- The player interface ------------------------------------------ */
+
+typedef struct cm_player cm_player;
+
+/* A player: a client's player embeds this struct as its first member
+ * (or points to it) and fills in the functions; the library's players
+ * come from the constructors below. */
+struct cm_player {
+	/* Chooses this seat's next decision on b into *out. The driver
+	 * (cm_board_play) asks in three situations, told apart by the board:
+	 *   - a wagon waits to move (cm_board_wagon_pending(b, ...) > 0; the
+	 *     first waiting wagon is this seat's): a CM_CHOICE_WAGON, to a
+	 *     destination of cm_board_wagon_moves or back (feature -1); tile
+	 *     is -1;
+	 *   - tile >= 0: it is this seat's turn and tile (a deck type index)
+	 *     is the top of the pile, which has a legal placement: a
+	 *     CM_CHOICE_TILE, or a CM_CHOICE_ABBEY when the seat holds an
+	 *     abbey and cm_board_abbey_legal accepts the square (the tile
+	 *     then stays on the pile for the next turn);
+	 *   - tile is -1 and no wagon waits: the pile is empty and this seat
+	 *     holds an abbey some square takes: CM_CHOICE_ABBEY or
+	 *     CM_CHOICE_PASS.
+	 * Every random choice must come from rng (the game's generator,
+	 * shared by all seats), so a game depends only on the board, the
+	 * players and the generator's seed: the same for every --jobs. A
+	 * player may keep scratch space in self but no state that changes
+	 * its choices from one game to the next. Returns 0, or a negative
+	 * CM_E code that stops the game (cm_board_play returns it). */
+	int (*choose)(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out);
+	/* Frees self and what it owns (cm_player_free calls it); NULL when
+	 * there is nothing to free. */
+	void (*free)(cm_player *self);
+	/* The name reports and replays show: the spec it was made from
+	 * ("random", "mcts:200") or a client's own; one word (no blank, no
+	 * '#'), at most CM_PLAYER_NAME_MAX bytes. */
+	const char *name;
+};
+#define CM_PLAYER_NAME_MAX 63
+
+/* self->choose(self, b, tile, rng, out). */
+int cm_player_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out);
+void cm_player_free(cm_player *p); /* p->free(p); NULL is a no-op */
+
+/* ---- The library's players ----------------------------------------- */
+
+/* random: every choice uniform among the legal ones, in the order
+ * cm_board_play_random documents (carcamap/play.h): a board played by
+ * random seats with a generator gives exactly cm_board_play_random's game
+ * with that generator. Returns 0 or CM_ENOMEM. */
+int cm_player_new_random(cm_player **out);
+
+/* Player specs: the text that names a player on the command line and in
+ * replays:
+ *   random        uniform legal choices
+ *   greedy        one turn ahead (cm_player_new_greedy)
+ *   mcts, mcts:N  Monte Carlo tree search with N playouts per move
+ *                 (1..CM_PLAYER_MAX_BUDGET; mcts alone: its default budget)
+ * Names are lowercase; nothing else is accepted (no blanks, no sign, no
+ * leading '+'). CM_PLAYER_SPEC_FORMS says the accepted forms, for usage
+ * messages. */
+typedef enum { CM_PLAYER_RANDOM = 0, CM_PLAYER_GREEDY, CM_PLAYER_MCTS } cm_player_kind;
+#define CM_PLAYER_MAX_BUDGET 1000000
+#define CM_PLAYER_SPEC_FORMS "random, greedy, mcts or mcts:N (N playouts per move, 1 to 1000000)"
+
+typedef struct {
+	cm_player_kind kind;
+	long budget; /* mcts: playouts per move, 0 for its default; 0 for the others */
+} cm_player_spec;
+
+/* Parses a spec (above). Returns 0, CM_ENOTFOUND (no such player: an
+ * unknown name, a budget on a player that takes none) or CM_EINVAL (a
+ * budget that is not a whole number from 1 to CM_PLAYER_MAX_BUDGET). */
+int cm_player_spec_parse(const char *text, cm_player_spec *out);
+/* A new player for spec, named by its spec text ("random", "mcts:200").
+ * Free it with cm_player_free. Returns 0, CM_ENOMEM, or CM_ENOTSUP for a
+ * player this build does not have yet (mcts, until it lands). */
+int cm_player_new(const cm_player_spec *spec, cm_player **out);
+/* cm_player_spec_parse, then cm_player_new: its codes. */
+int cm_player_new_from_spec(const char *text, cm_player **out);
+
+/* ---- Playing a game ------------------------------------------------ */
+
+/* Plays b from its current state to the end and scores it, seats[p]
+ * choosing for player p (cm_board_players(b) of them; seats may repeat a
+ * player object), rng the game's generator. Each turn: the waiting
+ * wagons move first (their owners choose, in order); then the pile's top
+ * tile without a legal placement is put aside (cm_board_draw) and the
+ * current player chooses a tile or abbey choice for the next. When the
+ * pile is empty, each player from the current one on who still holds an
+ * abbey that some square takes chooses to place it or pass. Then final
+ * scoring. With every seat the library's random player this is
+ * cm_board_play_random. Returns 0; CM_EINVAL when a turn was left open or
+ * the game was scored, or a seat's choice was not legal (said in d, which
+ * may be NULL; the board is left where it stopped); or a seat's error. */
+int cm_board_play(cm_board *b, cm_player *const *seats, cm_rng *rng, cm_diags *d);
+
+/* The most seats a game on map with deck takes: CM_MAX_PLAYERS, fewer
+ * when the tiles left to draw after setup could not give every seat a
+ * turn (a seat that can never place a tile is no seat); at least 2. */
+int cm_game_max_seats(const cm_map *map, const cm_deck *deck);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

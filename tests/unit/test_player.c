@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: MIT */
+/* test_player.c: the player interface (carcamap/player.h): the random
+ * player asked one choice at a time plays random play's games exactly
+ * (wagons, abbeys, both editions, 2 to 6 seats); player specs; choices
+ * checked whole before the board changes; a client's own player, written
+ * against the public API, plugs into the driver; an illegal choice stops
+ * the game with a diagnostic; games with players are the same for every
+ * number of jobs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util_board.h"
+#include "carcamap/player.h"
+#include "carcamap/play.h"
+#include "carcamap/stats.h"
+
+/* A client's player that asks another player: the driver cannot tell it
+ * is random underneath, so it takes the general path (the choice asked
+ * and checked, then played) and not random play's. */
+typedef struct {
+	cm_player base;
+	cm_player *inner;
+	long asked, wagons, late_abbeys; /* all questions, wagon ones, abbeys after the last tile */
+} wrapper;
+
+static int wrapper_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
+{
+	wrapper *w = (wrapper *)self;
+	w->asked++;
+	w->wagons += cm_board_wagon_pending(b, NULL) > 0;
+	w->late_abbeys += tile < 0 && !cm_board_wagon_pending(b, NULL);
+	return cm_player_choose(w->inner, b, tile, rng, out);
+}
+
+static void wrapper_free(cm_player *self)
+{
+	wrapper *w = (wrapper *)self;
+	cm_player_free(w->inner);
+	free(w);
+}
+
+static cm_player *wrap(cm_player *inner)
+{
+	wrapper *w = calloc(1, sizeof *w);
+	assert_non_null(w);
+	w->base.choose = wrapper_choose;
+	w->base.free = wrapper_free;
+	w->base.name = "wrapped";
+	w->inner = inner;
+	return &w->base;
+}
+
+/* Games on fx's map with random play and with wrapped random seats, from
+ * the same seeds: the same replays, scores and statistics. Returns the
+ * wrapper's counts of wagon questions and late abbeys, summed. */
+static long same_games(const util_fixture *fx, cm_edition ed, int players, int games)
+{
+	cm_rules ru = fx->scn->map->rules;
+	ru.edition = ed;
+	cm_board *a = NULL, *b = NULL;
+	assert_int_equal(cm_board_new(fx->scn->map, fx->deck, &ru, players, 5, 0, NULL, &a), 0);
+	assert_int_equal(cm_board_new(fx->scn->map, fx->deck, &ru, players, 5, 0, NULL, &b), 0);
+	cm_player *random = NULL;
+	assert_int_equal(cm_player_new_random(&random), 0);
+	cm_player *w = wrap(random);
+	cm_player *seats[CM_MAX_PLAYERS];
+	for (int p = 0; p < players; p++)
+		seats[p] = w;
+	for (int g = 0; g < games; g++) {
+		uint64_t seed = 500 + (uint64_t)g * 7;
+		assert_int_equal(cm_board_reset(a, seed, NULL), 0);
+		assert_int_equal(cm_board_reset(b, seed, NULL), 0);
+		cm_rng ra, rb;
+		cm_rng_seed(&ra, ~seed);
+		cm_rng_seed(&rb, ~seed);
+		assert_int_equal(cm_board_play_random(a, &ra), 0);
+		assert_int_equal(cm_board_play(b, seats, &rb, NULL), 0);
+		char *ta = util_replay_text(a), *tb = util_replay_text(b);
+		assert_string_equal(ta, tb);
+		free(ta);
+		free(tb);
+		assert_memory_equal(cm_board_stats(a), cm_board_stats(b), sizeof(cm_game_stats));
+		/* and the generators are left in the same state */
+		assert_true(cm_rng_next(&ra) == cm_rng_next(&rb));
+	}
+	wrapper *wr = (wrapper *)w;
+	assert_true(wr->asked > 0);
+	long special = wr->wagons * 1000 + wr->late_abbeys;
+	cm_player_free(w);
+	cm_board_free(a);
+	cm_board_free(b);
+	return special;
+}
+
+static void test_player__random_is_random_play(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	for (int players = 2; players <= 6; players += 2)
+		same_games(&fx, CM_EDITION_C2, players, 20);
+	util_fixture_unload(&fx);
+}
+
+/* Abbeys (before the draw and after the last tile) and wagon moves, C2
+ * and C1 (whose destinations differ). */
+static void test_player__random_is_random_play_with_wagons_and_abbeys(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
+	long n = same_games(&fx, CM_EDITION_C2, 2, 30) + same_games(&fx, CM_EDITION_C1, 3, 30) +
+	         same_games(&fx, CM_EDITION_C2, 6, 10);
+	assert_true(n / 1000 > 0); /* wagons moved */
+	assert_true(n % 1000 > 0); /* abbeys placed after the last tile */
+	util_fixture_unload(&fx);
+}
+
+static void test_player__specs(void **state)
+{
+	(void)state;
+	cm_player_spec sp;
+	assert_int_equal(cm_player_spec_parse("random", &sp), 0);
+	assert_int_equal(sp.kind, CM_PLAYER_RANDOM);
+	assert_int_equal(cm_player_spec_parse("greedy", &sp), 0);
+	assert_int_equal(sp.kind, CM_PLAYER_GREEDY);
+	assert_int_equal(cm_player_spec_parse("mcts", &sp), 0);
+	assert_int_equal(sp.kind, CM_PLAYER_MCTS);
+	assert_int_equal(sp.budget, 0);
+	assert_int_equal(cm_player_spec_parse("mcts:1", &sp), 0);
+	assert_int_equal(sp.budget, 1);
+	assert_int_equal(cm_player_spec_parse("mcts:1000000", &sp), 0);
+	assert_int_equal(sp.budget, CM_PLAYER_MAX_BUDGET);
+	static const char *const bad_budget[] = { "mcts:0", "mcts:1000001", "mcts:", "mcts:-5", "mcts:+5",
+		                                  "mcts:5x", "mcts: 5", "mcts:99999999999999999999" };
+	for (size_t i = 0; i < sizeof bad_budget / sizeof bad_budget[0]; i++)
+		assert_int_equal(cm_player_spec_parse(bad_budget[i], &sp), CM_EINVAL);
+	static const char *const unknown[] = { "", "Random", "greedy:5", "random:1", "mct", "mctsx:5", "minimax",
+		                               " random", "2" };
+	for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+		assert_int_equal(cm_player_spec_parse(unknown[i], &sp), CM_ENOTFOUND);
+	cm_player *p = NULL;
+	assert_int_equal(cm_player_new_from_spec("random", &p), 0);
+	assert_string_equal(p->name, "random");
+	cm_player_free(p);
+	assert_int_equal(cm_player_new_from_spec("mcts:30", &p), CM_ENOTSUP);
+	assert_null(p);
+	assert_int_equal(cm_player_new_from_spec("nobody", &p), CM_ENOTFOUND);
+	cm_player_free(NULL);
+}
+
+/* A choice is checked whole: an illegal one changes nothing. */
+static void test_player__apply_checks_first(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 2, 9, 0, NULL, &b), 0);
+	int t = -1;
+	assert_int_equal(cm_board_draw(b, &t), 0);
+	cm_placement pl[512];
+	size_t n = cm_board_placements(b, t, pl, 512);
+	assert_true(n > 0 && n <= 512);
+	char *before = util_replay_text(b);
+	cm_choice c = { .kind = CM_CHOICE_TILE, .x = pl[0].x, .y = pl[0].y, .rot = pl[0].rot, .feature = 31 };
+	assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), CM_EINVAL); /* no such feature */
+	c.feature = -1;
+	c.rot = (pl[0].rot + 1) % 4;
+	if (!cm_board_legal(b, t, c.x, c.y, c.rot))
+		assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), CM_EINVAL);
+	c.kind = CM_CHOICE_PASS;
+	assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), CM_EINVAL); /* the pile is not empty */
+	c.kind = CM_CHOICE_WAGON;
+	assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), CM_EINVAL); /* no wagon waits */
+	c.kind = CM_CHOICE_ABBEY;
+	assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), CM_EINVAL); /* no abbey dealt */
+	c.kind = (cm_choice_kind)99;
+	assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), CM_EINVAL);
+	char *after = util_replay_text(b);
+	assert_string_equal(before, after);
+	assert_int_equal(cm_board_current(b), 0);
+	/* and a legal one plays the whole turn */
+	int spots[CM_MAX_FEATURES];
+	int k = cm_board_spots_if(b, t, pl[0].x, pl[0].y, pl[0].rot, CM_FOLLOWER_MEEPLE, spots, CM_MAX_FEATURES);
+	assert_true(k > 0);
+	c = (cm_choice){ .kind = CM_CHOICE_TILE, .x = pl[0].x, .y = pl[0].y, .rot = pl[0].rot, .feature = spots[0] };
+	const cm_score_item *items = NULL;
+	size_t ni = 99;
+	assert_int_equal(cm_board_apply(b, t, &c, &items, &ni), 0);
+	assert_int_equal(cm_board_current(b), 1);
+	assert_int_equal(cm_board_supply(b, 0), 8);
+	free(before);
+	free(after);
+	cm_board_free(b);
+	util_fixture_unload(&fx);
+}
+
+/* A client's player with the public API alone: the first legal placement
+ * (row-major), a meeple on its first spot while it holds four or more. */
+static int first_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
+{
+	(void)self;
+	(void)rng;
+	memset(out, 0, sizeof *out);
+	out->feature = -1;
+	if (cm_board_wagon_pending(b, NULL)) {
+		out->kind = CM_CHOICE_WAGON; /* back to the supply */
+		return 0;
+	}
+	if (tile < 0) {
+		out->kind = CM_CHOICE_PASS;
+		return 0;
+	}
+	cm_placement p;
+	if (cm_board_placements(b, tile, &p, 1) == 0)
+		return CM_EINTERNAL; /* a drawn tile has one */
+	out->kind = CM_CHOICE_TILE;
+	out->x = p.x;
+	out->y = p.y;
+	out->rot = p.rot;
+	int spots[CM_MAX_FEATURES];
+	if (cm_board_supply(b, cm_board_current(b)) >= 4 &&
+	    cm_board_spots_if(b, tile, p.x, p.y, p.rot, CM_FOLLOWER_MEEPLE, spots, CM_MAX_FEATURES) > 0)
+		out->feature = spots[0];
+	return 0;
+}
+
+/* A player that always answers with a placement off the board. */
+static int bad_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
+{
+	(void)self;
+	(void)b;
+	(void)tile;
+	(void)rng;
+	*out = (cm_choice){ .kind = CM_CHOICE_TILE, .x = -3, .y = 0, .feature = -1 };
+	return 0;
+}
+
+static void test_player__client_player_plugs_in(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
+	cm_player first = { .choose = first_choose, .name = "first" };
+	cm_player *random = NULL;
+	assert_int_equal(cm_player_new_random(&random), 0);
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 2, 3, 0, NULL, &b), 0);
+	cm_player *seats[2] = { &first, random };
+	cm_rng rng;
+	cm_rng_seed(&rng, 3);
+	assert_int_equal(cm_board_play(b, seats, &rng, NULL), 0);
+	assert_true(cm_board_stats(b)->tiles_placed > 50);
+	assert_int_equal(cm_board_play(b, seats, &rng, NULL), CM_EINVAL); /* scored already */
+	/* its replay plays back */
+	cm_board *again = util_replay_again(&fx, b);
+	cm_board_free(again);
+	/* an illegal choice stops the game and says who */
+	cm_player bad = { .choose = bad_choose, .name = "bad" };
+	cm_player *seats2[2] = { random, &bad };
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_board_reset(b, 4, NULL), 0);
+	assert_int_equal(cm_board_play(b, seats2, &rng, d), CM_EINVAL);
+	assert_int_equal(cm_diags_errors(d), 1);
+	assert_non_null(strstr(cm_diags_get(d, 0)->message, "player 1 (bad) chose an illegal tile move"));
+	cm_diags_free(d);
+	cm_board_free(b);
+	cm_player_free(random);
+	util_fixture_unload(&fx);
+}
+
+/* cm_play_run with players: the same figures for every number of jobs,
+ * and random specs give cm_play_games' figures. */
+static void test_player__play_run_jobs(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
+	static const char *const specs[] = { "random", "random", "random" };
+	cm_play_opts o;
+	cm_play_opts_init(&o);
+	o.seats = 3;
+	o.players = specs;
+	o.seed = 40;
+	o.games = 13;
+	cm_play_stats *one = NULL, *base = NULL;
+	assert_int_equal(cm_play_run(fx.scn->map, fx.deck, &o, NULL, &one), 0);
+	assert_int_equal(cm_play_games(fx.scn->map, fx.deck, NULL, 3, 40, 13, NULL, NULL, NULL, &base), 0);
+	assert_memory_equal(one->scores, base->scores, sizeof one->scores);
+	assert_memory_equal(one->wins, base->wins, sizeof one->wins);
+	int won = 0;
+	for (int p = 0; p < 3; p++) {
+		won += one->seat_wins[p] - one->seat_ties[p];
+		assert_true(cm_play_stats_sd(one, p) > 0);
+	}
+	assert_int_equal(won + one->ties, 13);
+	for (int jobs = 2; jobs <= 5; jobs += 3) {
+		cm_play_stats *s = NULL;
+		o.jobs = jobs;
+		assert_int_equal(cm_play_run(fx.scn->map, fx.deck, &o, NULL, &s), 0);
+		assert_memory_equal(one->scores, s->scores, sizeof one->scores);
+		assert_memory_equal(one->scores_sq, s->scores_sq, sizeof one->scores_sq);
+		assert_memory_equal(one->seat_wins, s->seat_wins, sizeof one->seat_wins);
+		assert_memory_equal(one->seat_ties, s->seat_ties, sizeof one->seat_ties);
+		cm_play_stats_free(s);
+	}
+	/* a spec the build lacks, or none at all */
+	static const char *const bad[] = { "random", "mcts:5", "random" };
+	o.players = bad;
+	cm_diags *d = NULL;
+	cm_play_stats *s = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_play_run(fx.scn->map, fx.deck, &o, d, &s), CM_ENOTSUP);
+	assert_null(s);
+	assert_true(cm_diags_errors(d) >= 1);
+	cm_diags_free(d);
+	cm_play_stats_free(one);
+	cm_play_stats_free(base);
+	util_fixture_unload(&fx);
+}
+
+/* Replays record who played each seat, and read it back; bad player
+ * lines are refused with their line. */
+static void test_player__replay_players(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 3, 9, 0, NULL, &b), 0);
+	assert_int_equal(cm_play_game(b, 9, NULL), 0);
+	cm_replay *r = NULL;
+	assert_int_equal(cm_replay_from_board(b, &r), 0);
+	static const char *const bad[] = { "random", "two words", NULL };
+	static const char *const hash[] = { "a#b", NULL, NULL };
+	static const char *const names[] = { "random", NULL, "mcts:40" };
+	assert_int_equal(cm_replay_set_players(r, bad), CM_EINVAL);
+	assert_int_equal(cm_replay_set_players(r, hash), CM_EINVAL);
+	assert_null(r->seat_players[0]);
+	assert_int_equal(cm_replay_set_players(r, names), 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	assert_int_equal(cm_replay_write(r, f), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "\nplayers 3\nplayer 0 random\nplayer 2 mcts:40\nseed 9\n"));
+	f = fmemopen(text, len, "r");
+	cm_replay *back = NULL;
+	assert_int_equal(cm_replay_read(f, "r.txt", NULL, &back), 0);
+	fclose(f);
+	assert_string_equal(back->seat_players[0], "random");
+	assert_null(back->seat_players[1]);
+	assert_string_equal(back->seat_players[2], "mcts:40");
+	cm_replay_free(back);
+	free(text);
+	static const char *const wrong[] = {
+		"carcamap-replay 1\nmap x 0000000000000000\nplayers 2\nplayer 0 a\nplayer 0 b\n",
+		"carcamap-replay 1\nmap x 0000000000000000\nplayers 2\nplayer 2 a\n",
+		"carcamap-replay 1\nmap x 0000000000000000\nplayers 2\nplayer 6 a\n",
+		"carcamap-replay 1\nmap x 0000000000000000\nplayers 2\nplayer 0\n",
+	};
+	for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+		cm_diags *d = NULL;
+		assert_int_equal(cm_diags_new(&d), 0);
+		f = fmemopen((void *)wrong[i], strlen(wrong[i]), "r");
+		assert_int_equal(cm_replay_read(f, "w.txt", d, &back), CM_EINVAL);
+		fclose(f);
+		assert_null(back);
+		assert_true(cm_diags_errors(d) == 1);
+		cm_diags_free(d);
+	}
+	cm_replay_free(r);
+	cm_board_free(b);
+	util_fixture_unload(&fx);
+}
+
+static void test_player__max_seats(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	assert_int_equal(cm_game_max_seats(fx.scn->map, fx.deck), CM_MAX_PLAYERS);
+	util_fixture_unload(&fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_player__random_is_random_play),
+		cmocka_unit_test(test_player__random_is_random_play_with_wagons_and_abbeys),
+		cmocka_unit_test(test_player__specs),
+		cmocka_unit_test(test_player__apply_checks_first),
+		cmocka_unit_test(test_player__client_player_plugs_in),
+		cmocka_unit_test(test_player__play_run_jobs),
+		cmocka_unit_test(test_player__replay_players),
+		cmocka_unit_test(test_player__max_seats),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
