@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* cmd_play.c: `carcamap play`: plays many random legal games on a map
- * with the library (cm_play_games) and prints the statistics as text or
- * JSON (schemas/play-json.md); can save the first game as a replay. */
+/* cmd_play.c: `carcamap play`: plays many games on a map with the
+ * library's players (cm_play_run; random unless --players says) and prints
+ * the statistics as text or JSON (schemas/play-json.md); can save the
+ * first game as a replay. */
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -19,17 +20,24 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: carcamap play [options] (MAP.xml | PACK --map ID) [TILESETS...]\n"
 	        "\n"
-	        "Plays random legal games on a map (each turn a placement chosen uniformly\n"
-	        "among the legal ones, a follower deployed half the time) and reports the\n"
-	        "tiles placed (besides the setup tiles), the squares filled and never\n"
-	        "filled, the stranded tiles (drawn tiles that fit nowhere, put aside),\n"
-	        "the points per feature kind, the scores per seat and the winners.\n"
-	        "The same inputs and seed give the same report.\n"
+	        "Plays games on a map and reports the tiles placed (besides the setup\n"
+	        "tiles), the squares filled and never filled, the stranded tiles (drawn\n"
+	        "tiles that fit nowhere, put aside), the points per feature kind, and per\n"
+	        "seat its player, mean score and wins. By default every seat is the random\n"
+	        "player (each turn a placement chosen uniformly among the legal ones, a\n"
+	        "follower deployed half the time). The same inputs and seed give the same\n"
+	        "report.\n"
 	        "\n"
 	        "Options:\n"
 	        "  --games N          games to play, 1..%ld (default 100)\n"
 	        "  --seed S           seed of the first game; game i uses S+i (default 1)\n"
-	        "  --players P        seats, 2..6 (default 2)\n"
+	        "  --players P        the seats' players, one per seat, comma-separated:\n"
+	        "                     random, greedy, mcts or mcts:N (N playouts per move,\n"
+	        "                     1 to %d); one player for every seat (with\n"
+	        "                     --seats); or a number of random seats, 2..6\n"
+	        "                     (default 2 random seats)\n"
+	        "  --seats N          seats, 2..6: with one player in --players, every\n"
+	        "                     seat plays it; with a list, its length must be N\n"
 	        "  --rule NAME=VALUE  set a rule option (repeatable): edition=C1|C2|C3,\n"
 	        "                     farmers=C1|C2, tiny-city, farmers-bigcity,\n"
 	        "                     town-extra-turn, town-cost, town-road-bonus,\n"
@@ -52,10 +60,12 @@ static void usage(FILE *f)
 	        "Examples:\n"
 	        "  carcamap play maps/benelux/benelux.xml --games 1000\n"
 	        "  carcamap play build/maps.pack --map france --players 4 --format json\n"
+	        "  carcamap play maps/germany/germany.xml --players greedy,random --games 200\n"
+	        "  carcamap play maps/germany/germany.xml --players greedy --seats 4\n"
 	        "  carcamap play my-map.xml --rule farmers=C1 --replay game1.txt\n"
 	        "\n"
 	        "Exit status: 0 played, 1 problems in the input, 2 usage error, 3 I/O or\n"
-	        "internal failure.\n", MAX_GAMES);
+	        "internal failure.\n", MAX_GAMES, CM_PLAYER_MAX_BUDGET);
 }
 
 /* Progress on a terminal only: "\rplaying 340/1000", about 100 updates. */
@@ -93,11 +103,79 @@ static int never_filled(const cm_play_stats *s)
 	return n;
 }
 
+/* The seats: who plays each. */
+typedef struct {
+	int n;
+	const char *spec[CM_MAX_PLAYERS]; /* as given ("random" for a number of seats) */
+	bool random;                      /* --players N (or none): random play */
+	char *buf;                        /* owns the pieces of --players */
+} seat_list;
+
+#define FORMS "players are " CM_PLAYER_SPEC_FORMS
+
+/* One spec of --players: 0, or a usage error. */
+static int check_spec(const char *spec)
+{
+	cm_player_spec sp;
+	int rc = cm_player_spec_parse(spec, &sp);
+	if (rc == CM_ENOTFOUND)
+		return cli_usage_error("play", "unknown player '%s' in --players; %s", spec, FORMS);
+	if (rc < 0)
+		return cli_usage_error("play", "player '%s': N must be a whole number from 1 to %d; %s", spec,
+		                       CM_PLAYER_MAX_BUDGET, FORMS);
+	cm_player *pl = NULL;
+	rc = cm_player_new(&sp, &pl);
+	cm_player_free(pl);
+	if (rc == CM_ENOTSUP)
+		return cli_usage_error("play", "player '%s' is not available in this build yet; %s", spec, FORMS);
+	return rc < 0 ? EXIT_IO : 0;
+}
+
+/* --players (NULL: not given) and --seats (-1: not given) into sl. */
+static int parse_seats(const char *players, long seats, seat_list *sl)
+{
+	int listed = 0; /* seats --players fixes: 0 none (one player, or not given) */
+	sl->n = seats >= 0 ? (int)seats : 2;
+	sl->random = true;
+	if (players && players[strspn(players, "0123456789")] == '\0') {
+		long v = cli_parse_uint(players, CM_MAX_PLAYERS);
+		if (v < 2)
+			return cli_usage_error("play", "--players takes players or a number of random seats from 2 to %d, "
+			                       "not '%s'; %s", CM_MAX_PLAYERS, players, FORMS);
+		listed = (int)v;
+	} else if (players) {
+		sl->random = false;
+		if (!(sl->buf = strdup(players)))
+			return EXIT_IO;
+		int k = 0;
+		for (char *p = sl->buf, *comma; p; p = comma ? comma + 1 : NULL, k++) {
+			if ((comma = strchr(p, ',')))
+				*comma = '\0';
+			if (k == CM_MAX_PLAYERS)
+				return cli_usage_error("play", "--players names more than %d seats: a game has 2 to %d",
+				                       CM_MAX_PLAYERS, CM_MAX_PLAYERS);
+			int ec = check_spec(p);
+			if (ec)
+				return ec;
+			sl->spec[k] = p;
+		}
+		listed = k > 1 ? k : 0;
+	}
+	if (listed && seats >= 0 && seats != listed)
+		return cli_usage_error("play", "--seats %ld does not match the %d seats --players names", seats, listed);
+	if (listed)
+		sl->n = listed;
+	for (int p = 0; p < sl->n; p++)
+		sl->spec[p] = sl->random ? "random" : sl->spec[p] ? sl->spec[p] : sl->spec[0];
+	return 0;
+}
+
 /* Squares never filled listed in text unless --all-squares: a huge map
  * gives a summary line, not millions of coordinates. */
 #define NEVER_LISTED 20
 
-static void print_text(const cm_map *m, const cm_play_stats *s, uint64_t seed, const char *rules, bool all)
+static void print_text(const cm_map *m, const cm_play_stats *s, const seat_list *sl, uint64_t seed,
+                       const char *rules, bool all)
 {
 	int g = s->games;
 	printf("map %s: %d games, %d players, seed %llu\n", m->id, g, s->players, (unsigned long long)seed);
@@ -129,16 +207,14 @@ static void print_text(const cm_map *m, const cm_play_stats *s, uint64_t seed, c
 	       mean(s->points_kind[CM_FEAT_ROAD], g), mean(s->points_kind[CM_FEAT_CITY], g),
 	       mean(s->points_kind[CM_FEAT_MONASTERY], g), mean(s->points_kind[CM_FEAT_FIELD], g),
 	       mean(other_points(s), g), mean(s->final_points, g));
-	printf("mean score:");
 	for (int p = 0; p < s->players; p++)
-		printf("%s player %d %.2f", p ? "," : "", p, mean(s->scores[p], g));
-	printf("\nwins:");
-	for (int p = 0; p < s->players; p++)
-		printf("%s player %d %d", p ? "," : "", p, s->wins[p]);
-	printf(", tied %d\n", s->ties);
+		printf("player %d (%s): mean score %.2f (sd %.2f), won %d of %d games (%d of them tied for first)\n", p,
+		       sl->spec[p], mean(s->scores[p], g), cm_play_stats_sd(s, p), s->seat_wins[p], g, s->seat_ties[p]);
+	printf("first place shared: %d of %d games\n", s->ties, g);
 }
 
-static int print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, const char *rules)
+static int print_json(const cm_map *m, const cm_play_stats *s, const seat_list *sl, uint64_t seed,
+                      const char *rules)
 {
 	int g = s->games;
 	cm_json *j = cm_json_new(stdout, true);
@@ -148,7 +224,7 @@ static int print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, co
 	cm_json_key(j, "format"); /* name and version: schemas/play-json.md */
 	cm_json_obj_begin(j);
 	cm_json_kv_str(j, "name", "carcamap-play");
-	cm_json_kv_str(j, "version", "1.1");
+	cm_json_kv_str(j, "version", "1.2");
 	cm_json_obj_end(j);
 	cm_json_kv_str(j, "map", m->id);
 	cm_json_kv_int(j, "games", g);
@@ -229,23 +305,42 @@ static int print_json(const cm_map *m, const cm_play_stats *s, uint64_t seed, co
 		cm_json_int(j, s->wins[p]);
 	cm_json_arr_end(j);
 	cm_json_kv_int(j, "ties", s->ties);
+	cm_json_key(j, "seats"); /* 1.2 */
+	cm_json_arr_begin(j);
+	for (int p = 0; p < s->players; p++) {
+		cm_json_obj_begin(j);
+		cm_json_kv_str(j, "player", sl->spec[p]);
+		cm_json_kv_int(j, "wins", s->seat_wins[p]);
+		cm_json_kv_int(j, "ties", s->seat_ties[p]);
+		cm_json_kv_fixed(j, "mean_score", mean(s->scores[p], g), 4);
+		cm_json_kv_fixed(j, "score_sd", cm_play_stats_sd(s, p), 4);
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
 	cm_json_obj_end(j);
 	cm_json_finish(j);
 	cm_json_free(j);
 	return 0;
 }
 
-/* Plays game 1 again and writes it as a replay to path. */
+/* Plays game 1 again and writes it as a replay to path, with the seats' players. */
 static int write_replay(const char *path, const cm_map *m, const cm_deck *deck, const cm_rules *rules,
-                        int players, uint64_t seed, cm_diags *d)
+                        const seat_list *sl, uint64_t seed, cm_diags *d)
 {
 	cm_board *b = NULL;
 	cm_replay *r = NULL;
-	int rc = cm_board_new(m, deck, rules, players, seed, 0, d, &b);
+	cm_player *seats[CM_MAX_PLAYERS] = { NULL };
+	const char *names[CM_MAX_PLAYERS] = { NULL };
+	int rc = cm_board_new(m, deck, rules, sl->n, seed, 0, d, &b);
+	for (int p = 0; !rc && p < sl->n; p++)
+		if (!(rc = cm_player_new_from_spec(sl->spec[p], &seats[p])))
+			names[p] = seats[p]->name;
 	if (!rc)
-		rc = cm_play_game(b, seed, d);
+		rc = cm_play_game_seats(b, sl->random ? NULL : seats, seed, d);
 	if (!rc)
 		rc = cm_replay_from_board(b, &r);
+	if (!rc)
+		rc = cm_replay_set_players(r, names);
 	if (!rc) {
 		FILE *f = fopen(path, "w");
 		if (!f) {
@@ -262,6 +357,8 @@ static int write_replay(const char *path, const cm_map *m, const cm_deck *deck, 
 	}
 	cm_replay_free(r);
 	cm_board_free(b);
+	for (int p = 0; p < CM_MAX_PLAYERS; p++)
+		cm_player_free(seats[p]);
 	return rc;
 }
 
@@ -271,6 +368,7 @@ int cmd_play(int argc, char **argv)
 		{ "games", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "players", required_argument, NULL, 'p' },
+		{ "seats", required_argument, NULL, 'S' },
 		{ "rule", required_argument, NULL, 'r' },
 		{ "replay", required_argument, NULL, 'R' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -292,7 +390,10 @@ int cmd_play(int argc, char **argv)
 	}
 	const char *replay = NULL;
 	const char *rule_args[MAX_RULES];
-	int n_rules = 0, games = 100, players = 2, jobs = cli_default_jobs();
+	int n_rules = 0, games = 100, jobs = cli_default_jobs();
+	const char *players = NULL;
+	long seats = -1;
+	seat_list sl = { 0 };
 	bool all_squares = false;
 	uint64_t seed = 1;
 	cli_format fmt = FMT_TEXT;
@@ -312,11 +413,11 @@ int cmd_play(int argc, char **argv)
 				ec = cli_usage_error("play", "--seed takes a whole number, not '%s'", optarg);
 			seed = (uint64_t)v;
 			break;
-		case 'p':
-			if ((v = cli_parse_uint(optarg, CM_MAX_PLAYERS)) < 2)
-				ec = cli_usage_error("play", "--players takes a number from 2 to %d, not '%s'",
-				                     CM_MAX_PLAYERS, optarg);
-			players = (int)v;
+		case 'p': players = optarg; break;
+		case 'S':
+			if ((seats = cli_parse_uint(optarg, CM_MAX_PLAYERS)) < 2)
+				ec = cli_usage_error("play", "--seats takes a number from 2 to %d, not '%s'", CM_MAX_PLAYERS,
+				                     optarg);
 			break;
 		case 'r':
 			if (!strchr(optarg, '='))
@@ -347,6 +448,8 @@ int cmd_play(int argc, char **argv)
 		ec = o.status;
 		goto done;
 	}
+	if ((ec = parse_seats(players, seats, &sl)))
+		goto done;
 	if (optind >= argc) {
 		ec = cli_usage_error("play", "no map to play on");
 		goto done;
@@ -378,22 +481,37 @@ int cmd_play(int argc, char **argv)
 		}
 		char rules_text[256];
 		cm_rules_format(&rules, rules_text, sizeof rules_text);
+		int max = t.deck ? cm_game_max_seats(m, t.deck) : CM_MAX_PLAYERS;
+		if (!rc && sl.n > max) {
+			ec = cli_usage_error("play", "map %s takes at most %d seats (its deck has too few tiles), not %d", m->id,
+			                     max, sl.n);
+			goto done;
+		}
+		cm_play_opts po;
+		cm_play_opts_init(&po);
+		po.rules = &rules;
+		po.seats = sl.n;
+		po.players = sl.random ? NULL : sl.spec;
+		po.seed = seed;
+		po.games = games;
+		po.jobs = jobs;
+		po.progress = isatty(2) ? progress : NULL;
 		if (!rc)
-			rc = cm_play_games_jobs(m, t.deck, &rules, players, seed, games, jobs,
-			                        isatty(2) ? progress : NULL, NULL, d, &st);
+			rc = cm_play_run(m, t.deck, &po, d, &st);
 		if (!rc && replay)
-			rc = write_replay(replay, m, t.deck, &rules, players, seed, d);
+			rc = write_replay(replay, m, t.deck, &rules, &sl, seed, d);
 		if (!rc) {
 			if (fmt == FMT_JSON)
-				rc = print_json(m, st, seed, rules_text);
+				rc = print_json(m, st, &sl, seed, rules_text);
 			else
-				print_text(m, st, seed, rules_text, all_squares);
+				print_text(m, st, &sl, seed, rules_text, all_squares);
 			if (fflush(stdout) && !rc)
 				rc = CM_EIO;
 		}
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
 done:
+	free(sl.buf);
 	cm_play_stats_free(st);
 	cm_deck_free(t.deck);
 	cm_workspace_free(w);
