@@ -555,10 +555,36 @@ static void read_setup(reader *r, xmlNode *n)
 	s->followers = cm_xml_attr_int(n, "followers", 9);
 }
 
+/* <deck named="…">: the named deck's sets, whole, before the entries
+ * the element holds, all on the <deck> line (schemas/map.md "Named decks").
+ * The schema admits only the table's names. */
+static void read_named_deck(reader *r, xmlNode *n, size_t *cap)
+{
+	cm_map *m = r->m;
+	char *name = n ? cm_xml_attr_token(n, "named") : NULL;
+	if (!name)
+		return;
+	const cm_named_deck *nd = cm_named_deck_find(name);
+	if (!nd)
+		rd_report_at(r, "CM0002", n, "named", "<deck named=\"%s\">: no deck of that name", name);
+	for (size_t i = 0; nd && nd->sets[i]; i++) {
+		if (!rd_grow(r, (void **)&m->deck, cap, m->n_deck, sizeof *m->deck))
+			break;
+		cm_deck_entry *e = &m->deck[m->n_deck++];
+		memset(e, 0, sizeof *e);
+		e->line = cm_xml_line(n);
+		e->count = -1;
+		if (!(e->tileset = cm_strdup(nd->sets[i])))
+			r->oom = true;
+	}
+	free(name);
+}
+
 static void read_deck(reader *r, xmlNode *n)
 {
 	cm_map *m = r->m;
 	size_t cap = 0;
+	read_named_deck(r, n, &cap);
 	for (xmlNode *c = cm_xml_elem(n ? n->children : NULL); c; c = cm_xml_elem(c->next)) {
 		if (!rd_grow(r, (void **)&m->deck, &cap, m->n_deck, sizeof *m->deck))
 			return;

@@ -2,7 +2,8 @@
 /* rules.c: the one table of rule options (carcamap/rules.h): names, kinds,
  * defaults per edition and what each does, with the parsing and formatting
  * every path goes through (descriptor, pack, exports, replay, scenario,
- * --rule), so an edition brings its defaults the same way everywhere. */
+ * --rule), so an edition brings its defaults the same way everywhere; and
+ * the decks the rules recommend (MAP-TILES), which descriptors name. */
 #include <stdio.h>
 #include <string.h>
 #include "carcamap/rules.h"
@@ -172,4 +173,40 @@ int cm_rules_format(const cm_rules *r, char *buf, size_t size)
 			              cm_rules_value_name(i, cm_rules_get(r, i), false));
 		}
 	return n;
+}
+
+/* ---- named decks (MAP-TILES) ---- */
+
+static const char *const classic_sets[] = { "base", "inns-cathedrals", "traders-builders", NULL };
+static const char *const minis_sets[] = { "base",       "inns-cathedrals", "goldmines", "mage-witch",
+	                                  "robbers",    "crop-circles-2",  NULL };
+
+/* keep schemas/map.xsd's enumeration of <deck named> and schemas/map.md's
+ * table in step (test_map__named_decks) */
+static const cm_named_deck named_decks[] = {
+	{ "base-ic-tb", "base game, Inns & Cathedrals, Traders & Builders: 72 + 18 + 24 = 114 tiles", classic_sets,
+	  114, "MAP-TILES (the original Germany rules)" },
+	{ "base-ic-minis",
+	  "base game, Inns & Cathedrals, the Big Box minis #4 to #7 (The Goldmines, Mage & Witch, The Robbers, "
+	  "Crop Circles II): 72 + 18 + 8 + 8 + 8 + 6 = 120 tiles",
+	  minis_sets, 120, "MAP-TILES (the basic rules' footnote 3, as indicated for the Nordics map)" },
+};
+#define N_DECKS (sizeof named_decks / sizeof named_decks[0])
+
+size_t cm_named_deck_count(void)
+{
+	return N_DECKS;
+}
+
+const cm_named_deck *cm_named_deck_get(size_t i)
+{
+	return i < N_DECKS ? &named_decks[i] : NULL;
+}
+
+const cm_named_deck *cm_named_deck_find(const char *name)
+{
+	for (size_t i = 0; name && i < N_DECKS; i++)
+		if (strcmp(named_decks[i].name, name) == 0)
+			return &named_decks[i];
+	return NULL;
 }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
+#include <stdio.h>
+#include "carcamap/rules.h"
 #include "carcamap/tileset.h"
 
 static cm_tileset *load(const char *path)
@@ -186,6 +188,28 @@ static void test_bundled__crop_circles_two_cities(void **state)
 	cm_tileset_free(ts);
 }
 
+/* The named decks (MAP-TILES) add up to what the rules say in every
+ * edition with the bundled sets. */
+static void test_bundled__named_decks(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < cm_named_deck_count(); i++) {
+		const cm_named_deck *nd = cm_named_deck_get(i);
+		int sum[CM_EDITION_COUNT] = { 0, 0, 0 };
+		for (size_t k = 0; nd->sets[k]; k++) {
+			char path[128];
+			snprintf(path, sizeof path, "maps/tilesets/%s.xml", nd->sets[k]);
+			cm_tileset *ts = load(path);
+			assert_string_equal(ts->id, nd->sets[k]);
+			for (int e = 0; e < CM_EDITION_COUNT; e++)
+				sum[e] += cm_tileset_total(ts, (cm_edition)e);
+			cm_tileset_free(ts);
+		}
+		for (int e = 0; e < CM_EDITION_COUNT; e++)
+			assert_int_equal(sum[e], nd->tiles);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_bundled__expansions),
 		cmocka_unit_test(test_bundled__minis),
 		cmocka_unit_test(test_bundled__crop_circles_two_cities),
+		cmocka_unit_test(test_bundled__named_decks),
 	};
 	return cmocka_run_group_tests_name("bundled", tests, NULL, NULL);
 }

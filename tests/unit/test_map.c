@@ -449,6 +449,51 @@ static void test_map__every_check_has_a_fixture(void **state)
 	free(all);
 }
 
+/* <deck named>: every deck of the rules' table is accepted by the schema
+ * and read as its sets, whole, in order, on the <deck> line, before the
+ * entries the element holds; the writer lists the sets. */
+static void test_map__named_decks(void **state)
+{
+	(void)state;
+	assert_true(cm_named_deck_count() >= 2);
+	assert_null(cm_named_deck_get(cm_named_deck_count()));
+	assert_null(cm_named_deck_find("no-such-deck"));
+	for (size_t i = 0; i < cm_named_deck_count(); i++) {
+		const cm_named_deck *nd = cm_named_deck_get(i);
+		assert_ptr_equal(cm_named_deck_find(nd->name), nd);
+		char xml[512];
+		snprintf(xml, sizeof xml,
+		         "<map format=\"1\" id=\"n\" name=\"N\">\n<grid>#S</grid>\n"
+		         "<deck named=\"%s\"><tile set=\"extra\" id=\"X\" count=\"2\"/></deck>\n</map>\n",
+		         nd->name);
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		cm_map *m = NULL;
+		int rc = cm_map_load_memory(xml, strlen(xml), "named.xml", d, &m);
+		if (rc || cm_diags_count(d))
+			cm_diags_write_text(d, stderr);
+		assert_int_equal(rc, 0);
+		size_t n = 0;
+		while (nd->sets[n])
+			n++;
+		assert_true(n > 0);
+		assert_int_equal(m->n_deck, n + 1);
+		for (size_t k = 0; k < n; k++) {
+			assert_string_equal(m->deck[k].tileset, nd->sets[k]);
+			assert_null(m->deck[k].tile);
+			assert_int_equal(m->deck[k].count, -1);
+			assert_int_equal(m->deck[k].line, 3);
+		}
+		assert_string_equal(m->deck[n].tileset, "extra");
+		char *w = write_string(m);
+		assert_null(strstr(w, "named="));
+		assert_non_null(strstr(w, "<set id=\"base\"/>"));
+		free(w);
+		cm_map_free(m);
+		cm_diags_free(d);
+	}
+}
+
 static void test_map__kind_chars_round_trip(void **state)
 {
 	(void)state;
@@ -977,6 +1022,7 @@ int main(void)
 		cmocka_unit_test(test_map__in_memory_checks_say_where),
 		cmocka_unit_test(test_map__bad_fixtures_report_exactly_what_they_expect),
 		cmocka_unit_test(test_map__every_check_has_a_fixture),
+		cmocka_unit_test(test_map__named_decks),
 		cmocka_unit_test(test_map__kind_chars_round_trip),
 		cmocka_unit_test(test_map__id_valid),
 		cmocka_unit_test(test_map__model_checker_refuses),

@@ -301,6 +301,31 @@ static void check_edge(const fact_row *r, const cm_map *m)
 	FAIL_ROW(r, m, "no %s print on side %s with %d coats of arms labelled \"%s\"", kind, side, arms, label);
 }
 
+/* deck SET... = N: the deck is these whole sets in this order, N tiles. */
+static void check_deck(const fixture *fx, const fact_row *r, const cm_map *m)
+{
+	const char *eq = strstr(r->value, " = ");
+	int want = eq ? atoi(eq + 3) : 0;
+	if (!eq || want <= 0)
+		fail_msg("%s:%u: deck takes SET... = N", FACTS, r->line);
+	size_t k = 0;
+	for (const char *p = r->value; p < eq; k++) {
+		const char *e = strchr(p, ' ');
+		size_t len = (size_t)((e && e < eq ? e : eq) - p);
+		if (k >= m->n_deck || m->deck[k].tile || strlen(m->deck[k].tileset) != len ||
+		    strncmp(m->deck[k].tileset, p, len))
+			FAIL_ROW(r, m, "deck entry %zu is %s%s", k + 1, k < m->n_deck ? m->deck[k].tileset : "missing",
+			         k < m->n_deck && m->deck[k].tile ? " (one tile type)" : "");
+		p += len;
+		while (p < eq && *p == ' ')
+			p++;
+	}
+	if (k != m->n_deck)
+		FAIL_ROW(r, m, "%zu deck entries", m->n_deck);
+	if (deck_total(fx->w, m) != want)
+		FAIL_ROW(r, m, "a deck of %d tiles", deck_total(fx->w, m));
+}
+
 static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 {
 	const char *f = r->fact;
@@ -340,6 +365,8 @@ static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 		int deck = deck_total(fx->w, m);
 		if (deck < lo || deck > hi)
 			FAIL_ROW(r, m, "a deck of %d tiles", deck);
+	} else if (!strcmp(f, "deck")) {
+		check_deck(fx, r, m);
 	} else if (!strcmp(f, "playable")) {
 		if (count_playable(m) != as_int(r))
 			FAIL_ROW(r, m, "%d playable squares", count_playable(m));

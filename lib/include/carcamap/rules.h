@@ -88,6 +88,24 @@ int cm_rules_set(cm_rules *r, unsigned *given, const char *name, const char *val
  * line). Into buf; returns the length it needs (snprintf rules). */
 int cm_rules_format(const cm_rules *r, char *buf, size_t size);
 
+/* The decks the Maps rules recommend (MAP-TILES), which a descriptor takes
+ * whole by name: <deck named="base-ic-minis"/> (schemas/map.md "Named
+ * decks"). A named deck is its tile sets, each whole at the map's edition
+ * counts; the reader writes them into the map's deck as <set> entries. */
+typedef struct {
+	const char *name;         /* "base-ic-minis" */
+	const char *title;        /* what it is, one line */
+	const char *const *sets;  /* its tile set ids in deck order, NULL-terminated */
+	int tiles;                /* the drawn tiles the rules add up (every edition) */
+	const char *source;       /* where the rules say so */
+} cm_named_deck;
+
+/* The table, in its fixed order. */
+size_t cm_named_deck_count(void);
+const cm_named_deck *cm_named_deck_get(size_t i); /* NULL past the end */
+/* The named deck called name, or NULL. */
+const cm_named_deck *cm_named_deck_find(const char *name);
+
 #ifdef __cplusplus
 }
 #endif
