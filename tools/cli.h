@@ -162,5 +162,6 @@ int cmd_export(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

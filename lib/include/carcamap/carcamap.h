@@ -26,6 +26,7 @@
 #include "replay.h"
 #include "stats.h"
 #include "check.h"
+#include "diff.h"
 #include "palette.h"
 #include "tmx.h"
 

@@ -1,0 +1,1 @@
+for a in "tests/fixtures/map/bad/grid.xml maps/germany" "maps/germany no/such/file.xml" "tests/fixtures/diff/isles-a.xml tests/fixtures/tileset/good/base-mini.xml"; do $CM diff $a; echo "exit $?"; done

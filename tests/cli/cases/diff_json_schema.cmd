@@ -1,0 +1,1 @@
+for a in "tests/fixtures/diff/isles-a.xml tests/fixtures/diff/isles-b.xml" "maps/taiwan" "maps/germany" "maps/iberia maps/iberia"; do $CM diff $a --format json > $TMPDIR_CASE/d.json; /usr/bin/python3 -m jsonschema -i $TMPDIR_CASE/d.json schemas/diff.schema.json && echo "$a: follows schemas/diff.schema.json"; done

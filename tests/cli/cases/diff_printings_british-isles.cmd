@@ -1,0 +1,1 @@
+$CM diff maps/british-isles/british-isles.xml

@@ -1,0 +1,1 @@
+$CM diff maps/usa-east/usa-east.xml

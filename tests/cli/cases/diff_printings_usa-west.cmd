@@ -1,0 +1,1 @@
+$CM diff maps/usa-west/usa-west.xml

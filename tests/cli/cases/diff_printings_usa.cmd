@@ -1,0 +1,1 @@
+$CM diff maps/usa/usa.xml

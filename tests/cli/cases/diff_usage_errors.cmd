@@ -1,0 +1,1 @@
+for a in "" "a b c" "maps/nordics" "maps/germany --printing C9" "maps/germany --format sarif" "maps/germany --map nosuch" "maps/germany --printing-b C1" "maps/germany maps/germany/germany.xml --bogus"; do $CM diff $a; echo "exit $?"; done
