@@ -1589,6 +1589,81 @@ void cm_board_free(cm_board *b)
 	free(b);
 }
 
+/* ---- copies ---- */
+
+int cm_board_copy_into(cm_board *dst, const cm_board *src)
+{
+	if (dst == src)
+		return 0;
+	if (dst->map != src->map || dst->deck != src->deck || dst->n_players != src->n_players || !dst->nodes ||
+	    !src->nodes)
+		return CM_EINVAL;
+	size_t N = (size_t)src->n_sq;
+	memcpy(dst->tile, src->tile, N * sizeof *dst->tile);
+	memcpy(dst->rot, src->rot, N);
+	memcpy(dst->base, src->base, N * sizeof *dst->base);
+	memcpy(dst->req, src->req, N);
+	memcpy(dst->sflags, src->sflags, N);
+	memcpy(dst->mon, src->mon, N * sizeof *dst->mon);
+	memcpy(dst->mon_near, src->mon_near, N);
+	memcpy(dst->front_pos, src->front_pos, N * sizeof *dst->front_pos);
+	memcpy(dst->front, src->front, (size_t)src->n_front * sizeof *dst->front);
+	memcpy(dst->front_req, src->front_req, (size_t)src->n_front);
+	memcpy(dst->filled, src->filled, (size_t)src->n_filled * sizeof *dst->filled);
+	memcpy(dst->bc_connected, src->bc_connected, src->map->n_bigcities + 1);
+	memcpy(dst->isl_open, src->isl_open, src->map->n_islands + 1);
+	memcpy(dst->ferry_used, src->ferry_used, src->map->n_ferries + 1);
+	memcpy(dst->nodes, src->nodes, (size_t)src->n_nodes * sizeof *dst->nodes);
+	memcpy(dst->nx, src->nx, (size_t)src->n_nodes * sizeof *dst->nx);
+	memcpy(dst->pile, src->pile, (size_t)src->pile_n);
+	memcpy(dst->fol, src->fol, (size_t)src->n_fol * sizeof *dst->fol);
+	memcpy(dst->fol_node, src->fol_node, (size_t)src->n_fol * sizeof *dst->fol_node);
+	memcpy(dst->log, src->log, (size_t)src->n_log * sizeof *dst->log);
+	memcpy(dst->wait, src->wait, sizeof dst->wait);
+	memcpy(dst->score, src->score, sizeof dst->score);
+	memcpy(dst->supply, src->supply, sizeof dst->supply);
+	memcpy(dst->wagons, src->wagons, sizeof dst->wagons);
+	memcpy(dst->abbeys, src->abbeys, sizeof dst->abbeys);
+	dst->rules = src->rules;
+	dst->flags = src->flags;
+	dst->seed = src->seed;
+	dst->rng = src->rng;
+	dst->n_front = src->n_front;
+	dst->n_filled = src->n_filled;
+	dst->reset_all = src->reset_all;
+	dst->n_nodes = src->n_nodes;
+	dst->pile_n = src->pile_n;
+	dst->pile_top = src->pile_top;
+	dst->start_used = src->start_used;
+	dst->cur = src->cur;
+	dst->n_wait = src->n_wait;
+	dst->n_fol = src->n_fol;
+	dst->last_sq = src->last_sq;
+	dst->deployed = src->deployed;
+	dst->extra_taken = src->extra_taken;
+	dst->final_done = src->final_done;
+	dst->n_items = 0;
+	dst->n_log = src->n_log;
+	dst->stats = src->stats;
+	return 0;
+}
+
+int cm_board_copy(const cm_board *b, cm_board **out)
+{
+	*out = NULL;
+	if (!b->nodes)
+		return CM_EINVAL; /* a static board (engine.h) has no game to copy */
+	cm_board *c = NULL;
+	int rc = cm_board_new(b->map, b->deck, &b->rules, b->n_players, b->seed, b->flags | CM_BOARD_NO_SETUP, NULL, &c);
+	if (rc == CM_EINVAL)
+		return CM_EINTERNAL; /* b was made from them */
+	if (rc < 0)
+		return rc;
+	cm_board_copy_into(c, b);
+	*out = c;
+	return 0;
+}
+
 /* ---- queries ---- */
 
 const cm_map *cm_board_map(const cm_board *b) { return b->map; }

@@ -427,6 +427,7 @@ struct cm_player;
 bool cm__player_is_random(const struct cm_player *p);
 
 /* score.c */
+unsigned cm__majority(const uint8_t *fol, int np); /* bit p: most followers in fol[p], 0 for none */
 void cm__score_feature(cm_board *b, int32_t root, bool final, bool award);
 void cm__score_monastery(cm_board *b, int32_t m, int sq, bool final, bool award);
 void cm__return_followers(cm_board *b, int32_t root);

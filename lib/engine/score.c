@@ -20,7 +20,7 @@ cm_score_item *cm__item(cm_board *b)
 
 /* The players with the most followers in fol (the seats of the game, np:
  * the others hold none). */
-static unsigned majority(const uint8_t *fol, int np)
+unsigned cm__majority(const uint8_t *fol, int np)
 {
 	int max = 0;
 	for (int p = 0; p < np; p++)
@@ -125,7 +125,7 @@ void cm__score_feature(cm_board *b, int32_t r, bool final, bool give)
 	} else {
 		points = 2 * nd->tiles + 2 * nd->arms;
 	}
-	unsigned players = nd->nfol ? majority(b->nx[r].fol, b->n_players) : 0;
+	unsigned players = nd->nfol ? cm__majority(b->nx[r].fol, b->n_players) : 0;
 	if (b->want_items) {
 		cm_score_item *it = cm__item(b);
 		it->type = CM_ITEM_FEATURE;
@@ -176,7 +176,7 @@ void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 	node *nd = &b->nodes[m];
 	/* MAP-MONASTERY-EDGE: tiles and printed big-city squares around */
 	int tiles = b->play8[s] - nd->open + b->bc8[s];
-	unsigned players = nd->nfol ? majority(b->nx[m].fol, b->n_players) : 0;
+	unsigned players = nd->nfol ? cm__majority(b->nx[m].fol, b->n_players) : 0;
 	if (b->want_items) {
 		cm_score_item *it = cm__item(b);
 		it->type = CM_ITEM_FEATURE;
@@ -451,7 +451,7 @@ static int farmers_c1(cm_board *b, const int32_t *roots, int nr)
 		for (; j < np && pv[j].city == pv[i].city; j++)
 			for (int p = 0; p < CM_MAX_PLAYERS; p++)
 				tally[p] = (uint8_t)(tally[p] + b->nx[pv[j].field].fol[p]); /* fields with farmers */
-		unsigned players = majority(tally, b->n_players);
+		unsigned players = cm__majority(tally, b->n_players);
 		if (b->want_items) {
 			cm_score_item *it = cm__item(b);
 			it->type = CM_ITEM_FEATURE;
@@ -526,7 +526,7 @@ int cm_board_final(cm_board *b, const cm_score_item **items, size_t *n_out)
 			if (n[i].kind != CM_FEAT_FIELD)
 				continue;
 			int k = field_cities(b, i, NULL, 0);
-			unsigned players = majority(b->nx[i].fol, b->n_players); /* i has followers */
+			unsigned players = cm__majority(b->nx[i].fol, b->n_players); /* i has followers */
 			if (b->want_items) {
 				cm_score_item *it = cm__item(b);
 				it->type = CM_ITEM_FEATURE;

@@ -146,6 +146,95 @@ size_t cm_board_spots(const cm_board *b, cm_follower_kind kind, int *out, size_t
  * left to draw. */
 int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_follower_kind kind, int *out,
                       size_t max);
+/* ---- What a placement would do (the players' questions) ------------- */
+
+/* A joined feature's state, as cm_board_feature reports it. */
+typedef struct {
+	cm_feature_kind kind;
+	int tiles; /* BASE-TILE-COUNT; monasteries and abbeys: the tiles and
+	            * big-city squares around them (MAP-MONASTERY-EDGE); fields:
+	            * their pieces */
+	int open;  /* open edges (roads, cities); monasteries and abbeys: the
+	            * squares around them still to fill; 0 for fields and gardens */
+	int arms;  /* coats of arms (MAP-COA) */
+	int followers[CM_MAX_PLAYERS];
+} cm_feature_state;
+
+/* A feature after a placement: its state and what it scores. */
+typedef struct {
+	int set;                /* the lowest feature index of the placed tile in the
+	                         * same joined feature (-1: none of the tile's) */
+	cm_feature_state after; /* after the placement, before any follower is deployed */
+	bool complete;          /* the end of the turn scores it */
+	int points;             /* complete: what each scoring player gets now (as
+	                         * cm_board_end_turn scores it); else what final
+	                         * scoring would give it as it stands (fields: 0,
+	                         * farmers are counted at the end) */
+	unsigned players;       /* complete: bit p for each player who scores (the
+	                         * followers' majority; 0: nobody holds it) */
+} cm_feature_if;
+
+/* A feature of the board the placement changes. */
+typedef struct {
+	int x, y, feature;       /* a piece of it, named as score items name features
+	                          * (-1 for a printed segment or ferry alone) */
+	cm_feature_state before; /* as it is now */
+	cm_feature_if after;     /* what the placement makes of it: set >= 0 when it
+	                          * joins the tile's features (then after is the
+	                          * set's), -1 for a monastery or abbey around the
+	                          * square, or a road or city an abbey closes */
+} cm_touched_if;
+
+#define CM_PLACE_IF_TOUCHED 24 /* 12 slots joined, 8 monasteries around, 4 sides an abbey closes */
+
+/* What placing a tile (or an abbey) would do, without placing it. */
+typedef struct {
+	int n_features;                          /* the tile type's */
+	cm_feature_if features[CM_MAX_FEATURES]; /* per feature index of the tile */
+	int n_touched;
+	cm_touched_if touched[CM_PLACE_IF_TOUCHED]; /* the board's features it joins or changes */
+	int scores[CM_MAX_PLAYERS]; /* what the end of the turn gives each player when no
+	                             * follower is deployed: every feature completed
+	                             * (once), the island's coats of arms (MAP-ISLAND), the
+	                             * town cost (MAP-TOWN 2) */
+} cm_place_if;
+
+/* What cm_board_place(b, type, x, y, rot) and cm_board_end_turn would do,
+ * without placing: per feature of the tile, the joined feature it would
+ * be part of (sets: features of the tile that join one feature), its
+ * tiles, open edges, coats of arms and followers after joining, whether
+ * it completes and what it scores and for whom; the board's features it
+ * joins or changes, as they are now and after; the points the turn's end
+ * would give. A follower deployed on a free feature (no followers after)
+ * makes the current player its only holder. The cost is that of the
+ * features touched, not of the board: a player asks it of every legal
+ * placement each turn. Any tile type may be asked about, drawn or not.
+ * The board is only read (scratch space aside: not safe from two threads
+ * on one board). Returns 0, or CM_EINVAL when cm_board_legal refuses the
+ * placement or a tile was placed this turn (out unchanged). */
+int cm_board_place_if(const cm_board *b, int type, int x, int y, int rot, cm_place_if *out);
+/* The same for the current player's abbey on (x,y) instead of drawing
+ * (cm_board_place_abbey): the abbey's feature, the roads and cities it
+ * closes and the monasteries around. CM_EINVAL unless
+ * cm_board_abbey_legal. */
+int cm_board_abbey_if(const cm_board *b, int x, int y, cm_place_if *out);
+
+/* The tiles left to draw, per deck type (the order is unknown to the
+ * players; the composition is not): counts[i] for type i < n (n up to
+ * cm_deck_types). Returns the total left. */
+int cm_board_remaining(const cm_board *b, int *counts, size_t n);
+
+/* A copy of b (same map, deck, rules, players, seed, generator state and
+ * game so far; no score hook) to play forward on its own: what-if and
+ * search players. Returns 0 or CM_ENOMEM. */
+int cm_board_copy(const cm_board *b, cm_board **out);
+/* Makes dst the same game as src without allocating: dst must be a board
+ * of the same map, deck and player count (a copy of src, or one made by
+ * cm_board_new with them). Its score hook stays its own. Costs the
+ * board's squares and the pieces placed so far. Returns 0, or CM_EINVAL
+ * when dst does not match. */
+int cm_board_copy_into(cm_board *dst, const cm_board *src);
+
 /* Deploys a follower of the current player on feature f of the tile just
  * placed. Returns 0 or CM_EINVAL (not a spot of that kind, already
  * deployed this turn). */
