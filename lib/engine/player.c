@@ -132,6 +132,7 @@ int cm_player_new(const cm_player_spec *spec, cm_player **out)
 	case CM_PLAYER_RANDOM:
 		return cm_player_new_random(out);
 	case CM_PLAYER_GREEDY:
+		return cm_player_new_greedy(out);
 	case CM_PLAYER_MCTS:
 		return CM_ENOTSUP;
 	}

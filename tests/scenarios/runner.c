@@ -14,6 +14,7 @@
 #include <string.h>
 #include "carcamap/board.h"
 #include "carcamap/play.h"
+#include "carcamap/player.h"
 #include "scenario.h"
 
 /* RULES.md sections 1 to 4: each must appear in a "rule" line. */
@@ -446,6 +447,49 @@ static int wagon_step(run *r, char **tok, int n)
 	return -1;
 }
 
+/* "choose SPEC TILE X Y ROT [on FEATURE|wagon FEATURE|none]": player SPEC,
+ * asked for the current player with TILE drawn (a generator seeded with
+ * the scenario's seed), chooses that placement (and that follower); with
+ * avoid: it does not choose that placement. Nothing is played. */
+static bool choose_step(run *r, char **tok, int n, bool avoid)
+{
+	int t, x, y, rot, feature = -2;
+	cm_follower_kind kind = CM_FOLLOWER_MEEPLE;
+	if (n < 6 || (t = tile_of(r, tok[2])) < 0 || !int_arg(tok[3], &x) || !int_arg(tok[4], &y) ||
+	    !int_arg(tok[5], &rot) || (avoid && n != 6)) {
+		snprintf(r->msg, sizeof r->msg, "%s needs SPEC TILE X Y ROT", avoid ? "avoid" : "choose");
+		return false;
+	}
+	if (n == 7 && strcmp(tok[6], "none") == 0) {
+		feature = -1;
+	} else if (n == 8 && (strcmp(tok[6], "on") == 0 || strcmp(tok[6], "wagon") == 0)) {
+		kind = tok[6][0] == 'w' ? CM_FOLLOWER_WAGON : CM_FOLLOWER_MEEPLE;
+		feature = int_arg(tok[7], &feature) ? feature
+		                                    : cm_scenario_feature(cm_deck_type(r->deck, (size_t)t), tok[7]);
+	} else if (n != 6) {
+		snprintf(r->msg, sizeof r->msg, "choose takes on FEATURE, wagon FEATURE or none");
+		return false;
+	}
+	cm_player *p = NULL;
+	if (cm_player_new_from_spec(tok[1], &p) < 0) {
+		snprintf(r->msg, sizeof r->msg, "no player %s", tok[1]);
+		return false;
+	}
+	cm_rng rng;
+	cm_rng_seed(&rng, r->scn->seed);
+	cm_choice c;
+	int rc = cm_player_choose(p, r->board, t, &rng, &c);
+	cm_player_free(p);
+	bool same = rc == 0 && c.kind == CM_CHOICE_TILE && c.x == x && c.y == y && c.rot == rot;
+	bool ok = avoid ? rc == 0 && !same
+	                : same && (feature == -2 || (c.feature == feature && (feature < 0 || c.follower == kind)));
+	if (!ok)
+		snprintf(r->msg, sizeof r->msg, "%s chose %s (%d,%d) rotation %d, %s on feature %d (rc %d)", tok[1],
+		         c.kind == CM_CHOICE_TILE ? "the tile on" : "not a tile", c.x, c.y, c.rot,
+		         c.follower == CM_FOLLOWER_WAGON ? "wagon" : "meeple", c.feature, rc);
+	return ok;
+}
+
 static bool step(run *r, const cm_scenario_line *st)
 {
 	char **tok = st->tok;
@@ -623,6 +667,8 @@ static bool step(run *r, const cm_scenario_line *st)
 			         cm_board_stats(r->board)->stranded);
 		return ok;
 	}
+	if (strcmp(v, "choose") == 0 || strcmp(v, "avoid") == 0)
+		return choose_step(r, tok, n, v[0] == 'a');
 	int w = wagon_step(r, tok, n);
 	if (w >= 0)
 		return w == 1;

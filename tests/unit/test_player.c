@@ -374,6 +374,88 @@ static void test_player__replay_players(void **state)
 	util_fixture_unload(&fx);
 }
 
+/* Greedy against random on the benchmark board, seats alternated: it
+ * wins (nearly) every game; the same seeds give the same games. */
+static void test_player__greedy_beats_random(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	static const char *const gr[] = { "greedy", "random" }, *const rg[] = { "random", "greedy" };
+	cm_play_opts o;
+	cm_play_opts_init(&o);
+	o.seed = 77;
+	o.games = 20;
+	cm_play_stats *a = NULL, *b = NULL;
+	o.players = gr;
+	assert_int_equal(cm_play_run(fx.scn->map, fx.deck, &o, NULL, &a), 0);
+	o.players = rg;
+	assert_int_equal(cm_play_run(fx.scn->map, fx.deck, &o, NULL, &b), 0);
+	int won = a->wins[0] + b->wins[1];
+	print_message("greedy won %d of 40 games against random, mean %.1f to %.1f\n", won,
+	              (double)(a->scores[0] + b->scores[1]) / 40, (double)(a->scores[1] + b->scores[0]) / 40);
+	assert_true(won >= 38);
+	/* the same for every number of jobs */
+	for (int jobs = 2; jobs <= 3; jobs++) {
+		cm_play_stats *c = NULL;
+		o.jobs = jobs;
+		assert_int_equal(cm_play_run(fx.scn->map, fx.deck, &o, NULL, &c), 0);
+		assert_memory_equal(b->scores, c->scores, sizeof b->scores);
+		assert_memory_equal(b->scores_sq, c->scores_sq, sizeof b->scores_sq);
+		assert_memory_equal(b->fill, c->fill, (size_t)b->cols * (size_t)b->rows * sizeof *b->fill);
+		cm_play_stats_free(c);
+	}
+	cm_play_stats_free(a);
+	cm_play_stats_free(b);
+	util_fixture_unload(&fx);
+}
+
+/* Greedy's choices are legal wherever the rules allow more: wagons (moves
+ * and deployments), abbeys before the draw and after the last tile, both
+ * editions, up to 6 seats (cm_board_play checks every choice); its games
+ * replay. */
+static void test_player__greedy_with_wagons_and_abbeys(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
+	cm_player *g = NULL, *r = NULL;
+	assert_int_equal(cm_player_new_from_spec("greedy", &g), 0);
+	assert_string_equal(g->name, "greedy");
+	assert_int_equal(cm_player_new_random(&r), 0);
+	long abbeys = 0, moves = 0, wagons = 0;
+	for (int ed = 0; ed < 2; ed++) {
+		cm_rules ru = fx.scn->map->rules;
+		ru.edition = ed ? CM_EDITION_C1 : CM_EDITION_C2;
+		for (int players = 2; players <= 6; players += 2) {
+			cm_board *b = NULL;
+			assert_int_equal(cm_board_new(fx.scn->map, fx.deck, &ru, players, 1, 0, NULL, &b), 0);
+			cm_player *seats[CM_MAX_PLAYERS];
+			for (int p = 0; p < players; p++)
+				seats[p] = p % 2 ? r : g;
+			for (int game = 0; game < 4; game++) {
+				cm_rng rng;
+				cm_rng_seed(&rng, (uint64_t)game);
+				assert_int_equal(cm_board_reset(b, 100 + (uint64_t)game, NULL), 0);
+				assert_int_equal(cm_board_play(b, seats, &rng, NULL), 0);
+				const cm_game_stats *st = cm_board_stats(b);
+				abbeys += st->abbeys_placed;
+				moves += st->wagon_moves;
+				const cm_follower *fl;
+				size_t nf = cm_board_followers(b, &fl);
+				for (size_t i = 0; i < nf; i++)
+					wagons += fl[i].kind == CM_FOLLOWER_WAGON && fl[i].player % 2 == 0;
+				if (game == 0)
+					cm_board_free(util_replay_again(&fx, b));
+			}
+			cm_board_free(b);
+		}
+	}
+	print_message("abbeys %ld, wagon moves %ld, greedy wagons left on the board %ld\n", abbeys, moves, wagons);
+	assert_true(abbeys > 0 && moves > 0 && wagons > 0);
+	cm_player_free(g);
+	cm_player_free(r);
+	util_fixture_unload(&fx);
+}
+
 static void test_player__max_seats(void **state)
 {
 	(void)state;
@@ -392,6 +474,8 @@ int main(void)
 		cmocka_unit_test(test_player__client_player_plugs_in),
 		cmocka_unit_test(test_player__play_run_jobs),
 		cmocka_unit_test(test_player__replay_players),
+		cmocka_unit_test(test_player__greedy_beats_random),
+		cmocka_unit_test(test_player__greedy_with_wagons_and_abbeys),
 		cmocka_unit_test(test_player__max_seats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,6 +109,34 @@ void cm_player_free(cm_player *p); /* p->free(p); NULL is a no-op */
  * with that generator. Returns 0 or CM_ENOMEM. */
 int cm_player_new_random(cm_player **out);
 
+/* greedy: one turn ahead. For the drawn tile it weighs every legal
+ * placement with every follower choice on it (none, a meeple or the wagon
+ * on each free feature), and its abbey on every square that takes one,
+ * asking the engine what each would do (cm_board_place_if,
+ * cm_board_abbey_if), and takes the best by this value, in points:
+ *   - the points the turn scores now, the player's own counted for and
+ *     each opponent's against (shared over the opponents);
+ *   - for every feature the placement joins or changes and that stays
+ *     open, the change in what it is expected to score for its holders
+ *     (same signs): a road or city completes before the end with chance
+ *     p^open, p from the draws left and the share of the tiles left that
+ *     have a road (city) side; a monastery's squares around fill with
+ *     a chance from the draws left;
+ *   - a follower on a feature completed now scores it and is back at
+ *     once; on an open one it makes the player its holder, less the
+ *     value of a follower locked away (more with few followers left and
+ *     many turns to go, less the likelier the feature completes); a
+ *     farmer is worth 3 points per city its piece touches, by that city's
+ *     chance to complete, and a little for the rest of its field;
+ *   - the abbey costs a few points while tiles are left (it could be
+ *     played later); after the last tile it is played where it is worth
+ *     most, or kept when nowhere it is worth anything.
+ * A waiting wagon goes where it is worth most, or back. Ties (values
+ * within 1e-9) are broken by rng. The weights are one table in
+ * lib/engine/greedy.c; README "Players" lists them. Returns 0 or
+ * CM_ENOMEM. */
+int cm_player_new_greedy(cm_player **out);
+
 /* Player specs: the text that names a player on the command line and in
  * replays:
  *   random        uniform legal choices

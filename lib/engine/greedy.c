@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: MIT */
+/* greedy.c: the greedy player (carcamap/player.h cm_player_new_greedy):
+ * one turn ahead. Every legal placement of the drawn tile and every
+ * follower choice on it (none, a meeple or the wagon on each free spot),
+ * and the abbey on each square that takes it, valued from the engine's
+ * answer to "what would this do" (cm_board_place_if, cm_board_abbey_if):
+ * points scored now, plus an estimate for the features touched that stay
+ * open, less the value of a follower locked away; the weights in one
+ * table; ties broken by the game's generator. */
+#include <math.h> /* INFINITY */
+#include <stdlib.h>
+#include <string.h>
+#include "carcamap/player.h"
+#include "engine/board_int.h"
+#include "engine/rng_int.h"
+
+/* The evaluation's weights (README "Players" says what each does). */
+static const struct {
+	double opp;       /* an opponent's point against one of the player's (shared over n - 1 opponents) */
+	double edge_k;    /* an open edge closes before the end with chance c / (c + edge_k), c the
+	                   * draws left times the share of the pile that can close it */
+	double fill_k;    /* a square around a monastery fills with chance d / (d + fill_k), d the draws left */
+	double lock;      /* a follower locked away costs lock * t / (t + lock_k * k) points, t the
+	                   * player's turns left, k its followers in the supply, ... */
+	double lock_k;
+	double lock_open; /* ... times 1 - lock_open * (the feature's chance to complete) */
+	double farm;      /* a farmer: farm * 3 points per city its piece touches, times the
+	                   * city's chance to complete, ... */
+	double farm_base; /* ... plus farm_base for the cities the rest of its field touches */
+	double abbey;     /* playing the abbey now instead of keeping it */
+	double tie;       /* values closer than this are a tie (broken by the generator) */
+} W = {
+	.opp = 1.0,
+	.edge_k = 4.0,
+	.fill_k = 6.0,
+	.lock = 6.0,
+	.lock_k = 1.5,
+	.lock_open = 0.8,
+	.farm = 0.8,
+	.farm_base = 2.0,
+	.abbey = 4.0,
+	.tie = 1e-9,
+};
+
+#define MAX_OPEN 32
+
+typedef struct {
+	cm_player base;
+	const cm_deck *deck;   /* the deck the tables below are for */
+	uint8_t *closes;       /* per deck type: bit 0 a road side, bit 1 a city side */
+	int *left;             /* per deck type: copies left to draw */
+	size_t n_types;
+} greedy;
+
+/* What one question's evaluation needs, set once per choice. */
+typedef struct {
+	const cm_board *b;
+	int me, np;
+	double sign[CM_MAX_PLAYERS]; /* 1 for me, -opp / (np - 1) for the others */
+	double pc_road[MAX_OPEN + 1], pc_city[MAX_OPEN + 1]; /* chance to complete with n open edges */
+	double p_fill;               /* chance that an empty square around a monastery fills */
+	double pc_mon[9];            /* p_fill to the power n: n squares around all fill */
+	double lock[2];              /* a meeple's and the wagon's lock cost */
+	cm_rng *rng;
+	/* the best so far */
+	double best;
+	int ties;
+	cm_choice choice;
+} eval;
+
+/* ---- the deck's tables ---- */
+
+static int tables(greedy *g, const cm_board *b)
+{
+	const cm_deck *dk = b->deck;
+	if (g->deck == dk)
+		return 0;
+	size_t n = dk->n_types;
+	uint8_t *cl = calloc(n + 1, 1);
+	int *left = calloc(n + 1, sizeof *left);
+	if (!cl || !left) {
+		free(cl);
+		free(left);
+		return CM_ENOMEM;
+	}
+	for (size_t t = 0; t < n; t++)
+		for (int s = 0; s < 4; s++) {
+			cl[t] |= dk->info[t].edge[0][s] == CM_EDGE_ROAD ? 1 : 0;
+			cl[t] |= dk->info[t].edge[0][s] == CM_EDGE_CITY ? 2 : 0;
+		}
+	free(g->closes);
+	free(g->left);
+	g->closes = cl;
+	g->left = left;
+	g->n_types = n;
+	g->deck = dk;
+	return 0;
+}
+
+/* ---- values ---- */
+
+static void setup_eval(eval *e, greedy *g, const cm_board *b, cm_rng *rng)
+{
+	memset(e, 0, sizeof *e);
+	e->b = b;
+	e->rng = rng;
+	e->me = b->cur;
+	e->np = b->n_players;
+	for (int p = 0; p < e->np; p++)
+		e->sign[p] = p == e->me ? 1.0 : -W.opp / (e->np - 1);
+	int d = cm_board_remaining(b, g->left, g->n_types), roads = 0, cities = 0;
+	for (size_t t = 0; t < g->n_types; t++) {
+		roads += (g->closes[t] & 1) ? g->left[t] : 0;
+		cities += (g->closes[t] & 2) ? g->left[t] : 0;
+	}
+	double pr = roads / (roads + W.edge_k), pcy = cities / (cities + W.edge_k);
+	e->pc_road[0] = e->pc_city[0] = 1.0;
+	for (int k = 1; k <= MAX_OPEN; k++) {
+		e->pc_road[k] = e->pc_road[k - 1] * pr;
+		e->pc_city[k] = e->pc_city[k - 1] * pcy;
+	}
+	e->p_fill = d / (d + W.fill_k);
+	e->pc_mon[0] = 1.0;
+	for (int k = 1; k <= 8; k++)
+		e->pc_mon[k] = e->pc_mon[k - 1] * e->p_fill;
+	double turns = (double)d / e->np;
+	int k = b->supply[e->me];
+	e->lock[CM_FOLLOWER_MEEPLE] = W.lock * turns / (turns + W.lock_k * k);
+	/* the wagon comes back and moves on: its lock counts as one more follower's */
+	e->lock[CM_FOLLOWER_WAGON] = W.lock * turns / (turns + W.lock_k * (k + 1));
+	e->best = -INFINITY;
+}
+
+/* The chance that a feature in state st completes before the end. */
+static double completes(const eval *e, const cm_feature_state *st)
+{
+	int k = st->open < MAX_OPEN ? st->open : MAX_OPEN;
+	switch (st->kind) {
+	case CM_FEAT_ROAD: return e->pc_road[k];
+	case CM_FEAT_CITY: return e->pc_city[k];
+	case CM_FEAT_MONASTERY:
+	case CM_FEAT_ABBEY: return e->pc_mon[k < 8 ? k : 8];
+	default: return 0.0;
+	}
+}
+
+/* What a road, city or monastery in state st is expected to score. */
+static double expected(const eval *e, const cm_feature_state *st)
+{
+	double pc = completes(e, st);
+	switch (st->kind) {
+	case CM_FEAT_ROAD:
+		return pc * (st->tiles + 2 * st->arms) + (1 - pc) * (st->tiles + st->arms);
+	case CM_FEAT_CITY:
+		return pc * (2 * st->tiles + 2 * st->arms) + (1 - pc) * (st->tiles + st->arms);
+	case CM_FEAT_MONASTERY:
+	case CM_FEAT_ABBEY:
+		return 1 + st->tiles + st->open * e->p_fill;
+	default:
+		return 0.0;
+	}
+}
+
+/* A feature's worth to me: its expected points to each holder (the
+ * followers' majority), mine counted for and the others' against; with
+ * extra one more follower of mine on it. Complete features are worth
+ * nothing here (their points are the turn's). */
+static double worth(const eval *e, const cm_feature_state *st, bool complete, int extra)
+{
+	if (complete || st->kind == CM_FEAT_FIELD || st->kind == CM_FEAT_GARDEN)
+		return 0.0;
+	int max = 0;
+	for (int p = 0; p < e->np; p++) {
+		int f = st->followers[p] + (p == e->me ? extra : 0);
+		if (f > max)
+			max = f;
+	}
+	if (max == 0)
+		return 0.0;
+	double v = 0.0;
+	for (int p = 0; p < e->np; p++)
+		if (st->followers[p] + (p == e->me ? extra : 0) == max)
+			v += e->sign[p];
+	return v * expected(e, st);
+}
+
+/* A farmer on field feature f of the tile: the cities its piece touches
+ * on the tile, by their chance to complete, and the field's others. */
+static double farmer(const eval *e, const type_info *ti, int f, const cm_place_if *q)
+{
+	double v = W.farm_base;
+	for (uint32_t m = ti->touches[f]; m; m &= m - 1) {
+		const cm_feature_if *c = &q->features[cm__ctz(m)];
+		v += 3.0 * (c->complete ? 1.0 : completes(e, &c->after));
+	}
+	return W.farm * v;
+}
+
+/* Takes choice c with value v when it is the best so far (a tie: one of
+ * the tied, uniformly, by the generator). */
+static void offer(eval *e, double v, const cm_choice *c)
+{
+	if (v > e->best + W.tie) {
+		e->best = v;
+		e->ties = 1;
+		e->choice = *c;
+	} else if (v >= e->best - W.tie) {
+		e->ties++;
+		if (cm__rng_below(e->rng, (uint32_t)e->ties) == 0)
+			e->choice = *c;
+	}
+}
+
+/* Every follower choice on a placement (or abbey) whose answer is q:
+ * base is the choice without a follower (kind, square, rotation). */
+static void weigh(eval *e, int type, const cm_place_if *q, cm_choice c, double extra)
+{
+	const cm_board *b = e->b;
+	const type_info *ti = &b->deck->info[type];
+	/* the turn without a follower: points now, and the change in what
+	 * the features touched are worth */
+	double v = extra;
+	for (int p = 0; p < e->np; p++)
+		v += e->sign[p] * q->scores[p];
+	for (int f = 0; f < q->n_features; f++)
+		if (q->features[f].set == f)
+			v += worth(e, &q->features[f].after, q->features[f].complete, 0);
+	for (int i = 0; i < q->n_touched; i++) {
+		const cm_touched_if *t = &q->touched[i];
+		v -= worth(e, &t->before, false, 0);
+		if (t->after.set < 0)
+			v += worth(e, &t->after.after, t->after.complete, 0);
+	}
+	c.feature = -1;
+	offer(e, v, &c);
+	/* a follower on a free set of the tile */
+	bool kinds[2] = { b->supply[e->me] > 0, b->rules.wagons && b->wagons[e->me] > 0 };
+	for (int k = 0; k < 2; k++) {
+		if (!kinds[k])
+			continue;
+		uint32_t all = k == CM_FOLLOWER_WAGON ? ti->spot_wagon : ti->spot_meeple;
+		for (uint32_t spots = all; spots; spots &= spots - 1) {
+			int f = cm__ctz(spots);
+			const cm_feature_if *o = &q->features[f];
+			bool free = true;
+			for (int p = 0; p < e->np && free; p++)
+				free = o->after.followers[p] == 0;
+			if (!free || (o->set != f && ((all >> o->set) & 1)))
+				continue; /* occupied, or the set of a spot already weighed */
+			double w = v;
+			if (o->complete)
+				w += o->points; /* scored now, the follower back at once */
+			else if (o->after.kind == CM_FEAT_FIELD)
+				w += farmer(e, ti, f, q) - e->lock[k] * (1 + W.lock_open);
+			else
+				w += worth(e, &o->after, false, 1) -
+				     e->lock[k] * (1 - W.lock_open * completes(e, &o->after));
+			c.feature = f;
+			c.follower = (cm_follower_kind)k;
+			offer(e, w, &c);
+		}
+	}
+}
+
+/* ---- choices ---- */
+
+/* Where the first waiting wagon (this player's) goes: the destination
+ * worth most with it there, or back to the supply when none is worth
+ * its lock. */
+static int wagon_choice(eval *e, cm_choice *out)
+{
+	const cm_board *b = e->b;
+	size_t n = cm__wagon_dests(b, NULL, 0, -1);
+	cm_choice back = { .kind = CM_CHOICE_WAGON, .x = -1, .y = -1, .feature = -1 };
+	offer(e, 0.0, &back);
+	for (size_t i = 0; i < n; i++) {
+		cm_wagon_dest d;
+		cm__wagon_dests(b, &d, 1, (long)i);
+		cm_feature_info fi;
+		if (cm_board_feature(b, d.x, d.y, d.feature, &fi) < 0)
+			continue;
+		cm_feature_state st = { .kind = fi.kind, .tiles = fi.tiles, .open = fi.open, .arms = fi.arms };
+		double v = worth(e, &st, false, 1) - e->lock[CM_FOLLOWER_WAGON] * (1 - W.lock_open * completes(e, &st));
+		cm_choice c = { .kind = CM_CHOICE_WAGON, .x = d.x, .y = d.y, .feature = d.feature };
+		offer(e, v, &c);
+	}
+	*out = e->choice;
+	return 0;
+}
+
+/* The abbey on each square that takes it, at a cost (kept otherwise)
+ * while tiles are left. */
+static void abbeys(eval *e, double cost)
+{
+	const cm_board *b = e->b;
+	cm_place_if q;
+	for (int i = 0, s; (s = cm__abbey_front(b, i)) >= 0; i++) {
+		if (cm_board_abbey_if(b, s % b->cols, s / b->cols, &q) < 0)
+			continue;
+		cm_choice c = { .kind = CM_CHOICE_ABBEY, .x = s % b->cols, .y = s / b->cols };
+		weigh(e, b->abbey_type, &q, c, -cost);
+	}
+}
+
+static int greedy_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
+{
+	greedy *g = (greedy *)self;
+	int rc = tables(g, b);
+	if (rc < 0)
+		return rc;
+	eval e;
+	setup_eval(&e, g, b, rng);
+	if (b->n_wait)
+		return wagon_choice(&e, out);
+	if (tile < 0) {
+		/* the pile is empty: the best abbey, or a pass when none is worth it */
+		cm_choice pass = { .kind = CM_CHOICE_PASS, .feature = -1 };
+		offer(&e, 0.0, &pass);
+		abbeys(&e, 0.0);
+		*out = e.choice;
+		return 0;
+	}
+	const uint8_t *rm = b->deck->info[tile].rotmask;
+	cm_place_if q;
+	for (int i = 0; i < b->n_front; i++) {
+		int s = b->front[i];
+		for (unsigned m = rm[b->front_req[i]]; m; m &= m - 1) {
+			int r = cm__ctz(m);
+			if (cm_board_place_if(b, tile, s % b->cols, s / b->cols, r, &q) < 0)
+				return CM_EINTERNAL;
+			cm_choice c = { .kind = CM_CHOICE_TILE, .x = s % b->cols, .y = s / b->cols, .rot = r };
+			weigh(&e, tile, &q, c, 0.0);
+		}
+	}
+	if (b->abbeys[b->cur])
+		abbeys(&e, W.abbey);
+	if (e.ties == 0)
+		return CM_EINTERNAL; /* a drawn tile has a legal placement */
+	*out = e.choice;
+	return 0;
+}
+
+static void greedy_free(cm_player *self)
+{
+	greedy *g = (greedy *)self;
+	if (!g)
+		return;
+	free(g->closes);
+	free(g->left);
+	free(g);
+}
+
+int cm_player_new_greedy(cm_player **out)
+{
+	*out = NULL;
+	greedy *g = calloc(1, sizeof *g);
+	if (!g)
+		return CM_ENOMEM;
+	g->base.choose = greedy_choose;
+	g->base.free = greedy_free;
+	g->base.name = "greedy";
+	*out = &g->base;
+	return 0;
+}
