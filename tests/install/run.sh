@@ -62,25 +62,31 @@ for f in bin/carcamap lib/libcarcamap.so.$VERSION lib/libcarcamap.so.${VERSION%%
   grep -qx "$f" "$t/manifest" || no "$f is not in the install manifest"
 done
 
-# the man page's example, with only pkg-config's flags
-sed -n '/^\.SH EXAMPLE/,/^\.SH/p' tools/libcarcamap.3 | awk '/^\.EX/ { n++; on = n == 1; next } /^\.EE/ { on = 0 } on' |
-  sed 's/\\e/\\/g; s/\\-/-/g; s/^\\&//' > "$t/example.c"
-sed -n '/^\.SH EXAMPLE/,/^\.SH/p' tools/libcarcamap.3 | awk '/^\.EX/ { n++; on = n == 2; next } /^\.EE/ { on = 0 } on' |
-  sed 's/\\-/-/g' | grep -v '^\$' > "$t/example.expected"
+# the man page's examples (code, then what it prints: .EX blocks 1 and 2,
+# 3 and 4 of EXAMPLE), with only pkg-config's flags
 export PKG_CONFIG_PATH="$d$p/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$d"
 cflags=$(pkg-config --cflags carcamap) && libs=$(pkg-config --libs carcamap) || no "pkg-config carcamap"
 slibs=$(pkg-config --static --libs carcamap | sed 's/-lcarcamap/-Wl,-Bstatic -lcarcamap -Wl,-Bdynamic/')
 case $cflags in *"$d$p/include"*) ;; *) no "pkg-config --cflags: $cflags" ;; esac
-$CC -std=c11 -Wall -Wextra -Werror $cflags "$t/example.c" -o "$t/example" $libs || no "the example of libcarcamap(3) does not build with pkg-config --libs"
-$CC -std=c11 -Wall -Wextra -Werror $cflags "$t/example.c" -o "$t/example-static" $slibs || no "the example does not build with pkg-config --static"
-readelf -d "$t/example" | grep -q "NEEDED.*libcarcamap.so.${VERSION%%.*}" || no "the example does not use libcarcamap.so"
-readelf -d "$t/example-static" | grep -q "NEEDED.*libcarcamap" && no "the static example needs libcarcamap.so"
 "$d$p/bin/carcamap" compile -T "$d$p/share/carcamap/tilesets" "$t/work/benelux.xml" -o "$t/benelux.pack" >"$t/run.log" 2>&1 ||
   { cat "$t/run.log"; no "the installed carcamap does not compile benelux"; }
-LD_LIBRARY_PATH="$d$p/lib" "$t/example" "$t/benelux.pack" > "$t/example.out" 2>&1 || { cat "$t/example.out"; no "the example failed"; }
-"$t/example-static" "$t/benelux.pack" > "$t/example-static.out" 2>&1 || no "the static example failed"
-diff "$t/example.expected" "$t/example.out" || no "the example's output differs from libcarcamap(3)"
-cmp -s "$t/example.out" "$t/example-static.out" || no "the static example's output differs"
+block() { # N: the N-th .EX block of EXAMPLE
+  sed -n '/^\.SH EXAMPLE/,/^\.SH/p' tools/libcarcamap.3 | awk -v k="$1" '/^\.EX/ { n++; on = n == k; next } /^\.EE/ { on = 0 } on'
+}
+for k in 1 2; do
+  e=$t/example$k
+  block $((2 * k - 1)) | sed 's/\\e/\\/g; s/\\-/-/g; s/^\\&//' > "$e.c"
+  block $((2 * k)) | sed 's/\\-/-/g' | grep -v '^\$' > "$e.expected"
+  [ -s "$e.c" ] && [ -s "$e.expected" ] || no "libcarcamap(3) example $k not found"
+  $CC -std=c11 -Wall -Wextra -Werror $cflags "$e.c" -o "$e" $libs || no "example $k of libcarcamap(3) does not build with pkg-config --libs"
+  $CC -std=c11 -Wall -Wextra -Werror $cflags "$e.c" -o "$e-static" $slibs || no "example $k does not build with pkg-config --static"
+  readelf -d "$e" | grep -q "NEEDED.*libcarcamap.so.${VERSION%%.*}" || no "example $k does not use libcarcamap.so"
+  readelf -d "$e-static" | grep -q "NEEDED.*libcarcamap" && no "the static example $k needs libcarcamap.so"
+  LD_LIBRARY_PATH="$d$p/lib" "$e" "$t/benelux.pack" > "$e.out" 2>&1 || { cat "$e.out"; no "example $k failed"; }
+  "$e-static" "$t/benelux.pack" > "$e-static.out" 2>&1 || no "the static example $k failed"
+  diff "$e.expected" "$e.out" || no "example $k's output differs from libcarcamap(3)"
+  cmp -s "$e.out" "$e-static.out" || no "the static example $k's output differs"
+done
 deps=$(sed -n 's/^DEP_PKGS := //p' build/config.mk)
 [ -n "$deps" ] || no "no DEP_PKGS in build/config.mk"
 grep -qx "Requires.private: $deps" "$d$p/lib/pkgconfig/carcamap.pc" || no "Requires.private is not: $deps"
