@@ -11,6 +11,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: carcamap export --format FMT [options] (MAP.xml | MAP.tmx | PACK --map ID) [TILESETS...]\n"
+	        "       carcamap export --format xml|json [--tiles grid|slots] (TILESET.xml | PACK --tileset ID)\n"
 	        "\n"
 	        "Writes one map in a format for game clients or back as a descriptor:\n"
 	        "  json  the whole map with the tile definitions of its deck\n"
@@ -26,6 +27,13 @@ static void usage(FILE *f)
 	        "        the same content hash\n"
 	        "Every export is deterministic: the same map gives the same bytes.\n"
 	        "\n"
+	        "Given a tile set file (or --tileset ID of a pack), writes that tile set:\n"
+	        "  xml   the tile set file (schemas/tileset.md); with --tiles grid each tile\n"
+	        "        as a 5x5 picture (\"Tiles as pictures\"), with --tiles slots (the\n"
+	        "        default) each feature's slots listed; both read back the same\n"
+	        "  json  the tiles with their edges, features and contacts (as 'list\n"
+	        "        --format json')\n"
+	        "\n"
 	        "Options:\n"
 	        "  --format FMT       json, bin, tmx or xml (required)\n"
 	        "  --bin-version V    bin: the format's major version, 2 (default, two\n"
@@ -36,6 +44,8 @@ static void usage(FILE *f)
 	        "                     xml; bin only when stdout is not a terminal); tmx\n"
 	        "                     needs a file\n"
 	        "  --map ID           the map to export when the input holds several\n"
+	        "  --tileset ID       export this tile set (of the files or packs given)\n"
+	        "  --tiles FORM       xml of a tile set: grid (pictures) or slots (default)\n"
 	        "  --printing ED      the printing of the board, C2 or C3 (maps/README.md:\n"
 	        "                     a descriptor may describe both; default: its first)\n"
 	        "  -T, --tilesets DIR search DIR for the tile sets the deck names (and,\n"
@@ -48,6 +58,8 @@ static void usage(FILE *f)
 	        "  carcamap export --format bin --bin-version 1 maps/taiwan/taiwan.xml -o old.cmap\n"
 	        "  carcamap export --format tmx build/maps.pack --map benelux -o benelux.tmx\n"
 	        "  carcamap export --format xml build/maps.pack --map france > france.xml\n"
+	        "  carcamap export --format xml --tiles grid maps/tilesets/goldmines.xml -o gm.xml\n"
+	        "  carcamap export --format xml build/maps.pack --tileset robbers > robbers.xml\n"
 	        "\n"
 	        "Exit status: 0 written, 1 problems in the input, 2 usage error, 3 I/O or\n"
 	        "internal failure.\n");
@@ -96,6 +108,45 @@ static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_
 	return rc;
 }
 
+/* ---- a tile set ---- */
+
+typedef struct {
+	const cm_tileset *ts;
+	int fmt;
+	cm_tile_form form;
+	cm_diags *d;
+} set_job;
+
+static int write_set(FILE *f, void *arg)
+{
+	const set_job *j = arg;
+	if (j->fmt == X_JSON)
+		return cm_tileset_write_json(j->ts, f);
+	return cm_tileset_write_xml_form(j->ts, j->form, f, j->d);
+}
+
+/* Writes the tile set id (or the only one the inputs hold) to out. */
+static int export_tileset(cm_workspace *w, int n, char **files, const char *id, int fmt, cm_tile_form form,
+                          const char *out, cm_diags *d, int *ec)
+{
+	int rc = cli_workspace_load(w, n, files, 0, d);
+	if (rc || cm_diags_errors(d))
+		return rc ? rc : CM_EINVAL;
+	const cm_tileset *ts = id ? cm_workspace_find_tileset(w, id) : NULL;
+	if (!id && cm_workspace_tileset_count(w) == 1)
+		ts = cm_workspace_tileset(w, 0);
+	if (!ts) {
+		if (id)
+			*ec = cli_usage_error("export", "the input holds no tile set '%s'", id);
+		else
+			*ec = cli_usage_error("export", "the input holds %zu tile sets: name one with --tileset ID",
+			                      cm_workspace_tileset_count(w));
+		return 0;
+	}
+	set_job j = { ts, fmt, form, d };
+	return cm_file_write(out, write_set, &j, d);
+}
+
 /* The image and legend paths of m, written from the directory of
  * m->file, as the descriptor at out writes them. False on OOM. */
 static bool rebase_paths(cm_map *m, const char *out)
@@ -124,6 +175,8 @@ int cmd_export(int argc, char **argv)
 		{ "printing", required_argument, NULL, 'P' },
 		{ "tilesets", required_argument, NULL, 'T' },
 		{ "bin-version", required_argument, NULL, 'B' },
+		{ "tileset", required_argument, NULL, 'S' },
+		{ "tiles", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -139,7 +192,9 @@ int cmd_export(int argc, char **argv)
 	const char *out = NULL;
 	int fmt = X_NONE, ec = EXIT_CLEAN, c;
 	unsigned major = CM_EXPORT_BIN_MAJOR;
-	bool major_given = false;
+	bool major_given = false, form_given = false;
+	const char *tileset_id = NULL;
+	cm_tile_form form = CM_TILE_FORM_SLOTS;
 	cli_opts o = { .cmd = "export", .opts = opts, .usage = usage, .tilesets = w, .printing = &t.printing };
 	while ((c = cli_next_option(&o, argc, argv, ":ho:T:")) >= 0) {
 		switch (c) {
@@ -161,6 +216,12 @@ int cmd_export(int argc, char **argv)
 				ec = cli_usage_error("export", "unknown binary format version '%s' (use 2 or 1)", optarg);
 			major_given = true;
 			break;
+		case 'S': tileset_id = optarg; break;
+		case 'F':
+			if (cm_tile_form_parse(optarg, &form))
+				ec = cli_usage_error("export", "--tiles takes grid or slots, not '%s'", optarg);
+			form_given = true;
+			break;
 		}
 		if (ec)
 			goto done;
@@ -179,6 +240,29 @@ int cmd_export(int argc, char **argv)
 	}
 	if (major_given && fmt != X_BIN) {
 		ec = cli_usage_error("export", "--bin-version applies to --format bin only");
+		goto done;
+	}
+	/* a tile set: named, or the first input is one */
+	if (tileset_id || cm_file_detect(argv[optind], NULL) == CM_FILE_TILESET) {
+		if (fmt != X_XML && fmt != X_JSON) {
+			ec = cli_usage_error("export", "a tile set exports as xml or json, not %s", names[fmt]);
+			goto done;
+		}
+		if (t.map_id) {
+			ec = cli_usage_error("export", "--map and --tileset: export one of them");
+			goto done;
+		}
+		if (form_given && fmt != X_XML) {
+			ec = cli_usage_error("export", "--tiles applies to --format xml");
+			goto done;
+		}
+		int rc = export_tileset(w, argc - optind, argv + optind, tileset_id, fmt, form, out, d, &ec);
+		if (!ec)
+			ec = cli_finish(d, FMT_TEXT, rc);
+		goto done;
+	}
+	if (form_given) {
+		ec = cli_usage_error("export", "--tiles applies to a tile set (a tile set file, or --tileset ID)");
 		goto done;
 	}
 	if (fmt == X_TMX && !out) {

@@ -57,6 +57,12 @@ static const cm_check_info checks[] = {
 	{ "CM0115", E, "abbey tile holds other features", "ABBEY-PLACE",
 	  "an abbey tile holds one abbey and nothing else" },
 	{ "CM0116", E, "too many features on a tile", "", "split the tile's features: a tile holds at most 32" },
+	{ "CM0117", E, "tile grid unreadable", "",
+	  "draw 5 rows of 5 cells, one character each: C city, R road, . field, M monastery, G garden, A abbey, "
+	  "# nothing, or a mark 0-9 a-z that one feature names (schemas/tileset.md \"Tiles as pictures\")" },
+	{ "CM0118", E, "tile grid and feature elements disagree", "",
+	  "beside a <grid>, give elements without slots, one per region of their kind or per mark, each mark "
+	  "named by one element and drawn in the grid; a mark needs a <grid>" },
 
 	/* end CM01xx */
 

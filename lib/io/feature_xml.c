@@ -7,6 +7,7 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "io/feature_xml_int.h"
+#include "model/tilegrid_int.h"
 #include "base/util_int.h"
 #include "io/xml_int.h"
 
@@ -135,9 +136,87 @@ static uint32_t read_contact(const xmlNode *n, const cm_feature_rules *rules, co
 	return ok ? m : 0;
 }
 
+/* ---- the grid form (tile sets) ---- */
+
+typedef struct {
+	cm_diags *d;
+	const char *file;
+} grid_sink;
+
+static void grid_report(void *arg, const char *rule, unsigned line, unsigned col, const char *msg)
+{
+	const grid_sink *g = arg;
+	cm_diags_check(g->d, rule, g->file, line, col, NULL, "%s", msg);
+}
+
+/* The <grid> child of a tile, or NULL. */
+static xmlNode *grid_of(const xmlNode *parent)
+{
+	for (xmlNode *c = cm_xml_elem(parent->children); c; c = cm_xml_elem(c->next))
+		if (cm_xml_is(c, "grid"))
+			return c;
+	return NULL;
+}
+
+/* The features of a tile with a <grid>: their slots come from it, and
+ * its regions no element takes become features (tilegrid.c); the
+ * elements say ids, attributes, marks and touches. Without a grid, a mark
+ * is an error. */
+static int read_grid(const xmlNode *parent, xmlNode *grid, cm_diags *d, const char *file, cm_tile_type *t)
+{
+	grid_sink sink = { d, file };
+	cm_grid_decl decl[CM_MAX_FEATURES];
+	size_t k = 0;
+	cm_feature_kind kind;
+	for (xmlNode *c = cm_xml_elem(parent->children); c; c = cm_xml_elem(c->next)) {
+		if (!element_kind(c, &kind))
+			continue;
+		char *mark = cm_xml_attr_token(c, "mark");
+		unsigned col, line = cm_xml_attr_pos(c, grid ? "slots" : "mark", &col);
+		if (grid && cm_xml_has_attr(c, "slots")) {
+			cm_diags_check(d, "CM0118", file, line, col, NULL,
+			               "%s '%s' gives slots beside a <grid>: the grid gives them, draw it there",
+			               cm_feature_kind_name(kind), t->features[k].id);
+		} else if (!grid && mark) {
+			cm_diags_check(d, "CM0118", file, line, col, NULL,
+			               "%s '%s' has a mark, but the tile has no <grid> to show it", cm_feature_kind_name(kind),
+			               t->features[k].id);
+		}
+		if (k < CM_MAX_FEATURES) {
+			unsigned mcol;
+			unsigned mline = cm_xml_attr_pos(c, "mark", &mcol);
+			decl[k] = (cm_grid_decl){ mark ? mark[0] : 0, cm_xml_has_attr(c, "touches"), mline, mcol };
+		}
+		free(mark);
+		k++;
+	}
+	if (!grid || k > CM_MAX_FEATURES) /* more: CM0116 from the checks */
+		return 0;
+	cm_tile_grid g;
+	char *text = (char *)xmlNodeGetContent(grid);
+	if (!text)
+		return CM_ENOMEM;
+	unsigned col, line = cm_xml_content_pos(grid, &col);
+	/* an unreadable cell or row reads as nothing (#): what the rest says
+	 * still gives slots and features, for the checks and the pictures */
+	(void)cm_tile_grid_parse(text, line, col, &g, grid_report, &sink);
+	xmlFree(text);
+	for (size_t i = 0; i < t->n_features; i++)
+		t->features[i].slots = 0;
+	int rc = cm_tile_grid_apply(&g, decl, t, grid_report, &sink);
+	return rc == CM_ENOMEM ? rc : 0;
+}
+
 int cm_feature_read(const xmlNode *parent, const cm_feature_rules *rules, const char *noun,
                     bool drop_short, cm_diags *d, const char *file, cm_tile_type *t,
                     unsigned **contact_line)
+{
+	return cm_feature_read_grid(parent, rules, noun, drop_short, false, d, file, t, contact_line);
+}
+
+int cm_feature_read_grid(const xmlNode *parent, const cm_feature_rules *rules, const char *noun,
+                         bool drop_short, bool grid, cm_diags *d, const char *file, cm_tile_type *t,
+                         unsigned **contact_line)
 {
 	size_t nf = 0, nc = 0;
 	cm_feature_kind kind;
@@ -158,6 +237,12 @@ int cm_feature_read(const xmlNode *parent, const cm_feature_rules *rules, const 
 		if (!element_kind(c, &kind))
 			continue;
 		int rc = read_one(c, kind, rules, d, file, &t->features[t->n_features++]);
+		if (rc)
+			return rc;
+	}
+	/* the grid's features come before touches and contacts name them */
+	if (grid) {
+		int rc = read_grid(parent, grid_of(parent), d, file, t);
 		if (rc)
 			return rc;
 	}
@@ -214,32 +299,70 @@ static void write_ids(cm_xw *x, const char *name, const cm_tile_type *t, uint32_
 	free(v);
 }
 
-void cm_feature_write_xml(cm_xw *x, const cm_tile_type *t, int depth)
+/* One feature element: with slots, or (grid form) with its mark and
+ * touches only when the picture does not say them. */
+static void write_feature(cm_xw *x, const cm_tile_type *t, const cm_feature *ft, int depth, bool slots, char mark,
+                          bool touches)
 {
 	char buf[64];
-	for (size_t k = 0; k < t->n_features; k++) {
-		const cm_feature *ft = &t->features[k];
-		cm_xw_open(x, depth, cm_feature_kind_name(ft->kind));
-		cm_xw_attr(x, "id", cm_feature_id(ft));
-		if (ft->slots) {
-			cm_slots_format(ft->slots, buf, sizeof buf);
-			cm_xw_attr(x, "slots", buf);
-		}
-		if (ft->arms)
-			cm_xw_attr_int(x, "arms", (long)ft->arms);
-		if (ft->cathedral)
-			cm_xw_attr(x, "cathedral", "true");
-		if (ft->good != CM_GOOD_NONE)
-			cm_xw_attr(x, "good", cm_good_name(ft->good));
-		if (ft->inn)
-			cm_xw_attr(x, "inn", "true");
-		if (ft->touches)
-			write_ids(x, "touches", t, ft->touches);
-		cm_xw_close(x, depth);
+	cm_xw_open(x, depth, cm_feature_kind_name(ft->kind));
+	cm_xw_attr(x, "id", cm_feature_id(ft));
+	if (mark) {
+		char m[2] = { mark, 0 };
+		cm_xw_attr(x, "mark", m);
 	}
+	if (slots && ft->slots) {
+		cm_slots_format(ft->slots, buf, sizeof buf);
+		cm_xw_attr(x, "slots", buf);
+	}
+	if (ft->arms)
+		cm_xw_attr_int(x, "arms", (long)ft->arms);
+	if (ft->cathedral)
+		cm_xw_attr(x, "cathedral", "true");
+	if (ft->good != CM_GOOD_NONE)
+		cm_xw_attr(x, "good", cm_good_name(ft->good));
+	if (ft->inn)
+		cm_xw_attr(x, "inn", "true");
+	if (touches)
+		write_ids(x, "touches", t, ft->touches);
+	cm_xw_close(x, depth);
+}
+
+static void write_contacts(cm_xw *x, const cm_tile_type *t, int depth)
+{
 	for (size_t c = 0; c < t->n_contacts; c++) {
 		cm_xw_open(x, depth, "contact");
 		write_ids(x, "features", t, t->contacts[c]);
 		cm_xw_close(x, depth);
 	}
+}
+
+void cm_feature_write_xml(cm_xw *x, const cm_tile_type *t, int depth)
+{
+	for (size_t k = 0; k < t->n_features; k++)
+		write_feature(x, t, &t->features[k], depth, true, 0, t->features[k].touches != 0);
+	write_contacts(x, t, depth);
+}
+
+void cm_feature_write_xml_grid(cm_xw *x, const cm_tile_type *t, const cm_tile_grid_layout *L, int depth)
+{
+	/* the rows indented one level deeper than <grid>, the end tag at its depth */
+	char text[8 * CM_GRID_N + 4 * 2 * (CM_GRID_N + 1) + 8], *p = text;
+	for (int y = 0; y < CM_GRID_N; y++) {
+		*p++ = '\n';
+		for (int i = 0; i < 2 * (depth + 1); i++)
+			*p++ = ' ';
+		memcpy(p, L->grid.c[y], CM_GRID_N);
+		p += CM_GRID_N;
+	}
+	*p++ = '\n';
+	for (int i = 0; i < 2 * depth; i++)
+		*p++ = ' ';
+	*p = '\0';
+	cm_xw_open(x, depth, "grid");
+	cm_xw_text(x, text);
+	cm_xw_close(x, depth);
+	for (size_t k = 0; k < L->n_elements && k < t->n_features; k++)
+		write_feature(x, t, &t->features[k], depth, false, L->mark[k], L->touches[k]);
+	write_contacts(x, t, depth);
 }

@@ -110,7 +110,7 @@ static int read_tile(loader *L, xmlNode *n, cm_tile_type *t, unsigned **contact_
 	t->name = cm_xml_attr(n, "name");
 	t->start = cm_xml_attr_bool(n, "start", false);
 	read_editions(L, n, "count", 0, "CM0112", t->line, t->count);
-	int rc = cm_feature_read(n, &cm_tileset_tile_rules, "tile", false, L->d, L->file, t, contact_line);
+	int rc = cm_feature_read_grid(n, &cm_tileset_tile_rules, "tile", false, true, L->d, L->file, t, contact_line);
 	if (rc)
 		return rc;
 	return read_markers(L, n, t);
@@ -235,6 +235,27 @@ int cm_tileset_write_xml(const cm_tileset *ts, FILE *f)
 
 int cm_tileset_write_xml_diag(const cm_tileset *ts, FILE *f, cm_diags *d)
 {
+	return cm_tileset_write_xml_form(ts, CM_TILE_FORM_SLOTS, f, d);
+}
+
+const char *cm_tile_form_name(cm_tile_form f)
+{
+	return f == CM_TILE_FORM_GRID ? "grid" : "slots";
+}
+
+int cm_tile_form_parse(const char *s, cm_tile_form *out)
+{
+	if (s && strcmp(s, "slots") == 0)
+		*out = CM_TILE_FORM_SLOTS;
+	else if (s && strcmp(s, "grid") == 0)
+		*out = CM_TILE_FORM_GRID;
+	else
+		return CM_EINVAL;
+	return 0;
+}
+
+int cm_tileset_write_xml_form(const cm_tileset *ts, cm_tile_form form, FILE *f, cm_diags *d)
+{
 	if (cm_tileset_check_model(ts, NULL, ts->file, d)) /* the one model checker: no ill-formed XML */
 		return CM_EINVAL;
 	static const char *const counts[] = { "count-c1", "count-c2", "count-c3" };
@@ -256,7 +277,14 @@ int cm_tileset_write_xml_diag(const cm_tileset *ts, FILE *f, cm_diags *d)
 		xml_counts(x, t->count, "count", counts, false);
 		if (t->start)
 			cm_xw_attr(x, "start", "true");
-		cm_feature_write_xml(x, t, 2);
+		cm_tile_grid_layout L;
+		int lrc = form == CM_TILE_FORM_GRID ? cm_tile_grid_layout_make(t, &L) : CM_EINVAL;
+		if (lrc == CM_ENOMEM)
+			cm_xw_fail(x);
+		if (!lrc)
+			cm_feature_write_xml_grid(x, t, &L, 2);
+		else
+			cm_feature_write_xml(x, t, 2);
 		for (size_t k = 0; k < t->n_markers; k++) {
 			cm_xw_open(x, 2, "marker");
 			cm_xw_text(x, t->markers[k]);

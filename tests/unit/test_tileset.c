@@ -375,6 +375,143 @@ static void test_tileset__good_fixtures(void **state)
 	util_names_free(names);
 }
 
+/* Writes ts in form as XML into a malloc'd string. */
+static char *to_xml_form(const cm_tileset *ts, cm_tile_form form, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	assert_non_null(f);
+	assert_int_equal(cm_tileset_write_xml_form(ts, form, f, NULL), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Every bundled tile, written as a picture (schemas/tileset.md "Tiles as
+ * pictures") and read back, is the same tile: kinds, ids, order, slots,
+ * attributes, touches, contacts, markers; writing the copy gives the same
+ * bytes, and the picture holds every tile (no tile keeps its slots). */
+static void test_tileset__grid_form_round_trips_bundled(void **state)
+{
+	(void)state;
+	size_t n;
+	char **names = util_list_dir("maps/tilesets", ".xml", &n);
+	assert_true(n >= 8);
+	for (size_t i = 0; i < n; i++) {
+		char path[256];
+		snprintf(path, sizeof path, "maps/tilesets/%s", names[i]);
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		cm_tileset *ts = NULL;
+		assert_int_equal(cm_tileset_load_file(path, d, &ts), 0);
+		size_t len, len2;
+		char *xml = to_xml_form(ts, CM_TILE_FORM_GRID, &len);
+		assert_null(strstr(xml, "slots=")); /* every tile drawn */
+		cm_tileset *back = NULL;
+		int rc = cm_tileset_load_memory(xml, len, "grid.xml", d, &back);
+		if (rc || cm_diags_count(d)) {
+			cm_diags_write_text(d, stderr);
+			fprintf(stderr, "%s in grid form:\n%s", path, xml);
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(cm_diags_count(d), 0);
+		assert_same_set(ts, back);
+		char *xml2 = to_xml_form(back, CM_TILE_FORM_GRID, &len2);
+		assert_int_equal(len, len2);
+		assert_memory_equal(xml, xml2, len);
+		/* and back to slots: the bytes of the slots form of the original */
+		char *s1 = to_xml_form(ts, CM_TILE_FORM_SLOTS, &len);
+		char *s2 = to_xml_form(back, CM_TILE_FORM_SLOTS, &len2);
+		assert_int_equal(len, len2);
+		assert_memory_equal(s1, s2, len);
+		free(s1);
+		free(s2);
+		free(xml2);
+		free(xml);
+		cm_tileset_free(back);
+		cm_tileset_free(ts);
+		cm_diags_free(d);
+	}
+	util_names_free(names);
+}
+
+/* Asserts tile a equals tile b feature by feature (ids, kinds, order,
+ * slots, attributes, touches), contacts and markers aside. */
+static void assert_same_features(const cm_tile_type *a, const cm_tile_type *b)
+{
+	assert_int_equal(a->n_features, b->n_features);
+	for (size_t k = 0; k < a->n_features; k++) {
+		const cm_feature *f = &a->features[k], *g = &b->features[k];
+		assert_int_equal(f->kind, g->kind);
+		assert_string_equal(f->id, g->id);
+		assert_int_equal(f->slots, g->slots);
+		assert_int_equal(f->arms, g->arms);
+		assert_int_equal(f->touches, g->touches);
+	}
+}
+
+/* The worked example of schemas/tileset.md "Tiles as pictures" reads to
+ * the bundled GM-06 and O. */
+static void test_tileset__grid_example_is_the_bundled_tiles(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_tileset *ex = NULL, *gm = NULL, *base = NULL;
+	assert_int_equal(cm_tileset_load_file(GOOD_DIR "/grid.xml", d, &ex), 0);
+	assert_int_equal(cm_tileset_load_file("maps/tilesets/goldmines.xml", d, &gm), 0);
+	assert_int_equal(cm_tileset_load_file("maps/tilesets/base.xml", d, &base), 0);
+	assert_same_features(cm_tileset_find(ex, "GM-06"), cm_tileset_find(gm, "GM-06"));
+	assert_same_features(cm_tileset_find(ex, "O"), cm_tileset_find(base, "O"));
+	assert_string_equal(cm_tileset_find(ex, "GM-06")->markers[0], "gold-mine");
+	cm_tileset_free(ex);
+	cm_tileset_free(gm);
+	cm_tileset_free(base);
+	cm_diags_free(d);
+}
+
+/* Hostile grids are refused cleanly at their place, at a cost linear in
+ * their text: a row of 4000 cells, thousands of rows, bytes that are no
+ * grid character (UTF-8, control-free odd ASCII), inconsistent marks. */
+static void test_tileset__hostile_grids(void **state)
+{
+	(void)state;
+	static const char head[] = "<tileset format=\"1\" id=\"h\" name=\"h\" kind=\"expansion\">\n"
+	                           "<tile id=\"T\" count=\"1\"><grid>";
+	static const char tail[] = "</grid><field id=\"f1\" mark=\"z\"/><field id=\"f2\" mark=\"z\"/></tile>\n</tileset>\n";
+	const char *bodies[] = {
+		NULL, /* a row of 4000 cells: the schema's limit, CM0002 */
+		".....\n.....\n.....\n.....\n.....\n.....\n.....\n.....\n.....\n.....\n.....\n.....\n",
+		"\xc3\xa9....\n.\xe2\x80\xae...\n..~..\n..!..\n.....\n",
+		"zzzzz\n.....\n.....\n.....\n..9..\n",
+		"", "\n\n\n",
+	};
+	char big[4100];
+	memset(big, '.', 4000);
+	big[4000] = '\0';
+	bodies[0] = big;
+	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		size_t len = strlen(head) + strlen(bodies[i]) + strlen(tail);
+		char *xml = malloc(len + 1);
+		assert_non_null(xml);
+		snprintf(xml, len + 1, "%s%s%s", head, bodies[i], tail);
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		cm_tileset *ts = NULL;
+		assert_int_equal(cm_tileset_load_memory(xml, len, "hostile.xml", d, &ts), CM_EINVAL);
+		assert_null(ts);
+		assert_true(cm_diags_errors(d) > 0);
+		assert_true(cm_diags_count(d) <= 40); /* a few each, never one per cell */
+		for (size_t k = 0; k < cm_diags_count(d); k++) {
+			const cm_diag *g = cm_diags_get(d, k);
+			assert_non_null(g->rule);
+			if (strcmp(g->rule, "CM0117") == 0)
+				assert_true(g->line >= 2);
+		}
+		cm_diags_free(d);
+		free(xml);
+	}
+}
+
 static void test_tileset__json_lists_tiles(void **state)
 {
 	(void)state;
@@ -400,6 +537,9 @@ int main(void)
 		cmocka_unit_test(test_tileset__reads_model),
 		cmocka_unit_test(test_tileset__c3_defaults_to_c2),
 		cmocka_unit_test(test_tileset__write_xml_round_trip),
+		cmocka_unit_test(test_tileset__grid_form_round_trips_bundled),
+		cmocka_unit_test(test_tileset__grid_example_is_the_bundled_tiles),
+		cmocka_unit_test(test_tileset__hostile_grids),
 		cmocka_unit_test(test_tileset__check_in_memory_model),
 		cmocka_unit_test(test_tileset__bad_fixtures),
 		cmocka_unit_test(test_tileset__every_check_has_a_bad_fixture),

@@ -58,6 +58,20 @@ int cm_tileset_write_xml(const cm_tileset *ts, FILE *f);
 /* The same with the refusal reported to d; like cm_map_write_xml_diag,
  * through libxml2's xmlTextWriter, f untouched unless the set is written. */
 int cm_tileset_write_xml_diag(const cm_tileset *ts, FILE *f, cm_diags *d);
+
+/* How the writer gives a tile's features: each with its slots listed, or
+ * as a picture (schemas/tileset.md "Tiles as pictures"): a 5x5 <grid>
+ * beside elements only for what the picture does not say (ids out of the
+ * automatic order, coats of arms, inns, cathedrals, goods, touches other
+ * than the cities a field's cells lie next to); a tile no picture can
+ * hold (a slot of two features) keeps its slots. */
+typedef enum { CM_TILE_FORM_SLOTS = 0, CM_TILE_FORM_GRID } cm_tile_form;
+/* "slots", "grid"; parse: 0 or CM_EINVAL. */
+const char *cm_tile_form_name(cm_tile_form f);
+int cm_tile_form_parse(const char *s, cm_tile_form *out);
+/* cm_tileset_write_xml_diag with the tiles in form: reading either form
+ * back gives an equal model. */
+int cm_tileset_write_xml_form(const cm_tileset *ts, cm_tile_form form, FILE *f, cm_diags *d);
 /* Writes the set as indented JSON, deterministic: {"id","name","kind",
  * "totals":{"C1",…},"declared":{"C1": n or null,…},"tiles":[{"id","name",
  * "count":{"C1",…},"start","abbey","edges":[N,E,S,W],"features":[{"id",
