@@ -231,9 +231,9 @@ int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags
 static bool printing_of(const char *id, const char *base);
 static bool printing_all(cm_workspace *w)
 {
-	const char *base = cm_workspace_map(w, 0)->id;
+	const char *base = cm_map_id(cm_workspace_map(w, 0));
 	for (size_t i = 1; i < cm_workspace_map_count(w); i++)
-		if (!printing_of(cm_workspace_map(w, i)->id, base))
+		if (!printing_of(cm_map_id(cm_workspace_map(w, i)), base))
 			return false;
 	return true;
 }
@@ -255,17 +255,17 @@ static bool printing_of(const char *id, const char *base)
 	       (id[n] == '\0' || (id[n] == '-' && id[n + 1] == 'c' && id[n + 2] >= '1' && id[n + 2] <= '3' && !id[n + 3]));
 }
 
-cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name, int printing)
+const cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name, int printing)
 {
 	size_t n = cm_workspace_map_count(w);
 	if (name) {
-		cm_map *m = cm_workspace_find_map(w, name);
-		if (m && (printing < 0 || (int)m->rules.edition == printing))
+		const cm_map *m = cm_workspace_find_map(w, name);
+		if (m && (printing < 0 || (int)cm_map_rules(m)->edition == printing))
 			return m;
 		if (printing >= 0) {
 			char id[300];
 			snprintf(id, sizeof id, "%s-c%d", name, printing + 1);
-			if ((m = cm_workspace_find_map(w, id)) != NULL && (int)m->rules.edition == printing)
+			if ((m = cm_workspace_find_map(w, id)) != NULL && (int)cm_map_rules(m)->edition == printing)
 				return m;
 			fprintf(stderr, "carcamap %s: no map '%s' in printing %s", cmd, name,
 			        cm_edition_name((cm_edition)printing));
@@ -275,8 +275,8 @@ cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name, int p
 	} else if (n >= 1 && printing_all(w)) {
 		/* one board: its only map, or the printing asked for, or the default */
 		for (size_t i = 0; i < n; i++) {
-			cm_map *m = cm_workspace_map(w, i);
-			if (printing < 0 || (int)m->rules.edition == printing)
+			const cm_map *m = cm_workspace_map(w, i);
+			if (printing < 0 || (int)cm_map_rules(m)->edition == printing)
 				return m;
 		}
 		fprintf(stderr, "carcamap %s: the input holds no printing %s", cmd,
@@ -290,7 +290,7 @@ cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name, int p
 	if (n) {
 		fprintf(stderr, " (maps:");
 		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, " %s", cm_workspace_map(w, i)->id);
+			fprintf(stderr, " %s", cm_map_id(cm_workspace_map(w, i)));
 		fprintf(stderr, ")");
 	}
 	fprintf(stderr, "\n");
@@ -382,7 +382,7 @@ int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *
 	/* a map from a pack (no file) has passed only the pack's own checks and
 	 * its hash: a structurally broken one (CM02xx, as check reports it) is
 	 * never exported, rendered or played */
-	if (!t->map->file && cm_map_check(t->map, NULL, 0, d) != 0) {
+	if (!cm_map_file(t->map) && cm_map_check(t->map, NULL, 0, d) != 0) {
 		t->map = NULL;
 		return CM_EINVAL;
 	}

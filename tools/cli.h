@@ -48,7 +48,7 @@ int cli_default_dirs(cm_workspace *w);
  * board (ID, ID-c3, ...). printing >= 0 (a cm_edition, --printing) takes
  * that printing: the map name in that edition, else name-c3 (name-c2, ...).
  * Prints a usage-style error naming the maps and returns NULL. */
-cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name, int printing);
+const cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name, int printing);
 
 /* --printing ED: parses C1/C2/C3 into *out as the cm_edition + 1 (the
  * cli_target field). Returns 0, or EXIT_USAGE after printing the usage
@@ -104,7 +104,7 @@ typedef struct {
 	                       * holds several (NULL: an error) */
 	int decks;            /* find the tile sets the decks name */
 	int build_deck;       /* build the map's deck (cm_play_deck) */
-	cm_map *map;          /* out: the map, borrowed from the workspace */
+	const cm_map *map;    /* out: the map, borrowed from the workspace */
 	cm_deck *deck;        /* out: with build_deck; the caller frees it */
 } cli_target;
 

@@ -59,6 +59,34 @@ static void usage(FILE *f)
 	        "pack written), 2 usage error, 3 I/O or internal failure.\n");
 }
 
+/* m with the options' about fields (about[k], NULL: the map's own) in
+ * *out: m itself when no option is given, else a new map built from it
+ * (also in *own, for the caller to free). Its model check (CM0411, as the
+ * pack writer's) refuses what no pack may hold. 0, CM_EINVAL, CM_ENOMEM. */
+static int about_map(const cm_map *m, const char *const about[CM_ABOUT_FIELDS], cm_diags *d, const cm_map **out,
+                     cm_map **own)
+{
+	bool any = false;
+	for (int k = 0; k < CM_ABOUT_FIELDS; k++)
+		any |= about[k] != NULL;
+	*out = m;
+	*own = NULL;
+	if (!any)
+		return 0;
+	cm_map_builder *b = NULL;
+	int rc = cm_map_builder_from(m, &b);
+	for (int k = 0; k < CM_ABOUT_FIELDS && !rc; k++)
+		if (about[k])
+			rc = cm_map_builder_set_about(b, k, about[k]);
+	if (rc) {
+		cm_map_builder_free(b);
+		return rc;
+	}
+	rc = cm_map_builder_finish(b, "CM0411", NULL, d, own);
+	*out = *own;
+	return rc;
+}
+
 int cmd_compile(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -81,7 +109,8 @@ int cmd_compile(int argc, char **argv)
 	cm_diags *d = NULL;
 	cm_workspace *w = NULL;
 	char *auto_out = NULL;
-	cm_map **maps = NULL;
+	const cm_map **maps = NULL;
+	cm_map **own = NULL; /* the maps rebuilt with the options' about fields */
 	cm_tileset **sets = NULL;
 	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
 		cm_diags_free(d);
@@ -133,51 +162,46 @@ int cmd_compile(int argc, char **argv)
 			ec = cli_usage_error("compile", "the input holds %zu maps: name the pack with -o", n_maps);
 			goto done;
 		}
-		if (!cm_id_valid(cm_workspace_map(w, 0)->id)) {
+		if (!cm_id_valid(cm_map_id(cm_workspace_map(w, 0)))) {
 			/* every reader checks ids; the file name is never built
 			 * from text that could be ../x or /etc/x */
 			ec = cli_usage_error("compile", "the map id is not an id: name the pack with -o");
 			goto done;
 		}
-		auto_out = malloc(strlen(cm_workspace_map(w, 0)->id) + 6);
+		auto_out = malloc(strlen(cm_map_id(cm_workspace_map(w, 0))) + 6);
 		if (!auto_out) {
 			ec = EXIT_IO;
 			goto done;
 		}
-		sprintf(auto_out, "%s.pack", cm_workspace_map(w, 0)->id);
+		sprintf(auto_out, "%s.pack", cm_map_id(cm_workspace_map(w, 0)));
 		out = auto_out;
 	}
 	if (!rc && cm_diags_errors(d) == 0) {
 		maps = malloc((n_maps + 1) * sizeof *maps);
+		own = calloc(n_maps + 1, sizeof *own);
 		sets = malloc((n_sets + 1) * sizeof *sets);
-		if (!maps || !sets) {
+		if (!maps || !own || !sets) {
 			ec = EXIT_IO;
 			goto done;
 		}
-		for (size_t i = 0; i < n_maps; i++) {
-			maps[i] = cm_workspace_map(w, i);
-			/* the options' fields replace the descriptor's; cm_pack_write's
-			 * model check (CM0411) refuses what no pack may hold */
-			for (int k = 0; k < CM_ABOUT_FIELDS; k++) {
-				char **f = cm_about_field(&maps[i]->about, k);
-				if (!about[k])
-					continue;
-				free(*f);
-				if (!(*f = strdup(about[k]))) {
-					ec = EXIT_IO;
-					goto done;
-				}
-			}
+		for (size_t i = 0; i < n_maps && rc != CM_ENOMEM; i++) {
+			int mrc = about_map(cm_workspace_map(w, i), about, d, &maps[i], &own[i]);
+			if (mrc == CM_ENOMEM || (mrc && !rc))
+				rc = mrc; /* every map's problems are reported */
 		}
 		for (size_t i = 0; i < n_sets; i++)
 			sets[i] = cm_workspace_tileset(w, i);
-		rc = cm_pack_write(out, maps, n_maps, sets, n_sets, d);
+		if (!rc)
+			rc = cm_pack_write(out, maps, n_maps, sets, n_sets, d);
 		if (!rc && fmt == FMT_TEXT)
 			fprintf(stderr, "wrote %s: %zu map%s, %zu tile set%s\n", out, n_maps, n_maps == 1 ? "" : "s",
 			        n_sets, n_sets == 1 ? "" : "s");
 	}
 	ec = cli_finish(d, fmt, rc);
 done:
+	for (size_t i = 0; own && i < cm_workspace_map_count(w); i++)
+		cm_map_free(own[i]);
+	free(own);
 	free(maps);
 	free(sets);
 	free(auto_out);

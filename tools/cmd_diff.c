@@ -64,10 +64,10 @@ static int load(side *s, cm_diags *d)
  * Returns 0, CLI_NO_MAP (the error printed) or CM_EINVAL (see d). */
 static int select_map(side *s, cm_diags *d)
 {
-	cm_map *m = cli_select_map("diff", s->w, s->map_id, s->printing);
+	const cm_map *m = cli_select_map("diff", s->w, s->map_id, s->printing);
 	if (!m)
 		return CLI_NO_MAP;
-	if (!m->file && cm_map_check(m, NULL, 0, d) != 0)
+	if (!cm_map_file(m) && cm_map_check(m, NULL, 0, d) != 0)
 		return CM_EINVAL;
 	s->m = m;
 	return 0;
@@ -125,7 +125,7 @@ static void print_where(const cm_diff_item *it)
 
 static void print_side(const char *label, const side *s)
 {
-	printf("%s: %s, map %s (%s)\n", label, s->file, s->m->id ? s->m->id : "?", cm_edition_name(s->m->rules.edition));
+	printf("%s: %s, map %s (%s)\n", label, s->file, cm_map_id(s->m) ? cm_map_id(s->m) : "?", cm_edition_name(cm_map_rules(s->m)->edition));
 }
 
 /* "squares: land 126 -> 125, town 1 -> 2" when the counts differ. */
@@ -174,8 +174,8 @@ static void json_side(cm_json *j, const char *key, const side *s, const cm_diff 
 	cm_json_key(j, key);
 	cm_json_obj_begin(j);
 	cm_json_kv_str(j, "file", s->file);
-	cm_json_kv_str(j, "map", s->m->id);
-	cm_json_kv_str(j, "edition", cm_edition_name(s->m->rules.edition));
+	cm_json_kv_str(j, "map", cm_map_id(s->m));
+	cm_json_kv_str(j, "edition", cm_edition_name(cm_map_rules(s->m)->edition));
 	cm_json_key(j, "squares");
 	cm_json_obj_begin(j);
 	for (int k = 1; k < CM_SQ_KIND_COUNT; k++)

@@ -95,7 +95,7 @@ static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_
 	unsigned char *bin = NULL;
 	int rc = 0;
 	if (fmt == X_BIN && (rc = cm_export_bin_version(m, sets, n, major, &bin, &j.len)) != 0) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL, "cannot encode map %s: %s", m->id,
+		cm_diags_add(d, CM_SEV_ERROR, NULL, cm_map_file(m), 0, 0, NULL, "cannot encode map %s: %s", cm_map_id(m),
 		             cm_strerror(rc));
 		return rc;
 	}
@@ -103,7 +103,7 @@ static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_
 	rc = cm_file_write(path, write_job, &j, d);
 	free(bin);
 	if (rc && rc != CM_EIO)
-		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL, "cannot export map %s: %s", m->id,
+		cm_diags_add(d, CM_SEV_ERROR, NULL, cm_map_file(m), 0, 0, NULL, "cannot export map %s: %s", cm_map_id(m),
 		             cm_strerror(rc));
 	return rc;
 }
@@ -147,23 +147,33 @@ static int export_tileset(cm_workspace *w, int n, char **files, const char *id, 
 	return cm_file_write(out, write_set, &j, d);
 }
 
-/* The image and legend paths of m, written from the directory of
- * m->file, as the descriptor at out writes them. False on OOM. */
-static bool rebase_paths(cm_map *m, const char *out)
+/* m with its image and legend paths, written from the directory of its
+ * descriptor, as the descriptor at out writes them: a new map in *own,
+ * built from m. 0, CM_EINVAL (see d) or CM_ENOMEM. */
+static int rebase_paths(const cm_map *m, const char *out, cm_diags *d, cm_map **own)
 {
-	char **paths[] = { &m->image, &m->legend };
-	for (size_t i = 0; i < 2; i++) {
-		if (!*paths[i])
+	const char *paths[2] = { cm_map_image(m), cm_map_legend(m) };
+	char *rel[2] = { NULL, NULL };
+	cm_map_builder *b = NULL;
+	int rc = cm_map_builder_from(m, &b);
+	for (size_t i = 0; i < 2 && !rc; i++) {
+		if (!paths[i])
 			continue;
-		char *here = cm_path_resolve(m->file, *paths[i]);
-		char *rel = here ? cm_path_relative(out, here) : NULL;
+		char *here = cm_path_resolve(cm_map_file(m), paths[i]);
+		rel[i] = here ? cm_path_relative(out, here) : NULL;
 		free(here);
-		if (!rel)
-			return false;
-		free(*paths[i]);
-		*paths[i] = rel;
+		if (!rel[i])
+			rc = CM_ENOMEM;
 	}
-	return true;
+	if (!rc && ((rel[0] && cm_map_builder_set_image(b, rel[0])) || (rel[1] && cm_map_builder_set_legend(b, rel[1]))))
+		rc = CM_ENOMEM;
+	free(rel[0]);
+	free(rel[1]);
+	if (rc) {
+		cm_map_builder_free(b);
+		return rc;
+	}
+	return cm_map_builder_finish(b, NULL, cm_map_file(m), d, own);
 }
 
 int cmd_export(int argc, char **argv)
@@ -281,7 +291,7 @@ int cmd_export(int argc, char **argv)
 		goto done;
 	}
 	if (t.map) {
-		cm_map *m = t.map;
+		const cm_map *m = t.map;
 		size_t n = 0;
 		if (cm_workspace_map_sets(w, m, &sets, &n)) {
 			ec = EXIT_IO;
@@ -291,7 +301,7 @@ int cmd_export(int argc, char **argv)
 			/* the shared kinds tileset, where the tile sets are */
 			char *kinds = cli_default_dirs(w) ? NULL : cm_workspace_find_file(w, m, CM_TMX_KINDS);
 			if (!kinds) {
-				cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL,
+				cm_diags_add(d, CM_SEV_ERROR, NULL, cm_map_file(m), 0, 0, NULL,
 				             "the Tiled kinds tileset %s is in no tile set directory: give -T DIR (the "
 				             "carcamap tile sets, e.g. maps/tilesets) or set CARCAMAP_TILESETS",
 				             CM_TMX_KINDS);
@@ -304,10 +314,12 @@ int cmd_export(int argc, char **argv)
 		else {
 			/* a descriptor names its image and legend from its own
 			 * directory: the copy written elsewhere names the same files */
-			if (fmt == X_XML && out && !rebase_paths(m, out))
-				rc = CM_ENOMEM;
+			cm_map *rebased = NULL;
+			if (fmt == X_XML && out && (rc = rebase_paths(m, out, d, &rebased)) == 0)
+				m = rebased;
 			if (!rc)
 				rc = write_out(out, m, sets, n, fmt, major, d);
+			cm_map_free(rebased);
 		}
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);

@@ -89,21 +89,36 @@ static int write_map(FILE *f, void *arg)
 	return cm_map_write_xml(arg, f);
 }
 
-/* The image and legend paths of m, given from the current directory, as
- * the descriptor at out writes them. False on OOM. */
-static bool rebase_paths(cm_map *m, const char *out)
+/* The image and legend paths the importer gave b (png and legend, from
+ * the current directory), as the descriptor at out writes them. False on
+ * OOM. */
+static bool rebase_paths(cm_map_builder *b, const char *png, const char *legend, const char *out)
 {
-	char **paths[] = { &m->image, &m->legend };
-	for (size_t i = 0; i < 2; i++) {
-		if (!*paths[i])
-			continue;
-		char *rel = cm_path_relative(out, *paths[i]);
-		if (!rel)
-			return false;
-		free(*paths[i]);
-		*paths[i] = rel;
+	char *img = cm_path_relative(out, png), *lg = legend ? cm_path_relative(out, legend) : NULL;
+	bool ok = img && (!legend || lg) && !cm_map_builder_set_image(b, img) && (!lg || !cm_map_builder_set_legend(b, lg));
+	free(img);
+	free(lg);
+	return ok;
+}
+
+/* The descriptor's skeleton from the image's squares: id, name, the
+ * default prints, and every start square used until the author says
+ * otherwise; then the map, checked once (its problems to d). */
+static int finish_map(cm_map_builder *b, const char *id, const char *name, const char *png, cm_diags *d,
+                      cm_map **out)
+{
+	int starts = 0;
+	for (int y = 0; y < cm_map_builder_rows(b); y++)
+		for (int x = 0; x < cm_map_builder_cols(b); x++)
+			starts += cm_map_builder_square(b, x, y)->kind == CM_SQ_START;
+	cm_setup su = { starts ? starts : 1, 0, 0, 9, 0 };
+	if (cm_map_builder_set_id(b, id) || cm_map_builder_set_name(b, name ? name : id) ||
+	    cm_map_builder_set_setup(b, &su)) {
+		cm_map_builder_free(b);
+		return CM_ENOMEM;
 	}
-	return true;
+	cm_map_builder_default_prints(b);
+	return cm_map_builder_finish(b, NULL, png, d, out);
 }
 
 int cmd_import(int argc, char **argv)
@@ -141,6 +156,8 @@ int cmd_import(int argc, char **argv)
 	cm_diags *d = NULL;
 	cm_legend *lg = NULL;
 	cm_map *m = NULL;
+	cm_map_builder *b = NULL;
+	char *map_id = NULL;
 	if (cm_diags_new(&d))
 		return EXIT_IO;
 	cm_diags *q = NULL;
@@ -166,11 +183,10 @@ int cmd_import(int argc, char **argv)
 	}
 	int rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
 	if (!rc)
-		rc = cm_image_import(png, lg, d, &m);
+		rc = cm_image_import(png, lg, d, &b);
 	if (!rc) {
-		free(m->id);
-		m->id = id ? cli_strdup(id) : id_from_path(png);
-		if (!m->id) {
+		map_id = id ? cli_strdup(id) : id_from_path(png);
+		if (!map_id) {
 			cm_diags_add(d, CM_SEV_ERROR, NULL, png, 0, 0, NULL,
 			             "no map id can be made from the file name: give --id");
 			rc = CM_EINVAL;
@@ -180,20 +196,19 @@ int cmd_import(int argc, char **argv)
 		/* the importer names the image and legend as given (from the
 		 * current directory); the descriptor names them from its own
 		 * directory, where check and render look for them */
-		if (out && !rebase_paths(m, out))
+		if (out && !rebase_paths(b, png, legend, out)) {
 			rc = CM_ENOMEM;
-		free(m->name);
-		m->name = cli_strdup(name ? name : m->id);
-		/* a skeleton: every start square is used until the author says otherwise */
-		int starts = 0;
-		for (int i = 0; i < m->cols * m->rows; i++)
-			starts += m->squares[i].kind == CM_SQ_START;
-		m->setup.starts_used = starts ? starts : 1;
-		cm_map_default_prints(m);
+		} else {
+			rc = finish_map(b, map_id, name, png, d, &m);
+			b = NULL;
+		}
 		/* beside the target, renamed into place: never a half-written file */
-		rc = cm_file_write(out, write_map, m, d);
+		if (!rc)
+			rc = cm_file_write(out, write_map, m, d);
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
+	cm_map_builder_free(b);
+	free(map_id);
 	cm_map_free(m);
 	cm_legend_free(lg);
 	cm_diags_free(d);

@@ -178,15 +178,15 @@ static void map_hash(cm_workspace *w, const cm_map *m, char buf[65])
 static int deck_size(cm_workspace *w, const cm_map *m)
 {
 	int total = 0;
-	for (size_t i = 0; i < m->n_deck; i++) {
-		const cm_deck_entry *e = &m->deck[i];
+	for (size_t i = 0; i < cm_map_deck_count(m); i++) {
+		const cm_deck_entry *e = cm_map_deck_entry(m, i);
 		cm_tileset *ts = cm_workspace_find_tileset(w, e->tileset);
 		if (!ts)
 			return -1;
 		if (e->tile)
-			total += e->count >= 0 ? e->count : (cm_tileset_find(ts, e->tile) ? cm_tileset_find(ts, e->tile)->count[m->rules.edition] : 0);
+			total += e->count >= 0 ? e->count : (cm_tileset_find(ts, e->tile) ? cm_tileset_find(ts, e->tile)->count[cm_map_rules(m)->edition] : 0);
 		else
-			total += cm_tileset_total(ts, m->rules.edition);
+			total += cm_tileset_total(ts, cm_map_rules(m)->edition);
 	}
 	return total;
 }
@@ -194,19 +194,19 @@ static int deck_size(cm_workspace *w, const cm_map *m)
 static void print_map(cm_workspace *w, const cm_map *m)
 {
 	int counts[CM_SQ_KIND_COUNT] = { 0 }, prints[4] = { 0 }, playable = 0;
-	for (int i = 0; i < m->cols * m->rows; i++) {
-		const cm_square *q = &m->squares[i];
+	for (int i = 0; i < cm_map_cols(m) * cm_map_rows(m); i++) {
+		const cm_square *q = cm_map_at(m, i % cm_map_cols(m), i / cm_map_cols(m));
 		counts[q->kind]++;
 		playable += cm_square_kind_playable(q->kind);
 		for (int e = 0; e < 4; e++)
 			prints[q->print[e].kind]++;
 	}
 	/* a board's printing is its rules edition (schemas/map.md "Printings") */
-	printf("map %s: %s, printing %s, %d x %d squares\n", E(m->id), E(m->name), cm_edition_name(m->rules.edition),
-	       m->cols, m->rows);
+	printf("map %s: %s, printing %s, %d x %d squares\n", E(cm_map_id(m)), E(cm_map_name(m)), cm_edition_name(cm_map_rules(m)->edition),
+	       cm_map_cols(m), cm_map_rows(m));
 	for (int i = 0; i < CM_ABOUT_FIELDS; i++) /* who made it: the fields given */
-		if (cm_about_get(&m->about, i))
-			printf("    %-9s %s\n", cm_about_name(i), E(cm_about_get(&m->about, i)));
+		if (cm_about_get(cm_map_about(m), i))
+			printf("    %-9s %s\n", cm_about_name(i), E(cm_about_get(cm_map_about(m), i)));
 	printf("    squares   ");
 	for (int k = 1; k < CM_SQ_KIND_COUNT; k++)
 		if (counts[k])
@@ -214,8 +214,8 @@ static void print_map(cm_workspace *w, const cm_map *m)
 	printf("playable %d\n", playable);
 	printf("    starts    ");
 	int first = 1;
-	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
+	for (int y = 0; y < cm_map_rows(m); y++)
+		for (int x = 0; x < cm_map_cols(m); x++) {
 			const cm_square *q = cm_map_at(m, x, y);
 			if (q->kind != CM_SQ_START)
 				continue;
@@ -223,33 +223,34 @@ static void print_map(cm_workspace *w, const cm_map *m)
 			printf("%s(%d,%d)%s%s", first ? "" : ", ", x, y, name ? " " : "", E(name));
 			first = 0;
 		}
-	printf("; %d used\n", m->setup.starts_used);
-	for (size_t i = 0; i < m->n_bigcities; i++)
-		printf("    big city  %s, %zu square%s\n", E(m->bigcities[i].name), m->bigcities[i].n_pieces,
-		       m->bigcities[i].n_pieces == 1 ? "" : "s");
-	for (size_t i = 0; i < m->n_ferries; i++) {
-		const cm_ferry *f = &m->ferries[i];
+	printf("; %d used\n", cm_map_setup(m)->starts_used);
+	for (size_t i = 0; i < cm_map_bigcity_count(m); i++) {
+		const cm_bigcity *bc = cm_map_bigcity(m, i);
+		printf("    big city  %s, %zu square%s\n", E(bc->name), bc->n_pieces, bc->n_pieces == 1 ? "" : "s");
+	}
+	for (size_t i = 0; i < cm_map_ferry_count(m); i++) {
+		const cm_ferry *f = cm_map_ferry(m, i);
 		printf("    ferry     %s%s(%d,%d,%s) - (%d,%d,%s)", E(f->name), f->name ? " " : "", f->x1,
 		       f->y1, cm_side_name(f->s1), f->x2, f->y2, cm_side_name(f->s2));
 		if (f->arms)
 			printf(", arms %u", (unsigned)f->arms);
 		printf("\n");
 	}
-	for (size_t i = 0; i < m->n_islands; i++) {
+	for (size_t i = 0; i < cm_map_island_count(m); i++) {
 		int n = 0;
-		for (int k = 0; k < m->cols * m->rows; k++)
-			n += m->squares[k].island == (int)i;
-		printf("    island    %s%s%s%s, %d square%s\n", E(m->islands[i].name), m->islands[i].title ? " \"" : "",
-		       E(m->islands[i].title), m->islands[i].title ? "\"" : "", n,
-		       n == 1 ? "" : "s");
+		for (int k = 0; k < cm_map_cols(m) * cm_map_rows(m); k++)
+			n += cm_map_at(m, k % cm_map_cols(m), k / cm_map_cols(m))->island == (int)i;
+		const cm_island *is = cm_map_island(m, i);
+		printf("    island    %s%s%s%s, %d square%s\n", E(is->name), is->title ? " \"" : "", E(is->title),
+		       is->title ? "\"" : "", n, n == 1 ? "" : "s");
 	}
 	printf("    prints    road %d, city %d, neutral %d\n", prints[CM_PRINT_ROAD], prints[CM_PRINT_CITY],
 	       prints[CM_PRINT_NEUTRAL]);
-	printf("    setup     tiles %d-%d, followers %d\n", m->setup.tiles_min, m->setup.tiles_max,
-	       m->setup.followers);
+	printf("    setup     tiles %d-%d, followers %d\n", cm_map_setup(m)->tiles_min, cm_map_setup(m)->tiles_max,
+	       cm_map_setup(m)->followers);
 	printf("    deck     ");
-	for (size_t i = 0; i < m->n_deck; i++) {
-		const cm_deck_entry *e = &m->deck[i];
+	for (size_t i = 0; i < cm_map_deck_count(m); i++) {
+		const cm_deck_entry *e = cm_map_deck_entry(m, i);
 		printf(" %s%s%s", E(e->tileset), e->tile ? "/" : "", E(e->tile));
 		if (e->count >= 0)
 			printf(" x%d", e->count);
@@ -267,29 +268,30 @@ static void print_map(cm_workspace *w, const cm_map *m)
 static void json_map(cm_json *j, cm_workspace *w, const cm_map *m)
 {
 	int counts[CM_SQ_KIND_COUNT] = { 0 }, playable = 0;
-	for (int i = 0; i < m->cols * m->rows; i++) {
-		counts[m->squares[i].kind]++;
-		playable += cm_square_kind_playable(m->squares[i].kind);
+	for (int i = 0; i < cm_map_cols(m) * cm_map_rows(m); i++) {
+		const cm_square *q = cm_map_at(m, i % cm_map_cols(m), i / cm_map_cols(m));
+		counts[q->kind]++;
+		playable += cm_square_kind_playable(q->kind);
 	}
 	cm_json_obj_begin(j);
 	cm_json_key(j, "id");
-	cm_json_str(j, m->id);
+	cm_json_str(j, cm_map_id(m));
 	cm_json_key(j, "name");
-	cm_json_str(j, m->name);
+	cm_json_str(j, cm_map_name(m));
 	cm_json_key(j, "edition");
-	cm_json_str(j, cm_edition_name(m->rules.edition));
+	cm_json_str(j, cm_edition_name(cm_map_rules(m)->edition));
 	cm_json_key(j, "printing");
-	cm_json_str(j, cm_edition_name(m->rules.edition));
+	cm_json_str(j, cm_edition_name(cm_map_rules(m)->edition));
 	cm_json_key(j, "cols");
-	cm_json_int(j, m->cols);
+	cm_json_int(j, cm_map_cols(m));
 	cm_json_key(j, "rows");
-	cm_json_int(j, m->rows);
-	if (cm_about_present(&m->about)) { /* as in the JSON export: only when given */
+	cm_json_int(j, cm_map_rows(m));
+	if (cm_about_present(cm_map_about(m))) { /* as in the JSON export: only when given */
 		cm_json_key(j, "about");
 		cm_json_obj_begin(j);
 		for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
 			cm_json_key(j, cm_about_name(i));
-			cm_json_str(j, cm_about_get(&m->about, i));
+			cm_json_str(j, cm_about_get(cm_map_about(m), i));
 		}
 		cm_json_obj_end(j);
 	}
@@ -303,13 +305,13 @@ static void json_map(cm_json *j, cm_workspace *w, const cm_map *m)
 	cm_json_key(j, "playable");
 	cm_json_int(j, playable);
 	cm_json_key(j, "starts_used");
-	cm_json_int(j, m->setup.starts_used);
+	cm_json_int(j, cm_map_setup(m)->starts_used);
 	cm_json_key(j, "big_cities");
-	cm_json_int(j, (long long)m->n_bigcities);
+	cm_json_int(j, (long long)cm_map_bigcity_count(m));
 	cm_json_key(j, "ferries");
-	cm_json_int(j, (long long)m->n_ferries);
+	cm_json_int(j, (long long)cm_map_ferry_count(m));
 	cm_json_key(j, "islands");
-	cm_json_int(j, (long long)m->n_islands);
+	cm_json_int(j, (long long)cm_map_island_count(m));
 	cm_json_key(j, "deck_tiles");
 	int size = deck_size(w, m);
 	if (size >= 0)

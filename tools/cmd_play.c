@@ -178,7 +178,7 @@ static void print_text(const cm_map *m, const cm_play_stats *s, const seat_list 
                        const char *rules, bool all)
 {
 	int g = s->games;
-	printf("map %s: %d games, %d players, seed %llu\n", m->id, g, s->players, (unsigned long long)seed);
+	printf("map %s: %d games, %d players, seed %llu\n", cm_map_id(m), g, s->players, (unsigned long long)seed);
 	printf("rules: %s\n", rules);
 	printf("deck: %d tiles\n", s->deck_tiles);
 	printf("tiles placed: %.2f per game (and %.2f at setup)\n", mean(s->tiles_placed, g),
@@ -226,7 +226,7 @@ static int print_json(const cm_map *m, const cm_play_stats *s, const seat_list *
 	cm_json_kv_str(j, "name", "carcamap-play");
 	cm_json_kv_str(j, "version", "1.2");
 	cm_json_obj_end(j);
-	cm_json_kv_str(j, "map", m->id);
+	cm_json_kv_str(j, "map", cm_map_id(m));
 	cm_json_kv_int(j, "games", g);
 	cm_json_kv_int(j, "players", s->players);
 	cm_json_kv_int(j, "seed", (long long)seed);
@@ -460,8 +460,8 @@ int cmd_play(int argc, char **argv)
 		goto done;
 	}
 	if (t.map) {
-		cm_map *m = t.map;
-		cm_rules rules = m->rules;
+		const cm_map *m = t.map;
+		cm_rules rules = *cm_map_rules(m);
 		unsigned given = 0; /* --rule NAME=V wins over --rule edition=E in any order */
 		for (int i = 0; i < n_rules; i++) {
 			char name[64];
@@ -483,7 +483,7 @@ int cmd_play(int argc, char **argv)
 		cm_rules_format(&rules, rules_text, sizeof rules_text);
 		int max = t.deck ? cm_game_max_seats(m, t.deck) : CM_MAX_PLAYERS;
 		if (!rc && sl.n > max) {
-			ec = cli_usage_error("play", "map %s takes at most %d seats (its deck has too few tiles), not %d", m->id,
+			ec = cli_usage_error("play", "map %s takes at most %d seats (its deck has too few tiles), not %d", cm_map_id(m),
 			                     max, sl.n);
 			goto done;
 		}

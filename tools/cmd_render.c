@@ -162,10 +162,10 @@ static int play(const cm_map *m, const cm_deck *deck, uint64_t seed, int players
 	cm_board_set_score_hook(*b, NULL, NULL);
 	if (!rc && acc->oom)
 		rc = CM_ENOMEM;
-	if (!rc && !(*tiles = calloc((size_t)m->cols * (size_t)m->rows + 1, sizeof **tiles)))
+	if (!rc && !(*tiles = calloc((size_t)cm_map_cols(m) * (size_t)cm_map_rows(m) + 1, sizeof **tiles)))
 		rc = CM_ENOMEM;
-	for (int y = 0; !rc && y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
+	for (int y = 0; !rc && y < cm_map_rows(m); y++)
+		for (int x = 0; x < cm_map_cols(m); x++) {
 			int t, r;
 			if (cm_board_tile_at(*b, x, y, &t, &r) == 0)
 				(*tiles)[(*n)++] = (cm_render_tile){ x, y, cm_deck_type(deck, (size_t)t), r };
@@ -176,7 +176,7 @@ static int play(const cm_map *m, const cm_deck *deck, uint64_t seed, int players
 /* One mark per square that diagnostics are about, in the worst severity. */
 static int marks_of(const cm_map *m, const cm_diags *d, cm_render_mark **out, size_t *n)
 {
-	size_t N = (size_t)m->cols * (size_t)m->rows;
+	size_t N = (size_t)cm_map_cols(m) * (size_t)cm_map_rows(m);
 	signed char *worst = malloc(N + 1);
 	if (!worst || !(*out = calloc(N + 1, sizeof **out))) {
 		free(worst);
@@ -187,29 +187,40 @@ static int marks_of(const cm_map *m, const cm_diags *d, cm_render_mark **out, si
 		const cm_diag *g = cm_diags_get(d, i);
 		if (!cm_map_at(m, g->x, g->y))
 			continue;
-		size_t s = (size_t)g->y * (size_t)m->cols + (size_t)g->x;
+		size_t s = (size_t)g->y * (size_t)cm_map_cols(m) + (size_t)g->x;
 		if ((int)g->severity > worst[s])
 			worst[s] = (signed char)g->severity;
 	}
 	*n = 0;
 	for (size_t s = 0; s < N; s++)
 		if (worst[s] >= 0)
-			(*out)[(*n)++] = (cm_render_mark){ (int)(s % (size_t)m->cols), (int)(s / (size_t)m->cols),
+			(*out)[(*n)++] = (cm_render_mark){ (int)(s % (size_t)cm_map_cols(m)), (int)(s / (size_t)cm_map_cols(m)),
 				                           (cm_severity)worst[s] };
 	free(worst);
 	return 0;
 }
 
 /* A stand-in when nothing of the input could be read (--diagnostics): one
- * empty square, named after the file, and the diagnostics listed. */
+ * empty square, named after the file (or not, when the file's name is no
+ * text a map may hold), and the diagnostics listed. */
 static int placeholder(const char *file, cm_map **out)
 {
-	int rc = cm_map_new(1, 1, out);
-	if (rc)
-		return rc;
-	(*out)->id = cli_strdup("unreadable");
-	(*out)->name = cli_asprintf("%s (could not be read)", file);
-	return (*out)->id && (*out)->name ? 0 : CM_ENOMEM;
+	*out = NULL;
+	for (int named = 1; named >= 0; named--) {
+		cm_map_builder *b = NULL;
+		char *name = named ? cli_asprintf("%s (could not be read)", file) : NULL;
+		int rc = (named && !name) ? CM_ENOMEM : cm_map_builder_new(1, 1, &b);
+		if (!rc && (cm_map_builder_set_id(b, "unreadable") || cm_map_builder_set_name(b, name)))
+			rc = CM_ENOMEM;
+		free(name);
+		if (rc) {
+			cm_map_builder_free(b);
+			return rc;
+		}
+		if ((rc = cm_map_builder_finish(b, NULL, NULL, NULL, out)) != CM_EINVAL)
+			return rc;
+	}
+	return CM_EINVAL;
 }
 
 /* Renders once: loads, checks, plays, draws, prints the diagnostics.
@@ -246,7 +257,7 @@ static int render_once(const job *j, outcome *r)
 	o.flags = j->flags;
 	int decks = j->game >= 0 || j->diagnostics;
 	cli_target t = { .cmd = "render", .map_id = j->map_id, .decks = decks, .printing = j->printing };
-	cm_map *m = NULL;
+	const cm_map *m = NULL;
 	if (j->diagnostics) {
 		/* a descriptor with errors still gives its model (CM_MAP_LOAD_PARTIAL) */
 		cm_workspace_set_printing(w, j->printing - 1);
@@ -274,12 +285,12 @@ static int render_once(const job *j, outcome *r)
 		m = t.map;
 	}
 	int clean = cm_diags_errors(d) == 0 && m != stand_in;
-	dep(r, m->file);
-	if (m->file && m->image)
-		dep(r, image_path = cm_path_resolve(m->file, m->image));
+	dep(r, cm_map_file(m));
+	if (cm_map_file(m) && cm_map_image(m))
+		dep(r, image_path = cm_path_resolve(cm_map_file(m), cm_map_image(m)));
 	const char *legend = j->legend;
-	if (!legend && m->legend && m->file)
-		legend = legend_path = cm_path_resolve(m->file, m->legend);
+	if (!legend && cm_map_legend(m) && cm_map_file(m))
+		legend = legend_path = cm_path_resolve(cm_map_file(m), cm_map_legend(m));
 	dep(r, legend);
 	if (j->format == CM_RENDER_PNG && !rc) {
 		int lrc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
@@ -319,14 +330,14 @@ static int render_once(const job *j, outcome *r)
 	if (clean && (j->diagnostics || j->format == CM_RENDER_HTML)) {
 		cm_tileset **sets = NULL;
 		size_t n_sets = 0;
-		if (!(fits = malloc(((size_t)m->cols * (size_t)m->rows + 1) * sizeof *fits)) ||
+		if (!(fits = malloc(((size_t)cm_map_cols(m) * (size_t)cm_map_rows(m) + 1) * sizeof *fits)) ||
 		    cm_workspace_map_sets(w, m, &sets, &n_sets)) {
 			rc = CM_ENOMEM;
 			goto finish;
 		}
 		cm_check_opts co;
 		cm_check_opts_init(&co);
-		co.structure = m->file == NULL;
+		co.structure = cm_map_file(m) == NULL;
 		co.fits = fits;
 		int crc = cm_check_map(m, (const cm_tileset *const *)sets, n_sets, &co, j->diagnostics ? d : q);
 		free(sets);
@@ -349,14 +360,14 @@ static int render_once(const job *j, outcome *r)
 		o.n_marks = n;
 	}
 	const char *out = j->out;
-	if (!out && !cm_id_valid(m->id)) {
+	if (!out && !cm_id_valid(cm_map_id(m))) {
 		/* every reader checks ids; never a file name from other text */
 		cli_usage_error("render", "the map id is not an id: name the picture with -o");
 		ec = EXIT_USAGE;
 		goto done;
 	}
 	if (!out) {
-		out = auto_out = cli_asprintf("%s.%s", m->id ? m->id : "map", cm_render_format_name(j->format));
+		out = auto_out = cli_asprintf("%s.%s", cm_map_id(m) ? cm_map_id(m) : "map", cm_render_format_name(j->format));
 		if (!out) {
 			rc = CM_ENOMEM;
 			goto finish;

@@ -155,7 +155,7 @@ static void head(ctx *c, const char *q)
 	int players = cm_board_players(c->b);
 	if (c->fmt == FMT_TEXT) {
 		printf("map %s after %d of %d moves: player %d to move, %d tiles to draw; scores",
-		       c->m->id, c->moves, c->moves_total, cm_board_current(c->b), cm_board_pile(c->b));
+		       cm_map_id(c->m), c->moves, c->moves_total, cm_board_current(c->b), cm_board_pile(c->b));
 		for (int p = 0; p < players; p++)
 			printf(" %d", cm_board_score(c->b, p));
 		printf("\n");
@@ -167,7 +167,7 @@ static void head(ctx *c, const char *q)
 	cm_json_kv_str(c->j, "name", "carcamap-rules");
 	cm_json_kv_str(c->j, "version", "1.2");
 	cm_json_obj_end(c->j);
-	cm_json_kv_str(c->j, "map", c->m->id);
+	cm_json_kv_str(c->j, "map", cm_map_id(c->m));
 	cm_json_kv_int(c->j, "moves", c->moves);
 	cm_json_kv_int(c->j, "moves_total", c->moves_total);
 	cm_json_kv_int(c->j, "player", cm_board_current(c->b));
@@ -704,12 +704,12 @@ int cmd_rules(int argc, char **argv)
 		c.moves = moves < 0 ? c.moves_total : (int)moves;
 		int t = q == Q_LEGAL ? cm_deck_find(c.deck, tile) : 0;
 		if (t < 0) {
-			ec = cli_usage_error("rules", "no tile '%s' in the deck of map %s", tile, c.m->id);
+			ec = cli_usage_error("rules", "no tile '%s' in the deck of map %s", tile, cm_map_id(c.m));
 			goto done;
 		}
 		if ((q == Q_SQUARE || q == Q_WHY) && !cm_map_at(c.m, x, y)) {
 			ec = cli_usage_error("rules", "square (%d,%d) is off the %dx%d grid of map %s", x, y,
-			                     c.m->cols, c.m->rows, c.m->id);
+			                     cm_map_cols(c.m), cm_map_rows(c.m), cm_map_id(c.m));
 			goto done;
 		}
 		cm_replay part = cut(r, c.moves, c.moves_total);

@@ -13,7 +13,10 @@
 #     headers (carcamap/*.h), its own headers in tools/ and the build's
 #     cm_paths.h, so it builds against an installed library;
 #   - symbols (nm): every library symbol a module uses is defined in its
-#     own layer or a lower one, and no modules use each other in a circle.
+#     own layer or a lower one, and no modules use each other in a circle;
+#     the map model's checker (cm__map_check_model_flags) is called by the
+#     builder's finish (model/map_builder.c) and by no other module: a map,
+#     once built, is trusted and never checked again (issue 32).
 # usage: layers.sh OBJDIR (the objects of lib/ under OBJDIR/obj/lib)
 set -u
 obj=${1:?usage: layers.sh OBJDIR}
@@ -107,7 +110,13 @@ END {
 }' "$obj/layers.edges" | sort > "$obj/layers.circles"
 [ -s "$obj/layers.circles" ] && { cat "$obj/layers.circles"; fail=1; }
 
+# one model check per map: the builder's finish, nowhere else
+awk '$1 == "cm__map_check_model_flags" && $2 != "model/map_builder" {
+  printf "layers: lib/%s.c calls the map model checker: only the builder'"'"'s finish (lib/model/map_builder.c) checks a map\n", $2 }' \
+  "$obj/layers.use" > "$obj/layers.check"
+[ -s "$obj/layers.check" ] && { cat "$obj/layers.check"; fail=1; }
+
 if [ $fail = 0 ]; then
-  echo "layers: $(wc -l < "$obj/layers.edges" | tr -d ' ') module uses, none upwards, no circle; includes hold (the command's public only)"
+  echo "layers: $(wc -l < "$obj/layers.edges" | tr -d ' ') module uses, none upwards, no circle; includes hold (the command's public only); maps checked by the builder only"
 fi
 exit $fail

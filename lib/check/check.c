@@ -15,6 +15,7 @@
 #include "carcamap/check.h"
 #include "carcamap/stats.h"
 #include "base/util_int.h"
+#include "model/map_struct_int.h"
 
 void cm_check_opts_init(cm_check_opts *o)
 {
@@ -46,7 +47,7 @@ static void sq_report(const ctx *c, const char *id, int x, int y, const char *fm
 	;
 static void sq_report(const ctx *c, const char *id, int x, int y, const char *fmt, ...)
 {
-	const cm_square *sq = cm_map_at(c->m, x, y);
+	const cm_square *sq = cm__map_at(c->m, x, y);
 	unsigned line = sq && c->m->file ? sq->line : 0;
 	/* the printings of one descriptor share its lines: each names its map */
 	char *where = !line ? cm_asprintf("map %s, square (%d,%d)", c->m->id ? c->m->id : "?", x, y)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "carcamap/diff.h"
 #include "base/util_int.h"
+#include "model/map_struct_int.h"
 
 /* A block of the text arena; text follows the header. */
 typedef struct block {
@@ -293,7 +294,7 @@ static const cm_square none_square = { .kind = CM_SQ_NONE, .island = -1, .bigcit
 
 static const cm_square *sq_of(const cm_map *m, int x, int y)
 {
-	const cm_square *s = cm_map_at(m, x, y);
+	const cm_square *s = cm__map_at(m, x, y);
 	return s ? s : &none_square;
 }
 
@@ -313,8 +314,8 @@ static void diff_squares(cm_diff *d, const grids *g)
 	for (int y = 0; y < g->rows; y++)
 		for (int x = 0; x < g->cols; x++) {
 			const cm_square *sa = sq_of(g->a, x, y), *sb = sq_of(g->b, x, y);
-			d->kinds[0][sa->kind < CM_SQ_KIND_COUNT ? sa->kind : 0] += cm_map_at(g->a, x, y) != NULL;
-			d->kinds[1][sb->kind < CM_SQ_KIND_COUNT ? sb->kind : 0] += cm_map_at(g->b, x, y) != NULL;
+			d->kinds[0][sa->kind < CM_SQ_KIND_COUNT ? sa->kind : 0] += cm__map_at(g->a, x, y) != NULL;
+			d->kinds[1][sb->kind < CM_SQ_KIND_COUNT ? sb->kind : 0] += cm__map_at(g->b, x, y) != NULL;
 			if (sa->kind == sb->kind)
 				continue;
 			place p = at(CM_DIFF_SQUARE, x, y, -1, NULL, sa->line, sb->line);
@@ -418,7 +419,7 @@ static bool same_footprint(const cm_map *a, size_t i, const cm_map *b, size_t j)
 	if (ca->n_pieces != cb->n_pieces)
 		return false;
 	for (size_t k = 0; k < ca->n_pieces; k++) {
-		const cm_square *s = cm_map_at(b, ca->pieces[k].x, ca->pieces[k].y);
+		const cm_square *s = cm__map_at(b, ca->pieces[k].x, ca->pieces[k].y);
 		if (!s || s->bigcity != (int32_t)j)
 			return false;
 	}
@@ -437,7 +438,7 @@ static int match_cities(const cm_map *a, const cm_map *b, int *ma, int *mb)
 		const cm_bigcity *c = &a->bigcities[i];
 		if (!c->n_pieces)
 			continue;
-		const cm_square *s = cm_map_at(b, c->pieces[0].x, c->pieces[0].y);
+		const cm_square *s = cm__map_at(b, c->pieces[0].x, c->pieces[0].y);
 		if (s && s->bigcity >= 0 && (size_t)s->bigcity < nb && mb[s->bigcity] < 0 &&
 		    same_footprint(a, i, b, (size_t)s->bigcity)) {
 			ma[i] = s->bigcity;

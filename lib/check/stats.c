@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include "carcamap/stats.h"
 #include "engine/engine.h"
+#include "model/map_struct_int.h"
 
 int cm_play_game_seats(cm_board *b, cm_player *const *seats, uint64_t seed, cm_diags *d)
 {

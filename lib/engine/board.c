@@ -823,7 +823,6 @@ static int build_static(cm_board *b, cm_diags *d)
 	if (game)
 		memset(b->bc_base, 0xff, (size_t)N * sizeof *b->bc_base);
 	int n_prints = 0; /* road and city prints of playable squares (ferry ends taken off below) */
-	bool in_range = true;
 	size_t n_bcsq = 0; /* big-city squares */
 	/* the byte arrays and the count in locals: a byte store may alias
 	 * anything, so through b they would be read again after each */
@@ -853,7 +852,6 @@ static int build_static(cm_board *b, cm_diags *d)
 				sflags0[s] = 0;
 				continue;
 			}
-			in_range &= cm__square_in_range(m, &q[x]);
 			uint8_t f = kflags[kind < CM_SQ_KIND_COUNT ? kind : 0];
 			sq_kind[s] = (uint8_t)kind;
 			sflags0[s] = f;
@@ -878,11 +876,6 @@ static int build_static(cm_board *b, cm_diags *d)
 		}
 	}
 	b->n_playable += n_playable;
-	if (!in_range) {
-		cm_map_check_model(m, NULL, NULL, d); /* says which */
-		rc = CM_EINVAL;
-		goto out;
-	}
 	/* The board indexes big cities and ferries per side in 16 bits. */
 	if (m->n_bigcities > CM_BOARD_MAX_LINKS || m->n_ferries > CM_BOARD_MAX_LINKS) {
 		err(d, "board", "a map may have at most 32767 big cities and 32767 ferries");
@@ -1459,11 +1452,10 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 		err(d, "board", "a game needs 2 to 6 players");
 		return CM_EINVAL;
 	}
-	/* the one model checker: every index the board follows is in range;
-	 * the squares' part on build_static's pass over them (its verdict, and
-	 * the limits below it, come before anything reads them) */
-	if (cm__map_check_model_flags(map, NULL, NULL, NULL, CM__MODEL_GRID_OK)) {
-		cm_map_check_model(map, NULL, NULL, d);
+	/* every index the board follows is in range: the map passed the
+	 * model's one checker when it was built (a partial map did not) */
+	if (map->partial) {
+		err(d, "board", "the map failed its checks: a partial map cannot be played");
 		return CM_EINVAL;
 	}
 	cm_board *b = calloc(1, sizeof *b);

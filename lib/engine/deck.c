@@ -7,6 +7,7 @@
 #include <string.h>
 #include "engine/board_int.h"
 #include "base/util_int.h"
+#include "model/map_struct_int.h"
 
 /* The join signature (JS_) of the three slots sl[0], sl[step], sl[2 * step]. */
 static uint8_t join_sig(const type_info *ti, const int8_t *sl, int step)

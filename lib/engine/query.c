@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "engine/board_int.h"
 #include "base/util_int.h"
+#include "model/map_struct_int.h"
 
 bool cm__deck_abbey(const cm_deck *deck, size_t t)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "engine/board_int.h"
 #include "base/util_int.h"
+#include "model/map_struct_int.h"
 
 /* ---- map fingerprint ---- */
 

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* export.c: the JSON export for game clients (schemas/export-json.md) and
- * what the three exporters share (export_int.h): the model check every
- * writer runs before writing a byte (the one checker, cm_map_check_model),
- * and the resolution of the deck against the tile sets given. The binary and TMX writers are export_bin.c and
- * export_tmx.c. */
+ * what the three exporters share (export_int.h): the refusal of a partial
+ * map (every other map passed the model's checker when it was built), the
+ * model check of the tile sets, and the resolution of the deck against
+ * them. The binary and TMX writers are export_bin.c and export_tmx.c. */
 #include <stdlib.h>
 #include <string.h>
 #include "export/export_int.h"
 #include "base/json_int.h"
 #include "base/util_int.h"
+#include "model/map_struct_int.h"
 
 /* ---- shared: deck ---- */
 
@@ -193,8 +194,8 @@ out:
 int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk)
 {
 	memset(dk, 0, sizeof *dk);
-	int rc = cm_map_check_model(m, NULL, NULL, NULL);
-	return rc ? rc : cm_export_deck_resolve(m, sets, n_sets, false, dk);
+	/* every map but a partial one passed the model's checker when built */
+	return m->partial ? CM_EINVAL : cm_export_deck_resolve(m, sets, n_sets, false, dk);
 }
 
 long cm_export_in_deck(const cm_map *m, const cm_export_deck *dk, size_t si, size_t ti)
@@ -309,7 +310,7 @@ static void json_squares(cm_json *j, const cm_map *m)
 	cm_json_arr_begin(j);
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			const cm_square *s = cm_map_at(m, x, y);
+			const cm_square *s = cm__map_at(m, x, y);
 			cm_json_obj_begin(j);
 			kint(j, "x", x);
 			kint(j, "y", y);
@@ -343,7 +344,7 @@ static void json_squares(cm_json *j, const cm_map *m)
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++)
 			for (int e = 0; e < 4; e++) {
-				const cm_edge_print *p = &cm_map_at(m, x, y)->print[e];
+				const cm_edge_print *p = &cm__map_at(m, x, y)->print[e];
 				if (p->kind == CM_PRINT_NONE)
 					continue;
 				cm_json_obj_begin(j);

@@ -649,8 +649,8 @@ static int assemble_equal(writer *w, const cm_map *m, const unsigned char *data,
 	return 0;
 }
 
-/* The encoding; the model checks (the map, its sets) first unless the
- * caller has just run them. */
+/* The encoding; the tile sets' model checks first unless the caller has
+ * just run them (cm_export_prepare). */
 /* With equal, nothing is built: *equal says whether the cmp_len bytes at cmp
  * are the encoding. */
 static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned major,

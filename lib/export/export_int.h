@@ -32,16 +32,17 @@ typedef struct {
 int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool sets_checked,
                            cm_export_deck *dk);
 void cm_export_deck_clear(cm_export_deck *dk);
-/* Both of the above, as every writer starts: 0, CM_EINVAL, CM_ENOTFOUND or
- * CM_ENOMEM (then *dk is empty). */
+/* Both of the above, as every writer starts, after refusing a partial map
+ * (cm_map_partial): 0, CM_EINVAL, CM_ENOTFOUND or CM_ENOMEM (then *dk is
+ * empty). */
 int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk);
 /* Copies of tile type ti of used set si in the deck: the sum over the deck
  * entries naming it or its whole set (an entry count of -1 means the set's
  * count for the map's edition). */
 long cm_export_in_deck(const cm_map *m, const cm_export_deck *dk, size_t si, size_t ti);
-/* cm_export_bin_version for a map that cm_map_check_model has just passed,
- * and sets cm_tileset_check_model has passed (the pack writer and reader
- * check every map and set before encoding): neither is checked again. */
+/* cm_export_bin_version for sets cm_tileset_check_model has passed (the
+ * pack writer and reader check every set before encoding), not checked
+ * again, and a map that is not partial (the pack's). */
 int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
                           unsigned char **out, size_t *len);
 /* Whether the len bytes at data are, byte for byte, cm_export_bin_checked
@@ -63,7 +64,7 @@ typedef struct {
 	size_t n_sq;
 } cm_export_grid_hint;
 /* The hint of m (squares allocated, cols x rows) from one pass over its
- * squares (the pack writer's, shared by the model check, the hash, the
+ * squares (the pack writer's, shared by the hash, the
  * grid texts and the binary): grid and sq are new buffers, freed by
  * cm_export_grid_hint_free. With in_range, *in_range says whether every
  * square passed cm__square_in_range on the way (the model checker's test

@@ -16,6 +16,7 @@
 #include "carcamap/render.h"
 #include "export/render_int.h"
 #include "base/util_int.h"
+#include "model/map_struct_int.h"
 
 typedef struct {
 	uint8_t *px;   /* w*h RGBA */
@@ -282,7 +283,7 @@ static rgba square_colour(const cm_map *m, const cm_legend *lg, const cm_legend 
                           unsigned *warned, const char *out_png, cm_diags *d)
 {
 	static const cm_square none_sq = { .kind = CM_SQ_NONE, .island = -1, .bigcity = -1 };
-	const cm_square *s = cm_map_at(m, x, y);
+	const cm_square *s = cm__map_at(m, x, y);
 	if (!s)
 		s = &none_sq;
 	const cm_legend_colour *c = lg ? cm_legend_find(lg, m, x, y) : NULL;
@@ -303,13 +304,13 @@ static void draw_decorations(canvas *c, const cm_map *m, int ox, int oy, int n)
 	for (size_t i = 0; i < m->n_bigcities; i++)
 		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++) {
 			const cm_bigcity_piece *p = &m->bigcities[i].pieces[k];
-			if (!cm_map_at(m, p->x, p->y))
+			if (!cm__map_at(m, p->x, p->y))
 				continue;
 			draw_tile(c, ox + p->x * n, oy + p->y * n, n, &p->tile, 0);
 		}
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			const cm_square *s = cm_map_at(m, x, y);
+			const cm_square *s = cm__map_at(m, x, y);
 			int x0 = ox + x * n, y0 = oy + y * n;
 			for (int e = 0; e < 4; e++) {
 				int mx, my;
@@ -335,7 +336,7 @@ static void draw_decorations(canvas *c, const cm_map *m, int ox, int oy, int n)
 		}
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *f = &m->ferries[i];
-		if (!cm_map_at(m, f->x1, f->y1) || !cm_map_at(m, f->x2, f->y2) || (unsigned)f->s1 > 3 ||
+		if (!cm__map_at(m, f->x1, f->y1) || !cm__map_at(m, f->x2, f->y2) || (unsigned)f->s1 > 3 ||
 		    (unsigned)f->s2 > 3)
 			continue; /* a partial model (CM_MAP_LOAD_PARTIAL) */
 		int ax, ay, bx, by;
@@ -405,7 +406,7 @@ static int render_png(const cm_map *m, const cm_legend *lg, const cm_render_opts
 	if (n >= 1)
 		for (size_t i = 0; i < o->n_tiles; i++) {
 			const cm_render_tile *t = &o->tiles[i];
-			if (t->type && cm_map_at(m, t->x, t->y))
+			if (t->type && cm__map_at(m, t->x, t->y))
 				draw_tile(&c, t->x * n, t->y * n, n, t->type, t->rotation);
 		}
 	if (n >= 4 && (o->flags & CM_RENDER_GRID)) {
@@ -416,7 +417,7 @@ static int render_png(const cm_map *m, const cm_legend *lg, const cm_render_opts
 	}
 	for (size_t i = 0; i < o->n_marks; i++) {
 		const cm_render_mark *k = &o->marks[i];
-		if (!cm_map_at(m, k->x, k->y))
+		if (!cm__map_at(m, k->x, k->y))
 			continue;
 		int x0 = ox + k->x * cw, y0 = oy + k->y * ch;
 		if (cw < 3 || ch < 3)

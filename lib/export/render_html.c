@@ -12,6 +12,7 @@
 #include "export/render_int.h"
 #include "export/scene_int.h"
 #include "base/util_int.h"
+#include "model/map_struct_int.h"
 
 static const char css[] =
 	"body{margin:0;font-family:sans-serif;display:flex;align-items:flex-start;color:#1a1a1a}\n"
@@ -177,7 +178,7 @@ static void data_sqdiags(page *pg)
 		for (size_t i = nd; i-- > 0;) {
 			const cm_diag *g2 = cm_diags_get(d, i);
 			next[i] = -1;
-			if (!cm_map_at(m, g2->x, g2->y))
+			if (!cm__map_at(m, g2->x, g2->y))
 				continue;
 			int s = g2->y * m->cols + g2->x;
 			next[i] = first[s];
@@ -305,7 +306,7 @@ static void diag_panel(page *pg)
 		const cm_diag *g = cm_diags_get(d, i);
 		const char *sev = cm_severity_name(g->severity);
 		fprintf(f, "<li data-i=\"%zu\" tabindex=\"0\"", i);
-		if (cm_map_at(pg->m, g->x, g->y))
+		if (cm__map_at(pg->m, g->x, g->y))
 			fprintf(f, " data-sq=\"%d,%d\"", g->x, g->y);
 		fprintf(f, "><span class=\"sev sev-%s\">%s</span> ", sev, sev);
 		if (g->rule) {
@@ -313,7 +314,7 @@ static void diag_panel(page *pg)
 			cm__put_xml(f, g->rule);
 			fputs("</code> ", f);
 		}
-		if (cm_map_at(pg->m, g->x, g->y))
+		if (cm__map_at(pg->m, g->x, g->y))
 			fprintf(f, "<span class=\"at\">(%d,%d)</span> ", g->x, g->y);
 		else if (g->line)
 			fprintf(f, "<span class=\"at\">line %u</span> ", g->line);

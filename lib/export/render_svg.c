@@ -15,6 +15,7 @@
 #include "export/render_int.h"
 #include "export/scene_int.h"
 #include "base/util_int.h"
+#include "model/map_struct_int.h"
 
 #define S CM__CELL
 #define TITLE_H 44
@@ -63,7 +64,7 @@ static cm_style line_st(cm_paint fill, cm_rgb c, int w100, int dash_on, int dash
 
 static const cm_square *sq_at(const svg *v, int x, int y)
 {
-	return cm_map_at(v->m, x, y);
+	return cm__map_at(v->m, x, y);
 }
 
 /* Rotates (x,y) in a square of side S by k quarter turns clockwise. */
@@ -386,7 +387,7 @@ static int in_bigcity(const svg *v, int x, int y, int tag)
 
 static int valid_piece(const svg *v, const cm_bigcity_piece *p)
 {
-	return cm_map_at(v->m, p->x, p->y) != NULL;
+	return cm__map_at(v->m, p->x, p->y) != NULL;
 }
 
 static void bigcities(svg *v)
@@ -560,7 +561,7 @@ static void ferries(svg *v)
 	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "ferries");
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *fr = &m->ferries[i];
-		if (!cm_map_at(m, fr->x1, fr->y1) || !cm_map_at(m, fr->x2, fr->y2) || (unsigned)fr->s1 > 3 ||
+		if (!cm__map_at(m, fr->x1, fr->y1) || !cm__map_at(m, fr->x2, fr->y2) || (unsigned)fr->s1 > 3 ||
 		    (unsigned)fr->s2 > 3)
 			continue; /* a partial model */
 		int ax, ay, bx, by;
@@ -819,7 +820,7 @@ static void empties(svg *v)
 
 static int diag_on_grid(const svg *v, const cm_diag *g)
 {
-	return g && cm_map_at(v->m, g->x, g->y) != NULL;
+	return g && cm__map_at(v->m, g->x, g->y) != NULL;
 }
 
 /* The frame of square s and its diagnostics: their indices, square, messages. */
@@ -1275,7 +1276,7 @@ static int build_index(svg *v)
 		for (size_t i = ni; i-- > 0;) {
 			const cm_score_item *it = &v->o->game->items[i];
 			v->it_next[i] = -1;
-			if (!cm_map_at(m, it->x, it->y))
+			if (!cm__map_at(m, it->x, it->y))
 				continue;
 			int s = it->y * m->cols + it->x;
 			v->it_next[i] = v->it_first[s];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* image.c: annotated map images (carcamap/image.h): the legend reader (the
- * legend model is model/legend.c), and the PNG import that classifies the cells of the legend's grid. Owns every
+ * legend model is model/legend.c), and the PNG import that classifies the
+ * cells of the legend's grid into a map builder's squares. Owns every
  * libpng read: low-level API, raw sample values, size limits, every libpng
  * error and warning as a diagnostic. Cells are classified while the rows are
  * decoded, so only the sample rows are kept and the decode dominates. */
@@ -16,6 +17,7 @@
 #include "carcamap/catalog.h"
 #include "carcamap/image.h"
 #include "carcamap/palette.h"
+#include "model/map_builder_int.h"
 #include "base/util_int.h"
 #include "io/xml_int.h"
 
@@ -783,88 +785,84 @@ out:
 
 /* ------------------------------------------------------------------ import */
 
-/* Index of the island named id in m, added when missing; -1 on ENOMEM. */
-static int island_index(cm_map *m, const char *id)
+/* Index of the island named id in b, added when missing (one index
+ * lookup: the builder's); -1 on ENOMEM. */
+static int island_index(cm_map_builder *b, const char *id)
 {
-	for (size_t i = 0; i < m->n_islands; i++)
-		if (strcmp(m->islands[i].name, id) == 0)
-			return (int)i;
-	cm_island *v = realloc(m->islands, (m->n_islands + 1) * sizeof *v);
-	if (!v)
-		return -1;
-	m->islands = v;
-	/* zeroed whole: fields added to cm_island later start empty */
-	memset(&v[m->n_islands], 0, sizeof *v);
-	if (!(v[m->n_islands].name = cm_strdup(id)))
-		return -1;
-	return (int)m->n_islands++;
+	int i = cm_map_builder_island_find(b, id);
+	size_t added;
+	if (i >= 0)
+		return i;
+	return cm_map_builder_add_island(b, id, NULL, 0, &added) ? -1 : (int)added;
 }
 
-/* Adds marker to square i's markers unless it has it already. */
-static int add_marker(cm_map *m, int i, const char *marker)
+/* Adds marker to square (x,y)'s markers unless it has it already. */
+static int add_marker(cm_map_builder *b, int x, int y, const char *marker)
 {
-	int x = i % m->cols, y = i / m->cols;
 	size_t n;
-	const char *const *v = cm_map_square_markers(m, x, y, &n);
+	const char *const *v = cm_map_square_markers(cm__map_builder_view(b), x, y, &n);
 	for (size_t k = 0; k < n; k++)
 		if (strcmp(v[k], marker) == 0)
 			return 0;
-	return cm_map_add_square_marker(m, x, y, marker);
+	return cm_map_builder_add_marker(b, x, y, marker);
 }
 
-/* Adds what colour c says to square i (kind set by the caller). *isl
- * remembers the island index of c (-2: not looked up yet), so the islands
- * are searched once per colour, not once per square. */
-static int fill_square(cm_map *m, int i, const cm_legend_colour *c, int *isl)
+/* Adds what colour c says to square (x,y), of kind kind. *isl remembers
+ * the island index of c (-2: not looked up yet), so the islands are
+ * searched once per colour, not once per square. */
+static int fill_square(cm_map_builder *b, int x, int y, uint8_t kind, const cm_legend_colour *c, int *isl)
 {
-	cm_square *s = &m->squares[i];
-	if (c->island && s->island < 0) {
+	cm_square s = *cm_map_builder_square(b, x, y);
+	s.kind = kind;
+	if (c->island && s.island < 0) {
 		if (*isl == -2)
-			*isl = island_index(m, c->island);
-		if ((s->island = *isl) < 0)
+			*isl = island_index(b, c->island);
+		if ((s.island = *isl) < 0)
 			return CM_ENOMEM;
 	}
-	int x = i % m->cols, y = i / m->cols;
-	if (c->name && !cm_map_square_name(m, x, y) && cm_map_set_square_name(m, x, y, c->name))
+	if (c->arms && !s.arms)
+		s.arms = c->arms;
+	if (cm_map_builder_set_square(b, x, y, &s))
+		return CM_ENOMEM; /* every value is in range: only a bug lands here */
+	if (c->name && !cm_map_square_name(cm__map_builder_view(b), x, y) &&
+	    cm_map_builder_set_square_name(b, x, y, c->name))
 		return CM_ENOMEM;
-	if (c->marker && add_marker(m, i, c->marker))
+	if (c->marker && add_marker(b, x, y, c->marker))
 		return CM_ENOMEM;
-	if (c->arms && !s->arms)
-		s->arms = c->arms;
 	return 0;
 }
 
-int cm_image_import(const char *png_path, const cm_legend *lg, cm_diags *d, cm_map **out)
+int cm_image_import(const char *png_path, const cm_legend *lg, cm_diags *d, cm_map_builder **out)
 {
 	reader *r;
-	cm_map *m = NULL;
+	cm_map_builder *b = NULL;
 	*out = NULL;
 	int rc = read_cells(png_path, lg, d, &r);
 	if (rc)
 		goto out;
-	if ((rc = cm_map_new(r->g.cols, r->g.rows, &m)))
+	if ((rc = cm_map_builder_new(r->g.cols, r->g.rows, &b)))
 		goto out;
 	for (int i = 0; i < r->g.cols * r->g.rows; i++) {
 		const cm_legend_colour *c = &lg->colours[r->cell[i]];
-		m->squares[i].kind = c->kind;
-		if ((rc = fill_square(m, i, c, &r->isl_of[r->cell[i]])))
+		if ((rc = fill_square(b, i % r->g.cols, i / r->g.cols, c->kind, c, &r->isl_of[r->cell[i]])))
 			goto out;
 	}
-	if (!(m->image = cm_strdup(png_path)) || (lg->file && !(m->legend = cm_strdup(lg->file)))) {
+	if (cm_map_builder_set_image(b, png_path) || cm_map_builder_set_legend(b, lg->file)) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
-	*out = m;
-	m = NULL;
+	*out = b;
+	b = NULL;
 out:
-	cm_map_free(m);
+	cm_map_builder_free(b);
 	reader_free(r);
 	return rc;
 }
 
-int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diags *d)
+int cm_image_apply(cm_map_builder *b, const char *png_path, const cm_legend *lg, cm_diags *d)
 {
 	reader *r;
+	const cm_map *m = cm__map_builder_view(b);
 	/* cells with problems are skipped, the others still applied and compared */
 	int rc = read_cells(png_path, lg, d, &r);
 	if (!r)
@@ -878,14 +876,12 @@ int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diag
 	}
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			cm_square *s = cm_map_at_mut(m, x, y);
+			const cm_square *s = cm__map_at(m, x, y);
 			int idx = r->cell[y * m->cols + x];
 			if (idx < 0)
 				continue;
 			const cm_legend_colour *c = &lg->colours[idx];
-			if (s->kind == CM_SQ_NONE) {
-				s->kind = c->kind;
-			} else {
+			if (s->kind != CM_SQ_NONE) {
 				const char *island = s->island >= 0 ? m->islands[s->island].name : NULL;
 				int kind_differs = s->kind != c->kind;
 				if (kind_differs || (c->island && island && strcmp(c->island, island) != 0)) {
@@ -904,7 +900,7 @@ int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diag
 					continue;
 				}
 			}
-			if (fill_square(m, y * m->cols + x, c, &r->isl_of[idx])) {
+			if (fill_square(b, x, y, s->kind == CM_SQ_NONE ? c->kind : s->kind, c, &r->isl_of[idx])) {
 				rc = CM_ENOMEM;
 				goto out;
 			}
@@ -914,8 +910,9 @@ out:
 	return rc;
 }
 
-int cm_image_apply_descriptor(cm_map *m, const char *descriptor, cm_diags *d)
+int cm_image_apply_descriptor(cm_map_builder *b, const char *descriptor, cm_diags *d)
 {
+	const cm_map *m = cm__map_builder_view(b);
 	if (!m->image)
 		return 0;
 	cm_legend *lg = NULL;
@@ -927,7 +924,7 @@ int cm_image_apply_descriptor(cm_map *m, const char *descriptor, cm_diags *d)
 	rc = legend ? cm_legend_load_file(legend, d, &lg) : cm_legend_default(&lg);
 	if (rc)
 		goto out;
-	rc = cm_image_apply(m, png, lg, d);
+	rc = cm_image_apply(b, png, lg, d);
 out:
 	cm_legend_free(lg);
 	free(png);

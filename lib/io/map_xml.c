@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* map_xml.c: map descriptors (schemas/map.md): the reader (combined maps
- * included; the image importer fills the squares a descriptor leaves
- * open) and the canonical writer. What is read is checked by the model's
- * one checker (model/map_check.c). Nothing else reads or writes map XML. */
+/* map_xml.c: map descriptors (schemas/map.md): the reader, which builds
+ * the map through a builder (combined maps included; the image importer
+ * fills the squares a descriptor leaves open), runs the structural checks
+ * (model/map_check.c) and finishes the builder (the model's one check),
+ * and the canonical writer. Nothing else reads or writes map XML. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "carcamap/image.h"
 #include "carcamap/map.h"
 #include "io/feature_xml_int.h"
+#include "model/map_builder_int.h"
 #include "model/map_int.h"
 #include "base/util_int.h"
 #include "io/xml_int.h"
@@ -30,7 +32,8 @@ static int side_parse(const char *s)
 typedef struct {
 	cm_diags *d;
 	const char *file;
-	cm_map *m;
+	cm_map_builder *b; /* the map being read */
+	const cm_map *m;   /* b's view (cm__map_builder_view), to read it back */
 	uint8_t *seen;   /* per square: described by a <square> element */
 	uint8_t *quiet;  /* per square: an island problem already reported (CM_MAP_QUIET_ISLAND) */
 	int depth;       /* <combine> nesting */
@@ -41,8 +44,6 @@ typedef struct {
 	size_t n_printings;
 	uint8_t *kind_to; /* per square: 1 + kind of the printing (land/town), 0 = as printed */
 	bool any_kind_to; /* some square has one */
-	size_t cap_islands, cap_bigcities, cap_ferries; /* allocated lengths of the map's arrays */
-	cm_index islands; /* island ids: the first <island> of each id */
 	bool oom;
 } reader;
 
@@ -105,12 +106,12 @@ typedef struct {
 	unsigned col;    /* source column of p, 0 when unknown */
 } grid_row;
 
-/* Reads <grid> into a new map *out: its size, each row's line (the
+/* Reads <grid> into a new builder *out: its size, each row's line (the
  * defining element of its squares) and the squares' kinds, written into the
  * squares themselves. Reports each unknown character and each row whose
  * length differs from the first (CM0216) and goes on; fails only when no
  * grid can be built. */
-static int read_grid(reader *r, xmlNode *g, cm_map **out)
+static int read_grid(reader *r, xmlNode *g, cm_map_builder **out)
 {
 	*out = NULL;
 	unsigned *lines = NULL;
@@ -183,9 +184,9 @@ static int read_grid(reader *r, xmlNode *g, cm_map **out)
 	}
 	for (size_t y = 0; y < nr; y++)
 		lines[y] = rv[y].line;
-	if ((rc = cm__map_new_grid_rows((int)width, (int)nr, out)) != 0)
+	if ((rc = cm__map_builder_new_rows((int)width, (int)nr, out)) != 0)
 		goto out;
-	cm_square *sqs = (*out)->squares;
+	cm_square *sqs = cm__map_builder_grid(*out);
 	/* the grid key as a table (cm_square_kind_from_char), 255: none */
 	uint8_t key[256];
 	memset(key, 255, sizeof key);
@@ -241,8 +242,8 @@ out:
 static int load_path(const char *path, int depth, unsigned flags, int printing, cm_diags *d, cm_map **out);
 
 /* <combine>: loads both halves (plain maps, with the reader's flags) and
- * places them on one grid (model/map_combine.c). */
-static int combine(reader *r, xmlNode *c, cm_map **out)
+ * places them on one grid (model/map_combine.c), in a new builder *out. */
+static int combine(reader *r, xmlNode *c, cm_map_builder **out)
 {
 	static const char *const which[2] = { "west", "east" };
 	*out = NULL;
@@ -319,103 +320,89 @@ static xmlNode *printing_child(reader *r, xmlNode *n, const char *what)
 	return found;
 }
 
-typedef struct {
-	const cm_map *m;
-	const char *id;
-} island_ctx;
-
-static bool island_is(const void *ctx, size_t i)
-{
-	const island_ctx *c = ctx;
-	return c->m->islands[i].name && strcmp(c->m->islands[i].name, c->id) == 0;
-}
-
-/* The first island declared with this id, or -1: a hash lookup, so squares
- * times islands never multiply. */
-static int island_index(reader *r, const char *id)
-{
-	size_t i = cm_index_find(&r->islands, cm_hash_str(id), island_is, &(island_ctx){ r->m, id });
-	return i == (size_t)-1 ? -1 : (int)i;
-}
-
 static void read_island(reader *r, xmlNode *n)
 {
-	cm_map *m = r->m;
-	if (!rd_grow(r, (void **)&m->islands, &r->cap_islands, m->n_islands, sizeof *m->islands))
-		return;
-	cm_island *is = &m->islands[m->n_islands++];
-	memset(is, 0, sizeof *is);
-	is->name = rd_attr(r, n, "id");
-	is->title = rd_attr(r, n, "name");
-	is->line = cm_xml_line(n);
+	char *name = rd_attr(r, n, "id"), *title = rd_attr(r, n, "name");
+	unsigned line = cm_xml_line(n);
 	xmlNode *pr = printing_child(r, n, "island");
-	char *title = pr ? rd_attr(r, pr, "name") : NULL;
-	if (title) {
-		free(is->title);
-		is->title = title;
+	char *ptitle = pr ? rd_attr(r, pr, "name") : NULL;
+	if (ptitle) {
+		free(title);
+		title = ptitle;
 	}
-	size_t i = m->n_islands - 1;
-	if (is->name && cm_index_find_or_add(&r->islands, cm_hash_str(is->name), i, island_is,
-	                                     &(island_ctx){ m, is->name }) == (size_t)-1)
+	/* the builder's index finds the first island of each id */
+	if (cm_map_builder_add_island(r->b, name, title, line, NULL))
+		r->oom = true;
+	free(name);
+	free(title);
+}
+
+/* Sets square (x,y) to sq; every value a reader gives is in range, so
+ * only memory can fail (and cannot here: the builder allocates nothing). */
+static void rd_set_square(reader *r, int x, int y, const cm_square *sq)
+{
+	if (cm_map_builder_set_square(r->b, x, y, sq))
 		r->oom = true;
 }
 
 static void read_square(reader *r, xmlNode *n)
 {
-	cm_map *m = r->m;
+	const cm_map *m = r->m;
 	unsigned line = cm_xml_line(n);
 	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
-	cm_square *sq = cm_map_at_mut(m, x, y);
-	if (!sq) {
+	const cm_square *at = cm_map_builder_square(r->b, x, y);
+	if (!at) {
 		rd_report_at(r, "CM0201", n, x < 0 || x >= m->cols ? "x" : "y", "square (%d,%d) is outside the %dx%d grid", x, y, m->cols, m->rows);
 		return;
 	}
+	cm_square sq = *at;
 	size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
 	if (r->seen[i]) {
-		rd_report_at(r, "CM0202", n, NULL, "square (%d,%d) is described twice (first on line %u)", x, y, sq->line);
+		rd_report_at(r, "CM0202", n, NULL, "square (%d,%d) is described twice (first on line %u)", x, y, sq.line);
 		return;
 	}
 	r->seen[i] = 1;
 	char *kind = rd_attr(r, n, "kind");
 	cm_square_kind k;
 	if (kind && cm_square_kind_parse(kind, &k) == 0) {
-		if (sq->kind != CM_SQ_NONE)
+		if (sq.kind != CM_SQ_NONE)
 			rd_report_at(r, "CM0202", n, "kind",
 			          "square (%d,%d) is %s in the grid and %s here: give its kind in one place", x, y,
-			          cm_square_kind_name(sq->kind), kind);
+			          cm_square_kind_name(sq.kind), kind);
 		else
-			sq->kind = k;
+			sq.kind = (uint8_t)k;
 	}
 	free(kind);
-	sq->line = line;
+	sq.line = line;
 	char *name = rd_attr(r, n, "name");
-	if (name && cm_map_set_square_name(m, x, y, name))
+	if (name && cm_map_builder_set_square_name(r->b, x, y, name))
 		r->oom = true;
 	free(name);
-	sq->arms = (uint8_t)cm_xml_attr_int(n, "arms", sq->arms);
+	sq.arms = (uint8_t)cm_xml_attr_int(n, "arms", sq.arms);
 	char *island = rd_attr(r, n, "island");
 	if (island) {
-		sq->island = island_index(r, island);
-		if (sq->island < 0) {
+		sq.island = cm_map_builder_island_find(r->b, island);
+		if (sq.island < 0) {
 			rd_report_at(r, "CM0205", n, "island", "square (%d,%d) names island %s, which no <island> declares", x,
 			          y, island);
 			r->quiet[i] |= CM_MAP_QUIET_ISLAND;
 		}
 		free(island);
 	}
+	rd_set_square(r, x, y, &sq);
 	xmlNode *pr = printing_child(r, n, "square");
 	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
 		if (!cm_xml_is(c, "marker"))
 			continue;
 		xmlChar *t = xmlNodeGetContent(c);
-		if (!t || cm_map_add_square_marker(m, x, y, (const char *)t))
+		if (!t || cm_map_builder_add_marker(r->b, x, y, (const char *)t))
 			r->oom = true;
 		xmlFree(t);
 	}
 	if (!pr)
 		return;
 	/* the printing's own name, kind and markers */
-	if ((name = rd_attr(r, pr, "name")) != NULL && cm_map_set_square_name(m, x, y, name))
+	if ((name = rd_attr(r, pr, "name")) != NULL && cm_map_builder_set_square_name(r->b, x, y, name))
 		r->oom = true;
 	free(name);
 	if ((kind = rd_attr(r, pr, "kind")) != NULL && cm_square_kind_parse(kind, &k) == 0) {
@@ -425,7 +412,7 @@ static void read_square(reader *r, xmlNode *n)
 	free(kind);
 	for (xmlNode *c = cm_xml_elem(pr->children); c; c = cm_xml_elem(c->next)) {
 		xmlChar *t = xmlNodeGetContent(c);
-		if (!t || cm_map_add_square_marker(m, x, y, (const char *)t))
+		if (!t || cm_map_builder_add_marker(r->b, x, y, (const char *)t))
 			r->oom = true;
 		xmlFree(t);
 	}
@@ -437,22 +424,22 @@ static void read_edge(reader *r, xmlNode *n)
 	int x = cm_xml_attr_int(n, "x", 0), y = cm_xml_attr_int(n, "y", 0);
 	char *side = rd_attr(r, n, "side"), *print = rd_attr(r, n, "print");
 	int s = side_parse(side);
-	cm_square *sq = cm_map_at_mut(r->m, x, y);
+	const cm_square *sq = cm_map_builder_square(r->b, x, y);
 	if (!sq) {
 		rd_report_at(r, "CM0201", n, x < 0 || x >= r->m->cols ? "x" : "y", "edge print at square (%d,%d) is outside the %dx%d grid", x, y,
 		          r->m->cols, r->m->rows);
 	} else if (s >= 0 && print) {
-		cm_edge_print *p = &sq->print[s];
-		if (p->kind != CM_PRINT_NONE) {
+		if (sq->print[s].kind != CM_PRINT_NONE) {
 			rd_report_at(r, "CM0202", n, "side", "side %s of square (%d,%d) has a print already (line %u)", side, x,
 			          y, cm_map_print_line(r->m, x, y, (cm_side)s));
 		} else {
-			p->kind = strcmp(print, "road") == 0 ? CM_PRINT_ROAD
-			          : strcmp(print, "city") == 0 ? CM_PRINT_CITY : CM_PRINT_NEUTRAL;
-			p->arms = (uint8_t)cm_xml_attr_int(n, "arms", 0);
+			cm_print_kind kind = strcmp(print, "road") == 0   ? CM_PRINT_ROAD
+			                     : strcmp(print, "city") == 0 ? CM_PRINT_CITY
+			                                                   : CM_PRINT_NEUTRAL;
 			char *label = rd_attr(r, n, "label");
-			if ((label && cm_map_set_print_label(r->m, x, y, (cm_side)s, label)) ||
-			    cm_map_set_print_line(r->m, x, y, (cm_side)s, line))
+			if (cm_map_builder_set_print(r->b, x, y, (cm_side)s, kind, (uint8_t)cm_xml_attr_int(n, "arms", 0)) ||
+			    (label && cm_map_builder_set_print_label(r->b, x, y, (cm_side)s, label)) ||
+			    cm_map_builder_set_print_line(r->b, x, y, (cm_side)s, line))
 				r->oom = true;
 			free(label);
 		}
@@ -461,81 +448,81 @@ static void read_edge(reader *r, xmlNode *n)
 	free(print);
 }
 
-/* Reads a <piece>'s features. Names in `touches` and <contact> that are no
- * feature, and contacts of fewer than two features, are reported here (the
- * model keeps no line per contact for the checks); the rest is left to the
- * checks, which see in-memory maps too. */
-static void read_piece(reader *r, xmlNode *pn, cm_bigcity_piece *pc)
+/* Reads a <piece>'s place and features into *t (the caller clears it).
+ * Names in `touches` and <contact> that are no feature, and contacts of
+ * fewer than two features, are reported here (the model keeps no line per
+ * contact for the checks); the rest is left to the checks, which see
+ * in-memory maps too. */
+static void read_piece(reader *r, xmlNode *pn, int *x, int *y, cm_tile_type *t)
 {
-	cm_tile_type *t = &pc->tile;
 	t->line = cm_xml_line(pn);
-	pc->x = cm_xml_attr_int(pn, "x", 0);
-	pc->y = cm_xml_attr_int(pn, "y", 0);
+	*x = cm_xml_attr_int(pn, "x", 0);
+	*y = cm_xml_attr_int(pn, "y", 0);
 	if (cm_feature_read(pn, &cm_map_piece_rules, "piece", true, r->d, r->file, t, NULL))
 		r->oom = true;
 }
 
 static void read_bigcity(reader *r, xmlNode *n)
 {
-	cm_map *m = r->m;
-	if (!rd_grow(r, (void **)&m->bigcities, &r->cap_bigcities, m->n_bigcities, sizeof *m->bigcities))
-		return;
-	int idx = (int)m->n_bigcities;
-	cm_bigcity *bc = &m->bigcities[m->n_bigcities++];
-	memset(bc, 0, sizeof *bc);
-	bc->name = rd_attr(r, n, "name");
-	bc->line = cm_xml_line(n);
+	char *name = rd_attr(r, n, "name");
+	unsigned line = cm_xml_line(n);
 	xmlNode *pr = printing_child(r, n, "big city");
-	char *name = pr ? rd_attr(r, pr, "name") : NULL;
-	if (name) {
-		free(bc->name);
-		bc->name = name;
+	char *pname = pr ? rd_attr(r, pr, "name") : NULL;
+	if (pname) {
+		free(name);
+		name = pname;
 	}
-	size_t np = 0;
-	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next))
-		np += cm_xml_is(c, "piece");
-	if (!(bc->pieces = calloc(np ? np : 1, sizeof *bc->pieces))) {
+	size_t idx;
+	int rc = cm_map_builder_add_bigcity(r->b, name, line, &idx);
+	free(name);
+	if (rc) {
 		r->oom = true;
 		return;
 	}
 	for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next)) {
 		if (!cm_xml_is(c, "piece"))
 			continue;
-		cm_bigcity_piece *pc = &bc->pieces[bc->n_pieces++];
-		read_piece(r, c, pc);
-		cm_square *sq = cm_map_at_mut(m, pc->x, pc->y);
-		if (sq && sq->bigcity < 0)
-			sq->bigcity = idx;
+		cm_tile_type t;
+		int x, y;
+		memset(&t, 0, sizeof t);
+		read_piece(r, c, &x, &y, &t);
+		if (cm_map_builder_add_piece(r->b, idx, x, y, &t))
+			r->oom = true;
+		cm_tile_type_clear(&t);
+		const cm_square *sq = cm_map_builder_square(r->b, x, y);
+		if (sq && sq->bigcity < 0) {
+			cm_square v = *sq;
+			v.bigcity = (int32_t)idx;
+			rd_set_square(r, x, y, &v);
+		}
 	}
 }
 
 static void read_ferry(reader *r, xmlNode *n)
 {
-	cm_map *m = r->m;
-	if (!rd_grow(r, (void **)&m->ferries, &r->cap_ferries, m->n_ferries, sizeof *m->ferries))
-		return;
-	cm_ferry *f = &m->ferries[m->n_ferries++];
-	memset(f, 0, sizeof *f);
-	f->name = rd_attr(r, n, "name");
-	f->x1 = cm_xml_attr_int(n, "x1", 0);
-	f->y1 = cm_xml_attr_int(n, "y1", 0);
-	f->x2 = cm_xml_attr_int(n, "x2", 0);
-	f->y2 = cm_xml_attr_int(n, "y2", 0);
+	cm_ferry f;
+	memset(&f, 0, sizeof f);
+	f.name = rd_attr(r, n, "name");
+	f.x1 = cm_xml_attr_int(n, "x1", 0);
+	f.y1 = cm_xml_attr_int(n, "y1", 0);
+	f.x2 = cm_xml_attr_int(n, "x2", 0);
+	f.y2 = cm_xml_attr_int(n, "y2", 0);
 	char *s1 = rd_attr(r, n, "side1"), *s2 = rd_attr(r, n, "side2");
-	f->s1 = (cm_side)(side_parse(s1) < 0 ? 0 : side_parse(s1));
-	f->s2 = (cm_side)(side_parse(s2) < 0 ? 0 : side_parse(s2));
+	f.s1 = (cm_side)(side_parse(s1) < 0 ? 0 : side_parse(s1));
+	f.s2 = (cm_side)(side_parse(s2) < 0 ? 0 : side_parse(s2));
 	free(s1);
 	free(s2);
-	f->arms = (uint8_t)cm_xml_attr_int(n, "arms", 0);
-	f->line = cm_xml_line(n);
+	f.arms = (uint8_t)cm_xml_attr_int(n, "arms", 0);
+	f.line = cm_xml_line(n);
+	if (cm_map_builder_add_ferry(r->b, &f))
+		r->oom = true;
+	free(f.name);
 }
 
 static void read_setup(reader *r, xmlNode *n)
 {
-	cm_map *m = r->m;
-	cm_setup *s = &m->setup;
-	s->followers = 9;
-	s->line = m->line;
+	const cm_map *m = r->m;
+	cm_setup s = { 0, 0, 0, 9, m->line };
 	/* by default every start square is used (and at least one is needed):
 	 * the squares are counted only then (no attribute reads as both
 	 * sentinels) */
@@ -546,21 +533,21 @@ static void read_setup(reader *r, xmlNode *n)
 			starts += m->squares[i].kind == CM_SQ_START;
 		given = starts ? starts : 1;
 	}
-	s->starts_used = given;
-	if (!n)
-		return;
-	s->line = cm_xml_line(n);
-	s->tiles_min = cm_xml_attr_int(n, "tiles-min", 0);
-	s->tiles_max = cm_xml_attr_int(n, "tiles-max", 0);
-	s->followers = cm_xml_attr_int(n, "followers", 9);
+	s.starts_used = given;
+	if (n) {
+		s.line = cm_xml_line(n);
+		s.tiles_min = cm_xml_attr_int(n, "tiles-min", 0);
+		s.tiles_max = cm_xml_attr_int(n, "tiles-max", 0);
+		s.followers = cm_xml_attr_int(n, "followers", 9);
+	}
+	cm_map_builder_set_setup(r->b, &s);
 }
 
 /* <deck named="…">: the named deck's sets, whole, before the entries
  * the element holds, all on the <deck> line (schemas/map.md "Named decks").
  * The schema admits only the table's names. */
-static void read_named_deck(reader *r, xmlNode *n, size_t *cap)
+static void read_named_deck(reader *r, xmlNode *n)
 {
-	cm_map *m = r->m;
 	char *name = n ? cm_xml_attr_token(n, "named") : NULL;
 	if (!name)
 		return;
@@ -568,13 +555,8 @@ static void read_named_deck(reader *r, xmlNode *n, size_t *cap)
 	if (!nd)
 		rd_report_at(r, "CM0002", n, "named", "<deck named=\"%s\">: no deck of that name", name);
 	for (size_t i = 0; nd && nd->sets[i]; i++) {
-		if (!rd_grow(r, (void **)&m->deck, cap, m->n_deck, sizeof *m->deck))
-			break;
-		cm_deck_entry *e = &m->deck[m->n_deck++];
-		memset(e, 0, sizeof *e);
-		e->line = cm_xml_line(n);
-		e->count = -1;
-		if (!(e->tileset = cm_strdup(nd->sets[i])))
+		cm_deck_entry e = { (char *)nd->sets[i], NULL, -1, cm_xml_line(n) };
+		if (cm_map_builder_add_deck_entry(r->b, &e))
 			r->oom = true;
 	}
 	free(name);
@@ -582,19 +564,19 @@ static void read_named_deck(reader *r, xmlNode *n, size_t *cap)
 
 static void read_deck(reader *r, xmlNode *n)
 {
-	cm_map *m = r->m;
-	size_t cap = 0;
-	read_named_deck(r, n, &cap);
+	read_named_deck(r, n);
 	for (xmlNode *c = cm_xml_elem(n ? n->children : NULL); c; c = cm_xml_elem(c->next)) {
-		if (!rd_grow(r, (void **)&m->deck, &cap, m->n_deck, sizeof *m->deck))
-			return;
-		cm_deck_entry *e = &m->deck[m->n_deck++];
-		memset(e, 0, sizeof *e);
-		e->line = cm_xml_line(c);
+		cm_deck_entry e;
+		memset(&e, 0, sizeof e);
+		e.line = cm_xml_line(c);
 		bool whole = cm_xml_is(c, "set");
-		e->tileset = rd_attr(r, c, whole ? "id" : "set");
-		e->tile = whole ? NULL : rd_attr(r, c, "id");
-		e->count = whole ? -1 : cm_xml_attr_int(c, "count", 1);
+		e.tileset = rd_attr(r, c, whole ? "id" : "set");
+		e.tile = whole ? NULL : rd_attr(r, c, "id");
+		e.count = whole ? -1 : cm_xml_attr_int(c, "count", 1);
+		if (cm_map_builder_add_deck_entry(r->b, &e))
+			r->oom = true;
+		free(e.tileset);
+		free(e.tile);
 	}
 }
 
@@ -602,8 +584,8 @@ static void read_deck(reader *r, xmlNode *n)
  * an explicit option: the edition's defaults fill the rest. */
 static void read_rules(reader *r, xmlNode *n)
 {
-	cm_rules *ru = &r->m->rules;
-	cm_rules_default(ru, CM_EDITION_C2);
+	cm_rules ru;
+	cm_rules_default(&ru, CM_EDITION_C2);
 	unsigned given = 0;
 	/* a map with printings plays each printing in its own edition */
 	if (n && r->n_printings && xmlHasProp(n, (const xmlChar *)"edition")) {
@@ -614,7 +596,7 @@ static void read_rules(reader *r, xmlNode *n)
 		free(e);
 	}
 	if (r->n_printings)
-		cm_rules_set(ru, &given, "edition", cm_edition_name((cm_edition)r->printing));
+		cm_rules_set(&ru, &given, "edition", cm_edition_name((cm_edition)r->printing));
 	for (size_t i = 0; n && i < cm_rule_option_count(); i++) {
 		const cm_rule_option *o = cm_rule_option_get(i);
 		if (!o->in_map || !xmlHasProp(n, (const xmlChar *)o->name))
@@ -625,9 +607,10 @@ static void read_rules(reader *r, xmlNode *n)
 		if (!v)
 			r->oom = true;
 		else
-			cm_rules_set(ru, &given, o->name, v); /* the schema checked the value */
+			cm_rules_set(&ru, &given, o->name, v); /* the schema checked the value */
 		free(v);
 	}
+	cm_map_builder_set_rules(r->b, &ru);
 }
 
 
@@ -690,17 +673,133 @@ static int read_printings(reader *r, xmlNode *root, xmlNode *rules, int want)
 	return rc;
 }
 
-/* The id of a printing that is not the default: ID-c3. */
-static int printing_id(reader *r, cm_map *m)
+/* The map's id: the <map id>, or for a printing that is not the default
+ * ID-c3. A new string in *out (NULL when none); false when out of memory. */
+static bool printing_id(reader *r, xmlNode *root, char **out)
 {
-	if (!r->n_printings || r->printing == (int)r->printings[0] || !m->id)
-		return 0;
-	char *id = cm_asprintf("%s-c%d", m->id, r->printing + 1);
-	if (!id)
+	char *id = rd_attr(r, root, "id");
+	*out = id;
+	if (!r->n_printings || r->printing == (int)r->printings[0] || !id)
+		return !r->oom;
+	*out = cm_asprintf("%s-c%d", id, r->printing + 1);
+	free(id);
+	return *out != NULL;
+}
+
+/* The <map> element's own values, and its image's paths. */
+static void read_head(reader *r, xmlNode *root, xmlNode *about, xmlNode *image, unsigned line)
+{
+	cm_map_builder *b = r->b;
+	char *id = NULL, *name = NULL;
+	if (!printing_id(r, root, &id))
+		r->oom = true;
+	name = rd_attr(r, root, "name");
+	if (cm_map_builder_set_line(b, line) || cm_map_builder_set_id(b, id) || cm_map_builder_set_name(b, name) ||
+	    cm_map_builder_set_printings(b, r->printings, r->n_printings) || cm_map_builder_set_file(b, r->file))
+		r->oom = true;
+	free(id);
+	free(name);
+	/* a combined map takes its own <about>, never a half's */
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
+		char *v = about ? rd_attr(r, about, cm_about_name(i)) : NULL;
+		if (cm_map_builder_set_about(b, i, v))
+			r->oom = true;
+		free(v);
+	}
+	if (image) {
+		char *src = rd_attr(r, image, "src"), *legend = rd_attr(r, image, "legend");
+		if (cm_map_builder_set_image(b, src) || cm_map_builder_set_legend(b, legend))
+			r->oom = true;
+		free(src);
+		free(legend);
+	}
+}
+
+/* The map's squares and parts from root's children: islands first
+ * (squares name them), then squares (edges, pieces and ferries need the
+ * final kinds), then the rest in document order; sorted by kind on one
+ * walk over the children (thousands on a big map), each kind in document
+ * order. */
+static int read_elements(reader *r, xmlNode *root)
+{
+	size_t n_el = 0;
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
+		n_el++;
+	xmlNode **el = malloc((n_el + 1) * sizeof *el);
+	uint8_t *what = malloc(n_el + 1);
+	if (!el || !what) {
+		free(el);
+		free(what);
 		return CM_ENOMEM;
-	free(m->id);
-	m->id = id;
+	}
+	enum { EL_OTHER, EL_ISLAND, EL_SQUARE, EL_EDGE, EL_BIGCITY, EL_FERRY };
+	n_el = 0;
+	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
+		el[n_el] = c;
+		what[n_el++] = cm_xml_is(c, "island")    ? EL_ISLAND
+		               : cm_xml_is(c, "square")  ? EL_SQUARE
+		               : cm_xml_is(c, "edge")    ? EL_EDGE
+		               : cm_xml_is(c, "bigcity") ? EL_BIGCITY
+		               : cm_xml_is(c, "ferry")   ? EL_FERRY
+		                                         : EL_OTHER;
+	}
+	for (size_t i = 0; i < n_el; i++)
+		if (what[i] == EL_ISLAND)
+			read_island(r, el[i]);
+	for (size_t i = 0; i < n_el; i++)
+		if (what[i] == EL_SQUARE)
+			read_square(r, el[i]);
+	for (size_t i = 0; i < n_el; i++) {
+		if (what[i] == EL_EDGE)
+			read_edge(r, el[i]);
+		else if (what[i] == EL_BIGCITY)
+			read_bigcity(r, el[i]);
+		else if (what[i] == EL_FERRY)
+			read_ferry(r, el[i]);
+	}
+	free(el);
+	free(what);
 	return 0;
+}
+
+/* A printing's kinds replace the printed ones (land and town only). */
+static void apply_printing_kinds(reader *r)
+{
+	const cm_map *m = r->m;
+	size_t n = (size_t)m->cols * (size_t)m->rows;
+	for (size_t i = 0; r->any_kind_to && i < n; i++) {
+		if (!r->kind_to[i])
+			continue;
+		const cm_square *sq = &m->squares[i];
+		int x = (int)(i % (size_t)m->cols), y = (int)(i / (size_t)m->cols);
+		if (sq->kind != CM_SQ_LAND && sq->kind != CM_SQ_TOWN)
+			rd_report(r, "CM0220", sq->line, 0,
+			          "square (%d,%d) is %s: a printing may change land and town squares only", x, y,
+			          cm_square_kind_name(sq->kind));
+		else
+			cm_map_builder_set_kind(r->b, x, y, (cm_square_kind)(r->kind_to[i] - 1));
+	}
+}
+
+/* The builder of the map's grid: from <combine>, from <grid>, or of the
+ * size the <map> element gives. */
+static int new_map(reader *r, xmlNode *root, xmlNode *comb, xmlNode *grid)
+{
+	int cols = cm_xml_attr_int(root, "cols", 0), rows = cm_xml_attr_int(root, "rows", 0);
+	if (comb)
+		return combine(r, comb, &r->b);
+	if (grid)
+		return read_grid(r, grid, &r->b);
+	if (!cols || !rows) {
+		rd_report_at(r, "CM0216", root, NULL, "map has no size: give a <grid>, or cols and rows");
+		return CM_EINVAL;
+	}
+	if (cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID) {
+		rd_report(r, "CM0216", cm_xml_line(root), 0, "map of %d x %d squares is larger than %d x %d", cols,
+		          rows, CM_MAP_MAX_GRID, CM_MAP_MAX_GRID);
+		return CM_EINVAL;
+	}
+	return cm_map_builder_new(cols, rows, &r->b);
 }
 
 static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, int printing, cm_diags *d,
@@ -710,8 +809,8 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 	xmlNode *root = xmlDocGetRootElement(doc);
 	reader r = { .d = d, .file = file, .depth = depth, .flags = flags };
 	size_t errors = cm_diags_errors(d);
-	cm_map *m = NULL;
 	int rc = 0;
+	bool grid_ok = false;
 	unsigned line = cm_xml_line(root);
 	int format = cm_xml_attr_int(root, "format", 1);
 	if (format < 1 || format > CM_MAP_FORMAT) {
@@ -738,105 +837,21 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 			rules = c;
 	}
 	int acols = cm_xml_attr_int(root, "cols", 0), arows = cm_xml_attr_int(root, "rows", 0);
-	if ((rc = read_printings(&r, root, rules, printing)) != 0)
+	if ((rc = read_printings(&r, root, rules, printing)) != 0 || (rc = new_map(&r, root, comb, grid)) != 0)
 		goto out;
-	if (comb) {
-		if ((rc = combine(&r, comb, &m)))
-			goto out;
-	} else {
-		int cols = acols, rows = arows;
-		if (grid) {
-			if ((rc = read_grid(&r, grid, &m)))
-				goto out;
-		} else if (!cols || !rows) {
-			rd_report_at(&r, "CM0216", root, NULL, "map has no size: give a <grid>, or cols and rows");
-			rc = CM_EINVAL;
-			goto out;
-		} else if (cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID) {
-			rd_report(&r, "CM0216", line, 0, "map of %d x %d squares is larger than %d x %d", cols, rows,
-			          CM_MAP_MAX_GRID, CM_MAP_MAX_GRID);
-			rc = CM_EINVAL;
-			goto out;
-		}
-		if (!grid && (rc = cm__map_new_grid(cols, rows, NULL, NULL, &m)))
-			goto out;
-	}
+	const cm_map *m = r.m = cm__map_builder_view(r.b);
 	if ((acols && acols != m->cols) || (arows && arows != m->rows))
 		rd_report(&r, "CM0216", line, 0, "map says %d x %d squares, its %s has %d x %d", acols ? acols : m->cols,
 		          arows ? arows : m->rows, comb ? "combination" : "grid", m->cols, m->rows);
-	r.m = m;
-	r.cap_islands = m->n_islands; /* a combination allocates exactly */
-	r.cap_bigcities = m->n_bigcities;
-	r.cap_ferries = m->n_ferries;
-	m->line = line;
-	m->id = rd_attr(&r, root, "id");
-	m->name = rd_attr(&r, root, "name");
-	if (printing_id(&r, m))
-		r.oom = true;
-	memcpy(m->printings, r.printings, sizeof m->printings);
-	m->n_printings = r.n_printings;
-	if (file && !(m->file = cm_strdup(file)))
-		r.oom = true;
-	/* a combined map takes its own <about>, never a half's */
-	for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
-		char **f = cm_about_field(&m->about, i);
-		free(*f);
-		*f = about ? rd_attr(&r, about, cm_about_name(i)) : NULL;
-	}
-	if (image) {
-		m->image = rd_attr(&r, image, "src");
-		m->legend = rd_attr(&r, image, "legend");
-	}
+	read_head(&r, root, about, image, line);
 	size_t n = (size_t)m->cols * (size_t)m->rows;
 	r.seen = calloc(n, 1);
 	r.quiet = calloc(n, 1);
 	r.kind_to = calloc(n, 1);
-	if (!r.seen || !r.quiet || !r.kind_to) {
+	if (!r.seen || !r.quiet || !r.kind_to || (rc = read_elements(&r, root)) != 0) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
-	/* islands first (squares name them), then squares (edges, pieces and
-	 * ferries need the final kinds), then the rest in document order */
-	/* sorted by kind on one walk over the children (thousands on a big
-	 * map), each kind in document order */
-	size_t n_el = 0;
-	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
-		n_el++;
-	xmlNode **el = malloc((n_el + 1) * sizeof *el);
-	uint8_t *what = malloc(n_el + 1);
-	if (!el || !what) {
-		free(el);
-		free(what);
-		rc = CM_ENOMEM;
-		goto out;
-	}
-	enum { EL_OTHER, EL_ISLAND, EL_SQUARE, EL_EDGE, EL_BIGCITY, EL_FERRY };
-	n_el = 0;
-	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
-		el[n_el] = c;
-		what[n_el++] = cm_xml_is(c, "island")    ? EL_ISLAND
-		               : cm_xml_is(c, "square")  ? EL_SQUARE
-		               : cm_xml_is(c, "edge")    ? EL_EDGE
-		               : cm_xml_is(c, "bigcity") ? EL_BIGCITY
-		               : cm_xml_is(c, "ferry")   ? EL_FERRY
-		                                         : EL_OTHER;
-	}
-	for (size_t i = 0; i < n_el; i++)
-		if (what[i] == EL_ISLAND)
-			read_island(&r, el[i]);
-	for (size_t i = 0; i < n_el; i++)
-		if (what[i] == EL_SQUARE)
-			read_square(&r, el[i]);
-	for (size_t i = 0; i < n_el; i++) {
-		if (what[i] == EL_EDGE)
-			read_edge(&r, el[i]);
-		else if (what[i] == EL_BIGCITY)
-			read_bigcity(&r, el[i]);
-		else if (what[i] == EL_FERRY)
-			read_ferry(&r, el[i]);
-	}
-	free(el);
-	free(what);
 	read_setup(&r, setup);
 	read_deck(&r, deck);
 	read_rules(&r, rules);
@@ -847,32 +862,19 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 	/* the image gives the squares the descriptor leaves open; checking
 	 * before it is read would report a board of empty squares */
 	if ((flags & CM_MAP_LOAD_IMAGE) && m->image) {
-		int irc = cm_image_apply_descriptor(m, file, d);
+		int irc = cm_image_apply_descriptor(r.b, file, d);
 		if (irc) {
 			rc = irc == CM_ENOMEM ? CM_ENOMEM : CM_EINVAL;
 			goto out;
 		}
 	}
-	/* a printing's kinds replace the printed ones (land and town only) */
-	for (size_t i = 0; r.any_kind_to && i < n; i++) {
-		if (!r.kind_to[i])
-			continue;
-		cm_square *sq = &m->squares[i];
-		if (sq->kind != CM_SQ_LAND && sq->kind != CM_SQ_TOWN)
-			rd_report(&r, "CM0220", sq->line, 0,
-			          "square (%d,%d) is %s: a printing may change land and town squares only",
-			          (int)(i % (size_t)m->cols), (int)(i / (size_t)m->cols), cm_square_kind_name(sq->kind));
-		else
-			sq->kind = (cm_square_kind)(r.kind_to[i] - 1);
-	}
-	/* the default prints, then the one checker: the structure (references
-	 * with their lines), then, on a sound structure, the model's limits
-	 * (texts, counts, ids); the first two and the grid's part of the third
-	 * on one pass over the squares */
-	bool grid_ok = false;
-	cm__map_prints_check_structure(m, d, r.quiet, &grid_ok);
-	if (cm_diags_errors(d) > errors ||
-	    cm__map_check_model_flags(m, "CM0219", file, d, grid_ok ? CM__MODEL_GRID_OK : 0))
+	apply_printing_kinds(&r);
+	/* the default prints and the structure (references with their lines)
+	 * on one pass over the squares, with the grid's part of the model's
+	 * check; then, on a sound structure, the builder's finish checks the
+	 * model's limits (texts, counts, ids) */
+	cm__map_builder_prints_check_structure(r.b, d, r.quiet, &grid_ok);
+	if (cm_diags_errors(d) > errors)
 		rc = CM_EINVAL;
 out:
 	if (r.oom && !rc)
@@ -880,17 +882,15 @@ out:
 	free(r.seen);
 	free(r.quiet);
 	free(r.kind_to);
-	cm_index_free(&r.islands);
-	if (rc == CM_EINVAL && m && (flags & CM_MAP_LOAD_PARTIAL)) {
-		*out = m; /* what was understood, for pictures of the problems */
+	/* with CM_MAP_LOAD_PARTIAL, a map whose checks failed is still what was
+	 * understood, for pictures of the problems */
+	if (!r.b || (rc && !(rc == CM_EINVAL && (flags & CM_MAP_LOAD_PARTIAL)))) {
+		cm_map_builder_free(r.b);
 		return rc;
 	}
-	if (rc) {
-		cm_map_free(m);
-		return rc;
-	}
-	*out = m;
-	return 0;
+	unsigned fl = (rc ? CM__FINISH_REFUSED : 0) | (grid_ok ? CM__FINISH_GRID_OK : 0) |
+	              (flags & CM_MAP_LOAD_PARTIAL ? CM__FINISH_PARTIAL : 0);
+	return cm__map_builder_finish(r.b, "CM0219", file, d, fl, out);
 }
 
 static int load_path(const char *path, int depth, unsigned flags, int printing, cm_diags *d, cm_map **out)
@@ -950,10 +950,13 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 
 int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 {
-	/* the one model checker: what it refuses (a control character, invalid
-	 * UTF-8, a dangling index) would make the XML ill-formed or unreadable */
-	if (cm_map_check_model(m, NULL, m->file, d))
+	/* every other map has passed the model's checker: no text XML cannot
+	 * hold, no dangling index */
+	if (m->partial) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL,
+		             "map %s failed its checks: a partial map is not written", m->id ? m->id : "?");
 		return CM_EINVAL;
+	}
 	cm_xw *x = cm_xw_new();
 	if (!x)
 		return CM_ENOMEM;
@@ -981,7 +984,7 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 			memcpy(p, "\n    ", 5);
 			p += 5;
 			for (int xx = 0; xx < m->cols; xx++)
-				*p++ = cm_square_kind_char(cm_map_at(m, xx, y)->kind);
+				*p++ = cm_square_kind_char(cm__map_at(m, xx, y)->kind);
 		}
 		memcpy(p, "\n  ", 4);
 		cm_xw_text(x, grid);
@@ -996,7 +999,7 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 	}
 	for (int y = 0; y < m->rows; y++)
 		for (int xx = 0; xx < m->cols; xx++) {
-			const cm_square *sq = cm_map_at(m, xx, y);
+			const cm_square *sq = cm__map_at(m, xx, y);
 			const char *name = cm_map_square_name(m, xx, y);
 			size_t n_markers;
 			const char *const *markers = cm_map_square_markers(m, xx, y, &n_markers);
@@ -1021,7 +1024,7 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 	for (int y = 0; y < m->rows; y++)
 		for (int xx = 0; xx < m->cols; xx++)
 			for (int s = 0; s < MAX_SIDE; s++) {
-				const cm_edge_print *p = &cm_map_at(m, xx, y)->print[s];
+				const cm_edge_print *p = &cm__map_at(m, xx, y)->print[s];
 				if (p->kind == CM_PRINT_NONE)
 					continue;
 				const char *label = cm_map_print_label(m, xx, y, (cm_side)s);

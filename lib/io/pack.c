@@ -2,8 +2,9 @@
 /* pack.c: map packs (carcamap/pack.h). Owns the SQLite side of carcamap:
  * atomic writing of a pack from the in-memory model, opening a pack as
  * hostile input (header, application id, version, quick_check, schema), and
- * reading it back into the model with every value range-checked. Also the
- * canonical content hash of a map (schemas/pack.md "Content hash"). */
+ * reading it back into the model through a map builder, every value
+ * range-checked. Also the canonical content hash of a map (schemas/pack.md
+ * "Content hash"), the map's own part cached on the map. */
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include "io/pack_int.h"
 #include "base/idindex_int.h"
 #include "io/schema_int.h"
+#include "model/map_builder_int.h"
 #include "model/map_int.h"
 #include "base/bytes_int.h"
 #include "base/sha256_int.h"
@@ -30,7 +32,7 @@
 #define MAX_TEXT CM_TEXT_MAX   /* bytes in one text value */
 #define MAX_ITEMS CM_ITEMS_MAX /* entries in one list (tiles, markers, ferries, …) */
 #define MAX_COUNT CM_COUNT_MAX /* a count, total or setup figure */
-#define MAX_GRID CM_GRID_MAX   /* cols and rows, as cm_map_new */
+#define MAX_GRID CM_GRID_MAX   /* cols and rows, as cm_map_builder_new */
 #define MAX_BLOB (256 * 1024 * 1024) /* one value as SQLite returns it */
 
 #define STMT_CACHE 32
@@ -524,8 +526,8 @@ static void h2_tile(hasher2 *h, const cm_tile_type *t)
 	}
 }
 
-/* Items 1 to 6: everything before the squares. */
-static void h2_begin(hasher2 *h, const cm_map *m)
+/* The codes of the enums' values. */
+static void h2_codes(hasher2 *h)
 {
 	CODES(h->sq, CM_SQ_KIND_COUNT, sq_name, code_sq);
 	CODES(h->pr, 4, pr_name, code_pr);
@@ -534,6 +536,12 @@ static void h2_begin(hasher2 *h, const cm_map *m)
 	CODES(h->good, N_GOODS, good_name, code_good);
 	CODES(h->ed, CM_EDITION_COUNT, ed_name, code_ed);
 	h->bad = false;
+}
+
+/* Items 1 to 6: everything before the squares. */
+static void h2_begin(hasher2 *h, const cm_map *m)
+{
+	h2_codes(h);
 	hasher *b = &h->h;
 	b->n = 0;
 	b->flushes = 0;
@@ -677,56 +685,6 @@ static int h2_end(hasher2 *h, const cm_map *m, cm_tileset *const *used, size_t n
 	return h->bad ? CM_EINVAL : 0;
 }
 
-static int hash_v2(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
-{
-	if (!m->squares || m->cols < 1 || m->rows < 1)
-		return CM_EINVAL;
-	cm_tileset **used = NULL;
-	size_t n_used = 0;
-	int rc = deck_sets(m, sets, n_sets, false, &used, &n_used);
-	if (rc)
-		return rc;
-	size_t n = (size_t)m->cols * (size_t)m->rows;
-	hasher2 *h = malloc(sizeof *h);
-	uint8_t *has = calloc(n / 8 + 1, 1); /* squares with an entry beside the grid */
-	if (!h || !has) {
-		rc = CM_ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < cm_map_extra_count(m); i++) {
-		size_t sq = (size_t)cm_map_extra_nth(m, i)->sq;
-		if (sq < n)
-			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
-	}
-	h2_begin(h, m);
-	for (size_t i = 0; i < n; i++) {
-		const cm_square *s = &m->squares[i];
-		if (has[i / 8] >> (i % 8) & 1)
-			h2_square(h, s, cm_map_extra_find(m, (int)i));
-		else if (!s->arms && s->island < 0 && s->bigcity < 0 && s->kind < CM_SQ_KIND_COUNT &&
-		         (s->print[0].kind | s->print[1].kind | s->print[2].kind | s->print[3].kind) < 4 &&
-		         !(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms))
-			h2_plain(h, s); /* the common case: what h2_square would give, without its tests */
-		else
-			h2_square(h, s, NULL);
-	}
-	rc = h2_end(h, m, used, n_used, out);
-out:
-	free(has);
-	free(h);
-	free(used);
-	return rc;
-}
-
-int cm_map_hash_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets, int version, uint8_t out[32])
-{
-	switch (version) {
-	case 1: return hash_v1(m, sets, n_sets, out);
-	case 2: return hash_v2(m, sets, n_sets, out);
-	default: return CM_EINVAL;
-	}
-}
-
 /* Whether h's codes of square and print kinds are the enums' values (they
  * are): a plain square's two hash bytes are then its 2.0 GRID record. */
 static bool h2_codes_are_grid(const hasher2 *h)
@@ -740,28 +698,39 @@ static bool h2_codes_are_grid(const hasher2 *h)
 	return true;
 }
 
-/* hash_v2 of a checked m from its grid hint: the runs of plain squares
- * between the hint's listed squares hashed from its GRID records in one
- * piece, the listed ones as hash_v2 does them. */
-static int hash_v2_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *g,
-                          uint8_t out[32])
+/* Item 7 square by square. */
+static int h2_squares(hasher2 *h, const cm_map *m)
 {
-	cm_tileset **used = NULL;
-	size_t n_used = 0, n = (size_t)m->cols * (size_t)m->rows, run = 0;
-	int rc = deck_sets(m, sets, n_sets, true, &used, &n_used);
-	if (rc)
-		return rc;
-	hasher2 *h = malloc(sizeof *h);
-	if (!h) {
-		free(used);
+	size_t n = (size_t)m->cols * (size_t)m->rows;
+	uint8_t *has = calloc(n / 8 + 1, 1); /* squares with an entry beside the grid */
+	if (!has)
 		return CM_ENOMEM;
+	for (size_t i = 0; i < cm_map_extra_count(m); i++) {
+		size_t sq = (size_t)cm_map_extra_nth(m, i)->sq;
+		if (sq < n)
+			has[sq / 8] = (uint8_t)(has[sq / 8] | 1u << (sq % 8));
 	}
-	h2_begin(h, m);
-	if (!h2_codes_are_grid(h)) {
-		free(h);
-		free(used);
-		return hash_v2(m, sets, n_sets, out);
+	for (size_t i = 0; i < n; i++) {
+		const cm_square *s = &m->squares[i];
+		if (has[i / 8] >> (i % 8) & 1)
+			h2_square(h, s, cm_map_extra_find(m, (int)i));
+		else if (!s->arms && s->island < 0 && s->bigcity < 0 && s->kind < CM_SQ_KIND_COUNT &&
+		         (s->print[0].kind | s->print[1].kind | s->print[2].kind | s->print[3].kind) < 4 &&
+		         !(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms))
+			h2_plain(h, s); /* the common case: what h2_square would give, without its tests */
+		else
+			h2_square(h, s, NULL);
 	}
+	free(has);
+	return 0;
+}
+
+/* Item 7 from m's grid hint g: the runs of plain squares between the
+ * hint's listed squares hashed from its GRID records in one piece, the
+ * listed ones as h2_square does them (h2_codes_are_grid holds). */
+static void h2_squares_hinted(hasher2 *h, const cm_map *m, const cm_export_grid_hint *g)
+{
+	size_t n = (size_t)m->cols * (size_t)m->rows, run = 0;
 	for (size_t k = 0; k < g->n_sq; k++) {
 		size_t i = g->sq[k];
 		h_bytes(&h->h, g->grid + 2 * run, 2 * (i - run));
@@ -769,10 +738,78 @@ static int hash_v2_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_set
 		run = i + 1;
 	}
 	h_bytes(&h->h, g->grid + 2 * run, 2 * (n - run));
+}
+
+/* The map's own part of hash version 2, items 1 to 7 (the costly one: a
+ * million squares), from the map's cache (map_struct_int.h) or computed,
+ * from the grid hint g when given, and stored there. */
+static int h2_mid(const cm_map *m, const cm_export_grid_hint *g, cm__hash_mid *mid)
+{
+	if (cm__map_hash_mid_get(m, mid))
+		return 0;
+	hasher2 *h = malloc(sizeof *h);
+	if (!h)
+		return CM_ENOMEM;
+	h2_begin(h, m);
+	int rc = 0;
+	if (g && h2_codes_are_grid(h))
+		h2_squares_hinted(h, m, g);
+	else
+		rc = h2_squares(h, m);
+	if (!rc) {
+		/* the buffer into the digest's state: the state alone is the cache */
+		cm_sha256_update(&h->h.s, h->h.buf, h->h.n);
+		mid->s = h->h.s;
+		mid->bad = h->bad;
+		cm__map_hash_mid_put(m, mid);
+	}
+	free(h);
+	return rc;
+}
+
+/* Hash version 2: the map's part (h2_mid), then items 8 and 9 (the tile
+ * sets the deck uses, which are no part of the map, and the about fields)
+ * on a copy of its state. */
+static int hash_v2_with(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *g,
+                        uint8_t out[32])
+{
+	if (!m->squares || m->cols < 1 || m->rows < 1)
+		return CM_EINVAL;
+	cm_tileset **used = NULL;
+	size_t n_used = 0;
+	cm__hash_mid mid;
+	int rc = deck_sets(m, sets, n_sets, g != NULL, &used, &n_used);
+	if (rc)
+		return rc;
+	hasher2 *h = malloc(sizeof *h);
+	if (!h || (rc = h2_mid(m, g, &mid)) != 0) {
+		free(h);
+		free(used);
+		return rc ? rc : CM_ENOMEM;
+	}
+	h2_codes(h);
+	h->bad = mid.bad;
+	h->h.s = mid.s;
+	h->h.n = 0;
+	h->h.flushes = 0;
 	rc = h2_end(h, m, used, n_used, out);
 	free(h);
 	free(used);
 	return rc;
+}
+
+static int hash_v2(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
+{
+	return hash_v2_with(m, sets, n_sets, NULL, out);
+}
+
+int cm_map_hash_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets, int version, uint8_t out[32])
+{
+	switch (version) {
+	case 1: return hash_v1(m, sets, n_sets, out);
+	case 2: return hash_v2(m, sets, n_sets, out);
+	default: return CM_EINVAL;
+	}
 }
 
 int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
@@ -1230,7 +1267,7 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32], const cm_expo
 
 /* A map and its grid hint, sorted together. */
 typedef struct {
-	cm_map *m;
+	const cm_map *m;
 	cm_export_grid_hint h;
 } hinted;
 
@@ -1241,9 +1278,7 @@ static int cmp_hinted(const void *a, const void *b)
 
 
 /* Every check cm_pack_write makes before touching the file system. */
-/* grid_ok[i]: the grid hint's pass found every square of maps[i] in range */
-static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t n_sets, const bool *grid_ok,
-                        cm_diags *d)
+static int check_inputs(const cm_map **maps, size_t n_maps, cm_tileset **sets, size_t n_sets, cm_diags *d)
 {
 	/* what every reader takes (load_ids): a pack of more would be written
 	 * and then refused */
@@ -1252,12 +1287,18 @@ static int check_inputs(cm_map **maps, size_t n_maps, cm_tileset **sets, size_t 
 		               MAX_ITEMS, MAX_ITEMS, n_maps, n_sets);
 		return CM_EINVAL;
 	}
-	/* the one model checker (model_check.c) */
+	/* the one model checker (model_check.c) for the tile sets, which are
+	 * not immutable; every map has passed it when it was built (only a
+	 * partial one, from a descriptor with errors, has not) */
 	int model_bad = 0;
 	for (size_t i = 0; i < n_sets; i++)
 		model_bad |= -cm_tileset_check_model(sets[i], "CM0411", NULL, d);
 	for (size_t i = 0; i < n_maps; i++)
-		model_bad |= -cm__map_check_model_flags(maps[i], "CM0411", NULL, d, grid_ok[i] ? CM__MODEL_GRID_OK : 0);
+		if (maps[i]->partial) {
+			cm_diags_check(d, "CM0411", NULL, 0, 0, NULL, "map %.100s failed its checks: a partial map is not packed",
+			               maps[i]->id ? maps[i]->id : "?");
+			model_bad = 1;
+		}
 	if (model_bad)
 		return CM_EINVAL;
 	const char **ids = malloc((n_maps + n_sets + 1) * sizeof *ids);
@@ -1356,7 +1397,7 @@ static int put_binary(wr *w, const cm_map *m, cm_tileset *const *sets, size_t n_
 	return rc;
 }
 
-int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
+int cm_pack_write(const char *path, const cm_map *const *maps_in, size_t n_maps,
                   cm_tileset *const *sets_in, size_t n_sets, cm_diags *d)
 {
 	int rc = 0, fd = -1;
@@ -1365,49 +1406,40 @@ int cm_pack_write(const char *path, cm_map *const *maps_in, size_t n_maps,
 	uint8_t *hashes = NULL;
 	cm_export_grid_hint *hints = NULL;
 	hinted *hm = malloc((n_maps + 1) * sizeof *hm);
-	bool *grid_ok = calloc(n_maps + 1, sizeof *grid_ok);
-	cm_map **maps = malloc((n_maps + 1) * sizeof *maps);
+	const cm_map **maps = malloc((n_maps + 1) * sizeof *maps);
 	cm_tileset **sets = malloc((n_sets + 1) * sizeof *sets);
 	hashes = malloc(32 * (n_maps + 1));
 	hints = calloc(n_maps + 1, sizeof *hints);
-	if (!hm || !grid_ok || !maps || !sets || !hashes || !hints) {
+	if (!hm || !maps || !sets || !hashes || !hints) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
+	for (size_t i = 0; i < n_maps; i++)
+		maps[i] = maps_in[i];
+	if (n_sets)
+		memcpy(sets, sets_in, n_sets * sizeof *sets);
+	if ((rc = check_inputs(maps, n_maps, sets, n_sets, d)) != 0)
+		goto out;
 	/* One pass over each map's squares (the grid hint), shared by the
-	 * model check (each square's range), the hash, the grid texts and the
-	 * client binary; a map whose grid the model checker must see first
-	 * (squares missing, a size out of range) has none until it has. */
+	 * hash, the grid texts and the client binary */
 	for (size_t i = 0; i < n_maps; i++) {
-		const cm_map *m = maps_in[i];
 		hm[i].m = maps_in[i];
 		memset(&hm[i].h, 0, sizeof hm[i].h);
-		if (m->squares && m->cols >= 1 && m->cols <= MAX_GRID && m->rows >= 1 && m->rows <= MAX_GRID &&
-		    (rc = cm_export_grid_hint_build(m, &hm[i].h, &grid_ok[i])) != 0) {
+		if ((rc = cm_export_grid_hint_build(hm[i].m, &hm[i].h, NULL)) != 0) {
 			for (size_t k = 0; k < i; k++)
 				cm_export_grid_hint_free(&hm[k].h);
 			goto out;
 		}
-		maps[i] = hm[i].m;
 	}
-	if (n_sets)
-		memcpy(sets, sets_in, n_sets * sizeof *sets);
-	rc = check_inputs(maps, n_maps, sets, n_sets, grid_ok, d);
 	/* sorted insertion makes the file bytes depend on the content only */
-	if (!rc)
-		qsort(hm, n_maps, sizeof *hm, cmp_hinted);
+	qsort(hm, n_maps, sizeof *hm, cmp_hinted);
 	for (size_t i = 0; i < n_maps; i++) {
 		maps[i] = hm[i].m;
 		hints[i] = hm[i].h;
 	}
-	for (size_t i = 0; i < n_maps && !rc; i++)
-		if (!hints[i].grid) /* the checker passed a map the hint did not take */
-			rc = cm_export_grid_hint_build(maps[i], &hints[i], NULL);
-	if (rc)
-		goto out;
 	qsort(sets, n_sets, sizeof *sets, cmp_set);
 	for (size_t i = 0; i < n_maps; i++)
-		if ((rc = hash_v2_hinted(maps[i], sets, n_sets, &hints[i], hashes + 32 * i)) != 0)
+		if ((rc = hash_v2_with(maps[i], sets, n_sets, &hints[i], hashes + 32 * i)) != 0)
 			goto out;
 	const char *schema = pack_sql();
 	if (!schema) {
@@ -1490,7 +1522,6 @@ out:
 		cm_export_grid_hint_free(&hints[i]);
 	free(hints);
 	free(hm);
-	free(grid_ok);
 	free(maps);
 	free(sets);
 	return rc;
@@ -1963,6 +1994,10 @@ typedef struct {
 	 * made (its kinds, decoded into kinds, are the new squares' kinds) */
 	sqlite3_stmt *gst;
 	uint8_t *kinds, *prints; /* per square: kind, and the 2.0 print byte N + 4E + 16S + 64W */
+	/* reading a map: its builder, and the builder's grid written directly
+	 * (a million squares; every value checked against its range first) */
+	cm_map_builder *b;
+	cm_square *sq;
 } rd;
 
 /* The row being read is item i (island, big city, ferry, deck entry) of
@@ -2177,6 +2212,20 @@ static void *rd_next(rd *r, sqlite3_stmt *st, int c, void **arr, size_t *n, size
 	return e;
 }
 
+/* The next element of an ordered list the builder keeps: checks the
+ * row's sequence number (column c) against n, the count so far; false
+ * when the list must not be read further. */
+static bool rd_seq(rd *r, sqlite3_stmt *st, int c, size_t n)
+{
+	if (!col_seq(r, st, c, n))
+		return false;
+	if (n >= MAX_ITEMS) {
+		rd_bad(r, "more than %zu entries", (size_t)MAX_ITEMS);
+		return false;
+	}
+	return true;
+}
+
 /* The features or contacts of every tile of a tile set, or of every piece
  * of a map's big cities, from one scan: columns 0 and 1 give the tile's key
  * (tile seq and 0; big city and piece), the rows in key order; each tile
@@ -2301,7 +2350,7 @@ int cm_pack_read_tileset(cm_pack *p, const char *id, cm_diags *d, cm_tileset **o
 		return CM_ENOTFOUND;
 	char where[256], w[512];
 	snprintf(where, sizeof where, "tile set %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, false, NULL, NULL, NULL };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, NULL, NULL, NULL, 0, 0, false, NULL, NULL, NULL, NULL, NULL };
 	sqlite3_stmt *ss = NULL, *ts = NULL, *fs = NULL, *cs = NULL, *ms = NULL;
 	size_t cap = 0;
 	cm_tileset *set = calloc(1, sizeof *set);
@@ -2376,11 +2425,11 @@ out:
 	return r.rc;
 }
 
-static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where);
+static void read_map_rows(rd *r, const cm_map *m, const char *id, const char *where);
 static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *where);
 
 /* The map's <about> fields (map_about; a pack older than the table has none). */
-static void read_about(rd *r, cm_map *m, const char *id)
+static void read_about(rd *r, const char *id)
 {
 	sqlite3_stmt *t = rd_prepare(r, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
 	                                " AND name = 'map_about'");
@@ -2404,26 +2453,29 @@ static void read_about(rd *r, cm_map *m, const char *id)
 			break;
 		}
 		free(key);
-		char **f = cm_about_field(&m->about, i);
-		free(*f);
-		if (!col_text(r, st, 1, cm_about_name(i), false, f))
+		char *v = NULL;
+		bool ok = col_text(r, st, 1, cm_about_name(i), false, &v);
+		if (ok && cm_map_builder_set_about(r->b, i, v))
+			rd_nomem(r);
+		free(v);
+		if (!ok)
 			break;
 	}
 	pack_release(r->p, st);
 }
 
-/* The model of a cols x rows grid whose squares have the kinds and the
+/* A builder of a cols x rows grid whose squares have the kinds and the
  * 2.0 print bytes (N + 4E + 16S + 64W) the grid's texts gave: each square
- * written whole, once (what cm__map_new_grid_prints makes of them, which
+ * written whole, once (what cm__map_builder_new_grid makes of them, which
  * writes a row three times: blank, kinds, prints). */
-static int new_grid(cm_map **out, int cols, int rows, const uint8_t *kinds, const uint8_t *prints)
+static int new_grid(cm_map_builder **out, int cols, int rows, const uint8_t *kinds, const uint8_t *prints)
 {
 	/* not zeroed: the loop below writes every square before anything
 	 * can fail or read one */
-	int rc = cm__map_new_grid_unset(cols, rows, out);
+	int rc = cm__map_builder_new_unset(cols, rows, out);
 	if (rc)
 		return rc;
-	cm_square *sq = (*out)->squares;
+	cm_square *sq = cm__map_builder_grid(*out);
 	size_t n = (size_t)cols * (size_t)rows;
 	cm_square t = cm__square_blank(0, 0);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -2462,8 +2514,9 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 		return CM_ENOTFOUND;
 	char where[256];
 	snprintf(where, sizeof where, "map %.100s", id);
-	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h, NULL, NULL, 0, 0, gh != NULL, NULL, NULL, NULL };
+	rd r = { p, d, 0, where, NULL, 0, 0, NULL, NULL, 0, h, NULL, NULL, 0, 0, gh != NULL, NULL, NULL, NULL, NULL, NULL };
 	cm_map *m = NULL;
+	char *name = NULL, *image = NULL, *legend = NULL;
 	sqlite3_stmt *st = rd_prepare(&r, "SELECT cols, rows, name, starts_used, tiles_min, tiles_max,"
 	                                  " followers, edition, tiny_city, farmers, farmers_bigcity,"
 	                                  " town_extra_turn, town_cost, town_road_bonus, abbey_edge,"
@@ -2485,25 +2538,25 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 	 * nothing beside them is not written again */
 	if (p->version >= 2 && !grid_kinds(&r, (int)cols, (int)rows, id, where))
 		goto out;
-	if ((p->version >= 2 ? new_grid(&m, (int)cols, (int)rows, r.kinds, r.prints) :
-	                       cm__map_new_grid_prints((int)cols, (int)rows, NULL, NULL, NULL, &m)) != 0 ||
-	    !(m->id = cm_strdup(id))) {
+	if ((p->version >= 2 ? new_grid(&r.b, (int)cols, (int)rows, r.kinds, r.prints) :
+	                       cm_map_builder_new((int)cols, (int)rows, &r.b)) != 0 ||
+	    cm_map_builder_set_id(r.b, id)) {
 		rd_nomem(&r);
 		goto out;
 	}
+	const cm_map *view = cm__map_builder_view(r.b);
+	r.sq = cm__map_builder_grid(r.b);
 
 	static const char *const setup[4] = { "start squares used", "tiles min", "tiles max",
 	                                      "followers" };
 	for (int i = 0; i < 4; i++)
 		if (!col_int(&r, st, 3 + i, setup[i], 0, MAX_COUNT, &v[i]))
 			v[i] = 0;
-	m->setup.starts_used = (int)v[0];
-	m->setup.tiles_min = (int)v[1];
-	m->setup.tiles_max = (int)v[2];
-	m->setup.followers = (int)v[3];
+	cm_setup su = { (int)v[0], (int)v[1], (int)v[2], (int)v[3], 0 };
+	cm_map_builder_set_setup(r.b, &su);
 	int ed = 0, farmers = 0;
-	cm_rules *ru = &m->rules;
-	if (col_text(&r, st, 2, "name", true, &m->name) &&
+	cm_rules rules = *cm_map_rules(view), *ru = &rules;
+	if (col_text(&r, st, 2, "name", true, &name) &&
 	    col_name(&r, st, 7, "edition", n_edition, 0, CM_EDITION_COUNT, &ed) &&
 	    col_bool(&r, st, 8, "tiny city", &ru->tiny_city) &&
 	    col_name(&r, st, 9, "farmers rule", n_edition, CM_EDITION_C1, CM_EDITION_C2 + 1, &farmers) &&
@@ -2512,29 +2565,38 @@ static int read_map(cm_pack *p, const char *id, cm_diags *d, hasher2 *h, cm_map 
 	    col_bool(&r, st, 12, "town cost", &ru->town_cost) &&
 	    col_bool(&r, st, 13, "town road bonus", &ru->town_road_bonus) &&
 	    col_bool(&r, st, 14, "abbey at the edge", &ru->abbey_edge) &&
-	    col_text(&r, st, 15, "image", true, &m->image) &&
-	    col_text(&r, st, 16, "legend", true, &m->legend)) {
+	    col_text(&r, st, 15, "image", true, &image) &&
+	    col_text(&r, st, 16, "legend", true, &legend)) {
 		ru->edition = (cm_edition)ed;
 		ru->farmers = farmers == CM_EDITION_C1 ? CM_FARMERS_C1 : CM_FARMERS_C2;
 	}
+	cm_map_builder_set_rules(r.b, ru);
+	if (cm_map_builder_set_name(r.b, name) || cm_map_builder_set_image(r.b, image) ||
+	    cm_map_builder_set_legend(r.b, legend))
+		rd_nomem(&r);
 	if (!r.rc)
-		read_map_rows(&r, m, id, where);
+		read_map_rows(&r, view, id, where);
 	r.where = where;
 	if (!r.rc)
-		read_about(&r, m, id);
+		read_about(&r, id);
 	/* every square is in range by now (kinds and print kinds from their
 	 * names or the grid's characters, island and big-city indices checked
-	 * against the lists read before them): the model check skips the
-	 * grid's pass */
+	 * against the lists read before them): the builder's one model check
+	 * skips the grid's pass */
 	if (!r.rc) {
-		if (cm__map_check_model_flags(m, "CM0407", p->path, d, CM__MODEL_GRID_OK))
+		if (cm__map_builder_finish(r.b, "CM0407", p->path, d, CM__FINISH_GRID_OK, &m))
 			r.rc = CM_EINVAL;
+		r.b = NULL;
 	}
 out:
 	pack_release(p, st);
 	pack_release(p, r.gst);
 	free(r.kinds);
 	free(r.prints);
+	free(name);
+	free(image);
+	free(legend);
+	cm_map_builder_free(r.b);
 	if (r.rc)
 		cm_map_free(m);
 	else
@@ -2555,35 +2617,36 @@ int cm_pack_read_map(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 	return read_map(p, id, d, NULL, out, NULL);
 }
 
-/* Reads a list of named things (islands, big cities) with seq 0..n-1: the
- * query gives seq, name and, when title_off is not NO_TITLE, a title. */
-#define NO_TITLE ((size_t)-1)
-static void read_names(rd *r, const char *sql, const char *id, const char *what, void **arr,
-                       size_t *n, size_t es, size_t name_off, size_t title_off)
+/* Reads a list of named things (islands, big cities) with seq 0..n-1
+ * into the builder: the query gives seq, name and, for islands, a title. */
+static void read_names(rd *r, const char *sql, const char *id, const char *what, bool island)
 {
 	sqlite3_stmt *st = rd_prepare(r, sql);
-	size_t cap = 0;
+	size_t n = 0;
 	if (!st)
 		return;
 	rd_bind(st, id, -1, -1);
 	const char *where = r->where;
 	while (!r->rc && rd_step(r, st)) {
-		rd_item(r, where, what, *n);
-		char *item = rd_next(r, st, 0, arr, n, &cap, es, MAX_ITEMS);
-		if (!item)
+		rd_item(r, where, what, n);
+		if (!rd_seq(r, st, 0, n))
 			break;
 		char *name = NULL, *title = NULL;
-		bool ok = col_text(r, st, 1, "name", true, &name);
-		memcpy(item + name_off, &name, sizeof name);
-		if (ok && title_off != NO_TITLE && col_text(r, st, 2, "title", true, &title))
-			memcpy(item + title_off, &title, sizeof title);
+		if (col_text(r, st, 1, "name", true, &name) && island)
+			col_text(r, st, 2, "title", true, &title);
+		if (island ? cm_map_builder_add_island(r->b, name, title, 0, NULL)
+		           : cm_map_builder_add_bigcity(r->b, name, 0, NULL))
+			rd_nomem(r);
+		free(name);
+		free(title);
+		n++;
 	}
 	r->where = where;
 	pack_release(r->p, st);
 }
 
 /* The square at (x,y) of a row, checked to be inside the grid. */
-static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, cm_map *m, char *w, size_t wn,
+static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, const cm_map *m, char *w, size_t wn,
                              const char *where, int *px, int *py)
 {
 	long long x, y;
@@ -2599,7 +2662,7 @@ static cm_square *col_square(rd *r, sqlite3_stmt *st, int c, cm_map *m, char *w,
 	r->sq_y = (int)y;
 	*px = (int)x;
 	*py = (int)y;
-	return cm_map_at_mut(m, (int)x, (int)y);
+	return &r->sq[y * m->cols + x];
 }
 
 /* The place of the row being read: square (x,y) of map where. */
@@ -2796,7 +2859,7 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
  * seen (bit 0 the square, 1..4 its sides); the grid (r->kinds, r->prints,
  * which the model was made with) must agree. Builds the 2.0 GRID records
  * when wanted, and with r->h hashes every square. */
-static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
+static void read_grid(rd *r, const cm_map *m, const char *where, const uint8_t *seen)
 {
 	r->where = where;
 	const uint8_t *kinds = r->kinds, *pb = r->prints;
@@ -2831,7 +2894,7 @@ static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
 			}
 			continue;
 		}
-		cm_square *s = &m->squares[i];
+		cm_square *s = &r->sq[i];
 		int x = (int)(i % (size_t)m->cols), y = (int)(i / (size_t)m->cols);
 		if ((seen[i] & 1) && s->kind != kinds[i]) {
 			rd_square(r, where, x, y);
@@ -2878,7 +2941,7 @@ static void read_grid(rd *r, cm_map *m, const char *where, const uint8_t *seen)
 	r->where = where;
 }
 
-static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
+static void read_map_rows(rd *r, const cm_map *m, const char *id, const char *where)
 {
 	char w[600];
 	int x, y;
@@ -2889,12 +2952,8 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		rd_nomem(r);
 		return;
 	}
-	read_names(r, "SELECT seq, name, title FROM islands WHERE map_id = ? ORDER BY seq", id, "island",
-	           (void **)&m->islands, &m->n_islands, sizeof *m->islands, offsetof(cm_island, name),
-	           offsetof(cm_island, title));
-	read_names(r, "SELECT seq, name FROM bigcities WHERE map_id = ? ORDER BY seq", id, "big city",
-	           (void **)&m->bigcities, &m->n_bigcities, sizeof *m->bigcities,
-	           offsetof(cm_bigcity, name), NO_TITLE);
+	read_names(r, "SELECT seq, name, title FROM islands WHERE map_id = ? ORDER BY seq", id, "island", true);
+	read_names(r, "SELECT seq, name FROM bigcities WHERE map_id = ? ORDER BY seq", id, "big city", false);
 	sq = rd_prepare(r, "SELECT x, y, kind, name, arms, island, bigcity FROM squares"
 	                   " WHERE map_id = ? ORDER BY y, x");
 	mk = rd_prepare(r, "SELECT x, y, seq, text FROM square_markers WHERE map_id = ? ORDER BY y, x, seq");
@@ -2936,7 +2995,7 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 			s->island = (int)island;
 			s->bigcity = (int)bigcity;
 		}
-		if (name && cm_map_set_square_name(m, x, y, name))
+		if (name && cm_map_builder_set_square_name(r->b, x, y, name))
 			rd_nomem(r);
 		free(name);
 	}
@@ -2949,15 +3008,13 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 			rd_bad(r, "marker on a square that is not stored");
 			continue;
 		}
-		cm_square_extra *e = cm_map_extra_get(m, y * m->cols + x);
-		if (!e) {
+		size_t n_markers;
+		cm_map_square_markers(m, x, y, &n_markers);
+		char *text = NULL;
+		if (rd_seq(r, mk, 2, n_markers) && col_text(r, mk, 3, "marker", false, &text) &&
+		    cm_map_builder_add_marker(r->b, x, y, text))
 			rd_nomem(r);
-			continue;
-		}
-		char **text = rd_next(r, mk, 2, (void **)&e->markers, &e->n_markers, &e->cap_markers, sizeof *text,
-		                      MAX_ITEMS);
-		if (!text || !col_text(r, mk, 3, "marker", false, text))
-			continue;
+		free(text);
 	}
 	rd_bind(pr, id, -1, -1);
 	while (!r->rc && rd_step(r, pr)) {
@@ -2978,7 +3035,7 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 			continue;
 		char *label = NULL;
 		bool ok = col_int(r, pr, 4, "arms", 0, 255, &arms) && col_text(r, pr, 5, "label", true, &label);
-		if (label && cm_map_set_print_label(m, x, y, (cm_side)side, label))
+		if (label && cm_map_builder_set_print_label(r->b, x, y, (cm_side)side, label))
 			rd_nomem(r);
 		free(label);
 		if (ok) {
@@ -2990,16 +3047,13 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 	rd_bind(fs, id, -1, -1);
 	rd_bind(cs, id, -1, -1);
 	tile_rows ft = { fs, false, false, 0, 0, 2 }, ct = { cs, false, false, 0, 0, 2 };
-	size_t cap = 0;
 	long long prev = -1;
 	while (!r->rc && rd_step(r, pc)) {
 		long long b, px, py;
 		r->where = where;
 		if (!col_int(r, pc, 0, "big city", 0, (long long)m->n_bigcities - 1, &b))
 			break;
-		cm_bigcity *bc = &m->bigcities[b];
-		if (b != prev)
-			cap = 0;
+		const cm_bigcity *bc = &m->bigcities[b];
 		if (b < prev || (b != prev && bc->n_pieces)) {
 			rd_bad(r, "big city pieces out of order");
 			break;
@@ -3007,52 +3061,58 @@ static void read_map_rows(rd *r, cm_map *m, const char *id, const char *where)
 		prev = b;
 		snprintf(w, sizeof w, "%s, big city %lld, piece %zu", where, b, bc->n_pieces);
 		r->where = w;
-		cm_bigcity_piece *piece = rd_next(r, pc, 1, (void **)&bc->pieces, &bc->n_pieces, &cap,
-		                                  sizeof *piece, MAX_ITEMS);
-		if (!piece || !col_int(r, pc, 2, "x", -1, MAX_GRID, &px) ||
+		if (!rd_seq(r, pc, 1, bc->n_pieces) || !col_int(r, pc, 2, "x", -1, MAX_GRID, &px) ||
 		    !col_int(r, pc, 3, "y", -1, MAX_GRID, &py))
 			break;
-		piece->x = (int)px;
-		piece->y = (int)py;
-		read_tile(r, &ft, &ct, b, (long long)(bc->n_pieces - 1), &piece->tile, w);
+		cm_tile_type t;
+		memset(&t, 0, sizeof t);
+		read_tile(r, &ft, &ct, b, (long long)bc->n_pieces, &t, w);
+		if (cm_map_builder_add_piece(r->b, (size_t)b, (int)px, (int)py, &t))
+			rd_nomem(r);
+		cm_tile_type_clear(&t);
 	}
 	rd_bind(fe, id, -1, -1);
-	cap = 0;
 	while (!r->rc && rd_step(r, fe)) {
 		rd_item(r, where, "ferry", m->n_ferries);
-		cm_ferry *f = rd_next(r, fe, 0, (void **)&m->ferries, &m->n_ferries, &cap, sizeof *f,
-		                      MAX_ITEMS);
-		if (!f)
+		if (!rd_seq(r, fe, 0, m->n_ferries))
 			break;
+		cm_ferry f;
+		memset(&f, 0, sizeof f);
 		long long c[5] = { 0 };
 		int s1 = 0, s2 = 0;
-		if (col_text(r, fe, 1, "name", true, &f->name) &&
+		if (col_text(r, fe, 1, "name", true, &f.name) &&
 		    col_int(r, fe, 2, "x1", -1, MAX_GRID, &c[0]) && col_int(r, fe, 3, "y1", -1, MAX_GRID, &c[1]) &&
 		    col_name(r, fe, 4, "side", n_side, 0, 4, &s1) &&
 		    col_int(r, fe, 5, "x2", -1, MAX_GRID, &c[2]) && col_int(r, fe, 6, "y2", -1, MAX_GRID, &c[3]) &&
 		    col_name(r, fe, 7, "side", n_side, 0, 4, &s2) && col_int(r, fe, 8, "arms", 0, 255, &c[4])) {
-			f->x1 = (int)c[0];
-			f->y1 = (int)c[1];
-			f->s1 = (cm_side)s1;
-			f->x2 = (int)c[2];
-			f->y2 = (int)c[3];
-			f->s2 = (cm_side)s2;
-			f->arms = (uint8_t)c[4];
+			f.x1 = (int)c[0];
+			f.y1 = (int)c[1];
+			f.s1 = (cm_side)s1;
+			f.x2 = (int)c[2];
+			f.y2 = (int)c[3];
+			f.s2 = (cm_side)s2;
+			f.arms = (uint8_t)c[4];
 		}
+		if (cm_map_builder_add_ferry(r->b, &f))
+			rd_nomem(r);
+		free(f.name);
 	}
 	rd_bind(dk, id, -1, -1);
-	cap = 0;
 	while (!r->rc && rd_step(r, dk)) {
 		rd_item(r, where, "deck entry", m->n_deck);
-		cm_deck_entry *e = rd_next(r, dk, 0, (void **)&m->deck, &m->n_deck, &cap, sizeof *e,
-		                           MAX_ITEMS);
-		if (!e)
+		if (!rd_seq(r, dk, 0, m->n_deck))
 			break;
+		cm_deck_entry e;
+		memset(&e, 0, sizeof e);
 		long long count;
-		if (col_text(r, dk, 1, "tile set", false, &e->tileset) &&
-		    col_text(r, dk, 2, "tile", true, &e->tile) &&
+		if (col_text(r, dk, 1, "tile set", false, &e.tileset) &&
+		    col_text(r, dk, 2, "tile", true, &e.tile) &&
 		    col_int(r, dk, 3, "count", -1, MAX_COUNT, &count))
-			e->count = (int)count;
+			e.count = (int)count;
+		if (cm_map_builder_add_deck_entry(r->b, &e))
+			rd_nomem(r);
+		free(e.tileset);
+		free(e.tile);
 	}
 	/* everything before the squares is read: the hash's items 1 to 6, then
 	 * the grid, hashed square by square */

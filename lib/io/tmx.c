@@ -3,7 +3,8 @@
  * squares layer (CSV, base64, zlib, gzip, XML tiles) gives the kinds; object
  * layers give names, markers, islands, big cities and pieces (tile notation),
  * edge prints and ferries by geometry; map properties give setup, deck and
- * rules. The result is the one cm_map model, checked like a descriptor. */
+ * rules. The map is built through a builder and checked like a
+ * descriptor: the structure, then the builder's finish. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 #include "carcamap/tmx.h"
 #include "base/util_int.h"
 #include "io/xml_int.h"
+#include "model/map_builder_int.h"
+#include "model/map_int.h"
 #include "model/tilenote_int.h"
 
 #define MAX_GRID CM_GRID_MAX
@@ -22,10 +25,10 @@
 typedef struct {
 	cm_diags *d;
 	const char *file;
-	cm_map *m;
+	cm_map_builder *b;   /* the map being read */
+	const cm_map *m;     /* b's view (cm__map_builder_view), to read it back */
 	double tw, th;       /* tile size in pixels */
 	bool oom;
-	size_t cap_islands, cap_bigcities, cap_ferries;
 	long *named_by;      /* per square: id of the object that named it, 0 */
 	long *island_by;     /* per square: id of the island-squares object, 0 */
 	long *print_by;      /* per square and side: id of the print object, 0 */
@@ -33,9 +36,6 @@ typedef struct {
 	double **city_pts;   /* its outline in map pixels, x y pairs */
 	size_t *city_npts;
 	double *city_box;    /* x0 y0 x1 y1 per big city */
-	size_t *piece_cap;   /* per big city */
-	int *island_order;   /* island indices sorted by id */
-	size_t n_island_order;
 	unsigned long long work; /* point-in-polygon steps, bounded */
 } rd;
 
@@ -467,7 +467,8 @@ out:
  * tileset or unknown tile. */
 static int set_kinds(rd *r, const uint32_t *gid, const unsigned *line, tset *ts, size_t nts)
 {
-	cm_map *m = r->m;
+	const cm_map *m = r->m;
+	cm_square *grid = cm__map_builder_grid(r->b); /* a million squares: written directly */
 	int rc = 0;
 	bool *said = calloc(nts + 1, sizeof *said);
 	bool said_unknown = false;
@@ -475,7 +476,7 @@ static int set_kinds(rd *r, const uint32_t *gid, const unsigned *line, tset *ts,
 		return CM_ENOMEM;
 	for (int i = 0; i < m->cols * m->rows; i++) {
 		uint32_t g = gid[i] & 0x0FFFFFFFu; /* flip and rotation flags mean nothing here */
-		cm_square *sq = &m->squares[i];
+		cm_square *sq = &grid[i];
 		sq->line = line[i];
 		if (g == 0) {
 			sq->kind = CM_SQ_NONE;
@@ -687,7 +688,7 @@ static void nearest_side(const rd *r, double px, double py, int *ax, int *ay, cm
 
 static bool takes_tiles(const cm_map *m, int x, int y)
 {
-	const cm_square *s = cm_map_at(m, x, y);
+	const cm_square *s = cm__map_at(m, x, y);
 	return s && cm_square_kind_playable(s->kind);
 }
 
@@ -761,47 +762,26 @@ static void find_layers(rd *r, xmlNode *parent, layers *L, xmlNode **squares, si
 	for (xmlNode *o = cm_xml_elem((layer) ? (layer)->children : NULL); o; o = cm_xml_elem(o->next)) \
 		if (cm_xml_is(o, "object"))
 
-/* Island ids sorted (then by declaration order), for lookups in log time. */
-static const cm_map *sort_map;
-static int cmp_island(const void *a, const void *b)
+/* Sets square (x,y) to s; every value the reader gives is in range. */
+static void set_square(rd *r, int x, int y, const cm_square *s)
 {
-	int i = *(const int *)a, k = *(const int *)b;
-	int c = strcmp(sort_map->islands[i].name, sort_map->islands[k].name);
-	return c ? c : (i > k) - (i < k);
-}
-
-static int island_index(const rd *r, const char *id)
-{
-	const cm_map *m = r->m;
-	size_t lo = 0, hi = r->n_island_order;
-	while (id && lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(m->islands[r->island_order[mid]].name, id) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return id && lo < r->n_island_order && strcmp(m->islands[r->island_order[lo]].name, id) == 0
-	               ? r->island_order[lo]
-	               : -1;
+	if (cm_map_builder_set_square(r->b, x, y, s))
+		r->oom = true; /* unreachable: only a bug lands here */
 }
 
 static void read_islands(rd *r, xmlNode *layer)
 {
-	cm_map *m = r->m;
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		if (read_obj(r, n, "islands", &o)) {
-			if (!o.name)
+			if (!o.name) {
 				report(r, "CM0705", o.line, &o, "an island needs its id as the object name");
-			else if (!cm_grow((void **)&m->islands, &r->cap_islands, m->n_islands, sizeof *m->islands)) {
-				cm_island *is = &m->islands[m->n_islands++];
-				is->name = o.name;
-				o.name = NULL;
-				is->title = prop_str(r, n, "title");
-				is->line = o.line;
-			} else
-				r->oom = true;
+			} else {
+				char *title = prop_str(r, n, "title");
+				if (cm_map_builder_add_island(r->b, o.name, title, o.line, NULL))
+					r->oom = true;
+				free(title);
+			}
 		}
 		obj_free(&o);
 	}
@@ -809,24 +789,13 @@ static void read_islands(rd *r, xmlNode *layer)
 
 static void read_island_squares(rd *r, xmlNode *layer)
 {
-	cm_map *m = r->m;
-	if (m->n_islands) {
-		if (!(r->island_order = malloc(m->n_islands * sizeof *r->island_order))) {
-			r->oom = true;
-			return;
-		}
-		for (size_t i = 0; i < m->n_islands; i++)
-			r->island_order[i] = (int)i;
-		sort_map = m;
-		qsort(r->island_order, m->n_islands, sizeof *r->island_order, cmp_island);
-		r->n_island_order = m->n_islands;
-	}
+	const cm_map *m = r->m;
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		int x, y;
 		if (read_obj(r, n, "island-squares", &o) && obj_square(r, &o, &x, &y)) {
-			cm_square *s = cm_map_at_mut(m, x, y);
-			int k = island_index(r, o.name);
+			cm_square s = *cm_map_builder_square(r->b, x, y);
+			int k = o.name ? cm_map_builder_island_find(r->b, o.name) : -1;
 			if (r->island_by[y * m->cols + x])
 				report(r, "CM0705", o.line, &o, "square (%d,%d) is already given an island by object %ld", x, y,
 				       r->island_by[y * m->cols + x]);
@@ -835,9 +804,10 @@ static void read_island_squares(rd *r, xmlNode *layer)
 				       "square (%d,%d): the object name must be the id of an island of layer 'islands'", x, y);
 			else {
 				r->island_by[y * m->cols + x] = o.id ? o.id : -1;
-				s->island = k;
-				s->arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
-				s->line = o.line;
+				s.island = k;
+				s.arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
+				s.line = o.line;
+				set_square(r, x, y, &s);
 			}
 		}
 		obj_free(&o);
@@ -846,7 +816,7 @@ static void read_island_squares(rd *r, xmlNode *layer)
 
 static void read_names(rd *r, xmlNode *layer)
 {
-	cm_map *m = r->m;
+	const cm_map *m = r->m;
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		int x, y;
@@ -862,17 +832,18 @@ static void read_names(rd *r, xmlNode *layer)
 				}
 			if (!text && o.name)
 				text = sdup(r, o.name);
-			cm_square *s = cm_map_at_mut(m, x, y);
+			cm_square s = *cm_map_builder_square(r->b, x, y);
 			if (!text)
 				report(r, "CM0705", o.line, &o, "square (%d,%d): a name object needs a text", x, y);
 			else if (cm_map_square_name(m, x, y))
 				report(r, "CM0202", o.line, &o, "square (%d,%d) is already named \"%s\" by object %ld", x, y,
 				       cm_map_square_name(m, x, y), r->named_by[y * m->cols + x]);
 			else {
-				if (cm_map_set_square_name(m, x, y, text))
+				if (cm_map_builder_set_square_name(r->b, x, y, text))
 					r->oom = true;
 				r->named_by[y * m->cols + x] = o.id;
-				s->line = o.line;
+				s.line = o.line;
+				set_square(r, x, y, &s);
 			}
 			free(text);
 		}
@@ -882,14 +853,13 @@ static void read_names(rd *r, xmlNode *layer)
 
 static void read_markers(rd *r, xmlNode *layer)
 {
-	cm_map *m = r->m;
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		int x, y;
 		if (read_obj(r, n, "markers", &o) && obj_square(r, &o, &x, &y)) {
 			if (!o.name)
 				report(r, "CM0705", o.line, &o, "square (%d,%d): a marker needs its text as the object name", x, y);
-			else if (cm_map_add_square_marker(m, x, y, o.name))
+			else if (cm_map_builder_add_marker(r->b, x, y, o.name))
 				r->oom = true;
 		}
 		obj_free(&o);
@@ -910,7 +880,6 @@ static bool inside(const double *p, size_t n, double px, double py)
 
 static void read_bigcities(rd *r, xmlNode *layer)
 {
-	cm_map *m = r->m;
 	size_t count = 0;
 	FOR_OBJECTS (layer, n)
 		count++;
@@ -918,8 +887,7 @@ static void read_bigcities(rd *r, xmlNode *layer)
 	r->city_pts = calloc(count + 1, sizeof *r->city_pts);
 	r->city_npts = calloc(count + 1, sizeof *r->city_npts);
 	r->city_box = calloc(4 * (count + 1), sizeof *r->city_box);
-	r->piece_cap = calloc(count + 1, sizeof *r->piece_cap);
-	if (!r->cities || !r->city_pts || !r->city_npts || !r->city_box || !r->piece_cap) {
+	if (!r->cities || !r->city_pts || !r->city_npts || !r->city_box) {
 		r->oom = true;
 		return;
 	}
@@ -950,17 +918,12 @@ static void read_bigcities(rd *r, xmlNode *layer)
 			obj_free(&o);
 			continue;
 		}
-		if (cm_grow((void **)&m->bigcities, &r->cap_bigcities, m->n_bigcities, sizeof *m->bigcities)) {
+		size_t i;
+		if (cm_map_builder_add_bigcity(r->b, o.name, o.line, &i)) {
 			r->oom = true;
 			obj_free(&o);
 			continue;
 		}
-		size_t i = m->n_bigcities++;
-		cm_bigcity *b = &m->bigcities[i];
-		memset(b, 0, sizeof *b);
-		b->name = o.name;
-		o.name = NULL;
-		b->line = o.line;
 		r->cities[i] = n;
 		r->city_pts[i] = o.pts;
 		r->city_npts[i] = o.npts;
@@ -980,7 +943,7 @@ static void read_bigcities(rd *r, xmlNode *layer)
 
 static void read_pieces(rd *r, xmlNode *layer)
 {
-	cm_map *m = r->m;
+	const cm_map *m = r->m;
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		int x, y;
@@ -1025,21 +988,16 @@ static void read_pieces(rd *r, xmlNode *layer)
 				       x, y, err);
 				cm_diags_set_square(r->d, x, y);
 			} else {
-				cm_bigcity *b = &m->bigcities[city];
-				if (cm_grow((void **)&b->pieces, &r->piece_cap[city], b->n_pieces, sizeof *b->pieces)) {
+				t.line = o.line;
+				for (size_t k = 0; k < t.n_features; k++)
+					t.features[k].line = o.line;
+				if (cm_map_builder_add_piece(r->b, city, x, y, &t))
 					r->oom = true;
-					cm_tile_type_clear(&t);
-				} else {
-					cm_bigcity_piece *v = b->pieces;
-					t.line = o.line;
-					for (size_t k = 0; k < t.n_features; k++)
-						t.features[k].line = o.line;
-					v[b->n_pieces].x = x;
-					v[b->n_pieces].y = y;
-					v[b->n_pieces++].tile = t;
-					cm_square *s = cm_map_at_mut(m, x, y);
-					if (s->bigcity < 0)
-						s->bigcity = (int)city;
+				cm_tile_type_clear(&t);
+				cm_square s = *cm_map_builder_square(r->b, x, y);
+				if (s.bigcity < 0) {
+					s.bigcity = (int)city;
+					set_square(r, x, y, &s);
 				}
 			}
 		}
@@ -1061,7 +1019,7 @@ static bool line_end(const obj *o, int which, double *px, double *py)
 
 static void read_prints(rd *r, xmlNode *layer, cm_print_kind kind, const char *lname)
 {
-	cm_map *m = r->m;
+	const cm_map *m = r->m;
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		if (!read_obj(r, n, lname, &o)) {
@@ -1088,17 +1046,18 @@ static void read_prints(rd *r, xmlNode *layer, cm_print_kind kind, const char *l
 		int x = t1 ? x1 : x2, y = t1 ? y1 : y2;
 		cm_side s = t1 ? s1 : s2;
 		long *by_id = &r->print_by[4 * (y * m->cols + x) + s];
-		cm_edge_print *p = &cm_map_at_mut(m, x, y)->print[s];
 		if (*by_id) {
 			report(r, "CM0202", o.line, &o, "side %s of square (%d,%d) already has a print (object %ld)",
 			       cm_side_name(s), x, y, *by_id);
 			cm_diags_set_square(r->d, x, y);
 		} else {
 			*by_id = o.id ? o.id : -1;
-			p->kind = (uint8_t)kind;
-			if ((o.name && cm_map_set_print_label(m, x, y, s, o.name)) || cm_map_set_print_line(m, x, y, s, o.line))
+			if ((o.name && cm_map_builder_set_print_label(r->b, x, y, s, o.name)) ||
+			    cm_map_builder_set_print_line(r->b, x, y, s, o.line))
 				r->oom = true;
-			p->arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
+			int arms = (int)prop_int(r, n, "arms", 0, 255, 0, &o);
+			if (cm_map_builder_set_print(r->b, x, y, s, kind, arms))
+				r->oom = true; /* in range: cannot fail */
 		}
 		obj_free(&o);
 	}
@@ -1111,7 +1070,7 @@ static void ferry_end(const rd *r, double px, double py, int *x, int *y, cm_side
 	int ax, ay, bx, by;
 	cm_side sa, sb;
 	nearest_side(r, px, py, &ax, &ay, &sa, &bx, &by, &sb);
-	const cm_square *a = cm_map_at(r->m, ax, ay), *b = cm_map_at(r->m, bx, by);
+	const cm_square *a = cm__map_at(r->m, ax, ay), *b = cm__map_at(r->m, bx, by);
 	bool ra = a && a->print[sa].kind == CM_PRINT_ROAD, rb = b && b->print[sb].kind == CM_PRINT_ROAD;
 	bool use_a = ra || (!rb && takes_tiles(r->m, ax, ay));
 	*x = use_a ? ax : bx;
@@ -1121,7 +1080,6 @@ static void ferry_end(const rd *r, double px, double py, int *x, int *y, cm_side
 
 static void read_ferries(rd *r, xmlNode *layer)
 {
-	cm_map *m = r->m;
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		if (!read_obj(r, n, "ferries", &o)) {
@@ -1134,19 +1092,15 @@ static void read_ferries(rd *r, xmlNode *layer)
 			obj_free(&o);
 			continue;
 		}
-		if (cm_grow((void **)&m->ferries, &r->cap_ferries, m->n_ferries, sizeof *m->ferries)) {
+		cm_ferry f;
+		memset(&f, 0, sizeof f);
+		ferry_end(r, ax, ay, &f.x1, &f.y1, &f.s1);
+		ferry_end(r, bx, by, &f.x2, &f.y2, &f.s2);
+		f.name = o.name;
+		f.arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
+		f.line = o.line;
+		if (cm_map_builder_add_ferry(r->b, &f))
 			r->oom = true;
-			obj_free(&o);
-			continue;
-		}
-		cm_ferry *f = &m->ferries[m->n_ferries++];
-		memset(f, 0, sizeof *f);
-		ferry_end(r, ax, ay, &f->x1, &f->y1, &f->s1);
-		ferry_end(r, bx, by, &f->x2, &f->y2, &f->s2);
-		f->name = o.name;
-		o.name = NULL;
-		f->arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
-		f->line = o.line;
 		obj_free(&o);
 	}
 }
@@ -1161,13 +1115,11 @@ static bool id_ok(const char *s)
 /* "SET; SET TILE COUNT; …" */
 static void read_deck(rd *r, xmlNode *root)
 {
-	cm_map *m = r->m;
 	xmlNode *p = property(root, "deck");
 	char *v = prop_value(r, p);
 	if (!v)
 		return;
 	unsigned line = cm_xml_line(p);
-	size_t cap = 0;
 	char *save = NULL;
 	for (char *e = strtok_r(v, ";\n", &save); e; e = strtok_r(NULL, ";\n", &save)) {
 		char *tok[4] = { 0 };
@@ -1187,72 +1139,88 @@ static void read_deck(rd *r, xmlNode *root)
 			       tok[0] ? tok[0] : "", nt > 1 ? " " : "", nt > 1 ? tok[1] : "");
 			continue;
 		}
-		if (cm_grow((void **)&m->deck, &cap, m->n_deck, sizeof *m->deck)) {
+		cm_deck_entry d = { tok[0], nt == 3 ? tok[1] : NULL, (int)count, line };
+		if (cm_map_builder_add_deck_entry(r->b, &d)) {
 			r->oom = true;
 			break;
 		}
-		cm_deck_entry *d = &m->deck[m->n_deck++];
-		memset(d, 0, sizeof *d);
-		d->tileset = sdup(r, tok[0]);
-		d->tile = nt == 3 ? sdup(r, tok[1]) : NULL;
-		d->count = (int)count;
-		d->line = line;
 	}
 	free(v);
 }
 
-static void read_map_properties(rd *r, xmlNode *root)
+/* The <about> fields ("about.title" …: the descriptor's <about>), the setup. */
+static void read_about_setup(rd *r, xmlNode *root, unsigned line)
 {
-	cm_map *m = r->m;
-	unsigned line = cm_xml_line(root);
-	m->id = prop_str(r, root, "id");
-	m->name = prop_str(r, root, "name");
-	if (!m->id || !id_ok(m->id))
-		report(r, "CM0705", line, NULL,
-		       "map property 'id' is %s: in Tiled, Map > Map Properties, add a string property id such as "
-		       "\"my-map\" ([a-z0-9-])",
-		       m->id ? "not a map id" : "missing");
-	if (!m->name)
-		report(r, "CM0705", line, NULL,
-		       "map property 'name' is missing: in Tiled, Map > Map Properties, add a string property name");
-	for (int i = 0; i < CM_ABOUT_FIELDS; i++) { /* "about.title" …: the descriptor's <about> */
+	const cm_map *m = r->m;
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "about.%s", cm_about_name(i));
-		*cm_about_field(&m->about, i) = prop_str(r, root, name);
+		char *v = prop_str(r, root, name);
+		if (cm_map_builder_set_about(r->b, i, v))
+			r->oom = true;
+		free(v);
 	}
 	int starts = 0;
 	for (int i = 0; i < m->cols * m->rows; i++)
 		starts += m->squares[i].kind == CM_SQ_START;
 	xmlNode *sp = property(root, "setup.starts");
-	m->setup.line = sp ? cm_xml_line(sp) : line;
-	m->setup.starts_used = (int)prop_int(r, root, "setup.starts", 0, 1000000, starts ? starts : 1, NULL);
-	m->setup.tiles_min = (int)prop_int(r, root, "setup.tiles_min", 0, 1000000, 0, NULL);
-	m->setup.tiles_max = (int)prop_int(r, root, "setup.tiles_max", 0, 1000000, 0, NULL);
-	m->setup.followers = (int)prop_int(r, root, "setup.followers", 0, 1000000, 9, NULL);
-	read_deck(r, root);
+	cm_setup su;
+	su.line = sp ? cm_xml_line(sp) : line;
+	su.starts_used = (int)prop_int(r, root, "setup.starts", 0, 1000000, starts ? starts : 1, NULL);
+	su.tiles_min = (int)prop_int(r, root, "setup.tiles_min", 0, 1000000, 0, NULL);
+	su.tiles_max = (int)prop_int(r, root, "setup.tiles_max", 0, 1000000, 0, NULL);
+	su.followers = (int)prop_int(r, root, "setup.followers", 0, 1000000, 9, NULL);
+	cm_map_builder_set_setup(r->b, &su);
+}
+
+/* The rules properties ("rules.edition" …). */
+static void read_rules(rd *r, xmlNode *root)
+{
 	cm_edition ed = CM_EDITION_C2;
 	xmlNode *ep = property(root, "rules.edition");
 	char *e = prop_value(r, ep);
 	if (e && cm_edition_parse(e, &ed) != 0)
 		report(r, "CM0705", cm_xml_line(ep), NULL, "map property 'rules.edition' is \"%s\", not C1, C2 or C3", e);
 	free(e);
-	cm_rules *ru = &m->rules;
-	cm_rules_default(ru, ed);
-	ru->tiny_city = prop_bool(r, root, "rules.tiny_city", ru->tiny_city);
+	cm_rules ru;
+	cm_rules_default(&ru, ed);
+	ru.tiny_city = prop_bool(r, root, "rules.tiny_city", ru.tiny_city);
 	xmlNode *fp = property(root, "rules.farmers");
 	char *f = prop_value(r, fp);
 	if (f && strcmp(f, "C1") == 0)
-		ru->farmers = CM_FARMERS_C1;
+		ru.farmers = CM_FARMERS_C1;
 	else if (f && strcmp(f, "C2") == 0)
-		ru->farmers = CM_FARMERS_C2;
+		ru.farmers = CM_FARMERS_C2;
 	else if (f)
 		report(r, "CM0705", cm_xml_line(fp), NULL, "map property 'rules.farmers' is \"%s\", not C1 or C2", f);
 	free(f);
-	ru->farmers_bigcity = prop_bool(r, root, "rules.farmers_bigcity", ru->farmers_bigcity);
-	ru->town_extra_turn = prop_bool(r, root, "rules.town_extra_turn", ru->town_extra_turn);
-	ru->town_cost = prop_bool(r, root, "rules.town_cost", ru->town_cost);
-	ru->town_road_bonus = prop_bool(r, root, "rules.town_road_bonus", ru->town_road_bonus);
-	ru->abbey_edge = prop_bool(r, root, "rules.abbey_edge", ru->abbey_edge);
+	ru.farmers_bigcity = prop_bool(r, root, "rules.farmers_bigcity", ru.farmers_bigcity);
+	ru.town_extra_turn = prop_bool(r, root, "rules.town_extra_turn", ru.town_extra_turn);
+	ru.town_cost = prop_bool(r, root, "rules.town_cost", ru.town_cost);
+	ru.town_road_bonus = prop_bool(r, root, "rules.town_road_bonus", ru.town_road_bonus);
+	ru.abbey_edge = prop_bool(r, root, "rules.abbey_edge", ru.abbey_edge);
+	cm_map_builder_set_rules(r->b, &ru);
+}
+
+static void read_map_properties(rd *r, xmlNode *root)
+{
+	unsigned line = cm_xml_line(root);
+	char *id = prop_str(r, root, "id"), *name = prop_str(r, root, "name");
+	if (cm_map_builder_set_id(r->b, id) || cm_map_builder_set_name(r->b, name))
+		r->oom = true;
+	if (!id || !id_ok(id))
+		report(r, "CM0705", line, NULL,
+		       "map property 'id' is %s: in Tiled, Map > Map Properties, add a string property id such as "
+		       "\"my-map\" ([a-z0-9-])",
+		       id ? "not a map id" : "missing");
+	if (!name)
+		report(r, "CM0705", line, NULL,
+		       "map property 'name' is missing: in Tiled, Map > Map Properties, add a string property name");
+	free(id);
+	free(name);
+	read_about_setup(r, root, line);
+	read_deck(r, root);
+	read_rules(r, root);
 }
 
 /* ---- the whole map ---- */
@@ -1267,7 +1235,7 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 	size_t nts = 0;
 	uint32_t *gid = NULL;
 	unsigned *glines = NULL;
-	cm_map *m = NULL;
+	const cm_map *m = NULL;
 	int rc = 0;
 	if (!cm_xml_is(root, "map")) {
 		report(&r, "CM0701", line, NULL, "not a Tiled map (the root element is not <map>)");
@@ -1358,11 +1326,10 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 		rc = CM_EINVAL;
 		goto out;
 	}
-	if ((rc = cm_map_new((int)cols, (int)rows, &m)))
+	if ((rc = cm_map_builder_new((int)cols, (int)rows, &r.b)))
 		goto out;
-	r.m = m;
-	m->line = line;
-	if (file && !(m->file = cm_strdup(file))) {
+	m = r.m = cm__map_builder_view(r.b);
+	if (cm_map_builder_set_line(r.b, line) || cm_map_builder_set_file(r.b, file)) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
@@ -1395,12 +1362,13 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 		rc = CM_ENOMEM;
 		goto out;
 	}
-	cm_map_default_prints(m);
+	cm_map_builder_default_prints(r.b);
 	/* the checks a descriptor gets: the structure (with the TMX lines),
-	 * then, on a sound structure, the model's limits (texts, counts, ids) */
+	 * then, on a sound structure, the model's limits (texts, counts, ids:
+	 * the builder's finish) */
 	if (cm_diags_errors(d) == errors)
 		cm_map_check(m, NULL, 0, d);
-	if (cm_diags_errors(d) > errors || cm_map_check_model(m, "CM0219", file, d))
+	if (cm_diags_errors(d) > errors)
 		rc = CM_EINVAL;
 out:
 	if (r.oom && !rc)
@@ -1419,14 +1387,11 @@ out:
 	free(r.city_pts);
 	free(r.city_npts);
 	free(r.city_box);
-	free(r.piece_cap);
-	free(r.island_order);
 	if (rc) {
-		cm_map_free(m);
+		cm_map_builder_free(r.b);
 		return rc;
 	}
-	*out = m;
-	return 0;
+	return cm_map_builder_finish(r.b, "CM0219", file, d, out);
 }
 
 int cm_tmx_load_memory(const char *buf, size_t len, const char *file, cm_diags *d, cm_map **out)

@@ -16,6 +16,7 @@
 #include "base/util_int.h"
 #include "io/pack_int.h"
 #include "io/xml_int.h"
+#include "model/map_struct_int.h"
 
 void cm_workspace_set_printing(cm_workspace *w, int printing)
 {

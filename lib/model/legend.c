@@ -72,7 +72,7 @@ static int has_marker(const cm_square_extra *e, const char *marker)
 const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, int x, int y)
 {
 	static const cm_square none_sq = { .kind = CM_SQ_NONE, .island = -1, .bigcity = -1 };
-	const cm_square *s = cm_map_at(m, x, y);
+	const cm_square *s = cm__map_at(m, x, y);
 	const cm_square_extra *e = s ? cm_map_extra_find(m, y * m->cols + x) : NULL;
 	if (!s)
 		s = &none_sq;

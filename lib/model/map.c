@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* map.c: the map model (carcamap/map.h): construction and release, names
- * of kinds, derived edge prints and model equality (rule options and
- * their defaults: rules.c). Its one
- * checker is map_check.c, combining two halves map_combine.c; the XML
+/* map.c: the map model (carcamap/map.h): the accessors of an immutable
+ * map, its release, the cache of its content hash, names of kinds and
+ * model equality (rule options and their defaults: rules.c). Maps are
+ * made by map_builder.c, checked by model_check.c (the model) and
+ * map_check.c (the game structure), combined by map_combine.c; the XML
  * reader and writer are io/map_xml.c. */
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ const char *cm_about_name(int i)
 	return i >= 0 && i < CM_ABOUT_FIELDS ? about_names[i] : NULL;
 }
 
-char **cm_about_field(cm_about *a, int i)
+char **cm__about_field(cm_about *a, int i)
 {
 	char **f[CM_ABOUT_FIELDS] = { &a->title, &a->author, &a->licence, &a->version, &a->description,
 	                              &a->homepage };
@@ -74,7 +75,7 @@ char **cm_about_field(cm_about *a, int i)
 
 const char *cm_about_get(const cm_about *a, int i)
 {
-	char **f = cm_about_field((cm_about *)a, i);
+	char **f = cm__about_field((cm_about *)a, i);
 	return f ? *f : NULL;
 }
 
@@ -98,83 +99,6 @@ int cm_about_find(const char *name)
  * square needs (map_extra.c keeps the rest). */
 _Static_assert(sizeof(cm_square) <= CM_SQUARE_MAX_BYTES, "cm_square is larger than CM_SQUARE_MAX_BYTES");
 
-int cm_map_new(int cols, int rows, cm_map **out)
-{
-	return cm__map_new_grid(cols, rows, NULL, NULL, out);
-}
-
-int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *row_lines, cm_map **out)
-{
-	return cm__map_new_grid_prints(cols, rows, kinds, NULL, row_lines, out);
-}
-
-/* A map of cols x rows squares, zeroed or (zero false) not yet written. */
-static int new_grid_alloc(int cols, int rows, bool zero, cm_map **out)
-{
-	*out = NULL;
-	if (cols <= 0 || rows <= 0 || cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID)
-		return CM_EINVAL;
-	cm_map *m = calloc(1, sizeof *m);
-	if (!m)
-		return CM_ENOMEM;
-	m->squares = (zero ? cm_calloc_big : cm_malloc_big)((size_t)cols * (size_t)rows, sizeof *m->squares);
-	if (!m->squares) {
-		free(m);
-		return CM_ENOMEM;
-	}
-	m->cols = cols;
-	m->rows = rows;
-	m->setup.followers = 9;
-	m->seam = -1;
-	cm_rules_default(&m->rules, CM_EDITION_C2);
-	*out = m;
-	return 0;
-}
-
-int cm__map_new_grid_rows(int cols, int rows, cm_map **out)
-{
-	return new_grid_alloc(cols, rows, true, out);
-}
-
-int cm__map_new_grid_unset(int cols, int rows, cm_map **out)
-{
-	return new_grid_alloc(cols, rows, false, out);
-}
-
-int cm__map_new_grid_prints(int cols, int rows, const uint8_t *kinds, const uint8_t *prints,
-                            const unsigned *row_lines, cm_map **out)
-{
-	/* every square written below, before anything can fail */
-	int rc = cm__map_new_grid_unset(cols, rows, out);
-	if (rc)
-		return rc;
-	cm_square *sq = (*out)->squares;
-	for (int y = 0, i = 0; y < rows; y++) {
-		/* whole squares, the common ones without a branch; the prints in
-		 * the same pass: a million squares are written once */
-		cm_square t = cm__square_blank(0, row_lines ? row_lines[y] : 0);
-		for (int x = 0; x < cols; x++)
-			sq[i + x] = t;
-		if (kinds) /* on the same row, still in the cache */
-			for (int x = 0; x < cols; x++)
-				sq[i + x].kind = kinds[i + x];
-		i += cols;
-		if (prints)
-			for (int x = 0, k = i - cols; x < cols; x++, k++) {
-				uint64_t none;
-				if (x + 8 <= cols && (memcpy(&none, prints + k, 8), none == 0)) {
-					x += 7; /* eight squares without a print */
-					k += 7;
-					continue;
-				}
-				if (prints[k])
-					for (int e = 0; e < 4; e++)
-						sq[k].print[e].kind = (uint8_t)(prints[k] >> (2 * e) & 3);
-			}
-	}
-	return 0;
-}
-
 void cm_map_free(cm_map *m)
 {
 	if (!m)
@@ -196,19 +120,92 @@ void cm_map_free(cm_map *m)
 		free(m->islands[i].title);
 	}
 	free(m->islands);
+	cm_index_free(&m->island_ix);
 	for (size_t i = 0; i < m->n_deck; i++) {
 		free(m->deck[i].tileset);
 		free(m->deck[i].tile);
 	}
 	free(m->deck);
 	for (int i = 0; i < CM_ABOUT_FIELDS; i++)
-		free(*cm_about_field(&m->about, i));
+		free(*cm__about_field(&m->about, i));
 	free(m->id);
 	free(m->name);
 	free(m->image);
 	free(m->legend);
 	free(m->file);
 	free(m);
+}
+
+/* ---- reading a map ---- */
+
+const char *cm_map_id(const cm_map *m) { return m->id; }
+const char *cm_map_name(const cm_map *m) { return m->name; }
+int cm_map_cols(const cm_map *m) { return m->cols; }
+int cm_map_rows(const cm_map *m) { return m->rows; }
+const cm_square *cm_map_at(const cm_map *m, int x, int y) { return cm__map_at(m, x, y); }
+const cm_square *cm_map_squares(const cm_map *m) { return m->squares; }
+size_t cm_map_bigcity_count(const cm_map *m) { return m->n_bigcities; }
+size_t cm_map_ferry_count(const cm_map *m) { return m->n_ferries; }
+size_t cm_map_island_count(const cm_map *m) { return m->n_islands; }
+size_t cm_map_deck_count(const cm_map *m) { return m->n_deck; }
+const cm_setup *cm_map_setup(const cm_map *m) { return &m->setup; }
+const cm_rules *cm_map_rules(const cm_map *m) { return &m->rules; }
+const cm_about *cm_map_about(const cm_map *m) { return &m->about; }
+const char *cm_map_image(const cm_map *m) { return m->image; }
+const char *cm_map_legend(const cm_map *m) { return m->legend; }
+const char *cm_map_file(const cm_map *m) { return m->file; }
+unsigned cm_map_line(const cm_map *m) { return m->line; }
+int cm_map_seam(const cm_map *m) { return m->seam; }
+bool cm_map_partial(const cm_map *m) { return m->partial; }
+
+const cm_bigcity *cm_map_bigcity(const cm_map *m, size_t i)
+{
+	return i < m->n_bigcities ? &m->bigcities[i] : NULL;
+}
+
+const cm_ferry *cm_map_ferry(const cm_map *m, size_t i)
+{
+	return i < m->n_ferries ? &m->ferries[i] : NULL;
+}
+
+const cm_island *cm_map_island(const cm_map *m, size_t i)
+{
+	return i < m->n_islands ? &m->islands[i] : NULL;
+}
+
+const cm_deck_entry *cm_map_deck_entry(const cm_map *m, size_t i)
+{
+	return i < m->n_deck ? &m->deck[i] : NULL;
+}
+
+const cm_edition *cm_map_printings(const cm_map *m, size_t *n)
+{
+	*n = m->n_printings;
+	return m->n_printings ? m->printings : NULL;
+}
+
+/* ---- the content hash's cache (map_struct_int.h) ---- */
+
+bool cm__map_hash_mid_get(const cm_map *m, cm__hash_mid *out)
+{
+	if (atomic_load_explicit(&m->hash_state, memory_order_acquire) != 2)
+		return false;
+	*out = m->hash_mid;
+	return true;
+}
+
+void cm__map_hash_mid_put(const cm_map *m, const cm__hash_mid *mid)
+{
+	/* the cache is no part of the map's value: written through a cast,
+	 * once, by the one thread that moves the state from 0 to 1 (every map
+	 * is allocated writable by the builder) */
+	cm_map *w = (cm_map *)m;
+	int empty = 0;
+	if (!atomic_compare_exchange_strong_explicit(&w->hash_state, &empty, 1, memory_order_acq_rel,
+	                                             memory_order_relaxed))
+		return;
+	w->hash_mid = *mid;
+	atomic_store_explicit(&w->hash_state, 2, memory_order_release);
 }
 
 /* ---- geometry shared by the reader, the checks and the writer ---- */
@@ -218,31 +215,8 @@ const int cm_map_side_dy[4] = { -1, 0, 1, 0 };
 
 bool cm_map_faces_land(const cm_map *m, int x, int y, int s)
 {
-	const cm_square *n = cm_map_at(m, x + cm_map_side_dx[s], y + cm_map_side_dy[s]);
+	const cm_square *n = cm__map_at(m, x + cm_map_side_dx[s], y + cm_map_side_dy[s]);
 	return n && (cm_square_kind_playable(n->kind) || n->kind == CM_SQ_BIGCITY);
-}
-
-void cm_map_default_prints(cm_map *m)
-{
-	/* cm_map_faces_land and cm_square_kind_playable as tables over any
-	 * byte, the neighbours by index: every square of the grid comes here */
-	static const uint8_t land[256] = {
-		[CM_SQ_LAND] = 1, [CM_SQ_START] = 1, [CM_SQ_TOWN] = 1, [CM_SQ_ISLAND] = 1, [CM_SQ_BIGCITY] = 1,
-	};
-	int C = m->cols, R = m->rows;
-	cm_square *g = m->squares;
-	for (int y = 0; y < R; y++)
-		for (int x = 0; x < C; x++) {
-			int i = y * C + x;
-			cm_square *sq = &g[i];
-			if (!cm_square_kind_playable(sq->kind))
-				continue;
-			const bool faces[4] = { y > 0 && land[g[i - C].kind], x + 1 < C && land[g[i + 1].kind],
-				                y + 1 < R && land[g[i + C].kind], x > 0 && land[g[i - 1].kind] };
-			for (int s = 0; s < MAX_SIDE; s++)
-				if (sq->print[s].kind == CM_PRINT_NONE && !faces[s])
-					sq->print[s].kind = CM_PRINT_NEUTRAL;
-		}
 }
 
 /* ---- equality ---- */

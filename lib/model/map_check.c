@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* map_check.c: the one checker of the in-memory map model: the structural
- * checks CM02xx (squares, prints, islands, ferries, big cities, setup,
- * names, deck) every reader and writer runs, and the deck's references
- * to tile sets. Rules: schemas/map.md. */
+/* map_check.c: the game structure of a map: the checks CM02xx (squares,
+ * prints, islands, ferries, big cities, setup, names, deck) the readers
+ * run on what they build (with the default prints, on the same pass) and
+ * `check` runs on any map, and the deck's references to tile sets. The
+ * model's own invariants are model_check.c's. Rules: schemas/map.md. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -259,7 +260,7 @@ static void check_bigcities(const cm_map *m, cm_diags *d, const cm_bigcity_piece
 			const cm_bigcity_piece *a = &bc->pieces[k];
 			for (int s = CM_E; s <= CM_S; s++) { /* each shared side once */
 				int nx = a->x + cm_map_side_dx[s], ny = a->y + cm_map_side_dy[s];
-				if (!cm_map_at(m, a->x, a->y) || !cm_map_at(m, nx, ny))
+				if (!cm__map_at(m, a->x, a->y) || !cm__map_at(m, nx, ny))
 					continue;
 				const cm_bigcity_piece *b = at[ny * m->cols + nx];
 				if (!b || at[a->y * m->cols + a->x] != a)
@@ -498,12 +499,12 @@ static const uint8_t faces_land_kind[256] = {
 	[CM_SQ_LAND] = 1, [CM_SQ_START] = 1, [CM_SQ_TOWN] = 1, [CM_SQ_ISLAND] = 1, [CM_SQ_BIGCITY] = 1,
 };
 
-/* Square (x,y) on the one pass every square takes: with mw (the reader's
- * own map), its default prints first (cm_map_default_prints: neutral on
+/* Square (x,y) on the one pass every square takes: with mw (the grid of a
+ * builder's map), its default prints first (as cm_map_builder_default_prints: neutral on
  * the sides that face no land); then whether it passes check_squares
  * without a word, on masks of its sides, so that only a square failing
  * it is checked again, the long way, for its diagnostics. */
-static bool square_quiet(const cm_map *m, cm_map *mw, int x, int y, const uint8_t *quiet)
+static bool square_quiet(const cm_map *m, cm_square *mw, int x, int y, const uint8_t *quiet)
 {
 	static const uint8_t playable[256] = {
 		[CM_SQ_LAND] = 1, [CM_SQ_START] = 1, [CM_SQ_TOWN] = 1, [CM_SQ_ISLAND] = 1,
@@ -524,7 +525,7 @@ static bool square_quiet(const cm_map *m, cm_map *mw, int x, int y, const uint8_
 		unsigned fix = mw ? none & ~land : 0;
 		for (int s = 0; fix; s++, fix >>= 1)
 			if (fix & 1) {
-				mw->squares[i].print[s].kind = CM_PRINT_NEUTRAL;
+				mw[i].print[s].kind = CM_PRINT_NEUTRAL;
 				none &= ~(1u << s);
 			}
 		unsigned arms_neutral = (unsigned)(p[0].kind == CM_PRINT_NEUTRAL && p[0].arms) |
@@ -576,7 +577,7 @@ typedef struct {
 
 /* Squares and their edge prints and islands (CM0203, CM0205); counts into
  * *n on the same pass (a million squares are read once, not once per check). */
-static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, square_counts *n, cm_map *mw,
+static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, square_counts *n, cm_square *mw,
                           bool *grid_ok)
 {
 	bool in_range = true;
@@ -651,7 +652,7 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 					if (mw) {
 						for (int s = 0; s < MAX_SIDE; s++)
 							if (!((land >> s) & 1))
-								mw->squares[y * C + x].print[s].kind = CM_PRINT_NEUTRAL;
+								mw[y * C + x].print[s].kind = CM_PRINT_NEUTRAL;
 						continue;
 					}
 				}
@@ -729,7 +730,7 @@ static void check_ferries(const cm_map *m, cm_diags *d, const bool *has_square)
 		/* the where strings only for a diagnostic (WF) */
 #define WF where_fmt(w, m, "ferry %zu", i)
 		for (int e = 0; e < 2; e++) {
-			const cm_square *sq = cm_map_at(m, ex[e], ey[e]);
+			const cm_square *sq = cm__map_at(m, ex[e], ey[e]);
 			if (!sq) {
 				chk_at(m, d, "CM0201", f->line, ex[e] < 0 || ex[e] >= m->cols ? (e ? "x2" : "x1") : (e ? "y2" : "y1"), WF, "ferry end (%d,%d) is outside the %dx%d grid", ex[e], ey[e],
 				    m->cols, m->rows);
@@ -762,7 +763,7 @@ out:
 	free(reached);
 }
 
-static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_map *mw, bool *grid_ok)
+static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_square *mw, bool *grid_ok)
 {
 	char w[WHERE_MAX];
 	square_counts sc = { 0, 0, m->n_islands ? calloc(m->n_islands, sizeof *sc.has_square) : NULL };
@@ -784,7 +785,7 @@ static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_map
 		const char *name = bc->name ? bc->name : "?";
 		for (size_t k = 0; k < bc->n_pieces; k++) {
 			const cm_bigcity_piece *pc = &bc->pieces[k];
-			const cm_square *sq = cm_map_at(m, pc->x, pc->y);
+			const cm_square *sq = cm__map_at(m, pc->x, pc->y);
 			unsigned line = pc->tile.line ? pc->tile.line : bc->line;
 			/* the where string only for a diagnostic (thousands of pieces) */
 #define WP where_fmt(w, m, "big city %s, piece (%d,%d)", name, pc->x, pc->y)
@@ -811,7 +812,7 @@ static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_map
 	 * big-city squares): nothing to say, no pass over the grid */
 	for (int y = 0; sc.bigcity != ones && y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
-			const cm_square *sq = cm_map_at(m, x, y);
+			const cm_square *sq = cm__map_at(m, x, y);
 			size_t i = (size_t)y * (size_t)m->cols + (size_t)x;
 			if (sq->kind != CM_SQ_BIGCITY || count[i] == 1)
 				continue;
@@ -850,10 +851,11 @@ void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 	structure(m, d, quiet, NULL, NULL);
 }
 
-void cm__map_prints_check_structure(cm_map *m, cm_diags *d, const uint8_t *quiet, bool *grid_ok)
+void cm__map_prints_check_structure(const cm_map *m, cm_square *grid, cm_diags *d, const uint8_t *quiet,
+                                    bool *grid_ok)
 {
 	*grid_ok = false;
-	structure(m, d, quiet, m, grid_ok);
+	structure(m, d, quiet, grid, grid_ok);
 }
 
 int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, cm_diags *d)

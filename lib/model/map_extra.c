@@ -2,7 +2,8 @@
 /* map_extra.c: what few squares have (names, markers, edge-print labels
  * and lines), kept beside the grid so that a square stays small: one
  * entry per square that has any, found by square index through an
- * open-addressing table, so building and looking up are linear overall. */
+ * open-addressing table, so building and looking up are linear overall.
+ * The getters are map.h's; the setters are the builder's (map_builder.c). */
 #include <stdlib.h>
 #include <string.h>
 #include "model/map_int.h"
@@ -51,7 +52,9 @@ static int rehash(struct cm_map_extras *e, size_t n_slot)
 	return 0;
 }
 
-cm_square_extra *cm_map_extra_get(cm_map *m, int sq)
+/* The entry of sq, added empty when missing; NULL off the grid or out of
+ * memory. */
+static cm_square_extra *extra_get(cm_map *m, int sq)
 {
 	if (sq < 0 || sq >= m->cols * m->rows)
 		return NULL;
@@ -123,8 +126,7 @@ static const cm_square_extra *find_xy(const cm_map *m, int x, int y)
 	return m ? cm_map_extra_find(m, sq_index(m, x, y)) : NULL;
 }
 
-/* Replaces *slot with a copy of text (NULL clears). */
-static int set_text(char **slot, const char *text)
+int cm__map_set_text(char **slot, const char *text)
 {
 	char *t = NULL;
 	if (text && !(t = cm_strdup(text)))
@@ -146,7 +148,7 @@ static int entry_for(cm_map *m, int x, int y, bool clearing, cm_square_extra **o
 		*out = (cm_square_extra *)cm_map_extra_find(m, sq);
 		return 0;
 	}
-	return (*out = cm_map_extra_get(m, sq)) ? 0 : CM_ENOMEM;
+	return (*out = extra_get(m, sq)) ? 0 : CM_ENOMEM;
 }
 
 const char *cm_map_square_name(const cm_map *m, int x, int y)
@@ -155,11 +157,11 @@ const char *cm_map_square_name(const cm_map *m, int x, int y)
 	return e ? e->name : NULL;
 }
 
-int cm_map_set_square_name(cm_map *m, int x, int y, const char *name)
+int cm__map_set_square_name(cm_map *m, int x, int y, const char *name)
 {
 	cm_square_extra *e;
 	int rc = entry_for(m, x, y, !name, &e);
-	return rc || !e ? rc : set_text(&e->name, name);
+	return rc || !e ? rc : cm__map_set_text(&e->name, name);
 }
 
 const char *const *cm_map_square_markers(const cm_map *m, int x, int y, size_t *n)
@@ -169,7 +171,7 @@ const char *const *cm_map_square_markers(const cm_map *m, int x, int y, size_t *
 	return e && e->n_markers ? (const char *const *)e->markers : NULL;
 }
 
-int cm_map_add_square_marker(cm_map *m, int x, int y, const char *text)
+int cm__map_add_square_marker(cm_map *m, int x, int y, const char *text)
 {
 	if (!text)
 		return CM_EINVAL;
@@ -192,13 +194,13 @@ const char *cm_map_print_label(const cm_map *m, int x, int y, cm_side s)
 	return e ? e->label[s] : NULL;
 }
 
-int cm_map_set_print_label(cm_map *m, int x, int y, cm_side s, const char *label)
+int cm__map_set_print_label(cm_map *m, int x, int y, cm_side s, const char *label)
 {
 	if ((unsigned)s >= 4)
 		return CM_EINVAL;
 	cm_square_extra *e;
 	int rc = entry_for(m, x, y, !label, &e);
-	return rc || !e ? rc : set_text(&e->label[s], label);
+	return rc || !e ? rc : cm__map_set_text(&e->label[s], label);
 }
 
 unsigned cm_map_print_line(const cm_map *m, int x, int y, cm_side s)
@@ -207,7 +209,7 @@ unsigned cm_map_print_line(const cm_map *m, int x, int y, cm_side s)
 	return e ? e->line[s] : 0;
 }
 
-int cm_map_set_print_line(cm_map *m, int x, int y, cm_side s, unsigned line)
+int cm__map_set_print_line(cm_map *m, int x, int y, cm_side s, unsigned line)
 {
 	if ((unsigned)s >= 4)
 		return CM_EINVAL;

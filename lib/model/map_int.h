@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* map_int.h: what the map model's modules share inside the library: the
- * grid geometry, the checker entry the reader calls with what it already
- * reported (map_check.c), combining two halves (map_combine.c) and the
- * rule ids of big-city pieces. Readers and writers in io/ use it. */
+ * grid geometry, the square tests of the passes over a million squares,
+ * the checker entries (map_check.c, model_check.c), the storage beside the
+ * grid (map_extra.c), combining two halves (map_combine.c) and the rule
+ * ids of big-city pieces. The map's definition is map_struct_int.h, the
+ * builder's private entries map_builder_int.h. Readers and writers in io/
+ * use it. */
 #ifndef CM_MAP_INT_H
 #define CM_MAP_INT_H
 
@@ -12,9 +15,10 @@
 #include <string.h>
 #include "carcamap/map.h"
 #include "model/feature_int.h"
+#include "model/map_struct_int.h"
 
 #define MAX_SIDE 4
-#define CM_MAP_MAX_GRID 1024 /* cm_map_new's limit, per side */
+#define CM_MAP_MAX_GRID CM_GRID_MAX /* cm_map_builder_new's limit, per side */
 
 /* Step from a square to its neighbour across side N, E, S, W. */
 extern const int cm_map_side_dx[4], cm_map_side_dy[4];
@@ -23,23 +27,7 @@ extern const int cm_map_side_dx[4], cm_map_side_dy[4];
  * city: such sides carry no edge print (MAP-EDGE-PRINT). */
 bool cm_map_faces_land(const cm_map *m, int x, int y, int s);
 
-/* cm_map_new with the grid's kinds (cols*rows, row-major; NULL: none)
- * and each row's line (row_lines[y]; NULL: none) written on the same pass. */
-int cm__map_new_grid(int cols, int rows, const uint8_t *kinds, const unsigned *row_lines, cm_map **out);
-/* The same with each square's print kinds (prints[i]: side e's kind in
- * bits 2e..2e+1, the 2.0 GRID print byte; NULL: none), for the pack reader. */
-int cm__map_new_grid_prints(int cols, int rows, const uint8_t *kinds, const uint8_t *prints,
-                            const unsigned *row_lines, cm_map **out);
-/* The same with squares not yet made: the caller makes each row with
- * cm__square_row, row by row (the grid reader, which writes each row's kinds
- * on that pass: a million squares are written once). */
-int cm__map_new_grid_rows(int cols, int rows, cm_map **out);
-/* The same with the squares' memory not even zeroed: the caller writes
- * every square, each with cm__square_blank's padding, before it can fail
- * or anything reads the grid (a pack's grid, made whole from its texts). */
-int cm__map_new_grid_unset(int cols, int rows, cm_map **out);
-
-/* The square cm_map_new makes, of kind kind on line line: nothing else. */
+/* The square a new builder makes, of kind kind on line line: nothing else. */
 static inline cm_square cm__square_blank(uint8_t kind, unsigned line)
 {
 	cm_square t;
@@ -61,12 +49,14 @@ extern const cm_feature_rules cm_map_piece_rules;
 /* The structural checks of cm_map_check (all but the deck's references);
  * quiet is NULL or one flag byte per square (row-major). */
 void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet);
-/* The same on the reader's own map, on one pass over the grid with two
- * other steps every square needs: cm_map_default_prints first (square by
- * square: a square's defaults depend on its neighbours' kinds alone), and
- * the model checker's range test of each square (cm__square_in_range),
+/* The same on a builder's map m, on one pass over the grid with two
+ * other steps every square needs: the default prints written into grid
+ * (m's squares) first (square by square: a square's defaults depend on its
+ * neighbours' kinds alone, as cm_map_builder_default_prints), and the
+ * model checker's range test of each square (cm__square_in_range),
  * *grid_ok set when every square passes it. */
-void cm__map_prints_check_structure(cm_map *m, cm_diags *d, const uint8_t *quiet, bool *grid_ok);
+void cm__map_prints_check_structure(const cm_map *m, cm_square *grid, cm_diags *d, const uint8_t *quiet,
+                                    bool *grid_ok);
 
 /* Whether square s holds only in-range values (kind, island and big-city
  * indices, print kinds): the model checker's test of a square (its extras
@@ -130,9 +120,11 @@ static inline bool cm__square_land_unprinted(const cm_square *sq)
 	return sq->kind == CM_SQ_LAND && (a & ~ok) == 0 && sq->print[3].arms == 0 && c == pc;
 }
 
-/* cm_map_check_model with flags: CM__MODEL_GRID_OK when the caller has
- * found every square in range (cm__square_in_range) on a pass of its own,
- * so the checker reads the grid only if something else is wrong. */
+/* The model's one checker (model_check.c; what cm_map_builder_finish
+ * says it checks), run by the builder's finish and nowhere else
+ * (tools/layers.sh holds to it). CM__MODEL_GRID_OK when every square is
+ * known to be in range (cm__square_in_range), so the checker reads the
+ * grid only if something else is wrong. Returns 0 or CM_EINVAL. */
 #define CM__MODEL_GRID_OK 1u
 int cm__map_check_model_flags(const cm_map *m, const char *rule, const char *file, cm_diags *d, unsigned flags);
 
@@ -148,21 +140,32 @@ typedef struct {
 } cm_square_extra;
 /* The entry of square index sq, or NULL when it has none. */
 const cm_square_extra *cm_map_extra_find(const cm_map *m, int sq);
-/* The entry of sq, added empty when missing; NULL off the grid or out of
- * memory. */
-cm_square_extra *cm_map_extra_get(cm_map *m, int sq);
 /* The entries in the order they were added (not by square). */
 size_t cm_map_extra_count(const cm_map *m);
 const cm_square_extra *cm_map_extra_nth(const cm_map *m, size_t i);
 /* Frees the table (cm_map_free). */
 void cm_map_extras_free(cm_map *m);
+/* Replaces *slot with a copy of text (NULL clears): 0 or CM_ENOMEM, *slot
+ * unchanged on failure. The builder's texts, and those beside the grid. */
+int cm__map_set_text(char **slot, const char *text);
+/* The builder's setters of what few squares have (the texts copied, NULL
+ * clearing): 0, CM_EINVAL ((x,y) off the grid, s no side, text NULL for
+ * a marker) or CM_ENOMEM. */
+int cm__map_set_square_name(cm_map *m, int x, int y, const char *name);
+int cm__map_add_square_marker(cm_map *m, int x, int y, const char *text);
+int cm__map_set_print_label(cm_map *m, int x, int y, cm_side s, const char *label);
+int cm__map_set_print_line(cm_map *m, int x, int y, cm_side s, unsigned line);
+
+/* Where about field i (0..CM_ABOUT_FIELDS-1) lives in a, or NULL. */
+char **cm__about_field(cm_about *a, int i);
 
 /* Combines the west map w and the east map e (MAP-HALF): e's column 0 on
  * w's last column, dy rows down. Seam problems are reported (CM0215,
  * CM0217) at file:line, the <combine> element, which every copied element
- * takes as its line. On success *out is a new map the caller frees; 0,
- * CM_EINVAL or CM_ENOMEM. */
+ * takes as its line. On success *out is a new builder holding the
+ * combination, for the reader to complete and finish; 0, CM_EINVAL or
+ * CM_ENOMEM. */
 int cm_map_combine(const cm_map *w, const cm_map *e, int dy, const char *file, unsigned line,
-                   cm_diags *d, cm_map **out);
+                   cm_diags *d, cm_map_builder **out);
 
 #endif

@@ -2,8 +2,9 @@
 /* model_check.c: the one checker of the in-memory model's own invariants
  * (carcamap/map.h "Limits"): sizes and counts within the limits, ids of the
  * schemas' syntax, texts XML can hold, every index and reference inside
- * what it indexes. Every reader runs it on what it built and every writer
- * before writing a byte; the game rules on top are map_check.c. */
+ * what it indexes. For maps, the builder's finish runs it, once per map
+ * and nowhere else (tools/layers.sh); for tile sets, every reader and
+ * writer. The game rules on top are map_check.c. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -405,7 +406,7 @@ static void check_map(chk *c, const cm_map *m, unsigned flags)
 		for (int x = 0; x < m->cols; x++) {
 			/* a silent probe first: the where string is built only for a
 			 * square with a problem (boards check every map they get) */
-			const cm_square *s = cm_map_at(m, x, y);
+			const cm_square *s = cm__map_at(m, x, y);
 			const cm_square_extra *e = m->extras ? cm_map_extra_find(m, y * m->cols + x) : NULL;
 			chk probe = { NULL, NULL, NULL, 0, 0 };
 			check_square(&probe, "", m, s);
@@ -451,11 +452,6 @@ static void check_map(chk *c, const cm_map *m, unsigned flags)
 		check_deck_entry(c, w, &m->deck[i]);
 		c->line = 0;
 	}
-}
-
-int cm_map_check_model(const cm_map *m, const char *rule, const char *file, cm_diags *d)
-{
-	return cm__map_check_model_flags(m, rule, file, d, 0);
 }
 
 int cm__map_check_model_flags(const cm_map *m, const char *rule, const char *file, cm_diags *d, unsigned flags)

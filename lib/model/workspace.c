@@ -9,6 +9,7 @@
 #include "carcamap/workspace.h"
 #include "model/workspace_int.h"
 #include "base/util_int.h"
+#include "model/map_struct_int.h"
 
 int cm_workspace_new(cm_workspace **out)
 {
@@ -54,12 +55,12 @@ int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir)
 }
 
 size_t cm_workspace_map_count(const cm_workspace *w) { return w->n_maps; }
-cm_map *cm_workspace_map(const cm_workspace *w, size_t i) { return i < w->n_maps ? w->maps[i] : NULL; }
+const cm_map *cm_workspace_map(const cm_workspace *w, size_t i) { return i < w->n_maps ? w->maps[i] : NULL; }
 size_t cm_workspace_tileset_count(const cm_workspace *w) { return w->n_sets; }
 cm_tileset *cm_workspace_tileset(const cm_workspace *w, size_t i) { return i < w->n_sets ? w->sets[i] : NULL; }
 const char *cm_workspace_map_source(const cm_workspace *w, size_t i) { return i < w->n_maps ? w->map_src[i] : NULL; }
 
-cm_map *cm_workspace_find_map(const cm_workspace *w, const char *id)
+const cm_map *cm_workspace_find_map(const cm_workspace *w, const char *id)
 {
 	size_t i = cm_idindex_find(&w->map_ix, id);
 	return i == CM_IDINDEX_NONE ? NULL : w->maps[i];

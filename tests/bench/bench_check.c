@@ -20,8 +20,8 @@ static double cpu_s(void)
 static int playable(const cm_map *m)
 {
 	int n = 0;
-	for (int i = 0; i < m->cols * m->rows; i++)
-		n += cm_square_kind_playable(m->squares[i].kind);
+	for (int i = 0; i < cm_map_cols(m) * cm_map_rows(m); i++)
+		n += cm_square_kind_playable(cm_map_squares(m)[i].kind);
 	return n;
 }
 
@@ -89,7 +89,7 @@ int main(void)
 	for (size_t i = 0; i < cm_workspace_map_count(w); i++) {
 		const cm_map *m = cm_workspace_map(w, i);
 		/* ties: the first id in name order, whatever the directory order */
-		if (!big || playable(m) > playable(big) || (playable(m) == playable(big) && strcmp(m->id, big->id) < 0))
+		if (!big || playable(m) > playable(big) || (playable(m) == playable(big) && strcmp(cm_map_id(m), cm_map_id(big)) < 0))
 			big = m;
 	}
 	if (!big || cm_diags_errors(d)) {
@@ -101,7 +101,7 @@ int main(void)
 	double t0 = time_check(w, big, 0, &k0), t1 = time_check(w, big, 1000, &k1);
 	printf("check %s (%d playable squares): %.2f ms without games, %.1f ms with --games 1000 "
 	       "(%.3f ms per game); %zu and %zu diagnostics\n",
-	       big->id, playable(big), t0 * 1e3, t1 * 1e3, (t1 - t0), k0, k1);
+	       cm_map_id(big), playable(big), t0 * 1e3, t1 * 1e3, (t1 - t0), k0, k1);
 	cm_workspace_free(w);
 	cm_diags_free(d);
 	return 0;

@@ -153,12 +153,12 @@ int main(void)
 			double t0 = bench_cpu_s();
 			rc |= plain_decode(path);
 			double t1 = bench_cpu_s();
-			cm_map *m = NULL;
+			cm_map_builder *m = NULL;
 			rc |= cm_image_import(path, lg, d, &m);
 			double t2 = bench_cpu_s();
-			if (m && (m->cols != W / CELL || m->rows != H / CELL))
+			if (m && (cm_map_builder_cols(m) != W / CELL || cm_map_builder_rows(m) != H / CELL))
 				rc = 1;
-			cm_map_free(m);
+			cm_map_builder_free(m);
 			tp[i] = t1 - t0;
 			ti[i] = t2 - t1;
 		}

@@ -34,9 +34,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cm_diags *d = NULL;
 		if (cm_diags_new(&d))
 			break;
+		cm_map_builder *b = NULL;
 		cm_map *m = NULL;
-		int rc = cm_image_import(path, legends[i], d, &m);
-		FUZZ_REQUIRE((rc == 0) == (m != NULL));
+		int rc = cm_image_import(path, legends[i], d, &b);
+		FUZZ_REQUIRE((rc == 0) == (b != NULL));
+		/* what import does next: an id, the default prints, the one check */
+		if (b && cm_map_builder_set_id(b, "fuzz") == 0) {
+			cm_map_builder_default_prints(b);
+			FUZZ_REQUIRE(cm_map_builder_finish(b, NULL, NULL, NULL, &m) != CM_EINVAL || !m);
+			b = NULL;
+		}
+		cm_map_builder_free(b);
 		if (m)
 			cm_map_write_xml(m, fuzz_null());
 		cm_map_free(m);

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 			cm_map_free(m);
 	}
 	snprintf(path, sizeof path, "%s/pack/all.pack", argv[1]);
-	if (cm_pack_write(path, maps, n_maps, sets, n_sets, d) == 0)
+	if (cm_pack_write(path, (const cm_map *const *)maps, n_maps, sets, n_sets, d) == 0)
 		written++;
 	else
 		cm_diags_write_text(d, stderr);

@@ -42,9 +42,9 @@ int main(int argc, char **argv)
 		rc = cmap_open(bin, len, &c);
 	int bad = rc != 0;
 	if (c) {
-		bad |= std::string(cmap_id(c)) != m->id;
-		bad |= cmap_cols(c) != static_cast<uint32_t>(m->cols);
-		bad |= cmap_rows(c) != static_cast<uint32_t>(m->rows);
+		bad |= std::string(cmap_id(c)) != cm_map_id(m);
+		bad |= cmap_cols(c) != static_cast<uint32_t>(cm_map_cols(m));
+		bad |= cmap_rows(c) != static_cast<uint32_t>(cm_map_rows(m));
 		std::printf("%s %ux%u %u edge prints, carcamap %s\n", cmap_id(c), cmap_cols(c),
 		            cmap_rows(c), cmap_count(c, CMAP_T_PRINTS), cm_version());
 	} else {

@@ -41,18 +41,18 @@ int main(void)
 	if (rc)
 		return fail("cm_deck_from_types", rc);
 
+	cm_map_builder *mb = NULL;
 	cm_map *m = NULL;
-	if ((rc = cm_map_new(6, 6, &m)))
-		return fail("cm_map_new", rc);
-	m->id = malloc(6);
-	if (!m->id)
-		return fail("malloc", CM_ENOMEM);
-	memcpy(m->id, "alone", 6);
+	if ((rc = cm_map_builder_new(6, 6, &mb)))
+		return fail("cm_map_builder_new", rc);
 	for (int i = 0; i < 36; i++)
-		m->squares[i].kind = CM_SQ_LAND;
-	cm_map_at_mut(m, 2, 2)->kind = CM_SQ_START;
-	m->setup.starts_used = 1;
-	cm_map_default_prints(m);
+		if ((rc = cm_map_builder_set_kind(mb, i % 6, i / 6, i == 2 * 6 + 2 ? CM_SQ_START : CM_SQ_LAND)))
+			return fail("cm_map_builder_set_kind", rc);
+	cm_setup su = { .starts_used = 1, .followers = 9 };
+	cm_map_builder_set_setup(mb, &su);
+	cm_map_builder_default_prints(mb);
+	if ((rc = cm_map_builder_set_id(mb, "alone")) || (rc = cm_map_builder_finish(mb, NULL, NULL, NULL, &m)))
+		return fail("cm_map_builder_finish", rc);
 
 	cm_board *b = NULL;
 	if ((rc = cm_board_new(m, deck, NULL, 2, 7, 0, NULL, &b)))

@@ -77,10 +77,10 @@ static int feature_of(run *r, int x, int y, const char *id)
 	if (cm_board_tile_at(r->board, x, y, &t, NULL) == 0)
 		return cm_scenario_feature(cm_deck_type(r->deck, (size_t)t), id);
 	const cm_map *m = r->scn->map;
-	for (size_t c = 0; c < m->n_bigcities; c++)
-		for (size_t k = 0; k < m->bigcities[c].n_pieces; k++)
-			if (m->bigcities[c].pieces[k].x == x && m->bigcities[c].pieces[k].y == y)
-				return cm_scenario_feature(&m->bigcities[c].pieces[k].tile, id);
+	for (size_t c = 0; c < cm_map_bigcity_count(m); c++)
+		for (size_t k = 0; k < cm_map_bigcity(m, c)->n_pieces; k++)
+			if (cm_map_bigcity(m, c)->pieces[k].x == x && cm_map_bigcity(m, c)->pieces[k].y == y)
+				return cm_scenario_feature(&cm_map_bigcity(m, c)->pieces[k].tile, id);
 	return -1;
 }
 
@@ -638,8 +638,8 @@ static bool step(run *r, const cm_scenario_line *st)
 			return false;
 		int got = cm_board_stats(r->board)->setup_tiles, on_start = 0;
 		const cm_map *m = r->scn->map;
-		for (int yy = 0; yy < m->rows; yy++)
-			for (int xx = 0; xx < m->cols; xx++)
+		for (int yy = 0; yy < cm_map_rows(m); yy++)
+			for (int xx = 0; xx < cm_map_cols(m); xx++)
 				if (cm_board_tile_at(r->board, xx, yy, NULL, NULL) == 0 &&
 				    cm_map_at(m, xx, yy)->kind == CM_SQ_START)
 					on_start++;

@@ -276,6 +276,8 @@ typedef struct {
 	int grid_rows; /* rows of the grid still to read */
 	int grid_y;
 	unsigned map_line;
+	cm_map_builder *b; /* the map being read (s->map once finished) */
+	size_t n_islands;  /* the map's islands so far */
 	int cur_bigcity;
 	/* given to the map at the end, so lines may come in any order and a
 	 * map file keeps what the scenario does not set */
@@ -306,16 +308,16 @@ static void bad(rd *r, const char *fmt, ...)
 
 static bool need_map(rd *r)
 {
-	if (!r->s->map)
+	if (!r->b)
 		bad(r, "%s: no map line before this one", "map");
-	return r->s->map != NULL;
+	return r->b != NULL;
 }
 
 static bool xy(rd *r, const char *a, const char *b, int *x, int *y)
 {
 	if (!need_map(r))
 		return false;
-	if (!to_int(a, 0, r->s->map->cols - 1, x) || !to_int(b, 0, r->s->map->rows - 1, y)) {
+	if (!to_int(a, 0, cm_map_builder_cols(r->b) - 1, x) || !to_int(b, 0, cm_map_builder_rows(r->b) - 1, y)) {
 		bad(r, "coordinates outside the map: %s", a);
 		return false;
 	}
@@ -330,12 +332,15 @@ static int kv_int(const char *tok, const char *key, int lo, int hi, int *out)
 	return to_int(tok + n + 1, lo, hi, out) ? 1 : -1;
 }
 
-static int find_island(const cm_map *m, const char *name)
+/* The builder's calls on the map being read: out of memory stops the
+ * reading, any other failure is the scenario's. */
+static bool ok(rd *r, int rc, const char *what)
 {
-	for (size_t i = 0; i < m->n_islands; i++)
-		if (strcmp(m->islands[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	if (rc == CM_ENOMEM)
+		r->rc = CM_ENOMEM;
+	else if (rc)
+		bad(r, "%s: %s", what, cm_strerror(rc));
+	return rc == 0;
 }
 
 static cm_tileset *new_set(rd *r, const char *id);
@@ -406,16 +411,21 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 			free(copy);
 		}
 	} else if (strcmp(v, "mapfile") == 0) {
-		if (s->map || n != 2) {
+		if (r->b || n != 2) {
 			bad(r, "%s needs one path, and no map before it", v);
 			return true;
 		}
 		char *full = resolve(r, tok[1]);
-		int rc = full ? cm_map_load_file(full, r->d, &s->map) : CM_ENOMEM;
+		cm_map *m = NULL;
+		int rc = full ? cm_map_load_file(full, r->d, &m) : CM_ENOMEM;
 		if (rc == CM_ENOMEM)
 			r->rc = CM_ENOMEM;
 		else if (rc < 0)
 			bad(r, "cannot load map %s", full);
+		/* the scenario's lines change a copy */
+		if (!rc && ok(r, cm_map_builder_from(m, &r->b), v))
+			r->n_islands = cm_map_island_count(m);
+		cm_map_free(m);
 		free(full);
 	} else if (strcmp(v, "deck") == 0) { /* deck SET [TILE COUNT] */
 		if (n != 2 && n != 4) {
@@ -440,7 +450,7 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 	           strcmp(v, "ferry") == 0 || strcmp(v, "island") == 0 || strcmp(v, "square") == 0) {
 		if (!need_map(r))
 			return true;
-		cm_map *m = s->map;
+		cm_map_builder *m = r->b;
 		int x, y, k;
 		if (strcmp(v, "print") == 0) {
 			int sd = n >= 5 ? side_parse(tok[3]) : -1;
@@ -448,48 +458,40 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 				bad(r, "%s needs X Y SIDE KIND [arms=N]", v);
 				return true;
 			}
-			cm_edge_print *pr = &cm_map_at_mut(m, x, y)->print[sd];
+			cm_edge_print pr = cm_map_builder_square(m, x, y)->print[sd];
 			if (strcmp(tok[4], "road") == 0)
-				pr->kind = CM_PRINT_ROAD;
+				pr.kind = CM_PRINT_ROAD;
 			else if (strcmp(tok[4], "city") == 0)
-				pr->kind = CM_PRINT_CITY;
+				pr.kind = CM_PRINT_CITY;
 			else if (strcmp(tok[4], "neutral") == 0)
-				pr->kind = CM_PRINT_NEUTRAL;
+				pr.kind = CM_PRINT_NEUTRAL;
 			else
 				bad(r, "unknown print kind %s", tok[4]);
 			for (int i = 5; i < n; i++) {
 				if (kv_int(tok[i], "arms", 0, 255, &k) == 1)
-					pr->arms = (uint8_t)k;
+					pr.arms = (uint8_t)k;
 				else
 					bad(r, "unknown print attribute %s", tok[i]);
 			}
-			if (cm_map_set_print_line(m, x, y, (cm_side)sd, r->line)) {
-				r->rc = CM_ENOMEM;
+			if (!ok(r, cm_map_builder_set_print(m, x, y, (cm_side)sd, (cm_print_kind)pr.kind, pr.arms), v) ||
+			    !ok(r, cm_map_builder_set_print_line(m, x, y, (cm_side)sd, r->line), v))
 				return true;
-			}
 		} else if (strcmp(v, "bigcity") == 0) {
 			if (n != 2) {
 				bad(r, "%s needs a name", v);
 				return true;
 			}
-			cm_bigcity *bc = realloc(m->bigcities, (m->n_bigcities + 1) * sizeof *bc);
-			if (!bc) {
-				r->rc = CM_ENOMEM;
-				return true;
-			}
-			m->bigcities = bc;
-			memset(&bc[m->n_bigcities], 0, sizeof *bc);
-			bc[m->n_bigcities].name = cm_strdup(tok[1]);
-			bc[m->n_bigcities].line = r->line;
-			r->cur_bigcity = (int)m->n_bigcities++;
+			size_t i;
+			if (ok(r, cm_map_builder_add_bigcity(m, tok[1], r->line, &i), v))
+				r->cur_bigcity = (int)i;
 		} else if (strcmp(v, "piece") == 0) {
 			char *colon = strchr(raw, ':');
 			if (n < 4 || !colon || r->cur_bigcity < 0 || !xy(r, tok[1], tok[2], &x, &y)) {
 				bad(r, "%s needs a bigcity line before it and X Y : FEATURES", v);
 				return true;
 			}
-			cm_square *q = cm_map_at_mut(m, x, y);
-			if (q->kind != CM_SQ_BIGCITY) {
+			cm_square q = *cm_map_builder_square(m, x, y);
+			if (q.kind != CM_SQ_BIGCITY) {
 				bad(r, "%s must be on a big-city square (B)", v);
 				return true;
 			}
@@ -503,18 +505,10 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 			}
 			free(t.id);
 			t.id = NULL;
-			cm_bigcity *bc = &m->bigcities[r->cur_bigcity];
-			cm_bigcity_piece *pc = realloc(bc->pieces, (bc->n_pieces + 1) * sizeof *pc);
-			if (!pc) {
-				cm_tile_type_clear(&t);
-				r->rc = CM_ENOMEM;
-				return true;
-			}
-			bc->pieces = pc;
-			pc[bc->n_pieces].x = x;
-			pc[bc->n_pieces].y = y;
-			pc[bc->n_pieces++].tile = t;
-			q->bigcity = r->cur_bigcity;
+			q.bigcity = r->cur_bigcity;
+			if (ok(r, cm_map_builder_add_piece(m, (size_t)r->cur_bigcity, x, y, &t), v))
+				ok(r, cm_map_builder_set_square(m, x, y, &q), v);
+			cm_tile_type_clear(&t);
 		} else if (strcmp(v, "ferry") == 0) {
 			int x2, y2, s1 = n >= 7 ? side_parse(tok[3]) : -1, s2 = n >= 7 ? side_parse(tok[6]) : -1;
 			if (n < 7 || !xy(r, tok[1], tok[2], &x, &y) || !xy(r, tok[4], tok[5], &x2, &y2) || s1 < 0 ||
@@ -522,83 +516,68 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 				bad(r, "%s needs X1 Y1 SIDE1 X2 Y2 SIDE2 [arms=N]", v);
 				return true;
 			}
-			cm_ferry *fr = realloc(m->ferries, (m->n_ferries + 1) * sizeof *fr);
-			if (!fr) {
-				r->rc = CM_ENOMEM;
-				return true;
-			}
-			m->ferries = fr;
-			fr = &fr[m->n_ferries++];
-			memset(fr, 0, sizeof *fr);
-			fr->x1 = x;
-			fr->y1 = y;
-			fr->s1 = (cm_side)s1;
-			fr->x2 = x2;
-			fr->y2 = y2;
-			fr->s2 = (cm_side)s2;
-			fr->line = r->line;
+			cm_ferry fr;
+			memset(&fr, 0, sizeof fr);
+			fr.x1 = x;
+			fr.y1 = y;
+			fr.s1 = (cm_side)s1;
+			fr.x2 = x2;
+			fr.y2 = y2;
+			fr.s2 = (cm_side)s2;
+			fr.line = r->line;
 			for (int i = 7; i < n; i++) {
 				if (kv_int(tok[i], "arms", 0, 255, &k) == 1)
-					fr->arms = (uint8_t)k;
+					fr.arms = (uint8_t)k;
 				else
 					bad(r, "unknown ferry attribute %s", tok[i]);
 			}
 			/* a ferry end is a road print (MAP-FERRY) */
-			cm_map_at_mut(m, x, y)->print[s1].kind = CM_PRINT_ROAD;
-			cm_map_at_mut(m, x2, y2)->print[s2].kind = CM_PRINT_ROAD;
+			if (ok(r, cm_map_builder_add_ferry(m, &fr), v) &&
+			    ok(r, cm_map_builder_set_print(m, x, y, (cm_side)s1, CM_PRINT_ROAD,
+			                                   cm_map_builder_square(m, x, y)->print[s1].arms), v))
+				ok(r, cm_map_builder_set_print(m, x2, y2, (cm_side)s2, CM_PRINT_ROAD,
+				                               cm_map_builder_square(m, x2, y2)->print[s2].arms), v);
 		} else if (strcmp(v, "island") == 0) {
 			if (n != 2) {
 				bad(r, "%s needs a name", v);
 				return true;
 			}
-			cm_island *is = realloc(m->islands, (m->n_islands + 1) * sizeof *is);
-			if (!is) {
-				r->rc = CM_ENOMEM;
-				return true;
-			}
-			m->islands = is;
-			memset(&is[m->n_islands], 0, sizeof *is);
-			is[m->n_islands].name = cm_strdup(tok[1]);
-			is[m->n_islands++].line = r->line;
+			if (ok(r, cm_map_builder_add_island(m, tok[1], NULL, r->line, NULL), v))
+				r->n_islands++;
 		} else if (strcmp(v, "square") == 0) {
 			if (n < 3 || !xy(r, tok[1], tok[2], &x, &y)) {
 				bad(r, "%s needs X Y ATTR…", v);
 				return true;
 			}
-			cm_square *q = cm_map_at_mut(m, x, y);
+			cm_square q = *cm_map_builder_square(m, x, y);
 			for (int i = 3; i < n; i++) {
 				if (kv_int(tok[i], "arms", 0, 255, &k) == 1) {
-					q->arms = (uint8_t)k;
+					q.arms = (uint8_t)k;
 				} else if (strncmp(tok[i], "island=", 7) == 0) {
-					q->island = find_island(m, tok[i] + 7);
-					if (q->island < 0)
+					q.island = cm_map_builder_island_find(m, tok[i] + 7);
+					if (q.island < 0)
 						bad(r, "unknown island %s", tok[i] + 7);
 				} else if (strncmp(tok[i], "name=", 5) == 0) {
-					if (cm_map_set_square_name(m, x, y, tok[i] + 5)) {
-						r->rc = CM_ENOMEM;
+					if (!ok(r, cm_map_builder_set_square_name(m, x, y, tok[i] + 5), v))
 						return true;
-					}
 				} else if (strncmp(tok[i], "marker=", 7) == 0) {
-					if (cm_map_add_square_marker(m, x, y, tok[i] + 7)) {
-						r->rc = CM_ENOMEM;
+					if (!ok(r, cm_map_builder_add_marker(m, x, y, tok[i] + 7), v))
 						return true;
-					}
 				} else {
 					bad(r, "unknown square attribute %s", tok[i]);
 				}
 			}
+			ok(r, cm_map_builder_set_square(m, x, y, &q), v);
 		}
 	} else if (strcmp(v, "map") == 0) {
 		int w, h;
-		if (s->map || n != 3 || !to_int(tok[1], 1, 1024, &w) || !to_int(tok[2], 1, 1024, &h)) {
+		if (r->b || n != 3 || !to_int(tok[1], 1, 1024, &w) || !to_int(tok[2], 1, 1024, &h)) {
 			bad(r, "%s needs W H, once", v);
 			return true;
 		}
-		if (cm_map_new(w, h, &s->map) < 0) {
-			r->rc = CM_ENOMEM;
+		if (!ok(r, cm_map_builder_new(w, h, &r->b), v) ||
+		    !ok(r, cm_map_builder_set_id(r->b, s->name ? s->name : "scenario"), v))
 			return true;
-		}
-		s->map->id = cm_strdup(s->name ? s->name : "scenario");
 		r->grid_rows = h;
 		r->grid_y = 0;
 		r->map_line = r->line;
@@ -632,35 +611,42 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 
 static void grid_line(rd *r, const char *row)
 {
-	cm_map *m = r->s->map;
-	if ((int)strlen(row) != m->cols) {
+	cm_map_builder *m = r->b;
+	if ((int)strlen(row) != cm_map_builder_cols(m)) {
 		bad(r, "a grid row must have exactly the map's width in characters: %s", row);
 		r->grid_y++;
 		r->grid_rows--;
 		return;
 	}
-	for (int x = 0; x < m->cols; x++) {
+	for (int x = 0; x < cm_map_builder_cols(m); x++) {
 		cm_square_kind k;
 		if (cm_square_kind_from_char(row[x], &k) < 0) {
 			bad(r, "unknown square character in %s", row);
 			break;
 		}
-		cm_square *q = cm_map_at_mut(m, x, r->grid_y);
-		q->kind = k;
-		q->line = r->line;
+		cm_square q = *cm_map_builder_square(m, x, r->grid_y);
+		q.kind = (uint8_t)k;
+		q.line = r->line;
+		ok(r, cm_map_builder_set_square(m, x, r->grid_y, &q), "grid");
 	}
 	r->grid_y++;
 	r->grid_rows--;
 }
 
-/* MAP-EDGE-NEUTRAL (cm_map_default_prints), and island squares without
- * an island belong to the only island there is. */
-static void finish_map(cm_map *m)
+/* MAP-EDGE-NEUTRAL (cm_map_builder_default_prints), and island squares
+ * without an island belong to the only island there is. */
+static void finish_map(rd *r)
 {
-	cm_map_default_prints(m);
-	for (int i = 0; i < m->cols * m->rows; i++)
-		if (m->squares[i].kind == CM_SQ_ISLAND && m->squares[i].island < 0 && m->n_islands == 1)
-			m->squares[i].island = 0;
+	cm_map_builder *b = r->b;
+	cm_map_builder_default_prints(b);
+	for (int y = 0; r->n_islands == 1 && y < cm_map_builder_rows(b); y++)
+		for (int x = 0; x < cm_map_builder_cols(b); x++) {
+			cm_square q = *cm_map_builder_square(b, x, y);
+			if (q.kind == CM_SQ_ISLAND && q.island < 0) {
+				q.island = 0;
+				ok(r, cm_map_builder_set_square(b, x, y, &q), "island");
+			}
+		}
 }
 
 static void process(rd *r, char *buf, int depth);
@@ -835,25 +821,28 @@ static void free_deck(cm_deck_entry *v, size_t n)
 }
 
 /* The scenario's rule options, setup and deck onto the map. */
-static void give_map(rd *r, cm_map *m)
+static void give_map(rd *r, cm_map_builder *m)
 {
 	unsigned given = 0; /* an option given wins over its edition's default, in any order */
+	cm_rules rules = *cm_map_builder_rules(m);
+	cm_setup setup = *cm_map_builder_setup(m);
 	for (size_t i = 0; i < r->n_opts; i++) {
 		char *eq = strchr(r->opts[i], '=');
 		*eq = '\0';
-		cm_rules_set(&m->rules, &given, r->opts[i], eq + 1);
+		cm_rules_set(&rules, &given, r->opts[i], eq + 1);
 		*eq = '=';
 	}
+	cm_map_builder_set_rules(m, &rules);
 	if (r->starts)
-		m->setup.starts_used = r->starts;
+		setup.starts_used = r->starts;
 	if (r->followers)
-		m->setup.followers = r->followers;
+		setup.followers = r->followers;
+	cm_map_builder_set_setup(m, &setup);
 	if (r->n_deck) {
-		free_deck(m->deck, m->n_deck);
-		m->deck = r->deck;
-		m->n_deck = r->n_deck;
-		r->deck = NULL;
-		r->n_deck = 0;
+		cm_map_builder_clear_deck(m);
+		for (size_t i = 0; i < r->n_deck; i++)
+			if (!ok(r, cm_map_builder_add_deck_entry(m, &r->deck[i]), "deck"))
+				break;
 	}
 }
 
@@ -883,8 +872,8 @@ int cm_scenario_read_text(const char *text, const char *file, cm_diags *d, cm_sc
 	if (file && !(s->file = cm_strdup(file)))
 		goto nomem;
 	process(&r, buf, 0);
-	if (s->map)
-		give_map(&r, s->map);
+	if (r.b)
+		give_map(&r, r.b);
 	rd_clear(&r);
 	if (r.rc == CM_ENOMEM)
 		goto nomem;
@@ -892,12 +881,17 @@ int cm_scenario_read_text(const char *text, const char *file, cm_diags *d, cm_sc
 		r.line = r.map_line;
 		bad(&r, "%s: the grid has fewer rows than the map line says", "map");
 	}
-	if (!s->map) {
+	if (!r.b) {
 		r.line = 0; /* the whole file */
 		bad(&r, "%s: no map line", "map");
+	} else {
+		finish_map(&r);
+		/* the model's one check, once, as every reader's map gets */
+		int frc = cm_map_builder_finish(r.b, NULL, file, d, &s->map);
+		r.b = NULL;
+		if (frc && r.rc == 0)
+			r.rc = frc;
 	}
-	if (s->map)
-		finish_map(s->map);
 	free(buf);
 	if (r.rc < 0) {
 		cm_scenario_free(s);
@@ -907,6 +901,7 @@ int cm_scenario_read_text(const char *text, const char *file, cm_diags *d, cm_sc
 	return 0;
 nomem:
 	rd_clear(&r);
+	cm_map_builder_free(r.b);
 	free(buf);
 	cm_scenario_free(s);
 	return CM_ENOMEM;

@@ -48,8 +48,8 @@ static cm_map *load(const char *text, cm_diags *d)
 static void expect_all(const cm_map *m)
 {
 	for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
-		assert_non_null(cm_about_get(&m->about, i));
-		assert_string_equal(cm_about_get(&m->about, i), want[i]);
+		assert_non_null(cm_about_get(cm_map_about(m), i));
+		assert_string_equal(cm_about_get(cm_map_about(m), i), want[i]);
 	}
 }
 
@@ -87,7 +87,7 @@ static void test_about__round_trip(void **state)
 	char *dir = util_tempdir();
 	char path[600];
 	snprintf(path, sizeof path, "%s/a.pack", dir);
-	assert_int_equal(cm_pack_write(path, &m, 1, &set, 1, d), 0);
+	assert_int_equal(cm_pack_write(path, UTIL_MAPS(&m), 1, &set, 1, d), 0);
 	cm_pack *p = NULL;
 	assert_int_equal(cm_pack_open(path, d, &p), 0);
 	cm_map *b = NULL;
@@ -159,30 +159,39 @@ static void test_about__hash_only_when_present(void **state)
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
 	cm_map *plain = load(DESC_HEAD DESC_TAIL, d), *full = load(DESC_HEAD DESC_ABOUT DESC_TAIL, d);
-	assert_false(cm_about_present(&plain->about));
+	assert_false(cm_about_present(cm_map_about(plain)));
 	cm_tileset *set = util_tileset_base();
 	uint8_t a[32], b[32], c[32];
 	hash_of(plain, set, a);
 	hash_of(full, set, b);
 	assert_memory_not_equal(a, b, 32);
 	for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
-		char **fld = cm_about_field(&plain->about, i);
-		*fld = strdup("x");
-		hash_of(plain, set, c);
+		cm_map_builder *mb = util_from(plain);
+		assert_int_equal(cm_map_builder_set_about(mb, i, "x"), 0);
+		cm_map *x = util_finish(mb);
+		hash_of(x, set, c);
 		assert_memory_not_equal(a, c, 32);
-		free(*fld);
-		*fld = NULL;
-		hash_of(plain, set, c);
+		/* cleared again: the map of before */
+		mb = util_from(x);
+		assert_int_equal(cm_map_builder_set_about(mb, i, NULL), 0);
+		cm_map *y = util_finish(mb);
+		hash_of(y, set, c);
 		assert_memory_equal(a, c, 32);
+		cm_map_free(x);
+		cm_map_free(y);
 	}
 	/* the same text in two fields is two different maps */
-	*cm_about_field(&plain->about, 0) = strdup("x");
-	hash_of(plain, set, b);
-	free(plain->about.title);
-	plain->about.title = NULL;
-	plain->about.author = strdup("x");
-	hash_of(plain, set, c);
+	cm_map_builder *mb = util_from(plain);
+	assert_int_equal(cm_map_builder_set_about(mb, 0, "x"), 0);
+	cm_map *title = util_finish(mb);
+	mb = util_from(plain);
+	assert_int_equal(cm_map_builder_set_about(mb, 1, "x"), 0);
+	cm_map *author = util_finish(mb);
+	hash_of(title, set, b);
+	hash_of(author, set, c);
 	assert_memory_not_equal(b, c, 32);
+	cm_map_free(title);
+	cm_map_free(author);
 	cm_map_free(plain);
 	cm_map_free(full);
 	cm_tileset_free(set);
@@ -229,7 +238,7 @@ static void test_about__older_and_damaged_packs(void **state)
 	static const char *const rule[] = { "CM0407", "CM0407", "CM0407", "CM0407" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		remove(path);
-		assert_int_equal(cm_pack_write(path, &m, 1, &set, 1, d), 0);
+		assert_int_equal(cm_pack_write(path, UTIL_MAPS(&m), 1, &set, 1, d), 0);
 		run_sql(path, bad[i]);
 		cm_diags *e;
 		assert_int_equal(cm_diags_new(&e), 0);
@@ -245,13 +254,13 @@ static void test_about__older_and_damaged_packs(void **state)
 	}
 	/* the older pack: no table at all */
 	remove(path);
-	assert_int_equal(cm_pack_write(path, &m, 1, &set, 1, d), 0);
+	assert_int_equal(cm_pack_write(path, UTIL_MAPS(&m), 1, &set, 1, d), 0);
 	run_sql(path, "DROP TABLE map_about");
 	cm_pack *p = NULL;
 	assert_int_equal(cm_pack_open(path, d, &p), 0);
 	cm_map *b = NULL;
 	assert_int_equal(cm_pack_read_map(p, "about", d, &b), 0);
-	assert_false(cm_about_present(&b->about));
+	assert_false(cm_about_present(cm_map_about(b)));
 	cm_map_free(b);
 	cm_pack_close(p);
 	cm_map_free(m);
@@ -301,15 +310,13 @@ static void test_about__hostile_fields(void **state)
 	assert_int_equal(cm_diags_new(&d), 0);
 	cm_map *m = load(ok, d);
 	free(ok);
-	/* the writer refuses what the checker refuses */
-	free(m->about.version);
-	m->about.version = strdup("1\x01");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(cm_map_write_xml(m, f), CM_EINVAL);
-	fclose(f);
-	free(buf);
+	/* no map holds what the checker refuses: the builder's finish says so */
+	cm_map_builder *mb = util_from(m);
+	assert_int_equal(cm_map_builder_set_about(mb, 3, "1\x01"), 0);
+	cm_map *bad = NULL;
+	assert_int_equal(cm_map_builder_finish(mb, "CM0219", NULL, d, &bad), CM_EINVAL);
+	assert_null(bad);
+	assert_true(has_rule(d, "CM0219", "about version holds control character 0x01"));
 	cm_map_free(m);
 	cm_diags_free(d);
 }

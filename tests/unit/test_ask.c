@@ -183,7 +183,7 @@ static void bundled(const char *path, void (*vary)(cm_rules *), int players, int
 		cm_diags_write_text(d, stderr);
 	assert_int_equal(rc, 0);
 	const cm_map *m = cm_workspace_map(w, 0);
-	cm_rules ru = m->rules;
+	cm_rules ru = *cm_map_rules(m);
 	if (vary)
 		vary(&ru);
 	check_games(m, deck, &ru, players, games, 17, t);
@@ -225,7 +225,7 @@ static void test_ask__abbey_if_and_wagons(void **state)
 	tally t = { 0 };
 	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
 	check_games(fx.scn->map, fx.deck, NULL, 2, 4, 5, &t);
-	cm_rules ru = fx.scn->map->rules;
+	cm_rules ru = *cm_map_rules(fx.scn->map);
 	c1_no_edge(&ru);
 	check_games(fx.scn->map, fx.deck, &ru, 3, 3, 6, &t);
 	util_fixture_unload(&fx);

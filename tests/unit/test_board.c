@@ -20,6 +20,7 @@
 #include "carcamap/replay.h"
 #include "scenario.h"
 #include "util_board.h"
+#include "model/map_builder_int.h"
 
 /* ---- an independent recount of the board, from scratch ---- */
 
@@ -49,14 +50,14 @@ static void runite(int *uf, int a, int b)
  * piece (rotation 0); NULL for neither. */
 static const cm_tile_type *type_at(const recount *r, int s, int *rot)
 {
-	int t, x = s % r->m->cols, y = s / r->m->cols;
+	int t, x = s % cm_map_cols(r->m), y = s / cm_map_cols(r->m);
 	if (cm_board_tile_at(r->b, x, y, &t, rot) == 0)
 		return cm_deck_type(r->deck, (size_t)t);
 	*rot = 0;
-	for (size_t c = 0; c < r->m->n_bigcities; c++)
-		for (size_t k = 0; k < r->m->bigcities[c].n_pieces; k++)
-			if (r->m->bigcities[c].pieces[k].x == x && r->m->bigcities[c].pieces[k].y == y)
-				return &r->m->bigcities[c].pieces[k].tile;
+	for (size_t c = 0; c < cm_map_bigcity_count(r->m); c++)
+		for (size_t k = 0; k < cm_map_bigcity(r->m, c)->n_pieces; k++)
+			if (cm_map_bigcity(r->m, c)->pieces[k].x == x && cm_map_bigcity(r->m, c)->pieces[k].y == y)
+				return &cm_map_bigcity(r->m, c)->pieces[k].tile;
 	return NULL;
 }
 
@@ -69,13 +70,13 @@ static int feature_on(const cm_tile_type *t, int rot, int i)
 static int nb(const cm_map *m, int s, int d)
 {
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
-	int x = s % m->cols + dx[d], y = s / m->cols + dy[d];
-	return cm_map_at(m, x, y) ? y * m->cols + x : -1;
+	int x = s % cm_map_cols(m) + dx[d], y = s / cm_map_cols(m) + dy[d];
+	return cm_map_at(m, x, y) ? y * cm_map_cols(m) + x : -1;
 }
 
 static int bigcity_of(const cm_map *m, int s)
 {
-	return s >= 0 ? m->squares[s].bigcity : -1;
+	return s >= 0 ? cm_map_squares(m)[s].bigcity : -1;
 }
 
 /* Checks every feature on the board against a recount: open edges, tiles
@@ -83,8 +84,8 @@ static int bigcity_of(const cm_map *m, int s)
  * placed tile matches its neighbours, big cities and prints. */
 static void check_board(const cm_map *m, const cm_board *b, const cm_deck *deck)
 {
-	recount r = { m, b, deck, m->cols * m->rows };
-	int n_nodes = r.n_sq * 32 + r.n_sq * 4 + (int)m->n_ferries;
+	recount r = { m, b, deck, cm_map_cols(m) * cm_map_rows(m) };
+	int n_nodes = r.n_sq * 32 + r.n_sq * 4 + (int)cm_map_ferry_count(m);
 	int *uf = malloc((size_t)n_nodes * sizeof *uf);
 	int *open = calloc((size_t)n_nodes, sizeof *open);
 	int *arms = calloc((size_t)n_nodes, sizeof *arms);
@@ -99,7 +100,7 @@ static void check_board(const cm_map *m, const cm_board *b, const cm_deck *deck)
 		const cm_tile_type *t = type_at(&r, s, &rot);
 		if (!t)
 			continue;
-		bool placed = cm_board_tile_at(b, s % m->cols, s / m->cols, NULL, NULL) == 0;
+		bool placed = cm_board_tile_at(b, s % cm_map_cols(m), s / cm_map_cols(m), NULL, NULL) == 0;
 		for (int d = 0; d < 4; d++) {
 			int q = nb(m, s, d), qrot;
 			const cm_tile_type *u = q >= 0 ? type_at(&r, q, &qrot) : NULL;
@@ -120,7 +121,7 @@ static void check_board(const cm_map *m, const cm_board *b, const cm_deck *deck)
 				}
 				continue;
 			}
-			if (q >= 0 && cm_square_kind_playable(m->squares[q].kind)) {
+			if (q >= 0 && cm_square_kind_playable(cm_map_squares(m)[q].kind)) {
 				if (rc)
 					open[s * 32 + f]++; /* an empty square */
 				continue;
@@ -128,12 +129,12 @@ static void check_board(const cm_map *m, const cm_board *b, const cm_deck *deck)
 			if (!placed)
 				continue; /* a big city at the map edge: closed */
 			/* the map edge: a ferry, a print or neutral */
-			const cm_edge_print *pr = &m->squares[s].print[d];
+			const cm_edge_print *pr = &cm_map_squares(m)[s].print[d];
 			int fe = -1;
-			for (size_t i = 0; i < m->n_ferries; i++) {
-				const cm_ferry *fr = &m->ferries[i];
-				if ((fr->y1 * m->cols + fr->x1 == s && (int)fr->s1 == d) ||
-				    (fr->y2 * m->cols + fr->x2 == s && (int)fr->s2 == d))
+			for (size_t i = 0; i < cm_map_ferry_count(m); i++) {
+				const cm_ferry *fr = cm_map_ferry(m, i);
+				if ((fr->y1 * cm_map_cols(m) + fr->x1 == s && (int)fr->s1 == d) ||
+				    (fr->y2 * cm_map_cols(m) + fr->x2 == s && (int)fr->s2 == d))
 					fe = (int)i;
 			}
 			if (fe >= 0) {
@@ -150,11 +151,11 @@ static void check_board(const cm_map *m, const cm_board *b, const cm_deck *deck)
 	}
 	/* a ferry: one tile, its arms and both ends' printed arms, open at an
 	 * end with no tile */
-	for (size_t i = 0; i < m->n_ferries; i++) {
-		const cm_ferry *fr = &m->ferries[i];
-		int s1 = fr->y1 * m->cols + fr->x1, s2 = fr->y2 * m->cols + fr->x2;
-		arms[fbase + (int)i] = fr->arms + m->squares[s1].print[fr->s1].arms +
-		                       m->squares[s2].print[fr->s2].arms;
+	for (size_t i = 0; i < cm_map_ferry_count(m); i++) {
+		const cm_ferry *fr = cm_map_ferry(m, i);
+		int s1 = fr->y1 * cm_map_cols(m) + fr->x1, s2 = fr->y2 * cm_map_cols(m) + fr->x2;
+		arms[fbase + (int)i] = fr->arms + cm_map_squares(m)[s1].print[fr->s1].arms +
+		                       cm_map_squares(m)[s2].print[fr->s2].arms;
 		open[fbase + (int)i] = (cm_board_tile_at(b, fr->x1, fr->y1, NULL, NULL) < 0) +
 		                       (cm_board_tile_at(b, fr->x2, fr->y2, NULL, NULL) < 0);
 	}
@@ -186,7 +187,7 @@ static void check_board(const cm_map *m, const cm_board *b, const cm_deck *deck)
 			tiles[rfind(uf, i)]++;
 	/* compare every placed road and city with the engine */
 	for (int s = 0; s < r.n_sq; s++) {
-		int rot, x = s % m->cols, y = s / m->cols;
+		int rot, x = s % cm_map_cols(m), y = s / cm_map_cols(m);
 		if (cm_board_tile_at(b, x, y, NULL, &rot) < 0)
 			continue;
 		const cm_tile_type *t = type_at(&r, s, &rot);
@@ -239,7 +240,7 @@ static int followers_on_board(const cm_board *b, int p)
 static void play_checked(const util_fixture *fx, cm_board *b, cm_rng *rng, bool deep)
 {
 	const cm_map *m = fx->scn->map;
-	int players = cm_board_players(b), fol = m->setup.followers;
+	int players = cm_board_players(b), fol = cm_map_setup(m)->followers;
 	int last[CM_MAX_PLAYERS] = { 0 };
 	cm_placement pl[4 * 1024];
 	int t, turn = 0;
@@ -288,8 +289,8 @@ static void check_replay(const util_fixture *fx, const cm_board *b)
 {
 	cm_board *b2 = util_replay_again(fx, b);
 	const cm_map *m = fx->scn->map;
-	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
+	for (int y = 0; y < cm_map_rows(m); y++)
+		for (int x = 0; x < cm_map_cols(m); x++) {
 			int t1 = -1, r1 = -1, t2 = -1, r2 = -1;
 			assert_int_equal(cm_board_tile_at(b, x, y, &t1, &r1), cm_board_tile_at(b2, x, y, &t2, &r2));
 			assert_int_equal(t1, t2);
@@ -423,9 +424,12 @@ static void test_board__deck_counts_and_errors(void **state)
 	assert_int_equal(cm_deck_start(fx.deck), d);
 	assert_int_equal(cm_deck_count(fx.deck, (size_t)d), 4);
 	assert_int_equal(cm_deck_count(fx.deck, (size_t)cm_deck_find(fx.deck, "E")), 4); /* C2 */
-	cm_map *m = fx.scn->map;
-	cm_edition e = m->rules.edition;
-	m->rules.edition = CM_EDITION_C1;
+	const cm_map *m0 = fx.scn->map;
+	cm_map_builder *mb = util_from(m0);
+	cm_rules ru = *cm_map_rules(m0);
+	ru.edition = CM_EDITION_C1;
+	cm_map_builder_set_rules(mb, &ru);
+	cm_map *m = util_finish(mb);
 	cm_deck *k = NULL;
 	assert_int_equal(cm_deck_build(m, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, NULL, &k), 0);
 	assert_int_equal(cm_deck_count(k, (size_t)cm_deck_find(k, "E")), 5);
@@ -433,24 +437,23 @@ static void test_board__deck_counts_and_errors(void **state)
 	assert_int_equal(cm_deck_total(k), 114);
 	assert_true(cm_deck_hash(k) != cm_deck_hash(fx.deck));
 	cm_deck_free(k);
-	m->rules.edition = e;
+	cm_map_free(m);
 	/* explicit count replaces the set's */
-	free(m->deck[0].tile);
-	m->deck[0].tile = strdup("U");
-	m->deck[0].count = 2;
+	m = util_with_deck_entry(m0, 0, NULL, "U", 2);
 	cm_diags *dg = NULL;
 	assert_int_equal(cm_diags_new(&dg), 0);
 	assert_int_equal(cm_deck_build(m, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, dg, &k), 0);
 	assert_int_equal(cm_deck_total(k), 2 + 18 + 24);
 	assert_int_equal(cm_deck_start(k), -1);
 	cm_deck_free(k);
-	free(m->deck[0].tile);
-	m->deck[0].tile = strdup("nope");
-	assert_int_equal(cm_deck_build(m, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, dg, &k),
+	cm_map *m2 = util_with_deck_entry(m, 0, NULL, "nope", 2);
+	cm_map_free(m);
+	assert_int_equal(cm_deck_build(m2, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, dg, &k),
 	                 CM_EINVAL);
 	assert_null(k);
-	free(m->deck[1].tileset);
-	m->deck[1].tileset = strdup("no-such-set");
+	const cm_deck_entry *e1 = cm_map_deck_entry(m2, 1);
+	m = util_with_deck_entry(m2, 1, "no-such-set", e1->tile, e1->count);
+	cm_map_free(m2);
 	assert_int_equal(cm_deck_build(m, (const cm_tileset *const *)fx.scn->sets, fx.scn->n_sets, dg, &k),
 	                 CM_EINVAL);
 	/* every problem is reported, not only the first */
@@ -460,6 +463,7 @@ static void test_board__deck_counts_and_errors(void **state)
 	assert_non_null(strstr(cm_diags_get(dg, 2)->message, "no-such-set"));
 	assert_non_null(strstr(cm_diags_get(dg, 2)->where, "deck entry 2"));
 	cm_diags_free(dg);
+	cm_map_free(m);
 	util_fixture_unload(&fx);
 }
 
@@ -512,7 +516,7 @@ static void test_board__replay_errors(void **state)
 static void spots_if_agrees(const char *path, uint64_t seed)
 {
 	util_fixture fx = util_fixture_load(path);
-	cm_rules ru = fx.scn->map->rules;
+	cm_rules ru = *cm_map_rules(fx.scn->map);
 	ru.wagons = true;
 	cm_board *g = NULL;
 	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, &ru, 3, seed, 0, NULL, &g), 0);
@@ -586,48 +590,65 @@ static void test_board__spots_if_equals_place_then_spots(void **state)
 	spots_if_agrees("tests/scenarios/islands.map", 11);
 }
 
-/* The board trusts the one model checker (cm_map_check_model) for every
- * index it follows: a ferry end, a big-city piece or an island index
- * outside what it refers to is refused with the checker's diagnostic,
- * never reached by the board's own code (which only asserts it). */
-static void test_board__broken_model_refused_by_the_checker(void **state)
+/* The board trusts the map: a model that breaks an index the board
+ * follows is never built. The builder refuses an out-of-range side or
+ * island index at once, its finish a ferry end or big-city piece off the
+ * grid; a partial map (a descriptor's, with errors) is refused by the
+ * board itself. */
+static void test_board__broken_model_never_reaches_the_board(void **state)
 {
 	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	const cm_map *m = fx.scn->map;
 	for (int c = 0; c < 4; c++) {
-		util_fixture fx = util_fixture_load("tests/bench/map120.scn");
-		cm_map *m = fx.scn->map;
+		cm_map_builder *b = util_from(m);
 		const char *want = NULL;
 		if (c == 0) {
-			assert_true(m->n_ferries == 0);
-			m->ferries = calloc(1, sizeof *m->ferries);
-			m->ferries[0] = (cm_ferry){ .x1 = 0, .y1 = 4, .s1 = CM_W, .x2 = m->cols, .y2 = 4, .s2 = CM_E };
-			m->n_ferries = 1;
+			cm_ferry f = { .x1 = 0, .y1 = 4, .s1 = CM_W, .x2 = cm_map_cols(m), .y2 = 4, .s2 = CM_E };
+			assert_int_equal(cm_map_builder_add_ferry(b, &f), 0);
 			want = "outside the";
 		} else if (c == 1) {
-			m->ferries = calloc(1, sizeof *m->ferries);
-			m->ferries[0] = (cm_ferry){ .x1 = 0, .y1 = 4, .s1 = CM_W, .x2 = 0, .y2 = 5, .s2 = (cm_side)7 };
-			m->n_ferries = 1;
-			want = "side";
+			cm_ferry f = { .x1 = 0, .y1 = 4, .s1 = CM_W, .x2 = 0, .y2 = 5, .s2 = (cm_side)7 };
+			assert_int_equal(cm_map_builder_add_ferry(b, &f), CM_EINVAL);
 		} else if (c == 2) {
-			assert_true(m->n_bigcities > 0 && m->bigcities[0].n_pieces > 0);
-			m->bigcities[0].pieces[0].x = -1;
+			assert_true(cm_map_bigcity_count(m) > 0 && cm_map_bigcity(m, 0)->n_pieces > 0);
+			assert_int_equal(cm_map_builder_add_piece(b, 0, -1, 0, &cm_map_bigcity(m, 0)->pieces[0].tile), 0);
 			want = "outside the";
 		} else {
-			size_t s = 4 * (size_t)m->cols;
-			m->squares[s].kind = CM_SQ_ISLAND;
-			m->squares[s].island = (int)m->n_islands; /* one past the last */
-			want = "island index";
+			cm_square q = *cm_map_at(m, 0, 4);
+			q.kind = CM_SQ_ISLAND;
+			q.island = (int)cm_map_island_count(m); /* one past the last */
+			assert_int_equal(cm_map_builder_set_square(b, 0, 4, &q), CM_EINVAL);
 		}
 		cm_diags *d = NULL;
 		assert_int_equal(cm_diags_new(&d), 0);
-		cm_board *b = NULL;
-		assert_int_equal(cm_board_new(m, fx.deck, NULL, 2, 1, 0, d, &b), CM_EINVAL);
-		assert_null(b);
-		assert_true(cm_diags_errors(d) >= 1);
-		assert_non_null(strstr(cm_diags_get(d, 0)->message, want));
+		cm_map *out = NULL;
+		int rc = cm_map_builder_finish(b, NULL, NULL, d, &out);
+		if (want) {
+			assert_int_equal(rc, CM_EINVAL);
+			assert_null(out);
+			assert_non_null(strstr(cm_diags_get(d, 0)->message, want));
+		} else { /* refused at once: the builder kept the map as it was */
+			assert_int_equal(rc, 0);
+			assert_true(cm_map_equal(out, m));
+		}
+		cm_map_free(out);
 		cm_diags_free(d);
-		util_fixture_unload(&fx);
 	}
+	/* a partial map */
+	cm_map *partial = NULL;
+	assert_int_equal(cm__map_builder_finish(util_from(m), NULL, NULL, NULL, CM__FINISH_REFUSED | CM__FINISH_PARTIAL,
+	                                        &partial), CM_EINVAL);
+	assert_true(cm_map_partial(partial));
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_board *g = NULL;
+	assert_int_equal(cm_board_new(partial, fx.deck, NULL, 2, 1, 0, d, &g), CM_EINVAL);
+	assert_null(g);
+	assert_non_null(strstr(cm_diags_get(d, 0)->message, "partial"));
+	cm_diags_free(d);
+	cm_map_free(partial);
+	util_fixture_unload(&fx);
 }
 
 /* Indices the board keeps per square hold every count the model allows:
@@ -637,37 +658,42 @@ static void test_board__large_indices(void **state)
 {
 	(void)state;
 	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
-	cm_map *m = fx.scn->map;
+	const cm_map *m0 = fx.scn->map;
+	cm_map_builder *mb = util_from(m0);
 	char name[32];
-	while (m->n_islands < 40000) {
-		snprintf(name, sizeof name, "isle-%zu", m->n_islands);
-		util_island_add(m, name, NULL);
+	for (size_t i = cm_map_island_count(m0); i < 40000; i++) {
+		snprintf(name, sizeof name, "isle-%zu", i);
+		util_island_add(mb, name, NULL);
 	}
 	int s = -1;
-	for (int i = 0; i < m->cols * m->rows && s < 0; i++)
-		if (m->squares[i].kind == CM_SQ_LAND)
+	for (int i = 0; i < cm_map_cols(m0) * cm_map_rows(m0) && s < 0; i++)
+		if (cm_map_squares(m0)[i].kind == CM_SQ_LAND)
 			s = i;
 	assert_true(s >= 0);
-	m->squares[s].kind = CM_SQ_ISLAND;
-	m->squares[s].island = 39999;
+	cm_square q = cm_map_squares(m0)[s];
+	q.kind = CM_SQ_ISLAND;
+	q.island = 39999;
+	util_square_set(mb, s % cm_map_cols(m0), s / cm_map_cols(m0), &q);
+	cm_map *m = util_finish(mb);
 	cm_board *b = NULL;
 	assert_int_equal(cm_board_new(m, fx.deck, NULL, 2, 1, 0, NULL, &b), 0);
 	assert_int_equal(cm__board_island(b, s), 39999);
 	cm_board_free(b);
+	cm_map_free(m);
 
-	cm_ferry *f = calloc(CM_BOARD_MAX_LINKS + 1, sizeof *f);
-	assert_non_null(f);
-	for (size_t i = 0; i <= CM_BOARD_MAX_LINKS; i++)
-		f[i] = (cm_ferry){ .x1 = 0, .y1 = 0, .s1 = CM_W, .x2 = 1, .y2 = 0, .s2 = CM_E };
-	free(m->ferries);
-	m->ferries = f;
-	m->n_ferries = CM_BOARD_MAX_LINKS + 1;
+	mb = util_from(m0);
+	for (size_t i = 0; i <= CM_BOARD_MAX_LINKS; i++) {
+		cm_ferry f = { .x1 = 0, .y1 = 0, .s1 = CM_W, .x2 = 1, .y2 = 0, .s2 = CM_E };
+		assert_int_equal(cm_map_builder_add_ferry(mb, &f), 0);
+	}
+	m = util_finish(mb);
 	cm_diags *d = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
 	assert_int_equal(cm_board_new(m, fx.deck, NULL, 2, 1, 0, d, &b), CM_ELIMIT);
 	assert_null(b);
 	assert_non_null(strstr(cm_diags_get(d, cm_diags_count(d) - 1)->message, "32767"));
 	cm_diags_free(d);
+	cm_map_free(m);
 	util_fixture_unload(&fx);
 }
 
@@ -679,7 +705,7 @@ int main(void)
 		cmocka_unit_test(test_board__random_play_stats),
 		cmocka_unit_test(test_board__same_seed_same_game),
 		cmocka_unit_test(test_board__replay_errors),
-		cmocka_unit_test(test_board__broken_model_refused_by_the_checker),
+		cmocka_unit_test(test_board__broken_model_never_reaches_the_board),
 		cmocka_unit_test(test_board__large_indices),
 		cmocka_unit_test(test_board__spots_if_equals_place_then_spots),
 		cmocka_unit_test(test_board__properties_map120),

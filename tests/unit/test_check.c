@@ -195,7 +195,7 @@ static void test_check__pack_checks_like_its_descriptors(void **state)
 		assert_int_equal(cm_workspace_load(w, maps[i], q), 0);
 		assert_int_equal(cm_workspace_resolve(w, q), 0);
 		/* every map the descriptor gives (each printing of a board) */
-		cm_map *ms[CM_EDITION_COUNT];
+		const cm_map *ms[CM_EDITION_COUNT];
 		size_t n_ms = cm_workspace_map_count(w);
 		assert_true(n_ms >= 1 && n_ms <= CM_EDITION_COUNT);
 		for (size_t k = 0; k < n_ms; k++)
@@ -233,18 +233,18 @@ static void test_check__pack_checks_like_its_descriptors(void **state)
 static void test_check__image_squares_say_where(void **state)
 {
 	(void)state;
-	cm_map *m = NULL;
-	assert_int_equal(cm_map_new(3, 1, &m), 0);
-	m->id = strdup("tiny");
-	m->squares[0].kind = CM_SQ_START;
-	m->squares[1].kind = CM_SQ_LAND;
-	m->squares[2].kind = CM_SQ_LAND;
-	cm_map_default_prints(m);
-	m->squares[2].print[CM_N].kind = CM_PRINT_CITY;
-	m->squares[2].print[CM_S].kind = CM_PRINT_CITY;
-	m->setup.starts_used = 1;
+	cm_map_builder *b = util_builder(3, 1);
+	util_id_set(b, "tiny", NULL);
+	util_kind_set(b, 0, 0, CM_SQ_START);
+	util_kind_set(b, 1, 0, CM_SQ_LAND);
+	util_kind_set(b, 2, 0, CM_SQ_LAND);
+	cm_map_builder_default_prints(b);
+	util_print_set(b, 2, 0, CM_N, CM_PRINT_CITY, 0);
+	util_print_set(b, 2, 0, CM_S, CM_PRINT_CITY, 0);
+	util_setup_starts(b, 1);
 	cm_tileset *ts = util_tileset_base();
-	util_deck_add(m, ts->id, "D", 3);
+	util_deck_add(b, ts->id, "D", 3);
+	cm_map *m = util_finish(b);
 	const cm_tileset *sets[1] = { ts };
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);

@@ -27,6 +27,7 @@
 #include "carcamap/rules.h"
 #include "carcamap/tile.h"
 #include "util_files.h"
+#include "util_model.h"
 #include "../../lib/reader/cmap.c"
 
 /* 3x2 with a name, a marker, an island with a title, a label and a print
@@ -34,24 +35,21 @@
  * records; in major version major. */
 static unsigned char *valid_file_v(unsigned major, size_t *len)
 {
-	cm_map *m;
-	assert_int_equal(cm_map_new(3, 2, &m), 0);
-	m->id = strdup("tiny");
-	m->name = strdup("Tiny");
+	cm_map_builder *b = util_builder(3, 2);
+	util_id_set(b, "tiny", "Tiny");
 	for (int i = 0; i < 6; i++)
-		m->squares[i].kind = CM_SQ_LAND;
-	assert_int_equal(cm_map_set_square_name(m, 0, 0, "Aachen"), 0);
-	assert_int_equal(cm_map_add_square_marker(m, 1, 0, "chip"), 0);
-	m->islands = calloc(1, sizeof *m->islands);
-	m->islands[0].name = strdup("Isle");
-	m->islands[0].title = strdup("Isle of Tests");
-	m->n_islands = 1;
-	m->squares[5].kind = CM_SQ_ISLAND;
-	m->squares[5].island = 0;
-	m->squares[2].print[CM_N].kind = CM_PRINT_ROAD;
-	assert_int_equal(cm_map_set_print_label(m, 2, 0, CM_N, "north"), 0);
-	m->squares[4].print[CM_S].kind = CM_PRINT_CITY;
-	m->squares[4].print[CM_S].arms = 2;
+		util_kind_set(b, i % 3, i / 3, CM_SQ_LAND);
+	util_name_set(b, 0, 0, "Aachen");
+	util_marker_add(b, 1, 0, "chip");
+	util_island_add(b, "Isle", "Isle of Tests");
+	cm_square q = *cm_map_builder_square(b, 2, 1);
+	q.kind = CM_SQ_ISLAND;
+	q.island = 0;
+	util_square_set(b, 2, 1, &q);
+	util_print_set(b, 2, 0, CM_N, CM_PRINT_ROAD, 0);
+	util_label_set(b, 2, 0, CM_N, "north");
+	util_print_set(b, 1, 1, CM_S, CM_PRINT_CITY, 2);
+	cm_map *m = util_finish(b);
 	unsigned char *bin;
 	assert_int_equal(cm_export_bin_version(m, NULL, 0, major, &bin, len), 0);
 	assert_int_equal(bin[8], major);
@@ -603,14 +601,17 @@ static void test_cmap_reader__rule_constants_match_the_table(void **state)
 		if (f == N_RULE_FIELDS)
 			fail_msg("the binary export writes '%s' but the reader has no cmap_rules field for it", o->key);
 		/* that switch alone, through the library's writer and the reader */
-		cm_map *m;
-		assert_int_equal(cm_map_new(2, 1, &m), 0);
-		m->id = strdup("r");
-		m->squares[0].kind = m->squares[1].kind = CM_SQ_START;
+		cm_map_builder *b = util_builder(2, 1);
+		util_id_set(b, "r", NULL);
+		util_kind_set(b, 0, 0, CM_SQ_START);
+		util_kind_set(b, 1, 0, CM_SQ_START);
+		cm_rules ru = *cm_map_builder_rules(b);
 		for (size_t k = 0; k < cm_rule_option_count(); k++)
 			if (cm_rule_option_get(k)->kind == CM_RULE_SWITCH)
-				cm_rules_put(&m->rules, k, k == i);
-		cm_rules_put(&m->rules, (size_t)cm_rule_option_find("farmers"), CM_FARMERS_C1);
+				cm_rules_put(&ru, k, k == i);
+		cm_rules_put(&ru, (size_t)cm_rule_option_find("farmers"), CM_FARMERS_C1);
+		cm_map_builder_set_rules(b, &ru);
+		cm_map *m = util_finish(b);
 		unsigned char *bin;
 		size_t len;
 		assert_int_equal(cm_export_bin(m, NULL, 0, &bin, &len), 0);
@@ -664,21 +665,19 @@ static void test_cmap_reader__slots_and_rotation_match_the_library(void **state)
  * or a label (2.0: PREX records), in major version major. */
 static unsigned char *prints_file(unsigned major, size_t *len)
 {
-	cm_map *m;
-	assert_int_equal(cm_map_new(4, 3, &m), 0);
-	m->id = strdup("edges");
+	cm_map_builder *b = util_builder(4, 3);
+	util_id_set(b, "edges", NULL);
 	for (int i = 0; i < 12; i++)
-		m->squares[i].kind = CM_SQ_LAND;
-	m->squares[0].print[CM_N].kind = CM_PRINT_ROAD;
-	m->squares[0].print[CM_N].arms = 1;
-	m->squares[0].print[CM_W].kind = CM_PRINT_CITY;
-	assert_int_equal(cm_map_set_print_label(m, 0, 0, CM_W, "west"), 0);
-	m->squares[3].print[CM_E].kind = CM_PRINT_NEUTRAL;
-	m->squares[3].print[CM_N].kind = CM_PRINT_CITY;
-	m->squares[9].print[CM_S].kind = CM_PRINT_ROAD;
-	m->squares[11].print[CM_S].kind = CM_PRINT_NEUTRAL;
-	m->squares[11].print[CM_E].kind = CM_PRINT_ROAD;
-	m->squares[11].print[CM_E].arms = 3;
+		util_kind_set(b, i % 4, i / 4, CM_SQ_LAND);
+	util_print_set(b, 0, 0, CM_N, CM_PRINT_ROAD, 1);
+	util_print_set(b, 0, 0, CM_W, CM_PRINT_CITY, 0);
+	util_label_set(b, 0, 0, CM_W, "west");
+	util_print_set(b, 3, 0, CM_E, CM_PRINT_NEUTRAL, 0);
+	util_print_set(b, 3, 0, CM_N, CM_PRINT_CITY, 0);
+	util_print_set(b, 1, 2, CM_S, CM_PRINT_ROAD, 0);
+	util_print_set(b, 3, 2, CM_S, CM_PRINT_NEUTRAL, 0);
+	util_print_set(b, 3, 2, CM_E, CM_PRINT_ROAD, 3);
+	cm_map *m = util_finish(b);
 	unsigned char *bin;
 	assert_int_equal(cm_export_bin_version(m, NULL, 0, major, &bin, len), 0);
 	cm_map_free(m);
@@ -901,7 +900,7 @@ static void expect_majors_agree(const cm_map *m, cm_tileset *const *sets, size_t
 	cmap_version(r2, &major, &minor);
 	assert_true(major == 2 && minor == 0);
 	expect_same_maps(r1, r2);
-	if (m->cols * m->rows >= 16)
+	if (cm_map_cols(m) * cm_map_rows(m) >= 16)
 		assert_true(l2 < l1);
 	cmap_close(r1);
 	cmap_close(r2);
@@ -925,7 +924,7 @@ static void test_cmap_reader__majors_agree_on_bundled_maps(void **state)
 		assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
 		if (cm_workspace_load(w, path, d) != 0 || cm_workspace_resolve(w, d) != 0)
 			fail_msg("%s does not load", path);
-		cm_map *m = cm_workspace_find_map(w, ids[i]);
+		const cm_map *m = cm_workspace_find_map(w, ids[i]);
 		assert_non_null(m);
 		cm_tileset **sets;
 		size_t n;
@@ -948,31 +947,23 @@ static unsigned rnd(unsigned *s)
  * (several rank blocks of 64 squares, rows that do not divide them). */
 static cm_map *random_map(unsigned seed, int cols, int rows)
 {
-	cm_map *m;
-	assert_int_equal(cm_map_new(cols, rows, &m), 0);
-	m->id = strdup("random");
-	m->name = strdup("Random");
-	m->n_islands = 3;
-	m->islands = calloc(3, sizeof *m->islands);
+	cm_map_builder *m = util_builder(cols, rows);
+	util_id_set(m, "random", "Random");
 	for (int i = 0; i < 3; i++) {
 		char t[32];
 		snprintf(t, sizeof t, "isle%d", i);
-		m->islands[i].name = strdup(t);
-		m->islands[i].title = i == 1 ? NULL : strdup(t + 1);
+		util_island_add(m, t, i == 1 ? NULL : t + 1);
 	}
-	m->n_bigcities = 2;
-	m->bigcities = calloc(2, sizeof *m->bigcities);
+	cm_tile_type none;
+	memset(&none, 0, sizeof none);
 	for (int i = 0; i < 2; i++) {
-		m->bigcities[i].name = strdup(i ? "Metro" : "Capital");
-		m->bigcities[i].n_pieces = 1;
-		m->bigcities[i].pieces = calloc(1, sizeof *m->bigcities[i].pieces);
-		m->bigcities[i].pieces[0].x = i % cols;
-		m->bigcities[i].pieces[0].y = 0;
+		assert_int_equal(cm_map_builder_add_bigcity(m, i ? "Metro" : "Capital", 0, NULL), 0);
+		assert_int_equal(cm_map_builder_add_piece(m, (size_t)i, i % cols, 0, &none), 0);
 	}
 	unsigned s = seed;
 	for (int y = 0; y < rows; y++)
 		for (int x = 0; x < cols; x++) {
-			cm_square *q = &m->squares[y * cols + x];
+			cm_square sq = *cm_map_builder_square(m, x, y), *q = &sq;
 			q->kind = (uint8_t)(rnd(&s) % CM_SQ_KIND_COUNT);
 			for (int e = 0; e < 4; e++) {
 				q->print[e].kind = (uint8_t)(rnd(&s) % 7 < 4 ? 0 : rnd(&s) % 4);
@@ -981,17 +972,17 @@ static cm_map *random_map(unsigned seed, int cols, int rows)
 				if (rnd(&s) % 11 == 0) {
 					char l[32];
 					snprintf(l, sizeof l, "to %d,%d", x, y);
-					assert_int_equal(cm_map_set_print_label(m, x, y, (cm_side)e, l), 0);
+					util_label_set(m, x, y, (cm_side)e, l);
 				}
 			}
 			unsigned r = rnd(&s) % 40;
 			if (r == 0) {
 				char n[32];
 				snprintf(n, sizeof n, "Place %d %d", x, y);
-				assert_int_equal(cm_map_set_square_name(m, x, y, n), 0);
+				util_name_set(m, x, y, n);
 			} else if (r == 1) {
-				assert_int_equal(cm_map_add_square_marker(m, x, y, "chip"), 0);
-				assert_int_equal(cm_map_add_square_marker(m, x, y, "coin"), 0);
+				util_marker_add(m, x, y, "chip");
+				util_marker_add(m, x, y, "coin");
 			} else if (r == 2) {
 				q->island = (int32_t)(rnd(&s) % 3);
 				q->arms = (uint8_t)(rnd(&s) % 3);
@@ -1000,10 +991,11 @@ static cm_map *random_map(unsigned seed, int cols, int rows)
 			} else if (r == 4) {
 				q->arms = 1;
 			} else if (r == 5) {
-				assert_int_equal(cm_map_set_square_name(m, x, y, ""), 0);
+				util_name_set(m, x, y, "");
 			}
+			util_square_set(m, x, y, q);
 		}
-	return m;
+	return util_finish(m);
 }
 
 static void test_cmap_reader__majors_agree_on_random_maps(void **state)
@@ -1035,7 +1027,7 @@ static void test_cmap_reader__reads_the_1_0_fixture(void **state)
 	assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
 	assert_int_equal(cm_workspace_load(w, "tests/fixtures/cli/tiny/tiny.xml", d), 0);
 	assert_int_equal(cm_workspace_resolve(w, d), 0);
-	cm_map *m = cm_workspace_find_map(w, "tiny");
+	const cm_map *m = cm_workspace_find_map(w, "tiny");
 	assert_non_null(m);
 	cm_tileset **sets;
 	size_t n, l2, l1, lf;

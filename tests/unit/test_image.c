@@ -18,6 +18,16 @@
 
 #define FIX "tests/fixtures/image/"
 
+/* The map an import built: b finished with an id (the importer gives
+ * none), or NULL when there is no b. */
+static cm_map *as_map(cm_map_builder *b)
+{
+	if (!b)
+		return NULL;
+	util_id_set(b, "imported", NULL);
+	return util_finish(b);
+}
+
 static int code_of(const char *name)
 {
 	static const struct { const char *name; int code; } codes[] = {
@@ -78,16 +88,16 @@ static void expect_grid(const cm_map *m, const char *grid_file, const char *ctx)
 	int y = 0;
 	while (fgets(line, sizeof line, f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if ((int)strlen(line) != m->cols)
-			fail_msg("%s: row %d has %d squares, the grid file %zu", ctx, y, m->cols, strlen(line));
-		for (int x = 0; x < m->cols; x++)
+		if ((int)strlen(line) != cm_map_cols(m))
+			fail_msg("%s: row %d has %d squares, the grid file %zu", ctx, y, cm_map_cols(m), strlen(line));
+		for (int x = 0; x < cm_map_cols(m); x++)
 			if (kind_letter(cm_map_at(m, x, y)->kind) != line[x])
 				fail_msg("%s: square (%d,%d) is %s, expected %c", ctx, x, y,
 				         cm_square_kind_name(cm_map_at(m, x, y)->kind), line[x]);
 		y++;
 	}
 	fclose(f);
-	assert_int_equal(y, m->rows);
+	assert_int_equal(y, cm_map_rows(m));
 }
 
 static cm_legend *load_legend(const char *name)
@@ -134,9 +144,10 @@ static void test_image__fixture_cases(void **state)
 		snprintf(ctx, sizeof ctx, "%s with %s", c[0], c[1]);
 		cm_legend *lg = load_legend(c[1]);
 		cm_diags *d;
-		cm_map *m = NULL;
+		cm_map_builder *b = NULL;
 		assert_int_equal(cm_diags_new(&d), 0);
-		int rc = cm_image_import(png, lg, d, &m);
+		int rc = cm_image_import(png, lg, d, &b);
+		cm_map *m = as_map(b);
 		if (rc != code_of(c[2]))
 			fail_msg("%s: result %s (%d), expected %s; %s", ctx, cm_strerror(rc), rc, c[2],
 			         cm_diags_count(d) ? cm_diags_get(d, 0)->message : "no diagnostics");
@@ -188,24 +199,25 @@ static void test_image__import_names_islands_markers(void **state)
 	(void)state;
 	cm_legend *lg = load_legend("colour.xml");
 	cm_diags *d;
-	cm_map *m;
+	cm_map_builder *b;
 	assert_int_equal(cm_diags_new(&d), 0);
-	assert_int_equal(cm_image_import(FIX "colour_rgb8.png", lg, d, &m), 0);
-	assert_int_equal(m->cols, 6);
-	assert_int_equal(m->rows, 4);
+	assert_int_equal(cm_image_import(FIX "colour_rgb8.png", lg, d, &b), 0);
+	cm_map *m = as_map(b);
+	assert_int_equal(cm_map_cols(m), 6);
+	assert_int_equal(cm_map_rows(m), 4);
 	assert_string_equal(cm_map_square_name(m, 3, 3), "Erfurt");
 	assert_null(cm_map_square_name(m, 3, 0));
 	assert_int_equal(util_marker_count(m, 2, 3), 1);
 	assert_string_equal(util_marker(m, 2, 3, 0), "wine");
-	assert_int_equal(m->n_islands, 1);
-	assert_string_equal(m->islands[0].name, "mallorca");
+	assert_int_equal(cm_map_island_count(m), 1);
+	assert_string_equal(cm_map_island(m, 0)->name, "mallorca");
 	assert_int_equal(cm_map_at(m, 4, 2)->island, 0);
 	assert_int_equal(cm_map_at(m, 5, 2)->island, 0);
 	assert_int_equal(cm_map_at(m, 5, 2)->arms, 1);
 	assert_int_equal(cm_map_at(m, 3, 2)->island, -1);
 	assert_int_equal(cm_map_at(m, 1, 1)->bigcity, -1);
-	assert_string_equal(m->image, FIX "colour_rgb8.png");
-	assert_string_equal(m->legend, FIX "colour.xml");
+	assert_string_equal(cm_map_image(m), FIX "colour_rgb8.png");
+	assert_string_equal(cm_map_legend(m), FIX "colour.xml");
 	cm_map_free(m);
 	cm_legend_free(lg);
 	cm_diags_free(d);
@@ -218,7 +230,7 @@ static void test_image__unknown_colour_names_nearest(void **state)
 	(void)state;
 	cm_legend *lg = load_legend("colour.xml");
 	cm_diags *d;
-	cm_map *m;
+	cm_map_builder *m;
 	assert_int_equal(cm_diags_new(&d), 0);
 	assert_int_equal(cm_image_import(FIX "wrong_colour.png", lg, d, &m), CM_EINVAL);
 	const cm_diag *g = cm_diags_get(d, 0);
@@ -238,7 +250,7 @@ static void test_image__cell_diagnostics_capped(void **state)
 	static const char xml[] = "<legend format=\"1\"><colour value=\"#40a040\" kind=\"land\"/></legend>";
 	cm_diags *d;
 	cm_legend *lg;
-	cm_map *m;
+	cm_map_builder *m;
 	assert_int_equal(cm_diags_new(&d), 0);
 	assert_int_equal(cm_legend_load_memory(xml, sizeof xml - 1, "mem.xml", d, &lg), 0);
 	assert_int_equal(lg->grid.cell_w, 1);
@@ -261,7 +273,7 @@ static void test_image__missing_file_is_io_error(void **state)
 	(void)state;
 	cm_legend *lg = load_legend("colour.xml");
 	cm_diags *d;
-	cm_map *m;
+	cm_map_builder *m;
 	assert_int_equal(cm_diags_new(&d), 0);
 	assert_int_equal(cm_image_import(FIX "no_such.png", lg, d, &m), CM_EIO);
 	assert_null(m);
@@ -277,23 +289,24 @@ static void test_image__apply_fills_and_reports_conflicts(void **state)
 	(void)state;
 	cm_legend *lg = load_legend("colour.xml");
 	cm_diags *d;
-	cm_map *m;
 	assert_int_equal(cm_diags_new(&d), 0);
-	assert_int_equal(cm_map_new(6, 4, &m), 0);
-	m->file = strdup("maps/test/map.xml");
-	m->id = strdup("test");
-	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_LAND; /* image: none */
-	cm_map_at_mut(m, 0, 0)->line = 7;
-	cm_map_at_mut(m, 1, 0)->kind = CM_SQ_LAND; /* image: land */
-	cm_map_at_mut(m, 1, 0)->line = 8;
-	util_name_set(m, 3, 0, "Bremen");
-	m->islands = calloc(1, sizeof *m->islands);
-	m->islands[0].name = strdup("ibiza");
-	m->n_islands = 1;
-	cm_map_at_mut(m, 4, 2)->kind = CM_SQ_ISLAND; /* image: island mallorca */
-	cm_map_at_mut(m, 4, 2)->island = 0;
-	cm_map_at_mut(m, 4, 2)->line = 9;
-	assert_int_equal(cm_image_apply(m, FIX "colour_rgb8.png", lg, d), CM_EINVAL);
+	cm_map_builder *b = util_builder(6, 4);
+	assert_int_equal(cm_map_builder_set_file(b, "maps/test/map.xml"), 0);
+	util_id_set(b, "test", NULL);
+	cm_square q = *cm_map_builder_square(b, 0, 0);
+	q.kind = CM_SQ_LAND; /* image: none */
+	q.line = 7;
+	util_square_set(b, 0, 0, &q);
+	q.line = 8; /* image: land */
+	util_square_set(b, 1, 0, &q);
+	util_name_set(b, 3, 0, "Bremen");
+	util_island_add(b, "ibiza", NULL);
+	q.kind = CM_SQ_ISLAND; /* image: island mallorca */
+	q.island = 0;
+	q.line = 9;
+	util_square_set(b, 4, 2, &q);
+	assert_int_equal(cm_image_apply(b, FIX "colour_rgb8.png", lg, d), CM_EINVAL);
+	cm_map *m = util_finish(b);
 	assert_int_equal(cm_diags_count(d), 2);
 	const cm_diag *g = cm_diags_get(d, 0);
 	assert_string_equal(g->rule, "CM0330");
@@ -313,17 +326,17 @@ static void test_image__apply_fills_and_reports_conflicts(void **state)
 	assert_int_equal(cm_map_at(m, 1, 1)->kind, CM_SQ_BIGCITY);
 	assert_string_equal(cm_map_square_name(m, 3, 3), "Erfurt");
 	assert_int_equal(cm_map_at(m, 5, 2)->kind, CM_SQ_ISLAND);
-	assert_int_equal(m->n_islands, 2);
-	assert_string_equal(m->islands[cm_map_at(m, 5, 2)->island].name, "mallorca");
+	assert_int_equal(cm_map_island_count(m), 2);
+	assert_string_equal(cm_map_island(m, cm_map_at(m, 5, 2)->island)->name, "mallorca");
 	assert_int_equal(cm_map_at(m, 0, 0)->kind, CM_SQ_LAND);
 	cm_map_free(m);
 
 	cm_diags_clear(d);
-	assert_int_equal(cm_map_new(5, 4, &m), 0);
-	assert_int_equal(cm_image_apply(m, FIX "colour_rgb8.png", lg, d), CM_EINVAL);
+	b = util_builder(5, 4);
+	assert_int_equal(cm_image_apply(b, FIX "colour_rgb8.png", lg, d), CM_EINVAL);
 	assert_int_equal(cm_diags_count(d), 1);
 	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0331");
-	cm_map_free(m);
+	cm_map_builder_free(b);
 	cm_legend_free(lg);
 	cm_diags_free(d);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include "carcamap/map.h"
 #include "carcamap/workspace.h"
+#include "util_model.h"
 #include "util_files.h"
 
 #define FACTS "maps/facts.tsv"
@@ -147,7 +148,7 @@ static bool applies(const fixture *fx, const fact_row *r, const char *board, con
 }
 
 /* The map of printing index k (name pr) of board: ID, or ID-c3. */
-static cm_map *printing_map(const fixture *fx, const char *board, size_t k, const char *pr)
+static const cm_map *printing_map(const fixture *fx, const char *board, size_t k, const char *pr)
 {
 	char id[200];
 	if (k == 0)
@@ -162,25 +163,25 @@ static cm_map *printing_map(const fixture *fx, const char *board, size_t k, cons
 static int count_kind(const cm_map *m, cm_square_kind k)
 {
 	int n = 0;
-	for (int i = 0; i < m->cols * m->rows; i++)
-		n += m->squares[i].kind == k;
+	for (int i = 0; i < cm_map_cols(m) * cm_map_rows(m); i++)
+		n += cm_map_squares(m)[i].kind == k;
 	return n;
 }
 
 static int count_playable(const cm_map *m)
 {
 	int n = 0;
-	for (int i = 0; i < m->cols * m->rows; i++)
-		n += cm_square_kind_playable(m->squares[i].kind);
+	for (int i = 0; i < cm_map_cols(m) * cm_map_rows(m); i++)
+		n += cm_square_kind_playable(cm_map_squares(m)[i].kind);
 	return n;
 }
 
 /* Whether square s of m has marker mk (or one starting with mk). */
 static bool has_marker(const cm_map *m, const cm_square *s, const char *mk, bool prefix)
 {
-	int i = (int)(s - m->squares);
+	int i = (int)(s - cm_map_squares(m));
 	size_t n;
-	const char *const *v = cm_map_square_markers(m, i % m->cols, i / m->cols, &n);
+	const char *const *v = cm_map_square_markers(m, i % cm_map_cols(m), i / cm_map_cols(m), &n);
 	for (size_t k = 0; k < n; k++)
 		if (prefix ? strncmp(v[k], mk, strlen(mk)) == 0 : strcmp(v[k], mk) == 0)
 			return true;
@@ -189,18 +190,18 @@ static bool has_marker(const cm_map *m, const cm_square *s, const char *mk, bool
 
 static const cm_square *named_square(const cm_map *m, const char *name)
 {
-	for (int i = 0; i < m->cols * m->rows; i++) {
-		const char *n = cm_map_square_name(m, i % m->cols, i / m->cols);
+	for (int i = 0; i < cm_map_cols(m) * cm_map_rows(m); i++) {
+		const char *n = cm_map_square_name(m, i % cm_map_cols(m), i / cm_map_cols(m));
 		if (n && strcmp(n, name) == 0)
-			return &m->squares[i];
+			return &cm_map_squares(m)[i];
 	}
 	return NULL;
 }
 
 static bool has_bigcity(const cm_map *m, const char *name)
 {
-	for (size_t k = 0; k < m->n_bigcities; k++)
-		if (strcmp(m->bigcities[k].name, name) == 0)
+	for (size_t k = 0; k < cm_map_bigcity_count(m); k++)
+		if (strcmp(cm_map_bigcity(m, k)->name, name) == 0)
 			return true;
 	return false;
 }
@@ -208,8 +209,8 @@ static bool has_bigcity(const cm_map *m, const char *name)
 static int count_islands(const cm_map *m, const char *title)
 {
 	int n = 0;
-	for (size_t k = 0; k < m->n_islands; k++)
-		n += m->islands[k].title && strcmp(m->islands[k].title, title) == 0;
+	for (size_t k = 0; k < cm_map_island_count(m); k++)
+		n += cm_map_island(m, k)->title && strcmp(cm_map_island(m, k)->title, title) == 0;
 	return n;
 }
 
@@ -220,17 +221,17 @@ static int count_islands(const cm_map *m, const char *title)
 static int deck_total(const cm_workspace *w, const cm_map *m)
 {
 	int n = 0;
-	for (size_t i = 0; i < m->n_deck; i++) {
-		const cm_deck_entry *e = &m->deck[i];
+	for (size_t i = 0; i < cm_map_deck_count(m); i++) {
+		const cm_deck_entry *e = cm_map_deck_entry(m, i);
 		cm_tileset *ts = cm_workspace_find_tileset(w, e->tileset);
 		assert_non_null(ts);
 		if (!e->tile) {
-			n += cm_tileset_total(ts, m->rules.edition);
+			n += cm_tileset_total(ts, cm_map_rules(m)->edition);
 			continue;
 		}
-		for (size_t k = 0; k < m->n_deck; k++)
-			if (!m->deck[k].tile && strcmp(m->deck[k].tileset, e->tileset) == 0)
-				fail_msg("map %s: tile %s of set %s is also taken whole", m->id, e->tile, e->tileset);
+		for (size_t k = 0; k < cm_map_deck_count(m); k++)
+			if (!cm_map_deck_entry(m, k)->tile && strcmp(cm_map_deck_entry(m, k)->tileset, e->tileset) == 0)
+				fail_msg("map %s: tile %s of set %s is also taken whole", cm_map_id(m), e->tile, e->tileset);
 		n += e->count;
 	}
 	return n;
@@ -247,7 +248,7 @@ static int soft_failures;
 			return;                                                                                           \
 		}                                                                                                     \
 		print_message("%s:%u: %s %s does not hold on map %s: ", FACTS, (r)->line, (r)->fact, (r)->value,      \
-		              (m)->id);                                                                               \
+		              cm_map_id(m));                                                                             \
 		print_message(__VA_ARGS__);                                                                           \
 		print_message("\n");                                                                                  \
 		fail();                                                                                               \
@@ -291,9 +292,9 @@ static void check_edge(const fact_row *r, const cm_map *m)
 	const char *s = strchr(sides, side[0]);
 	if (!s || side[1])
 		fail_msg("%s:%u: side %s", FACTS, r->line, side);
-	for (int i = 0; i < m->cols * m->rows; i++) {
-		const cm_edge_print *p = &m->squares[i].print[s - sides];
-		const char *l = cm_map_print_label(m, i % m->cols, i / m->cols, (cm_side)(s - sides));
+	for (int i = 0; i < cm_map_cols(m) * cm_map_rows(m); i++) {
+		const cm_edge_print *p = &cm_map_squares(m)[i].print[s - sides];
+		const char *l = cm_map_print_label(m, i % cm_map_cols(m), i / cm_map_cols(m), (cm_side)(s - sides));
 		if (l && strcmp(l, label) == 0 && strcmp(cm_print_kind_name(p->kind), kind) == 0 &&
 		    p->arms == arms)
 			return;
@@ -312,16 +313,16 @@ static void check_deck(const fixture *fx, const fact_row *r, const cm_map *m)
 	for (const char *p = r->value; p < eq; k++) {
 		const char *e = strchr(p, ' ');
 		size_t len = (size_t)((e && e < eq ? e : eq) - p);
-		if (k >= m->n_deck || m->deck[k].tile || strlen(m->deck[k].tileset) != len ||
-		    strncmp(m->deck[k].tileset, p, len))
-			FAIL_ROW(r, m, "deck entry %zu is %s%s", k + 1, k < m->n_deck ? m->deck[k].tileset : "missing",
-			         k < m->n_deck && m->deck[k].tile ? " (one tile type)" : "");
+		if (k >= cm_map_deck_count(m) || cm_map_deck_entry(m, k)->tile || strlen(cm_map_deck_entry(m, k)->tileset) != len ||
+		    strncmp(cm_map_deck_entry(m, k)->tileset, p, len))
+			FAIL_ROW(r, m, "deck entry %zu is %s%s", k + 1, k < cm_map_deck_count(m) ? cm_map_deck_entry(m, k)->tileset : "missing",
+			         k < cm_map_deck_count(m) && cm_map_deck_entry(m, k)->tile ? " (one tile type)" : "");
 		p += len;
 		while (p < eq && *p == ' ')
 			p++;
 	}
-	if (k != m->n_deck)
-		FAIL_ROW(r, m, "%zu deck entries", m->n_deck);
+	if (k != cm_map_deck_count(m))
+		FAIL_ROW(r, m, "%zu deck entries", cm_map_deck_count(m));
 	if (deck_total(fx->w, m) != want)
 		FAIL_ROW(r, m, "a deck of %d tiles", deck_total(fx->w, m));
 }
@@ -329,7 +330,7 @@ static void check_deck(const fixture *fx, const fact_row *r, const cm_map *m)
 static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 {
 	const char *f = r->fact;
-	int n = m->cols * m->rows;
+	int n = cm_map_cols(m) * cm_map_rows(m);
 	if (!strcmp(f, "printings") || !strcmp(f, "labels") || !strcmp(f, "board") || !strcmp(f, "combines")) {
 		return; /* checked per board */
 	} else if (!strcmp(f, "bigcity")) {
@@ -351,17 +352,17 @@ static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 		if (count_kind(m, CM_SQ_START) != as_int(r))
 			FAIL_ROW(r, m, "%d start squares", count_kind(m, CM_SQ_START));
 	} else if (!strcmp(f, "starts-used")) {
-		if (m->setup.starts_used != as_int(r))
-			FAIL_ROW(r, m, "%d used", m->setup.starts_used);
+		if (cm_map_setup(m)->starts_used != as_int(r))
+			FAIL_ROW(r, m, "%d used", cm_map_setup(m)->starts_used);
 	} else if (!strcmp(f, "followers")) {
-		if (m->setup.followers != as_int(r))
-			FAIL_ROW(r, m, "%d followers", m->setup.followers);
+		if (cm_map_setup(m)->followers != as_int(r))
+			FAIL_ROW(r, m, "%d followers", cm_map_setup(m)->followers);
 	} else if (!strcmp(f, "tiles")) {
 		int lo, hi;
 		if (sscanf(r->value, "%d-%d", &lo, &hi) != 2)
 			fail_msg("%s:%u: tiles takes MIN-MAX", FACTS, r->line);
-		if (m->setup.tiles_min != lo || m->setup.tiles_max != hi)
-			FAIL_ROW(r, m, "tiles %d-%d", m->setup.tiles_min, m->setup.tiles_max);
+		if (cm_map_setup(m)->tiles_min != lo || cm_map_setup(m)->tiles_max != hi)
+			FAIL_ROW(r, m, "tiles %d-%d", cm_map_setup(m)->tiles_min, cm_map_setup(m)->tiles_max);
 		int deck = deck_total(fx->w, m);
 		if (deck < lo || deck > hi)
 			FAIL_ROW(r, m, "a deck of %d tiles", deck);
@@ -378,16 +379,16 @@ static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 		if ((count_kind(m, CM_SQ_LANDMARK) > 0) != yes(r))
 			FAIL_ROW(r, m, "%d landmarks", count_kind(m, CM_SQ_LANDMARK));
 	} else if (!strcmp(f, "ferries")) {
-		if ((m->n_ferries > 0) != yes(r))
-			FAIL_ROW(r, m, "%zu ferries", m->n_ferries);
+		if ((cm_map_ferry_count(m) > 0) != yes(r))
+			FAIL_ROW(r, m, "%zu ferries", cm_map_ferry_count(m));
 	} else if (!strcmp(f, "islands")) {
-		if (yes(r) || count_kind(m, CM_SQ_ISLAND) || m->n_islands)
+		if (yes(r) || count_kind(m, CM_SQ_ISLAND) || cm_map_island_count(m))
 			FAIL_ROW(r, m, "%d island squares", count_kind(m, CM_SQ_ISLAND));
 	} else if (!strcmp(f, "halves")) {
-		int want = !strcmp(r->value, "E") ? m->cols - 1 : !strcmp(r->value, "W") ? 0 : -1;
+		int want = !strcmp(r->value, "E") ? cm_map_cols(m) - 1 : !strcmp(r->value, "W") ? 0 : -1;
 		for (int i = 0; i < n; i++)
-			if (m->squares[i].kind == CM_SQ_HALF && i % m->cols != want)
-				FAIL_ROW(r, m, "a half square in column %d", i % m->cols);
+			if (cm_map_squares(m)[i].kind == CM_SQ_HALF && i % cm_map_cols(m) != want)
+				FAIL_ROW(r, m, "a half square in column %d", i % cm_map_cols(m));
 		if (want >= 0 && !count_kind(m, CM_SQ_HALF))
 			FAIL_ROW(r, m, "no half square");
 	} else if (!strcmp(f, "island")) {
@@ -403,7 +404,7 @@ static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 		int want = as_int(r);
 		bool found = false;
 		for (int i = 0; i < n; i++)
-			found |= m->squares[i].kind == CM_SQ_ISLAND && m->squares[i].arms == want;
+			found |= cm_map_squares(m)[i].kind == CM_SQ_ISLAND && cm_map_squares(m)[i].arms == want;
 		if (!found)
 			FAIL_ROW(r, m, "no island square with that many coats of arms");
 	} else if (!strcmp(f, "edge")) {
@@ -411,9 +412,9 @@ static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 	} else if (!strcmp(f, "border-arms")) {
 		for (int i = 0; i < n; i++)
 			for (int s = 0; s < 4; s++) {
-				const cm_edge_print *p = &m->squares[i].print[s];
+				const cm_edge_print *p = &cm_map_squares(m)[i].print[s];
 				if ((p->kind == CM_PRINT_ROAD || p->kind == CM_PRINT_CITY) && !p->arms && yes(r))
-					FAIL_ROW(r, m, "a print without coat of arms at (%d,%d)", i % m->cols, i / m->cols);
+					FAIL_ROW(r, m, "a print without coat of arms at (%d,%d)", i % cm_map_cols(m), i / cm_map_cols(m));
 			}
 	} else if (!strcmp(f, "marker")) {
 		char mk[64];
@@ -421,19 +422,19 @@ static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 		split_eq(r, mk, sizeof mk, &cnt);
 		int have = 0;
 		for (int i = 0; i < n; i++)
-			have += has_marker(m, &m->squares[i], mk, false);
+			have += has_marker(m, &cm_map_squares(m)[i], mk, false);
 		if (!strcmp(cnt, "some") ? have == 0 : have != atoi(cnt))
 			FAIL_ROW(r, m, "%d squares marked %s", have, mk);
 	} else if (!strcmp(f, "marker-start") || !strcmp(f, "no-marker-start")) {
 		bool want = f[0] == 'm';
 		for (int i = 0; i < n; i++)
-			if (m->squares[i].kind == CM_SQ_START && has_marker(m, &m->squares[i], r->value, false) != want)
-				FAIL_ROW(r, m, "start square (%d,%d)", i % m->cols, i / m->cols);
+			if (cm_map_squares(m)[i].kind == CM_SQ_START && has_marker(m, &cm_map_squares(m)[i], r->value, false) != want)
+				FAIL_ROW(r, m, "start square (%d,%d)", i % cm_map_cols(m), i / cm_map_cols(m));
 	} else if (!strcmp(f, "marker-town") || !strcmp(f, "marker-landmark")) {
 		cm_square_kind k = f[7] == 't' ? CM_SQ_TOWN : CM_SQ_LANDMARK;
 		for (int i = 0; i < n; i++)
-			if (has_marker(m, &m->squares[i], r->value, true) != (m->squares[i].kind == k))
-				FAIL_ROW(r, m, "square (%d,%d)", i % m->cols, i / m->cols);
+			if (has_marker(m, &cm_map_squares(m)[i], r->value, true) != (cm_map_squares(m)[i].kind == k))
+				FAIL_ROW(r, m, "square (%d,%d)", i % cm_map_cols(m), i / cm_map_cols(m));
 	} else if (!strcmp(f, "band")) {
 		char rows[32];
 		const char *colour;
@@ -442,17 +443,17 @@ static void check_row(const fixture *fx, const fact_row *r, const cm_map *m)
 		if (sscanf(rows, "%d-%d", &a, &b) < 1 || a < 1)
 			fail_msg("%s:%u: band takes A-B=COLOUR", FACTS, r->line);
 		if (b == 0)
-			b = m->rows;
+			b = cm_map_rows(m);
 		char mk[64];
 		snprintf(mk, sizeof mk, "band-%s", colour);
 		for (int i = 0; i < n; i++) {
-			const cm_square *s = &m->squares[i];
-			int row = i / m->cols + 1;
+			const cm_square *s = &cm_map_squares(m)[i];
+			int row = i / cm_map_cols(m) + 1;
 			bool in = row >= a && row <= b;
 			if (cm_square_kind_playable(s->kind) && s->kind != CM_SQ_ISLAND && in != has_marker(m, s, mk, false))
-				FAIL_ROW(r, m, "square (%d,%d)", i % m->cols, i / m->cols);
+				FAIL_ROW(r, m, "square (%d,%d)", i % cm_map_cols(m), i / cm_map_cols(m));
 			if ((!cm_square_kind_playable(s->kind) || s->kind == CM_SQ_ISLAND) && has_marker(m, s, mk, false))
-				FAIL_ROW(r, m, "square (%d,%d) takes no band", i % m->cols, i / m->cols);
+				FAIL_ROW(r, m, "square (%d,%d) takes no band", i % cm_map_cols(m), i / cm_map_cols(m));
 		}
 	} else if (!strcmp(f, "place")) {
 		char name[128];
@@ -517,27 +518,27 @@ static void check_names(const fixture *fx, const char *board, const char *pr, co
 {
 	if (is_ours(fx, board))
 		return;
-	for (int i = 0; i < m->cols * m->rows; i++) {
-		const char *name = cm_map_square_name(m, i % m->cols, i / m->cols);
+	for (int i = 0; i < cm_map_cols(m) * cm_map_rows(m); i++) {
+		const char *name = cm_map_square_name(m, i % cm_map_cols(m), i / cm_map_cols(m));
 		if (name && !name_listed(fx, board, pr, name))
-			fail_msg("map %s: square (%d,%d) is named %s, which %s does not list", m->id, i % m->cols,
-			         i / m->cols, name, FACTS);
+			fail_msg("map %s: square (%d,%d) is named %s, which %s does not list", cm_map_id(m), i % cm_map_cols(m),
+			         i / cm_map_cols(m), name, FACTS);
 		for (int e = 0; e < 4; e++) {
-			const char *label = cm_map_print_label(m, i % m->cols, i / m->cols, (cm_side)e);
+			const char *label = cm_map_print_label(m, i % cm_map_cols(m), i / cm_map_cols(m), (cm_side)e);
 			if (label && !label_listed(fx, board, pr, label))
-				fail_msg("map %s: edge label \"%s\" at (%d,%d) is not in %s", m->id, label,
-				         i % m->cols, i / m->cols, FACTS);
+				fail_msg("map %s: edge label \"%s\" at (%d,%d) is not in %s", cm_map_id(m), label,
+				         i % cm_map_cols(m), i / cm_map_cols(m), FACTS);
 		}
 	}
-	for (size_t k = 0; k < m->n_bigcities; k++)
-		if (!name_listed(fx, board, pr, m->bigcities[k].name))
-			fail_msg("map %s: big city %s is not in %s", m->id, m->bigcities[k].name, FACTS);
-	for (size_t k = 0; k < m->n_islands; k++)
-		if (m->islands[k].title && !name_listed(fx, board, pr, m->islands[k].title))
-			fail_msg("map %s: island %s is not in %s", m->id, m->islands[k].title, FACTS);
-	for (size_t k = 0; k < m->n_ferries; k++)
-		if (m->ferries[k].name && !name_listed(fx, board, pr, m->ferries[k].name))
-			fail_msg("map %s: ferry %s is not in %s", m->id, m->ferries[k].name, FACTS);
+	for (size_t k = 0; k < cm_map_bigcity_count(m); k++)
+		if (!name_listed(fx, board, pr, cm_map_bigcity(m, k)->name))
+			fail_msg("map %s: big city %s is not in %s", cm_map_id(m), cm_map_bigcity(m, k)->name, FACTS);
+	for (size_t k = 0; k < cm_map_island_count(m); k++)
+		if (cm_map_island(m, k)->title && !name_listed(fx, board, pr, cm_map_island(m, k)->title))
+			fail_msg("map %s: island %s is not in %s", cm_map_id(m), cm_map_island(m, k)->title, FACTS);
+	for (size_t k = 0; k < cm_map_ferry_count(m); k++)
+		if (cm_map_ferry(m, k)->name && !name_listed(fx, board, pr, cm_map_ferry(m, k)->name))
+			fail_msg("map %s: ferry %s is not in %s", cm_map_id(m), cm_map_ferry(m, k)->name, FACTS);
 }
 
 /* The boards of the table, in the order of their first row ("*" aside). */
@@ -571,11 +572,11 @@ static void test_maps_bundled__published_facts(void **state)
 		snprintf(list, sizeof list, "%s", pr->value);
 		size_t k = 0;
 		for (char *save = NULL, *p = strtok_r(list, " ", &save); p; p = strtok_r(NULL, " ", &save), k++) {
-			cm_map *m = printing_map(fx, bs[b], k, p);
+			const cm_map *m = printing_map(fx, bs[b], k, p);
 			if (!m)
 				fail_msg("board %s: printing %s is not loaded", bs[b], p);
-			if (strcmp(cm_edition_name(m->rules.edition), p) != 0)
-				fail_msg("map %s is printing %s, not %s", m->id, cm_edition_name(m->rules.edition), p);
+			if (strcmp(cm_edition_name(cm_map_rules(m)->edition), p) != 0)
+				fail_msg("map %s is printing %s, not %s", cm_map_id(m), cm_edition_name(cm_map_rules(m)->edition), p);
 			maps++;
 			/* the structural checks and the deck's references: not one diagnostic */
 			cm_tileset **sets = NULL;
@@ -586,7 +587,7 @@ static void test_maps_bundled__published_facts(void **state)
 			int rc = cm_map_check(m, (const cm_tileset *const *)sets, n_sets, d);
 			if (rc || cm_diags_count(d)) {
 				cm_diags_write_text(d, stderr);
-				fail_msg("map %s does not check cleanly", m->id);
+				fail_msg("map %s does not check cleanly", cm_map_id(m));
 			}
 			free(sets);
 			cm_diags_free(d);
@@ -602,9 +603,9 @@ static void test_maps_bundled__published_facts(void **state)
 			if (!tiles)
 				fail_msg("%s: board %s has no tiles row", FACTS, bs[b]);
 			/* room for the recommended tiles, or exactly the published room */
-			if (!fixed && count_playable(m) < m->setup.tiles_max)
-				fail_msg("map %s: %d playable squares for up to %d tiles", m->id, count_playable(m),
-				         m->setup.tiles_max);
+			if (!fixed && count_playable(m) < cm_map_setup(m)->tiles_max)
+				fail_msg("map %s: %d playable squares for up to %d tiles", cm_map_id(m), count_playable(m),
+				         cm_map_setup(m)->tiles_max);
 			check_names(fx, bs[b], p, m);
 		}
 	}
@@ -618,27 +619,30 @@ static void test_maps_bundled__published_facts(void **state)
 static void test_maps_bundled__a_wrong_row_fails(void **state)
 {
 	fixture *fx = *state;
-	cm_map *m = cm_workspace_find_map(fx->w, "germany");
-	assert_non_null(m);
-	const cm_square *bremen = named_square(m, "Bremen");
+	const cm_map *g = cm_workspace_find_map(fx->w, "germany");
+	assert_non_null(g);
+	const cm_square *bremen = named_square(g, "Bremen");
 	assert_non_null(bremen);
-	int bx = (int)(bremen - m->squares) % m->cols, by = (int)(bremen - m->squares) / m->cols;
-	char *berlin = NULL;
-	assert_int_equal(cm_map_set_square_name(m, bx, by, "Köln"), 0);
-	for (size_t k = 0; k < m->n_bigcities; k++)
-		if (!strcmp(m->bigcities[k].name, "Berlin")) {
-			berlin = m->bigcities[k].name;
-			m->bigcities[k].name = (char *)"Berlin (ours)";
+	int bx = (int)(bremen - cm_map_squares(g)) % cm_map_cols(g), by = (int)(bremen - cm_map_squares(g)) / cm_map_cols(g);
+	cm_map_builder *b = util_from(g);
+	assert_int_equal(cm_map_builder_set_square_name(b, bx, by, "Köln"), 0);
+	bool berlin = false;
+	for (size_t k = 0; k < cm_map_bigcity_count(g); k++)
+		if (!strcmp(cm_map_bigcity(g, k)->name, "Berlin")) {
+			assert_int_equal(cm_map_builder_set_bigcity_name(b, k, "Berlin (ours)"), 0);
+			berlin = true;
 		}
-	assert_non_null(berlin);
-	cm_edge_print *denmark = NULL;
-	for (int i = 0; i < m->cols * m->rows; i++)
-		if (cm_map_print_label(m, i % m->cols, i / m->cols, CM_N) &&
-		    !strcmp(cm_map_print_label(m, i % m->cols, i / m->cols, CM_N), "to Denmark"))
-			denmark = &m->squares[i].print[CM_N];
-	assert_non_null(denmark);
-	uint8_t arms = denmark->arms;
-	denmark->arms = 0;
+	assert_true(berlin);
+	bool denmark = false;
+	for (int i = 0; i < cm_map_cols(g) * cm_map_rows(g); i++) {
+		int x = i % cm_map_cols(g), y = i / cm_map_cols(g);
+		if (cm_map_print_label(g, x, y, CM_N) && !strcmp(cm_map_print_label(g, x, y, CM_N), "to Denmark")) {
+			util_print_set(b, x, y, CM_N, (cm_print_kind)cm_map_at(g, x, y)->print[CM_N].kind, 0);
+			denmark = true;
+		}
+	}
+	assert_true(denmark);
+	cm_map *m = util_finish(b);
 	soft = true;
 	soft_failures = 0;
 	int rows = 0;
@@ -648,11 +652,7 @@ static void test_maps_bundled__a_wrong_row_fails(void **state)
 			rows++;
 		}
 	soft = false;
-	denmark->arms = arms;
-	assert_int_equal(cm_map_set_square_name(m, bx, by, "Bremen"), 0);
-	for (size_t k = 0; k < m->n_bigcities; k++)
-		if (!strcmp(m->bigcities[k].name, "Berlin (ours)"))
-			m->bigcities[k].name = berlin;
+	cm_map_free(m);
 	assert_true(rows > 10);
 	/* town Bremen, not-town Köln, bigcity Berlin, the edge to Denmark */
 	assert_int_equal(soft_failures, 4);
@@ -711,7 +711,7 @@ static char *readme_section(const fixture *fx)
 	size_t nb = boards(fx, bs, 64);
 	for (size_t b = 0; b < nb; b++) {
 		const cm_map *m = cm_workspace_find_map(fx->w, bs[b]);
-		fprintf(f, "| %s (`%s`) | ", m ? m->name : bs[b], bs[b]);
+		fprintf(f, "| %s (`%s`) | ", m ? cm_map_name(m) : bs[b], bs[b]);
 		put_board(f, fx, bs[b], false);
 		fprintf(f, " | ");
 		put_board(f, fx, bs[b], true);
@@ -757,10 +757,10 @@ static void test_maps_bundled__squares_from_images(void **state)
 	fixture *fx = *state;
 	for (size_t i = 0; i < cm_workspace_map_count(fx->w); i++) {
 		const cm_map *m = cm_workspace_map(fx->w, i);
-		if (!strncmp(m->id, "usa", 3) && (!m->id[3] || !strcmp(m->id + 3, "-c3")))
+		if (!strncmp(cm_map_id(m), "usa", 3) && (!cm_map_id(m)[3] || !strcmp(cm_map_id(m) + 3, "-c3")))
 			continue; /* a <combine> of the two halves, which have images */
-		if (!m->image || strcmp(m->legend, "../legend.xml") != 0)
-			fail_msg("map %s: no annotated image with the shared legend", m->id);
+		if (!cm_map_image(m) || strcmp(cm_map_legend(m), "../legend.xml") != 0)
+			fail_msg("map %s: no annotated image with the shared legend", cm_map_id(m));
 		assert_true(count_playable(m) > 0);
 	}
 }
@@ -777,9 +777,9 @@ static void test_maps_bundled__usa_halves_pair(void **state)
 	assert_non_null(u);
 	int halves = count_kind(w, CM_SQ_HALF);
 	assert_int_equal(count_kind(e, CM_SQ_HALF), halves);
-	assert_int_equal(u->cols, w->cols + e->cols - 1);
+	assert_int_equal(cm_map_cols(u), cm_map_cols(w) + cm_map_cols(e) - 1);
 	assert_int_equal(count_playable(u), count_playable(w) + count_playable(e) + halves);
-	assert_int_equal((int)u->n_bigcities, (int)(w->n_bigcities + e->n_bigcities));
+	assert_int_equal((int)cm_map_bigcity_count(u), (int)(cm_map_bigcity_count(w) + cm_map_bigcity_count(e)));
 	/* the C3 board takes the C3 halves: Ely, not Toledo */
 	const cm_map *u3 = cm_workspace_find_map(fx->w, "usa-c3");
 	assert_non_null(u3);

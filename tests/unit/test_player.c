@@ -59,7 +59,7 @@ static cm_player *wrap(cm_player *inner)
  * wrapper's counts of wagon questions and late abbeys, summed. */
 static long same_games(const util_fixture *fx, cm_edition ed, int players, int games)
 {
-	cm_rules ru = fx->scn->map->rules;
+	cm_rules ru = *cm_map_rules(fx->scn->map);
 	ru.edition = ed;
 	cm_board *a = NULL, *b = NULL;
 	assert_int_equal(cm_board_new(fx->scn->map, fx->deck, &ru, players, 5, 0, NULL, &a), 0);
@@ -423,7 +423,7 @@ static void test_player__greedy_with_wagons_and_abbeys(void **state)
 	assert_int_equal(cm_player_new_random(&r), 0);
 	long abbeys = 0, moves = 0, wagons = 0;
 	for (int ed = 0; ed < 2; ed++) {
-		cm_rules ru = fx.scn->map->rules;
+		cm_rules ru = *cm_map_rules(fx.scn->map);
 		ru.edition = ed ? CM_EDITION_C1 : CM_EDITION_C2;
 		for (int players = 2; players <= 6; players += 2) {
 			cm_board *b = NULL;

@@ -90,13 +90,14 @@ static cm_legend *load_legend(const char *path)
 static cm_map *import(const char *png, const cm_legend *lg)
 {
 	cm_diags *d;
-	cm_map *m;
+	cm_map_builder *b;
 	assert_int_equal(cm_diags_new(&d), 0);
-	int rc = cm_image_import(png, lg, d, &m);
+	int rc = cm_image_import(png, lg, d, &b);
 	if (rc)
 		fail_msg("import %s: %s", png, cm_diags_count(d) ? cm_diags_get(d, 0)->message : "?");
 	cm_diags_free(d);
-	return m;
+	util_id_set(b, "imported", NULL); /* the importer gives none */
+	return util_finish(b);
 }
 
 static void render_ok(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out)
@@ -112,14 +113,14 @@ static void render_ok(const cm_map *m, const cm_legend *lg, const cm_render_opts
 
 static void expect_same_squares(const cm_map *a, const cm_map *b, int names)
 {
-	assert_int_equal(a->cols, b->cols);
-	assert_int_equal(a->rows, b->rows);
-	for (int i = 0; i < a->cols * a->rows; i++) {
-		const cm_square *s = &a->squares[i], *t = &b->squares[i];
+	assert_int_equal(cm_map_cols(a), cm_map_cols(b));
+	assert_int_equal(cm_map_rows(a), cm_map_rows(b));
+	for (int i = 0; i < cm_map_cols(a) * cm_map_rows(a); i++) {
+		const cm_square *s = &cm_map_squares(a)[i], *t = &cm_map_squares(b)[i];
 		assert_int_equal(s->kind, t->kind);
 		if (!names)
 			continue;
-		int x = i % a->cols, y = i / a->cols;
+		int x = i % cm_map_cols(a), y = i / cm_map_cols(a);
 		const char *sn = cm_map_square_name(a, x, y), *tn = cm_map_square_name(b, x, y);
 		assert_true((!sn && !tn) || (sn && tn && strcmp(sn, tn) == 0));
 		assert_int_equal(util_marker_count(a, x, y), util_marker_count(b, x, y));
@@ -128,7 +129,7 @@ static void expect_same_squares(const cm_map *a, const cm_map *b, int names)
 		assert_int_equal(s->arms, t->arms);
 		assert_int_equal(s->island < 0, t->island < 0);
 		if (s->island >= 0)
-			assert_string_equal(a->islands[s->island].name, b->islands[t->island].name);
+			assert_string_equal(cm_map_island(a, (size_t)s->island)->name, cm_map_island(b, (size_t)t->island)->name);
 	}
 }
 
@@ -182,13 +183,14 @@ static void test_render__tile_features_at_every_rotation(void **state)
 		{ .kind = CM_FEAT_FIELD, .slots = CM_SLOT(CM_E, 2) | CM_SIDE_SLOTS(CM_S) | CM_SLOT(CM_W, 0) },
 	};
 	cm_tile_type t = { .features = f, .n_features = 4 };
-	cm_map *m;
-	assert_int_equal(cm_map_new(4, 1, &m), 0);
+	cm_map_builder *b = util_builder(4, 1);
+	util_id_set(b, "tiles", NULL);
 	cm_render_tile tiles[4];
 	for (int r = 0; r < 4; r++) {
-		cm_map_at_mut(m, r, 0)->kind = CM_SQ_LAND;
+		util_kind_set(b, r, 0, CM_SQ_LAND);
 		tiles[r] = (cm_render_tile){ r, 0, &t, r };
 	}
+	cm_map *m = util_finish(b);
 	cm_render_opts o;
 	cm_render_opts_init(&o);
 	o.scale = 30;
@@ -225,24 +227,25 @@ static void test_render__tile_features_at_every_rotation(void **state)
 static void test_render__decorations_and_deterministic_bytes(void **state)
 {
 	(void)state;
-	cm_map *m;
-	assert_int_equal(cm_map_new(3, 3, &m), 0);
+	cm_map_builder *mb = util_builder(3, 3);
+	util_id_set(mb, "decorated", NULL);
 	for (int i = 0; i < 9; i++)
-		m->squares[i].kind = CM_SQ_LAND;
-	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_START;
-	cm_map_at_mut(m, 2, 0)->print[CM_N].kind = CM_PRINT_CITY;
-	cm_map_at_mut(m, 0, 2)->print[CM_W].kind = CM_PRINT_ROAD;
-	cm_map_at_mut(m, 2, 2)->kind = CM_SQ_ISLAND;
-	cm_map_at_mut(m, 2, 2)->arms = 1;
-	cm_map_at_mut(m, 1, 1)->kind = CM_SQ_BIGCITY;
+		util_kind_set(mb, i % 3, i / 3, CM_SQ_LAND);
+	util_kind_set(mb, 0, 0, CM_SQ_START);
+	util_print_set(mb, 2, 0, CM_N, CM_PRINT_CITY, 0);
+	util_print_set(mb, 0, 2, CM_W, CM_PRINT_ROAD, 0);
+	cm_square q = *cm_map_builder_square(mb, 2, 2);
+	q.kind = CM_SQ_ISLAND;
+	q.arms = 1;
+	util_square_set(mb, 2, 2, &q);
+	util_kind_set(mb, 1, 1, CM_SQ_BIGCITY);
 	cm_feature bf = { .kind = CM_FEAT_CITY, .slots = CM_SLOTS_ALL };
-	cm_bigcity_piece piece = { 1, 1, { .features = &bf, .n_features = 1 } };
-	cm_bigcity bc = { .pieces = &piece, .n_pieces = 1 };
-	m->bigcities = &bc;
-	m->n_bigcities = 1;
+	cm_tile_type piece = { .features = &bf, .n_features = 1 };
+	assert_int_equal(cm_map_builder_add_bigcity(mb, NULL, 0, NULL), 0);
+	assert_int_equal(cm_map_builder_add_piece(mb, 0, 1, 1, &piece), 0);
 	cm_ferry fe = { .x1 = 0, .y1 = 2, .s1 = CM_S, .x2 = 2, .y2 = 2, .s2 = CM_S };
-	m->ferries = &fe;
-	m->n_ferries = 1;
+	assert_int_equal(cm_map_builder_add_ferry(mb, &fe), 0);
+	cm_map *m = util_finish(mb);
 	cm_render_mark mark = { 2, 1, CM_SEV_ERROR };
 	cm_render_opts o;
 	cm_render_opts_init(&o);
@@ -265,10 +268,6 @@ static void test_render__decorations_and_deterministic_bytes(void **state)
 	assert_int_equal(px(img, w, 48 + 4, 48 + 4), 0x2040c0);       /* island arms */
 	assert_int_equal(px(img, w, 12, 36), 0xc8dc8c);               /* plain land, built-in colour */
 	free(img);
-	m->bigcities = NULL;
-	m->n_bigcities = 0;
-	m->ferries = NULL;
-	m->n_ferries = 0;
 	cm_map_free(m);
 
 	FILE *a = fopen(tmp("a.png"), "rb"), *b = fopen(tmp("b.png"), "rb");
@@ -292,11 +291,12 @@ static void test_render__missing_legend_colour_warns(void **state)
 	static const char xml[] = "<legend format=\"1\"><colour value=\"#40a040\" kind=\"land\"/></legend>";
 	cm_diags *d;
 	cm_legend *lg;
-	cm_map *m;
 	assert_int_equal(cm_diags_new(&d), 0);
 	assert_int_equal(cm_legend_load_memory(xml, sizeof xml - 1, "mem.xml", d, &lg), 0);
-	assert_int_equal(cm_map_new(3, 1, &m), 0);
-	m->squares[1].kind = CM_SQ_LAND;
+	cm_map_builder *b = util_builder(3, 1);
+	util_id_set(b, "warn", NULL);
+	util_kind_set(b, 1, 0, CM_SQ_LAND);
+	cm_map *m = util_finish(b);
 	assert_int_equal(cm_render_map(m, lg, NULL, tmp("warn.png"), d), 0);
 	assert_int_equal(cm_diags_count(d), 1);
 	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0340");
@@ -318,9 +318,10 @@ static void test_render__failures_leave_no_file(void **state)
 {
 	(void)state;
 	cm_diags *d;
-	cm_map *m;
 	assert_int_equal(cm_diags_new(&d), 0);
-	assert_int_equal(cm_map_new(100, 100, &m), 0);
+	cm_map_builder *b = util_builder(100, 100);
+	util_id_set(b, "big", NULL);
+	cm_map *m = util_finish(b);
 	size_t before = util_dir_entries(tmpdir);
 	cm_render_opts o;
 	cm_render_opts_init(&o);

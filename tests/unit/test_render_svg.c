@@ -19,6 +19,7 @@
 #include "carcamap/stats.h"
 #include "util_files.h"
 #include "util_model.h"
+#include "model/map_builder_int.h"
 
 static char tmpdir[64];
 
@@ -85,23 +86,35 @@ static int render(const cm_map *m, cm_render_format fmt, const cm_render_opts *b
 	return cm_render_map(m, NULL, &o, out, d);
 }
 
+/* b finished as a descriptor's reader finishes it for render
+ * --diagnostics (CM_MAP_LOAD_PARTIAL): a map the model's check refuses is
+ * still handed out, partial. */
+static cm_map *partial(cm_map_builder *b)
+{
+	cm_map *m = NULL;
+	assert_int_equal(cm__map_builder_finish(b, NULL, NULL, NULL, CM__FINISH_PARTIAL, &m), CM_EINVAL);
+	assert_true(cm_map_partial(m));
+	return m;
+}
+
 static const char evil[] = "<script>alert(1)</script>&\"'\x01\x1b\xff\xc3(end";
 
 /* Markup, quotes, control characters and bytes that are not UTF-8 in
- * every kind of name: the SVG parses, says them as text, runs nothing. */
+ * every kind of name: the SVG parses, says them as text, runs nothing. No
+ * finished map holds such names; a partial one (render --diagnostics
+ * draws a descriptor the checks refused) does. */
 static void test_render_svg__names_escaped(void **state)
 {
 	(void)state;
-	cm_map *m;
-	assert_int_equal(cm_map_new(3, 1, &m), 0);
-	m->id = strdup("evil");
-	m->name = strdup(evil);
-	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_TOWN;
-	util_name_set(m, 0, 0, evil);
-	util_marker_add(m, 0, 0, evil);
-	cm_map_at_mut(m, 1, 0)->kind = CM_SQ_LAND;
-	cm_map_at_mut(m, 1, 0)->print[CM_N].kind = CM_PRINT_ROAD;
-	util_label_set(m, 1, 0, CM_N, evil);
+	cm_map_builder *b = util_builder(3, 1);
+	util_id_set(b, "evil", evil);
+	util_kind_set(b, 0, 0, CM_SQ_TOWN);
+	util_name_set(b, 0, 0, evil);
+	util_marker_add(b, 0, 0, evil);
+	util_kind_set(b, 1, 0, CM_SQ_LAND);
+	util_print_set(b, 1, 0, CM_N, CM_PRINT_ROAD, 0);
+	util_label_set(b, 1, 0, CM_N, evil);
+	cm_map *m = partial(b);
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
 	cm_diags_add(d, CM_SEV_ERROR, "CM0201", NULL, 0, 0, NULL, "%s", evil);
@@ -130,28 +143,26 @@ static void test_render_svg__names_escaped(void **state)
 	cm_map_free(m);
 }
 
-/* What a partial reader leaves (indices and coordinates out of range)
- * draws without touching memory it should not (the sanitizer build). */
+/* What a partial reader leaves (a piece and ferry ends off the grid, an
+ * island square of no island, a big-city square of no big city) draws
+ * without touching memory it should not (the sanitizer build). Indices
+ * out of range the builder refuses at once (test_map). */
 static void test_render_svg__partial_model(void **state)
 {
 	(void)state;
-	cm_map *m;
-	assert_int_equal(cm_map_new(2, 2, &m), 0);
-	m->id = strdup("partial");
-	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_ISLAND;
-	cm_map_at_mut(m, 0, 0)->island = 7;    /* no such island */
-	cm_map_at_mut(m, 1, 0)->kind = CM_SQ_BIGCITY;
-	cm_map_at_mut(m, 1, 0)->bigcity = 42;  /* no such big city */
-	cm_map_at_mut(m, 0, 1)->kind = CM_SQ_START;
+	cm_map_builder *b = util_builder(2, 2);
+	util_id_set(b, "partial", NULL);
+	util_kind_set(b, 0, 0, CM_SQ_ISLAND);
+	util_kind_set(b, 1, 0, CM_SQ_BIGCITY);
+	util_kind_set(b, 0, 1, CM_SQ_START);
 	cm_feature bf = { .kind = CM_FEAT_CITY, .slots = CM_SLOTS_ALL, .arms = 200 };
-	cm_bigcity_piece piece = { 9, -3, { .features = &bf, .n_features = 1 } };
-	cm_bigcity bc = { .name = "Off", .pieces = &piece, .n_pieces = 1 };
-	m->bigcities = &bc;
-	m->n_bigcities = 1;
-	cm_ferry fe = { .x1 = -1, .y1 = 0, .s1 = (cm_side)7, .x2 = 5, .y2 = 5, .s2 = CM_S };
-	m->ferries = &fe;
-	m->n_ferries = 1;
-	m->seam = 99;
+	cm_tile_type piece = { .features = &bf, .n_features = 1 };
+	assert_int_equal(cm_map_builder_add_bigcity(b, "Off", 0, NULL), 0);
+	assert_int_equal(cm_map_builder_add_piece(b, 0, 9, -3, &piece), 0);
+	cm_ferry fe = { .x1 = -1, .y1 = 0, .s1 = CM_N, .x2 = 5, .y2 = 5, .s2 = CM_S };
+	assert_int_equal(cm_map_builder_add_ferry(b, &fe), 0);
+	assert_int_equal(cm_map_builder_set_seam(b, 99), CM_EINVAL); /* no column of the map */
+	cm_map *m = partial(b);
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
 	cm_diags_add(d, CM_SEV_WARNING, "CM0201", NULL, 0, 0, NULL, "off the grid");
@@ -173,10 +184,6 @@ static void test_render_svg__partial_model(void **state)
 	assert_non_null(strstr(svg, "off the grid"));
 	assert_null(strstr(svg, "id=\"seam\""));
 	free(svg);
-	m->bigcities = NULL;
-	m->n_bigcities = 0;
-	m->ferries = NULL;
-	m->n_ferries = 0;
 	cm_diags_free(d);
 	cm_map_free(m);
 }
@@ -229,7 +236,7 @@ static void test_render_svg__game(void **state)
 	assert_int_equal(cm_workspace_add_tileset_dir(w, "maps/tilesets"), 0);
 	assert_int_equal(cm_workspace_load(w, "maps/benelux/benelux.xml", d), 0);
 	assert_int_equal(cm_workspace_resolve(w, d), 0);
-	cm_map *m = cm_workspace_map(w, 0);
+	const cm_map *m = cm_workspace_map(w, 0);
 	cm_deck *deck;
 	cm_board *b;
 	assert_int_equal(cm_play_deck(w, m, d, &deck), 0);

@@ -69,7 +69,7 @@ static void test_scenario__map_notation(void **state)
 	assert_int_equal(cm_scenario_read_text(text, "t.scn", d, &s), 0);
 	assert_int_equal(s->players, 3);
 	assert_int_equal(s->seed, 9);
-	assert_true(s->map->rules.town_cost);
+	assert_true(cm_map_rules(s->map)->town_cost);
 	const cm_map *m = s->map;
 	assert_int_equal(cm_map_at(m, 2, 0)->kind, CM_SQ_BIGCITY);
 	assert_int_equal(cm_map_at(m, 2, 0)->bigcity, 0);
@@ -83,10 +83,10 @@ static void test_scenario__map_notation(void **state)
 	assert_int_equal(cm_map_at(m, 1, 0)->print[CM_N].kind, CM_PRINT_ROAD); /* ferry end */
 	assert_int_equal(cm_map_at(m, 1, 0)->print[CM_W].kind, CM_PRINT_NEUTRAL);
 	assert_int_equal(cm_map_at(m, 1, 0)->print[CM_E].kind, CM_PRINT_NONE); /* big city */
-	assert_int_equal(m->n_ferries, 1);
-	assert_int_equal(m->ferries[0].arms, 3);
-	assert_int_equal(m->n_deck, 1);
-	assert_int_equal(m->deck[0].count, 5);
+	assert_int_equal(cm_map_ferry_count(m), 1);
+	assert_int_equal(cm_map_ferry(m, 0)->arms, 3);
+	assert_int_equal(cm_map_deck_count(m), 1);
+	assert_int_equal(cm_map_deck_entry(m, 0)->count, 5);
 	assert_int_equal(s->n_sets, 1);
 	assert_string_equal(s->sets[0]->id, "inline");
 	assert_int_equal(s->n_steps, 1);

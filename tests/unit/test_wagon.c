@@ -137,7 +137,7 @@ static void check_abbey_square(const cm_board *b, const cm_map *m, int x, int y)
 static void play_game(const util_fixture *fx, cm_board *b, cm_rng *rng, tally *t)
 {
 	const cm_map *m = fx->scn->map;
-	int fol = m->setup.followers > 0 ? m->setup.followers : 9;
+	int fol = cm_map_setup(m)->followers > 0 ? cm_map_setup(m)->followers : 9;
 	cm_placement pl[4096];
 	int type;
 	for (int turn = 0;; turn++) {
@@ -189,7 +189,7 @@ static void check_replay(const util_fixture *fx, const cm_board *b)
 static void properties(cm_edition ed, int players)
 {
 	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
-	cm_rules ru = fx.scn->map->rules;
+	cm_rules ru = *cm_map_rules(fx.scn->map);
 	ru.edition = ed;
 	assert_true(ru.wagons);
 	cm_board *b = NULL;
@@ -237,7 +237,7 @@ static void test_wagon__play_random_replays(void **state)
 	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
 	long abbeys = 0, moves = 0;
 	for (int ed = 0; ed < 2; ed++) {
-		cm_rules ru = fx.scn->map->rules;
+		cm_rules ru = *cm_map_rules(fx.scn->map);
 		ru.edition = ed ? CM_EDITION_C1 : CM_EDITION_C2;
 		char *first = NULL;
 		for (int i = 0; i < 2; i++) {

@@ -106,10 +106,10 @@ static void test_workspace__many_maps_and_a_duplicate(void **state)
 	assert_int_equal(cm_workspace_map_count(w), MANY);
 	for (unsigned i = 0; i < MANY; i++) {
 		char *id = id_of(i % 2 ? "map-%u" : "map-%u-c3", i / 2);
-		cm_map *m = cm_workspace_find_map(w, id);
+		const cm_map *m = cm_workspace_find_map(w, id);
 		assert_non_null(m);
 		assert_ptr_equal(m, cm_workspace_map(w, i));
-		assert_string_equal(m->id, id);
+		assert_string_equal(cm_map_id(m), id);
 		assert_int_equal(cm__workspace_map_pos(w, m), i);
 		free(id);
 	}
@@ -149,14 +149,15 @@ static void test_workspace__pack_maps_keep_their_hashes(void **state)
 	cm_map *maps[N];
 	for (unsigned i = 0; i < N; i++) {
 		char *id = id_of("z%u", i);
-		maps[i] = util_map_one_square(id, i % 2 ? "base" : "inns");
+		cm_map_builder *b = util_map_one_square_builder(id, i % 2 ? "base" : "inns");
 		free(id);
 		if (i % 5 == 0)
-			util_deck_add(maps[i], "base", "E", 2);
+			util_deck_add(b, "base", "E", 2);
+		maps[i] = util_finish(b);
 	}
 	cm_diags *d = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
-	assert_int_equal(cm_pack_write(path, maps, N, sets, 2, d), 0);
+	assert_int_equal(cm_pack_write(path, UTIL_MAPS(maps), N, sets, 2, d), 0);
 	cm_workspace *w = NULL;
 	assert_int_equal(cm_workspace_new(&w), 0);
 	assert_int_equal(cm_workspace_load(w, path, d), 0);
@@ -167,7 +168,7 @@ static void test_workspace__pack_maps_keep_their_hashes(void **state)
 	for (unsigned i = 0; i < N; i++) {
 		uint8_t want[32], got[32];
 		assert_int_equal(cm_map_hash(maps[i], sets, 2, want), 0);
-		cm_map *m = cm_workspace_find_map(w, maps[i]->id);
+		const cm_map *m = cm_workspace_find_map(w, cm_map_id(maps[i]));
 		assert_non_null(m);
 		size_t at = cm__workspace_map_pos(w, m);
 		assert_int_not_equal(at, CM_IDINDEX_NONE);
@@ -184,15 +185,18 @@ static void test_workspace__pack_maps_keep_their_hashes(void **state)
 			assert_string_equal(v[1]->id, "inns");
 		free(v);
 	}
-	cm_map *m = cm_workspace_find_map(w, "z3");
+	/* a changed map is a new map, with a hash of its own */
+	const cm_map *m = cm_workspace_find_map(w, "z3");
 	uint8_t before[32], after[32];
 	assert_int_equal(cm_workspace_map_hash(w, m, before), 0);
-	assert_int_equal(cm_map_set_square_name(m, 0, 0, "Renamed"), 0);
+	cm_map_builder *b = util_from(m);
+	util_name_set(b, 0, 0, "Renamed");
+	cm_map *renamed = util_finish(b);
 	assert_int_equal(cm_workspace_map_hash(w, m, after), 0);
 	assert_memory_equal(before, after, 32);
-	assert_int_equal(cm_map_set_square_name(maps[3], 0, 0, "Renamed"), 0);
-	assert_int_equal(cm_workspace_map_hash(w, maps[3], after), 0);
+	assert_int_equal(cm_workspace_map_hash(w, renamed, after), 0);
 	assert_memory_not_equal(before, after, 32);
+	cm_map_free(renamed);
 	cm_workspace_free(w);
 	for (unsigned i = 0; i < N; i++)
 		cm_map_free(maps[i]);
@@ -211,12 +215,16 @@ static void test_workspace__missing_set_said_once(void **state)
 	cm_diags *d = NULL;
 	assert_int_equal(cm_workspace_new(&w), 0);
 	assert_int_equal(cm_diags_new(&d), 0);
-	cm_map *m = util_map_one_square("lonely", "nosuch");
-	const char *names[] = { "other", "nosuch", "other", "third", "nosuch" };
-	for (size_t i = 0; i < 5; i++)
-		util_deck_add(m, names[i], "A", 1);
-	for (size_t i = 0; i < m->n_deck; i++)
-		m->deck[i].line = (unsigned)(10 + i);
+	cm_map_builder *b = util_builder(1, 1);
+	util_id_set(b, "lonely", "lonely");
+	util_kind_set(b, 0, 0, CM_SQ_START);
+	util_setup_starts(b, 1);
+	const char *names[] = { "nosuch", "other", "nosuch", "other", "third", "nosuch" };
+	for (size_t i = 0; i < 6; i++) {
+		cm_deck_entry e = { (char *)names[i], i ? "A" : NULL, i ? 1 : -1, (unsigned)(10 + i) };
+		assert_int_equal(cm_map_builder_add_deck_entry(b, &e), 0);
+	}
+	cm_map *m = util_finish(b);
 	assert_int_equal(cm_workspace_take_map(w, m, "lonely.xml", d), 0);
 	assert_int_not_equal(cm_workspace_resolve(w, d), CM_ENOMEM);
 	const char *want[] = { "nosuch", "other", "third" };
@@ -278,10 +286,11 @@ static void test_workspace__search_dir_read_once_in_name_order(void **state)
 	assert_int_equal(cm_workspace_new(&w), 0);
 	assert_int_equal(cm_diags_new(&d), 0);
 	assert_int_equal(cm_workspace_add_tileset_dir(w, dir), 0);
-	cm_map *m = util_map_one_square("searcher", "y");
+	cm_map_builder *b = util_map_one_square_builder("searcher", "y");
 	const char *names[] = { "x", "z1", "x", "z2", "z3" };
 	for (size_t i = 0; i < 5; i++)
-		util_deck_add(m, names[i], NULL, -1);
+		util_deck_add(b, names[i], NULL, -1);
+	cm_map *m = util_finish(b);
 	assert_int_equal(cm_workspace_take_map(w, m, "searcher.xml", d), 0);
 	assert_int_not_equal(cm_workspace_resolve(w, d), CM_ENOMEM);
 	const cm_tileset *x = cm_workspace_find_tileset(w, "x"), *y = cm_workspace_find_tileset(w, "y");
@@ -352,7 +361,7 @@ static void test_workspace__pack_of_too_many_maps_refused(void **state)
 	cm_tileset *base = util_tileset_base();
 	cm_diags *d = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
-	assert_int_equal(cm_pack_write(path, maps, N, &base, 1, d), CM_EINVAL);
+	assert_int_equal(cm_pack_write(path, UTIL_MAPS(maps), N, &base, 1, d), CM_EINVAL);
 	assert_int_equal(cm_diags_count(d), 1);
 	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0411");
 	FILE *f = fopen(path, "rb");

@@ -88,15 +88,15 @@ int util_tileset_derive(cm_tileset *ts)
 	return rc;
 }
 
-void util_marker_add(cm_map *m, int x, int y, const char *text)
+void util_marker_add(cm_map_builder *b, int x, int y, const char *text)
 {
-	if (cm_map_add_square_marker(m, x, y, text))
+	if (cm_map_builder_add_marker(b, x, y, text))
 		abort();
 }
 
-void util_name_set(cm_map *m, int x, int y, const char *name)
+void util_name_set(cm_map_builder *b, int x, int y, const char *name)
 {
-	if (cm_map_set_square_name(m, x, y, name))
+	if (cm_map_builder_set_square_name(b, x, y, name))
 		abort();
 }
 
@@ -114,25 +114,94 @@ const char *util_marker(const cm_map *m, int x, int y, size_t k)
 	return k < n ? v[k] : NULL;
 }
 
-void util_label_set(cm_map *m, int x, int y, cm_side s, const char *label)
+void util_label_set(cm_map_builder *b, int x, int y, cm_side s, const char *label)
 {
-	if (cm_map_set_print_label(m, x, y, s, label))
+	if (cm_map_builder_set_print_label(b, x, y, s, label))
 		abort();
 }
 
-void util_island_add(cm_map *m, const char *name, const char *title)
+void util_island_add(cm_map_builder *b, const char *name, const char *title)
 {
-	m->islands = grow(m->islands, m->n_islands + 1, sizeof *m->islands);
-	cm_island *is = &m->islands[m->n_islands++];
-	memset(is, 0, sizeof *is);
-	is->name = sdup(name);
-	is->title = sdup(title);
+	if (cm_map_builder_add_island(b, name, title, 0, NULL))
+		abort();
 }
 
-void util_deck_add(cm_map *m, const char *set, const char *tile, int count)
+void util_deck_add(cm_map_builder *b, const char *set, const char *tile, int count)
 {
-	m->deck = grow(m->deck, m->n_deck + 1, sizeof *m->deck);
-	m->deck[m->n_deck++] = (cm_deck_entry){ sdup(set), sdup(tile), count, 0 };
+	cm_deck_entry e = { (char *)set, (char *)tile, count, 0 };
+	if (cm_map_builder_add_deck_entry(b, &e))
+		abort();
+}
+
+cm_map_builder *util_builder(int cols, int rows)
+{
+	cm_map_builder *b = NULL;
+	if (cm_map_builder_new(cols, rows, &b))
+		abort();
+	return b;
+}
+
+cm_map_builder *util_from(const cm_map *m)
+{
+	cm_map_builder *b = NULL;
+	if (cm_map_builder_from(m, &b))
+		abort();
+	return b;
+}
+
+cm_map *util_finish(cm_map_builder *b)
+{
+	cm_map *m = NULL;
+	if (cm_map_builder_finish(b, NULL, NULL, NULL, &m))
+		abort();
+	return m;
+}
+
+void util_kind_set(cm_map_builder *b, int x, int y, cm_square_kind kind)
+{
+	if (cm_map_builder_set_kind(b, x, y, kind))
+		abort();
+}
+
+void util_square_set(cm_map_builder *b, int x, int y, const cm_square *sq)
+{
+	if (cm_map_builder_set_square(b, x, y, sq))
+		abort();
+}
+
+void util_print_set(cm_map_builder *b, int x, int y, cm_side s, cm_print_kind kind, int arms)
+{
+	if (cm_map_builder_set_print(b, x, y, s, kind, arms))
+		abort();
+}
+
+cm_map *util_with_deck_entry(const cm_map *m, size_t i, const char *set, const char *tile, int count)
+{
+	cm_map_builder *b = util_from(m);
+	cm_map_builder_clear_deck(b);
+	for (size_t k = 0; k < cm_map_deck_count(m); k++) {
+		cm_deck_entry e = *cm_map_deck_entry(m, k);
+		if (k == i) {
+			e.tileset = set ? (char *)set : e.tileset;
+			e.tile = tile ? (char *)tile : e.tile;
+			e.count = count;
+		}
+		if (cm_map_builder_add_deck_entry(b, &e))
+			abort();
+	}
+	return util_finish(b);
+}
+
+void util_setup_starts(cm_map_builder *b, int starts_used)
+{
+	cm_setup su = { starts_used, 0, 0, 9, 0 };
+	cm_map_builder_set_setup(b, &su);
+}
+
+void util_id_set(cm_map_builder *b, const char *id, const char *name)
+{
+	if (cm_map_builder_set_id(b, id) || cm_map_builder_set_name(b, name))
+		abort();
 }
 
 cm_tileset *util_tileset_base(void)
@@ -176,112 +245,111 @@ cm_tileset *util_tileset_inns(void)
 	return ts;
 }
 
+cm_map_builder *util_map_one_square_builder(const char *id, const char *set)
+{
+	cm_map_builder *b = util_builder(1, 1);
+	util_id_set(b, id, id);
+	util_kind_set(b, 0, 0, CM_SQ_START);
+	cm_map_builder_default_prints(b);
+	util_setup_starts(b, 1);
+	util_deck_add(b, set, NULL, -1);
+	return b;
+}
+
 cm_map *util_map_one_square(const char *id, const char *set)
 {
-	cm_map *m = NULL;
-	if (cm_map_new(1, 1, &m))
+	return util_finish(util_map_one_square_builder(id, set));
+}
+
+cm_map_builder *util_map_sample_builder(void)
+{
+	cm_map_builder *b = util_builder(6, 5);
+	util_id_set(b, "sample", "Sample Land");
+	if (cm_map_builder_set_image(b, "sample.png") || cm_map_builder_set_legend(b, "legend.xml"))
 		abort();
-	m->id = sdup(id); /* sdup aborts when out of memory */
-	m->name = sdup(id);
-	cm_map_at_mut(m, 0, 0)->kind = CM_SQ_START;
-	cm_map_default_prints(m);
-	m->setup.starts_used = 1;
-	util_deck_add(m, set, NULL, -1);
-	return m;
+	cm_setup su = { 2, 10, 20, 7, 0 };
+	cm_map_builder_set_setup(b, &su);
+	/* every rule option differs from a new builder's default, so that a
+	 * reader that drops one is caught */
+	cm_rules ru;
+	cm_rules_default(&ru, CM_EDITION_C1);
+	ru.farmers = CM_FARMERS_C1;
+	ru.farmers_bigcity = false;
+	ru.town_extra_turn = true;
+	ru.town_cost = true;
+	ru.town_road_bonus = true;
+	ru.abbey_edge = false;
+	cm_map_builder_set_rules(b, &ru);
+	/* rows 1..3, cols 1..4 are land; row 0 waves; the rest is not printed */
+	for (int y = 1; y <= 3; y++)
+		for (int x = 1; x <= 4; x++)
+			util_kind_set(b, x, y, CM_SQ_LAND);
+	for (int x = 0; x < 6; x++)
+		util_kind_set(b, x, 0, CM_SQ_WAVES);
+	util_kind_set(b, 1, 1, CM_SQ_START);
+	util_name_set(b, 1, 1, "Hamburg");
+	util_kind_set(b, 4, 3, CM_SQ_START);
+	util_name_set(b, 4, 3, "München");
+	util_kind_set(b, 2, 2, CM_SQ_TOWN);
+	util_name_set(b, 2, 2, "Kassel");
+	util_marker_add(b, 2, 2, "chip:castle");
+	util_marker_add(b, 2, 2, "chip:\"quoted\"");
+	util_kind_set(b, 3, 1, CM_SQ_LANDMARK);
+	/* islands at (5,1) and (5,2) */
+	util_island_add(b, "Sylt", "Sylt (Nordfriesland)");
+	util_island_add(b, NULL, NULL);
+	cm_square s = *cm_map_builder_square(b, 5, 1);
+	s.kind = CM_SQ_ISLAND;
+	s.island = 0;
+	s.arms = 1;
+	util_square_set(b, 5, 1, &s);
+	s = *cm_map_builder_square(b, 5, 2);
+	s.kind = CM_SQ_ISLAND;
+	s.island = 1;
+	util_square_set(b, 5, 2, &s);
+	/* big city over (1,3) and (2,3) */
+	if (cm_map_builder_add_bigcity(b, "Berlin", 0, NULL))
+		abort();
+	for (int k = 0; k < 2; k++) {
+		cm_tile_type t;
+		memset(&t, 0, sizeof t);
+		s = *cm_map_builder_square(b, 1 + k, 3);
+		s.kind = CM_SQ_BIGCITY;
+		s.bigcity = 0;
+		util_square_set(b, 1 + k, 3, &s);
+		util_feature_add(&t, CM_FEAT_CITY, "c", CM_SLOTS_ALL & ~CM_SIDE_SLOTS(k ? CM_E : CM_W));
+		util_feature_add(&t, CM_FEAT_FIELD, NULL, CM_SIDE_SLOTS(k ? CM_E : CM_W));
+		t.features[0].arms = (uint8_t)k;
+		t.features[0].cathedral = k == 1;
+		t.features[0].good = k ? CM_GOOD_CLOTH : CM_GOOD_NONE;
+		t.features[1].touches = 1;
+		if (k)
+			util_contact_add(&t, 3);
+		cm_tile_type_derive(&t);
+		if (cm_map_builder_add_piece(b, 0, 1 + k, 3, &t))
+			abort();
+		cm_tile_type_clear(&t);
+	}
+	/* edge prints */
+	util_print_set(b, 1, 1, CM_W, CM_PRINT_ROAD, 0);
+	util_label_set(b, 1, 1, CM_W, "to Denmark");
+	util_print_set(b, 4, 1, CM_E, CM_PRINT_CITY, 2);
+	util_print_set(b, 4, 1, CM_N, CM_PRINT_NEUTRAL, 0);
+	util_print_set(b, 4, 2, CM_E, CM_PRINT_ROAD, 0);
+	/* a none square that still carries a marker is kept */
+	util_marker_add(b, 0, 4, "note");
+	/* ferry from (4,2) E to the island (5,2) */
+	cm_ferry f = { "Sylt ferry", 4, 2, CM_E, 5, 2, CM_W, 1, 0 };
+	if (cm_map_builder_add_ferry(b, &f))
+		abort();
+	util_deck_add(b, "base", NULL, -1);
+	util_deck_add(b, "inns", "IC-01", 2);
+	return b;
 }
 
 cm_map *util_map_sample(void)
 {
-	cm_map *m = NULL;
-	if (cm_map_new(6, 5, &m) != 0)
-		return NULL;
-	m->id = sdup("sample");
-	m->name = sdup("Sample Land");
-	m->image = sdup("sample.png");
-	m->legend = sdup("legend.xml");
-	m->setup.starts_used = 2;
-	m->setup.tiles_min = 10;
-	m->setup.tiles_max = 20;
-	m->setup.followers = 7;
-	/* every rule option differs from cm_map_new's default, so that a reader
-	 * that drops one is caught */
-	cm_rules_default(&m->rules, CM_EDITION_C1);
-	m->rules.farmers = CM_FARMERS_C1;
-	m->rules.farmers_bigcity = false;
-	m->rules.town_extra_turn = true;
-	m->rules.town_cost = true;
-	m->rules.town_road_bonus = true;
-	m->rules.abbey_edge = false;
-	/* rows 1..3, cols 1..4 are land; row 0 waves; the rest is not printed */
-	for (int y = 1; y <= 3; y++)
-		for (int x = 1; x <= 4; x++)
-			cm_map_at_mut(m, x, y)->kind = CM_SQ_LAND;
-	for (int x = 0; x < 6; x++)
-		cm_map_at_mut(m, x, 0)->kind = CM_SQ_WAVES;
-	cm_square *s = cm_map_at_mut(m, 1, 1);
-	s->kind = CM_SQ_START;
-	util_name_set(m, 1, 1, "Hamburg");
-	s = cm_map_at_mut(m, 4, 3);
-	s->kind = CM_SQ_START;
-	util_name_set(m, 4, 3, "München");
-	s = cm_map_at_mut(m, 2, 2);
-	s->kind = CM_SQ_TOWN;
-	util_name_set(m, 2, 2, "Kassel");
-	util_marker_add(m, 2, 2, "chip:castle");
-	util_marker_add(m, 2, 2, "chip:\"quoted\"");
-	cm_map_at_mut(m, 3, 1)->kind = CM_SQ_LANDMARK;
-	/* islands at (5,1) and (5,2) */
-	util_island_add(m, "Sylt", "Sylt (Nordfriesland)");
-	util_island_add(m, NULL, NULL);
-	s = cm_map_at_mut(m, 5, 1);
-	s->kind = CM_SQ_ISLAND;
-	s->island = 0;
-	s->arms = 1;
-	s = cm_map_at_mut(m, 5, 2);
-	s->kind = CM_SQ_ISLAND;
-	s->island = 1;
-	/* big city over (1,3) and (2,3) */
-	m->bigcities = calloc(1, sizeof *m->bigcities);
-	m->n_bigcities = 1;
-	cm_bigcity *b = &m->bigcities[0];
-	b->name = sdup("Berlin");
-	b->pieces = calloc(2, sizeof *b->pieces);
-	b->n_pieces = 2;
-	for (int k = 0; k < 2; k++) {
-		cm_bigcity_piece *p = &b->pieces[k];
-		p->x = 1 + k;
-		p->y = 3;
-		cm_map_at_mut(m, p->x, p->y)->kind = CM_SQ_BIGCITY;
-		cm_map_at_mut(m, p->x, p->y)->bigcity = 0;
-		util_feature_add(&p->tile, CM_FEAT_CITY, "c", CM_SLOTS_ALL & ~CM_SIDE_SLOTS(k ? CM_E : CM_W));
-		util_feature_add(&p->tile, CM_FEAT_FIELD, NULL, CM_SIDE_SLOTS(k ? CM_E : CM_W));
-		p->tile.features[0].arms = (uint8_t)k;
-		p->tile.features[0].cathedral = k == 1;
-		p->tile.features[0].good = k ? CM_GOOD_CLOTH : CM_GOOD_NONE;
-		p->tile.features[1].touches = 1;
-		if (k)
-			util_contact_add(&p->tile, 3);
-		cm_tile_type_derive(&p->tile);
-	}
-	/* edge prints */
-	s = cm_map_at_mut(m, 1, 1);
-	s->print[CM_W].kind = CM_PRINT_ROAD;
-	util_label_set(m, 1, 1, CM_W, "to Denmark");
-	s = cm_map_at_mut(m, 4, 1);
-	s->print[CM_E].kind = CM_PRINT_CITY;
-	s->print[CM_E].arms = 2;
-	s->print[CM_N].kind = CM_PRINT_NEUTRAL;
-	s = cm_map_at_mut(m, 4, 2);
-	s->print[CM_E].kind = CM_PRINT_ROAD;
-	/* a none square that still carries a marker is kept */
-	util_marker_add(m, 0, 4, "note");
-	/* ferry from (4,2) E to the island (5,2) */
-	m->ferries = calloc(1, sizeof *m->ferries);
-	m->n_ferries = 1;
-	m->ferries[0] = (cm_ferry){ sdup("Sylt ferry"), 4, 2, CM_E, 5, 2, CM_W, 1, 0 };
-	util_deck_add(m, "base", NULL, -1);
-	util_deck_add(m, "inns", "IC-01", 2);
-	return m;
+	return util_finish(util_map_sample_builder());
 }
 
 /* ---- comparison ---- */
@@ -354,53 +422,55 @@ int util_tileset_equal(const cm_tileset *a, const cm_tileset *b, char *why, size
 
 int util_map_equal(const cm_map *a, const cm_map *b, char *why, size_t n)
 {
-	SAME_STR(a->id, b->id, "map id");
-	SAME_STR(a->name, b->name, "map name");
-	SAME_STR(a->image, b->image, "image");
-	SAME_STR(a->legend, b->legend, "legend");
-	SAME_INT(a->cols, b->cols, "cols");
-	SAME_INT(a->rows, b->rows, "rows");
-	SAME_INT(a->setup.starts_used, b->setup.starts_used, "start squares used");
-	SAME_INT(a->setup.tiles_min, b->setup.tiles_min, "tiles min");
-	SAME_INT(a->setup.tiles_max, b->setup.tiles_max, "tiles max");
-	SAME_INT(a->setup.followers, b->setup.followers, "followers");
-	SAME_INT(a->rules.edition, b->rules.edition, "edition");
-	SAME_INT(a->rules.tiny_city, b->rules.tiny_city, "tiny city");
-	SAME_INT(a->rules.farmers, b->rules.farmers, "farmers");
-	SAME_INT(a->rules.farmers_bigcity, b->rules.farmers_bigcity, "farmers big city");
-	SAME_INT(a->rules.town_extra_turn, b->rules.town_extra_turn, "town extra turn");
-	SAME_INT(a->rules.town_cost, b->rules.town_cost, "town cost");
-	SAME_INT(a->rules.town_road_bonus, b->rules.town_road_bonus, "town road bonus");
-	SAME_INT(a->rules.abbey_edge, b->rules.abbey_edge, "abbey edge");
-	for (int i = 0; i < a->cols * a->rows; i++) {
-		const cm_square *s = &a->squares[i], *t = &b->squares[i];
-		int x = i % a->cols, y = i / a->cols;
-		SAME_INT(s->kind, t->kind, "square kind");
-		SAME_STR(cm_map_square_name(a, x, y), cm_map_square_name(b, x, y), "square name");
-		SAME_INT(s->arms, t->arms, "square arms");
-		SAME_INT(s->island, t->island, "square island");
-		SAME_INT(s->bigcity, t->bigcity, "square big city");
-		size_t na, nb;
-		const char *const *ma = cm_map_square_markers(a, x, y, &na);
-		const char *const *mb = cm_map_square_markers(b, x, y, &nb);
-		SAME_INT(na, nb, "marker count");
-		for (size_t k = 0; k < na; k++)
-			SAME_STR(ma[k], mb[k], "marker");
-		for (int e = 0; e < 4; e++) {
-			SAME_INT(s->print[e].kind, t->print[e].kind, "edge print kind");
-			SAME_INT(s->print[e].arms, t->print[e].arms, "edge print arms");
-			SAME_STR(cm_map_print_label(a, x, y, (cm_side)e), cm_map_print_label(b, x, y, (cm_side)e),
-			         "edge print label");
+	SAME_STR(cm_map_id(a), cm_map_id(b), "map id");
+	SAME_STR(cm_map_name(a), cm_map_name(b), "map name");
+	SAME_STR(cm_map_image(a), cm_map_image(b), "image");
+	SAME_STR(cm_map_legend(a), cm_map_legend(b), "legend");
+	SAME_INT(cm_map_cols(a), cm_map_cols(b), "cols");
+	SAME_INT(cm_map_rows(a), cm_map_rows(b), "rows");
+	const cm_setup *su = cm_map_setup(a), *sv = cm_map_setup(b);
+	SAME_INT(su->starts_used, sv->starts_used, "start squares used");
+	SAME_INT(su->tiles_min, sv->tiles_min, "tiles min");
+	SAME_INT(su->tiles_max, sv->tiles_max, "tiles max");
+	SAME_INT(su->followers, sv->followers, "followers");
+	const cm_rules *ra = cm_map_rules(a), *rb = cm_map_rules(b);
+	SAME_INT(ra->edition, rb->edition, "edition");
+	SAME_INT(ra->tiny_city, rb->tiny_city, "tiny city");
+	SAME_INT(ra->farmers, rb->farmers, "farmers");
+	SAME_INT(ra->farmers_bigcity, rb->farmers_bigcity, "farmers big city");
+	SAME_INT(ra->town_extra_turn, rb->town_extra_turn, "town extra turn");
+	SAME_INT(ra->town_cost, rb->town_cost, "town cost");
+	SAME_INT(ra->town_road_bonus, rb->town_road_bonus, "town road bonus");
+	SAME_INT(ra->abbey_edge, rb->abbey_edge, "abbey edge");
+	for (int y = 0; y < cm_map_rows(a); y++)
+		for (int x = 0; x < cm_map_cols(a); x++) {
+			const cm_square *s = cm_map_at(a, x, y), *t = cm_map_at(b, x, y);
+			SAME_INT(s->kind, t->kind, "square kind");
+			SAME_STR(cm_map_square_name(a, x, y), cm_map_square_name(b, x, y), "square name");
+			SAME_INT(s->arms, t->arms, "square arms");
+			SAME_INT(s->island, t->island, "square island");
+			SAME_INT(s->bigcity, t->bigcity, "square big city");
+			size_t na, nb;
+			const char *const *ma = cm_map_square_markers(a, x, y, &na);
+			const char *const *mb = cm_map_square_markers(b, x, y, &nb);
+			SAME_INT(na, nb, "marker count");
+			for (size_t k = 0; k < na; k++)
+				SAME_STR(ma[k], mb[k], "marker");
+			for (int e = 0; e < 4; e++) {
+				SAME_INT(s->print[e].kind, t->print[e].kind, "edge print kind");
+				SAME_INT(s->print[e].arms, t->print[e].arms, "edge print arms");
+				SAME_STR(cm_map_print_label(a, x, y, (cm_side)e), cm_map_print_label(b, x, y, (cm_side)e),
+				         "edge print label");
+			}
 		}
+	SAME_INT(cm_map_island_count(a), cm_map_island_count(b), "island count");
+	for (size_t i = 0; i < cm_map_island_count(a); i++) {
+		SAME_STR(cm_map_island(a, i)->name, cm_map_island(b, i)->name, "island name");
+		SAME_STR(cm_map_island(a, i)->title, cm_map_island(b, i)->title, "island title");
 	}
-	SAME_INT(a->n_islands, b->n_islands, "island count");
-	for (size_t i = 0; i < a->n_islands; i++) {
-		SAME_STR(a->islands[i].name, b->islands[i].name, "island name");
-		SAME_STR(a->islands[i].title, b->islands[i].title, "island title");
-	}
-	SAME_INT(a->n_bigcities, b->n_bigcities, "big city count");
-	for (size_t i = 0; i < a->n_bigcities; i++) {
-		const cm_bigcity *c = &a->bigcities[i], *d = &b->bigcities[i];
+	SAME_INT(cm_map_bigcity_count(a), cm_map_bigcity_count(b), "big city count");
+	for (size_t i = 0; i < cm_map_bigcity_count(a); i++) {
+		const cm_bigcity *c = cm_map_bigcity(a, i), *d = cm_map_bigcity(b, i);
 		SAME_STR(c->name, d->name, "big city name");
 		SAME_INT(c->n_pieces, d->n_pieces, "piece count");
 		for (size_t k = 0; k < c->n_pieces; k++) {
@@ -410,9 +480,9 @@ int util_map_equal(const cm_map *a, const cm_map *b, char *why, size_t n)
 				return 0;
 		}
 	}
-	SAME_INT(a->n_ferries, b->n_ferries, "ferry count");
-	for (size_t i = 0; i < a->n_ferries; i++) {
-		const cm_ferry *f = &a->ferries[i], *g = &b->ferries[i];
+	SAME_INT(cm_map_ferry_count(a), cm_map_ferry_count(b), "ferry count");
+	for (size_t i = 0; i < cm_map_ferry_count(a); i++) {
+		const cm_ferry *f = cm_map_ferry(a, i), *g = cm_map_ferry(b, i);
 		SAME_STR(f->name, g->name, "ferry name");
 		SAME_INT(f->x1, g->x1, "ferry x1");
 		SAME_INT(f->y1, g->y1, "ferry y1");
@@ -422,11 +492,12 @@ int util_map_equal(const cm_map *a, const cm_map *b, char *why, size_t n)
 		SAME_INT(f->s2, g->s2, "ferry side2");
 		SAME_INT(f->arms, g->arms, "ferry arms");
 	}
-	SAME_INT(a->n_deck, b->n_deck, "deck size");
-	for (size_t i = 0; i < a->n_deck; i++) {
-		SAME_STR(a->deck[i].tileset, b->deck[i].tileset, "deck tile set");
-		SAME_STR(a->deck[i].tile, b->deck[i].tile, "deck tile");
-		SAME_INT(a->deck[i].count, b->deck[i].count, "deck count");
+	SAME_INT(cm_map_deck_count(a), cm_map_deck_count(b), "deck size");
+	for (size_t i = 0; i < cm_map_deck_count(a); i++) {
+		const cm_deck_entry *e = cm_map_deck_entry(a, i), *f = cm_map_deck_entry(b, i);
+		SAME_STR(e->tileset, f->tileset, "deck tile set");
+		SAME_STR(e->tile, f->tile, "deck tile");
+		SAME_INT(e->count, f->count, "deck count");
 	}
 	return 1;
 }

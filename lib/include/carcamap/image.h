@@ -69,32 +69,35 @@ void cm_legend_free(cm_legend *lg);
 const cm_legend_colour *cm_legend_find(const cm_legend *lg, const cm_map *m, int x, int y);
 
 /* Reads the PNG at png_path and classifies every cell of the legend's grid.
- * The result is a new map of the grid's size (free with cm_map_free): kinds,
- * names, markers and arms from the legend, one cm_island per island id met
- * (in the order met, row by row), big-city squares with bigcity -1 (the
- * descriptor defines big cities). Problems go to d with the png path as file
- * and "cell (c,r), pixel (x,y)" as where: CM0310-CM0313 for the file,
+ * The result is a new map builder of the grid's size (free it with
+ * cm_map_builder_free, or complete it, say with an id, and finish it):
+ * kinds, names, markers and arms from the legend, one island per island id
+ * met (in the order met, row by row), big-city squares with bigcity -1 (the
+ * descriptor defines big cities), the image and legend paths as given, no
+ * default prints yet. Problems go to d with the png path as file and
+ * "cell (c,r), pixel (x,y)" as where: CM0310-CM0313 for the file,
  * CM0320-CM0323 for cells. Returns 0; CM_EINVAL when a cell or the file has
  * problems (*out NULL); CM_ELIMIT for images over the limits; CM_EIO;
  * CM_ENOMEM. */
-int cm_image_import(const char *png_path, const cm_legend *lg, cm_diags *d, cm_map **out);
+int cm_image_import(const char *png_path, const cm_legend *lg, cm_diags *d, cm_map_builder **out);
 
-/* Fills the squares of m from the image png_path (the descriptor's
- * m->image, resolved by the caller against the descriptor's directory,
- * read with the legend m->legend names): the grid must have m's size
- * (CM0331). A square the descriptor left undefined (kind none) takes the
- * image's kind, island, name, markers and arms; a square it defines (kind
- * other than none) must agree in kind and island id, else CM0330 names the
- * descriptor's file:line and the image's cell and pixel. A name or marker
- * from the image is added where the descriptor gives none. Returns 0,
- * CM_EINVAL (m is then partly filled), or as cm_image_import. */
-int cm_image_apply(cm_map *m, const char *png_path, const cm_legend *lg, cm_diags *d);
+/* Fills the squares of the map b builds from the image png_path (the
+ * descriptor's image, resolved by the caller against the descriptor's
+ * directory, read with the legend it names): the grid must have the map's
+ * size (CM0331). A square the descriptor left undefined (kind none) takes
+ * the image's kind, island, name, markers and arms; a square it defines
+ * (kind other than none) must agree in kind and island id, else CM0330
+ * names the descriptor's file:line and the image's cell and pixel. A name
+ * or marker from the image is added where the descriptor gives none.
+ * Returns 0, CM_EINVAL (b is then partly filled), or as cm_image_import. */
+int cm_image_apply(cm_map_builder *b, const char *png_path, const cm_legend *lg, cm_diags *d);
 
-/* Applies the image a descriptor names (m->image, and m->legend or the
- * built-in legend), both resolved against the directory of descriptor (the
- * descriptor's path; NULL: the current directory), as cm_image_apply does.
- * Returns what cm_legend_load_file or cm_image_apply return. */
-int cm_image_apply_descriptor(cm_map *m, const char *descriptor, cm_diags *d);
+/* Applies the image the map being built names (its image, and its legend
+ * or the built-in legend), both resolved against the directory of
+ * descriptor (the descriptor's path; NULL: the current directory), as
+ * cm_image_apply does. Returns what cm_legend_load_file or cm_image_apply
+ * return. */
+int cm_image_apply_descriptor(cm_map_builder *b, const char *descriptor, cm_diags *d);
 
 #ifdef __cplusplus
 }

@@ -2,8 +2,12 @@
 /* carcamap/map.h: the map model (DESIGN.md "Core model"): a grid of printed
  * squares with kinds, names, coats of arms and markers; big cities as
  * printed pseudo-tiles; edge prints on the map edge; ferries; islands;
- * setup, decks and rule options. Read from a descriptor (schemas/map.xsd),
- * optionally with squares from an annotated image; checked by CM02xx. */
+ * setup, decks and rule options. A map is opaque and immutable: built once
+ * through a map builder, which checks the model once, or read from a
+ * descriptor (schemas/map.xsd, optionally with squares from an annotated
+ * image), then read through accessors; its game structure is checked by
+ * CM02xx (cm_map_check). Threads: maps are safe to read from many threads;
+ * a builder belongs to one thread at a time. */
 #ifndef CARCAMAP_MAP_H
 #define CARCAMAP_MAP_H
 
@@ -142,81 +146,95 @@ typedef struct {
 #define CM_ABOUT_FIELDS 6
 /* Field i (0..CM_ABOUT_FIELDS-1) in the fixed order above: its name
  * ("title", "author", "licence", "version", "description", "homepage"),
- * and where it lives in a (NULL for i out of range). */
+ * and its value in a (NULL for i out of range). A map's are
+ * cm_map_about's; cm_map_builder_set_about sets them. */
 const char *cm_about_name(int i);
-char **cm_about_field(cm_about *a, int i);
 const char *cm_about_get(const cm_about *a, int i);
 /* Whether any field is set. */
 bool cm_about_present(const cm_about *a);
 /* The field of this name, or -1. */
 int cm_about_find(const char *name);
 
-typedef struct cm_map {
-	char *id;            /* "germany" (unique in a pack) */
-	char *name;          /* "Germany" */
-	int cols, rows;
-	cm_square *squares;  /* cols*rows, row-major: squares[y*cols + x] */
-	struct cm_map_extras *extras; /* names, markers, print labels and lines of
-	                      * the squares that have them: private, read and
-	                      * written through cm_map_square_name and the other
-	                      * accessors below; NULL while there are none */
-	cm_bigcity *bigcities;
-	size_t n_bigcities;
-	cm_ferry *ferries;
-	size_t n_ferries;
-	cm_island *islands;
-	size_t n_islands;
-	cm_setup setup;
-	cm_deck_entry *deck;
-	size_t n_deck;
-	cm_rules rules;
-	cm_about about;      /* who made it; fields NULL when not given */
-	char *image;         /* annotated image path as written in the descriptor, or NULL */
-	char *legend;        /* legend path as written, or NULL */
-	char *file;          /* descriptor path; NULL when built in memory or read from a pack */
-	int seam;            /* a map combined from halves (<combine>): the column
-	                      * where their half squares met; -1 otherwise (also
-	                      * for maps read from packs, which do not keep it) */
-	unsigned line;
-	/* The printings the descriptor describes (<map printings>, schemas/map.md
-	 * "Printings"), the default first; this map is the printing
-	 * rules.edition. n_printings is 0 when the descriptor names none (one
-	 * printing, the edition of <rules>), for packs and images. Reader
-	 * information: not stored in packs, not compared by cm_map_equal. */
-	cm_edition printings[CM_EDITION_COUNT];
-	size_t n_printings;
-} cm_map;
+/* ---- a map ----
+ * Opaque. A map is built once, through a cm_map_builder, below, or by one
+ * of the readers (cm_map_load_file, cm_tmx_load_file, the pack reader,
+ * which build through one), and never changes after. Every map a reader
+ * or cm_map_builder_finish hands out has passed the model's one checker
+ * (the limits below, ids, texts, every reference in range), so whatever
+ * takes a const cm_map * (the engine, the exporters, the pack writer,
+ * render) trusts it and checks it no more. The one exception is a partial
+ * map (cm_map_partial). Threads: a map may be read by any number of
+ * threads at once (play --jobs shares one): no accessor writes to it, and
+ * the content hash it caches (cm_map_hash, carcamap/pack.h) is filled
+ * with C11 atomics, by whichever thread asks first. */
+typedef struct cm_map cm_map;
 
-/* The square at (x,y), or NULL off the grid. cm_map_at reads a map;
- * cm_map_at_mut is for code that builds or edits one. */
-static inline const cm_square *cm_map_at(const cm_map *m, int x, int y)
-{
-	return (x >= 0 && y >= 0 && x < m->cols && y < m->rows) ? &m->squares[y * m->cols + x] : NULL;
-}
-static inline cm_square *cm_map_at_mut(cm_map *m, int x, int y)
-{
-	return (x >= 0 && y >= 0 && x < m->cols && y < m->rows) ? &m->squares[y * m->cols + x] : NULL;
-}
+/* Every accessor takes a map (never NULL) and returns values or pointers
+ * borrowed from it, valid until cm_map_free. The i-th accessors return
+ * NULL for i out of range. */
+const char *cm_map_id(const cm_map *m);   /* "germany" (unique in a pack) */
+const char *cm_map_name(const cm_map *m); /* "Germany"; NULL when not given */
+int cm_map_cols(const cm_map *m);
+int cm_map_rows(const cm_map *m);
+/* The square at (x,y), or NULL off the grid. */
+const cm_square *cm_map_at(const cm_map *m, int x, int y);
+/* All cols * rows squares, row-major (square (x,y) is [y * cols + x]):
+ * for passes over every square without a call per square. */
+const cm_square *cm_map_squares(const cm_map *m);
+size_t cm_map_bigcity_count(const cm_map *m);
+const cm_bigcity *cm_map_bigcity(const cm_map *m, size_t i);
+size_t cm_map_ferry_count(const cm_map *m);
+const cm_ferry *cm_map_ferry(const cm_map *m, size_t i);
+size_t cm_map_island_count(const cm_map *m);
+const cm_island *cm_map_island(const cm_map *m, size_t i);
+/* The index (cm_square.island) of the first island named name, or -1;
+ * one hash lookup, whatever the number of islands. */
+int cm_map_island_find(const cm_map *m, const char *name);
+size_t cm_map_deck_count(const cm_map *m);
+const cm_deck_entry *cm_map_deck_entry(const cm_map *m, size_t i);
+const cm_setup *cm_map_setup(const cm_map *m);
+const cm_rules *cm_map_rules(const cm_map *m);
+/* Who made it; fields NULL when not given. */
+const cm_about *cm_map_about(const cm_map *m);
+/* The annotated image and the legend as the descriptor names them (paths
+ * relative to it), or NULL. */
+const char *cm_map_image(const cm_map *m);
+const char *cm_map_legend(const cm_map *m);
+/* The descriptor's path; NULL when built in memory or read from a pack. */
+const char *cm_map_file(const cm_map *m);
+/* The line of the <map> element, 0 when unknown. */
+unsigned cm_map_line(const cm_map *m);
+/* A map combined from halves (<combine>): the column where their half
+ * squares met; -1 otherwise (also for maps read from packs, which do not
+ * keep it). */
+int cm_map_seam(const cm_map *m);
+/* The printings the descriptor describes (<map printings>, schemas/map.md
+ * "Printings"), the default first, *n of them (NULL and 0 when it names
+ * none: one printing, the edition of <rules>; also for packs and images).
+ * This map is the printing cm_map_rules(m)->edition. Reader information:
+ * not stored in packs, not compared by cm_map_equal. */
+const cm_edition *cm_map_printings(const cm_map *m, size_t *n);
+/* Whether m is partial: a descriptor's model handed out although its
+ * checks failed (CM_MAP_LOAD_PARTIAL, for `render --diagnostics`). Such a
+ * map may break any rule the checks enforce (a big-city piece or a ferry
+ * end off the grid, a missing id, a text no XML holds), but never holds
+ * an index, kind or side out of range: the builder refuses those when
+ * they are set. Only cm_render_map draws one; the board, the exporters,
+ * the pack writer and cm_map_write_xml refuse it (CM_EINVAL). */
+bool cm_map_partial(const cm_map *m);
 
 /* ---- what few squares have, kept beside the grid ----
- * Looked up by square in constant time. Getters take any (x,y) and return
- * NULL, 0 or nothing off the grid or where nothing is set. Setters copy
- * the text (NULL clears it) and return 0, CM_EINVAL ((x,y) off the grid,
- * s not a side) or CM_ENOMEM. */
+ * Looked up by square in constant time. Each takes any (x,y) and returns
+ * NULL, 0 or nothing off the grid or where nothing is set. */
 /* A town, start square or landmark name; NULL when it has none. */
 const char *cm_map_square_name(const cm_map *m, int x, int y);
-int cm_map_set_square_name(cm_map *m, int x, int y, const char *name);
 /* The square's markers (Map-Chips prints kept for later, MAP-CHIPS-IGNORED)
  * in order, *n of them (NULL and 0 when none). */
 const char *const *cm_map_square_markers(const cm_map *m, int x, int y, size_t *n);
-/* Appends a copy of text to the square's markers. */
-int cm_map_add_square_marker(cm_map *m, int x, int y, const char *text);
 /* The label of the print on side s ("to Denmark"), or NULL. */
 const char *cm_map_print_label(const cm_map *m, int x, int y, cm_side s);
-int cm_map_set_print_label(cm_map *m, int x, int y, cm_side s, const char *label);
 /* The line of the <edge> element that printed side s, 0 when unknown. */
 unsigned cm_map_print_line(const cm_map *m, int x, int y, cm_side s);
-int cm_map_set_print_line(cm_map *m, int x, int y, cm_side s, unsigned line);
 
 /* ---- limits of the model (every reader and writer holds to them) ---- */
 #define CM_ID_MAX 64         /* bytes in a map or tile-set id */
@@ -231,21 +249,104 @@ int cm_map_set_print_line(cm_map *m, int x, int y, cm_side s, unsigned line);
  * (no '/', no "..", no leading '-'). NULL is no id. */
 bool cm_id_valid(const char *s);
 
-/* The one checker of the model's own invariants: counts and sizes within
- * the limits above, arrays present where counted, map, tile-set and deck
- * ids of the id syntax (tile and feature ids of schemas/tileset.xsd's),
- * texts within CM_TEXT_MAX of well-formed UTF-8 holding no control
- * character but tab and line breaks, enums in range, every square, island,
- * big-city, ferry-end and feature reference inside what it refers to.
- * Every reader runs it on what it built, every writer before writing.
- * Each problem goes to d (NULL: none reported) with the given rule id (NULL:
- * none), file, and a `where` string ("map germany, square (3,4)"). Returns
- * 0 or CM_EINVAL. The game rules on a valid model are cm_map_check's. */
-int cm_map_check_model(const cm_map *m, const char *rule, const char *file, cm_diags *d);
+/* ---- building a map ----
+ * A builder holds a map under construction: cols x rows squares of kind
+ * none, rules at the C2 defaults, 9 followers, no seam. Setters copy what
+ * they are given (texts, ferries, deck entries, piece tiles). Each returns
+ * 0, CM_EINVAL or CM_ENOMEM; on failure the builder is unchanged. CM_EINVAL
+ * is a value the model can never hold at that place, refused at once: a
+ * square off the grid, a kind, print kind or side out of range, an island
+ * or big-city index that no island or big city has yet, an about field
+ * out of range, more than CM_EDITION_COUNT printings, a seam that is no
+ * column (nor -1). Everything else
+ * (ids, texts and their lengths, counts, pieces and ferry ends on the
+ * grid) is checked once, by cm_map_builder_finish. A builder belongs to
+ * one thread at a time. */
+typedef struct cm_map_builder cm_map_builder;
 
-/* A new map of cols x rows squares of kind none, rules at C2 defaults.
- * Returns 0, CM_EINVAL (bad size) or CM_ENOMEM. */
-int cm_map_new(int cols, int rows, cm_map **out);
+/* A new builder for a cols x rows map (1..CM_GRID_MAX each). Returns 0,
+ * CM_EINVAL (bad size) or CM_ENOMEM; the caller frees *out with
+ * cm_map_builder_free or hands it to cm_map_builder_finish. */
+int cm_map_builder_new(int cols, int rows, cm_map_builder **out);
+/* A new builder holding a copy of m (partial or not), to make a changed
+ * map from it: the map itself stays as it is. 0 or CM_ENOMEM. */
+int cm_map_builder_from(const cm_map *m, cm_map_builder **out);
+/* Frees the builder and what it holds; NULL is a no-op. */
+void cm_map_builder_free(cm_map_builder *b);
+
+/* Reading what is built so far: the grid's size, the square at (x,y) (NULL
+ * off the grid), the setup and rules (each valid until the next call on
+ * b), and the first island named name (-1 when none). */
+int cm_map_builder_cols(const cm_map_builder *b);
+int cm_map_builder_rows(const cm_map_builder *b);
+const cm_square *cm_map_builder_square(const cm_map_builder *b, int x, int y);
+const cm_setup *cm_map_builder_setup(const cm_map_builder *b);
+const cm_rules *cm_map_builder_rules(const cm_map_builder *b);
+int cm_map_builder_island_find(const cm_map_builder *b, const char *name);
+
+/* The map's own values: each text copied (NULL clears it). */
+int cm_map_builder_set_id(cm_map_builder *b, const char *id);
+int cm_map_builder_set_name(cm_map_builder *b, const char *name);
+int cm_map_builder_set_image(cm_map_builder *b, const char *path);
+int cm_map_builder_set_legend(cm_map_builder *b, const char *path);
+int cm_map_builder_set_file(cm_map_builder *b, const char *path);
+/* About field i (0..CM_ABOUT_FIELDS-1, cm_about_name order). */
+int cm_map_builder_set_about(cm_map_builder *b, int i, const char *value);
+int cm_map_builder_set_line(cm_map_builder *b, unsigned line);
+int cm_map_builder_set_seam(cm_map_builder *b, int col);
+int cm_map_builder_set_printings(cm_map_builder *b, const cm_edition *printings, size_t n);
+int cm_map_builder_set_setup(cm_map_builder *b, const cm_setup *setup);
+int cm_map_builder_set_rules(cm_map_builder *b, const cm_rules *rules);
+
+/* Squares. set_square writes every field of the square at (x,y): kind,
+ * arms, prints, island and big-city indices (each -1 or an island or big
+ * city added already) and line; set_kind only its kind; set_print the
+ * kind and coats of arms of the print on side s. */
+int cm_map_builder_set_square(cm_map_builder *b, int x, int y, const cm_square *sq);
+int cm_map_builder_set_kind(cm_map_builder *b, int x, int y, cm_square_kind kind);
+int cm_map_builder_set_print(cm_map_builder *b, int x, int y, cm_side s, cm_print_kind kind, int arms);
+/* What few squares have (cm_map_square_name and the others above). */
+int cm_map_builder_set_square_name(cm_map_builder *b, int x, int y, const char *name);
+int cm_map_builder_add_marker(cm_map_builder *b, int x, int y, const char *text);
+int cm_map_builder_set_print_label(cm_map_builder *b, int x, int y, cm_side s, const char *label);
+int cm_map_builder_set_print_line(cm_map_builder *b, int x, int y, cm_side s, unsigned line);
+/* Sets the default edge prints (MAP-EDGE-NEUTRAL): every side of a playable
+ * square that faces a square that can take no tile and is no big city
+ * (none, waves, landmark, half, off the grid) and has CM_PRINT_NONE gets
+ * CM_PRINT_NEUTRAL. Other sides are left alone. The readers call it once
+ * the kinds are final; a client that builds squares calls it after. */
+void cm_map_builder_default_prints(cm_map_builder *b);
+
+/* Islands, big cities, ferries and the deck, appended in order. add_island
+ * and add_bigcity give the new one's index in *index (NULL: not wanted);
+ * the island index (cm_map_builder_island_find, cm_map_island_find) finds
+ * the first island of each name. add_piece appends a copy of tile (its
+ * features and contacts; in the square's own orientation) at (x,y) to big
+ * city `city`; it does not mark the square (set_square does). */
+int cm_map_builder_add_island(cm_map_builder *b, const char *name, const char *title, unsigned line,
+                              size_t *index);
+int cm_map_builder_add_bigcity(cm_map_builder *b, const char *name, unsigned line, size_t *index);
+/* Renames big city i (added already; a copy of name, NULL clears it). */
+int cm_map_builder_set_bigcity_name(cm_map_builder *b, size_t i, const char *name);
+int cm_map_builder_add_piece(cm_map_builder *b, size_t city, int x, int y, const cm_tile_type *tile);
+int cm_map_builder_add_ferry(cm_map_builder *b, const cm_ferry *ferry);
+int cm_map_builder_add_deck_entry(cm_map_builder *b, const cm_deck_entry *entry);
+/* Removes every deck entry (to give a map built from another a new deck). */
+void cm_map_builder_clear_deck(cm_map_builder *b);
+
+/* Runs the model's one checker on what was built, once: the limits
+ * above, ids of the id syntax (map, tile-set and deck ids; tile and
+ * feature ids of schemas/tileset.xsd's), texts within CM_TEXT_MAX of
+ * well-formed UTF-8 holding no control character, enums in range, every
+ * square, island, big-city, ferry-end and feature reference inside what
+ * it refers to. Each problem goes to d (NULL: none reported) with the rule
+ * id rule (NULL: none), file, and a `where` string ("map germany, square
+ * (3,4)"). On success *out is the map (the caller frees it with
+ * cm_map_free); otherwise *out is NULL. Always frees b (NULL: CM_EINVAL).
+ * Returns 0, CM_EINVAL or CM_ENOMEM. The game rules on a valid model are
+ * cm_map_check's. */
+int cm_map_builder_finish(cm_map_builder *b, const char *rule, const char *file, cm_diags *d, cm_map **out);
+
 /* Frees the map and everything it owns; NULL is a no-op. */
 void cm_map_free(cm_map *m);
 
@@ -265,9 +366,8 @@ int cm_map_load_file(const char *path, cm_diags *d, cm_map **out);
                                 * schema but later checks (structure, image)
                                 * found errors, still return the model read
                                 * so far in *out, with CM_EINVAL: what
-                                * `render --diagnostics` draws. Such a model
-                                * may break any rule the checks enforce (a
-                                * piece off the grid, a ferry to land) */
+                                * `render --diagnostics` draws. Such a map
+                                * is partial (cm_map_partial) */
 /* cm_map_load_file with flags; halves of a combined map get the same flags. */
 int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map **out);
 /* cm_map_load_file_flags for one printing of the board (schemas/map.md
@@ -282,18 +382,11 @@ int cm_map_load_file_printing(const char *path, unsigned flags, int printing, cm
 int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *d,
                        cm_map **out);
 
-/* Sets the default edge prints (MAP-EDGE-NEUTRAL): every side of a playable
- * square that faces a square that can take no tile and is no big city
- * (none, waves, landmark, half, off the grid) and has CM_PRINT_NONE gets
- * CM_PRINT_NEUTRAL. Other sides are left alone. The reader calls it; a
- * module that builds squares itself (from an image) calls it after. */
-void cm_map_default_prints(cm_map *m);
-
 /* Structural checks CM02xx on a map (from a descriptor, an image or a pack):
  * coordinates, edge prints, ferries, islands, big-city pieces, start
  * squares, names, setup, deck entries; with n_sets > 0 also the deck's
  * references against the given tile sets (cm_map_check_deck). Diagnostics
- * carry m->file and the element's line, or a `where` string ("map germany,
+ * carry cm_map_file(m) and the element's line, or a `where` string ("map germany,
  * square (3,4), side N") when the line is unknown. Returns 0 or CM_EINVAL
  * when any error was reported. */
 int cm_map_check(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, cm_diags *d);
@@ -304,12 +397,11 @@ int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_s
 
 /* Writes the map as a canonical descriptor (schemas/map.md "Canonical
  * form"): deterministic, a full grid, only non-default values. Reading the
- * output gives a map equal to m (cm_map_equal). A map the model checker
- * refuses (cm_map_check_model: say a control character in a name) is not
- * written: XML could not hold it. Returns 0, CM_EINVAL or CM_EIO. */
+ * output gives a map equal to m (cm_map_equal). A partial map
+ * (cm_map_partial) is not written. Returns 0, CM_EINVAL or CM_EIO. */
 int cm_map_write_xml(const cm_map *m, FILE *f);
-/* The same with the refusal reported to d (the model checker's diagnostic,
- * or the XML writer's own for text it cannot carry). The document goes
+/* The same with the refusal reported to d (a partial map, or the XML
+ * writer's own diagnostic for text it cannot carry). The document goes
  * through libxml2's xmlTextWriter and reaches f only once complete:
  * a refused map leaves f untouched. */
 int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d);

@@ -26,13 +26,14 @@ typedef struct cm_pack cm_pack;
 /* Writes a new pack at path holding the given maps and tile sets, replacing
  * any file there. The pack is built in one transaction in a temporary file
  * beside path, synced, then renamed over path: on any failure the temporary
- * file is removed and path is untouched. The models are checked first
+ * file is removed and path is untouched. The inputs are checked first
  * (CM0409 a deck names a set or tile not given, CM0410 duplicate ids,
- * CM0411 a value the pack cannot hold). Maps and sets are stored in id
- * order and the output bytes depend only on the inputs (no timestamps).
- * Borrowed: maps and sets. Returns 0, CM_EINVAL (see d), CM_EIO (cannot
- * create, write or rename; see d), CM_ENOMEM. */
-int cm_pack_write(const char *path, cm_map *const *maps, size_t n_maps, cm_tileset *const *sets,
+ * CM0411 a tile set value the pack cannot hold, or a partial map); maps
+ * passed the model's checker when they were built. Maps and sets are
+ * stored in id order and the output bytes depend only on the inputs (no
+ * timestamps). Borrowed: maps and sets. Returns 0, CM_EINVAL (see d),
+ * CM_EIO (cannot create, write or rename; see d), CM_ENOMEM. */
+int cm_pack_write(const char *path, const cm_map *const *maps, size_t n_maps, cm_tileset *const *sets,
                   size_t n_sets, cm_diags *d);
 
 /* Opens a pack read-only as untrusted input: SQLite defensive mode, no
@@ -98,8 +99,11 @@ int cm_pack_put_map_binary(const char *path, const char *id, int format_version,
  * definition CM_MAP_HASH_VERSION: file names, image and legend paths and
  * line numbers are left out, so the same map from another directory has
  * the same hash. sets must hold every tile set the deck names (more are
- * ignored). Returns 0, CM_ENOTFOUND (a deck set is missing from sets),
- * CM_EINVAL (a value the serialization cannot hold). */
+ * ignored). The map's own part (all but its tile sets and about fields)
+ * is computed once per map and cached on it: asking again, from any
+ * thread, hashes only the tile sets. Returns 0, CM_ENOTFOUND (a deck set
+ * is missing from sets), CM_EINVAL (a value the serialization cannot
+ * hold), CM_ENOMEM. */
 int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32]);
 /* The content hash definition cm_map_hash computes and packs of format 3
  * and CM_PACK_VERSION store: 2. Packs of format 1 and 2 store version 1. */

@@ -32,8 +32,8 @@ int cm_tileset_load_memory(const char *buf, size_t len, const char *file, cm_dia
 /* Runs the semantic checks on a tile set built in memory (cm_tileset_load_*
  * already does). Returns 0 or CM_EINVAL when any error was reported. */
 int cm_tileset_check(const cm_tileset *ts, cm_diags *d);
-/* The one checker of the model's own invariants (cm_map_check_model in
- * carcamap/map.h, the same limits): ids, texts, counts, feature kinds,
+/* The one checker of the model's own invariants (for maps,
+ * cm_map_builder_finish in carcamap/map.h, with the same limits): ids, texts, counts, feature kinds,
  * slots, touches and contacts inside the tile, tile ids unique. Each
  * problem goes to d (NULL: none reported) with rule (NULL: none) and file.
  * 0 or CM_EINVAL. The tile-set rules on a valid model: cm_tileset_check. */

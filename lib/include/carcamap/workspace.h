@@ -57,11 +57,11 @@ int cm_workspace_resolve(cm_workspace *w, cm_diags *d);
 
 /* Maps and tile sets in load order (borrowed; i out of range gives NULL).
  * The find functions look an id up in an index (its cost is the id's
- * length, whatever the number or the ids of the maps): a map's or set's
- * id must not change while the workspace holds it. */
+ * length, whatever the number or the ids of the maps): a set's id must not
+ * change while the workspace holds it (a map never changes). */
 size_t cm_workspace_map_count(const cm_workspace *w);
-cm_map *cm_workspace_map(const cm_workspace *w, size_t i);
-cm_map *cm_workspace_find_map(const cm_workspace *w, const char *id);
+const cm_map *cm_workspace_map(const cm_workspace *w, size_t i);
+const cm_map *cm_workspace_find_map(const cm_workspace *w, const char *id);
 size_t cm_workspace_tileset_count(const cm_workspace *w);
 cm_tileset *cm_workspace_tileset(const cm_workspace *w, size_t i);
 cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id);
@@ -81,9 +81,9 @@ char *cm_workspace_find_file(const cm_workspace *w, const cm_map *m, const char 
 /* The content hash of m (cm_map_hash, carcamap/pack.h) with the tile sets
  * cm_workspace_map_sets finds. For a map read from a pack that stores this
  * definition of the hash (format 3 and later), the stored hash its reading
- * verified, not computed a second time, found in constant time: ask before
- * changing such a map (the workspace cannot see a change: cm_map's fields
- * are written directly), or hash it with cm_map_hash after.
+ * verified, not computed a second time, found in constant time (a map
+ * never changes, so the stored hash stays its own); for any other, the
+ * map's cached part and the sets'.
  * 0 or as cm_map_hash: CM_ENOTFOUND (a set of the deck is missing),
  * CM_EINVAL, CM_ENOMEM. */
 int cm_workspace_map_hash(const cm_workspace *w, const cm_map *m, uint8_t out[32]);
