@@ -46,6 +46,10 @@ static const struct {
 
 typedef struct {
 	cm_player base;
+	cm_advice *seen;       /* greedy_advise: every choice weighed */
+	size_t n_seen, cap_seen;
+	bool record;
+	bool oom;
 	const cm_deck *deck;   /* the deck the tables below are for */
 	uint8_t *closes;       /* per deck type: bit 0 a road side, bit 1 a city side */
 	int *left;             /* per deck type: copies left to draw */
@@ -62,6 +66,7 @@ typedef struct {
 	double pc_mon[9];            /* p_fill to the power n: n squares around all fill */
 	double lock[2];              /* a meeple's and the wagon's lock cost */
 	cm_rng *rng;
+	greedy *g;                   /* records every offer when g->record */
 	/* the best so far */
 	double best;
 	int ties;
@@ -104,7 +109,8 @@ static void setup_eval(eval *e, greedy *g, const cm_board *b, cm_rng *rng)
 	memset(e, 0, sizeof *e);
 	e->b = b;
 	e->rng = rng;
-	e->me = b->cur;
+	e->g = g;
+	e->me = b->n_wait ? b->wait[0].player : b->cur; /* a wagon moves for its owner */
 	e->np = b->n_players;
 	for (int p = 0; p < e->np; p++)
 		e->sign[p] = p == e->me ? 1.0 : -W.opp / (e->np - 1);
@@ -200,6 +206,20 @@ static double farmer(const eval *e, const type_info *ti, int f, const cm_place_i
  * the tied, uniformly, by the generator). */
 static void offer(eval *e, double v, const cm_choice *c)
 {
+	greedy *g = e->g;
+	if (g->record) {
+		if (g->n_seen == g->cap_seen) {
+			size_t cap = g->cap_seen ? 2 * g->cap_seen : 256;
+			cm_advice *a = realloc(g->seen, cap * sizeof *a);
+			if (!a) {
+				g->oom = true;
+				return;
+			}
+			g->seen = a;
+			g->cap_seen = cap;
+		}
+		g->seen[g->n_seen++] = (cm_advice){ *c, v };
+	}
 	if (v > e->best + W.tie) {
 		e->best = v;
 		e->ties = 1;
@@ -267,7 +287,7 @@ static void weigh(eval *e, int type, const cm_place_if *q, cm_choice c, double e
 /* Where the first waiting wagon (this player's) goes: the destination
  * worth most with it there, or back to the supply when none is worth
  * its lock. */
-static int wagon_choice(eval *e, cm_choice *out)
+static int wagon_choice(eval *e)
 {
 	const cm_board *b = e->b;
 	size_t n = cm__wagon_dests(b, NULL, 0, -1);
@@ -284,7 +304,6 @@ static int wagon_choice(eval *e, cm_choice *out)
 		cm_choice c = { .kind = CM_CHOICE_WAGON, .x = d.x, .y = d.y, .feature = d.feature };
 		offer(e, v, &c);
 	}
-	*out = e->choice;
 	return 0;
 }
 
@@ -302,24 +321,25 @@ static void abbeys(eval *e, double cost)
 	}
 }
 
-static int greedy_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
+/* Every choice of the decision weighed; the best into e->choice. */
+static int decide(greedy *g, const cm_board *b, int tile, cm_rng *rng, eval *ev)
 {
-	greedy *g = (greedy *)self;
 	int rc = tables(g, b);
 	if (rc < 0)
 		return rc;
-	eval e;
-	setup_eval(&e, g, b, rng);
+	eval *e = ev;
+	setup_eval(e, g, b, rng);
 	if (b->n_wait)
-		return wagon_choice(&e, out);
+		return wagon_choice(e);
 	if (tile < 0) {
 		/* the pile is empty: the best abbey, or a pass when none is worth it */
 		cm_choice pass = { .kind = CM_CHOICE_PASS, .feature = -1 };
-		offer(&e, 0.0, &pass);
-		abbeys(&e, 0.0);
-		*out = e.choice;
+		offer(e, 0.0, &pass);
+		abbeys(e, 0.0);
 		return 0;
 	}
+	if ((size_t)tile >= b->deck->n_types || b->deck->info[tile].abbey)
+		return CM_EINVAL;
 	const uint8_t *rm = b->deck->info[tile].rotmask;
 	cm_place_if q;
 	for (int i = 0; i < b->n_front; i++) {
@@ -327,17 +347,66 @@ static int greedy_choose(cm_player *self, const cm_board *b, int tile, cm_rng *r
 		for (unsigned m = rm[b->front_req[i]]; m; m &= m - 1) {
 			int r = cm__ctz(m);
 			if (cm_board_place_if(b, tile, s % b->cols, s / b->cols, r, &q) < 0)
-				return CM_EINTERNAL;
+				return CM_EINVAL; /* tile is no deck type, or a turn is open */
 			cm_choice c = { .kind = CM_CHOICE_TILE, .x = s % b->cols, .y = s / b->cols, .rot = r };
-			weigh(&e, tile, &q, c, 0.0);
+			weigh(e, tile, &q, c, 0.0);
 		}
 	}
 	if (b->abbeys[b->cur])
-		abbeys(&e, W.abbey);
-	if (e.ties == 0)
-		return CM_EINTERNAL; /* a drawn tile has a legal placement */
-	*out = e.choice;
-	return 0;
+		abbeys(e, W.abbey);
+	return e->ties ? 0 : CM_EINVAL; /* no legal placement: not a drawn tile */
+}
+
+static int greedy_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
+{
+	greedy *g = (greedy *)self;
+	eval e;
+	g->record = false;
+	int rc = decide(g, b, tile, rng, &e);
+	if (rc == 0)
+		*out = e.choice;
+	return rc;
+}
+
+/* A choice weighed: its value and its place in the order weighed. */
+typedef struct {
+	double value;
+	size_t i;
+} ranked;
+
+/* Best first; among equals, in the order weighed (qsort is not stable). */
+static int by_value(const void *x, const void *y)
+{
+	const ranked *a = x, *b = y;
+	if (a->value != b->value)
+		return a->value < b->value ? 1 : -1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+static int greedy_advise(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_advice *out, size_t max)
+{
+	greedy *g = (greedy *)self;
+	eval e;
+	g->record = true;
+	g->oom = false;
+	g->n_seen = 0;
+	int rc = decide(g, b, tile, rng, &e);
+	g->record = false;
+	if (rc < 0)
+		return rc;
+	size_t n = g->n_seen;
+	ranked *r = malloc((n ? n : 1) * sizeof *r);
+	if (g->oom || !r) {
+		free(r);
+		return CM_ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		r[i] = (ranked){ g->seen[i].value, i };
+	qsort(r, n, sizeof *r, by_value);
+	for (size_t i = 0; i < n && i < max; i++)
+		out[i] = g->seen[r[i].i];
+	free(r);
+	return n > (size_t)INT32_MAX ? INT32_MAX : (int)n;
 }
 
 static void greedy_free(cm_player *self)
@@ -347,6 +416,7 @@ static void greedy_free(cm_player *self)
 		return;
 	free(g->closes);
 	free(g->left);
+	free(g->seen);
 	free(g);
 }
 
@@ -359,6 +429,7 @@ int cm_player_new_greedy(cm_player **out)
 	g->base.choose = greedy_choose;
 	g->base.free = greedy_free;
 	g->base.name = "greedy";
+	g->base.advise = greedy_advise;
 	*out = &g->base;
 	return 0;
 }

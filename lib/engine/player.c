@@ -76,6 +76,11 @@ int cm_player_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, 
 	return self->choose(self, b, tile, rng, out);
 }
 
+int cm_player_advise(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_advice *out, size_t max)
+{
+	return self->advise ? self->advise(self, b, tile, rng, out, max) : CM_ENOTSUP;
+}
+
 void cm_player_free(cm_player *p)
 {
 	if (p && p->free)

@@ -456,6 +456,68 @@ static void test_player__greedy_with_wagons_and_abbeys(void **state)
 	util_fixture_unload(&fx);
 }
 
+/* A wrapper that checks, at every decision, that greedy's advice agrees
+ * with its choice: sorted best first, the choice one of the best. */
+typedef struct {
+	cm_player base;
+	cm_player *greedy;
+	long asked;
+} checker;
+
+static bool same_choice(const cm_choice *a, const cm_choice *b)
+{
+	return a->kind == b->kind && a->x == b->x && a->y == b->y && a->rot == b->rot && a->feature == b->feature &&
+	       (a->feature < 0 || a->follower == b->follower);
+}
+
+static int checker_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
+{
+	checker *k = (checker *)self;
+	static cm_advice adv[4096];
+	cm_rng copy = *rng;
+	int n = cm_player_advise(k->greedy, b, tile, &copy, adv, 4096);
+	assert_true(n >= 1 && n <= 4096);
+	for (int i = 1; i < n; i++)
+		assert_true(adv[i].value <= adv[i - 1].value);
+	int rc = cm_player_choose(k->greedy, b, tile, rng, out);
+	assert_int_equal(rc, 0);
+	bool found = false;
+	for (int i = 0; i < n && adv[i].value == adv[0].value; i++)
+		found |= same_choice(&adv[i].choice, out);
+	assert_true(found);
+	k->asked++;
+	return 0;
+}
+
+static void test_player__greedy_advice_is_its_choice(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
+	checker k = { .base = { .choose = checker_choose, .name = "checker" } };
+	assert_int_equal(cm_player_new_greedy(&k.greedy), 0);
+	cm_player *r = NULL;
+	assert_int_equal(cm_player_new_random(&r), 0);
+	cm_advice a;
+	cm_rng rng;
+	cm_rng_seed(&rng, 2);
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 3, 2, 0, NULL, &b), 0);
+	int t;
+	assert_int_equal(cm_board_draw(b, &t), 0);
+	assert_int_equal(cm_player_advise(r, b, t, &rng, &a, 1), CM_ENOTSUP);
+	assert_int_equal(cm_player_advise(k.greedy, b, 9999, &rng, &a, 1), CM_EINVAL);
+	cm_player *seats[3] = { &k.base, r, &k.base };
+	for (int g = 0; g < 3; g++) {
+		assert_int_equal(cm_board_reset(b, 40 + (uint64_t)g, NULL), 0);
+		assert_int_equal(cm_board_play(b, seats, &rng, NULL), 0);
+	}
+	assert_true(k.asked > 100);
+	cm_board_free(b);
+	cm_player_free(k.greedy);
+	cm_player_free(r);
+	util_fixture_unload(&fx);
+}
+
 static void test_player__max_seats(void **state)
 {
 	(void)state;
@@ -476,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_player__replay_players),
 		cmocka_unit_test(test_player__greedy_beats_random),
 		cmocka_unit_test(test_player__greedy_with_wagons_and_abbeys),
+		cmocka_unit_test(test_player__greedy_advice_is_its_choice),
 		cmocka_unit_test(test_player__max_seats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,6 +62,13 @@ int cm_board_apply(cm_board *b, int tile, const cm_choice *c, const cm_score_ite
 
 typedef struct cm_player cm_player;
 
+/* One choice a player weighed, and its value on the player's own scale
+ * (greedy: points; higher is better). */
+typedef struct {
+	cm_choice choice;
+	double value;
+} cm_advice;
+
 /* A player: a client's player embeds this struct as its first member
  * (or points to it) and fills in the functions; the library's players
  * come from the constructors below. */
@@ -94,12 +101,21 @@ struct cm_player {
 	 * ("random", "mcts:200") or a client's own; one word (no blank, no
 	 * '#'), at most CM_PLAYER_NAME_MAX bytes. */
 	const char *name;
+	/* Optional (NULL: the player does not say why): the choices it weighs
+	 * for the decision choose would make in the same situation, best
+	 * first, at most max into out (out may be NULL when max is 0), with
+	 * their values; returns how many it weighed, or a negative CM_E code.
+	 * Choices of equal value are those choose breaks a tie between with
+	 * rng. rules --advise shows them. */
+	int (*advise)(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_advice *out, size_t max);
 };
 #define CM_PLAYER_NAME_MAX 63
 
 /* self->choose(self, b, tile, rng, out). */
 int cm_player_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out);
 void cm_player_free(cm_player *p); /* p->free(p); NULL is a no-op */
+/* self->advise(...), or CM_ENOTSUP when the player has no advise. */
+int cm_player_advise(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_advice *out, size_t max);
 
 /* ---- The library's players ----------------------------------------- */
 
