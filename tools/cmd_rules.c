@@ -2,9 +2,10 @@
 /* cmd_rules.c: `carcamap rules`: answers one rules question on the board
  * state a replay reaches (after all its moves, or the first K): the legal
  * placements of a tile with their follower spots, the joined features on a
- * square, the final scoring if the game ended now, or where a waiting
- * wagon may go and why a feature is refused; as text or JSON
- * (schemas/rules-json.md). All game logic is the library's. */
+ * square, the final scoring if the game ended now, where a waiting wagon
+ * may go and why a feature is refused, or what the library's players would
+ * do next and why (--advise); as text or JSON (schemas/rules-json.md). All
+ * game logic is the library's. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: carcamap rules [options] REPLAY (MAP.xml | PACK [--map ID]) [TILESETS...]\n"
-	        "         (--legal TILE | --square X,Y | --score | --wagon | --why X,Y,F)\n"
+	        "         (--legal TILE | --square X,Y | --score | --wagon | --why X,Y,F | --advise)\n"
 	        "\n"
 	        "Plays a replay (schemas/replay.md) back on its map and answers one\n"
 	        "question on the board it reaches, before any final scoring:\n"
@@ -35,11 +36,20 @@ static void usage(FILE *f)
 	        "                 adjacent: a contact (C1) or the range (C2/C3)\n"
 	        "  --why X,Y,F    whether that waiting wagon may go to feature index F of\n"
 	        "                 the tile on (X,Y), and why not\n"
+	        "  --advise       what the library's players would do next on that board:\n"
+	        "                 with the next tile of the pile (or --tile), the waiting\n"
+	        "                 wagon, or the abbey after the last tile; each player's\n"
+	        "                 choice and the values it saw for its best choices\n"
 	        "\n"
 	        "Options:\n"
 	        "  --moves K          the state after the first K moves (default: all)\n"
 	        "  --edition ED       judge by edition ED's rules (C1, C2, C3) instead of\n"
 	        "                     the replay's (wagon moves differ: WAGON-C1/C2)\n"
+	        "  --tile TILE        --advise: weigh this tile instead of the pile's next\n"
+	        "  --players P        --advise: the players to ask, comma-separated (random,\n"
+	        "                     greedy, mcts, mcts:N; default greedy,mcts: the ones\n"
+	        "                     this build has)\n"
+	        "  --top N            --advise: show the N best choices, 1..100 (default 5)\n"
 	        "  --format FMT       text (default) or json (schemas/rules-json.md)\n"
 	        "  --map ID           the map (default: the only one, else the replay's)\n"
 	        "  --printing ED      the printing of the board, C2 or C3 (maps/README.md:\n"
@@ -52,12 +62,13 @@ static void usage(FILE *f)
 	        "  carcamap rules game.txt maps/benelux/benelux.xml --moves 10 --legal E\n"
 	        "  carcamap rules game.txt build/maps.pack --square 4,7 --format json\n"
 	        "  carcamap rules game.txt map.xml --moves 31 --wagon --edition C1\n"
+	        "  carcamap rules game.txt maps/germany/germany.xml --moves 40 --advise\n"
 	        "\n"
 	        "Exit status: 0 answered, 1 problems in the input (a replay that does not\n"
 	        "apply), 2 usage error, 3 I/O or internal failure.\n");
 }
 
-typedef enum { Q_NONE = 0, Q_LEGAL, Q_SQUARE, Q_SCORE, Q_WAGON, Q_WHY } query;
+typedef enum { Q_NONE = 0, Q_LEGAL, Q_SQUARE, Q_SCORE, Q_WAGON, Q_WHY, Q_ADVISE } query;
 
 typedef struct {
 	const cm_map *m;
@@ -165,7 +176,7 @@ static void head(ctx *c, const char *q)
 	cm_json_key(c->j, "format"); /* name and version: schemas/rules-json.md */
 	cm_json_obj_begin(c->j);
 	cm_json_kv_str(c->j, "name", "carcamap-rules");
-	cm_json_kv_str(c->j, "version", "1.2");
+	cm_json_kv_str(c->j, "version", "1.3");
 	cm_json_obj_end(c->j);
 	cm_json_kv_str(c->j, "map", cm_map_id(c->m));
 	cm_json_kv_int(c->j, "moves", c->moves);
@@ -568,6 +579,231 @@ static int wagon(ctx *c, bool why, int x, int y, int f)
 	return 0;
 }
 
+/* ---- --advise ---- */
+
+#define MAX_TOP 100
+#define ADVISORS "greedy,mcts"
+
+/* The feature kind of a choice's feature: of the tile (tile), of the
+ * abbey, or of the board's feature a wagon goes to. */
+static const char *choice_kind(const ctx *c, int tile, const cm_choice *ch)
+{
+	if (ch->feature < 0)
+		return NULL;
+	if (ch->kind == CM_CHOICE_TILE && tile >= 0)
+		return cm_feature_kind_name(cm_deck_type(c->deck, (size_t)tile)->features[ch->feature].kind);
+	if (ch->kind == CM_CHOICE_ABBEY)
+		return cm_feature_kind_name(CM_FEAT_ABBEY);
+	cm_feature_info fi;
+	if (ch->kind == CM_CHOICE_WAGON && cm_board_feature(c->b, ch->x, ch->y, ch->feature, &fi) == 0)
+		return cm_feature_kind_name(fi.kind);
+	return NULL;
+}
+
+static void choice_text(const ctx *c, int tile, const cm_choice *ch)
+{
+	const char *who = ch->follower == CM_FOLLOWER_WAGON ? "the wagon" : "a meeple";
+	switch (ch->kind) {
+	case CM_CHOICE_TILE:
+		printf("tile %s on (%d,%d) rotation %d", cm_deck_type(c->deck, (size_t)tile)->id, ch->x, ch->y, ch->rot);
+		break;
+	case CM_CHOICE_ABBEY: printf("abbey on (%d,%d)", ch->x, ch->y); break;
+	case CM_CHOICE_WAGON:
+		if (ch->feature < 0)
+			printf("wagon back to the supply");
+		else
+			printf("wagon to (%d,%d) feature %d %s", ch->x, ch->y, ch->feature, choice_kind(c, tile, ch));
+		return;
+	case CM_CHOICE_PASS: printf("keep the abbey"); return;
+	}
+	if (ch->feature >= 0)
+		printf(", %s on feature %d %s", who, ch->feature, choice_kind(c, tile, ch));
+	else
+		printf(", no follower");
+}
+
+static void choice_json(const ctx *c, int tile, const cm_choice *ch)
+{
+	static const char *const kinds[] = { "tile", "abbey", "wagon", "pass" };
+	cm_json *j = c->j;
+	cm_json_kv_str(j, "kind", kinds[ch->kind]);
+	bool where = ch->kind != CM_CHOICE_PASS && !(ch->kind == CM_CHOICE_WAGON && ch->feature < 0);
+	cm_json_key(j, "x");
+	where ? cm_json_int(j, ch->x) : cm_json_null(j);
+	cm_json_key(j, "y");
+	where ? cm_json_int(j, ch->y) : cm_json_null(j);
+	cm_json_key(j, "rotation");
+	ch->kind == CM_CHOICE_TILE ? cm_json_int(j, ch->rot) : cm_json_null(j);
+	cm_json_key(j, "feature");
+	ch->feature >= 0 ? cm_json_int(j, ch->feature) : cm_json_null(j);
+	cm_json_kv_str(j, "feature_kind", choice_kind(c, tile, ch));
+	cm_json_kv_str(j, "follower", ch->feature < 0 || ch->kind == CM_CHOICE_WAGON ? NULL
+	                               : ch->follower == CM_FOLLOWER_WAGON ? "wagon" : "meeple");
+}
+
+/* One player's advice: its choice and its best top choices with values. */
+static int advise_one(ctx *c, const char *spec, int tile, uint64_t seed, int top)
+{
+	cm_player *p = NULL;
+	int rc = cm_player_new_from_spec(spec, &p);
+	cm_json *j = c->j;
+	if (rc == CM_ENOTSUP) {
+		if (c->fmt == FMT_TEXT) {
+			printf("%s: not in this build\n", spec);
+		} else {
+			cm_json_obj_begin(j);
+			cm_json_kv_str(j, "player", spec);
+			cm_json_kv_bool(j, "available", false);
+			cm_json_obj_end(j);
+		}
+		return 0;
+	}
+	if (rc < 0)
+		return rc;
+	cm_advice adv[MAX_TOP];
+	cm_choice ch;
+	cm_rng rng;
+	cm_rng_seed(&rng, seed);
+	rc = cm_player_choose(p, c->b, tile, &rng, &ch);
+	cm_rng_seed(&rng, seed);
+	int n = rc < 0 ? rc : cm_player_advise(p, c->b, tile, &rng, adv, (size_t)top);
+	cm_player_free(p);
+	if (rc < 0 || (n < 0 && n != CM_ENOTSUP))
+		return rc < 0 ? rc : n;
+	int shown = n < 0 ? 0 : n < top ? n : top;
+	if (c->fmt == FMT_TEXT) {
+		printf("%s would play: ", spec);
+		choice_text(c, tile, &ch);
+		printf("\n");
+		if (n == CM_ENOTSUP) {
+			printf("  (%s does not say what it weighed)\n", spec);
+			return 0;
+		}
+		printf("  the best %d of the %d choices it weighed (values in points):\n", shown, n);
+		for (int i = 0; i < shown; i++) {
+			printf("  %3d. %8.2f  ", i + 1, adv[i].value);
+			choice_text(c, tile, &adv[i].choice);
+			printf("\n");
+		}
+		return 0;
+	}
+	cm_json_obj_begin(j);
+	cm_json_kv_str(j, "player", spec);
+	cm_json_kv_bool(j, "available", true);
+	cm_json_key(j, "choice");
+	cm_json_obj_begin(j);
+	choice_json(c, tile, &ch);
+	cm_json_obj_end(j);
+	cm_json_key(j, "weighed");
+	n == CM_ENOTSUP ? cm_json_null(j) : cm_json_int(j, n);
+	cm_json_key(j, "best");
+	cm_json_arr_begin(j);
+	for (int i = 0; i < shown; i++) {
+		cm_json_obj_begin(j);
+		cm_json_kv_fixed(j, "value", adv[i].value, 4);
+		choice_json(c, tile, &adv[i].choice);
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
+	cm_json_obj_end(j);
+	return 0;
+}
+
+/* --advise: the decision the board waits for (a waiting wagon, the next
+ * tile or the one given, the abbey after the last tile) and what each
+ * player of specs (comma-separated) would do. */
+static int advise(ctx *c, int given, const char *specs, uint64_t seed, int top)
+{
+	cm_wagon_pending w;
+	int tile = -1, who = cm_board_current(c->b);
+	const char *what;
+	size_t nt = cm_deck_types(c->deck);
+	int *before = calloc(nt + 1, sizeof *before), *after = calloc(nt + 1, sizeof *after);
+	if (!before || !after) {
+		free(before);
+		free(after);
+		return CM_ENOMEM;
+	}
+	if (cm_board_wagon_pending(c->b, &w)) {
+		who = w.player;
+		what = "wagon";
+	} else if (given >= 0) {
+		tile = given;
+		what = cm_board_placements(c->b, tile, NULL, 0) ? "tile" : "none";
+	} else {
+		/* the next tile: tiles without a legal placement are put aside first */
+		cm_board_remaining(c->b, before, nt);
+		what = cm_board_draw(c->b, &tile) == 0 ? "tile" : "none";
+		cm_board_remaining(c->b, after, nt);
+		/* the pile empty: the players from the current one on who hold an
+		 * abbey place it or not, in turn (cm_board_play) */
+		for (int i = 0, np = cm_board_players(c->b); tile < 0 && i < np && strcmp(what, "none") == 0; i++) {
+			int p = (who + i) % np;
+			if (!cm_board_abbeys(c->b, p))
+				continue;
+			cm_board_set_current(c->b, p);
+			if (cm_board_abbey_squares(c->b, NULL, 0)) {
+				who = p;
+				what = "abbey";
+			}
+		}
+		cm_board_set_current(c->b, who);
+	}
+	head(c, "advise");
+	cm_json *j = c->j;
+	bool aside = false;
+	for (size_t t = 0; t < nt; t++)
+		aside |= before[t] != after[t];
+	if (c->fmt == FMT_TEXT) {
+		if (aside) {
+			printf("put aside first (no legal placement):");
+			for (size_t t = 0; t < nt; t++)
+				for (int k = after[t]; k < before[t]; k++)
+					printf(" %s", cm_deck_type(c->deck, t)->id);
+			printf("\n");
+		}
+		if (strcmp(what, "wagon") == 0)
+			printf("player %d's wagon waits to move from (%d,%d)\n", who, w.x, w.y);
+		else if (strcmp(what, "tile") == 0)
+			printf("player %d %s tile %s\n", who, given >= 0 ? "is given" : "draws",
+			       cm_deck_type(c->deck, (size_t)tile)->id);
+		else if (strcmp(what, "abbey") == 0)
+			printf("the pile is empty: player %d may place its abbey\n", who);
+		else if (given >= 0)
+			printf("tile %s has no legal placement now: it would be put aside\n",
+			       cm_deck_type(c->deck, (size_t)given)->id);
+		else
+			printf("nothing to decide: the game ends\n");
+	} else {
+		cm_json_kv_str(j, "decision", what);
+		cm_json_kv_int(j, "decides", who);
+		cm_json_kv_str(j, "tile", tile >= 0 ? cm_deck_type(c->deck, (size_t)tile)->id : NULL);
+		cm_json_key(j, "aside");
+		cm_json_arr_begin(j);
+		for (size_t t = 0; t < nt; t++)
+			for (int k = after[t]; k < before[t]; k++)
+				cm_json_str(j, cm_deck_type(c->deck, t)->id);
+		cm_json_arr_end(j);
+		cm_json_key(j, "advice");
+		cm_json_arr_begin(j);
+	}
+	free(before);
+	free(after);
+	int rc = 0;
+	if (strcmp(what, "none") != 0) {
+		char buf[256];
+		snprintf(buf, sizeof buf, "%s", specs);
+		for (char *p = buf, *comma; !rc && p; p = comma ? comma + 1 : NULL) {
+			if ((comma = strchr(p, ',')))
+				*comma = '\0';
+			rc = advise_one(c, p, strcmp(what, "tile") == 0 ? tile : -1, seed, top);
+		}
+	}
+	if (c->fmt == FMT_JSON)
+		cm_json_arr_end(j);
+	return rc;
+}
+
 /* "X,Y" into *x, *y; false when malformed. */
 static bool parse_xy(const char *s, int *x, int *y)
 {
@@ -604,6 +840,10 @@ int cmd_rules(int argc, char **argv)
 		{ "score", no_argument, NULL, 'C' },
 		{ "wagon", no_argument, NULL, 'W' },
 		{ "why", required_argument, NULL, 'Y' },
+		{ "advise", no_argument, NULL, 'A' },
+		{ "tile", required_argument, NULL, 't' },
+		{ "players", required_argument, NULL, 'p' },
+		{ "top", required_argument, NULL, 'n' },
 		{ "edition", required_argument, NULL, 'e' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "map", required_argument, NULL, 'm' },
@@ -621,7 +861,9 @@ int cmd_rules(int argc, char **argv)
 		cm_diags_free(d);
 		return EXIT_IO;
 	}
-	const char *tile = NULL;
+	const char *tile = NULL, *advise_tile = NULL, *advisors = ADVISORS;
+	long top = 5;
+	bool advise_opts = false; /* --tile, --players or --top given */
 	query q = Q_NONE;
 	int queries = 0, x = 0, y = 0, f = 0, ec = EXIT_CLEAN, opt;
 	const char *edition = NULL;
@@ -656,6 +898,33 @@ int cmd_rules(int argc, char **argv)
 			f = (int)fv;
 			break;
 		}
+		case 'A': q = Q_ADVISE; queries++; break;
+		case 't': advise_tile = optarg; advise_opts = true; break;
+		case 'p':
+			advisors = optarg;
+			advise_opts = true;
+			if (strlen(optarg) >= 256)
+				ec = cli_usage_error("rules", "--players is too long");
+			for (const char *p = optarg; !ec && p;) {
+				const char *comma = strchr(p, ',');
+				char one[64];
+				snprintf(one, sizeof one, "%.*s", (int)(comma ? (size_t)(comma - p) : strlen(p)), p);
+				cm_player_spec sp;
+				int prc = cm_player_spec_parse(one, &sp);
+				if (prc == CM_ENOTFOUND)
+					ec = cli_usage_error("rules", "unknown player '%s' in --players; players are %s", one,
+					                     CM_PLAYER_SPEC_FORMS);
+				else if (prc < 0)
+					ec = cli_usage_error("rules", "player '%s': N must be a whole number from 1 to %d; "
+					                     "players are %s", one, CM_PLAYER_MAX_BUDGET, CM_PLAYER_SPEC_FORMS);
+				p = comma ? comma + 1 : NULL;
+			}
+			break;
+		case 'n':
+			advise_opts = true;
+			if ((top = cli_parse_uint(optarg, MAX_TOP)) < 1)
+				ec = cli_usage_error("rules", "--top takes a number from 1 to %d, not '%s'", MAX_TOP, optarg);
+			break;
 		case 'e':
 			edition = optarg;
 			if (cm_edition_parse(optarg, &ed) < 0)
@@ -675,8 +944,12 @@ int cmd_rules(int argc, char **argv)
 		goto done;
 	}
 	if (queries != 1) {
-		ec = cli_usage_error("rules", "ask one question: --legal TILE, --square X,Y, --score, --wagon "
-		                             "or --why X,Y,F");
+		ec = cli_usage_error("rules", "ask one question: --legal TILE, --square X,Y, --score, --wagon, "
+		                             "--why X,Y,F or --advise");
+		goto done;
+	}
+	if (q != Q_ADVISE && advise_opts) {
+		ec = cli_usage_error("rules", "--tile, --players and --top go with --advise");
 		goto done;
 	}
 	if (argc - optind < 2) {
@@ -707,6 +980,11 @@ int cmd_rules(int argc, char **argv)
 			ec = cli_usage_error("rules", "no tile '%s' in the deck of map %s", tile, cm_map_id(c.m));
 			goto done;
 		}
+		int given = advise_tile ? cm_deck_find(c.deck, advise_tile) : -1;
+		if (advise_tile && given < 0) {
+			ec = cli_usage_error("rules", "no tile '%s' in the deck of map %s", advise_tile, cm_map_id(c.m));
+			goto done;
+		}
 		if ((q == Q_SQUARE || q == Q_WHY) && !cm_map_at(c.m, x, y)) {
 			ec = cli_usage_error("rules", "square (%d,%d) is off the %dx%d grid of map %s", x, y,
 			                     cm_map_cols(c.m), cm_map_rows(c.m), cm_map_id(c.m));
@@ -733,6 +1011,8 @@ int cmd_rules(int argc, char **argv)
 				square(&c, x, y);
 			else if (q == Q_WAGON || q == Q_WHY)
 				rc = wagon(&c, q == Q_WHY, x, y, f);
+			else if (q == Q_ADVISE)
+				rc = advise(&c, given, advisors, r->seed, (int)top);
 			else
 				rc = score(&c);
 			if (!rc && c.fmt == FMT_JSON) {

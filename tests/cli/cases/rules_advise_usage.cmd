@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=$PWD/maps/tilesets; G=maps/germany/germany.xml; R="$TMPDIR_CASE/g.txt"; $CM play $G --games 1 --replay "$R" > /dev/null; for a in "--advise --tile NOSUCH" "--advise --players minimax" "--advise --players mcts:0" "--advise --top 0" "--advise --top 101" "--score --top 3" "--legal D --tile D" "--advise --score"; do $CM rules "$R" $G $a; echo "exit $?"; done
