@@ -119,34 +119,35 @@ static void attr_int(tmx *t, const char *name, long v)
 	attr(t, name, buf);
 }
 
-/* <property name= [type=] [propertytype=] value=/>; type NULL for strings */
-static void prop_full(tmx *t, const char *name, const char *type, const char *ptype, const char *v)
+/* <property name= [type=] value=/>; type NULL for strings. Only Tiled's
+ * own types: a custom property type (propertytype=) lives in a Tiled
+ * project the TMX cannot carry, and Tiled opening the TMX alone reports it
+ * unrecognized and drops it on saving. */
+static void prop_full(tmx *t, const char *name, const char *type, const char *v)
 {
 	start(t, "property");
 	attr(t, "name", name);
 	if (type)
 		attr(t, "type", type);
-	if (ptype)
-		attr(t, "propertytype", ptype);
 	attr(t, "value", v);
 	end(t);
 }
 
 static void prop(tmx *t, const char *name, const char *v)
 {
-	prop_full(t, name, NULL, NULL, v);
+	prop_full(t, name, NULL, v);
 }
 
 static void prop_int(tmx *t, const char *name, long v)
 {
 	char buf[32];
 	snprintf(buf, sizeof buf, "%ld", v);
-	prop_full(t, name, "int", NULL, buf);
+	prop_full(t, name, "int", buf);
 }
 
 static void prop_bool(tmx *t, const char *name, bool v)
 {
-	prop_full(t, name, "bool", NULL, v ? "true" : "false");
+	prop_full(t, name, "bool", v ? "true" : "false");
 }
 
 /* <object id= [name=] x= y= [width= height=]>, left open */
@@ -235,8 +236,9 @@ static void map_properties(tmx *t)
 		snprintf(name, sizeof name, "rules.%s", o->key);
 		if (o->kind == CM_RULE_SWITCH)
 			prop_bool(t, name, v != 0);
-		else /* edition and farmers: enum property types named by key */
-			prop_full(t, name, "string", o->key, cm_rules_value_name(i, v, false));
+		else /* edition and farmers: plain strings (issue 33.8: a property
+		      * type of a project the TMX cannot carry is an error in Tiled) */
+			prop(t, name, cm_rules_value_name(i, v, false));
 	}
 	end(t);
 }
@@ -747,7 +749,7 @@ static int build_tsx(xmlBufferPtr xb)
 		start(&t, "tile");
 		attr_int(&t, "id", k);
 		start(&t, "properties");
-		prop_full(&t, "kind", "string", "square-kind", cm_square_kind_name((cm_square_kind)k));
+		prop(&t, "kind", cm_square_kind_name((cm_square_kind)k));
 		end(&t);
 		end(&t);
 	}

@@ -3,47 +3,47 @@
  <image source="carcamap-kinds.png" width="288" height="32"/>
  <tile id="0">
   <properties>
-   <property name="kind" type="string" propertytype="square-kind" value="none"/>
+   <property name="kind" value="none"/>
   </properties>
  </tile>
  <tile id="1">
   <properties>
-   <property name="kind" type="string" propertytype="square-kind" value="land"/>
+   <property name="kind" value="land"/>
   </properties>
  </tile>
  <tile id="2">
   <properties>
-   <property name="kind" type="string" propertytype="square-kind" value="start"/>
+   <property name="kind" value="start"/>
   </properties>
  </tile>
  <tile id="3">
   <properties>
-   <property name="kind" type="string" propertytype="square-kind" value="town"/>
+   <property name="kind" value="town"/>
   </properties>
  </tile>
  <tile id="4">
   <properties>
-   <property name="kind" type="string" propertytype="square-kind" value="bigcity"/>
+   <property name="kind" value="bigcity"/>
   </properties>
  </tile>
  <tile id="5">
   <properties>
-   <property name="kind" type="string" propertytype="square-kind" value="waves"/>
+   <property name="kind" value="waves"/>
   </properties>
  </tile>
  <tile id="6">
   <properties>
-   <property name="kind" type="string" propertytype="square-kind" value="landmark"/>
+   <property name="kind" value="landmark"/>
   </properties>
  </tile>
  <tile id="7">
   <properties>
-   <property name="kind" type="string" propertytype="square-kind" value="island"/>
+   <property name="kind" value="island"/>
   </properties>
  </tile>
  <tile id="8">
   <properties>
-   <property name="kind" type="string" propertytype="square-kind" value="half"/>
+   <property name="kind" value="half"/>
   </properties>
  </tile>
 </tileset>
