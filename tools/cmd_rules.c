@@ -62,7 +62,7 @@ static void usage(FILE *f)
 	        "  carcamap rules game.txt maps/benelux/benelux.xml --moves 10 --legal E\n"
 	        "  carcamap rules game.txt build/maps.pack --square 4,7 --format json\n"
 	        "  carcamap rules game.txt map.xml --moves 31 --wagon --edition C1\n"
-	        "  carcamap rules game.txt maps/germany/germany.xml --moves 40 --advise\n"
+	        "  carcamap rules game.txt maps/benelux/benelux.xml --moves 40 --advise\n"
 	        "\n"
 	        "Exit status: 0 answered, 1 problems in the input (a replay that does not\n"
 	        "apply), 2 usage error, 3 I/O or internal failure.\n");
