@@ -436,16 +436,21 @@ static void ask_init(ask *a, const cm_board *b, int type, int s)
 	}
 }
 
-int cm_board_place_if(const cm_board *b, int type, int x, int y, int rot, cm_place_if *out)
+void cm__place_if(const cm_board *b, int type, int s, int rot, cm_place_if *out)
 {
-	if (b->last_sq >= 0 || b->final_done || !cm_board_legal(b, type, x, y, rot))
-		return CM_EINVAL;
 	ask a;
-	ask_init(&a, b, type, y * b->cols + x);
+	ask_init(&a, b, type, s);
 	const int8_t *sa = a.ti->slot[rot];
 	for (int d = 0; d < 4; d++)
 		side(&a, sa, d);
 	answer(&a, out);
+}
+
+int cm_board_place_if(const cm_board *b, int type, int x, int y, int rot, cm_place_if *out)
+{
+	if (b->last_sq >= 0 || b->final_done || !cm_board_legal(b, type, x, y, rot))
+		return CM_EINVAL;
+	cm__place_if(b, type, y * b->cols + x, rot, out);
 	return 0;
 }
 

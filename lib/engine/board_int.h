@@ -421,6 +421,10 @@ int cm__abbey_front(const cm_board *b, int nth);
  * cm_board_wagon_moves) or only the nth into out[0]; returns the total. */
 size_t cm__wagon_dests(const cm_board *b, cm_wagon_dest *out, size_t max, long nth);
 
+/* ask.c: cm_board_place_if on square s without its checks (a legal
+ * placement, no turn open): the players that list the placements themselves */
+void cm__place_if(const cm_board *b, int type, int s, int rot, cm_place_if *out);
+
 /* play.c: whether p is the library's random player (cm_board_play's
  * fast path: cm_board_play_random) */
 struct cm_player;

@@ -338,17 +338,16 @@ static int decide(greedy *g, const cm_board *b, int tile, cm_rng *rng, eval *ev)
 		abbeys(e, 0.0);
 		return 0;
 	}
-	if ((size_t)tile >= b->deck->n_types || b->deck->info[tile].abbey)
+	if ((size_t)tile >= b->deck->n_types || b->deck->info[tile].abbey || b->last_sq >= 0 || b->final_done)
 		return CM_EINVAL;
 	const uint8_t *rm = b->deck->info[tile].rotmask;
 	cm_place_if q;
 	for (int i = 0; i < b->n_front; i++) {
 		int s = b->front[i];
 		for (unsigned m = rm[b->front_req[i]]; m; m &= m - 1) {
-			int r = cm__ctz(m);
-			if (cm_board_place_if(b, tile, s % b->cols, s / b->cols, r, &q) < 0)
-				return CM_EINVAL; /* tile is no deck type, or a turn is open */
-			cm_choice c = { .kind = CM_CHOICE_TILE, .x = s % b->cols, .y = s / b->cols, .rot = r };
+			int r = cm__ctz(m), y = cm__row(b, s);
+			cm__place_if(b, tile, s, r, &q); /* a legal placement (the frontier's rotations) */
+			cm_choice c = { .kind = CM_CHOICE_TILE, .x = s - y * b->cols, .y = y, .rot = r };
 			weigh(e, tile, &q, c, 0.0);
 		}
 	}
