@@ -66,7 +66,8 @@ typedef struct {
 	double pc_mon[9];            /* p_fill to the power n: n squares around all fill */
 	double lock[2];              /* a meeple's and the wagon's lock cost */
 	cm_rng *rng;
-	greedy *g;                   /* records every offer when g->record */
+	greedy *g;
+	bool record;                 /* every offer goes to g->seen (greedy_advise) */
 	/* the best so far */
 	double best;
 	int ties;
@@ -110,6 +111,7 @@ static void setup_eval(eval *e, greedy *g, const cm_board *b, cm_rng *rng)
 	e->b = b;
 	e->rng = rng;
 	e->g = g;
+	e->record = g->record;
 	e->me = b->n_wait ? b->wait[0].player : b->cur; /* a wagon moves for its owner */
 	e->np = b->n_players;
 	for (int p = 0; p < e->np; p++)
@@ -175,6 +177,11 @@ static double worth(const eval *e, const cm_feature_state *st, bool complete, in
 {
 	if (complete || st->kind == CM_FEAT_FIELD || st->kind == CM_FEAT_GARDEN)
 		return 0.0;
+	int any = extra;
+	for (int p = 0; p < e->np; p++)
+		any |= st->followers[p];
+	if (!any) /* most features: nobody holds them */
+		return 0.0;
 	int max = 0;
 	for (int p = 0; p < e->np; p++) {
 		int f = st->followers[p] + (p == e->me ? extra : 0);
@@ -204,22 +211,25 @@ static double farmer(const eval *e, const type_info *ti, int f, const cm_place_i
 
 /* Takes choice c with value v when it is the best so far (a tie: one of
  * the tied, uniformly, by the generator). */
-static void offer(eval *e, double v, const cm_choice *c)
+static CM__NOINLINE void record(greedy *g, double v, const cm_choice *c)
 {
-	greedy *g = e->g;
-	if (g->record) {
-		if (g->n_seen == g->cap_seen) {
-			size_t cap = g->cap_seen ? 2 * g->cap_seen : 256;
-			cm_advice *a = realloc(g->seen, cap * sizeof *a);
-			if (!a) {
-				g->oom = true;
-				return;
-			}
-			g->seen = a;
-			g->cap_seen = cap;
+	if (g->n_seen == g->cap_seen) {
+		size_t cap = g->cap_seen ? 2 * g->cap_seen : 256;
+		cm_advice *a = realloc(g->seen, cap * sizeof *a);
+		if (!a) {
+			g->oom = true;
+			return;
 		}
-		g->seen[g->n_seen++] = (cm_advice){ *c, v };
+		g->seen = a;
+		g->cap_seen = cap;
 	}
+	g->seen[g->n_seen++] = (cm_advice){ *c, v };
+}
+
+static CM__INLINE void offer(eval *e, double v, const cm_choice *c)
+{
+	if (e->record)
+		record(e->g, v, c);
 	if (v > e->best + W.tie) {
 		e->best = v;
 		e->ties = 1;
