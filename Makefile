@@ -101,7 +101,7 @@ all: $(BIN) $(SOLIB)
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(O)/gen/cm_paths.h: FORCE
 	@mkdir -p $(dir $@)
-	@printf '#define CM_TILESET_DIR "%s"\n' '$(TILESET_DIR)' > $@.tmp
+	@printf '#define CM_TILESET_DIR "%s"\n#define CM_FONT_DIR "%s"\n' '$(TILESET_DIR)' '$(FONT_DIR)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 FORCE:
 

@@ -98,6 +98,8 @@ typedef struct {
 	int diagnostics;
 	long game, players;
 	int printing; /* --printing: the cm_edition + 1, or 0 (cli_target.printing) */
+	int square_um, paper_w_um, paper_h_um, bleed_um; /* pdf */
+	long long epoch;
 } job;
 
 /* The result of one render, for --watch. */
@@ -255,6 +257,11 @@ static int render_once(const job *j, outcome *r)
 	o.format = j->format;
 	o.scale = j->scale;
 	o.flags = j->flags;
+	o.square_um = j->square_um;
+	o.paper_w_um = j->paper_w_um;
+	o.paper_h_um = j->paper_h_um;
+	o.bleed_um = j->bleed_um;
+	o.epoch = j->epoch;
 	int decks = j->game >= 0 || j->diagnostics;
 	cli_target t = { .cmd = "render", .map_id = j->map_id, .decks = decks, .printing = j->printing };
 	const cm_map *m = NULL;
@@ -442,6 +449,72 @@ static int watch(const job *j)
 	return ec == EXIT_CLEAN ? EXIT_IO : ec;
 }
 
+/* Millimetres with up to three decimals ("45", "44.5") as micrometres,
+ * from lo to hi mm; -1 when s is not such a number. */
+static long parse_mm(const char *s, size_t n, long lo, long hi)
+{
+	long um = 0;
+	size_t i = 0;
+	int digits = 0, dec = -1;
+	for (; i < n && s[i]; i++) {
+		if (s[i] == '.' && dec < 0) {
+			dec = 0;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9' || um > 100000000 || dec >= 3)
+			return -1;
+		um = 10 * um + (s[i] - '0');
+		digits++;
+		if (dec >= 0)
+			dec++;
+	}
+	if (!digits)
+		return -1;
+	for (int k = dec < 0 ? 0 : dec; k < 3; k++)
+		um *= 10;
+	return um < lo * 1000 || um > hi * 1000 ? -1 : um;
+}
+
+/* --paper: a named size, WxHmm or none. 0 or -1. */
+static int parse_paper(const char *s, int *w, int *h)
+{
+	static const struct {
+		const char *name;
+		int w, h;
+	} sizes[] = { { "a4", 210000, 297000 }, { "a3", 297000, 420000 }, { "letter", 215900, 279400 },
+		      { "none", 0, 0 } };
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+		if (strcmp(s, sizes[i].name) == 0) {
+			*w = sizes[i].w;
+			*h = sizes[i].h;
+			return 0;
+		}
+	const char *x = strchr(s, 'x');
+	size_t n = strlen(s);
+	if (!x || n < 3 || strcmp(s + n - 2, "mm") != 0)
+		return -1;
+	long pw = parse_mm(s, (size_t)(x - s), 50, 2000), ph = parse_mm(x + 1, (size_t)(s + n - 2 - (x + 1)), 50, 2000);
+	if (pw < 0 || ph < 0)
+		return -1;
+	*w = (int)pw;
+	*h = (int)ph;
+	return 0;
+}
+
+/* SOURCE_DATE_EPOCH (reproducible builds): the PDF's creation date. */
+static int source_date(long long *out)
+{
+	const char *e = getenv("SOURCE_DATE_EPOCH");
+	*out = 0;
+	if (!e || !*e)
+		return 0;
+	long v = cli_parse_uint(e, LONG_MAX);
+	if (v < 0)
+		return cli_usage_error("render", "SOURCE_DATE_EPOCH must be a whole number of seconds, not '%s'", e);
+	*out = v;
+	return 0;
+}
+
 int cmd_render(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -458,12 +531,16 @@ int cmd_render(int argc, char **argv)
 		{ "game", required_argument, NULL, 'G' },
 		{ "players", required_argument, NULL, 'p' },
 		{ "watch", no_argument, NULL, 'W' },
+		{ "square-mm", required_argument, NULL, 'Q' },
+		{ "paper", required_argument, NULL, 'A' },
+		{ "bleed", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	job j = { .format = CM_RENDER_PNG, .scale = 24, .flags = CM_RENDER_GRID | CM_RENDER_FEATURES, .game = -1,
-		  .players = 2 };
-	int players_given = 0, format_given = 0, watching = 0;
+		  .players = 2, .square_um = 45000 };
+	int players_given = 0, format_given = 0, watching = 0, paper_given = 0;
+	long um;
 	int ec = EXIT_CLEAN, c;
 	long v;
 	j.tdirs = calloc((size_t)argc + 1, sizeof *j.tdirs);
@@ -482,7 +559,7 @@ int cmd_render(int argc, char **argv)
 		case 'f':
 			format_given = 1;
 			if (cm_render_format_parse(optarg, &j.format))
-				ec = cli_usage_error("render", "--format takes png, svg or html, not '%s'", optarg);
+				ec = cli_usage_error("render", "--format takes png, svg, html or pdf, not '%s'", optarg);
 			break;
 		case 's':
 			if ((v = cli_parse_uint(optarg, 256)) < 0)
@@ -491,6 +568,26 @@ int cmd_render(int argc, char **argv)
 			j.scale_given = 1;
 			break;
 		case 'T': j.tdirs[j.n_tdirs++] = optarg; break;
+		case 'Q':
+			paper_given = 1;
+			if ((um = parse_mm(optarg, strlen(optarg), 5, 500)) < 0)
+				ec = cli_usage_error("render", "--square-mm takes millimetres from 5 to 500 (like 45 or 44.5), not '%s'",
+				                     optarg);
+			j.square_um = (int)um;
+			break;
+		case 'A':
+			paper_given = 1;
+			if (parse_paper(optarg, &j.paper_w_um, &j.paper_h_um))
+				ec = cli_usage_error("render", "--paper takes a4, a3, letter, none or WxHmm (like 600x900mm, 50 to "
+				                               "2000 mm a side), not '%s'",
+				                     optarg);
+			break;
+		case 'B':
+			paper_given = 1;
+			if ((um = parse_mm(optarg, strlen(optarg), 0, 50)) < 0)
+				ec = cli_usage_error("render", "--bleed takes millimetres from 0 to 50, not '%s'", optarg);
+			j.bleed_um = (int)um;
+			break;
 		case 'G':
 			if ((j.game = cli_parse_uint(optarg, LONG_MAX)) < 0)
 				ec = cli_usage_error("render", "--game takes a seed (a whole number), not '%s'", optarg);
@@ -526,13 +623,27 @@ int cmd_render(int argc, char **argv)
 	}
 	if (!format_given && j.out) {
 		if (!known) {
-			ec = cli_usage_error("render", "cannot tell the picture format of -o %s: name it .png, .svg or .html, "
-			                               "or give --format",
+			ec = cli_usage_error("render", "cannot tell the picture format of -o %s: name it .png, .svg, .html or "
+			                               ".pdf, or give --format",
 			                     j.out);
 			goto done;
 		}
 		j.format = by_ext;
 	}
+	if (paper_given && j.format != CM_RENDER_PDF) {
+		ec = cli_usage_error("render", "--square-mm, --paper and --bleed are for pdf");
+		goto done;
+	}
+	if (j.bleed_um && j.paper_w_um) {
+		ec = cli_usage_error("render", "--bleed goes with --paper none (one sheet for a print shop), not a poster");
+		goto done;
+	}
+	if (j.format == CM_RENDER_PDF && j.scale_given) {
+		ec = cli_usage_error("render", "--scale is for png, svg and html; a pdf is at true size (--square-mm)");
+		goto done;
+	}
+	if ((ec = source_date(&j.epoch)) != 0)
+		goto done;
 	if (j.format != CM_RENDER_PNG && !j.scale_given)
 		j.scale = j.format == CM_RENDER_HTML ? 54 : 36; /* a page is read on a screen */
 	if (j.format != CM_RENDER_PNG && j.scale == 0) {

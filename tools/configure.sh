@@ -63,13 +63,14 @@ valgrind)
   command -v valgrind >/dev/null 2>&1 || install_missing " $VALGRIND_PKGS"
   exit 0 ;;
 test)
-  # tools the tests run (command:package; npm fetches the SARIF validator
+  # tools the tests run (command:package; poppler-utils reads the PDFs back:
+  # page sizes, text, pixels at 300 dpi; npm fetches the SARIF validator
   # and puppeteer-core, which drives the Debian chromium: no browser download;
   # emscripten and node build and test the JavaScript reader, bindings/js);
   # /usr/bin/jsonschema because a
   # pip-installed jsonschema elsewhere on PATH is not the Debian one the
   # tests use. Building and using carcamap needs none of them.
-  tools_needed="g++:g++ man:man-db file:file xmllint:libxml2-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled npm:npm chromium:chromium node:nodejs emcc:emscripten"
+  tools_needed="g++:g++ man:man-db file:file xmllint:libxml2-utils pdfinfo:poppler-utils sqlite3:sqlite3 /usr/bin/jsonschema:python3-jsonschema tmxrasterizer:tiled npm:npm chromium:chromium node:nodejs emcc:emscripten"
   missing=""
   for t in $tools_needed; do
     cmd=${t%%:*}; pkg=${t#*:}
@@ -80,7 +81,11 @@ test)
 esac
 
 # pkg-config module -> Debian package that provides it
-mods="libxml-2.0:libxml2-dev libpng:libpng-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev cmocka:libcmocka-dev"
+mods="libxml-2.0:libxml2-dev libpng:libpng-dev sqlite3:libsqlite3-dev zlib:zlib1g-dev cairo:libcairo2-dev freetype2:libfreetype-dev cmocka:libcmocka-dev"
+# the one font of PDF and picture PNGs (loaded from its file, so that the
+# bytes do not depend on the machine's font settings)
+FONT_DIR=${CARCAMAP_FONT_DIR:-/usr/share/fonts/truetype/dejavu}
+FONT_PKG=fonts-dejavu-core
 
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
@@ -90,15 +95,17 @@ for m in $mods; do
     missing="$missing $pkg"
   fi
 done
+[ -f "$FONT_DIR/DejaVuSans.ttf" ] && [ -f "$FONT_DIR/DejaVuSans-Bold.ttf" ] || missing="$missing $FONT_PKG"
 [ -z "$missing" ] || install_missing "$missing"
 
 mkdir -p "$(dirname "$out")"
 tmp="$out.tmp.$$"
 # the library's dependencies (also carcamap.pc's Requires.private)
-deps="libxml-2.0 libpng sqlite3 zlib"
+deps="libxml-2.0 libpng sqlite3 zlib cairo freetype2"
 {
   echo "# written by tools/configure.sh; delete to re-run"
   echo "DEP_PKGS := $deps"
+  echo "FONT_DIR := $FONT_DIR"
   echo "DEP_CFLAGS := $(pkg-config --cflags $deps)"
   echo "DEP_LIBS := $(pkg-config --libs $deps) -lm"
   echo "CMOCKA_CFLAGS := $(pkg-config --cflags cmocka)"

@@ -142,7 +142,9 @@ static const cm_check_info checks[] = {
 	{ "CM0340", W, "no legend colour for a square kind", "",
 	  "add a colour for the kind to the legend; the built-in colour was drawn instead" },
 	{ "CM0341", E, "rendered image larger than the limits", "",
-	  "use a smaller scale: at most 16384 pixels per side and 100 million pixels" },
+	  "use a smaller scale: at most 16384 pixels per side (and 100 million pixels at scale 0 or 1)" },
+	{ "CM0342", E, "printed board larger than the limits", "",
+	  "use a smaller --square-mm or a larger --paper: at most 500 poster pages, and a sheet at most 5080 mm a side" },
 
 	/* end CM03xx */
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* render.c: map pictures (carcamap/render.h). Draws into an RGBA canvas
- * with integer arithmetic only (identical bytes on every machine), then
- * writes it with libpng's write API into a temporary file beside the target
- * and renames it into place. Owns the tile drawing from features. */
+/* render.c: map pictures (carcamap/render.h): format dispatch, and the
+ * exact annotated PNG (scale 0 and 1), drawn into an RGBA canvas with
+ * integer arithmetic only (identical bytes on every machine) and written
+ * with libpng's write API into a temporary file beside the target, then
+ * renamed into place. Pictures at larger scales and PDF are the map's
+ * scene written by cairo (scene_cairo.c). */
 #include <errno.h>
 #include <inttypes.h>
 #include <png.h>
@@ -17,6 +19,7 @@
 #include "export/render_int.h"
 #include "base/util_int.h"
 #include "model/map_struct_int.h"
+#include "cm_version.h"
 
 typedef struct {
 	uint8_t *px;   /* w*h RGBA */
@@ -46,6 +49,7 @@ void cm_render_opts_init(cm_render_opts *o)
 	o->format = CM_RENDER_PNG;
 	o->scale = 1;
 	o->deck_size = -1;
+	o->square_um = 45000;
 	o->flags = CM_RENDER_GRID | CM_RENDER_FEATURES;
 }
 
@@ -298,52 +302,27 @@ static rgba square_colour(const cm_map *m, const cm_legend *lg, const cm_legend 
 	return legend_rgba(&builtin->colours[s->kind]);
 }
 
-static void draw_decorations(canvas *c, const cm_map *m, int ox, int oy, int n)
+/* A picture PNG or a PDF: the map's scene written by cairo. */
+static int render_scene(const cm_map *m, const cm_render_opts *o, const char *out, cm_diags *d)
 {
-	int t = n / 12 > 1 ? n / 12 : 1;
-	for (size_t i = 0; i < m->n_bigcities; i++)
-		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++) {
-			const cm_bigcity_piece *p = &m->bigcities[i].pieces[k];
-			if (!cm__map_at(m, p->x, p->y))
-				continue;
-			draw_tile(c, ox + p->x * n, oy + p->y * n, n, &p->tile, 0);
-		}
-	for (int y = 0; y < m->rows; y++)
-		for (int x = 0; x < m->cols; x++) {
-			const cm_square *s = cm__map_at(m, x, y);
-			int x0 = ox + x * n, y0 = oy + y * n;
-			for (int e = 0; e < 4; e++) {
-				int mx, my;
-				side_mid(x0, y0, n, (cm_side)e, &mx, &my);
-				int band = n / 6 > 2 ? n / 6 : 2;
-				if (s->print[e].kind == CM_PRINT_CITY) {
-					static const int bx[4] = { 0, 1, 0, 0 }, by[4] = { 0, 0, 1, 0 };
-					int horiz = e == CM_N || e == CM_S;
-					fill(c, x0 + bx[e] * (n - band), y0 + by[e] * (n - band), horiz ? n : band,
-					     horiz ? band : n, pal(cm_palette_print(CM_PRINT_CITY)));
-				} else if (s->print[e].kind == CM_PRINT_ROAD) {
-					int cx = x0 + (n - 1) / 2, cy = y0 + (n - 1) / 2;
-					line(c, mx, my, mx + (cx - mx) / 2, my + (cy - my) / 2, n / 10 > 1 ? n / 10 : 1,
-					     pal(cm_palette_print(CM_PRINT_ROAD)));
-				}
-			}
-			if (s->kind == CM_SQ_START)
-				frame(c, x0 + t, y0 + t, n - 2 * t, n - 2 * t, t, C_START);
-			for (int a = 0; a < s->arms && a < 4; a++) {
-				int d = n / 6 > 1 ? n / 6 : 1;
-				fill(c, x0 + n / 8 + a * (d + 1), y0 + n / 8, d, d, C_ARMS);
-			}
-		}
-	for (size_t i = 0; i < m->n_ferries; i++) {
-		const cm_ferry *f = &m->ferries[i];
-		if (!cm__map_at(m, f->x1, f->y1) || !cm__map_at(m, f->x2, f->y2) || (unsigned)f->s1 > 3 ||
-		    (unsigned)f->s2 > 3)
-			continue; /* a partial model (CM_MAP_LOAD_PARTIAL) */
-		int ax, ay, bx, by;
-		side_mid(ox + f->x1 * n, oy + f->y1 * n, n, f->s1, &ax, &ay);
-		side_mid(ox + f->x2 * n, oy + f->y2 * n, n, f->s2, &bx, &by);
-		line(c, ax, ay, bx, by, n / 12 > 1 ? n / 12 : 1, C_FERRY);
-	}
+	cm_scene *s;
+	cm__svg_geom g;
+	int rc = cm__map_scene(m, o, CM__SCENE_PAPER, &g, &s);
+	if (rc)
+		return rc;
+	cm_scene_opts so;
+	cm_scene_opts_init(&so);
+	so.format = o->format == CM_RENDER_PDF ? CM_SCENE_PDF : CM_SCENE_PNG;
+	so.px_per_cell = o->scale;
+	so.cell_um = o->square_um;
+	so.paper_w_um = o->paper_w_um;
+	so.paper_h_um = o->paper_h_um;
+	so.bleed_um = o->bleed_um;
+	so.epoch = o->epoch;
+	so.creator = "carcamap " CM_VERSION_STRING;
+	rc = cm_scene_write(s, &so, out, d);
+	cm_scene_free(s);
+	return rc;
 }
 
 static int render_png(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out_png,
@@ -353,6 +332,8 @@ static int render_png(const cm_map *m, const cm_legend *lg, const cm_render_opts
 		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, NULL, "scale %d is outside 0..256", o->scale);
 		return CM_EINVAL;
 	}
+	if (o->scale >= 2)
+		return render_scene(m, o, out_png, d);
 	cm_legend *builtin = NULL;
 	canvas c = { NULL, 0, 0 };
 	int rc = cm_legend_default(&builtin);
@@ -401,20 +382,12 @@ static int render_png(const cm_map *m, const cm_legend *lg, const cm_render_opts
 			fill(&c, ox + x * cw, oy + y * ch, cw, ch, col);
 		}
 	int n = o->scale;
-	if (n >= 8 && (o->flags & CM_RENDER_FEATURES))
-		draw_decorations(&c, m, 0, 0, n);
 	if (n >= 1)
 		for (size_t i = 0; i < o->n_tiles; i++) {
 			const cm_render_tile *t = &o->tiles[i];
 			if (t->type && cm__map_at(m, t->x, t->y))
 				draw_tile(&c, t->x * n, t->y * n, n, t->type, t->rotation);
 		}
-	if (n >= 4 && (o->flags & CM_RENDER_GRID)) {
-		for (int x = 0; x <= m->cols; x++)
-			fill(&c, x == m->cols ? c.w - 1 : x * n, 0, 1, c.h, C_GRID);
-		for (int y = 0; y <= m->rows; y++)
-			fill(&c, 0, y == m->rows ? c.h - 1 : y * n, c.w, 1, C_GRID);
-	}
 	for (size_t i = 0; i < o->n_marks; i++) {
 		const cm_render_mark *k = &o->marks[i];
 		if (!cm__map_at(m, k->x, k->y))
@@ -443,6 +416,7 @@ int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o,
 	case CM_RENDER_PNG: return render_png(m, lg, o, out, d);
 	case CM_RENDER_SVG: return cm__render_svg(m, o, out, d);
 	case CM_RENDER_HTML: return cm__render_html(m, o, out, d);
+	case CM_RENDER_PDF: return render_scene(m, o, out, d);
 	}
 	cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, NULL, "unknown picture format %d", (int)o->format);
 	return CM_EINVAL;
@@ -454,13 +428,14 @@ const char *cm_render_format_name(cm_render_format f)
 	case CM_RENDER_PNG: return "png";
 	case CM_RENDER_SVG: return "svg";
 	case CM_RENDER_HTML: return "html";
+	case CM_RENDER_PDF: return "pdf";
 	}
 	return "?";
 }
 
 int cm_render_format_parse(const char *s, cm_render_format *out)
 {
-	for (int f = CM_RENDER_PNG; f <= CM_RENDER_HTML; f++)
+	for (int f = CM_RENDER_PNG; f <= CM_RENDER_PDF; f++)
 		if (s && strcmp(s, cm_render_format_name((cm_render_format)f)) == 0) {
 			*out = (cm_render_format)f;
 			return 0;
@@ -493,6 +468,8 @@ int cm_render_format_of_path(const char *path, cm_render_format *out)
 		*out = CM_RENDER_SVG;
 	else if (ends_with_ci(path, ".html") || ends_with_ci(path, ".htm"))
 		*out = CM_RENDER_HTML;
+	else if (ends_with_ci(path, ".pdf"))
+		*out = CM_RENDER_PDF;
 	else
 		return CM_ENOTFOUND;
 	return 0;

@@ -364,7 +364,7 @@ static int write_html(FILE *f, void *arg)
 	fputs("</style>\n</head>\n<body>\n<div id=\"view\">\n", f);
 	cm__svg_geom g;
 	cm_scene *s;
-	int rc = cm__map_scene(m, j->o, 1, &g, &s);
+	int rc = cm__map_scene(m, j->o, CM__SCENE_HTML, &g, &s);
 	if (rc)
 		return rc;
 	cm_scene_opts so;

@@ -23,10 +23,13 @@ typedef struct {
 	long disp_w, disp_h;
 } cm__svg_geom;
 
-/* The scene of m (*out, the caller's to free): html set draws no
- * diagnostics list (the page has its panel) and adds the highlight the
- * page's script moves. *g receives the geometry. 0 or CM_ENOMEM. */
-int cm__map_scene(const cm_map *m, const cm_render_opts *o, int html, cm__svg_geom *g, cm_scene **out);
+/* The scene of m (*out, the caller's to free) for an SVG file, an HTML
+ * page (no diagnostics list: the page has its panel; the highlight the
+ * page's script moves) or paper (PDF, picture PNG: no tooltips, so the
+ * labels shortened on the map are listed in full below it). *g receives
+ * the geometry. 0 or CM_ENOMEM. */
+enum { CM__SCENE_SVG, CM__SCENE_HTML, CM__SCENE_PAPER };
+int cm__map_scene(const cm_map *m, const cm_render_opts *o, int mode, cm__svg_geom *g, cm_scene **out);
 
 /* Writes s as XML text or attribute content: & < > " ' escaped, control
  * characters as their visible Control Pictures (U+2400 block), bytes that
@@ -36,6 +39,10 @@ void cm__put_xml(FILE *f, const char *s);
  * element: " \ and control characters escaped, < > & as \u003c…, U+2028/9
  * escaped, bytes that are not UTF-8 as \ufffd. NULL writes null. */
 void cm__put_js(FILE *f, const char *s);
+
+/* s as valid UTF-8 for a font (malloc'd; NULL when out of memory): the
+ * code points cm__put_xml writes, unescaped. NULL s gives "". */
+char *cm__utf8_clean(const char *s);
 
 /* Estimated width of s in a generic sans-serif font of size font (units),
  * in hundredths of a unit: widths per character class, never less than

@@ -43,6 +43,10 @@ typedef struct {
 	size_t n_dg;       /* diagnostics listed */
 	/* score items per square (game): first and next */
 	int *it_first, *it_next;
+	/* paper (no hover titles): the shortened labels, listed in full */
+	int paper;
+	char **short_, **whole;
+	size_t n_short, cap_short;
 	int oom;
 } svg;
 
@@ -179,6 +183,29 @@ static cm_node text(svg *v, int x, int y, int font, cm_anchor anchor, const char
 	return n;
 }
 
+/* Paper: a shortened label and its whole text, for the list below. */
+static void note_short(svg *v, const char *shown, const char *whole)
+{
+	if (v->n_short == v->cap_short) {
+		size_t c = v->cap_short ? 2 * v->cap_short : 8;
+		char **a = realloc(v->short_, c * sizeof *a), **b = a ? realloc(v->whole, c * sizeof *b) : NULL;
+		if (a)
+			v->short_ = a;
+		if (b)
+			v->whole = b;
+		if (!a || !b) {
+			v->oom = 1;
+			return;
+		}
+		v->cap_short = c;
+	}
+	v->short_[v->n_short] = cm_strdup(shown);
+	v->whole[v->n_short] = cm_strdup(whole);
+	if (!v->short_[v->n_short] || !v->whole[v->n_short])
+		v->oom = 1;
+	v->n_short++;
+}
+
 /* A name fitted into width x height with its centre-bottom at (cx, by). */
 static void fitted(svg *v, int cx, int by, int width, int height, int max_font, const char *cls, const char *s)
 {
@@ -189,6 +216,8 @@ static void fitted(svg *v, int cx, int by, int width, int height, int max_font, 
 	}
 	int y = l.lines == 2 ? by - l.font - 1 : by;
 	cm_node n = text(v, cx, y, l.font, CM_ANCHOR_MIDDLE, cls, l.line[0]);
+	if (l.abbreviated && v->paper)
+		note_short(v, l.line[0], s);
 	if (l.abbreviated || l.lines == 2) /* the whole name, as one text */
 		cm_scene_title(v->s, n, s);
 	if (l.lines == 2)
@@ -425,8 +454,25 @@ static void seam(svg *v)
 	cm_scene_id(v->s, cm_scene_path_end(v->s, &st), "seam");
 }
 
+/* Tiles given without a game (cm_render_opts.tiles), drawn plain. */
+static void given_tiles(svg *v)
+{
+	const cm_map *m = v->m;
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "tiles");
+	for (size_t i = 0; i < v->o->n_tiles; i++) {
+		const cm_render_tile *t = &v->o->tiles[i];
+		if (t->type && cm_map_at(m, t->x, t->y))
+			cm__scene_tile(v->s, v->ox + t->x * S, v->oy + t->y * S, t->type, t->rotation, NULL, NULL);
+	}
+	cm_scene_end(v->s);
+}
+
 static void game_tiles(svg *v)
 {
+	if (!v->b && v->o->n_tiles) {
+		given_tiles(v);
+		return;
+	}
 	if (!v->b)
 		return;
 	const cm_map *m = v->m;
@@ -861,8 +907,25 @@ static void diag_frame(svg *v, int s)
 	cm_scene_end(v->s);
 }
 
+/* Squares marked without diagnostics (cm_render_opts.marks): a frame in
+ * the severity's colour. */
+static void mark_frames(svg *v)
+{
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "diagnostics");
+	for (size_t i = 0; i < v->o->n_marks; i++) {
+		const cm_render_mark *k = &v->o->marks[i];
+		if (!cm_map_at(v->m, k->x, k->y))
+			continue;
+		cm_style st = line_st(CM_PAINT_NONE, cm_palette_severity(k->severity), 250, 0, 0);
+		cm_scene_rect(v->s, v->ox + k->x * S + 1, v->oy + k->y * S + 1, S - 2, S - 2, &st);
+	}
+	cm_scene_end(v->s);
+}
+
 static void diag_frames(svg *v)
 {
+	if (!v->dg_first && !v->o->diags && v->o->n_marks)
+		mark_frames(v);
 	if (!v->dg_first)
 		return;
 	const cm_map *m = v->m;
@@ -1286,6 +1349,29 @@ static int build_index(svg *v)
 	return 0;
 }
 
+/* Paper: the labels shortened on the map, in full, below the rest; the
+ * picture grows to hold them. */
+static void shortened(svg *v, cm_node bg)
+{
+	int y = v->h;
+	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "shortened");
+	heading(v, y, "Names shortened on the map");
+	for (size_t i = 0; i < v->n_short; i++) {
+		char *t = cm_asprintf("%s \xe2\x80\x94 %s", v->short_[i] ? v->short_[i] : "", v->whole[i] ? v->whole[i] : "");
+		if (!t) {
+			v->oom = 1;
+			break;
+		}
+		cm_scene_text(v->s, COORD, y + 18 + (int)(i + 1) * LINE_H - 3, t, &(cm_style){ .font_size = 9 });
+		free(t);
+	}
+	cm_scene_end(v->s);
+	v->h = y + 18 + (int)v->n_short * LINE_H + 6 + 8;
+	if (bg != CM_NODE_NONE)
+		v->s->n[bg].d = v->h;
+	cm_scene_set_size(v->s, v->w, v->h);
+}
+
 /* The layers of the picture, in drawing order; a break between layers
  * where the SVG has a newline. */
 static void layers(svg *v, const char *name, const char *tl, int key_y, int score_y, int list_y)
@@ -1293,7 +1379,7 @@ static void layers(svg *v, const char *name, const char *tl, int key_y, int scor
 	cm_scene *s = v->s;
 	const cm_map *m = v->m;
 	cm_scene_break(s);
-	cm_scene_rect(s, 0, 0, v->w, v->h, &(cm_style){ .fill = WHITE });
+	cm_node bg = cm_scene_rect(s, 0, 0, v->w, v->h, &(cm_style){ .fill = WHITE });
 	cm_scene_break(s);
 	cm_style st = fill_st(cm_palette_square(CM_SQ_NONE));
 	cm_scene_rect(s, v->ox, v->oy, m->cols * S, m->rows * S, &st);
@@ -1329,6 +1415,8 @@ static void layers(svg *v, const char *name, const char *tl, int key_y, int scor
 	cm_scene_break(s);
 	scores(v, score_y);
 	diag_list(v, list_y);
+	if (v->n_short) /* paper: no tooltip keeps the whole text */
+		shortened(v, bg);
 	if (v->html) { /* the square under the pointer, the selected diagnostic's square */
 		cm_scene_break(s);
 		cm_scene_id(s, cm_scene_rect(s, 0, 0, S, S,
@@ -1348,9 +1436,9 @@ static void root_data(cm_scene *s, const char *name, int value)
 	cm_scene_data(s, CM_NODE_ROOT, name, t);
 }
 
-int cm__map_scene(const cm_map *m, const cm_render_opts *o, int html, cm__svg_geom *g, cm_scene **out)
+int cm__map_scene(const cm_map *m, const cm_render_opts *o, int mode, cm__svg_geom *g, cm_scene **out)
 {
-	svg v = { .m = m, .o = o, .html = html };
+	svg v = { .m = m, .o = o, .html = mode == CM__SCENE_HTML, .paper = mode == CM__SCENE_PAPER };
 	*out = NULL;
 	if (o->game && o->game->board && cm_board_map(o->game->board) == m)
 		v.b = o->game->board;
@@ -1394,7 +1482,14 @@ int cm__map_scene(const cm_map *m, const cm_render_opts *o, int html, cm__svg_ge
 	defs(&v);
 	layers(&v, name, tl, key_y, score_y, list_y);
 	rc = v.oom ? CM_ENOMEM : cm_scene_error(v.s);
+	g->h = v.h;
 out:
+	for (size_t i = 0; i < v.n_short; i++) {
+		free(v.short_[i]);
+		free(v.whole[i]);
+	}
+	free(v.short_);
+	free(v.whole);
 	free(tl);
 	free(v.mk);
 	free(v.dg_first);
@@ -1412,7 +1507,7 @@ int cm__render_svg(const cm_map *m, const cm_render_opts *o, const char *out, cm
 {
 	cm_scene *s;
 	cm__svg_geom g;
-	int rc = cm__map_scene(m, o, 0, &g, &s);
+	int rc = cm__map_scene(m, o, CM__SCENE_SVG, &g, &s);
 	if (rc)
 		return rc;
 	cm_scene_opts so;

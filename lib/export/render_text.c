@@ -96,6 +96,41 @@ void cm__put_xml(FILE *f, const char *s)
 	}
 }
 
+char *cm__utf8_clean(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	char *out = malloc(3 * n + 1), *q = out; /* a byte becomes at most 3 */
+	if (!out)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	while (*p) {
+		long cp = next_cp(&p);
+		if (cp < 0 || (cp >= 0x80 && cp < 0xa0) || cp == 0xfffe || cp == 0xffff)
+			cp = 0xfffd;
+		else if (cp < 0x20)
+			cp = 0x2400 + cp;
+		else if (cp == 0x7f)
+			cp = 0x2421;
+		if (cp < 0x80) {
+			*q++ = (char)cp;
+		} else if (cp < 0x800) {
+			*q++ = (char)(0xc0 | (cp >> 6));
+			*q++ = (char)(0x80 | (cp & 0x3f));
+		} else if (cp < 0x10000) {
+			*q++ = (char)(0xe0 | (cp >> 12));
+			*q++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+			*q++ = (char)(0x80 | (cp & 0x3f));
+		} else {
+			*q++ = (char)(0xf0 | (cp >> 18));
+			*q++ = (char)(0x80 | ((cp >> 12) & 0x3f));
+			*q++ = (char)(0x80 | ((cp >> 6) & 0x3f));
+			*q++ = (char)(0x80 | (cp & 0x3f));
+		}
+	}
+	*q = '\0';
+	return out;
+}
+
 void cm__put_js(FILE *f, const char *s)
 {
 	if (!s) {

@@ -834,6 +834,8 @@ void cm_scene_opts_init(cm_scene_opts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->format = CM_SCENE_SVG;
+	o->px_per_cell = 24;
+	o->cell_um = 45000;
 }
 
 typedef struct {
@@ -862,6 +864,8 @@ int cm_scene_write(const cm_scene *s, const cm_scene_opts *o, const char *path, 
 		svg_job j = { s, o };
 		return cm_write_to(path, write_svg, &j, d);
 	}
+	case CM_SCENE_PNG: return cm__scene_png(s, o, path, d);
+	case CM_SCENE_PDF: return cm__scene_pdf(s, o, path, d);
 	}
 	cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, NULL, "unknown scene format %d", (int)o->format);
 	return CM_EINVAL;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* scene_int.h: the scene's storage (carcamap/scene.h), shared by its
- * builder and its writers (scene.c):
+ * builder and SVG writer (scene.c) and its cairo writers (scene_cairo.c):
  * nodes in one array linked as a tree, styles stored once each, strings
  * in one arena. */
 #ifndef CM_SCENE_INT_H
@@ -73,5 +73,9 @@ void cm__scene_shield(cm_scene *s, int x, int y);
 /* Writes the scene as an <svg> element (with an XML declaration when
  * standalone). Write errors are the caller's (ferror). */
 void cm__scene_svg(const cm_scene *s, FILE *f, const cm_scene_opts *o, int standalone);
+
+/* The cairo writers (scene_cairo.c). */
+int cm__scene_png(const cm_scene *s, const cm_scene_opts *o, const char *path, cm_diags *d);
+int cm__scene_pdf(const cm_scene *s, const cm_scene_opts *o, const char *path, cm_diags *d);
 
 #endif

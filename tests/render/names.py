@@ -63,4 +63,5 @@ def main(d):
     return fail
 
 
-sys.exit(main(sys.argv[1]))
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

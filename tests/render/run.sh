@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The vector pictures of every bundled map: SVG and HTML rendered with
+# The pictures of every bundled map: SVG, HTML and PDF rendered with
 # --diagnostics (and one --game), every SVG well-formed (xmllint), every
-# word of every map text in its SVG (names.py), and the HTML in Debian's
+# word of every map text in its SVG (names.py) and in its PDF (pdf_names.py,
+# pdftotext); squares measured at 300 dpi, poster overlaps and the words of
+# a picture PNG (pictures.py); and the HTML in Debian's
 # headless chromium driven by puppeteer-core (browser.js: a screenshot of
 # each map's page, hover and diagnostic selection, no console errors).
 # puppeteer-core comes from npm into build/tools/puppeteer on first use and
@@ -22,6 +24,7 @@ for x in $(ls maps/*/*.xml | grep -v '^maps/tilesets/' | sort); do
   id=$(basename "$x" .xml)
   "$CM" render --diagnostics "$x" -o "$out/$id.svg" 2>"$out/$id.err" || { cat "$out/$id.err"; no "render $x svg"; }
   "$CM" render --diagnostics "$x" -o "$out/$id.html" 2>"$out/$id.err" || { cat "$out/$id.err"; no "render $x html"; }
+  "$CM" render --diagnostics "$x" -o "$out/$id.pdf" 2>"$out/$id.err" || { cat "$out/$id.err"; no "render $x pdf"; }
   "$CM" export --format json "$x" -o "$out/$id.json" 2>"$out/$id.err" || { cat "$out/$id.err"; no "export $x"; }
 done
 grep -q 'id="seam"' "$out/usa.svg" || no "usa.svg draws no seam"
@@ -40,6 +43,8 @@ for s in "$out"/*.svg "$out"/extra/*.svg tests/fixtures/render/every.svg; do
 done
 [ $fail = 0 ] && echo "render: $n svg files well-formed"
 /usr/bin/python3 tests/render/names.py "$out" || fail=1
+/usr/bin/python3 tests/render/pdf_names.py "$out" || fail=1
+/usr/bin/python3 tests/render/pictures.py "$CM" "$out/paper" || fail=1
 
 # the pages in a real browser
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}

@@ -200,22 +200,28 @@ static void test_render__tile_features_at_every_rotation(void **state)
 	render_ok(m, NULL, &o, tmp("tiles.png"));
 	int w, h;
 	uint8_t *img = read_rgba(tmp("tiles.png"), &w, &h);
-	assert_int_equal(w, 120);
-	assert_int_equal(h, 30);
+	/* a picture scale: the map's scene, one pixel a unit; the grid at
+	 * (44, 88) units (coordinates and margins around it) */
+	assert_int_equal(w, 560 * 30 / 36 + 1);
 	const uint32_t city = 0xc8783c, field = 0x9cc86c, road = 0xf8f4e8;
+	o.scale = 36;
+	render_ok(m, NULL, &o, tmp("tiles.png"));
+	free(img);
+	img = read_rgba(tmp("tiles.png"), &w, &h);
 	/* points 3 pixels inside the middle of each side N, E, S, W; the centre */
-	static const int sx[4] = { 15, 26, 15, 3 }, sy[4] = { 3, 15, 26, 15 };
+	static const int sx[4] = { 17, 32, 17, 3 }, sy[4] = { 3, 17, 32, 17 };
 	for (int r = 0; r < 4; r++) {
-		int x0 = 30 * r;
+		int x0 = 44 + 36 * r, y0 = 88;
 		for (int s = 0; s < 4; s++) {
 			uint32_t want = s == r ? city : (s - r + 4) % 2 ? road : field;
-			if (px(img, w, x0 + sx[s], sy[s]) != want)
-				fail_msg("rotation %d side %d: %06x, expected %06x", r, s, px(img, w, x0 + sx[s], sy[s]), want);
+			if (px(img, w, x0 + sx[s], y0 + sy[s]) != want)
+				fail_msg("rotation %d side %d: %06x, expected %06x", r, s, px(img, w, x0 + sx[s], y0 + sy[s]),
+				         want);
 		}
-		assert_int_equal(px(img, w, x0 + 14, 14), road);
+		assert_int_equal(px(img, w, x0 + 17, y0 + 17), road);
 		/* the corners away from the city are field */
-		int cx = (r == 0 || r == 3) ? 27 : 2, cy = (r == 0 || r == 1) ? 27 : 2;
-		assert_int_equal(px(img, w, x0 + cx, cy), field);
+		int cx = (r == 0 || r == 3) ? 33 : 2, cy = (r == 0 || r == 1) ? 33 : 2;
+		assert_int_equal(px(img, w, x0 + cx, y0 + cy), field);
 	}
 	free(img);
 	cm_map_free(m);
@@ -249,24 +255,23 @@ static void test_render__decorations_and_deterministic_bytes(void **state)
 	cm_render_mark mark = { 2, 1, CM_SEV_ERROR };
 	cm_render_opts o;
 	cm_render_opts_init(&o);
-	o.scale = 24;
+	o.scale = 36; /* one pixel a unit: the grid at (44, 88) */
 	o.marks = &mark;
 	o.n_marks = 1;
 	render_ok(m, NULL, &o, tmp("a.png"));
 	render_ok(m, NULL, &o, tmp("b.png"));
 	int w, h;
 	uint8_t *img = read_rgba(tmp("a.png"), &w, &h);
-	assert_int_equal(w, 72);
-	assert_int_equal(h, 72);
-	assert_int_equal(px(img, w, 48 + 12, 24 + 1), 0xe00000);      /* mark frame: the error colour */
-	assert_int_equal(px(img, w, 24, 10), 0x606060);               /* grid line */
-	assert_int_equal(px(img, w, 2, 12), 0x8b1a1a);                /* start outline */
-	assert_int_equal(px(img, w, 48 + 12, 1), 0xa03010);           /* city print on N (palette) */
-	assert_int_equal(px(img, w, 3, 48 + 11), 0xffffff);           /* road print on W (palette) */
-	assert_int_equal(px(img, w, 24 + 12, 24 + 12), 0xc8783c);     /* big city piece, all city */
-	assert_int_equal(px(img, w, 36, 70), 0x204080);               /* ferry along the south edge */
-	assert_int_equal(px(img, w, 48 + 4, 48 + 4), 0x2040c0);       /* island arms */
-	assert_int_equal(px(img, w, 12, 36), 0xc8dc8c);               /* plain land, built-in colour */
+	assert_int_equal(w, 560);
+	const int X = 44, Y = 88;
+	assert_int_equal(px(img, w, X + 72 + 1, Y + 36 + 12), 0xe00000);   /* mark frame: the error colour */
+	assert_int_equal(px(img, w, X + 2, Y + 12), 0x8b1a1a);              /* start outline */
+	assert_int_equal(px(img, w, X + 72 + 18, Y - 5), 0xa03010);         /* city print on N (palette) */
+	assert_int_equal(px(img, w, X - 4, Y + 72 + 17), 0xffffff);         /* road print on W (palette) */
+	assert_int_equal(px(img, w, X + 36 + 17, Y + 36 + 17), 0xc8783c);   /* big city piece, all city */
+	assert_int_equal(px(img, w, X + 72 + 5, Y + 72 + 7), 0x2040c0);     /* island arms */
+	assert_int_equal(px(img, w, X + 18, Y + 36 + 10), 0xc8dc8c);        /* plain land */
+	assert_true((px(img, w, X + 36, Y + 36 + 10) & 0xff) < 0x8c);       /* a grid line, darker */
 	free(img);
 	cm_map_free(m);
 
@@ -328,8 +333,9 @@ static void test_render__failures_leave_no_file(void **state)
 	o.scale = 200;
 	assert_int_equal(cm_render_map(m, NULL, &o, tmp("big.png"), d), CM_ELIMIT);
 	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0341");
-	/* 100 x 100 squares: 100 pixels a square make 10^8 pixels, the most */
-	assert_non_null(strstr(cm_diags_get(d, 0)->message, "(a scale of 100 pixels per square or less fits)"));
+	/* 100 x 100 squares and the picture's margins, key and title: 156
+	 * pixels a square make fewer than 16384 a side */
+	assert_non_null(strstr(cm_diags_get(d, 0)->message, "(a scale of 156 pixels per square or less fits)"));
 	o.scale = -1;
 	assert_int_equal(cm_render_map(m, NULL, &o, tmp("bad.png"), d), CM_EINVAL);
 	assert_int_equal(cm_render_map(m, NULL, NULL, "/nonexistent-dir/x.png", d), CM_EIO);
@@ -345,6 +351,47 @@ static void test_render__failures_leave_no_file(void **state)
 	cm_diags_free(d);
 }
 
+/* PDF limits (CM0342): a 1000x1000 map is refused as an A4 poster (over
+ * CM_POSTER_MAX_PAGES) and as one sheet (over CM_SHEET_MAX_UM); a paper
+ * that holds only its margins is a bad option; nothing is left behind. A
+ * 20x20 map fits both. */
+static void test_render__pdf_limits(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_map_builder *b = util_builder(1000, 1000), *bs = util_builder(20, 20);
+	util_id_set(b, "big", NULL);
+	util_id_set(bs, "small", NULL);
+	cm_map *m = util_finish(b), *small = util_finish(bs);
+	size_t before = util_dir_entries(tmpdir);
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.format = CM_RENDER_PDF;
+	o.paper_w_um = 210000;
+	o.paper_h_um = 297000;
+	assert_int_equal(cm_render_map(m, NULL, &o, tmp("poster.pdf"), d), CM_ELIMIT);
+	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0342");
+	assert_non_null(strstr(cm_diags_get(d, 0)->message, "over the limit of 500 pages"));
+	o.paper_w_um = o.paper_h_um = 0;
+	assert_int_equal(cm_render_map(m, NULL, &o, tmp("sheet.pdf"), d), CM_ELIMIT);
+	assert_string_equal(cm_diags_get(d, 1)->rule, "CM0342");
+	assert_non_null(strstr(cm_diags_get(d, 1)->message, "over the limit of 5080 mm"));
+	o.paper_w_um = o.paper_h_um = 25000; /* margins and overlap fill it */
+	assert_int_equal(cm_render_map(small, NULL, &o, tmp("tiny.pdf"), d), CM_EINVAL);
+	assert_int_equal(util_dir_entries(tmpdir), before);
+	assert_int_equal(cm_diags_errors(d), 3);
+	o.paper_w_um = 210000;
+	o.paper_h_um = 297000;
+	assert_int_equal(cm_render_map(small, NULL, &o, tmp("small.pdf"), d), 0);
+	o.paper_w_um = o.paper_h_um = 0;
+	assert_int_equal(cm_render_map(small, NULL, &o, tmp("small-sheet.pdf"), d), 0);
+	assert_int_equal(cm_diags_errors(d), 3);
+	cm_map_free(m);
+	cm_map_free(small);
+	cm_diags_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_render__decorations_and_deterministic_bytes),
 		cmocka_unit_test(test_render__missing_legend_colour_warns),
 		cmocka_unit_test(test_render__failures_leave_no_file),
+		cmocka_unit_test(test_render__pdf_limits),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* carcamap/render.h: pictures of maps, as PNG, SVG or one HTML page.
+/* carcamap/render.h: pictures of maps, as PNG, SVG, one HTML page or PDF.
  * PNG: squares coloured by kind with the legend's colours (so that a picture
  * at scale 1, or at the legend's own grid, imports back to the same
  * squares), and at larger scales the printed features, a grid, framed
@@ -7,7 +7,9 @@
  * with its words (names, labels, title line, coordinates, a key), the
  * diagnostics framed with their ids, a played game with followers and
  * scores. HTML: that SVG with a hover panel and the diagnostics listed.
- * Colours come from carcamap/palette.h. */
+ * PDF (and PNG at scale 2 or more): the SVG's scene drawn by cairo, at true
+ * size on one sheet or as a poster of pages. Colours come from
+ * carcamap/palette.h. */
 #ifndef CARCAMAP_RENDER_H
 #define CARCAMAP_RENDER_H
 
@@ -18,13 +20,13 @@
 extern "C" {
 #endif
 
-typedef enum { CM_RENDER_PNG = 0, CM_RENDER_SVG, CM_RENDER_HTML } cm_render_format;
-/* "png", "svg", "html". */
+typedef enum { CM_RENDER_PNG = 0, CM_RENDER_SVG, CM_RENDER_HTML, CM_RENDER_PDF } cm_render_format;
+/* "png", "svg", "html", "pdf". */
 const char *cm_render_format_name(cm_render_format f);
-/* Parses "png", "svg", "html": 0 or CM_EINVAL. */
+/* Parses "png", "svg", "html", "pdf": 0 or CM_EINVAL. */
 int cm_render_format_parse(const char *s, cm_render_format *out);
 /* The format a file name asks for by its extension (.png, .svg, .html or
- * .htm, any case): 0, or CM_ENOTFOUND for any other name. */
+ * .htm, .pdf, any case): 0, or CM_ENOTFOUND for any other name. */
 int cm_render_format_of_path(const char *path, cm_render_format *out);
 
 /* A square to frame (PNG): one with a diagnostic, in its severity's colour. */
@@ -61,7 +63,9 @@ enum {
 typedef struct {
 	cm_render_format format;
 	int scale;              /* PNG: pixels per square, 1..256; 0: the legend's grid
-	                         * (origin and cell size). SVG, HTML: the width and
+	                         * (origin and cell size); 0 and 1 give the exact
+	                         * annotated image, 2 and more the picture with its
+	                         * words (the SVG's scene). SVG, HTML: the width and
 	                         * height the picture asks for, per square (its
 	                         * viewBox is fixed: 36 units per square) */
 	unsigned flags;         /* CM_RENDER_*; PNG decorations never drawn at scale 1 or 0 */
@@ -74,11 +78,16 @@ typedef struct {
 	const int *fits;        /* SVG, HTML: per square (row-major) the deck's tile
 	                         * types that fit there (cm_check_opts.fits); NULL unknown */
 	int deck_size;          /* SVG, HTML title line: tiles in the deck; -1 unknown */
-	const cm_render_game *game; /* SVG, HTML: a played game; NULL none */
+	const cm_render_game *game; /* SVG, HTML, PDF, picture PNG: a played game; NULL none */
+	int square_um;          /* PDF: a square's side in micrometres (45000) */
+	int paper_w_um, paper_h_um; /* PDF: a poster on this paper (cm_scene_opts);
+	                         * 0: one sheet of the picture's size */
+	int bleed_um;           /* PDF sheet: bleed beyond the trim */
+	long long epoch;        /* PDF: creation date, seconds since 1970 (0) */
 } cm_render_opts;
 
 /* Defaults: PNG, scale 1, grid and features on, no marks, no tiles, no
- * diagnostics, deck size unknown, no game. */
+ * diagnostics, deck size unknown, no game; PDF: 45 mm squares, one sheet. */
 void cm_render_opts_init(cm_render_opts *o);
 
 /* Draws m into the file out in o->format. lg gives the PNG's square colours
@@ -91,7 +100,8 @@ void cm_render_opts_init(cm_render_opts *o);
  * input (no time, fixed compression, integer geometry). Cost is linear in
  * the squares (plus the diagnostics, markers and game). Returns 0,
  * CM_EINVAL (bad options), CM_ELIMIT (CM0341: a PNG over 16384 pixels per
- * side or 100 million pixels), CM_EIO or CM_ENOMEM. */
+ * side, or at scale 0 or 1 over 100 million pixels; CM0342: a PDF over the poster or sheet limits
+ * of carcamap/scene.h), CM_EIO or CM_ENOMEM. */
 int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out,
                   cm_diags *d);
 

@@ -113,16 +113,45 @@ void cm_scene_pattern_end(cm_scene *s);
 cm_node cm_scene_tile(cm_scene *s, int x, int y, const cm_tile_type *t, int r);
 #define CM_SCENE_CELL 36
 
-/* How a scene is written to a file (PNG and PDF writers come next). */
-typedef enum { CM_SCENE_SVG = 0 } cm_scene_format;
+/* How a scene is written to a file. */
+typedef enum { CM_SCENE_SVG = 0, CM_SCENE_PNG, CM_SCENE_PDF } cm_scene_format;
 typedef struct {
 	cm_scene_format format;
 	int svg_w, svg_h;   /* SVG: the width and height asked for (0: the units) */
+	int px_per_cell;    /* PNG: pixels per 36 units, 2..256 (default 24) */
+	int cell_um;        /* PDF: micrometres per 36 units (default 45000: a
+	                     * Carcassonne tile's 45 mm) */
+	int paper_w_um, paper_h_um; /* PDF: a poster's paper, turned whichever
+	                     * way needs fewer pages; 0: one sheet of the
+	                     * picture's size with crop marks */
+	int bleed_um;       /* PDF sheet: the picture's edge carried on past the
+	                     * trim by this much, marks outside it */
+	long long epoch;    /* PDF creation date, seconds since 1970 (default 0) */
+	const char *creator; /* PDF metadata; NULL: "carcamap" */
 } cm_scene_opts;
+/* Defaults: SVG, 24 pixels, 45 mm, one sheet, no bleed, epoch 0. */
 void cm_scene_opts_init(cm_scene_opts *o);
 
-/* Writes s to path (replaced atomically, or streamed to a device or "-"):
- * 0, CM_EINVAL (bad options), CM_EIO or CM_ENOMEM. */
+/* A poster's pages (PDF with paper): columns and rows of the board pages
+ * (the assembly page comes on top of them) and whether the paper lies
+ * landscape. 0, or CM_EINVAL when the paper holds no more than its
+ * margins and the overlap. Each page prints the paper less
+ * CM_POSTER_MARGIN_UM on every side; neighbouring pages show the same
+ * CM_POSTER_OVERLAP_UM of the board. */
+int cm_scene_poster_grid(const cm_scene *s, const cm_scene_opts *o, int *cols, int *rows, int *landscape);
+#define CM_POSTER_MAX_PAGES 500
+#define CM_POSTER_MARGIN_UM 10000
+#define CM_POSTER_OVERLAP_UM 10000
+#define CM_SHEET_MAX_UM 5080000 /* a PDF page's largest side (200 inches) */
+
+/* Writes s to path (replaced atomically, or streamed to a device or "-").
+ * PNG and PDF set text in DejaVu Sans (Debian fonts-dejavu-core) loaded
+ * from its file, so the bytes do not depend on the machine's font
+ * settings; a PNG is drawn and written in bands of rows (memory bounded by
+ * the band, not the picture). Returns 0, CM_EINVAL (bad options),
+ * CM_ELIMIT (CM0341: a PNG over 16384 pixels a side;
+ * CM0342: a poster of more than CM_POSTER_MAX_PAGES pages or a sheet over
+ * CM_SHEET_MAX_UM a side), CM_EIO (also a missing font) or CM_ENOMEM. */
 int cm_scene_write(const cm_scene *s, const cm_scene_opts *o, const char *path, cm_diags *d);
 
 #ifdef __cplusplus
