@@ -20,7 +20,7 @@ static const command commands[] = {
 	{ "import", cmd_import, "read an annotated map image or a Tiled map into a descriptor" },
 	{ "check", cmd_check, "validate tile sets, maps and packs against the rules" },
 	{ "export", cmd_export, "write a map as JSON, compact binary, Tiled TMX or XML" },
-	{ "render", cmd_render, "draw a map as a PNG picture" },
+	{ "render", cmd_render, "draw a map as a picture: PNG, SVG, HTML or PDF" },
 	{ "play", cmd_play, "play random games on a map and report fill, scores and winners" },
 	{ "rules", cmd_rules, "answer rules questions on the board state of a replay" },
 	{ "diff", cmd_diff, "show the differences between two maps or two printings of a board" },
