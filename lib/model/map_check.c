@@ -794,9 +794,11 @@ static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_squ
 				    pc->y, name, m->cols, m->rows);
 			} else {
 				size_t i = (size_t)pc->y * (size_t)m->cols + (size_t)pc->x;
-				if (sq->kind != CM_SQ_BIGCITY)
+				if (sq->kind != CM_SQ_BIGCITY) {
 					chk_at(m, d, "CM0208", line, "<piece", WP, "piece (%d,%d) of big city %s lies on a %s square", pc->x,
 					    pc->y, name, cm_square_kind_name(sq->kind));
+					cm_diags_set_square(d, pc->x, pc->y); /* framed on pictures, (x,y) in lists */
+				}
 #undef WP
 				if (count[i] < 255)
 					count[i]++;

@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=$PWD/maps/tilesets; $CM render --diagnostics tests/fixtures/map/bad/bigcity-square.xml -o "$TMPDIR_CASE/b.svg" 2>/dev/null; echo "exit $?"; grep -o 'data-sq="[^"]*"' "$TMPDIR_CASE/b.svg"; grep -o 'CM0208 ([0-9]*,[0-9]*): piece[^<]*' "$TMPDIR_CASE/b.svg"
