@@ -206,11 +206,13 @@ static void note_short(svg *v, const char *shown, const char *whole)
 	v->n_short++;
 }
 
-/* A name fitted into width x height with its centre-bottom at (cx, by). */
-static void fitted(svg *v, int cx, int by, int width, int height, int max_font, const char *cls, const char *s)
+/* A name fitted into width x height with its centre-bottom at (cx, by),
+ * in a font from max_font down to min_font. */
+static void fitted_min(svg *v, int cx, int by, int width, int height, int max_font, int min_font, const char *cls,
+                       const char *s)
 {
 	cm__label l;
-	if (cm__label_fit(s, width, height, max_font, 5, &l)) {
+	if (cm__label_fit(s, width, height, max_font, min_font, &l)) {
 		v->oom = 1;
 		return;
 	}
@@ -223,6 +225,11 @@ static void fitted(svg *v, int cx, int by, int width, int height, int max_font, 
 	if (l.lines == 2)
 		cm_scene_text_line2(v->s, n, l.font + 1, l.line[1]);
 	cm__label_clear(&l);
+}
+
+static void fitted(svg *v, int cx, int by, int width, int height, int max_font, const char *cls, const char *s)
+{
+	fitted_min(v, cx, by, width, height, max_font, 5, cls, s);
 }
 
 /* ---- tiles from their features ---- */
@@ -461,7 +468,7 @@ static void given_tiles(svg *v)
 	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "tiles");
 	for (size_t i = 0; i < v->o->n_tiles; i++) {
 		const cm_render_tile *t = &v->o->tiles[i];
-		if (t->type && cm_map_at(m, t->x, t->y))
+		if (t->type && cm__map_at(m, t->x, t->y))
 			cm__scene_tile(v->s, v->ox + t->x * S, v->oy + t->y * S, t->type, t->rotation, NULL, NULL);
 	}
 	cm_scene_end(v->s);
@@ -716,7 +723,137 @@ static void square_symbols(svg *v)
 	cm_scene_end(v->s);
 }
 
-/* Big-city names over their pieces. */
+/* A rectangle in units. */
+typedef struct {
+	int x0, y0, x1, y1;
+} rect;
+
+static int overlaps(rect a, rect b)
+{
+	return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/* The check id in the corner of square (x, y), if it has diagnostics. */
+static int diag_tag(const svg *v, int x, int y, rect *out)
+{
+	if (!v->dg_first || !cm__map_at(v->m, x, y))
+		return 0;
+	int i = v->dg_first[y * v->m->cols + x];
+	if (i < 0)
+		return 0;
+	const cm_diag *g = cm_diags_get(v->o->diags, (size_t)i);
+	long w = cm__text_width(g->rule ? g->rule : cm_severity_name(g->severity), 6) / 100 + 6;
+	int x0 = v->ox + x * S, y0 = v->oy + y * S;
+	*out = (rect){ x0 + 1, y0 + 1, x0 + 3 + (int)w, y0 + 11 };
+	return 1;
+}
+
+/* Whether r covers a diagnostic's check id. */
+static int over_tag(const svg *v, rect r)
+{
+	int sx0 = (r.x0 - v->ox) / S - 1, sx1 = (r.x1 - v->ox) / S + 1;
+	int sy0 = (r.y0 - v->oy) / S - 1, sy1 = (r.y1 - v->oy) / S + 1;
+	for (int y = sy0; y <= sy1; y++)
+		for (int x = sx0; x <= sx1; x++) {
+			rect t;
+			if (diag_tag(v, x, y, &t) && overlaps(r, t))
+				return 1;
+		}
+	return 0;
+}
+
+/* A square an outside label may cover: plain land or a start square
+ * with nothing written or drawn on it. */
+static int free_square(const svg *v, int x, int y)
+{
+	const cm_square *sq = sq_at(v, x, y);
+	rect t;
+	if (!sq || (sq->kind != CM_SQ_LAND && sq->kind != CM_SQ_START) || sq->arms || diag_tag(v, x, y, &t))
+		return 0;
+	const char *name = cm_map_square_name(v->m, x, y);
+	size_t nk;
+	cm_map_square_markers(v->m, x, y, &nk);
+	if ((name && name[0]) || nk)
+		return 0;
+	for (int e = 0; e < 4; e++)
+		if (sq->print[e].kind != CM_PRINT_NONE && sq->print[e].kind != CM_PRINT_NEUTRAL)
+			return 0;
+	return 1;
+}
+
+/* The squares of row y from units x0 to x1 are all free. */
+static int free_run(const svg *v, int y, int x0, int x1)
+{
+	if (x0 < v->ox || x1 > v->ox + v->m->cols * S)
+		return 0;
+	for (int x = (x0 - v->ox) / S; x <= (x1 - 1 - v->ox) / S; x++)
+		if (!free_square(v, x, y))
+			return 0;
+	return 1;
+}
+
+/* A name too long for its big city: beside it, right or left in the
+ * middle of one of its rows, on a white plate joined to it by a short
+ * leader line, over free squares only. 0 when no place is free. */
+static int outside_label(svg *v, const char *name, int x0, int y0, int x1, int y1)
+{
+	const int font = 9, pad = 2, gap = 5;
+	int w = (int)(cm__text_width(name, font) / 100) + 2 * pad + 1;
+	for (int y = y0; y <= y1; y++)
+		for (int side = 0; side < 2; side++) {
+			int cy = v->oy + y * S + S / 2;
+			int edge = side == 0 ? v->ox + (x1 + 1) * S : v->ox + x0 * S;
+			int px = side == 0 ? edge + gap : edge - gap - w;
+			rect r = { px, cy - 7, px + w, cy + 6 };
+			if (!free_run(v, y, r.x0, r.x1) || over_tag(v, r))
+				continue;
+			char d[64];
+			snprintf(d, sizeof d, "M%d %dH%d", edge, cy, side == 0 ? px : px + w);
+			cm_style ls = line_st(CM_PAINT_NONE, cm_palette_print(CM_PRINT_CITY), 120, 0, 0);
+			cm_scene_class(v->s, cm_scene_path(v->s, d, &ls), "leader");
+			cm_style ps = line_st(WHITE, cm_palette_print(CM_PRINT_CITY), 100, 0, 0);
+			cm_scene_class(v->s, cm_scene_rect(v->s, r.x0, r.y0, w, r.y1 - r.y0, &ps), "plate");
+			text(v, px + w / 2, cy + 3, font, CM_ANCHOR_MIDDLE, "bigcity-name", name);
+			return 1;
+		}
+	return 0;
+}
+
+/* A big-city name fitted over its pieces (font 8 to 12) where it covers
+ * no check id: centred, else in the middle of one of its rows. 0 when it
+ * fits nowhere so. */
+static int inside_label(svg *v, const char *name, int x0, int y0, int x1, int y1)
+{
+	int wd = (x1 - x0 + 1) * S, cx = v->ox + x0 * S + wd / 2;
+	for (int y = y0 - 1; y <= y1; y++) { /* y0 - 1: centred on the whole city */
+		int by = y < y0 ? v->oy + ((y0 + y1 + 1) * S) / 2 + 5 : v->oy + y * S + S / 2 + 5;
+		int height = y < y0 ? (y1 - y0 + 1) * S : S;
+		cm__label l;
+		if (cm__label_fit(name, wd - 4, height, 12, 8, &l)) {
+			v->oom = 1;
+			return 1;
+		}
+		long tw = 0;
+		for (int k = 0; k < l.lines; k++) {
+			long t = cm__text_width(l.line[k], l.font) / 100 + 1;
+			tw = t > tw ? t : tw;
+		}
+		int top = by - (l.lines == 2 ? 2 * l.font + 1 : l.font) - 1, ok = !l.abbreviated;
+		cm__label_clear(&l);
+		if (!ok)
+			return 0;
+		rect r = { cx - (int)tw / 2 - 1, top, cx + (int)tw / 2 + 1, by + 3 };
+		if (over_tag(v, r))
+			continue;
+		fitted_min(v, cx, by, wd - 4, height, 12, 8, "bigcity-name", name);
+		return 1;
+	}
+	return 0;
+}
+
+/* Big-city names over their pieces, or beside them when too long (never
+ * shrunk below 8 units, never over a check id), shrunk only when there is
+ * no room at all. */
 static void bigcity_names(svg *v)
 {
 	const cm_map *m = v->m;
@@ -733,6 +870,8 @@ static void bigcity_names(svg *v)
 			y1 = p->y > y1 ? p->y : y1;
 		}
 		if (x1 < 0 || !bc->name)
+			continue;
+		if (inside_label(v, bc->name, x0, y0, x1, y1) || outside_label(v, bc->name, x0, y0, x1, y1))
 			continue;
 		int wd = (x1 - x0 + 1) * S;
 		fitted(v, v->ox + x0 * S + wd / 2, v->oy + ((y0 + y1 + 1) * S) / 2 + 5, wd - 4, (y1 - y0 + 1) * S, 12,
@@ -914,7 +1053,7 @@ static void mark_frames(svg *v)
 	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "diagnostics");
 	for (size_t i = 0; i < v->o->n_marks; i++) {
 		const cm_render_mark *k = &v->o->marks[i];
-		if (!cm_map_at(v->m, k->x, k->y))
+		if (!cm__map_at(v->m, k->x, k->y))
 			continue;
 		cm_style st = line_st(CM_PAINT_NONE, cm_palette_severity(k->severity), 250, 0, 0);
 		cm_scene_rect(v->s, v->ox + k->x * S + 1, v->oy + k->y * S + 1, S - 2, S - 2, &st);

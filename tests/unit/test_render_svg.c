@@ -33,7 +33,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	static const char *const names[] = { "a.svg", "a.html", "p.svg", "p.html", "p.png", "g.svg", "g.html" };
+	static const char *const names[] = { "a.svg", "a.html", "p.svg", "p.html", "p.png", "p.pdf", "p4.pdf", "g.svg", "g.html", "short.svg", "long.svg", "tag.svg" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char p[256];
 		snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
@@ -177,6 +177,11 @@ static void test_render_svg__partial_model(void **state)
 	o.scale = 16;
 	o.format = CM_RENDER_PNG;
 	assert_int_equal(cm_render_map(m, NULL, &o, tmp("p.png"), d), 0);
+	o.format = CM_RENDER_PDF;
+	assert_int_equal(cm_render_map(m, NULL, &o, tmp("p.pdf"), d), 0);
+	o.paper_w_um = 210000;
+	o.paper_h_um = 297000;
+	assert_int_equal(cm_render_map(m, NULL, &o, tmp("p4.pdf"), d), 0);
 	char *svg = slurp(tmp("p.svg"), NULL);
 	/* one frame, on the square on the grid; both listed */
 	assert_int_equal(count(svg, "class=\"diag\""), 1);
@@ -186,6 +191,73 @@ static void test_render_svg__partial_model(void **state)
 	free(svg);
 	cm_diags_free(d);
 	cm_map_free(m);
+}
+
+/* The x of the first text of class cls in svg, or -1. */
+static int text_x(const char *svg, const char *cls)
+{
+	char key[64];
+	snprintf(key, sizeof key, "class=\"%s\"", cls);
+	const char *c = strstr(svg, key);
+	if (!c)
+		return -1;
+	const char *t = c;
+	while (t > svg && strncmp(t, "<text ", 6) != 0)
+		t--;
+	int x = -1;
+	sscanf(t, "<text x=\"%d\"", &x);
+	return x;
+}
+
+/* A map of four squares, the second a one-piece big city named name
+ * (partial: no start squares). */
+/* A big-city name too long for its piece goes beside it on a plate with a
+ * leader line (never shrunk to 5); a short one sits in it, unless a check
+ * id is there: then it moves beside it too. */
+static cm_map *one_city(const char *name)
+{
+	cm_map_builder *b = util_builder(4, 1);
+	for (int x = 0; x < 4; x++)
+		util_kind_set(b, x, 0, x == 1 ? CM_SQ_BIGCITY : CM_SQ_LAND);
+	static cm_feature bf = { .kind = CM_FEAT_CITY, .slots = CM_SLOTS_ALL };
+	cm_tile_type piece = { .features = &bf, .n_features = 1 };
+	assert_int_equal(cm_map_builder_add_bigcity(b, name, 0, NULL), 0);
+	assert_int_equal(cm_map_builder_add_piece(b, 0, 1, 0, &piece), 0);
+	return partial(b);
+}
+
+static void test_render_svg__bigcity_labels(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	/* the grid starts at x 44: the piece spans 80..116 */
+	cm_map *m = one_city("Big");
+	assert_int_equal(render(m, CM_RENDER_SVG, NULL, tmp("short.svg"), d), 0);
+	char *svg = slurp(tmp("short.svg"), NULL);
+	assert_int_equal(text_x(svg, "bigcity-name"), 98);
+	assert_null(strstr(svg, "class=\"leader\""));
+	free(svg);
+	cm_diags_add(d, CM_SEV_ERROR, "CM0208", NULL, 0, 0, NULL, "on the piece");
+	cm_diags_set_square(d, 1, 0);
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.diags = d;
+	assert_int_equal(render(m, CM_RENDER_SVG, &o, tmp("tag.svg"), d), 0);
+	svg = slurp(tmp("tag.svg"), NULL);
+	assert_non_null(strstr(svg, "data-sq=\"1,0\""));
+	assert_true(text_x(svg, "bigcity-name") > 116);
+	free(svg);
+	cm_map_free(m);
+	m = one_city("Ruhrgebiet");
+	assert_int_equal(render(m, CM_RENDER_SVG, NULL, tmp("long.svg"), NULL), 0);
+	svg = slurp(tmp("long.svg"), NULL);
+	assert_true(text_x(svg, "bigcity-name") > 116);
+	assert_non_null(strstr(svg, "class=\"leader\""));
+	assert_non_null(strstr(svg, "font-size=\"9\" text-anchor=\"middle\" class=\"bigcity-name\">Ruhrgebiet<"));
+	free(svg);
+	cm_map_free(m);
+	cm_diags_free(d);
 }
 
 static void test_render_svg__format_names(void **state)
@@ -198,6 +270,8 @@ static void test_render_svg__format_names(void **state)
 	assert_int_equal(f, CM_RENDER_HTML);
 	assert_int_equal(cm_render_format_of_path("x.png", &f), 0);
 	assert_int_equal(f, CM_RENDER_PNG);
+	assert_int_equal(cm_render_format_of_path("board.PDF", &f), 0);
+	assert_int_equal(f, CM_RENDER_PDF);
 	assert_int_equal(cm_render_format_of_path("x.svg.bak", &f), CM_ENOTFOUND);
 	assert_int_equal(cm_render_format_of_path("svg", &f), CM_ENOTFOUND);
 	assert_int_equal(cm_render_format_parse("html", &f), 0);
@@ -283,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_render_svg__names_escaped),
 		cmocka_unit_test(test_render_svg__partial_model),
 		cmocka_unit_test(test_render_svg__format_names),
+		cmocka_unit_test(test_render_svg__bigcity_labels),
 		cmocka_unit_test(test_render_svg__game),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
