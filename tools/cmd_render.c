@@ -16,6 +16,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "usage: carcamap render [options] (MAP.xml | PACK --map ID) [TILESETS...]\n"
+	        "       carcamap render [options] TILESET.xml -o TILES.pdf\n"
 	        "\n"
 	        "Draws a map as a picture. The format follows -o's extension (.png, .svg,\n"
 	        ".html, .pdf) unless --format names it; the two must agree.\n"
@@ -43,6 +44,11 @@ static void usage(FILE *f)
 	        "        where the next page's cut edge goes; neighbours share 10 mm of the\n"
 	        "        board, inside 10 mm margins (schemas/render.md). Names shortened on\n"
 	        "        the map are listed in full below it (paper has no tooltips).\n"
+	        "A tile set (TILESET.xml alone) is drawn as tile sheets to print and play:\n"
+	        "every tile type at true size as many times as its count (--printing: C1,\n"
+	        "C2 or C3 counts, default C2), on pages of --paper (default a4) with cut\n"
+	        "lines along every tile edge; --backs adds a page of backs after each page\n"
+	        "of fronts, mirrored for printing two-sided (flip on the long edge).\n"
 	        "Colours are the project's one palette (the same in every format).\n"
 	        "\n");
 	fprintf(f,
@@ -65,6 +71,7 @@ static void usage(FILE *f)
 	        "  --bleed MM         pdf with --paper none: the picture's edge carried on\n"
 	        "                     past the trim by MM (0 to 50; default 0), crop marks\n"
 	        "                     outside it\n"
+	        "  --backs            tile sheets: a page of tile backs after each page\n"
 	        "  --no-grid          no lines between squares\n"
 	        "  --no-features      no edge prints, ferries or start outlines\n"
 	        "  --diagnostics      run the map's checks (as 'carcamap check') and frame\n"
@@ -100,6 +107,7 @@ static void usage(FILE *f)
 	        "  carcamap render maps/benelux/benelux.xml -o benelux.pdf\n"
 	        "  carcamap render maps/benelux/benelux.xml --paper a4 -o benelux-a4.pdf\n"
 	        "  carcamap render maps/benelux/benelux.xml --paper none --bleed 3 -o print.pdf\n"
+	        "  carcamap render maps/tilesets/inns-cathedrals.xml --backs -o inns.pdf\n"
 	        "\n"
 	        "A PDF's creation date is 1970-01-01, or SOURCE_DATE_EPOCH's: the same\n"
 	        "input gives the same bytes.\n"
@@ -124,6 +132,8 @@ typedef struct {
 	int printing; /* --printing: the cm_edition + 1, or 0 (cli_target.printing) */
 	int square_um, paper_w_um, paper_h_um, bleed_um; /* pdf */
 	long long epoch;
+	int backs;    /* tile sheets */
+	int format_given;
 } job;
 
 /* The result of one render, for --watch. */
@@ -249,6 +259,54 @@ static int placeholder(const char *file, cm_map **out)
 	return CM_EINVAL;
 }
 
+/* Whether every input is a tile set file (a tile sheet to draw). */
+static int tilesets_only(const job *j)
+{
+	for (int i = 0; i < j->argc; i++)
+		if (cm_file_detect(j->files[i], NULL) != CM_FILE_TILESET)
+			return 0;
+	return j->argc > 0;
+}
+
+/* A tile set as sheets to print and play: its tiles at true size. */
+static int render_tiles(const job *j, outcome *r)
+{
+	cm_diags *d = NULL;
+	cm_tileset *ts = NULL;
+	int rc = 0, ec;
+	if (cm_diags_new(&d))
+		return EXIT_IO;
+	if (j->argc != 1) {
+		cm_diags_free(d);
+		return cli_usage_error("render", "a tile sheet is one tile set: give one file, not %d", j->argc);
+	}
+	if (j->format != CM_RENDER_PDF && (j->out || j->format_given)) {
+		cm_diags_free(d);
+		return cli_usage_error("render", "a tile set is drawn as a pdf tile sheet: name the output .pdf");
+	}
+	if ((rc = cm_tileset_load_file(j->files[0], d, &ts)) == 0) {
+		cm_render_opts o;
+		cm_render_opts_init(&o);
+		o.format = CM_RENDER_PDF;
+		o.square_um = j->square_um;
+		o.paper_w_um = j->paper_w_um;
+		o.paper_h_um = j->paper_h_um;
+		o.epoch = j->epoch;
+		o.edition = j->printing ? (cm_edition)(j->printing - 1) : CM_EDITION_C2;
+		o.backs = j->backs;
+		char *auto_out = j->out ? NULL : cli_asprintf("%s.pdf", ts->id);
+		const char *out = j->out ? j->out : auto_out;
+		rc = out ? cm_render_tileset(ts, &o, out, d) : CM_ENOMEM;
+		r->written = rc == 0;
+		free(auto_out);
+	}
+	ec = cli_finish(d, FMT_TEXT, rc);
+	r->errors = cm_diags_errors(d);
+	cm_tileset_free(ts);
+	cm_diags_free(d);
+	return ec;
+}
+
 /* Renders once: loads, checks, plays, draws, prints the diagnostics.
  * Returns the exit code; *r says what was read and written. */
 static int render_once(const job *j, outcome *r)
@@ -267,6 +325,12 @@ static int render_once(const job *j, outcome *r)
 	int ec = EXIT_CLEAN, rc = 0;
 	for (int i = 0; i < j->argc; i++)
 		dep(r, j->files[i]);
+	if (tilesets_only(j))
+		return render_tiles(j, r);
+	if (j->backs) {
+		ec = cli_usage_error("render", "--backs goes with a tile set (a tile sheet), not a map");
+		goto done;
+	}
 	if (cm_diags_new(&d) || cm_diags_new(&q) || cm_workspace_new(&w)) {
 		ec = EXIT_IO;
 		goto done;
@@ -558,6 +622,7 @@ int cmd_render(int argc, char **argv)
 		{ "square-mm", required_argument, NULL, 'Q' },
 		{ "paper", required_argument, NULL, 'A' },
 		{ "bleed", required_argument, NULL, 'B' },
+		{ "backs", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -580,6 +645,7 @@ int cmd_render(int argc, char **argv)
 		case 'F': j.flags &= ~(unsigned)CM_RENDER_FEATURES; break;
 		case 'D': j.diagnostics = 1; break;
 		case 'W': watching = 1; break;
+		case 'K': j.backs = 1; break;
 		case 'f':
 			format_given = 1;
 			if (cm_render_format_parse(optarg, &j.format))
@@ -676,6 +742,7 @@ int cmd_render(int argc, char **argv)
 	}
 	j.argc = argc - optind;
 	j.files = argv + optind;
+	j.format_given = format_given;
 	if (watching) {
 		ec = watch(&j);
 		goto done;

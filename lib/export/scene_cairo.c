@@ -959,3 +959,74 @@ int cm__scene_pdf(const cm_scene *s, const cm_scene_opts *o, const char *path, c
 	drawer_clear(&j.dw);
 	return rc;
 }
+
+/* ---- pages of their own (tile sheets) ---- */
+
+typedef struct {
+	cm_scene *const *pages;
+	size_t n;
+	int x_um, y_um;
+	const cm_scene_opts *o;
+	drawer *dw; /* one per page */
+	double k;
+} pages_job;
+
+static int pages_write(FILE *f, void *arg)
+{
+	pages_job *j = arg;
+	double w = j->o->paper_w_um * PT_PER_UM, h = j->o->paper_h_um * PT_PER_UM;
+	cairo_surface_t *pdf = cairo_pdf_surface_create_for_stream(pdf_data, f, w, h);
+	char date[32];
+	time_t t = (time_t)j->o->epoch;
+	struct tm tm;
+	if (!gmtime_r(&t, &tm))
+		memset(&tm, 0, sizeof tm);
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, j->o->creator ? j->o->creator : "carcamap");
+	if (j->n && j->pages[0]->title)
+		cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_TITLE, cm__sstr(j->pages[0], j->pages[0]->title));
+	cairo_t *cr = cairo_create(pdf);
+	int oom = 0;
+	for (size_t i = 0; i < j->n; i++) {
+		cairo_save(cr);
+		cairo_translate(cr, j->x_um * PT_PER_UM, j->y_um * PT_PER_UM);
+		cairo_scale(cr, j->k, j->k);
+		draw_window(&j->dw[i], cr, -1e30, -1e30, 1e30, 1e30);
+		cairo_restore(cr);
+		cairo_show_page(cr);
+		oom |= j->dw[i].oom;
+	}
+	cairo_status_t st = cairo_status(cr);
+	cairo_destroy(cr);
+	cairo_surface_finish(pdf);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(pdf);
+	cairo_surface_destroy(pdf);
+	if (oom || st == CAIRO_STATUS_NO_MEMORY)
+		return CM_ENOMEM;
+	return st != CAIRO_STATUS_SUCCESS || ferror(f) ? CM_EIO : 0;
+}
+
+int cm__scene_pdf_pages(cm_scene *const *pages, size_t n, int x_um, int y_um, const cm_scene_opts *o,
+                        const char *path, cm_diags *d)
+{
+	pages_job j = { pages, n, x_um, y_um, o, calloc(n + 1, sizeof(drawer)),
+		        (double)o->cell_um / CM_SCENE_CELL * PT_PER_UM };
+	if (!j.dw)
+		return CM_ENOMEM;
+	int rc = 0;
+	size_t done = 0;
+	for (; done < n && !rc; done++) {
+		rc = pages[done]->oom ? CM_ENOMEM : drawer_init(&j.dw[done], pages[done], d);
+		if (rc)
+			break;
+	}
+	if (!rc)
+		rc = cm_write_to(path, pages_write, &j, d);
+	for (size_t i = 0; i < done; i++)
+		drawer_clear(&j.dw[i]);
+	free(j.dw);
+	return rc;
+}

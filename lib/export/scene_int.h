@@ -77,5 +77,9 @@ void cm__scene_svg(const cm_scene *s, FILE *f, const cm_scene_opts *o, int stand
 /* The cairo writers (scene_cairo.c). */
 int cm__scene_png(const cm_scene *s, const cm_scene_opts *o, const char *path, cm_diags *d);
 int cm__scene_pdf(const cm_scene *s, const cm_scene_opts *o, const char *path, cm_diags *d);
+/* n pages of paper o->paper_w_um x o->paper_h_um, page i the scene
+ * pages[i] at o->cell_um per 36 units, its origin at (x_um, y_um). */
+int cm__scene_pdf_pages(cm_scene *const *pages, size_t n, int x_um, int y_um, const cm_scene_opts *o,
+                        const char *path, cm_diags *d);
 
 #endif

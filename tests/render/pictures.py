@@ -6,7 +6,10 @@ viewer sees them (poppler's pdftoppm, a PNG decoder here):
   overlap  neighbouring poster pages show the same 10 mm of the board
            (schemas/render.md "Paper"), in both directions;
   words    a picture PNG shows the square names: renaming one square
-           changes pixels there and nowhere else.
+           changes pixels there and nowhere else;
+  backs    a tile sheet's page of backs is its page of fronts mirrored
+           left to right (long-edge duplex), tiles found on the documented
+           grid of 45 mm squares.
 usage: pictures.py CARCAMAP OUTDIR"""
 import os
 import re
@@ -213,9 +216,33 @@ def words(cm, out):
     return fail
 
 
+def backs(cm, out):
+    """Inns & Cathedrals on A4 (schemas/render.md "Tile sheets"): 4 x 5
+    tiles of 45 mm, the grid centred, 8 mm more above it for the words."""
+    pdf = os.path.join(out, "tiles.pdf")
+    run(cm, "render", "maps/tilesets/inns-cathedrals.xml", "--backs", "-o", pdf)
+    dpi = 50
+    px = lambda mm: mm * dpi / 25.4  # noqa: E731
+    cols, rows, t, mark = 4, 5, 45.0, 8.0
+    x0, y0 = (210 - cols * t) / 2, (297 - rows * t + 2 * mark) / 2
+    occ = []
+    for page in (1, 2):
+        w, h, g = pgm(pdf, dpi, page, os.path.join(out, "tiles%d" % page))
+        occ.append([[g[int(px(y0 + (r + 0.5) * t)) * w + int(px(x0 + (c + 0.5) * t))] < 240 for c in range(cols)]
+                    for r in range(rows)])
+    fronts, back = occ
+    mirrored = [row[::-1] for row in fronts]
+    n = sum(sum(r) for r in fronts)
+    if mirrored != back or n != 18:
+        print("FAIL backs: fronts %s, backs %s (%d tiles)" % (fronts, back, n))
+        return 1
+    print("render: a tile sheet's %d backs mirror its fronts" % n)
+    return 0
+
+
 def main(cm, out):
     os.makedirs(out, exist_ok=True)
-    return measure(cm, out) | overlap(cm, out) | words(cm, out)
+    return measure(cm, out) | overlap(cm, out) | words(cm, out) | backs(cm, out)
 
 
 if __name__ == "__main__":

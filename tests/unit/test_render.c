@@ -392,6 +392,36 @@ static void test_render__pdf_limits(void **state)
 	cm_diags_free(d);
 }
 
+/* Tile sheets: a pdf of the set's tiles; another format, a paper that
+ * holds no tile, or an edition without tiles is refused with no file. */
+static void test_render__tile_sheet(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_tileset *ts = util_tileset_new("t", "Test", true, 1, 1, 1);
+	cm_tile_type *tt = util_tile_add(ts, "A", 0, 3, 3);
+	util_feature_add(tt, CM_FEAT_FIELD, "f", CM_SLOTS_ALL);
+	size_t before = util_dir_entries(tmpdir);
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	assert_int_equal(cm_render_tileset(ts, &o, tmp("t.png"), d), CM_EINVAL); /* PNG */
+	o.format = CM_RENDER_PDF;
+	o.edition = CM_EDITION_C1; /* no tiles in C1 */
+	assert_int_equal(cm_render_tileset(ts, &o, tmp("t.pdf"), d), CM_EINVAL);
+	assert_non_null(strstr(cm_diags_get(d, 1)->message, "no tiles in edition C1"));
+	o.edition = CM_EDITION_C2;
+	o.paper_w_um = o.paper_h_um = 60000;
+	assert_int_equal(cm_render_tileset(ts, &o, tmp("t.pdf"), d), CM_EINVAL);
+	assert_int_equal(util_dir_entries(tmpdir), before);
+	o.paper_w_um = o.paper_h_um = 0;
+	o.backs = 1;
+	assert_int_equal(cm_render_tileset(ts, &o, tmp("t.pdf"), d), 0);
+	assert_int_equal(cm_diags_errors(d), 3);
+	cm_tileset_free(ts);
+	cm_diags_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -401,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_render__missing_legend_colour_warns),
 		cmocka_unit_test(test_render__failures_leave_no_file),
 		cmocka_unit_test(test_render__pdf_limits),
+		cmocka_unit_test(test_render__tile_sheet),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

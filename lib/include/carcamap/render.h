@@ -15,6 +15,7 @@
 
 #include "board.h"
 #include "image.h"
+#include "tileset.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -84,6 +85,8 @@ typedef struct {
 	                         * 0: one sheet of the picture's size */
 	int bleed_um;           /* PDF sheet: bleed beyond the trim */
 	long long epoch;        /* PDF: creation date, seconds since 1970 (0) */
+	cm_edition edition;     /* tile sheets: whose tile counts (C2) */
+	int backs;              /* tile sheets: a page of backs after each page */
 } cm_render_opts;
 
 /* Defaults: PNG, scale 1, grid and features on, no marks, no tiles, no
@@ -104,6 +107,18 @@ void cm_render_opts_init(cm_render_opts *o);
  * of carcamap/scene.h), CM_EIO or CM_ENOMEM. */
 int cm_render_map(const cm_map *m, const cm_legend *lg, const cm_render_opts *o, const char *out,
                   cm_diags *d);
+
+/* Print and play: every tile type of ts at true size (o->square_um) as
+ * many times as its count in o->edition, on pages of o->paper (A4 when
+ * 0), turned whichever way holds more, the grid centred, with cut lines
+ * along every tile edge carried into the margin, each page naming the set
+ * and the tile types on it; with o->backs each page of fronts is followed
+ * by one of backs mirrored left to right for long-edge duplex printing.
+ * PDF only (o->format). Deterministic as cm_render_map's PDF. Returns 0,
+ * CM_EINVAL (another format, a paper too small for one tile, a set with
+ * no tiles in that edition), CM_ELIMIT (CM0342: over CM_POSTER_MAX_PAGES
+ * pages), CM_EIO or CM_ENOMEM. */
+int cm_render_tileset(const cm_tileset *ts, const cm_render_opts *o, const char *out, cm_diags *d);
 
 #ifdef __cplusplus
 }
