@@ -709,6 +709,39 @@ static cairo_status_t pdf_data(void *arg, const unsigned char *data, unsigned in
 	return fwrite(data, 1, n, arg) == n ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
+/* A PDF surface writing to f, w x h points, with fixed metadata: the
+ * creation and modification dates of o->epoch, creator, title. */
+static cairo_surface_t *pdf_open(FILE *f, double w, double h, const cm_scene_opts *o, const char *title)
+{
+	cairo_surface_t *pdf = cairo_pdf_surface_create_for_stream(pdf_data, f, w, h);
+	char date[32];
+	time_t t = (time_t)o->epoch;
+	struct tm tm;
+	if (!gmtime_r(&t, &tm))
+		memset(&tm, 0, sizeof tm);
+	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
+	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, o->creator ? o->creator : "carcamap");
+	if (title)
+		cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_TITLE, title);
+	return pdf;
+}
+
+/* Finishes the PDF: 0, CM_ENOMEM or CM_EIO. */
+static int pdf_close(FILE *f, cairo_t *cr, cairo_surface_t *pdf, int oom)
+{
+	cairo_status_t st = cairo_status(cr);
+	cairo_destroy(cr);
+	cairo_surface_finish(pdf);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(pdf);
+	cairo_surface_destroy(pdf);
+	if (oom || st == CAIRO_STATUS_NO_MEMORY)
+		return CM_ENOMEM;
+	return st != CAIRO_STATUS_SUCCESS || ferror(f) ? CM_EIO : 0;
+}
+
 static void mm_line(cairo_t *cr, double x0, double y0, double x1, double y1)
 {
 	cairo_move_to(cr, x0, y0);
@@ -878,18 +911,7 @@ static void pdf_assembly(pdf_job *j, cairo_t *cr, int pages)
 static int pdf_write(FILE *f, void *arg)
 {
 	pdf_job *j = arg;
-	cairo_surface_t *pdf = cairo_pdf_surface_create_for_stream(pdf_data, f, j->page_w, j->page_h);
-	char date[32];
-	time_t t = (time_t)j->o->epoch;
-	struct tm tm;
-	if (!gmtime_r(&t, &tm))
-		memset(&tm, 0, sizeof tm);
-	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
-	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
-	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, j->o->creator ? j->o->creator : "carcamap");
-	if (j->s->title)
-		cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_TITLE, cm__sstr(j->s, j->s->title));
+	cairo_surface_t *pdf = pdf_open(f, j->page_w, j->page_h, j->o, cm__sstr(j->s, j->s->title));
 	cairo_t *cr = cairo_create(pdf);
 	if (!j->o->paper_w_um) {
 		pdf_sheet(j, cr);
@@ -904,15 +926,7 @@ static int pdf_write(FILE *f, void *arg)
 				cairo_show_page(cr);
 			}
 	}
-	cairo_status_t st = cairo_status(cr);
-	cairo_destroy(cr);
-	cairo_surface_finish(pdf);
-	if (st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_status(pdf);
-	cairo_surface_destroy(pdf);
-	if (j->dw.oom || st == CAIRO_STATUS_NO_MEMORY)
-		return CM_ENOMEM;
-	return st != CAIRO_STATUS_SUCCESS || ferror(f) ? CM_EIO : 0;
+	return pdf_close(f, cr, pdf, j->dw.oom);
 }
 
 int cm__scene_pdf(const cm_scene *s, const cm_scene_opts *o, const char *path, cm_diags *d)
@@ -974,19 +988,8 @@ typedef struct {
 static int pages_write(FILE *f, void *arg)
 {
 	pages_job *j = arg;
-	double w = j->o->paper_w_um * PT_PER_UM, h = j->o->paper_h_um * PT_PER_UM;
-	cairo_surface_t *pdf = cairo_pdf_surface_create_for_stream(pdf_data, f, w, h);
-	char date[32];
-	time_t t = (time_t)j->o->epoch;
-	struct tm tm;
-	if (!gmtime_r(&t, &tm))
-		memset(&tm, 0, sizeof tm);
-	strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATE_DATE, date);
-	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_MOD_DATE, date);
-	cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_CREATOR, j->o->creator ? j->o->creator : "carcamap");
-	if (j->n && j->pages[0]->title)
-		cairo_pdf_surface_set_metadata(pdf, CAIRO_PDF_METADATA_TITLE, cm__sstr(j->pages[0], j->pages[0]->title));
+	cairo_surface_t *pdf = pdf_open(f, j->o->paper_w_um * PT_PER_UM, j->o->paper_h_um * PT_PER_UM, j->o,
+	                                j->n ? cm__sstr(j->pages[0], j->pages[0]->title) : NULL);
 	cairo_t *cr = cairo_create(pdf);
 	int oom = 0;
 	for (size_t i = 0; i < j->n; i++) {
@@ -998,15 +1001,7 @@ static int pages_write(FILE *f, void *arg)
 		cairo_show_page(cr);
 		oom |= j->dw[i].oom;
 	}
-	cairo_status_t st = cairo_status(cr);
-	cairo_destroy(cr);
-	cairo_surface_finish(pdf);
-	if (st == CAIRO_STATUS_SUCCESS)
-		st = cairo_surface_status(pdf);
-	cairo_surface_destroy(pdf);
-	if (oom || st == CAIRO_STATUS_NO_MEMORY)
-		return CM_ENOMEM;
-	return st != CAIRO_STATUS_SUCCESS || ferror(f) ? CM_EIO : 0;
+	return pdf_close(f, cr, pdf, oom);
 }
 
 int cm__scene_pdf_pages(cm_scene *const *pages, size_t n, int x_um, int y_um, const cm_scene_opts *o,
