@@ -3,8 +3,9 @@
  * map whose tile layer of square kinds uses the one shared kinds tileset
  * (carcamap-kinds.tsx, written by cm_export_tmx_kinds in the project
  * palette), object layers for everything else, and setup, deck and rules as
- * map properties. lib/io/tmx.c reads it back. Built in memory with libxml2's
- * writer; every file goes through the atomic writer (cm_write_to). */
+ * map properties, named by carcamap/tmx.h's one table of TMX names.
+ * lib/io/tmx.c reads it back. Built in memory with libxml2's writer; every
+ * file goes through the atomic writer (cm_write_to). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <libxml/xmlwriter.h>
 #include "carcamap/palette.h"
+#include "carcamap/tmx.h"
 #include "export/export_int.h"
 #include "base/util_int.h"
 #include "model/tilenote_int.h"
@@ -207,25 +209,25 @@ static void map_properties(tmx *t)
 	const cm_map *m = t->m;
 	const cm_rules *r = &m->rules;
 	start(t, "properties");
-	prop(t, "carcamap.format", "carcamap-tmx");
-	prop(t, "carcamap.version", "2.0");
-	prop(t, "id", m->id ? m->id : "");
-	prop(t, "name", m->name ? m->name : "");
+	prop(t, CM_TMX_PROP_FORMAT, CM_TMX_FORMAT);
+	prop(t, CM_TMX_PROP_VERSION, CM_TMX_VERSION);
+	prop(t, CM_TMX_PROP_ID, m->id ? m->id : "");
+	prop(t, CM_TMX_PROP_NAME, m->name ? m->name : "");
 	for (int i = 0; i < CM_ABOUT_FIELDS; i++) { /* only the fields given */
 		char name[32];
-		snprintf(name, sizeof name, "about.%s", cm_about_name(i));
+		snprintf(name, sizeof name, CM_TMX_PROP_ABOUT "%s", cm_about_name(i));
 		if (cm_about_get(&m->about, i))
 			prop(t, name, cm_about_get(&m->about, i));
 	}
-	prop_int(t, "setup.starts", m->setup.starts_used);
-	prop_int(t, "setup.tiles_min", m->setup.tiles_min);
-	prop_int(t, "setup.tiles_max", m->setup.tiles_max);
-	prop_int(t, "setup.followers", m->setup.followers);
+	prop_int(t, CM_TMX_PROP_STARTS, m->setup.starts_used);
+	prop_int(t, CM_TMX_PROP_TILES_MIN, m->setup.tiles_min);
+	prop_int(t, CM_TMX_PROP_TILES_MAX, m->setup.tiles_max);
+	prop_int(t, CM_TMX_PROP_FOLLOWERS, m->setup.followers);
 	char *deck = deck_text(m);
 	if (!deck)
 		t->err = 1;
 	else
-		prop(t, "deck", deck);
+		prop(t, CM_TMX_PROP_DECK, deck);
 	free(deck);
 	for (size_t i = 0; i < cm_rule_option_count(); i++) { /* the table's options (rules.c) */
 		const cm_rule_option *o = cm_rule_option_get(i);
@@ -233,7 +235,7 @@ static void map_properties(tmx *t)
 		char name[64];
 		if (!o->in_map)
 			continue;
-		snprintf(name, sizeof name, "rules.%s", o->key);
+		snprintf(name, sizeof name, CM_TMX_PROP_RULES "%s", o->key);
 		if (o->kind == CM_RULE_SWITCH)
 			prop_bool(t, name, v != 0);
 		else /* edition and farmers: plain strings (issue 33.8: a property
@@ -249,7 +251,7 @@ static void squares_layer(tmx *t)
 	const cm_map *m = t->m;
 	start(t, "layer");
 	attr(t, "id", "1");
-	attr(t, "name", "squares");
+	attr(t, "name", CM_TMX_LAYER_SQUARES);
 	attr_int(t, "width", m->cols);
 	attr_int(t, "height", m->rows);
 	start(t, "data");
@@ -360,7 +362,7 @@ done:
 static void bigcities_group(tmx *t)
 {
 	const cm_map *m = t->m;
-	group(t, 2, "bigcities");
+	group(t, 2, CM_TMX_LAYER_BIGCITIES);
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *b = &m->bigcities[i];
 		long ox = 0, oy = 0;
@@ -375,7 +377,7 @@ static void bigcities_group(tmx *t)
 		free(pts);
 	}
 	end(t);
-	group(t, 3, "pieces");
+	group(t, 3, CM_TMX_LAYER_PIECES);
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		const cm_bigcity *b = &m->bigcities[i];
 		for (size_t k = 0; k < b->n_pieces; k++) {
@@ -386,7 +388,7 @@ static void bigcities_group(tmx *t)
 			if (!note)
 				t->err = 1;
 			else
-				prop(t, "features", note);
+				prop(t, CM_TMX_PROP_FEATURES, note);
 			free(note);
 			end(t);
 			end(t);
@@ -456,7 +458,7 @@ static void prints_group(tmx *t, const printed *pr, int id, const char *name, cm
 			side_segment(x, y, e, &px, &py, &vertical);
 			object(t, label, px, py, 0, 0);
 			start(t, "properties");
-			prop_int(t, "arms", p->arms);
+			prop_int(t, CM_TMX_PROP_ARMS, p->arms);
 			end(t);
 			points(t, "polyline", vertical ? "0,0 0,32" : "0,0 32,0");
 			end(t);
@@ -476,7 +478,7 @@ static void side_middle(int x, int y, int e, long *px, long *py)
 static void ferries_group(tmx *t)
 {
 	const cm_map *m = t->m;
-	group(t, 7, "ferries");
+	group(t, 7, CM_TMX_LAYER_FERRIES);
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *f = &m->ferries[i];
 		long ax, ay, bx, by;
@@ -484,7 +486,7 @@ static void ferries_group(tmx *t)
 		side_middle(f->x2, f->y2, f->s2, &bx, &by);
 		object(t, f->name, ax, ay, 0, 0);
 		start(t, "properties");
-		prop_int(t, "arms", f->arms);
+		prop_int(t, CM_TMX_PROP_ARMS, f->arms);
 		end(t);
 		char pts[64];
 		snprintf(pts, sizeof pts, "0,0 %ld,%ld", bx - ax, by - ay);
@@ -512,7 +514,7 @@ static void islands_group(tmx *t)
 		if (is >= 0 && (size_t)is < m->n_islands && first[is] == n_sq)
 			first[is] = k;
 	}
-	group(t, 8, "islands");
+	group(t, 8, CM_TMX_LAYER_ISLANDS);
 	for (size_t i = 0; first && i < m->n_islands; i++) {
 		const cm_island *is = &m->islands[i];
 		long px = TS / 2, py = TS / 2;
@@ -522,7 +524,7 @@ static void islands_group(tmx *t)
 		}
 		object(t, is->name, px, py, 0, 0);
 		start(t, "properties");
-		prop(t, "title", is->title ? is->title : "");
+		prop(t, CM_TMX_PROP_TITLE, is->title ? is->title : "");
 		end(t);
 		start(t, "point");
 		end(t);
@@ -530,7 +532,7 @@ static void islands_group(tmx *t)
 	}
 	end(t);
 	free(first);
-	group(t, 9, "island-squares");
+	group(t, 9, CM_TMX_LAYER_ISLAND_SQUARES);
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const cm_square *s = cm__map_at(m, x, y);
@@ -538,7 +540,7 @@ static void islands_group(tmx *t)
 				continue;
 			object(t, m->islands[s->island].name, (long)x * TS, (long)y * TS, TS, TS);
 			start(t, "properties");
-			prop_int(t, "arms", s->arms);
+			prop_int(t, CM_TMX_PROP_ARMS, s->arms);
 			end(t);
 			end(t);
 		}
@@ -563,7 +565,7 @@ static long longest_word(const char *s)
 static void names_group(tmx *t)
 {
 	const cm_map *m = t->m;
-	group(t, 10, "names");
+	group(t, 10, CM_TMX_LAYER_NAMES);
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			const char *name = cm_map_square_name(m, x, y);
@@ -587,7 +589,7 @@ static void names_group(tmx *t)
 			end(t);
 		}
 	end(t);
-	group(t, 11, "markers");
+	group(t, 11, CM_TMX_LAYER_MARKERS);
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			size_t n_markers;
@@ -635,9 +637,9 @@ static int build_tmx(const cm_map *m, const char *kinds, int next_id, xmlBufferP
 	printed pr;
 	if (printed_find(m, &pr))
 		t.err = 1;
-	prints_group(&t, &pr, 4, "prints-road", CM_PRINT_ROAD);
-	prints_group(&t, &pr, 5, "prints-city", CM_PRINT_CITY);
-	prints_group(&t, &pr, 6, "prints-neutral", CM_PRINT_NEUTRAL);
+	prints_group(&t, &pr, 4, CM_TMX_LAYER_PRINTS_ROAD, CM_PRINT_ROAD);
+	prints_group(&t, &pr, 5, CM_TMX_LAYER_PRINTS_CITY, CM_PRINT_CITY);
+	prints_group(&t, &pr, 6, CM_TMX_LAYER_PRINTS_NEUTRAL, CM_PRINT_NEUTRAL);
 	free(pr.v);
 	ferries_group(&t);
 	islands_group(&t);
@@ -749,7 +751,7 @@ static int build_tsx(xmlBufferPtr xb)
 		start(&t, "tile");
 		attr_int(&t, "id", k);
 		start(&t, "properties");
-		prop(&t, "kind", cm_square_kind_name((cm_square_kind)k));
+		prop(&t, CM_TMX_PROP_KIND, cm_square_kind_name((cm_square_kind)k));
 		end(&t);
 		end(&t);
 	}

@@ -3,8 +3,10 @@
  * squares layer (CSV, base64, zlib, gzip, XML tiles) gives the kinds; object
  * layers give names, markers, islands, big cities and pieces (tile notation),
  * edge prints and ferries by geometry; map properties give setup, deck and
- * rules. The map is built through a builder and checked like a
- * descriptor: the structure, then the builder's finish. */
+ * rules; every name from carcamap/tmx.h's table, the writer's. A document
+ * holding more tiles or objects than its map can is refused on its text,
+ * before it is parsed. The map is built through a builder and checked like
+ * a descriptor: the structure, then the builder's finish. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -309,154 +311,177 @@ static const char layer_format_fix[] =
 	"Base64 (zlib compressed) or Base64 (gzip compressed), then save";
 
 /* The layer's gids, cols*rows of them, with the line of each cell. */
-static int read_gids(rd *r, xmlNode *layer, int cols, int rows, uint32_t *gid, unsigned *line)
+/* The squares layer's cells, as its <data> element holds them. */
+typedef struct {
+	rd *r;
+	int cols, rows;
+	size_t n;        /* cols * rows */
+	unsigned dline;  /* the <data> element's line */
+	uint32_t *gid;   /* per square */
+	unsigned *line;  /* per square: the line of its tile (the data's, when unknown) */
+} cells;
+
+/* XML: one <tile gid=…/> per cell. */
+static int gids_xml(cells *g, xmlNode *data)
 {
-	size_t n = (size_t)cols * (size_t)rows;
-	xmlNode *data = NULL;
-	for (xmlNode *c = cm_xml_elem(layer->children); c; c = cm_xml_elem(c->next))
-		if (cm_xml_is(c, "data"))
-			data = c;
-	unsigned lline = cm_xml_line(layer);
-	if (!data) {
-		report(r, "CM0703", lline, NULL, "tile layer 'squares' has no <data>");
+	size_t k = 0;
+	int rc = 0;
+	for (xmlNode *c = cm_xml_elem(data->children); c; c = cm_xml_elem(c->next)) {
+		if (!cm_xml_is(c, "tile"))
+			continue;
+		if (k >= g->n) {
+			k++;
+			break;
+		}
+		char *t = cm_xml_attr_token(c, "gid");
+		long v = 0;
+		if (t && !parse_long(t, 0, 0xFFFFFFFFL, &v)) {
+			report(g->r, "CM0703", cm_xml_line(c), NULL, "tile gid \"%s\" is not a tile number", t);
+			rc = CM_EINVAL;
+		}
+		free(t);
+		g->line[k] = cm_xml_line(c);
+		g->gid[k++] = (uint32_t)v;
+	}
+	if (k != g->n && !rc) {
+		report(g->r, "CM0703", g->dline, NULL, "tile layer 'squares' holds %s%zu tiles, the map %d x %d = %zu",
+		       k > g->n ? "more than " : "", k > g->n ? g->n : k, g->cols, g->rows, g->n);
+		rc = CM_EINVAL;
+	}
+	return rc;
+}
+
+/* CSV: the gids separated by commas, each cell's line counted. */
+static int gids_csv(cells *g, const char *p)
+{
+	size_t k = 0;
+	unsigned ln = g->dline;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			ln += *p++ == '\n';
+		if (!*p)
+			break;
+		uint64_t v = 0;
+		const char *s = p;
+		while (*p >= '0' && *p <= '9' && v <= 0xFFFFFFFFu)
+			v = v * 10 + (uint64_t)(*p++ - '0');
+		if (p == s || v > 0xFFFFFFFFu) {
+			report(g->r, "CM0703", ln, NULL, "tile layer 'squares': \"%.12s\" is not a tile number", s);
+			return CM_EINVAL;
+		}
+		if (k < g->n) {
+			g->line[k] = ln;
+			g->gid[k] = (uint32_t)v;
+		}
+		k++;
+		while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			ln += *p++ == '\n';
+		if (*p == ',') {
+			p++;
+		} else if (*p) {
+			report(g->r, "CM0703", ln, NULL, "tile layer 'squares': '%c' where a comma belongs", *p);
+			return CM_EINVAL;
+		}
+	}
+	if (k != g->n) {
+		report(g->r, "CM0703", g->dline, NULL, "tile layer 'squares' holds %zu tiles, the map %d x %d = %zu", k,
+		       g->cols, g->rows, g->n);
 		return CM_EINVAL;
 	}
-	unsigned dline = cm_xml_line(data);
-	for (size_t i = 0; i < n; i++)
-		line[i] = dline;
-	char *enc = cm_xml_attr_token(data, "encoding"), *comp = cm_xml_attr_token(data, "compression");
+	return 0;
+}
+
+/* Base64 of the gids as little-endian words, compressed (comp: zlib or
+ * gzip) or not (NULL). */
+static int gids_base64(cells *g, const char *text, const char *comp)
+{
+	bool bad = false;
+	size_t blen = 0, n = g->n;
 	int rc = 0;
-	xmlChar *text = NULL;
+	unsigned char *bytes = b64_decode(text, &blen, &bad);
+	if (!bytes) {
+		if (bad)
+			report(g->r, "CM0703", g->dline, NULL, "tile layer 'squares' is not valid base64");
+		return bad ? CM_EINVAL : CM_ENOMEM;
+	}
+	unsigned char *raw = bytes;
+	if (comp) {
+		if (!(raw = malloc(n * 4))) {
+			free(bytes);
+			return CM_ENOMEM;
+		}
+		rc = inflate_exact(bytes, blen, raw, n * 4);
+		if (rc == CM_EINVAL)
+			report(g->r, "CM0703", g->dline, NULL,
+			       "tile layer 'squares' does not decompress (%s) to the %zu tiles of a %d x %d map", comp, n,
+			       g->cols, g->rows);
+	} else if (blen != n * 4) {
+		report(g->r, "CM0703", g->dline, NULL, "tile layer 'squares' holds %zu bytes, a %d x %d map needs %zu",
+		       blen, g->cols, g->rows, n * 4);
+		rc = CM_EINVAL;
+	}
+	for (size_t i = 0; !rc && i < n; i++)
+		g->gid[i] = (uint32_t)raw[4 * i] | (uint32_t)raw[4 * i + 1] << 8 | (uint32_t)raw[4 * i + 2] << 16 |
+		            (uint32_t)raw[4 * i + 3] << 24;
+	if (raw != bytes)
+		free(raw);
+	free(bytes);
+	return rc;
+}
+
+/* Whether the <data> element's encoding and compression are ones this
+ * build reads (reported when not). */
+static bool layer_format_ok(rd *r, xmlNode *data, unsigned dline, const char *enc, const char *comp)
+{
 	for (xmlNode *c = cm_xml_elem(data->children); c; c = cm_xml_elem(c->next))
 		if (cm_xml_is(c, "chunk")) {
 			report(r, "CM0701", cm_xml_line(c),
 			       NULL, "tile layer 'squares' is stored in chunks (an infinite map): in Tiled, Map > Map "
 			             "Properties, untick Infinite, then save");
-			rc = CM_EINVAL;
-			goto out;
+			return false;
 		}
 	if (comp && (!enc || strcmp(enc, "base64") != 0)) {
 		report(r, "CM0702", dline, NULL, "compression '%s' without base64 encoding: %s", comp, layer_format_fix);
-		rc = CM_EINVAL;
-		goto out;
+		return false;
 	}
 	if (comp && strcmp(comp, "zlib") != 0 && strcmp(comp, "gzip") != 0) {
 		report(r, "CM0702", dline, NULL, "tile layer 'squares' is %s compressed, which this build does not read: %s",
 		       comp, layer_format_fix);
-		rc = CM_EINVAL;
-		goto out;
+		return false;
 	}
-	if (!enc) {
-		/* XML: one <tile gid=…/> per cell */
-		size_t k = 0;
-		for (xmlNode *c = cm_xml_elem(data->children); c; c = cm_xml_elem(c->next)) {
-			if (!cm_xml_is(c, "tile"))
-				continue;
-			if (k >= n) {
-				k++;
-				break;
-			}
-			char *g = cm_xml_attr_token(c, "gid");
-			long v = 0;
-			if (g && !parse_long(g, 0, 0xFFFFFFFFL, &v)) {
-				report(r, "CM0703", cm_xml_line(c), NULL, "tile gid \"%s\" is not a tile number", g);
-				rc = CM_EINVAL;
-			}
-			free(g);
-			line[k] = cm_xml_line(c);
-			gid[k++] = (uint32_t)v;
-		}
-		if (k != n && !rc) {
-			report(r, "CM0703", dline, NULL, "tile layer 'squares' holds %s%zu tiles, the map %d x %d = %zu",
-			       k > n ? "more than " : "", k > n ? n : k, cols, rows, n);
-			rc = CM_EINVAL;
-		}
-		goto out;
-	}
-	text = xmlNodeGetContent(data);
-	if (!text) {
-		rc = CM_ENOMEM;
-		goto out;
-	}
-	if (strcmp(enc, "csv") == 0) {
-		size_t k = 0;
-		unsigned ln = dline;
-		const char *p = (const char *)text;
-		for (;;) {
-			while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-				ln += *p++ == '\n';
-			if (!*p)
-				break;
-			uint64_t v = 0;
-			const char *s = p;
-			while (*p >= '0' && *p <= '9' && v <= 0xFFFFFFFFu)
-				v = v * 10 + (uint64_t)(*p++ - '0');
-			if (p == s || v > 0xFFFFFFFFu) {
-				report(r, "CM0703", ln, NULL, "tile layer 'squares': \"%.12s\" is not a tile number", s);
-				rc = CM_EINVAL;
-				goto out;
-			}
-			if (k < n) {
-				line[k] = ln;
-				gid[k] = (uint32_t)v;
-			}
-			k++;
-			while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-				ln += *p++ == '\n';
-			if (*p == ',')
-				p++;
-			else if (*p) {
-				report(r, "CM0703", ln, NULL, "tile layer 'squares': '%c' where a comma belongs", *p);
-				rc = CM_EINVAL;
-				goto out;
-			}
-		}
-		if (k != n) {
-			report(r, "CM0703", dline, NULL, "tile layer 'squares' holds %zu tiles, the map %d x %d = %zu", k, cols,
-			       rows, n);
-			rc = CM_EINVAL;
-		}
-		goto out;
-	}
-	if (strcmp(enc, "base64") != 0) {
+	if (enc && strcmp(enc, "csv") != 0 && strcmp(enc, "base64") != 0) {
 		report(r, "CM0702", dline, NULL, "tile layer encoding '%s' is not read: %s", enc, layer_format_fix);
-		rc = CM_EINVAL;
-		goto out;
+		return false;
 	}
-	bool bad = false;
-	size_t blen = 0;
-	unsigned char *bytes = b64_decode((const char *)text, &blen, &bad);
-	if (!bytes) {
-		if (bad)
-			report(r, "CM0703", dline, NULL, "tile layer 'squares' is not valid base64");
-		rc = bad ? CM_EINVAL : CM_ENOMEM;
-		goto out;
+	return true;
+}
+
+/* The squares layer's gids, and each square's line, in any of the
+ * layer formats Tiled writes but zstd. */
+static int read_gids(rd *r, xmlNode *layer, int cols, int rows, uint32_t *gid, unsigned *line)
+{
+	xmlNode *data = NULL;
+	for (xmlNode *c = cm_xml_elem(layer->children); c; c = cm_xml_elem(c->next))
+		if (cm_xml_is(c, "data"))
+			data = c;
+	if (!data) {
+		report(r, "CM0703", cm_xml_line(layer), NULL, "tile layer 'squares' has no <data>");
+		return CM_EINVAL;
 	}
-	unsigned char *raw = bytes;
-	if (comp) {
-		raw = malloc(n * 4);
-		if (!raw) {
-			free(bytes);
-			rc = CM_ENOMEM;
-			goto out;
-		}
-		rc = inflate_exact(bytes, blen, raw, n * 4);
-		if (rc == CM_EINVAL)
-			report(r, "CM0703", dline, NULL,
-			       "tile layer 'squares' does not decompress (%s) to the %zu tiles of a %d x %d map", comp, n,
-			       cols, rows);
-	} else if (blen != n * 4) {
-		report(r, "CM0703", dline, NULL, "tile layer 'squares' holds %zu bytes, a %d x %d map needs %zu", blen,
-		       cols, rows, n * 4);
-		rc = CM_EINVAL;
-	}
-	for (size_t i = 0; !rc && i < n; i++)
-		gid[i] = (uint32_t)raw[4 * i] | (uint32_t)raw[4 * i + 1] << 8 | (uint32_t)raw[4 * i + 2] << 16 |
-		         (uint32_t)raw[4 * i + 3] << 24;
-	if (raw != bytes)
-		free(raw);
-	free(bytes);
-out:
+	cells g = { r, cols, rows, (size_t)cols * (size_t)rows, cm_xml_line(data), gid, line };
+	for (size_t i = 0; i < g.n; i++)
+		line[i] = g.dline;
+	char *enc = cm_xml_attr_token(data, "encoding"), *comp = cm_xml_attr_token(data, "compression");
+	int rc = CM_EINVAL;
+	xmlChar *text = NULL;
+	if (!layer_format_ok(r, data, g.dline, enc, comp))
+		;
+	else if (!enc)
+		rc = gids_xml(&g, data);
+	else if (!(text = xmlNodeGetContent(data)))
+		rc = CM_ENOMEM;
+	else
+		rc = strcmp(enc, "csv") == 0 ? gids_csv(&g, (const char *)text) : gids_base64(&g, (const char *)text, comp);
 	xmlFree(text);
 	free(enc);
 	free(comp);
@@ -709,7 +734,7 @@ static void find_layers(rd *r, xmlNode *parent, layers *L, xmlNode **squares, si
 		char *name = cm_xml_attr(c, "name");
 		if (cm_xml_is(c, "layer")) {
 			(*n_tile_layers)++;
-			if (name && strcmp(name, "squares") == 0 && !*squares)
+			if (name && strcmp(name, CM_TMX_LAYER_SQUARES) == 0 && !*squares)
 				*squares = c;
 			else if (!*squares && *n_tile_layers == 1)
 				*squares = c;
@@ -717,25 +742,25 @@ static void find_layers(rd *r, xmlNode *parent, layers *L, xmlNode **squares, si
 			xmlNode **slot = NULL;
 			if (!name)
 				;
-			else if (strcmp(name, "islands") == 0)
+			else if (strcmp(name, CM_TMX_LAYER_ISLANDS) == 0)
 				slot = &L->islands;
-			else if (strcmp(name, "island-squares") == 0)
+			else if (strcmp(name, CM_TMX_LAYER_ISLAND_SQUARES) == 0)
 				slot = &L->island_squares;
-			else if (strcmp(name, "names") == 0)
+			else if (strcmp(name, CM_TMX_LAYER_NAMES) == 0)
 				slot = &L->names;
-			else if (strcmp(name, "markers") == 0)
+			else if (strcmp(name, CM_TMX_LAYER_MARKERS) == 0)
 				slot = &L->markers;
-			else if (strcmp(name, "bigcities") == 0)
+			else if (strcmp(name, CM_TMX_LAYER_BIGCITIES) == 0)
 				slot = &L->bigcities;
-			else if (strcmp(name, "pieces") == 0)
+			else if (strcmp(name, CM_TMX_LAYER_PIECES) == 0)
 				slot = &L->pieces;
-			else if (strcmp(name, "prints-road") == 0)
+			else if (strcmp(name, CM_TMX_LAYER_PRINTS_ROAD) == 0)
 				slot = &L->prints[CM_PRINT_ROAD];
-			else if (strcmp(name, "prints-city") == 0)
+			else if (strcmp(name, CM_TMX_LAYER_PRINTS_CITY) == 0)
 				slot = &L->prints[CM_PRINT_CITY];
-			else if (strcmp(name, "prints-neutral") == 0)
+			else if (strcmp(name, CM_TMX_LAYER_PRINTS_NEUTRAL) == 0)
 				slot = &L->prints[CM_PRINT_NEUTRAL];
-			else if (strcmp(name, "ferries") == 0)
+			else if (strcmp(name, CM_TMX_LAYER_FERRIES) == 0)
 				slot = &L->ferries;
 			if (slot && *slot) {
 				report(r, "CM0705", cm_xml_line(c), NULL,
@@ -773,11 +798,11 @@ static void read_islands(rd *r, xmlNode *layer)
 {
 	FOR_OBJECTS (layer, n) {
 		obj o;
-		if (read_obj(r, n, "islands", &o)) {
+		if (read_obj(r, n, CM_TMX_LAYER_ISLANDS, &o)) {
 			if (!o.name) {
 				report(r, "CM0705", o.line, &o, "an island needs its id as the object name");
 			} else {
-				char *title = prop_str(r, n, "title");
+				char *title = prop_str(r, n, CM_TMX_PROP_TITLE);
 				if (cm_map_builder_add_island(r->b, o.name, title, o.line, NULL))
 					r->oom = true;
 				free(title);
@@ -793,7 +818,7 @@ static void read_island_squares(rd *r, xmlNode *layer)
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		int x, y;
-		if (read_obj(r, n, "island-squares", &o) && obj_square(r, &o, &x, &y)) {
+		if (read_obj(r, n, CM_TMX_LAYER_ISLAND_SQUARES, &o) && obj_square(r, &o, &x, &y)) {
 			cm_square s = *cm_map_builder_square(r->b, x, y);
 			int k = o.name ? cm_map_builder_island_find(r->b, o.name) : -1;
 			if (r->island_by[y * m->cols + x])
@@ -805,7 +830,7 @@ static void read_island_squares(rd *r, xmlNode *layer)
 			else {
 				r->island_by[y * m->cols + x] = o.id ? o.id : -1;
 				s.island = k;
-				s.arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
+				s.arms = (uint8_t)prop_int(r, n, CM_TMX_PROP_ARMS, 0, 255, 0, &o);
 				s.line = o.line;
 				set_square(r, x, y, &s);
 			}
@@ -820,7 +845,7 @@ static void read_names(rd *r, xmlNode *layer)
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		int x, y;
-		if (read_obj(r, n, "names", &o) && obj_square(r, &o, &x, &y)) {
+		if (read_obj(r, n, CM_TMX_LAYER_NAMES, &o) && obj_square(r, &o, &x, &y)) {
 			/* the text Tiled shows, else the object name */
 			char *text = NULL;
 			for (xmlNode *c = cm_xml_elem(n->children); c; c = cm_xml_elem(c->next))
@@ -856,7 +881,7 @@ static void read_markers(rd *r, xmlNode *layer)
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		int x, y;
-		if (read_obj(r, n, "markers", &o) && obj_square(r, &o, &x, &y)) {
+		if (read_obj(r, n, CM_TMX_LAYER_MARKERS, &o) && obj_square(r, &o, &x, &y)) {
 			if (!o.name)
 				report(r, "CM0705", o.line, &o, "square (%d,%d): a marker needs its text as the object name", x, y);
 			else if (cm_map_builder_add_marker(r->b, x, y, o.name))
@@ -893,7 +918,7 @@ static void read_bigcities(rd *r, xmlNode *layer)
 	}
 	FOR_OBJECTS (layer, n) {
 		obj o;
-		if (!read_obj(r, n, "bigcities", &o)) {
+		if (!read_obj(r, n, CM_TMX_LAYER_BIGCITIES, &o)) {
 			obj_free(&o);
 			continue;
 		}
@@ -947,7 +972,7 @@ static void read_pieces(rd *r, xmlNode *layer)
 	FOR_OBJECTS (layer, n) {
 		obj o;
 		int x, y;
-		if (!read_obj(r, n, "pieces", &o) || !obj_square(r, &o, &x, &y)) {
+		if (!read_obj(r, n, CM_TMX_LAYER_PIECES, &o) || !obj_square(r, &o, &x, &y)) {
 			obj_free(&o);
 			continue;
 		}
@@ -968,7 +993,7 @@ static void read_pieces(rd *r, xmlNode *layer)
 			obj_free(&o);
 			break;
 		}
-		xmlNode *fp = property(n, "features");
+		xmlNode *fp = property(n, CM_TMX_PROP_FEATURES);
 		char *note = prop_value(r, fp);
 		if (city == m->n_bigcities) {
 			report(r, "CM0208", o.line, &o, "the piece on square (%d,%d) lies in no big city of layer 'bigcities'",
@@ -1055,7 +1080,7 @@ static void read_prints(rd *r, xmlNode *layer, cm_print_kind kind, const char *l
 			if ((o.name && cm_map_builder_set_print_label(r->b, x, y, s, o.name)) ||
 			    cm_map_builder_set_print_line(r->b, x, y, s, o.line))
 				r->oom = true;
-			int arms = (int)prop_int(r, n, "arms", 0, 255, 0, &o);
+			int arms = (int)prop_int(r, n, CM_TMX_PROP_ARMS, 0, 255, 0, &o);
 			if (cm_map_builder_set_print(r->b, x, y, s, kind, arms))
 				r->oom = true; /* in range: cannot fail */
 		}
@@ -1082,7 +1107,7 @@ static void read_ferries(rd *r, xmlNode *layer)
 {
 	FOR_OBJECTS (layer, n) {
 		obj o;
-		if (!read_obj(r, n, "ferries", &o)) {
+		if (!read_obj(r, n, CM_TMX_LAYER_FERRIES, &o)) {
 			obj_free(&o);
 			continue;
 		}
@@ -1097,7 +1122,7 @@ static void read_ferries(rd *r, xmlNode *layer)
 		ferry_end(r, ax, ay, &f.x1, &f.y1, &f.s1);
 		ferry_end(r, bx, by, &f.x2, &f.y2, &f.s2);
 		f.name = o.name;
-		f.arms = (uint8_t)prop_int(r, n, "arms", 0, 255, 0, &o);
+		f.arms = (uint8_t)prop_int(r, n, CM_TMX_PROP_ARMS, 0, 255, 0, &o);
 		f.line = o.line;
 		if (cm_map_builder_add_ferry(r->b, &f))
 			r->oom = true;
@@ -1115,7 +1140,7 @@ static bool id_ok(const char *s)
 /* "SET; SET TILE COUNT; …" */
 static void read_deck(rd *r, xmlNode *root)
 {
-	xmlNode *p = property(root, "deck");
+	xmlNode *p = property(root, CM_TMX_PROP_DECK);
 	char *v = prop_value(r, p);
 	if (!v)
 		return;
@@ -1154,7 +1179,7 @@ static void read_about_setup(rd *r, xmlNode *root, unsigned line)
 	const cm_map *m = r->m;
 	for (int i = 0; i < CM_ABOUT_FIELDS; i++) {
 		char name[32];
-		snprintf(name, sizeof name, "about.%s", cm_about_name(i));
+		snprintf(name, sizeof name, CM_TMX_PROP_ABOUT "%s", cm_about_name(i));
 		char *v = prop_str(r, root, name);
 		if (cm_map_builder_set_about(r->b, i, v))
 			r->oom = true;
@@ -1163,13 +1188,13 @@ static void read_about_setup(rd *r, xmlNode *root, unsigned line)
 	int starts = 0;
 	for (int i = 0; i < m->cols * m->rows; i++)
 		starts += m->squares[i].kind == CM_SQ_START;
-	xmlNode *sp = property(root, "setup.starts");
+	xmlNode *sp = property(root, CM_TMX_PROP_STARTS);
 	cm_setup su;
 	su.line = sp ? cm_xml_line(sp) : line;
-	su.starts_used = (int)prop_int(r, root, "setup.starts", 0, 1000000, starts ? starts : 1, NULL);
-	su.tiles_min = (int)prop_int(r, root, "setup.tiles_min", 0, 1000000, 0, NULL);
-	su.tiles_max = (int)prop_int(r, root, "setup.tiles_max", 0, 1000000, 0, NULL);
-	su.followers = (int)prop_int(r, root, "setup.followers", 0, 1000000, 9, NULL);
+	su.starts_used = (int)prop_int(r, root, CM_TMX_PROP_STARTS, 0, 1000000, starts ? starts : 1, NULL);
+	su.tiles_min = (int)prop_int(r, root, CM_TMX_PROP_TILES_MIN, 0, 1000000, 0, NULL);
+	su.tiles_max = (int)prop_int(r, root, CM_TMX_PROP_TILES_MAX, 0, 1000000, 0, NULL);
+	su.followers = (int)prop_int(r, root, CM_TMX_PROP_FOLLOWERS, 0, 1000000, 9, NULL);
 	cm_map_builder_set_setup(r->b, &su);
 }
 
@@ -1177,15 +1202,15 @@ static void read_about_setup(rd *r, xmlNode *root, unsigned line)
 static void read_rules(rd *r, xmlNode *root)
 {
 	cm_edition ed = CM_EDITION_C2;
-	xmlNode *ep = property(root, "rules.edition");
+	xmlNode *ep = property(root, CM_TMX_PROP_RULES "edition");
 	char *e = prop_value(r, ep);
 	if (e && cm_edition_parse(e, &ed) != 0)
 		report(r, "CM0705", cm_xml_line(ep), NULL, "map property 'rules.edition' is \"%s\", not C1, C2 or C3", e);
 	free(e);
 	cm_rules ru;
 	cm_rules_default(&ru, ed);
-	ru.tiny_city = prop_bool(r, root, "rules.tiny_city", ru.tiny_city);
-	xmlNode *fp = property(root, "rules.farmers");
+	ru.tiny_city = prop_bool(r, root, CM_TMX_PROP_RULES "tiny_city", ru.tiny_city);
+	xmlNode *fp = property(root, CM_TMX_PROP_RULES "farmers");
 	char *f = prop_value(r, fp);
 	if (f && strcmp(f, "C1") == 0)
 		ru.farmers = CM_FARMERS_C1;
@@ -1194,18 +1219,18 @@ static void read_rules(rd *r, xmlNode *root)
 	else if (f)
 		report(r, "CM0705", cm_xml_line(fp), NULL, "map property 'rules.farmers' is \"%s\", not C1 or C2", f);
 	free(f);
-	ru.farmers_bigcity = prop_bool(r, root, "rules.farmers_bigcity", ru.farmers_bigcity);
-	ru.town_extra_turn = prop_bool(r, root, "rules.town_extra_turn", ru.town_extra_turn);
-	ru.town_cost = prop_bool(r, root, "rules.town_cost", ru.town_cost);
-	ru.town_road_bonus = prop_bool(r, root, "rules.town_road_bonus", ru.town_road_bonus);
-	ru.abbey_edge = prop_bool(r, root, "rules.abbey_edge", ru.abbey_edge);
+	ru.farmers_bigcity = prop_bool(r, root, CM_TMX_PROP_RULES "farmers_bigcity", ru.farmers_bigcity);
+	ru.town_extra_turn = prop_bool(r, root, CM_TMX_PROP_RULES "town_extra_turn", ru.town_extra_turn);
+	ru.town_cost = prop_bool(r, root, CM_TMX_PROP_RULES "town_cost", ru.town_cost);
+	ru.town_road_bonus = prop_bool(r, root, CM_TMX_PROP_RULES "town_road_bonus", ru.town_road_bonus);
+	ru.abbey_edge = prop_bool(r, root, CM_TMX_PROP_RULES "abbey_edge", ru.abbey_edge);
 	cm_map_builder_set_rules(r->b, &ru);
 }
 
 static void read_map_properties(rd *r, xmlNode *root)
 {
 	unsigned line = cm_xml_line(root);
-	char *id = prop_str(r, root, "id"), *name = prop_str(r, root, "name");
+	char *id = prop_str(r, root, CM_TMX_PROP_ID), *name = prop_str(r, root, CM_TMX_PROP_NAME);
 	if (cm_map_builder_set_id(r->b, id) || cm_map_builder_set_name(r->b, name))
 		r->oom = true;
 	if (!id || !id_ok(id))
@@ -1225,27 +1250,17 @@ static void read_map_properties(rd *r, xmlNode *root)
 
 /* ---- the whole map ---- */
 
-static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
+/* The <map> element: a carcamap TMX of a version this build reads, an
+ * orthogonal, finite map of 1 to MAX_GRID squares a side (its size in
+ * *cols, *rows, its tile size in r). Each problem reported. */
+static void read_head(rd *r, xmlNode *root, double *cols, double *rows)
 {
-	rd r = { .d = d, .file = file };
-	xmlNode *root = xmlDocGetRootElement(doc);
 	unsigned line = cm_xml_line(root);
-	size_t errors = cm_diags_errors(d);
-	tset *ts = NULL;
-	size_t nts = 0;
-	uint32_t *gid = NULL;
-	unsigned *glines = NULL;
-	const cm_map *m = NULL;
-	int rc = 0;
-	if (!cm_xml_is(root, "map")) {
-		report(&r, "CM0701", line, NULL, "not a Tiled map (the root element is not <map>)");
-		return CM_EINVAL;
-	}
-	char *fmt = prop_str(&r, root, "carcamap.format"), *ver = prop_str(&r, root, "carcamap.version");
-	if (fmt && strcmp(fmt, "carcamap-tmx") != 0)
-		report(&r, "CM0701", line, NULL, "map property carcamap.format is \"%s\", not carcamap-tmx", fmt);
+	char *fmt = prop_str(r, root, CM_TMX_PROP_FORMAT), *ver = prop_str(r, root, CM_TMX_PROP_VERSION);
+	if (fmt && strcmp(fmt, CM_TMX_FORMAT) != 0)
+		report(r, "CM0701", line, NULL, "map property carcamap.format is \"%s\", not carcamap-tmx", fmt);
 	else if (ver && ver[0] != '2')
-		report(&r, "CM0701", line, NULL,
+		report(r, "CM0701", line, NULL,
 		       ver[0] == '1' && ver[1] == '.' ? "written by an older carcamap (carcamap-tmx %s) that did not carry "
 		                                        "the whole map: export the map again"
 		                                      : "carcamap-tmx %s is newer than this build reads (2.x)",
@@ -1254,32 +1269,38 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 	free(ver);
 	char *orient = cm_xml_attr_token(root, "orientation"), *inf = cm_xml_attr_token(root, "infinite");
 	if (!orient || strcmp(orient, "orthogonal") != 0)
-		report(&r, "CM0701", line, NULL,
+		report(r, "CM0701", line, NULL,
 		       "%s map: carcamap maps are orthogonal (in Tiled, Map > Map Properties > Orientation)",
 		       orient ? orient : "a map without orientation, not an orthogonal");
 	if (inf && strcmp(inf, "0") != 0)
-		report(&r, "CM0701", line, NULL,
+		report(r, "CM0701", line, NULL,
 		       "an infinite map has no fixed size: in Tiled, Map > Map Properties, untick Infinite, then save");
 	free(orient);
 	free(inf);
 	bool bad = false;
-	double cols = attr_num(root, "width", 0, &bad), rows = attr_num(root, "height", 0, &bad);
-	r.tw = attr_num(root, "tilewidth", 0, &bad);
-	r.th = attr_num(root, "tileheight", 0, &bad);
-	if (bad || cols < 1 || rows < 1 || cols > MAX_GRID || rows > MAX_GRID || cols != floor(cols) ||
-	    rows != floor(rows) || r.tw < 1 || r.th < 1) {
-		report(&r, "CM0216", line, NULL, "map size %g x %g squares of %g x %g pixels: 1 to %d squares a side and "
-		       "whole pixels are needed", cols, rows, r.tw, r.th, MAX_GRID);
-	}
-	if (cm_diags_errors(d) > errors)
-		return CM_EINVAL;
+	*cols = attr_num(root, "width", 0, &bad);
+	*rows = attr_num(root, "height", 0, &bad);
+	r->tw = attr_num(root, "tilewidth", 0, &bad);
+	r->th = attr_num(root, "tileheight", 0, &bad);
+	if (bad || *cols < 1 || *rows < 1 || *cols > MAX_GRID || *rows > MAX_GRID || *cols != floor(*cols) ||
+	    *rows != floor(*rows) || r->tw < 1 || r->th < 1)
+		report(r, "CM0216", line, NULL, "map size %g x %g squares of %g x %g pixels: 1 to %d squares a side and "
+		       "whole pixels are needed", *cols, *rows, r->tw, r->th, MAX_GRID);
+}
+
+/* The map's tilesets, sorted by firstgid, in a new array *out of *n. */
+static int read_tilesets(rd *r, xmlNode *root, tset **out, size_t *n)
+{
+	tset *ts = NULL;
+	size_t nts = 0;
 	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
 		if (!cm_xml_is(c, "tileset"))
 			continue;
 		tset *v = realloc(ts, (nts + 1) * sizeof *v);
 		if (!v) {
-			rc = CM_ENOMEM;
-			goto out;
+			*out = ts;
+			*n = nts;
+			return CM_ENOMEM;
 		}
 		ts = v;
 		tset *t = &ts[nts++];
@@ -1287,7 +1308,7 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 		t->line = cm_xml_line(c);
 		char *fg = cm_xml_attr_token(c, "firstgid"), *src = cm_xml_attr(c, "source");
 		if (!fg || !parse_long(fg, 1, 0x0FFFFFFFL, &t->firstgid)) {
-			report(&r, "CM0705", t->line, NULL, "tileset without a firstgid of 1 or more");
+			report(r, "CM0705", t->line, NULL, "tileset without a firstgid of 1 or more");
 			t->firstgid = 0x7fffffffL;
 		}
 		t->name = src ? src : cm_xml_attr(c, "name");
@@ -1296,68 +1317,101 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 	}
 	if (nts)
 		qsort(ts, nts, sizeof *ts, cmp_tset);
+	*out = ts;
+	*n = nts;
+	return 0;
+}
+
+/* The tile layer of square kinds (the one there is, or the one named
+ * squares), of the map's size, in *out; the object layers in *L. */
+static int find_squares(rd *r, xmlNode *root, double cols, double rows, layers *L, xmlNode **out)
+{
 	xmlNode *squares = NULL;
 	size_t n_tile_layers = 0;
-	layers L = { 0 };
-	find_layers(&r, root, &L, &squares, &n_tile_layers, 0);
+	find_layers(r, root, L, &squares, &n_tile_layers, 0);
 	if (!squares) {
-		report(&r, "CM0701", line, NULL,
+		report(r, "CM0701", cm_xml_line(root), NULL,
 		       "no tile layer 'squares': in Tiled, Layer > New > Tile Layer, name it squares and draw the "
 		       "squares with %s",
 		       CM_TMX_KINDS);
-		rc = CM_EINVAL;
-		goto out;
+		return CM_EINVAL;
 	}
 	if (n_tile_layers > 1) {
 		char *nm = cm_xml_attr(squares, "name");
-		bool named = nm && strcmp(nm, "squares") == 0;
+		bool named = nm && strcmp(nm, CM_TMX_LAYER_SQUARES) == 0;
 		free(nm);
 		if (!named) {
-			report(&r, "CM0701", cm_xml_line(squares), NULL,
+			report(r, "CM0701", cm_xml_line(squares), NULL,
 			       "%zu tile layers and none named 'squares': name the layer of square kinds squares", n_tile_layers);
-			rc = CM_EINVAL;
-			goto out;
+			return CM_EINVAL;
 		}
 	}
+	bool bad = false;
 	double lw = attr_num(squares, "width", cols, &bad), lh = attr_num(squares, "height", rows, &bad);
 	if (bad || lw != cols || lh != rows) {
-		report(&r, "CM0703", cm_xml_line(squares), NULL, "tile layer 'squares' is %g x %g, the map %g x %g", lw, lh,
+		report(r, "CM0703", cm_xml_line(squares), NULL, "tile layer 'squares' is %g x %g, the map %g x %g", lw, lh,
 		       cols, rows);
-		rc = CM_EINVAL;
-		goto out;
+		return CM_EINVAL;
 	}
-	if ((rc = cm_map_builder_new((int)cols, (int)rows, &r.b)))
+	*out = squares;
+	return 0;
+}
+
+/* The object layers, each by what it gives the map. */
+static void read_objects(rd *r, const layers *L)
+{
+	read_islands(r, L->islands);
+	read_island_squares(r, L->island_squares);
+	read_names(r, L->names);
+	read_markers(r, L->markers);
+	read_bigcities(r, L->bigcities);
+	read_pieces(r, L->pieces);
+	read_prints(r, L->prints[CM_PRINT_ROAD], CM_PRINT_ROAD, CM_TMX_LAYER_PRINTS_ROAD);
+	read_prints(r, L->prints[CM_PRINT_CITY], CM_PRINT_CITY, CM_TMX_LAYER_PRINTS_CITY);
+	read_prints(r, L->prints[CM_PRINT_NEUTRAL], CM_PRINT_NEUTRAL, CM_TMX_LAYER_PRINTS_NEUTRAL);
+	read_ferries(r, L->ferries);
+}
+
+static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
+{
+	rd r = { .d = d, .file = file };
+	xmlNode *root = xmlDocGetRootElement(doc);
+	size_t errors = cm_diags_errors(d);
+	tset *ts = NULL;
+	size_t nts = 0;
+	uint32_t *gid = NULL;
+	unsigned *glines = NULL;
+	const cm_map *m = NULL;
+	int rc = 0;
+	if (!cm_xml_is(root, "map")) {
+		report(&r, "CM0701", cm_xml_line(root), NULL, "not a Tiled map (the root element is not <map>)");
+		return CM_EINVAL;
+	}
+	double cols, rows;
+	read_head(&r, root, &cols, &rows);
+	if (cm_diags_errors(d) > errors)
+		return CM_EINVAL;
+	xmlNode *squares = NULL;
+	layers L = { 0 };
+	if ((rc = read_tilesets(&r, root, &ts, &nts)) || (rc = find_squares(&r, root, cols, rows, &L, &squares)) ||
+	    (rc = cm_map_builder_new((int)cols, (int)rows, &r.b)))
 		goto out;
 	m = r.m = cm__map_builder_view(r.b);
-	if (cm_map_builder_set_line(r.b, line) || cm_map_builder_set_file(r.b, file)) {
-		rc = CM_ENOMEM;
-		goto out;
-	}
 	size_t n = (size_t)m->cols * (size_t)m->rows;
 	gid = calloc(n, sizeof *gid);
 	glines = calloc(n, sizeof *glines);
 	r.named_by = calloc(n, sizeof *r.named_by);
 	r.island_by = calloc(n, sizeof *r.island_by);
 	r.print_by = calloc(4 * n, sizeof *r.print_by);
-	if (!gid || !glines || !r.named_by || !r.island_by || !r.print_by) {
+	if (!gid || !glines || !r.named_by || !r.island_by || !r.print_by ||
+	    cm_map_builder_set_line(r.b, cm_xml_line(root)) || cm_map_builder_set_file(r.b, file)) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
-	if ((rc = read_gids(&r, squares, m->cols, m->rows, gid, glines)))
-		goto out;
-	if ((rc = set_kinds(&r, gid, glines, ts, nts)))
+	if ((rc = read_gids(&r, squares, m->cols, m->rows, gid, glines)) || (rc = set_kinds(&r, gid, glines, ts, nts)))
 		goto out;
 	read_map_properties(&r, root);
-	read_islands(&r, L.islands);
-	read_island_squares(&r, L.island_squares);
-	read_names(&r, L.names);
-	read_markers(&r, L.markers);
-	read_bigcities(&r, L.bigcities);
-	read_pieces(&r, L.pieces);
-	read_prints(&r, L.prints[CM_PRINT_ROAD], CM_PRINT_ROAD, "prints-road");
-	read_prints(&r, L.prints[CM_PRINT_CITY], CM_PRINT_CITY, "prints-city");
-	read_prints(&r, L.prints[CM_PRINT_NEUTRAL], CM_PRINT_NEUTRAL, "prints-neutral");
-	read_ferries(&r, L.ferries);
+	read_objects(&r, &L);
 	if (r.oom) {
 		rc = CM_ENOMEM;
 		goto out;
@@ -1394,11 +1448,86 @@ out:
 	return cm_map_builder_finish(r.b, "CM0219", file, d, out);
 }
 
+/* ---- what a TMX may hold, counted before it is parsed (issue 33.6) ---- */
+
+/* Whether c may follow an element name in a tag. */
+static bool name_ends(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/' || c == '>';
+}
+
+/* The value of attribute name in the tag [p, e) as a whole number, or dflt. */
+static long tag_attr(const char *p, const char *e, const char *name, long dflt)
+{
+	size_t n = strlen(name);
+	for (const char *q = p; q + n + 2 < e; q++)
+		if (name_ends(q[-1]) && memcmp(q, name, n) == 0 && q[n] == '=' && (q[n + 1] == '"' || q[n + 1] == '\'')) {
+			long v = 0;
+			for (q += n + 2; q < e && *q >= '0' && *q <= '9' && v <= 100000000L; q++)
+				v = v * 10 + (*q - '0');
+			return v;
+		}
+	return dflt;
+}
+
+/* The line of position p of buf. */
+static unsigned line_of(const char *buf, const char *p)
+{
+	unsigned line = 1;
+	for (const char *q = buf; (q = memchr(q, '\n', (size_t)(p - q))) != NULL; q++)
+		line++;
+	return line;
+}
+
+/* A map of W x H squares holds one tile per square in its squares layer
+ * and at most four objects per square (a name, an island square, a piece,
+ * prints on its sides, markers), and beyond that at most CM_ITEMS_MAX
+ * more of each (the tiles of an embedded tileset; islands, big cities,
+ * ferries, markers, layers carcamap does not read). A document with more
+ * is refused on its text, before libxml2 builds a tree of it: 10^6 markers
+ * on a small map (64 MB) would cost a gigabyte of tree to refuse. The map
+ * size is the <map> element's (the largest grid when it gives none). */
+static int tmx_budget(const char *buf, size_t len, const char *file, cm_diags *d)
+{
+	const char *end = buf + len, *p = buf;
+	long w = CM_GRID_MAX, h = CM_GRID_MAX;
+	for (; (p = memchr(p, '<', (size_t)(end - p))) != NULL && end - p > 4; p++)
+		if (memcmp(p + 1, "map", 3) == 0 && name_ends(p[4])) {
+			const char *e = memchr(p, '>', (size_t)(end - p));
+			w = tag_attr(p + 4, e ? e : end, "width", CM_GRID_MAX);
+			h = tag_attr(p + 4, e ? e : end, "height", CM_GRID_MAX);
+			break;
+		}
+	if (w < 1 || w > CM_GRID_MAX)
+		w = CM_GRID_MAX;
+	if (h < 1 || h > CM_GRID_MAX)
+		h = CM_GRID_MAX;
+	size_t squares = (size_t)w * (size_t)h, n_obj = 0, n_tile = 0;
+	const size_t max_obj = 4 * squares + CM_ITEMS_MAX, max_tile = squares + CM_ITEMS_MAX;
+	for (p = buf; (p = memchr(p, '<', (size_t)(end - p))) != NULL; p++) {
+		const char *what = NULL;
+		size_t max = 0;
+		if (end - p > 7 && memcmp(p + 1, "object", 6) == 0 && name_ends(p[7]) && ++n_obj > max_obj)
+			what = "objects", max = max_obj;
+		else if (end - p > 5 && memcmp(p + 1, "tile", 4) == 0 && name_ends(p[5]) && ++n_tile > max_tile)
+			what = "tiles", max = max_tile;
+		if (what) {
+			cm_diags_check(d, "CM0004", file, line_of(buf, p), 0, NULL,
+			               "more than %zu %s: a map of %ld x %ld squares holds at most %s",
+			               max, what, w, h,
+			               *what == 'o' ? "4 objects per square and 65536 more"
+			                            : "one tile per square and 65536 more (an embedded tileset's)");
+			return CM_EINVAL;
+		}
+	}
+	return 0;
+}
+
 int cm_tmx_load_memory(const char *buf, size_t len, const char *file, cm_diags *d, cm_map **out)
 {
 	xmlDoc *doc;
 	*out = NULL;
-	int rc = cm_xml_load_memory(buf, len, file, NULL, d, &doc);
+	int rc = cm_xml_load_memory_checked(buf, len, file, NULL, tmx_budget, d, &doc);
 	if (rc)
 		return rc;
 	rc = load_doc(doc, file, d, out);
@@ -1410,7 +1539,7 @@ int cm_tmx_load_file(const char *path, cm_diags *d, cm_map **out)
 {
 	xmlDoc *doc;
 	*out = NULL;
-	int rc = cm_xml_load_file(path, NULL, d, &doc);
+	int rc = cm_xml_load_file_checked(path, NULL, tmx_budget, d, &doc);
 	if (rc)
 		return rc;
 	rc = load_doc(doc, path, d, out);

@@ -814,6 +814,12 @@ static bool text_clean(xmlNode *n, const char *file, cm_diags *d)
 int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char *schema,
                        cm_diags *d, xmlDoc **out)
 {
+	return cm_xml_load_memory_checked(buf, len, file, schema, NULL, d, out);
+}
+
+int cm_xml_load_memory_checked(const char *buf, size_t len, const char *file, const char *schema,
+                               cm_xml_precheck check, cm_diags *d, xmlDoc **out)
+{
 	*out = NULL;
 	if (len > CM_MAX_INPUT_BYTES || len > 0x7fffffffu) {
 		cm_diags_check(d, "CM0004", file, 0, 0, NULL, "xml file is larger than %u bytes",
@@ -826,6 +832,9 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
 		cm_diags_check(d, "CM0004", file, crowded, 0, NULL, "%s", what);
 		return CM_EINVAL;
 	}
+	int crc = check ? check(buf, len, file, d) : 0;
+	if (crc)
+		return crc;
 	pos_table *pos = calloc(1, sizeof *pos);
 	if (!pos)
 		return CM_ENOMEM;
@@ -947,6 +956,12 @@ static const char *other_kind(const char *buf, size_t len, const char *schema)
 
 int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc **out)
 {
+	return cm_xml_load_file_checked(path, schema, NULL, d, out);
+}
+
+int cm_xml_load_file_checked(const char *path, const char *schema, cm_xml_precheck check, cm_diags *d,
+                             xmlDoc **out)
+{
 	char *buf;
 	size_t len;
 	*out = NULL;
@@ -972,7 +987,7 @@ int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc *
 	if (!schema || (cm_xml_root_name(buf, len, root, sizeof root) == 0 && (n = strlen(root)) > 0 &&
 	                strncmp(schema, root, n) == 0 && strcmp(schema + n, ".xsd") == 0))
 		(void)cm__diags_take_source(d, path, buf, len, &kept); /* the text read, not a copy */
-	rc = cm_xml_load_memory(buf, len, path, schema, d, out);
+	rc = cm_xml_load_memory_checked(buf, len, path, schema, check, d, out);
 	if (!kept)
 		free(buf);
 	return rc;

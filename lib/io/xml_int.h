@@ -19,6 +19,16 @@ int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char
                        cm_diags *d, xmlDoc **out);
 /* The same for a file; also keeps the text in d for quoting source lines. */
 int cm_xml_load_file(const char *path, const char *schema, cm_diags *d, xmlDoc **out);
+/* A reader's own limits, counted on a document's text before it is parsed
+ * (a document over them never costs a tree): 0 to parse it, or the error
+ * code of what it reported to d. */
+typedef int (*cm_xml_precheck)(const char *buf, size_t len, const char *file, cm_diags *d);
+/* cm_xml_load_memory and cm_xml_load_file with check run on the text
+ * before parsing (NULL: none). */
+int cm_xml_load_memory_checked(const char *buf, size_t len, const char *file, const char *schema,
+                               cm_xml_precheck check, cm_diags *d, xmlDoc **out);
+int cm_xml_load_file_checked(const char *path, const char *schema, cm_xml_precheck check, cm_diags *d,
+                             xmlDoc **out);
 
 /* Name of the root element of an XML text without building a tree, into
  * buf; 0 or CM_EFORMAT when buf is not XML. */
