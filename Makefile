@@ -151,6 +151,8 @@ $(BIN): $(TOOL_OBJ) $(LIB)
 $(O)/tests/%: $(O)/obj/tests/unit/%.o $(UNIT_UTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(UNIT_UTIL_OBJ) $(LIB) $(DEP_LIBS) $(CMOCKA_LIBS)
+# test_file makes fsync fail on demand (tests/unit/test_file.c).
+$(O)/tests/test_file: ALL_LDFLAGS += -Wl,--wrap=fsync
 $(O)/tests/scenario_runner: $(O)/obj/tests/scenarios/runner.o $(O)/obj/tests/support/scenario.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(O)/obj/tests/support/scenario.o $(LIB) $(DEP_LIBS) $(CMOCKA_LIBS)

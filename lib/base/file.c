@@ -2,8 +2,10 @@
 /* file.c: the file helpers every reader and writer uses (util_int.h; the
  * public ones in carcamap/file.h):
  * opening and reading whole inputs with their limits, paths relative to a
- * file, and the atomic writer (a file beside the target, renamed into
- * place). Failures are reported into a cm_diags sink. */
+ * file, and outputs (DESIGN.md "Safety"): written in full into a temporary
+ * file, then renamed over a regular file, copied into one with several
+ * hard links, or copied to a stream. Failures are reported into a
+ * cm_diags sink. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
@@ -189,13 +191,120 @@ char *cm_path_relative(const char *from_file, const char *target)
 	return out;
 }
 
-/* When name is "base.tmp.PID.N" (decimal PID and N, nothing after), the
- * PID; else 0. */
+/* ---- outputs (DESIGN.md "Safety") ---- */
+
+/* How an output path is written, once its symlinks are followed. */
+typedef enum {
+	WAY_REPLACE,  /* a regular file with one name, or none yet: a temporary
+	               * beside it renamed over it */
+	WAY_IN_PLACE, /* a regular file with several names (hard links): the
+	               * content, written in full first, copied into it */
+	WAY_STREAM,   /* standard output, a character device or a FIFO: the
+	               * content, written in full first, copied to it */
+} out_way;
+
+typedef struct {
+	out_way way;
+	char *target;   /* the file written (NULL: standard output) */
+	struct stat st; /* the target's status when it exists */
+	bool exists;
+} out_plan;
+
+/* The directory part of path ("." when it has none), a new string. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return !slash ? cm_strdup(".") : slash == path ? cm_strdup("/") : cm_strndup(path, (size_t)(slash - path));
+}
+
+/* Where path leads, symlinks followed (also a dangling one: the file it
+ * names is created), into *p. Reports a refusal or failure into d, with
+ * what ("pack") in the message; 0 or CM_EIO / CM_ENOMEM. */
+static int plan_output(const char *path, const char *what, cm_diags *d, out_plan *p)
+{
+	memset(p, 0, sizeof *p);
+	const char *sep = what ? " " : "";
+	what = what ? what : "";
+	if (!path || strcmp(path, "-") == 0) {
+		p->way = WAY_STREAM;
+		return 0;
+	}
+	char *cur = cm_strdup(path);
+	const char *refused = NULL;
+	int err = 0;
+	for (int hops = 0; cur; hops++) {
+		if (lstat(cur, &p->st) != 0) {
+			err = errno;
+			if (err == ENOENT)
+				err = 0; /* a new file (its directory is looked at by the temporary's creation) */
+			break;
+		}
+		if (S_ISLNK(p->st.st_mode)) {
+			char link[PATH_MAX];
+			ssize_t n = hops < 40 ? readlink(cur, link, sizeof link - 1) : -1;
+			if (n < 0) {
+				err = hops < 40 ? errno : ELOOP;
+				break;
+			}
+			link[n] = '\0';
+			char *dir = link[0] == '/' ? NULL : dir_of(cur);
+			char *next = link[0] == '/' ? cm_strdup(link) : dir ? cm_asprintf("%s/%s", dir, link) : NULL;
+			free(dir);
+			free(cur);
+			cur = next;
+			continue;
+		}
+		p->exists = true;
+		if (S_ISREG(p->st.st_mode))
+			p->way = p->st.st_nlink > 1 ? WAY_IN_PLACE : WAY_REPLACE;
+		else if (S_ISCHR(p->st.st_mode) || S_ISFIFO(p->st.st_mode))
+			p->way = WAY_STREAM;
+		else if (S_ISDIR(p->st.st_mode))
+			refused = "is a directory";
+		else if (S_ISBLK(p->st.st_mode))
+			refused = "is a block device (outputs are files, character devices, FIFOs or '-' for standard output)";
+		else
+			refused = "is a socket or other special file (outputs are files, character devices, FIFOs or '-' for "
+			          "standard output)";
+		break;
+	}
+	if (!cur) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write%s%s: out of memory", sep, what);
+		return CM_ENOMEM;
+	}
+	if (err || refused) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write%s%s: %s", sep, what,
+		             refused ? refused : strerror(err));
+		free(cur);
+		return CM_EIO;
+	}
+	p->target = cur;
+	return 0;
+}
+
+/* The directory stream temporaries go to: $TMPDIR, else /tmp. */
+static const char *stream_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+	return t && t[0] == '/' ? t : "/tmp";
+}
+
+/* Temporaries are named ".BASE.carcamap-tmp.PID.N" beside their target
+ * (BASE: its file name, at most TMP_BASE_MAX bytes of it): a hidden name of
+ * their own that no user would give an output, so that the sweep of killed
+ * writers' temporaries deletes nothing else. A stream's temporary is
+ * "$TMPDIR/.stream.carcamap-tmp.PID.N". */
+#define TMP_TAG ".carcamap-tmp."
+#define TMP_BASE_MAX 200
+
+/* When name is "." base TMP_TAG "PID.N" (decimal PID and N, nothing
+ * after), the PID; else 0. */
 static long tmp_owner(const char *name, const char *base, size_t bl)
 {
-	if (strncmp(name, base, bl) != 0 || strncmp(name + bl, ".tmp.", 5) != 0)
+	size_t tl = sizeof TMP_TAG - 1;
+	if (name[0] != '.' || strncmp(name + 1, base, bl) != 0 || strncmp(name + 1 + bl, TMP_TAG, tl) != 0)
 		return 0;
-	const char *p = name + bl + 5;
+	const char *p = name + 1 + bl + tl;
 	long pid = 0;
 	size_t digits = 0;
 	for (; *p >= '0' && *p <= '9' && digits < 10; p++, digits++)
@@ -207,21 +316,16 @@ static long tmp_owner(const char *name, const char *base, size_t bl)
 	return *p ? 0 : pid;
 }
 
-/* Removes the temporaries a killed writer left beside path: entries of
- * path's directory named like cm_tmp_beside's for that path, regular
- * files of this user, whose process is gone (kill(pid, 0) says ESRCH). A
- * live process's temporary is kept, and so is one whose PID was reused
- * (it goes at a later write). Best effort: errors are ignored. A writer
- * on another machine sharing the directory is not seen: its rename then
- * fails and it reports an I/O error; no output is ever half written. */
-static void remove_stale(const char *path)
+/* Removes the temporaries a killed writer left in dir for base: entries
+ * named as above, regular files of this user, whose process is gone
+ * (kill(pid, 0) says ESRCH). A live process's temporary is kept, and so is
+ * one whose PID was reused (it goes at a later write). Best effort: errors
+ * are ignored. A writer on another machine sharing the directory is not
+ * seen: its rename then fails and it reports an I/O error; no output is
+ * ever half written. */
+static void remove_stale(const char *dir, const char *base, size_t bl)
 {
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	char *dir = !slash ? cm_strdup(".") : slash == path ? cm_strdup("/") : cm_strndup(path, (size_t)(slash - path));
-	size_t bl = strlen(base);
-	DIR *dp = dir && bl ? opendir(dir) : NULL;
-	free(dir);
+	DIR *dp = bl ? opendir(dir) : NULL;
 	if (!dp)
 		return;
 	long self = (long)getpid();
@@ -241,91 +345,203 @@ static void remove_stale(const char *path)
 	closedir(dp);
 }
 
-int cm_tmp_beside(const char *path, char **name)
+/* Creates the temporary for the plan (after the sweep). Its descriptor, the
+ * name in *name; -1 with errno set. */
+static int tmp_create(const out_plan *p, char **name)
 {
 	*name = NULL;
-	remove_stale(path);
-	for (unsigned n = 0; n < 100; n++) {
-		char *t = cm_asprintf("%s.tmp.%ld.%u", path, (long)getpid(), n);
-		if (!t) {
-			errno = ENOMEM;
-			return -1;
-		}
-		int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd >= 0) {
-			*name = t;
-			return fd;
-		}
-		free(t);
-		if (errno != EEXIST)
-			return -1;
-	}
-	errno = EEXIST;
-	return -1;
-}
-
-int cm_tmp_commit(const char *tmp, int fd, const char *path)
-{
-	if (fsync(fd) != 0) {
-		int err = errno;
-		close(fd);
-		errno = err;
+	char *dir = p->way == WAY_STREAM ? cm_strdup(stream_dir()) : dir_of(p->target);
+	const char *base = p->way == WAY_STREAM ? "stream" : strrchr(p->target, '/');
+	base = !base ? p->target : p->way == WAY_STREAM ? base : base + 1;
+	size_t bl = strlen(base);
+	if (bl > TMP_BASE_MAX)
+		bl = TMP_BASE_MAX;
+	if (!dir) {
+		errno = ENOMEM;
 		return -1;
 	}
-	if (close(fd) != 0 || rename(tmp, path) != 0)
-		return -2;
-	const char *slash = strrchr(path, '/');
-	char *dir = !slash ? cm_strdup(".") : slash == path ? cm_strdup("/") : cm_strndup(path, (size_t)(slash - path));
+	remove_stale(dir, base, bl);
+	int fd = -1;
+	errno = EEXIST;
+	for (unsigned n = 0; fd < 0 && errno == EEXIST && n < 100; n++) {
+		char *t = cm_asprintf("%s/.%.*s" TMP_TAG "%ld.%u", dir, (int)bl, base, (long)getpid(), n);
+		if (!t) {
+			errno = ENOMEM;
+			break;
+		}
+		fd = open(t, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0)
+			*name = t;
+		else
+			free(t);
+	}
+	free(dir);
+	return fd;
+}
+
+int cm_out_begin(const char *path, const char *what, cm_diags *d, char **tmp)
+{
+	*tmp = NULL;
+	out_plan p;
+	int rc = plan_output(path, what, d, &p);
+	if (rc) {
+		errno = rc == CM_ENOMEM ? ENOMEM : EIO;
+		return -1;
+	}
+	int fd = tmp_create(&p, tmp);
+	if (fd < 0) {
+		int err = errno;
+		char *dir = p.way == WAY_STREAM ? cm_strdup(stream_dir()) : dir_of(p.target);
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path ? path : "-", 0, 0, NULL,
+		             "cannot write%s%s: cannot create a file in directory %s: %s", what ? " " : "",
+		             what ? what : "", dir ? dir : "?", strerror(err));
+		free(dir);
+		errno = err;
+	}
+	free(p.target);
+	return fd;
+}
+
+/* Copies the whole of file from to descriptor to, from the start. 0, or -1
+ * with errno set. */
+static int copy_all(int from, int to)
+{
+	char buf[65536];
+	if (lseek(from, 0, SEEK_SET) != 0)
+		return -1;
+	for (;;) {
+		ssize_t n = read(from, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return (int)n;
+		for (ssize_t at = 0; at < n;) {
+			ssize_t w = write(to, buf + at, (size_t)(n - at));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				if (w == 0)
+					errno = EIO;
+				return -1;
+			}
+			at += w;
+		}
+	}
+}
+
+/* Syncs path's directory so that a rename in it lasts (best effort: some
+ * file systems refuse directory syncs). */
+static void sync_dir_of(const char *path)
+{
+	char *dir = dir_of(path);
 	int dfd = dir ? open(dir, O_RDONLY | O_CLOEXEC) : -1;
 	if (dfd >= 0) {
 		fsync(dfd);
 		close(dfd);
 	}
 	free(dir);
+}
+
+int cm_out_commit(const char *tmp, int fd, const char *path, const char *what, cm_diags *d)
+{
+	const char *sep = what ? " " : "", *shown = path ? path : "-";
+	out_plan p;
+	int rc = plan_output(path, what, d, &p);
+	what = what ? what : "";
+	if (rc) {
+		close(fd);
+		unlink(tmp);
+		return rc;
+	}
+	const char *step = NULL;
+	int err = 0;
+	if (p.way != WAY_STREAM && fsync(fd) != 0) {
+		step = "sync failed: ";
+	} else if (p.way == WAY_REPLACE) {
+		/* the file it replaces keeps its mode and, where this user may
+		 * give it (root; the same owner for the group), its owner */
+		if (p.exists) {
+			if (fchown(fd, p.st.st_uid, p.st.st_gid) != 0 && fchown(fd, (uid_t)-1, p.st.st_gid) != 0) {
+				/* not permitted: the new file is this user's */
+			}
+			if (fchmod(fd, p.st.st_mode & 07777) != 0)
+				step = "cannot keep its mode: ";
+		}
+		if (!step && rename(tmp, p.target) != 0)
+			step = "";
+	} else {
+		int out = p.way == WAY_STREAM && !p.target ? STDOUT_FILENO
+		          : open(p.target, O_WRONLY | O_CLOEXEC | (p.way == WAY_STREAM ? O_NOCTTY : 0));
+		if (out == STDOUT_FILENO)
+			fflush(stdout);
+		off_t size = lseek(fd, 0, SEEK_END);
+		if (out < 0 || size < 0 || copy_all(fd, out) != 0)
+			step = "";
+		else if (p.way == WAY_IN_PLACE && (ftruncate(out, size) != 0 || fsync(out) != 0))
+			step = "";
+		err = errno;
+		if (out >= 0 && out != STDOUT_FILENO && close(out) != 0 && !step)
+			step = "";
+	}
+	if (step && !err)
+		err = errno;
+	close(fd);
+	if (step) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, shown, 0, 0, NULL, "cannot write%s%s: %s%s", sep, what, step,
+		             strerror(err));
+		unlink(tmp);
+		free(p.target);
+		return CM_EIO;
+	}
+	if (p.way == WAY_REPLACE)
+		sync_dir_of(p.target);
+	else
+		unlink(tmp);
+	free(p.target);
 	return 0;
+}
+
+void cm_out_abort(const char *tmp, int fd)
+{
+	if (fd >= 0)
+		close(fd);
+	if (tmp)
+		unlink(tmp);
 }
 
 int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d)
 {
-	if (!path) {
-		int rc = fn(stdout, arg);
-		if (fflush(stdout) && !rc)
-			rc = CM_EIO;
-		return rc;
-	}
 	char *tmp = NULL;
-	int fd = cm_tmp_beside(path, &tmp);
-	FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	int fd = cm_out_begin(path, NULL, d, &tmp);
+	if (fd < 0) {
+		free(tmp);
+		return errno == ENOMEM ? CM_ENOMEM : CM_EIO;
+	}
+	FILE *f = fdopen(fd, "wb");
 	if (!f) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot create a file beside it: %s",
-		             strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			remove(tmp);
-		}
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path ? path : "-", 0, 0, NULL, "cannot write: %s", strerror(errno));
+		cm_out_abort(tmp, fd);
 		free(tmp);
 		return CM_EIO;
 	}
 	int rc = fn(f, arg);
 	/* the stream is flushed and let go of; a duplicate of its descriptor
-	 * carries the sync and the rename (cm_tmp_commit) */
+	 * carries the commit */
 	int keep = !rc && fflush(f) == 0 ? dup(fileno(f)) : -1;
-	int closed = fclose(f);
-	if (!rc && (closed || keep < 0))
+	int err = errno, closed = fclose(f);
+	if (closed)
+		err = errno;
+	if (!rc && (closed || keep < 0)) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path ? path : "-", 0, 0, NULL, "cannot write: %s", strerror(err));
 		rc = CM_EIO;
-	if (!rc) {
-		if (cm_tmp_commit(tmp, keep, path) != 0) {
-			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-			rc = CM_EIO;
-		}
-	} else {
-		if (keep >= 0)
-			close(keep);
-		if (rc == CM_EIO)
-			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write");
+	} else if (!rc) {
+		rc = cm_out_commit(tmp, keep, path, NULL, d);
+		keep = -1;
+	} else if (rc == CM_EIO) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path ? path : "-", 0, 0, NULL, "cannot write");
 	}
 	if (rc)
-		remove(tmp);
+		cm_out_abort(tmp, keep);
 	free(tmp);
 	return rc;
 }

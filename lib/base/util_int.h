@@ -52,30 +52,44 @@ int cm__diags_take_source(cm_diags *d, const char *file, char *text, size_t len,
 
 /* cm_path_resolve, cm_path_relative: carcamap/file.h */
 
-/* Creates a new file beside path (path.tmp.PID.N, O_EXCL, mode 0666 less
- * the umask, like the final file would get) for writing then renaming into
- * place. First removes the temporaries of that naming for path that a
- * writer killed before its rename left (their process is gone: see
- * remove_stale in file.c), so that a killed compile, export or render
- * leaves nothing behind once the next write to the path runs. Returns the
- * descriptor and the name in *name (caller frees), or -1 with errno set. */
-int cm_tmp_beside(const char *path, char **name);
+/* Outputs (DESIGN.md "Safety"; README "Outputs"). Every output is written
+ * in full into a temporary file first, then put in place by
+ * cm_out_commit according to what path names, symlinks followed (a
+ * dangling one too: the file it names is made):
+ *   - a regular file with one name, or none yet: the temporary, beside it,
+ *     is synced and renamed over it (keeping an existing file's mode and,
+ *     where permitted, owner), then the directory synced;
+ *   - a regular file with several hard links: the content is copied into
+ *     it in place and synced, so that every name sees it (a failure during
+ *     that copy, a full disk, can leave it partly written; a failed run
+ *     before it never touches it);
+ *   - NULL or "-" (standard output), a character device or a FIFO: the
+ *     content is copied to it, after it was written in full (in $TMPDIR);
+ *   - a directory, a block device or a socket is refused.
+ * Temporaries are hidden files named ".NAME.carcamap-tmp.PID.N" beside
+ * the target (a stream's ".stream.carcamap-tmp.PID.N" in $TMPDIR); before
+ * a new one is made, those of that name whose writer is gone (killed
+ * before its commit) are removed, and nothing else. */
 
-/* Makes a file written beside path (cm_tmp_beside) durable and puts it in
- * place: fsync(fd), close(fd), rename(tmp, path), then fsync of path's
- * directory so the rename itself lasts (best effort: some file systems
- * refuse directory syncs). fd is closed in every case; on failure tmp is
- * left for the caller to remove and path is untouched. Returns 0, -1 when
- * the sync failed or -2 when the close or the rename did, errno set. The
- * one commit of cm_write_to and the pack writers. */
-int cm_tmp_commit(const char *tmp, int fd, const char *path);
+/* Resolves path and creates its temporary (mode 0666 less the umask,
+ * O_EXCL, open for reading and writing) after sweeping killed writers'
+ * ones. Returns the descriptor and the temporary's name in *tmp (caller
+ * frees), or -1 with errno set and d told why ("cannot write[ WHAT]: ...",
+ * what NULL or "pack"). */
+int cm_out_begin(const char *path, const char *what, cm_diags *d, char **tmp);
+/* Puts the temporary (fd, closed in every case) in place as above, and
+ * removes it. Returns 0, or CM_EIO (CM_ENOMEM) with d told why ("cannot
+ * write[ WHAT]: sync failed: ...", "...: REASON"); on failure the
+ * temporary is removed and the target is as it was (but see hard links). */
+int cm_out_commit(const char *tmp, int fd, const char *path, const char *what, cm_diags *d);
+/* Gives the temporary up: closes fd (when >= 0) and removes tmp. */
+void cm_out_abort(const char *tmp, int fd);
 
-/* Writes through fn (which returns 0 or a CM_E… code) to path atomically:
- * a file beside path (cm_tmp_beside) put in place by cm_tmp_commit (synced,
- * renamed, directory synced) once fn succeeded; on any failure the temporary file is
- * removed, path is untouched and d says why. path NULL writes to stdout.
- * Returns 0, fn's code, or CM_EIO. Clients call it as cm_file_write
- * (carcamap/file.h); this name stays private (tests/lib/run.sh). */
+/* Writes through fn (which returns 0 or a CM_E… code) to path as above:
+ * on any failure the temporary file is removed, the target is untouched
+ * and d says why. path NULL or "-" writes to stdout. Returns 0, fn's code,
+ * CM_EIO or CM_ENOMEM. Clients call it as cm_file_write (carcamap/file.h);
+ * this name stays private (tests/lib/run.sh). */
 int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d);
 
 /* Gives the diagnostic just added to d (when kept, with a line and no

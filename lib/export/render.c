@@ -218,66 +218,38 @@ static int encode(writer *w, const canvas *c, int alpha)
 	return 0;
 }
 
-/* Writes c to path through a temporary file beside it. */
+typedef struct {
+	writer *w;
+	const canvas *c;
+	int alpha;
+} png_job;
+
+/* cm_write_to's writer: the PNG into f. */
+static int png_to(FILE *f, void *arg)
+{
+	png_job *j = arg;
+	writer *w = j->w;
+	w->f = f;
+	w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w, on_write_error, on_write_warning);
+	if (!w->png || !(w->info = png_create_info_struct(w->png)))
+		return CM_ENOMEM;
+	int rc = encode(w, j->c, j->alpha);
+	w->f = NULL;
+	return rc;
+}
+
+/* Writes c to path as every output is written (cm_write_to). */
 static int write_png(const canvas *c, int alpha, const char *path, cm_diags *d)
 {
-	int rc = 0;
-	char *tmp = NULL;
 	writer *w = calloc(1, sizeof *w);
-	if (!w) {
-		rc = CM_ENOMEM;
-		goto out;
-	}
+	if (!w)
+		return CM_ENOMEM;
 	w->d = d;
 	w->path = path;
-	int fd = cm_tmp_beside(path, &tmp);
-	if (fd < 0 || !(w->f = fdopen(fd, "wb"))) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot create a file beside it: %s",
-		             strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		tmp = NULL;
-		rc = CM_EIO;
-		goto out;
-	}
-	w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w, on_write_error, on_write_warning);
-	if (!w->png || !(w->info = png_create_info_struct(w->png))) {
-		rc = CM_ENOMEM;
-		goto out;
-	}
-	rc = encode(w, c, alpha);
-	/* put in place as every atomic output is (cm_tmp_commit: synced,
-	 * renamed, directory synced); a duplicate descriptor carries it */
-	int keep = !rc && fflush(w->f) == 0 ? dup(fileno(w->f)) : -1;
-	if (fclose(w->f) && !rc) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-		rc = CM_EIO;
-	}
-	w->f = NULL;
-	if (!rc && keep < 0) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-		rc = CM_EIO;
-	}
-	if (rc) {
-		if (keep >= 0)
-			close(keep);
-	} else if (cm_tmp_commit(tmp, keep, path) != 0) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
-		rc = CM_EIO;
-	}
-out:
-	if (w) {
-		if (w->png)
-			png_destroy_write_struct(&w->png, w->info ? &w->info : NULL);
-		if (w->f)
-			fclose(w->f);
-	}
-	if (rc && tmp)
-		unlink(tmp);
-	free(tmp);
+	png_job j = { w, c, alpha };
+	int rc = cm_write_to(path, png_to, &j, d);
+	if (w->png)
+		png_destroy_write_struct(&w->png, w->info ? &w->info : NULL);
 	free(w);
 	return rc;
 }

@@ -817,51 +817,21 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 	return hash_v2(m, sets, n_sets, out);
 }
 
-/* ---- temporary files: the shared atomic writer's (cm_tmp_beside, then
- * cm_tmp_commit: file synced, renamed, directory synced) ---- */
+/* ---- temporary files: the shared output writer's (cm_out_begin, then
+ * cm_out_commit: synced and renamed over a regular file, copied into one
+ * with hard links or to a stream; util_int.h) ---- */
 
-/* Creates a new empty file beside path with a unique name (O_EXCL). */
+/* Creates the temporary file the pack at path is built in. */
 static int tmp_create(const char *path, cm_diags *d, char **tmp, int *fd)
 {
-	*fd = cm_tmp_beside(path, tmp);
-	if (*fd >= 0)
-		return 0;
-	int err = errno;
-	if (err == ENOMEM)
-		return CM_ENOMEM;
-	if (err == EEXIST) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL,
-		             "cannot write pack: no free temporary file name beside it");
-		return CM_EIO;
-	}
-	const char *slash = strrchr(path, '/');
-	char *dir = !slash ? cm_strdup(".") : slash == path ? cm_strdup("/") : cm_strndup(path, (size_t)(slash - path));
-	cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: cannot create a file in directory %s: %s",
-	             dir ? dir : ".", strerror(err));
-	free(dir);
-	return CM_EIO;
+	*fd = cm_out_begin(path, "pack", d, tmp);
+	return *fd >= 0 ? 0 : errno == ENOMEM ? CM_ENOMEM : CM_EIO;
 }
 
-/* Puts tmp in place durably (cm_tmp_commit). fd is closed in every case. */
+/* Puts tmp in place durably (cm_out_commit). fd is closed in every case. */
 static int tmp_commit(const char *tmp, int fd, const char *path, cm_diags *d)
 {
-	int r = cm_tmp_commit(tmp, fd, path);
-	if (r == -1)
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: sync failed: %s",
-		             strerror(errno));
-	else if (r)
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: %s", strerror(errno));
-	return r ? CM_EIO : 0;
-}
-
-static int refuse_directory(const char *path, cm_diags *d)
-{
-	struct stat st;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write pack: is a directory");
-		return CM_EIO;
-	}
-	return 0;
+	return cm_out_commit(tmp, fd, path, "pack", d);
 }
 
 /* ---- writing ---- */
@@ -1446,7 +1416,7 @@ int cm_pack_write(const char *path, const cm_map *const *maps_in, size_t n_maps,
 		rc = CM_EINTERNAL;
 		goto out;
 	}
-	if ((rc = refuse_directory(path, d)) != 0 || (rc = tmp_create(path, d, &tmp, &fd)) != 0)
+	if ((rc = tmp_create(path, d, &tmp, &fd)) != 0)
 		goto out;
 	if (sqlite3_open_v2(tmp, &w.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		rc = w.db ? sql_fail(&w, "open") : CM_ENOMEM;

@@ -21,11 +21,19 @@ extern "C" {
  * ...", "is a directory", "not a regular file"). 0 or CM_EIO. */
 int cm_file_open_read(const char *path, cm_diags *d, FILE **out);
 
-/* Writes through fn (which returns 0 or a CM_E... code) to path
- * atomically: into a new file beside path that is synced and renamed over
- * path (and the directory synced) once fn succeeded; on any failure the
- * new file is removed, path is left as it was and d says why (no rule id).
- * path NULL writes to stdout (flushed). Returns 0, fn's code or CM_EIO. */
+/* Writes through fn (which returns 0 or a CM_E... code) to path. fn
+ * writes into a temporary file; once it succeeded, the content goes where
+ * path leads, symlinks followed (a dangling one too): over a regular file
+ * atomically (the temporary, beside it, synced and renamed over it, the
+ * directory synced; an existing file's mode and, where permitted, owner
+ * kept), into a regular file with several hard links in place (every name
+ * sees it), to standard output (path NULL or "-"), a character device or a
+ * FIFO as a stream. A directory, block device or socket is refused. On
+ * any failure the temporary is removed, path is left as it was, nothing
+ * reaches a stream and d says why (no rule id). Temporaries are hidden
+ * files ".NAME.carcamap-tmp.PID.N" beside the target (in $TMPDIR for a
+ * stream); those a killed writer left are removed by the next write to
+ * that name. Returns 0, fn's code, CM_EIO or CM_ENOMEM. */
 int cm_file_write(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d);
 
 /* rel resolved against the directory of the file base: rel as it is when

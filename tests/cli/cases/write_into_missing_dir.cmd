@@ -1,1 +1,1 @@
-T=tests/fixtures/cli/tiny/tiny.xml; { $CM export --format xml $T -o "$TMPDIR_CASE/missing/t.xml"; echo "exit $?"; $CM render $T -o "$TMPDIR_CASE/missing/t.png"; echo "exit $?"; } 2>&1 | sed "s|$TMPDIR_CASE/||"; ls -A "$TMPDIR_CASE"
+T=tests/fixtures/cli/tiny/tiny.xml; { $CM export --format xml $T -o "$TMPDIR_CASE/missing/t.xml"; echo "exit $?"; $CM render $T -o "$TMPDIR_CASE/missing/t.png"; echo "exit $?"; } 2>&1 | sed "s|$TMPDIR_CASE/||g"; ls -A "$TMPDIR_CASE"
