@@ -2,6 +2,7 @@
 /* cli.c: helpers every subcommand shares (cli.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -438,5 +439,103 @@ int cli_grow(void **v, size_t *cap, size_t n, size_t es)
 		return CM_ENOMEM;
 	*v = p;
 	*cap = nc;
+	return 0;
+}
+
+/* ---- outputs (README "Outputs"; the library's cm_file_write) ---- */
+
+int cli_output_check(const char *cmd, const char *opt, const char *out, const char *no_stream, bool binary,
+                     bool *stream)
+{
+	*stream = false;
+	if (!out)
+		return 0;
+	const char *why = NULL;
+	cm_file_output k = cm_file_output_kind(out, &why);
+	if (k == CM_OUTPUT_REFUSED) {
+		why = why ? why : "cannot be written";
+		if (strncmp(why, "is a directory", 14) == 0)
+			return cli_usage_error(cmd, "%s %s is a directory: name a file in it", opt, out);
+		return cli_usage_error(cmd, "%s %s%s%s", opt, out, strncmp(why, "is ", 3) == 0 ? " " : ": ", why);
+	}
+	*stream = k == CM_OUTPUT_STREAM;
+	bool dash = strcmp(out, "-") == 0;
+	if (*stream && no_stream)
+		return cli_usage_error(cmd, "%s %s is %s: %s", opt, out, dash ? "standard output" : "a stream", no_stream);
+	if (*stream && binary) {
+		/* a terminal shows no binary: only a character device is one, and
+		 * opening it here waits on nothing */
+		struct stat st;
+		int fd = dash ? STDOUT_FILENO
+		         : stat(out, &st) == 0 && S_ISCHR(st.st_mode) ? open(out, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+		                                                     : -1;
+		bool tty = fd >= 0 && isatty(fd);
+		if (fd >= 0 && fd != STDOUT_FILENO)
+			close(fd);
+		if (tty)
+			return cli_usage_error(cmd, "%s %s is a terminal: this output is binary; name a file or redirect", opt,
+			                       out);
+	}
+	return 0;
+}
+
+/* Whether the file at path is the one o describes (device and inode). */
+static bool same_file(const struct stat *o, const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0 && st.st_dev == o->st_dev && st.st_ino == o->st_ino;
+}
+
+/* The usage error of an output that would destroy input path. */
+static int refuse_input(const char *cmd, const char *opt, const char *out, const char *path)
+{
+	char *e = cm_text_escape(path), *eo = cm_text_escape(out);
+	if (e && eo && strcmp(e, eo) == 0)
+		cli_usage_error(cmd, "%s %s is an input: writing it would destroy it; choose another output", opt, eo);
+	else
+		cli_usage_error(cmd, "%s %s is the same file as %s, an input: writing it would destroy it; choose "
+		                     "another output",
+		                opt, eo ? eo : "?", e ? e : "?");
+	free(e);
+	free(eo);
+	return EXIT_USAGE;
+}
+
+int cli_output_not_input(const char *cmd, const char *opt, const char *out, int same_kind, int n, char **files,
+                         const cm_workspace *w, const cm_diags *d)
+{
+	struct stat o;
+	if (!out || cm_file_output_kind(out, NULL) != CM_OUTPUT_FILE || stat(out, &o) != 0 || !S_ISREG(o.st_mode))
+		return 0; /* a new file, or a stream: no input is replaced */
+	/* the files named, the XML files the readers read (descriptors, their
+	 * halves, tile sets, legends, Tiled maps), and each map's image */
+	size_t n_src = cm_diags_source_count(d), n_maps = w ? cm_workspace_map_count(w) : 0;
+	for (size_t i = 0; i < (size_t)n + n_src + 2 * n_maps; i++) {
+		char *own = NULL;
+		const char *in = NULL;
+		if (i < (size_t)n) {
+			in = files[i];
+		} else if (i < (size_t)n + n_src) {
+			in = cm_diags_source_file(d, i - (size_t)n);
+		} else {
+			size_t k = i - (size_t)n - n_src;
+			const cm_map *m = cm_workspace_map(w, k / 2);
+			const char *rel = k % 2 ? cm_map_legend(m) : cm_map_image(m);
+			if (cm_map_file(m) && rel)
+				in = own = cm_path_resolve(cm_map_file(m), rel);
+		}
+		bool same = in && same_file(&o, in);
+		if (same && same_kind >= 0) {
+			cm_diags *q = NULL;
+			same = cm_diags_new(&q) != 0 || (int)cm_file_detect(in, q) != same_kind;
+			cm_diags_free(q);
+		}
+		if (same) {
+			refuse_input(cmd, opt, out, in);
+			free(own);
+			return EXIT_USAGE;
+		}
+		free(own);
+	}
 	return 0;
 }

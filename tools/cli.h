@@ -5,6 +5,7 @@
 #define CM_CLI_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include "carcamap/carcamap.h"
 
@@ -119,6 +120,27 @@ typedef struct {
  * CLI_NO_MAP when there was no map to choose (the error printed: the
  * command exits with EXIT_USAGE). */
 int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *d);
+
+/* Outputs (README "Outputs"): the library writes -o where it leads
+ * (cm_file_write). opt names the option in messages ("-o"). Before
+ * anything is read, cli_output_check looks at what out names: a directory, block device or socket is a usage error;
+ * "-" (standard output), a character device or a FIFO is a stream (*stream
+ * set), a usage error when no_stream is given (it says why the command
+ * cannot stream, and what to give), and for binary output (binary) when
+ * it is a terminal. out NULL: nothing to check. Returns 0 or EXIT_USAGE
+ * (the error printed). */
+int cli_output_check(const char *cmd, const char *opt, const char *out, const char *no_stream, bool binary,
+                     bool *stream);
+/* After the inputs are read: refuses an output that is one of them, the
+ * same file by device and inode (a link or another name included): the
+ * files named (files[0..n)), every file whose text d keeps (descriptors,
+ * their halves, tile sets, legends, Tiled maps) and each map's image and
+ * legend in w (NULL: none). An input of kind same_kind (a cm_file_kind;
+ * -1: none) may be the output: the command rewrites a file of its own kind
+ * (a pack compiled into itself), having read it whole. Returns 0 or
+ * EXIT_USAGE (the error printed). */
+int cli_output_not_input(const char *cmd, const char *opt, const char *out, int same_kind, int n, char **files,
+                         const cm_workspace *w, const cm_diags *d);
 
 /* The end of a command: sorts and prints d (cli_print_diags, with the
  * summary line when there are diagnostics) and returns the exit code:

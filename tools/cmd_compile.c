@@ -3,6 +3,7 @@
  * images), tile sets and packs, runs every check, and writes one pack only
  * when there are no errors. The library writes packs atomically. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -26,7 +27,11 @@ static void usage(FILE *f)
 	        "\n"
 	        "Options:\n"
 	        "  -o, --output PACK  the pack to write (default: MAPID.pack when the\n"
-	        "                     input holds one map)\n"
+	        "                     input holds one map); '-' writes it to standard\n"
+	        "                     output (not a terminal). A symlink is followed, an\n"
+	        "                     existing pack keeps its mode; one of the inputs\n"
+	        "                     is refused, but a pack compiled into itself is\n"
+	        "                     rewritten (README \"Outputs\")\n"
 	        "  --printing ED      read map descriptors in that printing only, C2 or C3\n"
 	        "                     (default: every printing a descriptor describes)\n"
 	        "  -T, --tilesets DIR search DIR for tile sets (repeatable)\n"
@@ -147,6 +152,9 @@ int cmd_compile(int argc, char **argv)
 		ec = cli_usage_error("compile", "no files to compile");
 		goto done;
 	}
+	bool stream = false;
+	if ((ec = cli_output_check("compile", "-o", out, NULL, true, &stream)) != 0)
+		goto done;
 	int rc = cli_workspace_load(w, argc - optind, argv + optind, 1, d);
 	/* the same checks as `carcamap check` (without games) on every map that loaded */
 	int crc = rc == CM_ENOMEM ? rc : cm_check_workspace(w, NULL, d);
@@ -176,6 +184,10 @@ int cmd_compile(int argc, char **argv)
 		sprintf(auto_out, "%s.pack", cm_map_id(cm_workspace_map(w, 0)));
 		out = auto_out;
 	}
+	/* a pack compiled into itself is rewritten (it was read whole); no
+	 * other input is ever overwritten */
+	if (!rc && (ec = cli_output_not_input("compile", "-o", out, CM_FILE_PACK, argc - optind, argv + optind, w, d)) != 0)
+		goto done;
 	if (!rc && cm_diags_errors(d) == 0) {
 		maps = malloc((n_maps + 1) * sizeof *maps);
 		own = calloc(n_maps + 1, sizeof *own);
@@ -194,7 +206,8 @@ int cmd_compile(int argc, char **argv)
 		if (!rc)
 			rc = cm_pack_write(out, maps, n_maps, sets, n_sets, d);
 		if (!rc && fmt == FMT_TEXT)
-			fprintf(stderr, "wrote %s: %zu map%s, %zu tile set%s\n", out, n_maps, n_maps == 1 ? "" : "s",
+			fprintf(stderr, "wrote %s: %zu map%s, %zu tile set%s\n",
+			        strcmp(out, "-") == 0 ? "the pack to standard output" : out, n_maps, n_maps == 1 ? "" : "s",
 			        n_sets, n_sets == 1 ? "" : "s");
 	}
 	ec = cli_finish(d, fmt, rc);

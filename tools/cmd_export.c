@@ -2,6 +2,7 @@
 /* cmd_export.c: `carcamap export`: writes a map for game clients (JSON,
  * compact binary, Tiled TMX) or back as a descriptor (XML). */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,7 +43,10 @@ static void usage(FILE *f)
 	        "                     2.0; lib/reader/ reads both); '1.0', '2.0' also do\n"
 	        "  -o, --output FILE  where to write; '-' or none: standard output (json,\n"
 	        "                     xml; bin only when stdout is not a terminal); tmx\n"
-	        "                     needs a file\n"
+	        "                     needs a file. A symlink is followed, a FIFO or\n"
+	        "                     device streamed, an existing file keeps its mode;\n"
+	        "                     an input is refused, but a descriptor or Tiled map\n"
+	        "                     may be exported over itself (README \"Outputs\")\n"
 	        "  --map ID           the map to export when the input holds several\n"
 	        "  --tileset ID       export this tile set (of the files or packs given)\n"
 	        "  --tiles FORM       xml of a tile set: grid (pictures) or slots (default)\n"
@@ -215,7 +219,7 @@ int cmd_export(int argc, char **argv)
 			if (fmt == X_NONE)
 				ec = cli_usage_error("export", "unknown format '%s' (use json, bin, tmx or xml)", optarg);
 			break;
-		case 'o': out = strcmp(optarg, "-") == 0 ? NULL : optarg; break;
+		case 'o': out = optarg; break;
 		case 'm': t.map_id = optarg; break;
 		case 'B':
 			if (strcmp(optarg, "1") == 0 || strcmp(optarg, "1.0") == 0)
@@ -283,6 +287,13 @@ int cmd_export(int argc, char **argv)
 		ec = cli_usage_error("export", "binary output to a terminal: give -o FILE or redirect");
 		goto done;
 	}
+	bool stream = false;
+	if ((ec = cli_output_check("export", "-o", out,
+	                           fmt == X_TMX ? "--format tmx writes a file that names its tileset by a path "
+	                                          "relative to it: give -o FILE.tmx"
+	                                        : NULL,
+	                           fmt == X_BIN, &stream)) != 0)
+		goto done;
 	/* xml and tmx need no tile definitions; json and bin carry the deck's */
 	t.decks = fmt == X_JSON || fmt == X_BIN;
 	int rc = cli_load_map(&t, w, argc - optind, argv + optind, d);
@@ -290,6 +301,11 @@ int cmd_export(int argc, char **argv)
 		ec = EXIT_USAGE;
 		goto done;
 	}
+	/* the same kind rewritten (a descriptor exported over itself) is
+	 * safe: it was read whole; no other input is ever overwritten */
+	if (t.map && (ec = cli_output_not_input("export", "-o", out, fmt == X_XML ? CM_FILE_MAP : fmt == X_TMX ? CM_FILE_TMX : -1,
+	                                        argc - optind, argv + optind, w, d)) != 0)
+		goto done;
 	if (t.map) {
 		const cm_map *m = t.map;
 		size_t n = 0;
@@ -315,7 +331,7 @@ int cmd_export(int argc, char **argv)
 			/* a descriptor names its image and legend from its own
 			 * directory: the copy written elsewhere names the same files */
 			cm_map *rebased = NULL;
-			if (fmt == X_XML && out && (rc = rebase_paths(m, out, d, &rebased)) == 0)
+			if (fmt == X_XML && out && !stream && (rc = rebase_paths(m, out, d, &rebased)) == 0)
 				m = rebased;
 			if (!rc)
 				rc = write_out(out, m, sets, n, fmt, major, d);

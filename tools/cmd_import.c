@@ -3,6 +3,7 @@
  * image through a colour legend and writes a map descriptor skeleton, or
  * reads a whole map drawn in Tiled (TMX) and writes its descriptor. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -36,7 +37,9 @@ static void usage(FILE *f)
 	        "Options:\n"
 	        "  --legend FILE     the colour legend (default: the built-in colours,\n"
 	        "                    one pixel per square)\n"
-	        "  -o, --output FILE the descriptor to write (default: stdout)\n"
+	        "  -o, --output FILE the descriptor to write (default or '-': standard\n"
+	        "                    output); the image, legend or Tiled map read is\n"
+	        "                    refused (README \"Outputs\")\n"
 	        "  --id ID           map id (default: the image's file name)\n"
 	        "  --name NAME       display name (default: the id)\n"
 	        "  -h, --help        show this help\n"
@@ -149,6 +152,10 @@ int cmd_import(int argc, char **argv)
 	if (argc - optind > 1)
 		return cli_usage_error("import", "one image at a time");
 	const char *png = argv[optind];
+	bool stream = false;
+	int oc = cli_output_check("import", "-o", out, NULL, false, &stream);
+	if (oc)
+		return oc;
 	if (id && !cm_id_valid(id))
 		return cli_usage_error("import",
 		                       "--id is not an id: 1 to %d of a-z, 0-9 and '-', not starting with '-'",
@@ -174,6 +181,11 @@ int cmd_import(int argc, char **argv)
 			                                 "carries its id and name as map properties");
 		}
 		int trc = cm_tmx_load_file(png, d, &m);
+		if (!trc && (ec = cli_output_not_input("import", "-o", out, -1, 1, argv + optind, NULL, d)) != 0) {
+			cm_map_free(m);
+			cm_diags_free(d);
+			return ec;
+		}
 		if (!trc)
 			trc = cm_file_write(out, write_map, m, d);
 		ec = cli_finish(d, FMT_TEXT, trc);
@@ -192,11 +204,14 @@ int cmd_import(int argc, char **argv)
 			rc = CM_EINVAL;
 		}
 	}
+	if (!rc && (ec = cli_output_not_input("import", "-o", out, -1, 1, argv + optind, NULL, d)) != 0)
+		goto out;
 	if (!rc) {
 		/* the importer names the image and legend as given (from the
 		 * current directory); the descriptor names them from its own
-		 * directory, where check and render look for them */
-		if (out && !rebase_paths(b, png, legend, out)) {
+		 * directory, where check and render look for them (a stream's
+		 * reader: from the current directory) */
+		if (out && !stream && !rebase_paths(b, png, legend, out)) {
 			rc = CM_ENOMEM;
 		} else {
 			rc = finish_map(b, map_id, name, png, d, &m);
@@ -207,6 +222,7 @@ int cmd_import(int argc, char **argv)
 			rc = cm_file_write(out, write_map, m, d);
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
+out:
 	cm_map_builder_free(b);
 	free(map_id);
 	cm_map_free(m);

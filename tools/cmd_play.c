@@ -4,6 +4,7 @@
  * the statistics as text or JSON (schemas/play-json.md); can save the
  * first game as a replay. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +324,11 @@ static int print_json(const cm_map *m, const cm_play_stats *s, const seat_list *
 	return 0;
 }
 
+static int write_replay_to(FILE *f, void *arg)
+{
+	return cm_replay_write(arg, f);
+}
+
 /* Plays game 1 again and writes it as a replay to path, with the seats' players. */
 static int write_replay(const char *path, const cm_map *m, const cm_deck *deck, const cm_rules *rules,
                         const seat_list *sl, uint64_t seed, cm_diags *d)
@@ -341,20 +347,9 @@ static int write_replay(const char *path, const cm_map *m, const cm_deck *deck, 
 		rc = cm_replay_from_board(b, &r);
 	if (!rc)
 		rc = cm_replay_set_players(r, names);
-	if (!rc) {
-		FILE *f = fopen(path, "w");
-		if (!f) {
-			rc = CM_EIO;
-		} else {
-			rc = cm_replay_write(r, f);
-			if (fclose(f) && !rc)
-				rc = CM_EIO;
-			if (rc)
-				remove(path);
-		}
-		if (rc)
-			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write the replay");
-	}
+	/* as every output: where the path leads, never half written */
+	if (!rc && (rc = cm_file_write(path, write_replay_to, r, d)) != 0 && rc != CM_EIO)
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write the replay");
 	cm_replay_free(r);
 	cm_board_free(b);
 	for (int p = 0; p < CM_MAX_PLAYERS; p++)
@@ -454,11 +449,20 @@ int cmd_play(int argc, char **argv)
 		ec = cli_usage_error("play", "no map to play on");
 		goto done;
 	}
+	bool stream = false;
+	if (replay && strcmp(replay, "-") == 0) {
+		ec = cli_usage_error("play", "--replay -: standard output carries the report; name a file");
+		goto done;
+	}
+	if (replay && (ec = cli_output_check("play", "--replay", replay, NULL, false, &stream)) != 0)
+		goto done;
 	int rc = cli_load_map(&t, w, argc - optind, argv + optind, d);
 	if (rc == CLI_NO_MAP) {
 		ec = EXIT_USAGE;
 		goto done;
 	}
+	if (t.map && replay && (ec = cli_output_not_input("play", "--replay", replay, -1, argc - optind, argv + optind, w, d)) != 0)
+		goto done;
 	if (t.map) {
 		const cm_map *m = t.map;
 		cm_rules rules = *cm_map_rules(m);

@@ -54,7 +54,10 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "Options:\n"
 	        "  -o, --output FILE  the picture to write (default: MAPID.png, or .svg, .html,\n"
-	        "                     .pdf with --format)\n"
+	        "                     .pdf with --format); '-' (with --format): standard\n"
+	        "                     output (png and pdf: not a terminal). A symlink is\n"
+	        "                     followed, an existing file keeps its mode; an input\n"
+	        "                     is refused\n"
 	        "  --format F         png, svg, html or pdf\n"
 	        "  --map ID           the map to draw when the input holds several\n"
 	        "  --printing ED      the printing of the board, C2 or C3 (maps/README.md:\n"
@@ -296,6 +299,13 @@ static int render_tiles(const job *j, outcome *r)
 		o.backs = j->backs;
 		char *auto_out = j->out ? NULL : cli_asprintf("%s.pdf", ts->id);
 		const char *out = j->out ? j->out : auto_out;
+		/* the tile set file is never drawn over */
+		if (out && (ec = cli_output_not_input("render", "-o", out, -1, j->argc, j->files, NULL, d)) != 0) {
+			free(auto_out);
+			cm_tileset_free(ts);
+			cm_diags_free(d);
+			return ec;
+		}
 		rc = out ? cm_render_tileset(ts, &o, out, d) : CM_ENOMEM;
 		r->written = rc == 0;
 		free(auto_out);
@@ -468,6 +478,9 @@ static int render_once(const job *j, outcome *r)
 			goto finish;
 		}
 	}
+	/* no input is ever drawn over (a picture is no rewrite of a map) */
+	if ((ec = cli_output_not_input("render", "-o", out, -1, j->argc, j->files, w, d)) != 0)
+		goto done;
 	/* problems in the map are no reason not to draw them */
 	int wrc = cm_render_map(m, lg, &o, out, d);
 	if (!wrc)
@@ -711,6 +724,15 @@ int cmd_render(int argc, char **argv)
 		                     cm_render_format_name(j.format), j.out, cm_render_format_name(by_ext));
 		goto done;
 	}
+	bool stream = false;
+	if ((ec = cli_output_check("render", "-o", j.out, watching ? "--watch renders into a file again and again: name one"
+	                                                      : NULL,
+	                           false, &stream)) != 0)
+		goto done;
+	if (!format_given && stream && !known) {
+		ec = cli_usage_error("render", "-o %s is a stream: give --format png, svg, html or pdf", j.out);
+		goto done;
+	}
 	if (!format_given && j.out) {
 		if (!known) {
 			ec = cli_usage_error("render", "cannot tell the picture format of -o %s: name it .png, .svg, .html or "
@@ -732,6 +754,9 @@ int cmd_render(int argc, char **argv)
 		ec = cli_usage_error("render", "--scale is for png, svg and html; a pdf is at true size (--square-mm)");
 		goto done;
 	}
+	if (stream && (j.format == CM_RENDER_PNG || j.format == CM_RENDER_PDF) &&
+	    (ec = cli_output_check("render", "-o", j.out, NULL, true, &stream)) != 0)
+		goto done;
 	if ((ec = source_date(&j.epoch)) != 0)
 		goto done;
 	if (j.format != CM_RENDER_PNG && !j.scale_given)

@@ -273,6 +273,9 @@ void cm_diags_point(cm_diags *d, const char *what)
 	}
 }
 
+size_t cm_diags_source_count(const cm_diags *d) { return d ? d->n_src : 0; }
+const char *cm_diags_source_file(const cm_diags *d, size_t i) { return d && i < d->n_src ? d->src[i].file : NULL; }
+
 size_t cm_diags_count(const cm_diags *d) { return d ? d->n : 0; }
 const cm_diag *cm_diags_get(const cm_diags *d, size_t i) { return d && i < d->n ? &d->v[i] : NULL; }
 

@@ -205,9 +205,12 @@ typedef enum {
 
 typedef struct {
 	out_way way;
-	char *target;   /* the file written (NULL: standard output) */
+	int fd;         /* WAY_STREAM to a descriptor of this process: it (1 for
+	                 * standard output); else -1 */
+	char *target;   /* the file written (NULL with fd) */
 	struct stat st; /* the target's status when it exists */
 	bool exists;
+	const char *why; /* a refusal: why (static text, or strerror's) */
 } out_plan;
 
 /* The directory part of path ("." when it has none), a new string. */
@@ -217,18 +220,107 @@ static char *dir_of(const char *path)
 	return !slash ? cm_strdup(".") : slash == path ? cm_strdup("/") : cm_strndup(path, (size_t)(slash - path));
 }
 
+/* Why a file of this mode cannot be an output; NULL for a regular file, a
+ * character device or a FIFO. */
+static const char *not_output(mode_t mode)
+{
+	if (S_ISREG(mode) || S_ISCHR(mode) || S_ISFIFO(mode))
+		return NULL;
+	if (S_ISDIR(mode))
+		return "is a directory";
+	return S_ISBLK(mode) ? "is a block device (outputs are files, character devices, FIFOs or '-' for standard output)"
+	                     : "is a socket or other special file (outputs are files, character devices, FIFOs or '-' "
+	                       "for standard output)";
+}
+
+/* The descriptor of this process that path names, by itself or through
+ * links: "/dev/stdout" (1), "/dev/stderr" (2), "/dev/fd/N",
+ * "/proc/self/fd/N", "/proc/PID/fd/N" of this process. Written to as that
+ * descriptor (so `-o /dev/stdout >> log` appends, as the shell opened it).
+ * -1 when it names none; -2 when out of memory. */
+static int fd_alias(const char *path)
+{
+	char *cur = cm_strdup(path);
+	int fd = -1;
+	char self[32];
+	snprintf(self, sizeof self, "/proc/%ld/fd/", (long)getpid());
+	for (int hops = 0; cur && fd < 0 && hops < 40; hops++) {
+		static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/", NULL };
+		const char *num = NULL;
+		if (strcmp(cur, "/dev/stdout") == 0)
+			fd = STDOUT_FILENO;
+		else if (strcmp(cur, "/dev/stderr") == 0)
+			fd = STDERR_FILENO;
+		for (int i = 0; i < 3 && !num; i++) {
+			const char *dir = i < 2 ? dirs[i] : self;
+			if (strncmp(cur, dir, strlen(dir)) == 0)
+				num = cur + strlen(dir);
+		}
+		if (num && *num && strspn(num, "0123456789") == strlen(num) && strlen(num) < 9)
+			fd = atoi(num);
+		struct stat st;
+		char link[PATH_MAX];
+		ssize_t n;
+		if (fd >= 0 || lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode) ||
+		    (n = readlink(cur, link, sizeof link - 1)) < 0)
+			break;
+		link[n] = '\0';
+		char *dir = link[0] == '/' ? NULL : dir_of(cur);
+		char *next = link[0] == '/' ? cm_strdup(link) : dir ? cm_asprintf("%s/%s", dir, link) : NULL;
+		free(dir);
+		free(cur);
+		cur = next;
+	}
+	if (!cur && fd < 0)
+		return -2;
+	free(cur);
+	return fd;
+}
+
 /* Where path leads, symlinks followed (also a dangling one: the file it
  * names is created), into *p. Reports a refusal or failure into d, with
  * what ("pack") in the message; 0 or CM_EIO / CM_ENOMEM. */
 static int plan_output(const char *path, const char *what, cm_diags *d, out_plan *p)
 {
 	memset(p, 0, sizeof *p);
+	p->fd = -1;
 	const char *sep = what ? " " : "";
 	what = what ? what : "";
 	if (!path || strcmp(path, "-") == 0) {
 		p->way = WAY_STREAM;
+		p->fd = STDOUT_FILENO;
 		return 0;
 	}
+	int fdn = fd_alias(path);
+	if (fdn == -2) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write%s%s: out of memory", sep, what);
+		return CM_ENOMEM;
+	}
+	if (fdn >= 0) {
+		p->way = WAY_STREAM;
+		p->fd = fdn;
+		return 0;
+	}
+	/* what the path leads to, as the kernel follows it: streams and special
+	 * files are written through the path itself (a magic link such as
+	 * /proc/self/fd/1, which /dev/stdout is, names no file by its text) */
+	struct stat fol;
+	bool found = stat(path, &fol) == 0;
+	if (found && !S_ISREG(fol.st_mode)) {
+		const char *refused = not_output(fol.st_mode);
+		if (refused) {
+			p->why = refused;
+			cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write%s%s: %s", sep, what, refused);
+			return CM_EIO;
+		}
+		p->way = WAY_STREAM;
+		p->exists = true;
+		p->st = fol;
+		p->target = cm_strdup(path);
+		return p->target ? 0 : CM_ENOMEM;
+	}
+	/* a regular file, or none: its name, links followed by their text, for
+	 * the temporary beside it and the rename */
 	char *cur = cm_strdup(path);
 	const char *refused = NULL;
 	int err = 0;
@@ -257,15 +349,8 @@ static int plan_output(const char *path, const char *what, cm_diags *d, out_plan
 		p->exists = true;
 		if (S_ISREG(p->st.st_mode))
 			p->way = p->st.st_nlink > 1 ? WAY_IN_PLACE : WAY_REPLACE;
-		else if (S_ISCHR(p->st.st_mode) || S_ISFIFO(p->st.st_mode))
-			p->way = WAY_STREAM;
-		else if (S_ISDIR(p->st.st_mode))
-			refused = "is a directory";
-		else if (S_ISBLK(p->st.st_mode))
-			refused = "is a block device (outputs are files, character devices, FIFOs or '-' for standard output)";
-		else
-			refused = "is a socket or other special file (outputs are files, character devices, FIFOs or '-' for "
-			          "standard output)";
+		else if (!(refused = not_output(p->st.st_mode)))
+			p->way = WAY_STREAM; /* it became one since the stat above */
 		break;
 	}
 	if (!cur) {
@@ -273,12 +358,23 @@ static int plan_output(const char *path, const char *what, cm_diags *d, out_plan
 		return CM_ENOMEM;
 	}
 	if (err || refused) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write%s%s: %s", sep, what,
-		             refused ? refused : strerror(err));
+		p->why = refused ? refused : strerror(err);
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "cannot write%s%s: %s", sep, what, p->why);
 		free(cur);
 		return CM_EIO;
 	}
 	p->target = cur;
+	if (found && (!p->exists || p->st.st_dev != fol.st_dev || p->st.st_ino != fol.st_ino)) {
+		/* a link whose text names another file than the kernel finds (a
+		 * magic link to a deleted file): written in place through path */
+		free(p->target);
+		p->target = cm_strdup(path);
+		p->way = WAY_IN_PLACE;
+		p->exists = true;
+		p->st = fol;
+		if (!p->target)
+			return CM_ENOMEM;
+	}
 	return 0;
 }
 
@@ -470,17 +566,16 @@ int cm_out_commit(const char *tmp, int fd, const char *path, const char *what, c
 		if (!step && rename(tmp, p.target) != 0)
 			step = "";
 	} else {
-		int out = p.way == WAY_STREAM && !p.target ? STDOUT_FILENO
-		          : open(p.target, O_WRONLY | O_CLOEXEC | (p.way == WAY_STREAM ? O_NOCTTY : 0));
+		int out = p.fd >= 0 ? p.fd : open(p.target, O_WRONLY | O_CLOEXEC | (p.way == WAY_STREAM ? O_NOCTTY : 0));
 		if (out == STDOUT_FILENO)
-			fflush(stdout);
+			fflush(stdout); /* what the command printed comes first */
 		off_t size = lseek(fd, 0, SEEK_END);
 		if (out < 0 || size < 0 || copy_all(fd, out) != 0)
 			step = "";
 		else if (p.way == WAY_IN_PLACE && (ftruncate(out, size) != 0 || fsync(out) != 0))
 			step = "";
 		err = errno;
-		if (out >= 0 && out != STDOUT_FILENO && close(out) != 0 && !step)
+		if (out >= 0 && p.fd < 0 && close(out) != 0 && !step)
 			step = "";
 	}
 	if (step && !err)
@@ -544,6 +639,16 @@ int cm_write_to(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_d
 		cm_out_abort(tmp, keep);
 	free(tmp);
 	return rc;
+}
+
+cm_file_output cm_file_output_kind(const char *path, const char **why)
+{
+	out_plan p;
+	int rc = plan_output(path, NULL, NULL, &p);
+	free(p.target);
+	if (why)
+		*why = rc ? p.why ? p.why : "out of memory" : NULL;
+	return rc ? CM_OUTPUT_REFUSED : p.way == WAY_STREAM ? CM_OUTPUT_STREAM : CM_OUTPUT_FILE;
 }
 
 /* The public names (carcamap/file.h) of the two above. */

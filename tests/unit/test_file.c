@@ -2,7 +2,8 @@
 /* test_file.c: where outputs go (lib/base/file.c, DESIGN.md "Safety"):
  * a regular file is replaced atomically keeping its mode; a symlink,
  * dangling or not, is followed; a file with several hard links is written
- * through; a FIFO, a character device and standard output are streamed;
+ * through; a FIFO, a character device, standard output and the names of
+ * this process's descriptors are streamed;
  * a directory, a block device and a socket are refused; temporaries have
  * a name of their own, and the sweep of killed writers' ones deletes
  * nothing else; a failed sync (fsync made to fail: this program is linked
@@ -282,6 +283,33 @@ static void test_file__dash_is_standard_output(void **state)
 	assert_int_equal(util_dir_entries(f->dir), 1); /* no file named "-" */
 }
 
+/* A name of one of this process's descriptors (/dev/stdout is a link to
+ * /proc/self/fd/1) is that descriptor: a file opened for appending gets
+ * the output appended, not replaced. */
+static void test_file__descriptor_names_streamed(void **state)
+{
+	fixture *f = *state;
+	const char *log = at(f, 0, "log.txt"), *link = at(f, 1, "fd-link");
+	put(log, "first\n");
+	int fd = open(log, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	char target[64];
+	snprintf(target, sizeof target, "/proc/self/fd/%d", fd);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(cm_file_write(link, write_text, "second\n", f->d), 0);
+	snprintf(target, sizeof target, "/dev/fd/%d", fd);
+	assert_int_equal(cm_file_write(target, write_text, "third\n", f->d), 0);
+	close(fd);
+	assert_text(log, "first\nsecond\nthird\n");
+	assert_int_equal(cm_file_output_kind(link, NULL), CM_OUTPUT_STREAM);
+	assert_int_equal(cm_file_output_kind("-", NULL), CM_OUTPUT_STREAM);
+	assert_int_equal(cm_file_output_kind(log, NULL), CM_OUTPUT_FILE);
+	const char *why = NULL;
+	assert_int_equal(cm_file_output_kind(f->dir, &why), CM_OUTPUT_REFUSED);
+	assert_string_equal(why, "is a directory");
+	assert_int_equal(util_dir_entries(f->dir), 2);
+}
+
 static void test_file__special_files_refused(void **state)
 {
 	fixture *f = *state;
@@ -413,6 +441,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_file__fifo_streamed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file__character_device_streamed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file__dash_is_standard_output, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_file__descriptor_names_streamed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file__special_files_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file__temporaries_named_apart, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file__failed_sync_keeps_target, setup, teardown),

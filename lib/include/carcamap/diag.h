@@ -70,6 +70,13 @@ void cm_diags_set_strict(cm_diags *d, int strict);
 /* Keeps a copy of a file's text so text output can quote the offending
  * source line under each diagnostic for that file. 0 or CM_ENOMEM. */
 int cm_diags_set_source(cm_diags *d, const char *file, const char *text, size_t len);
+/* The files whose text d keeps (cm_diags_set_source; the readers keep
+ * every descriptor, tile set, legend and Tiled map they read into d), in
+ * the order they came: file i, borrowed from d; NULL when i is out of
+ * range. A command learns from them which files it read (an output that
+ * is one of them is refused). */
+size_t cm_diags_source_count(const cm_diags *d);
+const char *cm_diags_source_file(const cm_diags *d, size_t i);
 
 /* Sorts by file, line, column, then insertion order (stable). */
 void cm_diags_sort(cm_diags *d);

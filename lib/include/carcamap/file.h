@@ -36,6 +36,15 @@ int cm_file_open_read(const char *path, cm_diags *d, FILE **out);
  * that name. Returns 0, fn's code, CM_EIO or CM_ENOMEM. */
 int cm_file_write(const char *path, int (*fn)(FILE *f, void *arg), void *arg, cm_diags *d);
 
+/* What cm_file_write does with path, found without writing anything:
+ * CM_OUTPUT_FILE (a regular file, existing or not, written through its
+ * links), CM_OUTPUT_STREAM (standard output: NULL, "-", /dev/stdout and
+ * other names of this process's descriptors; a character device or a
+ * FIFO), CM_OUTPUT_REFUSED (a directory, a block device, a socket, a loop
+ * of links...: *why says which, static text, when why is not NULL). */
+typedef enum { CM_OUTPUT_FILE, CM_OUTPUT_STREAM, CM_OUTPUT_REFUSED } cm_file_output;
+cm_file_output cm_file_output_kind(const char *path, const char **why);
+
 /* rel resolved against the directory of the file base: rel as it is when
  * it is absolute or base names no directory. A new string (the caller
  * frees it), NULL when out of memory. */
