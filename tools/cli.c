@@ -105,6 +105,33 @@ static int worse(int a, int b)
 	return a ? a : b;
 }
 
+/* The tile sets of the source tree the running command was built in (it
+ * runs as TREE/build/carcamap, or TREE/build/san-.../carcamap): TREE's
+ * maps/tilesets, so that a build finds its tile sets before `make
+ * install`. NULL when it runs from elsewhere (installed) or out of memory. */
+static char *tree_tilesets(void)
+{
+	char dir[4096];
+	ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+	if (n <= 0)
+		return NULL;
+	dir[n] = '\0';
+	for (int up = 0; up < 3; up++) {
+		char *sl = strrchr(dir, '/');
+		if (!sl || sl == dir)
+			return NULL;
+		*sl = '\0';
+		char *sets = cli_asprintf("%s/maps/tilesets", dir), *mark = cli_asprintf("%s/lib/include/carcamap/carcamap.h", dir);
+		struct stat st;
+		bool tree = sets && mark && stat(mark, &st) == 0 && stat(sets, &st) == 0 && S_ISDIR(st.st_mode);
+		free(mark);
+		if (tree)
+			return sets;
+		free(sets);
+	}
+	return NULL;
+}
+
 int cli_default_dirs(cm_workspace *w)
 {
 	const char *env = getenv("CARCAMAP_TILESETS");
@@ -120,7 +147,10 @@ int cli_default_dirs(cm_workspace *w)
 		}
 		env = colon ? colon + 1 : NULL;
 	}
-	return cm_workspace_add_tileset_dir(w, CM_TILESET_DIR) ? CM_ENOMEM : 0;
+	char *tree = tree_tilesets();
+	int rc = tree ? cm_workspace_add_tileset_dir(w, tree) : 0;
+	free(tree);
+	return rc || cm_workspace_add_tileset_dir(w, CM_TILESET_DIR) ? CM_ENOMEM : 0;
 }
 
 static int cmp_name(const void *a, const void *b)

@@ -35,13 +35,14 @@ int cli_exit_code(int rc, const cm_diags *d);
 
 /* Loads files into w (cm_workspace_load each) and, when decks is set,
  * resolves the decks (cm_workspace_resolve) after adding the default tile
- * set directories: $CARCAMAP_TILESETS (colon-separated), then the installed
- * ones (CM_TILESET_DIR). Returns the worst library code: an I/O failure
+ * set directories (cli_default_dirs). Returns the worst library code: an I/O failure
  * outranks problems. */
 int cli_workspace_load(cm_workspace *w, int n, char **files, int decks, cm_diags *d);
 
 /* Adds the default tile set directories to w: $CARCAMAP_TILESETS
- * (colon-separated), then the installed ones. 0 or CM_ENOMEM. */
+ * (colon-separated), then the source tree's maps/tilesets when the command
+ * runs from the tree it was built in (TREE/build/carcamap), then the
+ * installed ones. 0 or CM_ENOMEM. */
 int cli_default_dirs(cm_workspace *w);
 
 /* The map to work on: the one with id name, or the only map when name is

@@ -317,11 +317,13 @@ int cmd_export(int argc, char **argv)
 			/* the shared kinds tileset, where the tile sets are */
 			char *kinds = cli_default_dirs(w) ? NULL : cm_workspace_find_file(w, m, CM_TMX_KINDS);
 			if (!kinds) {
-				cm_diags_add(d, CM_SEV_ERROR, NULL, cm_map_file(m), 0, 0, NULL,
-				             "the Tiled kinds tileset %s is in no tile set directory: give -T DIR (the "
-				             "carcamap tile sets, e.g. maps/tilesets) or set CARCAMAP_TILESETS",
-				             CM_TMX_KINDS);
-				rc = CM_EINVAL;
+				/* carcamap's own file, which no input names: the
+				 * setup is wanting (exit 2), not the map */
+				ec = cli_usage_error("export", "the Tiled kinds tileset %s is in no tile set directory: give -T "
+				                               "DIR (the carcamap tile sets, e.g. maps/tilesets) or set "
+				                               "CARCAMAP_TILESETS",
+				                     CM_TMX_KINDS);
+				goto done;
 			} else {
 				rc = cm_export_tmx(m, out, kinds, d);
 			}

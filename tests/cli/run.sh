@@ -8,7 +8,10 @@
 set -u
 CM=${1:?usage: run.sh path/to/carcamap}
 case $CM in /*) ;; *) CM=$(pwd)/$CM ;; esac
-export CM
+# $CM_BIN: the command's own file, for a case that runs a copy of it from
+# elsewhere ($CM may be a wrapper: tests/fuzz/cli-valgrind.sh sets it)
+CM_BIN=${CM_BIN:-$CM}
+export CM CM_BIN
 dir=tests/cli/cases
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -19,7 +19,7 @@ exec valgrind -q --error-exitcode=99 --leak-check=full \\
   --track-fds=no --log-file="$tmp/logs/vg.%p" "$bin" "\$@"
 WRAP
 chmod +x "$tmp/carcamap"
-sh tests/cli/run.sh "$tmp/carcamap"
+CM_BIN=$bin sh tests/cli/run.sh "$tmp/carcamap"
 rc=$?
 reports=0
 for f in "$tmp"/logs/vg.*; do
