@@ -194,6 +194,7 @@ scenario-test: $(SCEN_BIN) $(BIN)
 	$(Q)$(if $(SCEN_BIN),$(SCEN_BIN) tests/scenarios,true)
 cli-test: $(BIN)
 	$(Q)sh tests/cli/run.sh $(BIN)
+	$(Q)sh tests/cli/examples.sh $(BIN)
 # Export samples against the JSON Schema, Tiled and a C99 build of the reader.
 export-test: $(O)/tests/test_export $(BIN)
 	$(Q)CC='$(CC)' sh tests/export/run.sh $(O)

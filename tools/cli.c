@@ -269,6 +269,11 @@ static bool printing_all(cm_workspace *w)
 	return true;
 }
 
+const char *cli_board_id(cm_workspace *w)
+{
+	return cm_workspace_map_count(w) > 0 && printing_all(w) ? cm_map_id(cm_workspace_map(w, 0)) : NULL;
+}
+
 int cli_printing_option(const char *cmd, const char *arg, int *out)
 {
 	cm_edition e;

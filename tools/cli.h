@@ -52,6 +52,11 @@ int cli_default_dirs(cm_workspace *w);
  * Prints a usage-style error naming the maps and returns NULL. */
 const cm_map *cli_select_map(const char *cmd, cm_workspace *w, const char *name, int printing);
 
+/* The id of the board whose printings are all the maps of w (its first
+ * map's: "germany" for germany and germany-c3); NULL when w holds no map
+ * or maps of several boards. Borrowed from w. */
+const char *cli_board_id(cm_workspace *w);
+
 /* --printing ED: parses C1/C2/C3 into *out as the cm_edition + 1 (the
  * cli_target field). Returns 0, or EXIT_USAGE after printing the usage
  * error. */

@@ -27,7 +27,8 @@ static void usage(FILE *f)
 	        "\n"
 	        "Options:\n"
 	        "  -o, --output PACK  the pack to write (default: MAPID.pack when the\n"
-	        "                     input holds one map); '-' writes it to standard\n"
+	        "                     input holds one map or the printings of one board,\n"
+	        "                     named after the board); '-' writes it to standard\n"
 	        "                     output (not a terminal). A symlink is followed, an\n"
 	        "                     existing pack keeps its mode; one of the inputs\n"
 	        "                     is refused, but a pack compiled into itself is\n"
@@ -55,7 +56,7 @@ static void usage(FILE *f)
 	        "  -h, --help         show this help\n"
 	        "\n"
 	        "Examples:\n"
-	        "  carcamap compile maps/germany/germany.xml          # germany.pack\n"
+	        "  carcamap compile maps/germany/germany.xml          # germany.pack (C2 and C3)\n"
 	        "  carcamap compile -o all.pack maps/*/[a-z]*.xml\n"
 	        "  carcamap compile -o mine.pack -T ~/tiles my-map.xml\n"
 	        "  carcamap compile -o mine.pack --author 'A. Maker' --licence CC-BY-4.0 *.xml\n"
@@ -166,23 +167,30 @@ int cmd_compile(int argc, char **argv)
 		rc = CM_EINVAL;
 	}
 	if (!out && !rc) {
-		if (n_maps != 1) {
-			ec = cli_usage_error("compile", "the input holds %zu maps: name the pack with -o", n_maps);
+		/* one map, or the printings of one board (germany, germany-c3):
+		 * named after it */
+		const char *board = cli_board_id(w);
+		if (!board) {
+			ec = n_maps ? cli_usage_error("compile", "the input holds %zu maps of several boards: name the pack "
+			                                         "with -o",
+			                              n_maps)
+			            : cli_usage_error("compile", "the input holds no map: name the pack with -o");
 			goto done;
 		}
-		if (!cm_id_valid(cm_map_id(cm_workspace_map(w, 0)))) {
+		if (!cm_id_valid(board)) {
 			/* every reader checks ids; the file name is never built
 			 * from text that could be ../x or /etc/x */
 			ec = cli_usage_error("compile", "the map id is not an id: name the pack with -o");
 			goto done;
 		}
-		auto_out = malloc(strlen(cm_map_id(cm_workspace_map(w, 0))) + 6);
-		if (!auto_out) {
+		if (!(auto_out = cli_asprintf("%s.pack", board))) {
 			ec = EXIT_IO;
 			goto done;
 		}
-		sprintf(auto_out, "%s.pack", cm_map_id(cm_workspace_map(w, 0)));
 		out = auto_out;
+		/* the name made is an output like any other: never an input */
+		if ((ec = cli_output_check("compile", "-o", out, NULL, true, &stream)) != 0)
+			goto done;
 	}
 	/* a pack compiled into itself is rewritten (it was read whole); no
 	 * other input is ever overwritten */

@@ -60,7 +60,7 @@ static void usage(FILE *f)
 	        "\n"
 	        "Examples:\n"
 	        "  carcamap play maps/benelux/benelux.xml --games 1000\n"
-	        "  carcamap play build/maps.pack --map france --players 4 --format json\n"
+	        "  carcamap play maps/france/france.xml --players 4 --format json\n"
 	        "  carcamap play maps/germany/germany.xml --players greedy,random --games 200\n"
 	        "  carcamap play maps/germany/germany.xml --players greedy --seats 4\n"
 	        "  carcamap play my-map.xml --rule farmers=C1 --replay game1.txt\n"

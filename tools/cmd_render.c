@@ -102,7 +102,7 @@ static void usage(FILE *f)
 	        "Examples:\n"
 	        "  carcamap render maps/benelux/benelux.xml -o benelux.svg\n"
 	        "  carcamap render maps/benelux/benelux.xml --diagnostics -o benelux.html\n"
-	        "  carcamap render build/maps.pack --map france --scale 32 -o france.png\n"
+	        "  carcamap render maps/france/france.xml --scale 32 -o france.png\n"
 	        "  carcamap render --scale 0 --legend maps/legend.xml my-map.xml -o my-map.png\n"
 	        "  carcamap render --diagnostics my-map.xml -o problems.svg\n"
 	        "  carcamap render maps/benelux/benelux.xml --game 7 -o game7.html\n"
