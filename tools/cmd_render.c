@@ -369,6 +369,12 @@ static int render_once(const job *j, outcome *r)
 		rc = cli_workspace_load(w, j->argc, j->files, decks, d);
 		if (rc == CM_ENOMEM)
 			goto finish;
+		/* the map asked for did not load: its diagnostics say why (a
+		 * damaged map in a pack), not "no map" */
+		if (j->map_id && cm_diags_errors(d) && !cm_workspace_find_map(w, j->map_id)) {
+			rc = rc ? rc : CM_EINVAL;
+			goto finish;
+		}
 		if (cm_workspace_map_count(w) > 0) {
 			if (!(m = cli_select_map("render", w, j->map_id, j->printing - 1))) {
 				ec = EXIT_USAGE;
