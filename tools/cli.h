@@ -177,7 +177,10 @@ int cli_grow(void **v, size_t *cap, size_t n, size_t es);
 typedef struct cli_watch cli_watch;
 int cli_watch_new(cli_watch **out);
 int cli_watch_set(cli_watch *w, char *const *paths, size_t n);
+/* cli_watch_new also catches SIGINT and SIGTERM: the wait then returns 1
+ * (else 0), and cli_watch_stopped says so from then on. */
 int cli_watch_wait(cli_watch *w);
+bool cli_watch_stopped(void);
 const char *cli_watch_method(const cli_watch *w); /* "inotify" or "polling" */
 void cli_watch_free(cli_watch *w);
 

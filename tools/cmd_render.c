@@ -544,16 +544,20 @@ static int watch(const job *j)
 		ec = render_once(j, &r);
 		if (ec == EXIT_USAGE || r.oom || cli_watch_set(cw, r.deps, r.n_deps)) {
 			outcome_clear(&r);
+			if (ec == EXIT_CLEAN)
+				ec = EXIT_IO;
 			break;
 		}
 		if (r.written)
 			last = n;
 		watch_line(j, n, &r, last);
 		outcome_clear(&r);
-		cli_watch_wait(cw);
+		/* interrupted (Ctrl-C, a kill): the last render's status */
+		if (cli_watch_stopped() || cli_watch_wait(cw))
+			break;
 	}
 	cli_watch_free(cw);
-	return ec == EXIT_CLEAN ? EXIT_IO : ec;
+	return ec;
 }
 
 /* Millimetres with up to three decimals ("45", "44.5") as micrometres,

@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,12 +53,29 @@ static int same(const watched *w)
 	       st.st_ctim.tv_sec == w->st.st_ctim.tv_sec && st.st_ctim.tv_nsec == w->st.st_ctim.tv_nsec;
 }
 
+/* Set by SIGINT or SIGTERM once cli_watch_new has caught them. */
+static volatile sig_atomic_t stopped;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stopped = 1;
+}
+
 int cli_watch_new(cli_watch **out)
 {
 	cli_watch *w = calloc(1, sizeof *w);
 	if (!w)
 		return CM_ENOMEM;
 	w->fd = -1;
+	/* Ctrl-C or a kill ends the watch between renders, with the last
+	 * render's status (render --help) */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 #ifdef __linux__
 	const char *poll_env = getenv("CARCAMAP_WATCH_POLL");
 	if (!poll_env || !poll_env[0])
@@ -164,9 +182,12 @@ static void nap(cli_watch *w, int ms)
 
 int cli_watch_wait(cli_watch *w)
 {
-	/* inotify wakes at once; a missed event is caught within a second */
-	while (!changed(w))
+	/* inotify wakes at once; a missed event is caught within a second; a
+	 * signal cuts the nap short (no SA_RESTART) */
+	while (!stopped && !changed(w))
 		nap(w, w->fd >= 0 ? 1000 : 250);
+	if (stopped)
+		return 1;
 	/* let a save that writes in steps settle: until nothing changed for 150 ms */
 	for (int quiet = 0; quiet < 3;) {
 		for (size_t i = 0; i < w->n; i++)
@@ -174,5 +195,10 @@ int cli_watch_wait(cli_watch *w)
 		nap(w, 50);
 		quiet = changed(w) ? 0 : quiet + 1;
 	}
-	return 0;
+	return stopped ? 1 : 0;
+}
+
+bool cli_watch_stopped(void)
+{
+	return stopped != 0;
 }

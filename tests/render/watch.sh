@@ -28,8 +28,20 @@ lines 3
 echo "while broken: $(grep -c '>Gamma<' "$d/w.svg") Gamma (the last good picture stays)"
 cp tests/fixtures/cli/tiny/tiny.xml "$d/w.xml"
 lines 4
+# ended as a terminal's Ctrl-C ends it: the last render's status (clean)
+kill -INT "$pid"
+wait "$pid" 2>/dev/null
+echo "stopped by SIGINT after a clean render: exit $?"
+sed "s|$d/||g" "$d/log"
+# and by a kill after a render with errors: 1
+"$CM" render --watch "$d/w.xml" -o "$d/w.svg" >"$d/log" 2>"$d/err" &
+pid=$!
+lines 1
+printf '<map format="1" id="w"><grid>#S#</grdi></map>' >"$d/w.xml"
+lines 2
 kill "$pid"
 wait "$pid" 2>/dev/null
-sed "s|$d/||g" "$d/log"
+echo "stopped by SIGTERM after a render with errors: exit $?"
+cp tests/fixtures/cli/tiny/tiny.xml "$d/w.xml"
 echo "restored: $(grep -c '>Beta<' "$d/w.svg") Beta"
 echo "syntax error reported: $(grep -c 'CM0001' "$d/err")"
