@@ -770,9 +770,18 @@ static int read_cells(const char *path, const cm_legend *lg, cm_diags *d, reader
 	}
 	if ((rc = decode(r)))
 		goto out;
+	/* so many cells that a wrong grid is likelier than a wrong colour: a
+	 * picture drawn at a larger scale, one pixel a cell (render's default
+	 * is 24 pixels a square), or a legend grid that does not fit */
 	if (r->cell_diags > MAX_CELL_DIAGS)
-		cm_diags_check(d, "CM0324", path, 0, 0, NULL, "%d more cells with problems not reported",
-		               r->cell_diags - MAX_CELL_DIAGS);
+		cm_diags_check(d, "CM0324", path, 0, 0, NULL, "%d more cells with problems not reported%s",
+		               r->cell_diags - MAX_CELL_DIAGS,
+		               r->g.cell_w == 1 && r->g.cell_h == 1
+		                   ? "; each pixel was read as a square: if this is a picture drawn at a larger scale "
+		                     "(render's default is 24 pixels a square), render the map with --scale 1 (or "
+		                     "--scale 0 and a legend) for import, or give a --legend whose <grid> has the "
+		                     "picture's cell size"
+		                   : "; check that the legend's <grid> (origin, cell size, sample) fits the image");
 	if (r->bad_cells)
 		rc = CM_EINVAL;
 	*out = r;
