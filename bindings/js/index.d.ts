@@ -47,7 +47,9 @@ export class CmapError extends Error {
   readonly code: number;
 }
 
-/** A checked binary map; every accessor throws CmapError for an index out of range. */
+/** A checked binary map. Every accessor throws a TypeError for an argument
+ * that is not a whole number (NaN, 1.5, '3') and a RangeError for one out of
+ * range (a square off the grid, an index at or past counts[table]). */
 export class CmapMap {
   readonly id: string;
   readonly name: string | null;
@@ -73,11 +75,15 @@ export class CmapMap {
   deckEntry(i: number): DeckEntry;
 }
 
-/** Checks bytes (a `carcamap export --format bin` file) and opens them. */
-export function openMap(bytes: Uint8Array | ArrayBuffer): CmapMap;
+/** Checks bytes (a `carcamap export --format bin` file) and opens them:
+ * an ArrayBuffer or any view of one (typed array, Buffer, DataView); anything
+ * else is a TypeError, a file that is not a valid map a CmapError. */
+export function openMap(bytes: ArrayBuffer | ArrayBufferView): CmapMap;
 
+/** null for a whole number outside 0..11. */
 export function slotName(bit: number): string | null;
-/** Quarter turns clockwise. */
+/** Quarter turns clockwise (any whole number); slots 0..4095, side 0..3,
+ * bit 0..11, else a RangeError. */
 export function slotsRotate(slots: number, turns: number): number;
 export function sideRotate(side: number, turns: number): number;
 export function sideOpposite(side: number): number;

@@ -73,6 +73,36 @@ function check(rc) {
   if (rc !== 0) throw new CmapError(rc);
 }
 
+// Arguments are checked before they reach the wasm functions, which take
+// unsigned 32-bit integers: 2**32 or NaN would arrive as 0.
+function whole(v, what) {
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw new TypeError(`carcamap-reader: ${what} must be a whole number, not ${typeof v === 'number' ? v : typeof v}`);
+  }
+  return v;
+}
+function inRange(v, n, what) {
+  whole(v, what);
+  if (v < 0 || v >= n) {
+    throw new RangeError(`carcamap-reader: ${what} ${v} is outside 0..${n - 1}`);
+  }
+  return v;
+}
+// The bytes of an ArrayBuffer or of any view of one (typed array, Buffer,
+// DataView), without a copy.
+function bytesOf(b) {
+  if (b instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer)) {
+    return new Uint8Array(b);
+  }
+  if (ArrayBuffer.isView(b)) return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  throw new TypeError('carcamap-reader: openMap takes an ArrayBuffer, a typed array or a DataView of the bytes');
+}
+const TABLE_OF = {
+  cmap_get_marker: 'markers', cmap_get_print: 'prints', cmap_get_bigcity: 'bigcities', cmap_get_piece: 'pieces',
+  cmap_get_feature: 'features', cmap_get_contact: 'contacts', cmap_get_ferry: 'ferries',
+  cmap_get_island: 'islands', cmap_get_tileset: 'tilesets', cmap_get_tile: 'tiles', cmap_get_deck_entry: 'deck',
+};
+
 function shape(p) {
   return {
     edges: [0, 1, 2, 3].map((s) => name('cmap_edge_kind_name', u32(p + 4 * s))),
@@ -85,7 +115,7 @@ function shape(p) {
 export class CmapMap {
   constructor(bytes) {
     need();
-    const data = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+    const data = bytesOf(bytes);
     this._buf = wasm.malloc(Math.max(1, data.length));
     if (!this._buf) throw new CmapError(-2);
     u8().set(data, this._buf);
@@ -113,14 +143,26 @@ export class CmapMap {
     this._buf = 0;
   }
 
-  _get(fn, i) {
+  _open() {
     if (!this._m) throw new Error('carcamap-reader: map is closed');
+  }
+
+  _square(x, y) {
+    this._open();
+    inRange(x, this.cols, 'x');
+    inRange(y, this.rows, 'y');
+  }
+
+  _get(fn, i) {
+    this._open();
+    const t = TABLE_OF[fn];
+    inRange(i, this.counts[t], `${t} index`);
     check(wasm[fn](this._m, i, scratch));
     return scratch;
   }
 
   rules() {
-    if (!this._m) throw new Error('carcamap-reader: map is closed');
+    this._open();
     wasm.cmap_get_rules(this._m, scratch);
     const p = scratch;
     return {
@@ -132,7 +174,7 @@ export class CmapMap {
   }
 
   square(x, y) {
-    if (!this._m) throw new Error('carcamap-reader: map is closed');
+    this._square(x, y);
     check(wasm.cmap_get_square(this._m, x, y, scratch));
     const p = scratch;
     return {
@@ -144,7 +186,7 @@ export class CmapMap {
 
   /** The edge print index on each side N, E, S, W of a square, or null. */
   squarePrints(x, y) {
-    if (!this._m) throw new Error('carcamap-reader: map is closed');
+    this._square(x, y);
     check(wasm.cmap_square_prints(this._m, x, y, scratch));
     return [0, 1, 2, 3].map((s) => idx(u32(scratch + 4 * s)));
   }
@@ -214,8 +256,17 @@ export function openMap(bytes) {
 }
 
 /** Slot names and rotation, as the rules engine has them. */
-export function slotName(bit) { need(); return name('cmap_slot_name', bit); }
-export function slotsRotate(slots, turns) { need(); return wasm.cmap_slots_rotate(slots, turns) & 0xfff; }
-export function sideRotate(side, turns) { need(); return wasm.cmap_side_rotate(side, turns) >>> 0; }
-export function sideOpposite(side) { need(); return wasm.cmap_side_opposite(side) >>> 0; }
-export function slotFacing(bit) { need(); return wasm.cmap_slot_facing(bit) >>> 0; }
+// turns: any whole number of quarter turns, reduced here (the wasm takes 32 bits)
+const quarter = (turns) => ((whole(turns, 'turns') % 4) + 4) % 4;
+export function slotName(bit) {
+  need();
+  whole(bit, 'slot');
+  return bit >= 0 && bit < 12 ? name('cmap_slot_name', bit) : null;
+}
+export function slotsRotate(slots, turns) {
+  need();
+  return wasm.cmap_slots_rotate(inRange(slots, 4096, 'slots'), quarter(turns)) & 0xfff;
+}
+export function sideRotate(side, turns) { need(); return wasm.cmap_side_rotate(inRange(side, 4, 'side'), quarter(turns)) >>> 0; }
+export function sideOpposite(side) { need(); return wasm.cmap_side_opposite(inRange(side, 4, 'side')) >>> 0; }
+export function slotFacing(bit) { need(); return wasm.cmap_slot_facing(inRange(bit, 12, 'slot')) >>> 0; }

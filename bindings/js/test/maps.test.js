@@ -134,16 +134,43 @@ test('bad input throws CmapError with the reader code', async () => {
   bad[0] = 0x58;
   assert.throws(() => r.openMap(bad), (e) => e.code === -4 && /not a cmap file/.test(e.message));
   const m = r.openMap(b);
-  assert.throws(() => m.print(1e9), (e) => e.code === -1);
-  assert.throws(() => m.square(m.cols, 0), (e) => e.code === -1);
+  // arguments: never wrapped to 32 bits or read as 0
+  assert.throws(() => m.print(1e9), RangeError);
+  assert.throws(() => m.print(m.counts.prints), RangeError);
+  assert.throws(() => m.print(-1), RangeError);
+  assert.throws(() => m.square(m.cols, 0), RangeError);
+  assert.throws(() => m.square(0, m.rows), RangeError);
+  assert.throws(() => m.square(2 ** 32, 0), RangeError);
+  assert.throws(() => m.square(0, 2 ** 32 + 1), RangeError);
+  assert.throws(() => m.square(NaN, NaN), TypeError);
+  assert.throws(() => m.square(1.5, 0), TypeError);
+  assert.throws(() => m.square('1', 0), TypeError);
+  assert.throws(() => m.squarePrints(-1, 0), RangeError);
+  assert.throws(() => m.tile(NaN), TypeError);
+  assert.deepEqual(m.square(m.cols - 1, m.rows - 1).x, m.cols - 1); // just inside
   m.close();
   assert.throws(() => m.square(0, 0), /closed/);
+  // any view of the bytes opens, a DataView too; anything else is a TypeError
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const dv = r.openMap(view);
+  assert.equal(dv.id, names[0]);
+  dv.close();
+  const ab = r.openMap(Uint8Array.from(b).buffer);
+  ab.close();
+  assert.throws(() => r.openMap('bytes'), TypeError);
+  assert.throws(() => r.openMap([1, 2, 3]), TypeError);
 });
 
 test('slot helpers', () => {
   assert.equal(r.slotName(0), 'Nw');
   assert.equal(r.slotName(11), 'Wn');
   assert.equal(r.slotName(12), null);
+  assert.equal(r.slotName(2 ** 32), null); // not 'Nw'
+  assert.throws(() => r.slotName(NaN), TypeError);
+  assert.throws(() => r.sideRotate(4, 1), RangeError);
+  assert.throws(() => r.slotsRotate(4096, 1), RangeError);
+  assert.equal(r.sideRotate(3, -1), 2);
+  assert.equal(r.sideRotate(3, 2 ** 32 + 1), 0);
   assert.equal(r.slotsRotate(0b111, 1), 0b111000); // north slots turn east
   assert.equal(r.slotsRotate(0b111, 4), 0b111);
   assert.equal(r.sideRotate(3, 1), 0);
