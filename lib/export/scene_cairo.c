@@ -812,6 +812,32 @@ static void cross(cairo_t *cr, double x, double y)
 	mm_line(cr, x, y - a, x, y + a);
 }
 
+/* Whether node i draws anything in the window set in dw: a leaf whose
+ * box meets it, other than the picture's white background. */
+static int draws_in(const drawer *dw, uint32_t i)
+{
+	const cm__snode *n = &dw->s->n[i];
+	if (n->kind == SN_BREAK || !visible(dw, i) || dw->s->st[n->style].overlay)
+		return 0;
+	if (n->kind != SN_GROUP)
+		return !(n->kind == SN_RECT && n->a == 0 && n->b == 0 && n->c == dw->s->w && n->d == dw->s->h);
+	for (uint32_t c = n->child; c != CM_NODE_NONE; c = dw->s->n[c].next)
+		if (draws_in(dw, c))
+			return 1;
+	return 0;
+}
+
+/* Whether page (c, r) of the poster would print nothing of the picture:
+ * such pages are left out. */
+static int page_blank(pdf_job *j, int c, int r)
+{
+	double m = CM_POSTER_MARGIN_UM * PT_PER_UM, ov = CM_POSTER_OVERLAP_UM * PT_PER_UM;
+	double pw = j->page_w - 2 * m, ph = j->page_h - 2 * m;
+	double x0 = c * (pw - ov), y0 = r * (ph - ov);
+	j->dw.cx0 = x0 / j->k, j->dw.cy0 = y0 / j->k, j->dw.cx1 = (x0 + pw) / j->k, j->dw.cy1 = (y0 + ph) / j->k;
+	return !draws_in(&j->dw, CM_NODE_ROOT);
+}
+
 static void pdf_poster_page(pdf_job *j, cairo_t *cr, int c, int r, int page, int pages)
 {
 	double m = CM_POSTER_MARGIN_UM * PT_PER_UM, ov = CM_POSTER_OVERLAP_UM * PT_PER_UM;
@@ -843,9 +869,9 @@ static void pdf_poster_page(pdf_job *j, cairo_t *cr, int c, int r, int page, int
 		cross(cr, m / 2, m + ph - ov);
 		cross(cr, j->page_w - m / 2, m + ph - ov);
 	}
-	char *t = cm_asprintf("%s \xc2\xb7 page %d of %d \xc2\xb7 row %d, column %d of %d\xc3\x97%d \xc2\xb7 cut on the "
+	char *t = cm_asprintf("%s \xc2\xb7 page %d of %d \xc2\xb7 row %d of %d, column %d of %d \xc2\xb7 cut on the "
 	                      "dashed lines, lay over the page to the left and above, crosses on the cut edge",
-	                      j->s->title ? cm__sstr(j->s, j->s->title) : "carcamap", page, pages, r + 1, c + 1, j->rows,
+	                      j->s->title ? cm__sstr(j->s, j->s->title) : "carcamap", page, pages, r + 1, j->rows, c + 1,
 	                      j->cols);
 	if (!t) {
 		j->dw.oom = 1;
@@ -865,23 +891,31 @@ static void pdf_poster_page(pdf_job *j, cairo_t *cr, int c, int r, int page, int
 static void pdf_assembly(pdf_job *j, cairo_t *cr, int pages)
 {
 	double m = CM_POSTER_MARGIN_UM * PT_PER_UM, ov = CM_POSTER_OVERLAP_UM * PT_PER_UM;
-	double pw = j->page_w - 2 * m, ph = j->page_h - 2 * m, head = 40;
+	double pw = j->page_w - 2 * m, ph = j->page_h - 2 * m, head = 46;
 	double step_w = pw - ov, step_h = ph - ov;
+	int blanks = j->cols * j->rows - (pages - 1);
 	double full_w = j->s->w * j->k, full_h = j->s->h * j->k;
 	double poster_w = (j->cols - 1) * step_w + pw, poster_h = (j->rows - 1) * step_h + ph;
 	double f = pw / poster_w < (ph - head) / poster_h ? pw / poster_w : (ph - head) / poster_h;
-	char *t = cm_asprintf("%s: poster of %d pages (%d\xc3\x97%d) after this one, square %.1f mm, overlap %d mm",
-	                      j->s->title ? cm__sstr(j->s, j->s->title) : "carcamap", pages - 1, j->cols, j->rows,
-	                      j->o->cell_um / 1000.0, CM_POSTER_OVERLAP_UM / 1000);
-	if (!t) {
+	char *t = cm_asprintf("%s: poster of %d pages after this one", j->s->title ? cm__sstr(j->s, j->s->title) : "carcamap",
+	                      pages - 1);
+	char *t2 = cm_asprintf("%d\xc3\x97%d pages%s, square %.1f mm, overlap %d mm. Print every page at 100%% (no "
+	                       "fit to page).",
+	                       j->cols, j->rows, blanks ? " (the grey ones blank: not printed)" : "",
+	                       j->o->cell_um / 1000.0, CM_POSTER_OVERLAP_UM / 1000);
+	if (!t || !t2) {
+		free(t);
+		free(t2);
 		j->dw.oom = 1;
 		return;
 	}
 	label(j, cr, m, m + 12, 11, 1, t);
+	label(j, cr, m, m + 25, 7, 0, t2);
 	free(t);
-	label(j, cr, m, m + 26, 7, 0,
-	      "Print every page at 100% (no fit to page). Cut each page on its dashed lines and lay it over its "
-	      "neighbours to the left and above, the cut edges on the crosses.");
+	free(t2);
+	label(j, cr, m, m + 35, 7, 0,
+	      "Cut each page on its dashed lines and lay it over its neighbours to the left and above, the cut edges "
+	      "on the crosses.");
 	cairo_save(cr);
 	cairo_translate(cr, m, m + head);
 	cairo_scale(cr, f, f);
@@ -894,8 +928,14 @@ static void pdf_assembly(pdf_job *j, cairo_t *cr, int pages)
 	cairo_set_line_width(cr, 1.0 / f);
 	for (int r = 0; r < j->rows; r++)
 		for (int c = 0; c < j->cols; c++) {
-			cairo_set_source_rgba(cr, 0.8, 0, 0, 0.8);
+			int blank = blanks && page_blank(j, c, r);
 			cairo_rectangle(cr, c * step_w, r * step_h, pw, ph);
+			if (blank) {
+				cairo_set_source_rgba(cr, 0.5, 0.5, 0.5, 0.35);
+				cairo_fill(cr);
+				continue;
+			}
+			cairo_set_source_rgba(cr, 0.8, 0, 0, 0.8);
 			cairo_stroke(cr);
 			char n[32];
 			snprintf(n, sizeof n, "%d,%d", r + 1, c + 1);
@@ -917,12 +957,17 @@ static int pdf_write(FILE *f, void *arg)
 		pdf_sheet(j, cr);
 		cairo_show_page(cr);
 	} else {
-		int pages = j->cols * j->rows + 1;
+		int pages = 1;
+		for (int r = 0; r < j->rows; r++)
+			for (int c = 0; c < j->cols; c++)
+				pages += !page_blank(j, c, r);
 		pdf_assembly(j, cr, pages);
 		cairo_show_page(cr);
-		for (int r = 0; r < j->rows; r++)
+		for (int r = 0, page = 2; r < j->rows; r++)
 			for (int c = 0; c < j->cols; c++) {
-				pdf_poster_page(j, cr, c, r, 2 + r * j->cols + c, pages);
+				if (page_blank(j, c, r))
+					continue;
+				pdf_poster_page(j, cr, c, r, page++, pages);
 				cairo_show_page(cr);
 			}
 	}

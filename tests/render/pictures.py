@@ -107,18 +107,29 @@ def overlap(cm, out):
     cols, rows, paper = grid(vw * 45.0 / CELL, vh * 45.0 / CELL, (210, 297))
     pages = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", pdf], capture_output=True,
                                                              text=True).stdout).group(1))
-    if pages != cols * rows + 1:
-        print("FAIL overlap: %d pages, the documentation gives %d x %d and the assembly page" % (pages, cols, rows))
+    first = subprocess.run(["pdftotext", "-f", "1", "-l", "1", pdf, "-"], capture_output=True).stdout.decode()
+    said = re.search(r"(\d+)\u00d7(\d+) pages", first)
+    if not said or (int(said.group(1)), int(said.group(2))) != (cols, rows) or not 2 <= pages <= cols * rows + 1:
+        print("FAIL overlap: %d pages, the assembly page says %s, the documentation gives %d x %d" %
+              (pages, said.group(0) if said else "nothing", cols, rows))
         return 1
     dpi = 254  # 10 mm = 100 px
     mm = lambda v: int(round(v * dpi / 25.4))  # noqa: E731
     m, ov = mm(MARGIN_MM), mm(OVERLAP_MM)
     fail = 0
     checks = []
-    if cols > 1:
-        checks.append(("columns", 2, 3, True))
-    if rows > 1:
-        checks.append(("rows", 2, 2 + cols, False))
+    where = {}  # (row, column) -> page, from each page's own words (blank pages are left out)
+    for p in range(2, pages + 1):
+        t = subprocess.run(["pdftotext", "-f", str(p), "-l", str(p), pdf, "-"], capture_output=True).stdout.decode()
+        rc = re.search(r"row (\d+) of \d+, column (\d+) of \d+", t)
+        where[(int(rc.group(1)), int(rc.group(2)))] = p
+    if (1, 2) in where:
+        checks.append(("columns", where[(1, 1)], where[(1, 2)], True))
+    if (2, 1) in where:
+        checks.append(("rows", where[(1, 1)], where[(2, 1)], False))
+    if not checks:
+        print("FAIL overlap: no neighbouring pages to compare")
+        return 1
     for what, a, b, across in checks:
         w, h, A = pgm(pdf, dpi, a, os.path.join(out, "pa"))
         _, _, B = pgm(pdf, dpi, b, os.path.join(out, "pb"))
