@@ -5,12 +5,11 @@
  * that hash compared with it to catch bytes outside the set. */
 #include <string.h>
 #include "base/bytes_int.h"
+#include "base/cpu_int.h"
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(CM_NO_SIMD)
 #include <immintrin.h>
 #define HAVE_SSSE3 1
 #endif
-
-bool cm__bytes_portable = false;
 
 static unsigned hash(unsigned c, int shift)
 {
@@ -101,18 +100,21 @@ __attribute__((target("ssse3"))) static size_t pairs16(const uint8_t *pairs, siz
 	return i;
 }
 
-static bool simd(void)
+
+/* Whether the kernels may take their SSSE3 path with features cpu. */
+static bool simd(unsigned cpu)
 {
-	return !cm__bytes_portable && __builtin_cpu_supports("ssse3");
+	return (cpu & CM_CPU_SSSE3) != 0;
 }
 #endif
 
-bool cm_charmap_decode(const cm_charmap *m, const unsigned char *src, uint8_t *dst, size_t n)
+bool cm_charmap_decode(const cm_charmap *m, const unsigned char *src, uint8_t *dst, size_t n, unsigned cpu)
 {
 	size_t i = 0;
 	bool bad = false;
+	(void)cpu;
 #ifdef HAVE_SSSE3
-	if (m->shift && simd())
+	if (m->shift && simd(cpu))
 		i = decode16(m, src, dst, n, &bad);
 #endif
 	uint8_t acc = 0;
@@ -121,11 +123,12 @@ bool cm_charmap_decode(const cm_charmap *m, const unsigned char *src, uint8_t *d
 	return !bad && !(acc & 0x80);
 }
 
-size_t cm_bytes_pairs_run(const uint8_t *pairs, size_t n, const uint8_t tab[16], uint8_t *out)
+size_t cm_bytes_pairs_run(const uint8_t *pairs, size_t n, const uint8_t tab[16], uint8_t *out, unsigned cpu)
 {
 	size_t i = 0;
+	(void)cpu;
 #ifdef HAVE_SSSE3
-	if (simd())
+	if (simd(cpu))
 		i = pairs16(pairs, n, tab, out);
 #endif
 	for (; i < n && !pairs[2 * i + 1] && pairs[2 * i] < 16; i++)
@@ -133,11 +136,12 @@ size_t cm_bytes_pairs_run(const uint8_t *pairs, size_t n, const uint8_t tab[16],
 	return i;
 }
 
-void cm_bytes_interleave(const uint8_t *a, const uint8_t *b, uint8_t *out, size_t n)
+void cm_bytes_interleave(const uint8_t *a, const uint8_t *b, uint8_t *out, size_t n, unsigned cpu)
 {
 	size_t i = 0;
+	(void)cpu;
 #ifdef HAVE_SSSE3
-	if (simd())
+	if (simd(cpu))
 		i = interleave16(a, b, out, n);
 #endif
 	for (; i < n; i++) {

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* bytes_int.h: kernels over a million bytes (a big map's grid): characters
  * to values through a small character set, and two byte arrays merged
- * into pairs; 16 bytes a step with SSSE3 where the processor has it. */
+ * into pairs; 16 bytes a step with SSSE3 where the processor has it. Each
+ * kernel takes the processor features it may use (cpu: cm_cpu_features(),
+ * base/cpu_int.h; 0 runs the portable code, as the tests do beside the
+ * fast one). */
 #ifndef CM_BYTES_INT_H
 #define CM_BYTES_INT_H
 
@@ -22,13 +25,11 @@ typedef struct {
 void cm_charmap_init(cm_charmap *m, const char *chars, const uint8_t *vals, size_t n);
 /* dst[i] = the value of src[i] for i < n; false when some src[i] is outside
  * the set (dst is then unspecified: m->tab says which). */
-bool cm_charmap_decode(const cm_charmap *m, const unsigned char *src, uint8_t *dst, size_t n);
+bool cm_charmap_decode(const cm_charmap *m, const unsigned char *src, uint8_t *dst, size_t n, unsigned cpu);
 /* out[2i] = a[i], out[2i+1] = b[i] for i < n. */
-void cm_bytes_interleave(const uint8_t *a, const uint8_t *b, uint8_t *out, size_t n);
+void cm_bytes_interleave(const uint8_t *a, const uint8_t *b, uint8_t *out, size_t n, unsigned cpu);
 /* The run of pairs at the start of pairs[0..2n) whose second byte is 0 and
  * first below 16: out[i] = tab[pairs[2i]] for each; returns its length. */
-size_t cm_bytes_pairs_run(const uint8_t *pairs, size_t n, const uint8_t tab[16], uint8_t *out);
-/* Tests: the portable code only (true), or the processor's where it has it. */
-extern bool cm__bytes_portable;
+size_t cm_bytes_pairs_run(const uint8_t *pairs, size_t n, const uint8_t tab[16], uint8_t *out, unsigned cpu);
 
 #endif

@@ -6,9 +6,10 @@
  * multiplies, and the last 16 folded bytes and the tail finished by the
  * portable code. */
 #include <pthread.h>
+#include <stdbool.h>
+#include "base/cpu_int.h"
 #include "base/crc32_int.h"
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(CM_NO_SIMD)
-#include <cpuid.h>
 #include <immintrin.h>
 #define HAVE_CLMUL 1
 #endif
@@ -104,17 +105,9 @@ __attribute__((target("pclmul,sse2"))) static uint32_t crc_clmul(uint32_t crc, c
 	return cm_crc32_portable(cm_crc32_portable(0xFFFFFFFFu, last, 16), p, n);
 }
 
-static int clmul_state; /* 0 unknown, 1 present, -1 absent */
-
-static int have_clmul(void)
+static bool have_clmul(void)
 {
-	int s = __atomic_load_n(&clmul_state, __ATOMIC_RELAXED);
-	if (!s) {
-		unsigned a, b, c, d;
-		s = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 1)) ? 1 : -1; /* PCLMULQDQ (SSE2: every x86-64) */
-		__atomic_store_n(&clmul_state, s, __ATOMIC_RELAXED);
-	}
-	return s > 0;
+	return (cm_cpu_features() & CM_CPU_PCLMUL) != 0; /* SSE2: every x86-64 */
 }
 #endif
 

@@ -4,9 +4,9 @@
  * depend on the host's byte order. */
 #include <stdbool.h>
 #include <string.h>
+#include "base/cpu_int.h"
 #include "base/sha256_int.h"
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(CM_NO_SIMD)
-#include <cpuid.h>
 #include <immintrin.h>
 #define HAVE_SHA_NI 1
 #endif
@@ -150,13 +150,8 @@ __attribute__((target("sha,sse4.1,ssse3"))) static void blocks_ni(uint32_t h[8],
 
 static bool has_sha_ni(void)
 {
-	unsigned a, b, c, d;
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19)) || !(c & (1u << 9)))
-		return false; /* SSE4.1, SSSE3 */
-	if (__get_cpuid_max(0, NULL) < 7)
-		return false;
-	__cpuid_count(7, 0, a, b, c, d);
-	return (b & (1u << 29)) != 0;
+	const unsigned need = CM_CPU_SHA | CM_CPU_SSE41 | CM_CPU_SSSE3;
+	return (cm_cpu_features() & need) == need;
 }
 #endif
 

@@ -25,6 +25,7 @@
 #include "model/map_builder_int.h"
 #include "model/map_int.h"
 #include "base/bytes_int.h"
+#include "base/cpu_int.h"
 #include "base/sha256_int.h"
 #include "base/util_int.h"
 
@@ -1105,6 +1106,7 @@ static bool square_stored(const cm_square *s, const cm_square_extra *x)
 static int put_grid(wr *w, const cm_map *m, const cm_export_grid_hint *gh, size_t **stored, size_t *n_stored)
 {
 	size_t rows = (size_t)m->rows, cols = (size_t)m->cols, n = 0;
+	const unsigned cpu = cm_cpu_features();
 	char *g = malloc(rows * (cols + 1) + 1), *pr = malloc(rows * (4 * cols + 1) + 1);
 	size_t *st = malloc((gh->n_sq + 1) * sizeof *st);
 	if (!g || !pr || !st) {
@@ -1127,7 +1129,7 @@ static int put_grid(wr *w, const cm_map *m, const cm_export_grid_hint *gh, size_
 			/* a run of squares without a print (when this one and the next
 			 * have none): their kinds 16 at a time, a '.' each in the prints */
 			size_t run = !r[1] && x + 1 < cols && !r[3] ?
-			                     cm_bytes_pairs_run(r, cols - x, (const uint8_t *)kch, (uint8_t *)q) : 0;
+			                     cm_bytes_pairs_run(r, cols - x, (const uint8_t *)kch, (uint8_t *)q, cpu) : 0;
 			if (run) {
 				memset(t, '.', run);
 				q += run;
@@ -2679,6 +2681,7 @@ static const unsigned char *grid_text(rd *r, int cols, int rows, sqlite3_stmt *s
  * characters a square. False (reported) on failure. */
 static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *where)
 {
+	const unsigned cpu = cm_cpu_features();
 	r->where = where;
 	if (!(r->gst = rd_prepare(r, "SELECT kinds, prints FROM map_grids WHERE map_id = ?")))
 		return false;
@@ -2707,7 +2710,7 @@ static bool grid_kinds(rd *r, int cols, int rows, const char *id, const char *wh
 	}
 	for (int y = 0; y < rows; y++) {
 		const unsigned char *kq = kt + (size_t)y * ((size_t)cols + 1);
-		if (cm_charmap_decode(&km, kq, kinds + (size_t)y * (size_t)cols, (size_t)cols))
+		if (cm_charmap_decode(&km, kq, kinds + (size_t)y * (size_t)cols, (size_t)cols, cpu))
 			continue;
 		for (int x = 0; x < cols; x++)
 			if (km.tab[kq[x]] == 0xff) {
@@ -2840,7 +2843,7 @@ static void read_grid(rd *r, const cm_map *m, const char *where, const uint8_t *
 			rd_nomem(r);
 			return;
 		}
-		cm_bytes_interleave(kinds, pb, g, n);
+		cm_bytes_interleave(kinds, pb, g, n, cm_cpu_features());
 	}
 	/* A plain square's two hash bytes are its GRID bytes when the hash's
 	 * codes are the enums' values (they are): a run of plain squares is

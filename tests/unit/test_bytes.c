@@ -12,6 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/bytes_int.h"
+#include "base/cpu_int.h"
+
+/* The features each kernel runs with: the processor's, then none (the
+ * portable code). */
+#define CPU_WAYS(portable) ((portable) ? 0u : cm_cpu_features())
 
 static const char kinds[] = ".#STB~LIH"; /* the square kinds' characters */
 
@@ -29,15 +34,13 @@ static void decode_both(const cm_charmap *m, const unsigned char *src, size_t n,
 	uint8_t *dst = malloc(n + 1);
 	assert_non_null(dst);
 	for (int portable = 0; portable < 2; portable++) {
-		cm__bytes_portable = portable;
 		memset(dst, 0xAA, n + 1);
-		assert_int_equal(cm_charmap_decode(m, src, dst, n), valid);
+		assert_int_equal(cm_charmap_decode(m, src, dst, n, CPU_WAYS(portable)), valid);
 		if (valid)
 			for (size_t i = 0; i < n; i++)
 				assert_int_equal(dst[i], (uint8_t)(strchr(kinds, src[i]) - kinds));
 		assert_int_equal(dst[n], 0xAA); /* nothing written past n */
 	}
-	cm__bytes_portable = false;
 	free(dst);
 }
 
@@ -121,9 +124,8 @@ static void test_bytes__interleave(void **state)
 	}
 	for (size_t n = 0; n <= max; n = n < 100 ? n + 1 : n * 3 + 1) {
 		for (int portable = 0; portable < 2; portable++) {
-			cm__bytes_portable = portable;
 			memset(out, 0x55, 2 * max + 1);
-			cm_bytes_interleave(a, b, out, n);
+			cm_bytes_interleave(a, b, out, n, CPU_WAYS(portable));
 			for (size_t i = 0; i < n; i++) {
 				assert_int_equal(out[2 * i], a[i]);
 				assert_int_equal(out[2 * i + 1], b[i]);
@@ -131,7 +133,6 @@ static void test_bytes__interleave(void **state)
 			assert_int_equal(out[2 * n], 0x55);
 		}
 	}
-	cm__bytes_portable = false;
 	free(a);
 	free(b);
 	free(out);
@@ -160,14 +161,12 @@ static void test_bytes__pairs_run(void **state)
 						pairs[2 * stop + 1] = 1;
 				}
 				for (int portable = 0; portable < 2; portable++) {
-					cm__bytes_portable = portable;
 					memset(out, 'x', sizeof out);
-					assert_int_equal(cm_bytes_pairs_run(pairs, n, tab, out), stop);
+					assert_int_equal(cm_bytes_pairs_run(pairs, n, tab, out, CPU_WAYS(portable)), stop);
 					for (size_t i = 0; i < stop; i++)
 						assert_int_equal(out[i], tab[pairs[2 * i]]);
 				}
 			}
-	cm__bytes_portable = false;
 }
 
 int main(void)
