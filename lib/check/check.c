@@ -1,19 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* check.c: the validator's playability (CM05xx) and simulated-game (CM06xx)
  * checks on a map with its deck (carcamap/check.h), and the pipeline over a
- * workspace. What fits where is the rules engine's: a board without setup
- * gives each square's printed requirements, each tile type's legal
- * rotations for them and which squares play can reach (engine/engine.h,
- * the engine's layer-internal API); this file only adds them up. Games
- * are cm_play_games' (carcamap/stats.h), as in `carcamap play`. */
+ * workspace. What fits where is the rules engine's: the map's layout gives
+ * each square's printed requirements and which squares play can reach, the
+ * deck each tile type's legal rotations for them (engine/engine.h, the
+ * engine's layer-internal API); this file only adds them up. Games are
+ * cm_play_run's (carcamap/stats.h), as in `carcamap play`, on the same
+ * layout. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine/engine.h"
+#include "check/stats_int.h"
 #include "carcamap/catalog.h"
 #include "carcamap/check.h"
 #include "carcamap/stats.h"
+#include "base/mem_int.h"
 #include "base/util_int.h"
 #include "model/map_struct_int.h"
 
@@ -103,7 +106,7 @@ static void describe_req(uint8_t req, char *buf, size_t size)
 }
 
 /* What the static analysis found. What fits a square depends only on its
- * printed requirement (one byte, cm__board_printed_req), so the fits are
+ * printed requirement (one byte, cm__layout_printed_req), so the fits are
  * counted per requirement, not per square. */
 typedef struct {
 	int copies[256]; /* deck copies that fit in some rotation */
@@ -122,18 +125,9 @@ static void analysis_free(analysis *a)
 }
 
 /* Copies of the deck that fit square s in some rotation. */
-static int copies_at(const analysis *a, const cm_board *b, int s)
+static int copies_at(const analysis *a, const cm__layout *l, int s)
 {
-	return cm__board_playable(b, s) ? a->copies[cm__board_printed_req(b, s) & 255u] : 0;
-}
-
-/* Eight bytes of a per-square array at once (most squares need no word). */
-#define BYTES8(v) (0x0101010101010101ull * (uint64_t)(v))
-static inline uint64_t load8(const uint8_t *p)
-{
-	uint64_t x;
-	memcpy(&x, p, 8);
-	return x;
+	return cm__layout_playable(l, s) ? a->copies[cm__layout_printed_req(l, s) & 255u] : 0;
 }
 
 static const uint8_t popc4[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
@@ -150,9 +144,8 @@ static int deck_drawn(const cm_deck *dk)
 
 /* Fits per square: CM0501, CM0502, CM0505. The deck is added up once per
  * requirement; the squares are then one table look-up each. */
-static void check_fits(const ctx *c, const cm_board *b, analysis *a)
+static void check_fits(const ctx *c, const cm__layout *l, const cm_deck *dk, analysis *a)
 {
-	const cm_deck *dk = cm_board_deck(b);
 	int cols = c->m->cols;
 	int drawn = -1;
 	for (unsigned rq = 0; rq < 256; rq++) {
@@ -160,7 +153,7 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 		for (size_t t = 0; t < cm_deck_types(dk); t++) {
 			if (cm__deck_abbey(dk, t) || cm_deck_count(dk, t) <= 0)
 				continue;
-			unsigned mask = cm__board_fit_req(b, t, rq);
+			unsigned mask = cm__deck_fit_req(dk, t, rq);
 			if (mask) {
 				a->copies[rq] += cm_deck_count(dk, t);
 				a->pairs[rq] += popc4[mask & 15u];
@@ -175,11 +168,11 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 	/* CM0502 has one cause per printed requirement (the deck holds few
 	 * tiles for it): its first squares are named, the rest counted */
 	int few_seen[256] = { 0 }, few_listed = listed_max(c->o);
-	const uint8_t *fl = cm__board_playable_flags(b), *reqs = cm__board_printed_reqs(b);
-	for (int s = 0, n = cm__board_squares(b); s < n; s++) {
+	const uint8_t *fl = cm__layout_playable_flags(l), *reqs = cm__layout_printed_reqs(l);
+	for (int s = 0, n = cm__layout_squares(l); s < n; s++) {
 		/* squares without a printed requirement, when the deck has many
 		 * tiles for them: eight at a time */
-		while (!few[0] && s + 8 <= n && load8(reqs + s) == 0)
+		while (!few[0] && s + 8 <= n && cm_load8(reqs + s) == 0)
 			s += 8;
 		if (s >= n)
 			break;
@@ -214,13 +207,13 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 		           few_seen[rq] - few_listed, req, a->copies[rq], CM_CHECK_FEW_TILES, few_listed);
 	}
 	int st = cm_deck_start(dk);
-	for (int i = 0; st >= 0 && i < cm__board_start_count(b); i++) {
-		int s = cm__board_start_square(b, i);
-		if (copies_at(a, b, s) == 0 || cm__board_fit_rotations(b, (size_t)st, s))
+	for (int i = 0; st >= 0 && i < cm__layout_start_count(l); i++) {
+		int s = cm__layout_start_square(l, i);
+		if (copies_at(a, l, s) == 0 || cm__deck_fit_req(dk, (size_t)st, cm__layout_printed_req(l, s)))
 			continue;
 		int x = s % cols, y = s / cols;
 		char req[96];
-		describe_req((uint8_t)cm__board_printed_req(b, s), req, sizeof req);
+		describe_req((uint8_t)cm__layout_printed_req(l, s), req, sizeof req);
 		const cm_tile_type *tt = cm_deck_type(dk, (size_t)st);
 		sq_report(c, "CM0505", x, y, "the start tile %s fits start square (%d,%d) in no rotation (%s)",
 		          tt && tt->id ? tt->id : "?", x, y, req);
@@ -229,7 +222,7 @@ static void check_fits(const ctx *c, const cm_board *b, analysis *a)
 }
 
 /* CM0503, CM0504, CM0508. */
-static void check_reach(const ctx *c, const cm_board *b, analysis *a)
+static void check_reach(const ctx *c, const cm__layout *l, analysis *a)
 {
 	const cm_map *m = c->m;
 	bool *ferried = calloc(m->n_islands + 1, sizeof *ferried);
@@ -241,9 +234,9 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 		const cm_side es[2] = { fr->s1, fr->s2 };
 		for (int e = 0; e < 2; e++) {
 			int s = ey[e] * m->cols + ex[e];
-			if (cm__board_island(b, s) >= 0)
-				ferried[cm__board_island(b, s)] = true;
-			if (copies_at(a, b, s))
+			if (cm__layout_island(l, s) >= 0)
+				ferried[cm__layout_island(l, s)] = true;
+			if (copies_at(a, l, s))
 				continue;
 			char what[96];
 			if (fr->name)
@@ -257,7 +250,7 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 		}
 	}
 	for (size_t i = 0; i < m->n_islands; i++) {
-		if (a->isl_open[i] || !ferried[i] || cm__board_island_empty(b, (int)i))
+		if (a->isl_open[i] || !ferried[i] || cm__layout_island_empty(l, (int)i))
 			continue;
 		const cm_island *is = &m->islands[i];
 		char what[96];
@@ -268,17 +261,17 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 		           is->name ? is->name : "?");
 		a->n_errors++;
 	}
-	const uint8_t *fl = cm__board_playable_flags(b), *reqs = cm__board_printed_reqs(b);
-	for (int s = 0, n = cm__board_squares(b); s < n; s++) {
+	const uint8_t *fl = cm__layout_playable_flags(l), *reqs = cm__layout_printed_reqs(l);
+	for (int s = 0, n = cm__layout_squares(l); s < n; s++) {
 		/* eight squares reached, or eight not playable */
-		while (s + 8 <= n && (load8(a->reach + s) == BYTES8(1) || (load8(fl + s) & BYTES8(1)) == 0))
+		while (s + 8 <= n && (cm_load8(a->reach + s) == CM_BYTES8(1) || (cm_load8(fl + s) & CM_BYTES8(1)) == 0))
 			s += 8;
 		if (s >= n)
 			break;
-		/* copies_at(a, b, s) == 0: takes no tile */
+		/* copies_at(a, l, s) == 0: takes no tile */
 		if (a->reach[s] || !(fl[s] & 1) || !a->takes[reqs[s]])
 			continue;
-		int isl = cm__board_island(b, s);
+		int isl = cm__layout_island(l, s);
 		if (isl >= 0 && !a->isl_open[isl])
 			continue; /* the island's diagnostic says it (CM0504, or CM0206) */
 		int x = s % m->cols, y = s / m->cols;
@@ -292,14 +285,14 @@ static void check_reach(const ctx *c, const cm_board *b, analysis *a)
 }
 
 /* CM0506, CM0507: the deck's drawn tiles (the start tile included). */
-static void check_deck_size(const ctx *c, const cm_board *b)
+static void check_deck_size(const ctx *c, const cm__layout *l, const cm_deck *deck)
 {
 	const cm_map *m = c->m;
-	int total = deck_drawn(cm_board_deck(b));
+	int total = deck_drawn(deck);
 	unsigned line = m->n_deck ? m->deck[0].line : m->line;
-	if (total > cm__board_playable_count(b))
+	if (total > cm__layout_playable_count(l))
 		map_report(c, "CM0506", line, "deck", "the deck has %d tiles for %d squares that take tiles", total,
-		           cm__board_playable_count(b));
+		           cm__layout_playable_count(l));
 	const cm_setup *su = &m->setup;
 	if ((su->tiles_min > 0 && total < su->tiles_min) || (su->tiles_max > 0 && total > su->tiles_max))
 		map_report(c, "CM0507", su->line ? su->line : line, "setup",
@@ -326,14 +319,21 @@ static void relay(const ctx *c, const cm_diags *q, const char *what)
 
 /* ---- simulated games (CM06xx) ---- */
 
-static int simulate(const ctx *c, const cm_map *m, const cm_deck *deck, const cm_check_opts *o)
+static int simulate(const ctx *c, cm__layout *l, const cm_deck *deck, const cm_check_opts *o)
 {
+	const cm_map *m = c->m;
 	int players = o->players >= 2 && o->players <= CM_MAX_PLAYERS ? o->players : 2;
 	cm_play_stats *st = NULL;
 	cm_diags *q = NULL;
 	if (cm_diags_new(&q))
 		return CM_ENOMEM;
-	int rc = cm_play_games_jobs(m, deck, NULL, players, o->seed, o->games, o->jobs, NULL, NULL, q, &st);
+	cm_play_opts po;
+	cm_play_opts_init(&po);
+	po.seats = players;
+	po.seed = o->seed;
+	po.games = o->games;
+	po.jobs = o->jobs;
+	int rc = cm__play_run_on(l, m, deck, &po, q, &st);
 	if (rc) {
 		if (cm_diags_count(q))
 			relay(c, q, "simulated games");
@@ -409,7 +409,7 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 	size_t errors = cm_diags_errors(d);
 	ctx c = { m, d, o };
 	cm_deck *deck = NULL;
-	cm_board *b = NULL;
+	cm__layout *l = NULL;
 	cm_diags *q = NULL;
 	analysis a = { 0 };
 	int rc = 0;
@@ -422,10 +422,8 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 	if ((rc = cm_diags_new(&q)) != 0)
 		goto out;
 	rc = cm_deck_build(m, sets, n_sets, q, &deck);
-	if (rc == 0) {
-		int players = o->players >= 2 && o->players <= CM_MAX_PLAYERS ? o->players : 2;
-		rc = cm_board_new(m, deck, NULL, players, o->seed, CM_BOARD_NO_SETUP | CM__BOARD_STATIC, q, &b);
-	}
+	if (rc == 0)
+		rc = cm__layout_new(m, q, &l);
 	if (rc == CM_ENOMEM)
 		goto out;
 	if (rc) {
@@ -433,26 +431,26 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 		rc = 0;
 		goto out;
 	}
-	size_t N = (size_t)cm__board_squares(b) + 1;
+	size_t N = (size_t)cm__layout_squares(l) + 1;
 	a.reach = cm_calloc_big(N, 1);
 	a.isl_open = calloc(m->n_islands + 1, 1);
 	if (!a.reach || !a.isl_open) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
-	check_fits(&c, b, &a);
-	for (int s = 0; o->fits && s < cm__board_squares(b) && s < m->cols * m->rows; s++)
-		if (cm__board_playable(b, s))
-			o->fits[s] = a.types[cm__board_printed_req(b, s) & 255u];
-	if ((rc = cm__board_reach_req(b, a.takes, a.reach, a.isl_open)) != 0)
+	check_fits(&c, l, deck, &a);
+	for (int s = 0; o->fits && s < cm__layout_squares(l) && s < m->cols * m->rows; s++)
+		if (cm__layout_playable(l, s))
+			o->fits[s] = a.types[cm__layout_printed_req(l, s) & 255u];
+	if ((rc = cm__layout_reach_req(l, a.takes, a.reach, a.isl_open)) != 0)
 		goto out;
-	check_reach(&c, b, &a);
-	check_deck_size(&c, b);
+	check_reach(&c, l, &a);
+	check_deck_size(&c, l, deck);
 	if (o->games > 0 && a.n_errors == 0)
-		rc = simulate(&c, m, deck, o);
+		rc = simulate(&c, l, deck, o);
 out:
 	analysis_free(&a);
-	cm_board_free(b);
+	cm__layout_free(l);
 	cm_deck_free(deck);
 	cm_diags_free(q);
 	if (rc == CM_ENOMEM)

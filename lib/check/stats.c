@@ -3,12 +3,14 @@
  * reset per game, played by random play or by players made from specs,
  * the engine's own per-game figures summed, the seats' results, and the
  * squares each game filled counted. Built on the public engine API and the
- * engine's layer-internal list of filled squares (engine/engine.h). */
+ * engine's layer-internal layout, shared by every thread's board, and list
+ * of filled squares (engine/engine.h). */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include "carcamap/stats.h"
+#include "check/stats_int.h"
 #include "engine/engine.h"
 #include "model/map_struct_int.h"
 
@@ -120,14 +122,14 @@ static int make_seats(const cm_play_opts *o, cm_player **seats, cm_diags *d)
 
 /* Plays games lo..hi-1 (seed + i) on a board of its own into s, with
  * players of its own. */
-static int play_range(const cm_map *map, const cm_deck *deck, const cm_play_opts *o, int lo, int hi,
+static int play_range(cm__layout *lay, const cm_deck *deck, const cm_play_opts *o, int lo, int hi,
                       cm_play_progress progress, void *arg, cm_diags *d, cm_play_stats *s)
 {
 	cm_board *b = NULL;
 	cm_player *seats[CM_MAX_PLAYERS] = { NULL };
 	int rc = make_seats(o, seats, d);
 	if (!rc)
-		rc = cm_board_new(map, deck, o->rules, o->seats, o->seed, 0, d, &b);
+		rc = cm__board_new_on(lay, deck, o->rules, o->seats, o->seed, 0, d, &b);
 	if (!rc) {
 		s->squares_playable = cm_board_stats(b)->squares_playable;
 		for (int i = lo; i < hi; i++) {
@@ -184,7 +186,7 @@ static void merge(cm_play_stats *s, const cm_play_stats *t)
 }
 
 typedef struct {
-	const cm_map *map;
+	cm__layout *lay;
 	const cm_deck *deck;
 	const cm_play_opts *o;
 	int lo, hi, rc;
@@ -195,7 +197,7 @@ typedef struct {
 static void *run_job(void *arg)
 {
 	job *j = arg;
-	j->rc = play_range(j->map, j->deck, j->o, j->lo, j->hi, NULL, NULL, j->d, j->s);
+	j->rc = play_range(j->lay, j->deck, j->o, j->lo, j->hi, NULL, NULL, j->d, j->s);
 	return NULL;
 }
 
@@ -205,6 +207,12 @@ void cm_play_opts_init(cm_play_opts *o)
 }
 
 int cm_play_run(const cm_map *map, const cm_deck *deck, const cm_play_opts *o, cm_diags *d, cm_play_stats **out)
+{
+	return cm__play_run_on(NULL, map, deck, o, d, out);
+}
+
+int cm__play_run_on(cm__layout *lay, const cm_map *map, const cm_deck *deck, const cm_play_opts *o, cm_diags *d,
+                    cm_play_stats **out)
 {
 	*out = NULL;
 	int games = o->games, jobs = o->jobs, players = o->seats;
@@ -224,12 +232,20 @@ int cm_play_run(const cm_map *map, const cm_deck *deck, const cm_play_opts *o, c
 		jobs = CM_PLAY_MAX_JOBS;
 	if (jobs > games)
 		jobs = games;
+	/* one layout for every thread's board: the caller's, or one made here */
+	cm__layout *own = NULL;
+	int rc = lay ? 0 : cm__layout_new(map, d, &own);
+	if (rc < 0)
+		return rc;
+	if (own)
+		lay = own;
 	cm_play_stats *s = stats_new(map, deck, players);
-	if (!s)
+	if (!s) {
+		cm__layout_free(own);
 		return CM_ENOMEM;
-	int rc = 0;
+	}
 	if (jobs == 1) {
-		rc = play_range(map, deck, o, 0, games, o->progress, o->arg, d, s);
+		rc = play_range(lay, deck, o, 0, games, o->progress, o->arg, d, s);
 	} else {
 		/* games split by seed into consecutive ranges, one board and one
 		 * set of sums per thread, merged in seed order */
@@ -237,7 +253,7 @@ int cm_play_run(const cm_map *map, const cm_deck *deck, const cm_play_opts *o, c
 		pthread_t th[CM_PLAY_MAX_JOBS];
 		bool started[CM_PLAY_MAX_JOBS] = { false };
 		for (int k = 0; k < jobs; k++) {
-			j[k] = (job){ map, deck, o, (int)((long long)games * k / jobs),
+			j[k] = (job){ lay, deck, o, (int)((long long)games * k / jobs),
 				      (int)((long long)games * (k + 1) / jobs), 0, NULL, NULL };
 			if (cm_diags_new(&j[k].d) || !(j[k].s = stats_new(map, deck, players))) {
 				rc = CM_ENOMEM;
@@ -268,6 +284,7 @@ int cm_play_run(const cm_map *map, const cm_deck *deck, const cm_play_opts *o, c
 		if (!rc && o->progress)
 			o->progress(o->arg, games, games);
 	}
+	cm__layout_free(own);
 	if (rc < 0) {
 		cm_play_stats_free(s);
 		return rc;

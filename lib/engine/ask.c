@@ -35,7 +35,7 @@ static void root_state(const cm_board *b, int32_t r, cm_feature_state *st)
 			st->followers[p] = b->nx[r].fol[p];
 	if (n->kind == CM_FEAT_MONASTERY || n->kind == CM_FEAT_ABBEY) {
 		int s = b->nx[r].sq;
-		st->tiles = b->play8[s] - n->open + b->bc8[s];
+		st->tiles = b->L.around8[s] - n->open;
 	} else if (n->kind == CM_FEAT_FIELD || n->kind == CM_FEAT_GARDEN) {
 		st->open = 0;
 	}
@@ -48,7 +48,7 @@ static int towns_near(cm_board *b, int q, int s, uint32_t ep)
 	int cnt = 0;
 	for (int d = 0; d < 4; d++) {
 		int t = cm__nb(b, q, d);
-		if (t >= 0 && t != s && b->sq_kind[t] == CM_SQ_TOWN && b->tile[t] < 0 && b->stamp[t] != ep) {
+		if (t >= 0 && t != s && b->L.sq_kind[t] == CM_SQ_TOWN && b->tile[t] < 0 && b->stamp[t] != ep) {
 			b->stamp[t] = ep;
 			cnt++;
 		}
@@ -129,13 +129,13 @@ static CM__INLINE void side(ask *a, const int8_t *sa, int d)
 	cm_board *b = a->b;
 	const node *n = b->nodes;
 	const type_info *ti = a->ti;
-	int s = a->s, cls = (b->side_cls[s] >> (2 * d)) & 3;
+	int s = a->s, cls = (b->L.side_cls[s] >> (2 * d)) & 3;
 	int32_t c;
 	const int8_t *sc;
-	if (cls == SC_NONE) {
+	if (cls == SC_NONE || cls == SC_STATIC) {
 		/* the map edge: a printed segment or ferry joins, anything else closes */
 		int f = sa[3 * d + 1], kx = ti->kind[f];
-		int32_t st = b->side_static[s * 4 + d];
+		int32_t st = cm__side_static(&b->L, s, d);
 		bool rc_st = st >= 0 && (n[st].kind == CM_FEAT_ROAD || n[st].kind == CM_FEAT_CITY);
 		if (kx == CM_FEAT_ABBEY && rc_st) {
 			a->closes[touch(a, cm__find(n, st), -1)]++;
@@ -151,10 +151,10 @@ static CM__INLINE void side(ask *a, const int8_t *sa, int d)
 		}
 		return;
 	}
-	int q = s + b->off4[d];
+	int q = s + b->L.off4[d];
 	if (cls == SC_BIGCITY) {
-		c = b->bc_base[q];
-		sc = b->bc_info[b->bc_type[q]].slot[0];
+		c = b->L.bc_base[q];
+		sc = b->L.bc_info[b->L.bc_type[q]].slot[0];
 	} else if (b->tile[q] >= 0) {
 		c = b->base[q];
 		sc = b->deck->info[b->tile[q]].slot[b->rot[q]];
@@ -236,7 +236,7 @@ static int set_towns(ask *a, const int32_t *roots, int k, bool with_s)
 		int32_t p = roots[i];
 		do {
 			int q = b->nx[p].sq;
-			if (q < b->n_sq)
+			if (q < b->L.n_sq)
 				cnt += towns_near(b, q, a->s, ep);
 			p = n[p].next;
 		} while (p != roots[i]);
@@ -318,7 +318,7 @@ static void sets_after(ask *a, const int8_t *set, const cm_touched_if *touched, 
 				missing += q >= 0 && (b->sflags[q] & SF_PLAYABLE) && b->tile[q] < 0;
 			}
 			st->open = missing;
-			st->tiles = b->play8[s] - missing + b->bc8[s];
+			st->tiles = b->L.around8[s] - missing;
 			o->complete = missing == 0;
 			break;
 		}
@@ -377,7 +377,7 @@ static void answer(ask *a, cm_place_if *out)
 	memset(out->scores, 0, sizeof out->scores);
 	/* the monasteries and abbeys around gain the square */
 	for (unsigned m = b->mon_near[s]; m; m &= m - 1) {
-		int32_t r = b->mon[s + b->off8[cm__ctz(m)]];
+		int32_t r = b->mon[s + b->L.off8[cm__ctz(m)]];
 		if (!(n[r].flags & NF_DONE))
 			touch(a, r, -1);
 	}
@@ -391,7 +391,7 @@ static void answer(ask *a, cm_place_if *out)
 		int32_t p = n[r].kind == CM_FEAT_MONASTERY || n[r].kind == CM_FEAT_ABBEY ? r : n[r].minp;
 		if (p >= 0) {
 			int q = b->nx[p].sq, y = cm__row(b, q);
-			t->x = q - y * b->cols;
+			t->x = q - y * b->L.cols;
 			t->y = y;
 			t->feature = b->nx[p].feat;
 		} else {
@@ -418,9 +418,9 @@ static void answer(ask *a, cm_place_if *out)
 			add_points(b, out->scores, &t->after);
 		}
 	}
-	if (b->island_arms[s])
-		out->scores[b->cur] += 2 * b->island_arms[s];
-	if (b->sq_kind[s] == CM_SQ_TOWN && b->rules.town_cost)
+	if (b->L.island_arms[s])
+		out->scores[b->cur] += 2 * b->L.island_arms[s];
+	if (b->L.sq_kind[s] == CM_SQ_TOWN && b->rules.town_cost)
 		out->scores[b->cur] -= 2;
 }
 
@@ -450,7 +450,7 @@ int cm_board_place_if(const cm_board *b, int type, int x, int y, int rot, cm_pla
 {
 	if (b->last_sq >= 0 || b->final_done || !cm_board_legal(b, type, x, y, rot))
 		return CM_EINVAL;
-	cm__place_if(b, type, y * b->cols + x, rot, out);
+	cm__place_if(b, type, y * b->L.cols + x, rot, out);
 	return 0;
 }
 
@@ -459,7 +459,7 @@ int cm_board_abbey_if(const cm_board *b, int x, int y, cm_place_if *out)
 	if (!cm_board_abbey_legal(b, x, y))
 		return CM_EINVAL;
 	ask a;
-	ask_init(&a, b, b->abbey_type, y * b->cols + x);
+	ask_init(&a, b, b->abbey_type, y * b->L.cols + x);
 	const int8_t *sa = a.ti->slot[0];
 	for (int d = 0; d < 4; d++)
 		side(&a, sa, d);

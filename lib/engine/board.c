@@ -20,209 +20,10 @@ static void err(cm_diags *d, const char *where, const char *msg)
 		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, where, "%s", msg);
 }
 
-/* A new tile's pieces are set up 16 bytes at a time where SSE2 is there
- * (every x86-64), which needs the layouts: node's links in its first 8
- * bytes and minp at 24 (32 bytes in all), node_x's square and lists in
- * its first 16 (24 in all). */
-#if defined(__SSE2__) && !defined(CM_NO_SIMD)
-#include <emmintrin.h>
-#define NODE_SSE2 1
-_Static_assert(sizeof(node) == 32 && offsetof(node, parent) == 0 && offsetof(node, next) == 4 &&
-                       offsetof(node, size) == 8 && offsetof(node, open) == 12 && offsetof(node, tiles) == 16 &&
-                       offsetof(node, arms) == 20 && offsetof(node, minp) == 24 && sizeof(node_x) == 24 && offsetof(node_x, sq) == 0 &&
-                       offsetof(node_x, mhead) == 4 && offsetof(node_x, mnext) == 8 && offsetof(node_x, feat) == 16,
-               "node layout (cm__put_tile, unite)");
-#endif
-
-
-/* ---- union-find over feature pieces ---- */
-
-_Static_assert(offsetof(node, flags) == offsetof(node, kind) + 1 && offsetof(node, nfol) == offsetof(node, kind) + 2,
-               "kind, flags and nfol in one word (unite)");
+#include "engine/unite_int.h"
 
 /* cm_slot_facing as a table: the hot paths join sides slot by slot */
 static const int8_t facing[12] = { 8, 7, 6, 11, 10, 9, 2, 1, 0, 5, 4, 3 };
-
-uint32_t cm__epoch(cm_board *b)
-{
-	if (++b->epoch == 0) {
-		memset(b->stamp, 0, (size_t)b->n_sq * sizeof *b->stamp);
-		memset(b->nstamp, 0, (size_t)b->max_nodes * sizeof *b->nstamp);
-		b->epoch = 1;
-	}
-	return b->epoch;
-}
-
-/* Whether NF_MULTI piece p shares its square with root y: another piece
- * of its kind there under y (p is on a tile or a big-city piece). */
-static bool shares_square(const cm_board *b, int32_t p, int32_t y)
-{
-	const node_x *nx = b->nx;
-	int s = nx[p].sq;
-	int32_t lo;
-	cm__sq_nodes(b, s, &lo);
-	for (uint32_t m = cm__sq_info(b, s)->same[nx[p].feat]; m; m &= m - 1)
-		if (cm__find(b->nodes, lo + cm__ctz(m)) == y)
-			return true;
-	return false;
-}
-
-/* Squares that two roots of the same kind share (BASE-TILE-COUNT). Only
- * squares holding two pieces of one kind can be shared, and those pieces
- * carry NF_MULTI: walk the shorter multi list, each square once (a list
- * of one, most often a new tile's piece, needs no stamps). */
-static int overlap(cm_board *b, int32_t x, int32_t y)
-{
-	const node_x *nx = b->nx;
-	if (nx[x].nmulti > nx[y].nmulti) {
-		int32_t t = x;
-		x = y;
-		y = t;
-	}
-	int32_t h = nx[x].mhead, p = h;
-	if (nx[x].nmulti == 1)
-		return shares_square(b, h, y);
-	uint32_t ep = cm__epoch(b);
-	int cnt = 0;
-	do {
-		int s = nx[p].sq;
-		if (b->stamp[s] != ep) {
-			b->stamp[s] = ep;
-			cnt += shares_square(b, p, y);
-		}
-		p = nx[p].mnext;
-	} while (p != h);
-	return cnt;
-}
-
-/* The rarer half of a union of root rc into ra (whose flags were af):
- * followers and the NF_MULTI lists, in the rarer half of the nodes. */
-static void unite_more(cm_board *b, int32_t ra, int32_t rc, unsigned af)
-{
-	node *A = &b->nodes[ra], *C = &b->nodes[rc];
-	node_x *nx = b->nx, *X = &nx[ra], *Y = &nx[rc];
-	if (C->nfol) { /* most features joined carry no follower */
-		if (!A->nfol)
-			memcpy(X->fol, Y->fol, sizeof X->fol); /* A's were never set */
-		else
-			for (int p = 0; p < b->n_players; p++)
-				X->fol[p] = (uint8_t)(X->fol[p] + Y->fol[p]);
-		A->nfol = (uint16_t)(A->nfol + C->nfol);
-	}
-	if (!(C->flags & NF_MULTI))
-		return;
-	if (!(af & NF_MULTI)) {
-		X->mhead = Y->mhead;
-		X->nmulti = Y->nmulti;
-	} else {
-		int32_t t = nx[X->mhead].mnext;
-		nx[X->mhead].mnext = nx[Y->mhead].mnext;
-		nx[Y->mhead].mnext = t;
-		X->nmulti += Y->nmulti;
-	}
-}
-
-/* Merges root rc's set into root ra's, the sets sharing ov squares
- * (BASE-TILE-COUNT): all but unite_more. */
-static CM__INLINE void merge(cm_board *b, int32_t ra, int32_t rc, int ov)
-{
-	node *n = b->nodes;
-	node *A = &n[ra], *C = &n[rc];
-	/* C's pieces (the smaller set: each piece is relabelled at most
-	 * log2 of the pieces times over a game) point at the new root */
-	int32_t p = rc;
-	do {
-		n[p].parent = ra;
-		p = n[p].next;
-	} while (p != rc);
-#ifdef NODE_SSE2
-	/* size, open, tiles and arms side by side: one vector */
-	__m128i va = _mm_loadu_si128((const __m128i *)(const void *)&A->size);
-	__m128i vc = _mm_loadu_si128((const __m128i *)(const void *)&C->size);
-	_mm_storeu_si128((__m128i *)(void *)&A->size,
-	                 _mm_sub_epi32(_mm_add_epi32(va, vc), _mm_setr_epi32(0, 0, ov, 0)));
-#else
-	A->size += C->size;
-	A->open += C->open;
-	A->tiles += C->tiles - ov;
-	A->arms += C->arms;
-#endif
-	A->flags |= C->flags; /* on a root, NF_MULTI: nmulti > 0 */
-	/* the lower piece, -1 meaning none: an unsigned minimum */
-	uint32_t am = (uint32_t)A->minp, cm = (uint32_t)C->minp;
-	A->minp = (int32_t)(cm < am ? cm : am);
-	int32_t t = A->next;
-	A->next = C->next;
-	C->next = t;
-}
-
-/* unite of roots ra and rc (rc the smaller set) when rc's set carries
- * followers or NF_MULTI pieces: the squares both sets hold (when both
- * hold NF_MULTI pieces, roads and cities only), the merge, and
- * unite_more. One copy, out of line. */
-static CM__NOINLINE void unite_slow(cm_board *b, int32_t ra, int32_t rc)
-{
-	node *n = b->nodes;
-	unsigned af = n[ra].flags;
-	merge(b, ra, rc, af & n[rc].flags & NF_MULTI ? overlap(b, ra, rc) : 0);
-	unite_more(b, ra, rc, af);
-}
-
-/* Joins the features of pieces a and c (union by size, the first root
- * kept on a tie); returns the root. */
-static CM__INLINE int32_t unite(cm_board *b, int32_t a, int32_t c)
-{
-	node *n = b->nodes;
-	int32_t ra = cm__find(n, a), rc = cm__find(n, c);
-	if (ra == rc)
-		return ra;
-	/* the larger root kept: a swap without a branch (which is larger is
-	 * a coin toss) */
-	int32_t sw = (ra ^ rc) & -(int32_t)(n[ra].size < n[rc].size);
-	ra ^= sw;
-	rc ^= sw;
-	/* the smaller set's followers and NF_MULTI pieces are all the rarer
-	 * work needs (overlap counts squares both sets hold, the same
-	 * whichever it walks): one test of the word holding kind, flags and
-	 * nfol, against a mask laid out as a node's (whatever the byte order) */
-	static const node rare = { .flags = NF_MULTI, .nfol = UINT16_MAX };
-	uint32_t w, m;
-	memcpy(&w, &n[rc].kind, sizeof w);
-	memcpy(&m, &rare.kind, sizeof m);
-	if (w & m)
-		unite_slow(b, ra, rc);
-	else
-		merge(b, ra, rc, 0);
-	return ra;
-}
-
-static CM__INLINE void init_node(node *nd, node_x *x, int32_t i, int32_t sq, uint8_t kind, uint8_t flags,
-                                 uint8_t feat, int open, int arms)
-{
-	memset(nd, 0, sizeof *nd);
-	memset(x, 0, sizeof *x);
-	nd->parent = i;
-	nd->next = i;
-	x->mnext = i;
-	x->mhead = (flags & NF_MULTI) ? i : -1;
-	x->nmulti = (flags & NF_MULTI) ? 1 : 0;
-	x->sq = sq;
-	nd->kind = kind;
-	nd->flags = flags;
-	x->feat = feat;
-	nd->open = open;
-	nd->tiles = 1;
-	nd->arms = arms;
-	nd->size = 1;
-	nd->minp = feat != 255 ? i : -1; /* prints and ferries lie on no square */
-}
-
-/* unite where a turn rarely goes (abbeys, big cities, the map edge) and
- * for the static board: one copy, not one inlined per call */
-static CM__NOINLINE int32_t unite_rare(cm_board *b, int32_t a, int32_t c)
-{
-	return unite(b, a, c);
-}
 
 /* join_side with an abbey on either piece: it closes what it meets. */
 static CM__NOINLINE void join_abbey(cm_board *b, int32_t a, const int8_t *sa, int d, int32_t c,
@@ -368,17 +169,12 @@ static void open_island(cm_board *b, int isl)
 	if (isl < 0 || b->isl_open[isl])
 		return;
 	b->isl_open[isl] = 1;
-	for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++) {
-		int s = b->isl_sq[i];
+	for (int32_t i = b->L.isl_start[isl]; i < b->L.isl_start[isl + 1]; i++) {
+		int s = b->L.isl_sq[i];
 		b->sflags[s] |= SF_ALLOWED;
 		if ((b->sflags[s] & SF_REACH) && b->tile[s] < 0)
 			front_add(b, s);
 	}
-}
-
-static uint8_t req_of_edge(int e)
-{
-	return e == CM_EDGE_ABBEY ? REQ_ANY : (uint8_t)(e + 1);
 }
 
 /* Side d of tile t just put on square s in rotation r (features from
@@ -391,7 +187,7 @@ static CM__INLINE void put_side(cm_board *b, side_ctx *c, const type_info *ti, i
 	node *n = b->nodes;
 	int key = s * 4 + d, cls = (side_cls >> (2 * d)) & 3;
 	if (cls == SC_PLAYABLE) {
-		int q = s + b->off4[d];
+		int q = s + b->L.off4[d];
 		if (c->tile[q] >= 0) {
 			const type_info *qi = &b->deck->info[c->tile[q]];
 			join_side(b, base, sa, d, b->base[q], qi->slot[b->rot[q]], ti->jsig[r][d],
@@ -420,16 +216,25 @@ static CM__INLINE void put_side(cm_board *b, side_ctx *c, const type_info *ti, i
 		c->front_pos[q] = out & ~add ? -1 : pos;
 		c->n_front = nf + add;
 	} else if (cls == SC_BIGCITY) {
-		int q = s + b->off4[d];
-		const type_info *qi = &b->bc_info[b->bc_type[q]];
-		join_side_rare(b, base, sa, d, b->bc_base[q], qi->slot[0], ti->jsig[r][d], qi->jsigr[0][(d + 2) & 3]);
-	} else {
-		/* the map edge: a printed segment joins, anything else closes */
+		int q = s + b->L.off4[d];
+		const type_info *qi = &b->L.bc_info[b->L.bc_type[q]];
+		join_side_rare(b, base, sa, d, b->L.bc_base[q], qi->slot[0], ti->jsig[r][d], qi->jsigr[0][(d + 2) & 3]);
+	} else if (cls == SC_NONE) {
+		/* the map edge: it closes a road or a city */
 		int32_t x = base + sa[3 * d + 1];
 		int kx = n[x].kind;
-		int32_t st = b->side_static[key];
-		if (kx == CM_FEAT_ABBEY && st >= 0 &&
-		    (n[st].kind == CM_FEAT_ROAD || n[st].kind == CM_FEAT_CITY)) {
+		if (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY) {
+			int32_t rt = cm__find(n, x);
+			n[rt].open--;
+			n[rt].flags |= NF_EDGE;
+		}
+	} else {
+		/* a printed segment or a ferry: joins a road or city of its
+		 * kind, closes any other */
+		int32_t x = base + sa[3 * d + 1];
+		int kx = n[x].kind;
+		int32_t st = b->L.side_static[key];
+		if (kx == CM_FEAT_ABBEY && (n[st].kind == CM_FEAT_ROAD || n[st].kind == CM_FEAT_CITY)) {
 			/* ABBEY-PLACE: it closes a ferry or printed segment
 			 * at its side as it closes a tile's road */
 			n[cm__find(n, st)].open--;
@@ -437,7 +242,7 @@ static CM__INLINE void put_side(cm_board *b, side_ctx *c, const type_info *ti, i
 		}
 		if (kx != CM_FEAT_ROAD && kx != CM_FEAT_CITY)
 			return;
-		if (st >= 0 && n[st].kind == kx) {
+		if (n[st].kind == kx) {
 			int32_t rt = unite_rare(b, x, st);
 			n[rt].open -= 2;
 		} else {
@@ -552,7 +357,7 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 		for (int k = 0; k < 8; k++) /* s is q's neighbour k + 4 */
 			b->mon_near[q8[k]] |= (uint8_t)((1u << ((k + 4) & 7)) & -in8[k]);
 	}
-	const unsigned side_cls = b->side_cls[s];
+	const unsigned side_cls = b->L.side_cls[s];
 	side_ctx ctx = { b->tile, b->req, b->sflags, b->front_req, b->front, b->front_pos, b->n_front };
 	front_del(&ctx, s);
 	put_side(b, &ctx, ti, r, s, base, sa, side_cls, 0);
@@ -562,633 +367,33 @@ void cm__put_tile(cm_board *b, int t, int s, int r)
 	b->n_front = ctx.n_front;
 	/* ferries and big cities at the sides (an abbey joins nothing, so it
 	 * connects no ferry or big city) */
-	for (unsigned links = ti->abbey ? 0 : b->sq_links[s]; links; links &= links - 1) {
+	for (unsigned links = ti->abbey ? 0 : b->L.sq_links[s]; links; links &= links - 1) {
 		int d = cm__ctz(links), key = s * 4 + d;
-		int fe = b->side_ferry[key];
+		int fe = b->L.side_ferry[key];
 		if (fe >= 0 && !b->ferry_used[fe]) {
 			b->ferry_used[fe] = 1;
-			const cm_ferry *fr = &b->map->ferries[fe];
-			int o = fr->y1 * b->cols + fr->x1 == s && (int)fr->s1 == d ? fr->y2 * b->cols + fr->x2
-			                                                            : fr->y1 * b->cols + fr->x1;
+			const cm_ferry *fr = &b->L.map->ferries[fe];
+			int o = fr->y1 * b->L.cols + fr->x1 == s && (int)fr->s1 == d ? fr->y2 * b->L.cols + fr->x2
+			                                                            : fr->y1 * b->L.cols + fr->x1;
 			open_island(b, cm__island_of(b, o));
 			reach(b, o);
 		}
-		int c = b->side_bc[key];
+		int c = b->L.side_bc[key];
 		if (c >= 0 && !b->bc_connected[c]) {
 			b->bc_connected[c] = 1;
-			for (int32_t i = b->bc_adj_start[c]; i < b->bc_adj_start[c + 1]; i++)
-				reach(b, b->bc_adj[i]);
+			for (int32_t i = b->L.bc_adj_start[c]; i < b->L.bc_adj_start[c + 1]; i++)
+				reach(b, b->L.bc_adj[i]);
 		}
 	}
 	for (unsigned m = b->mon_near[s]; m; m &= m - 1)
-		n[b->mon[s + b->off8[cm__ctz(m)]]].open--;
+		n[b->mon[s + b->L.off8[cm__ctz(m)]]].open--;
 }
 
 /* ---- construction ---- */
 
-/* What lies across each side of each square, for the turn (side_cls):
- * a playable square, a big-city piece, or nothing a tile joins (the grid
- * edge, water, a landmark). Static: tiles only ever go on playable
- * squares. */
-static void side_classes(cm_board *b)
-{
-	for (int s = 0; s < b->n_sq; s++) {
-		unsigned c = 0;
-		for (int d = 0; d < 4; d++) {
-			int q = cm__nb(b, s, d);
-			unsigned k = q < 0 ? SC_NONE
-			             : b->bc_base[q] >= 0 ? SC_BIGCITY
-			             : (b->sflags0[q] & SF_PLAYABLE) ? SC_PLAYABLE : SC_NONE;
-			c |= k << (2 * d);
-		}
-		b->side_cls[s] = (uint8_t)c;
-	}
-}
-
 int cm__sq_index(const cm_board *b, int x, int y)
 {
-	return (x >= 0 && y >= 0 && x < b->cols && y < b->rows) ? y * b->cols + x : -1;
-}
-
-/* Eight bytes of a per-square array at once (build_static's pass skips
- * the squares inside open land a word at a time). */
-#define BYTES8(v) (0x0101010101010101ull * (uint64_t)(v))
-static inline uint64_t load8(const uint8_t *p)
-{
-	uint64_t x;
-	memcpy(&x, p, 8);
-	return x;
-}
-
-/* Whether some byte of x is v (the bytes equal to v become zero bytes). */
-static inline bool has_byte8(uint64_t x, uint8_t v)
-{
-	uint64_t y = x ^ BYTES8(v);
-	return ((y - BYTES8(1)) & ~y & BYTES8(0x80)) != 0;
-}
-
-#define ALLOC(p, n)                                                   \
-	do {                                                          \
-		(p) = calloc((size_t)(n) + ((n) == 0), sizeof *(p)); \
-		if (!(p))                                             \
-			goto nomem;                                   \
-	} while (0)
-/* An array every square writes: in huge pages where the system grants
- * them (cm_calloc_big; the sparse ones stay in small pages, untouched). */
-#define ALLOC_DENSE(p, n)                                                   \
-	do {                                                                \
-		(p) = cm_calloc_big((size_t)(n) + ((n) == 0), sizeof *(p)); \
-		if (!(p))                                                   \
-			goto nomem;                                         \
-	} while (0)
-
-/* Gives square s its link entries (side_bc, side_ferry: none on every
- * side) the first time it needs them; the other squares' entries are never
- * written, so a map without ferries and big cities costs nothing there.
- * mark: a scratch byte per square, bit 0 once done. */
-static void links_init(cm_board *b, uint8_t *mark, int s)
-{
-	if (mark[s] & 1)
-		return;
-	mark[s] |= 1;
-	for (int k = 0; k < 4; k++) {
-		b->side_bc[s * 4 + k] = -1;
-		b->side_ferry[s * 4 + k] = -1;
-	}
-}
-
-/* True when an earlier side of square s faces big city v too (a square
- * is listed once per big city next to it). */
-static bool bc_side_seen(const cm_board *b, int s, int k, int v)
-{
-	for (int j = 0; j < k; j++)
-		if (b->side_bc[s * 4 + j] == v)
-			return true;
-	return false;
-}
-
-/* play8: the playable squares among the 8 around each square, by sums of
- * three rows per column slid along each row (no per-square neighbour walk). */
-static void count_play8(cm_board *b, uint8_t *col)
-{
-	int C = b->cols, R = b->rows;
-	const uint8_t *f = b->sflags0;
-	for (int y = 0; y < R; y++) {
-		const uint8_t *up = y > 0 ? f + (y - 1) * C : NULL, *me = f + y * C,
-		              *dn = y + 1 < R ? f + (y + 1) * C : NULL;
-		col[0] = col[C + 1] = 0;
-		for (int x = 0; x < C; x++)
-			col[x + 1] = (uint8_t)((me[x] & SF_PLAYABLE) + (up ? up[x] & SF_PLAYABLE : 0) +
-			                       (dn ? dn[x] & SF_PLAYABLE : 0));
-		uint8_t *out = b->play8 + y * C;
-		for (int x = 0; x < C; x++)
-			out[x] = (uint8_t)(col[x] + col[x + 1] + col[x + 2] - (me[x] & SF_PLAYABLE));
-	}
-}
-
-/* Big-city pieces repeat a few shapes across a big map; cm__type_info
- * reads only each feature's kind, slots, arms, cathedral and inn flags and
- * (for fields) touches, so a piece equal to one already filled in those
- * copies its info (an open-addressed table of the pieces filled, keyed by
- * a hash of those fields): the same result, one fill per shape. */
-typedef struct {
-	const cm_tile_type *t; /* NULL: empty */
-	const type_info *ti;
-} shape_memo;
-
-static uint32_t shape_hash(const cm_tile_type *t)
-{
-	uint32_t h = 2166136261u ^ (uint32_t)t->n_features;
-	for (size_t f = 0; f < t->n_features; f++) {
-		const cm_feature *ft = &t->features[f];
-		uint32_t v[4] = { (uint32_t)ft->kind, ft->slots | (uint32_t)ft->arms << 16,
-		                  (uint32_t)ft->cathedral | (uint32_t)ft->inn << 1,
-		                  ft->kind == CM_FEAT_FIELD ? ft->touches : 0 };
-		for (int i = 0; i < 4; i++)
-			h = (h ^ v[i]) * 16777619u;
-	}
-	return h ^ (h >> 15);
-}
-
-static bool same_shape(const cm_tile_type *a, const cm_tile_type *c)
-{
-	if (a->n_features != c->n_features)
-		return false;
-	for (size_t f = 0; f < a->n_features; f++) {
-		const cm_feature *x = &a->features[f], *y = &c->features[f];
-		if (x->kind != y->kind || x->slots != y->slots || x->arms != y->arms || x->cathedral != y->cathedral ||
-		    x->inn != y->inn || (x->kind == CM_FEAT_FIELD && x->touches != y->touches))
-			return false;
-	}
-	return true;
-}
-
-/* cm__type_info(t, ti) through the table (memo NULL: no table, mask its
- * size less one); a successful fill enters the table. At most 16 probes,
- * then a fill of its own, so shapes crafted to collide cost no more than
- * the fill. */
-static int type_info_memo(shape_memo *memo, size_t mask, const cm_tile_type *t, type_info *ti)
-{
-	if (!memo)
-		return cm__type_info(t, ti);
-	size_t i = shape_hash(t) & mask;
-	int probes = 0;
-	for (; memo[i].t && probes < 16; i = (i + 1) & mask, probes++)
-		if (same_shape(memo[i].t, t)) {
-			memcpy(ti, memo[i].ti, sizeof *ti);
-			return 0;
-		}
-	int rc = cm__type_info(t, ti);
-	if (rc == 0 && !memo[i].t) {
-		memo[i].t = t;
-		memo[i].ti = ti;
-	}
-	return rc;
-}
-
-/* Everything that depends on the map alone: neighbours, big-city pieces
- * (joined into static nodes), prints, ferries, islands, start squares.
- * Written square by square only where every square needs it (border,
- * kinds, flags, requirements, neighbour counts, bc_base); the per-side
- * arrays only for the squares that have such sides (board_int.h). */
-static int build_static(cm_board *b, cm_diags *d)
-{
-	const cm_map *m = b->map;
-	const char *mid = m->id ? m->id : "?";
-	char where[200];
-	int rc = 0;
-	int N = b->n_sq, C = b->cols;
-	int32_t *piece_city = NULL; /* per big-city piece: its city */
-	uint8_t *mark = NULL, *col = NULL;
-	/* a static board (engine.h) makes only what its queries read: no
-	 * nodes, no per-side static nodes, no neighbour counts */
-	bool game = !(b->flags & CM__BOARD_STATIC);
-	ALLOC(b->island, N);
-	ALLOC(b->side_bc, N * 4);
-	ALLOC(b->side_ferry, N * 4);
-	ALLOC(b->bc_type, N);
-	ALLOC(b->sq_links, N);
-	ALLOC(b->bc_adj_start, m->n_bigcities + 1);
-	ALLOC(b->isl_start, m->n_islands + 1);
-	ALLOC(b->isl_sq, N);
-	ALLOC(b->start_sq, N);
-	ALLOC(mark, N);
-	if (game) {
-		ALLOC(b->island_arms, N);
-		ALLOC(b->side_static, N * 4);
-		ALLOC(b->bc8, N);
-		ALLOC(b->start_pick, N);
-		ALLOC(col, C + 2);
-	}
-	/* the arrays every square writes, in one block (huge pages where the
-	 * system grants them, each zeroed whole): bc_base first, aligned, then
-	 * the bytes. A static board writes bc_base only on big-city squares
-	 * and no play8: bc_base on its own (small pages, touched where
-	 * written), no play8, the block a third of the size */
-	size_t per = game ? sizeof *b->bc_base + 5 : 4;
-	/* a static block of huge pages starts on one (4 MB more of address
-	 * space, never touched): the 4 bytes per square fill whole huge
-	 * pages, none half in small pages */
-	const size_t huge = (size_t)2 << 20;
-	size_t pad = !game && (size_t)N * per >= huge ? 2 * huge : 0;
-	if (!(b->slab = cm_calloc_big((size_t)N * per + pad, 1)))
-		goto nomem;
-	uint8_t *bytes = b->slab;
-	if (pad)
-		bytes += (huge - (uintptr_t)bytes % huge) % huge;
-	if (game) {
-		b->bc_base = (int32_t *)b->slab;
-		bytes += (size_t)N * sizeof *b->bc_base;
-	} else {
-		ALLOC(b->bc_base, N);
-	}
-	b->border = bytes;
-	b->sq_kind = bytes + N;
-	b->play8 = game ? bytes + 2 * (size_t)N : NULL;
-	b->req0 = bytes + (game ? 3 : 2) * (size_t)N;
-	b->sflags0 = bytes + (game ? 4 : 3) * (size_t)N;
-	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
-	static const int ex[8] = { -1, 0, 1, 1, 1, 0, -1, -1 }, ey[8] = { -1, -1, -1, 0, 1, 1, 1, 0 };
-	for (int k = 0; k < 4; k++)
-		b->off4[k] = dy[k] * b->cols + dx[k];
-	for (int k = 0; k < 8; k++)
-		b->off8[k] = ey[k] * b->cols + ex[k];
-	/* the flags a square's kind gives (the model checker holds kinds in range) */
-	static const uint8_t kflags[CM_SQ_KIND_COUNT] = {
-		[CM_SQ_LAND] = SF_PLAYABLE | SF_ALLOWED, [CM_SQ_START] = SF_PLAYABLE | SF_ALLOWED,
-		[CM_SQ_TOWN] = SF_PLAYABLE | SF_ALLOWED | SF_TOWN, [CM_SQ_ISLAND] = SF_PLAYABLE,
-	};
-	/* bc_base holds -1 off the big cities for the turn; the static
-	 * board reads it only where SF_BIGCITY says a piece lies */
-	if (game)
-		memset(b->bc_base, 0xff, (size_t)N * sizeof *b->bc_base);
-	int n_prints = 0; /* road and city prints of playable squares (ferry ends taken off below) */
-	size_t n_bcsq = 0; /* big-city squares */
-	/* the byte arrays and the count in locals: a byte store may alias
-	 * anything, so through b they would be read again after each */
-	uint8_t *const sq_kind = b->sq_kind, *const sflags0 = b->sflags0;
-	int n_playable = 0;
-	for (int y = 0; y < b->rows; y++) {
-		uint8_t *bd = b->border + y * C;
-		memset(bd, (y == 0 ? BD_N : 0) | (y == b->rows - 1 ? BD_S : 0), (size_t)C);
-		bd[0] |= BD_W;
-		bd[C - 1] |= BD_E;
-		const cm_square *q = &m->squares[y * C];
-		for (int x = 0; x < C; x++) {
-			int s = y * C + x;
-			/* most squares: land, in range, no road or city print, nothing else */
-			if (cm__square_land_unprinted(&q[x])) {
-				sq_kind[s] = CM_SQ_LAND;
-				sflags0[s] = kflags[CM_SQ_LAND];
-				n_playable++;
-				continue;
-			}
-			unsigned kind = q[x].kind;
-			/* a square that takes no tile with nothing beside its kind
-			 * (the water): in range, no flags */
-			if ((kind == CM_SQ_NONE || kind == CM_SQ_WAVES || kind == CM_SQ_LANDMARK || kind == CM_SQ_HALF) &&
-			    cm__square_plain(&q[x])) {
-				sq_kind[s] = (uint8_t)kind;
-				sflags0[s] = 0;
-				continue;
-			}
-			uint8_t f = kflags[kind < CM_SQ_KIND_COUNT ? kind : 0];
-			sq_kind[s] = (uint8_t)kind;
-			sflags0[s] = f;
-			n_bcsq += kind == CM_SQ_BIGCITY;
-			if (!(f & SF_PLAYABLE))
-				continue;
-			n_playable++;
-			const cm_edge_print *pr = q[x].print;
-			/* in range, road and city are the print kinds with bit 1 */
-			if ((pr[0].kind | pr[1].kind | pr[2].kind | pr[3].kind) & 2)
-				for (int k = 0; k < 4; k++)
-					n_prints += pr[k].kind == CM_PRINT_ROAD || pr[k].kind == CM_PRINT_CITY;
-			if (kind == CM_SQ_ISLAND) {
-				/* the model checker holds the index to -1..n_islands-1;
-				 * an island square without a valid island never opens */
-				b->island[s] = q[x].island >= 0 ? (int32_t)q[x].island : -1;
-				if (game)
-					b->island_arms[s] = q[x].arms;
-			} else if (kind == CM_SQ_START) {
-				b->start_sq[b->n_start++] = s;
-			}
-		}
-	}
-	b->n_playable += n_playable;
-	/* The board indexes big cities and ferries per side in 16 bits. */
-	if (m->n_bigcities > CM_BOARD_MAX_LINKS || m->n_ferries > CM_BOARD_MAX_LINKS) {
-		err(d, "board", "a map may have at most 32767 big cities and 32767 ferries");
-		rc = CM_ELIMIT;
-		goto out;
-	}
-	if (game)
-		count_play8(b, col);
-	/* big-city pieces */
-	size_t n_pieces = 0;
-	for (size_t c = 0; c < m->n_bigcities; c++)
-		n_pieces += m->bigcities[c].n_pieces;
-	ALLOC(b->bc_info, n_pieces);
-	ALLOC(b->bc_tile, n_pieces);
-	ALLOC(piece_city, n_pieces);
-	b->n_bc_pieces = n_pieces;
-	int n_static = 0;
-	size_t pi = 0;
-	/* at most half full; without it (no memory) each piece is filled */
-	size_t memo_cap = 16;
-	while (memo_cap < 2 * n_pieces)
-		memo_cap *= 2;
-	shape_memo *memo = n_pieces > 1 ? calloc(memo_cap, sizeof *memo) : NULL;
-	for (size_t c = 0; c < m->n_bigcities; c++)
-		for (size_t k = 0; k < m->bigcities[c].n_pieces; k++, pi++) {
-			const cm_bigcity_piece *p = &m->bigcities[c].pieces[k];
-			int s = cm__sq_index(b, p->x, p->y);
-			assert(s >= 0); /* the model checker: pieces lie inside the grid */
-			const char *msg = NULL;
-			if (m->squares[s].kind != CM_SQ_BIGCITY || (b->sflags0[s] & SF_BIGCITY))
-				msg = "big-city piece not on a free big-city square";
-			else if (type_info_memo(memo, memo_cap - 1, &p->tile, &b->bc_info[pi]) < 0)
-				msg = "big-city piece has an uncovered slot or too many features";
-			if (msg) {
-				snprintf(where, sizeof where, "map %s, big city %s, square (%d,%d)", mid,
-				         m->bigcities[c].name ? m->bigcities[c].name : "?", p->x, p->y);
-				err(d, where, msg);
-				rc = CM_EINVAL;
-				continue;
-			}
-			if (game)
-				b->tile[s] = -1; /* already */
-			b->bc_type[s] = (int32_t)pi;
-			b->bc_tile[pi] = &p->tile;
-			b->bc_base[s] = n_static;
-			piece_city[pi] = (int32_t)c;
-			n_static += b->bc_info[pi].n_feat;
-			b->sflags0[s] |= SF_BIGCITY;
-		}
-	free(memo);
-	/* big-city squares among the 8 around: counted from the few big-city squares */
-	for (int s = 0; game && n_bcsq && s < N; s++) {
-		while (s + 8 <= N && !has_byte8(load8(b->sq_kind + s), CM_SQ_BIGCITY))
-			s += 8;
-		if (s >= N)
-			break;
-		if (b->sq_kind[s] != CM_SQ_BIGCITY)
-			continue;
-		for (int k = 0; k < 8; k++) {
-			int q = cm__nb8(b, s, k);
-			if (q >= 0)
-				b->bc8[q]++;
-		}
-	}
-	/* ferries */
-	for (size_t f = 0; f < m->n_ferries; f++) {
-		const cm_ferry *fr = &m->ferries[f];
-		int s1 = cm__sq_index(b, fr->x1, fr->y1), s2 = cm__sq_index(b, fr->x2, fr->y2);
-		/* the model checker: both ends inside the grid, sides 0..3 */
-		assert(s1 >= 0 && s2 >= 0 && (unsigned)fr->s1 <= 3 && (unsigned)fr->s2 <= 3);
-		links_init(b, mark, s1);
-		links_init(b, mark, s2);
-		if (s1 == s2 || !(b->sflags0[s1] & SF_PLAYABLE) || !(b->sflags0[s2] & SF_PLAYABLE) ||
-		    b->side_ferry[s1 * 4 + fr->s1] >= 0 || b->side_ferry[s2 * 4 + fr->s2] >= 0) {
-			snprintf(where, sizeof where, "map %s, ferry %zu", mid, f + 1);
-			err(d, where, "ferry ends must be two sides of playable squares");
-			rc = CM_EINVAL;
-			continue;
-		}
-		b->side_ferry[s1 * 4 + fr->s1] = (int16_t)f;
-		b->side_ferry[s2 * 4 + fr->s2] = (int16_t)f;
-		b->sq_links[s1] |= (uint8_t)(1u << fr->s1);
-		b->sq_links[s2] |= (uint8_t)(1u << fr->s2);
-		for (int e = 0; e < 2; e++) {
-			unsigned pk = m->squares[e ? s2 : s1].print[e ? fr->s2 : fr->s1].kind;
-			n_prints -= pk == CM_PRINT_ROAD || pk == CM_PRINT_CITY;
-		}
-	}
-	b->n_static = n_static + n_prints + (int)m->n_ferries;
-	if (rc < 0)
-		goto out;
-	/* node capacity: the static nodes and every tile of the deck */
-	int64_t cap = b->n_static;
-	for (size_t i = 0; i < b->deck->n_types; i++)
-		cap += (int64_t)b->deck->count[i] * b->deck->info[i].n_feat;
-	if (cap > 0x7fffffff / 2) {
-		err(d, "deck", "deck too large");
-		rc = CM_ELIMIT;
-		goto out;
-	}
-	b->max_nodes = (int)cap;
-	node *n = NULL;
-	if (game) {
-		ALLOC(b->nodes, b->max_nodes + NODE_PAD);
-		ALLOC(b->nx, b->max_nodes + NODE_PAD);
-		ALLOC(b->static_nodes, b->n_static);
-		ALLOC(b->static_nx, b->n_static);
-		n = b->nodes;
-	}
-	/* big-city nodes: open edges towards playable squares; pieces of one
-	 * city join each other; sides facing anything else are closed */
-	for (int s = 0; game && n_pieces && s < N; s++) {
-		while (s + 8 <= N && !(load8(b->sflags0 + s) & BYTES8(SF_BIGCITY)))
-			s += 8;
-		if (s >= N)
-			break;
-		if (!(b->sflags0[s] & SF_BIGCITY))
-			continue;
-		const type_info *pt = &b->bc_info[b->bc_type[s]];
-		for (int f = 0; f < pt->n_feat; f++) {
-			int open = 0;
-			for (int k = 0; k < 4; k++) {
-				int q = cm__nb(b, s, k);
-				if (pt->slot[0][3 * k + 1] == f && q >= 0 && (b->sflags0[q] & SF_PLAYABLE))
-					open++;
-			}
-			init_node(&n[b->bc_base[s] + f], &b->nx[b->bc_base[s] + f], b->bc_base[s] + f, s, pt->kind[f],
-			          (uint8_t)(pt->nflags[f] | NF_BIGCITY), (uint8_t)f,
-			          (pt->kind[f] == CM_FEAT_ROAD || pt->kind[f] == CM_FEAT_CITY) ? open : 0,
-			          pt->arms[f]);
-		}
-	}
-	b->n_nodes = n_static;
-	for (int s = 0; game && n_pieces && s < N; s++) {
-		while (s + 8 <= N && !(load8(b->sflags0 + s) & BYTES8(SF_BIGCITY)))
-			s += 8;
-		if (s >= N)
-			break;
-		if (!(b->sflags0[s] & SF_BIGCITY))
-			continue;
-		for (int k = 1; k <= 2; k++) { /* E and S: each pair once */
-			int q = cm__nb(b, s, k);
-			if (q < 0 || b->bc_base[q] < 0)
-				continue; /* pieces side by side meet like tiles (schemas/map.md) */
-			const int8_t *sa = b->bc_info[b->bc_type[s]].slot[0];
-			const int8_t *sc = b->bc_info[b->bc_type[q]].slot[0];
-			for (int p = 0; p < 3; p++) {
-				int ia = 3 * k + p, ic = cm_slot_facing(ia);
-				int32_t x = b->bc_base[s] + sa[ia], y = b->bc_base[q] + sc[ic];
-				if (n[x].kind == n[y].kind)
-					unite_rare(b, x, y);
-			}
-		}
-	}
-	/* prints and ferries */
-	int next = n_static;
-	for (size_t f = 0; game && f < m->n_ferries; f++) {
-		const cm_ferry *fr = &m->ferries[f];
-		int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
-		int arms = fr->arms + m->squares[s1].print[fr->s1].arms + m->squares[s2].print[fr->s2].arms;
-		init_node(&n[next], &b->nx[next], next, N + next, CM_FEAT_ROAD, NF_FERRY, 255, 2, arms);
-		next++;
-	}
-	for (int s = 0; s < N; s++) {
-		/* eight at a time: none playable, or all inside the grid among
-		 * playable squares (below) */
-		while (s + 8 <= N) {
-			uint64_t me = load8(b->sflags0 + s) & BYTES8(SF_PLAYABLE);
-			if (me != 0 && (me != BYTES8(SF_PLAYABLE) || load8(b->border + s) != 0 ||
-			                (load8(b->sflags0 + s - C) & load8(b->sflags0 + s + C) & load8(b->sflags0 + s - 1) &
-			                 load8(b->sflags0 + s + 1) & BYTES8(SF_PLAYABLE)) != BYTES8(SF_PLAYABLE)))
-				break;
-			s += 8;
-		}
-		if (s >= N)
-			break;
-		if (!(b->sflags0[s] & SF_PLAYABLE))
-			continue;
-		/* inside the grid among playable squares (most of a map): no
-		 * requirement, nothing static on any side */
-		if (!b->border[s] && (b->sflags0[s - C] & b->sflags0[s + C] & b->sflags0[s - 1] & b->sflags0[s + 1] &
-		                      SF_PLAYABLE))
-			continue;
-		if (!game && !n_pieces && !b->sq_links[s]) {
-			/* the static board beside no big city and no ferry: a side
-			 * facing no playable square needs what it prints (a road or
-			 * a city), the others nothing (the loop below, less what
-			 * only games read) */
-			static const uint8_t need[4] = { [CM_PRINT_ROAD] = REQ_ROAD, [CM_PRINT_CITY] = REQ_CITY };
-			const cm_edge_print *pr = m->squares[s].print;
-			/* no road or city print (the kinds with bit 1, in range): no
-			 * requirement, req0 stays REQ_ANY (as by the water, most) */
-			if (!((pr[0].kind | pr[1].kind | pr[2].kind | pr[3].kind) & 2))
-				continue;
-			unsigned req = 0;
-			for (int k = 0; k < 4; k++) {
-				int q = cm__nb(b, s, k);
-				if (q < 0 || !(b->sflags0[q] & SF_PLAYABLE))
-					req |= (unsigned)need[pr[k].kind & 3] << (2 * k);
-			}
-			b->req0[s] = (uint8_t)req;
-			continue;
-		}
-		uint8_t req = 0;
-		for (int k = 0; game && k < 4; k++)
-			b->side_static[s * 4 + k] = -1;
-		for (int k = 0; k < 4; k++) {
-			int key = s * 4 + k, q = cm__nb(b, s, k);
-			const cm_edge_print *pr = &m->squares[s].print[k];
-			uint8_t rq = REQ_ANY;
-			if (q >= 0 && (b->sflags0[q] & SF_BIGCITY)) {
-				links_init(b, mark, s);
-				if (game)
-					b->side_static[key] = b->bc_base[q];
-				b->side_bc[key] = (int16_t)piece_city[b->bc_type[q]];
-				b->sq_links[s] |= (uint8_t)(1u << k);
-				rq = req_of_edge(b->bc_info[b->bc_type[q]].edge[0][(k + 2) % 4]);
-			} else if (q >= 0 && (b->sflags0[q] & SF_PLAYABLE)) {
-				rq = REQ_ANY;
-			} else if (((b->sq_links[s] >> k) & 1) && b->side_ferry[key] >= 0) {
-				rq = REQ_ROAD;
-				if (game)
-					b->side_static[key] = n_static + b->side_ferry[key];
-			} else if (pr->kind == CM_PRINT_ROAD || pr->kind == CM_PRINT_CITY) {
-				uint8_t kind = pr->kind == CM_PRINT_ROAD ? CM_FEAT_ROAD : CM_FEAT_CITY;
-				if (game) {
-					init_node(&n[next], &b->nx[next], next, N + next, kind, NF_PRINT, 255, 1, pr->arms);
-					b->side_static[key] = next;
-				}
-				next++;
-				rq = pr->kind == CM_PRINT_ROAD ? REQ_ROAD : REQ_CITY;
-			}
-			req |= (uint8_t)(rq << (2 * k));
-		}
-		b->req0[s] = req;
-	}
-	assert(!game || next == b->n_static);
-	b->n_nodes = b->n_static;
-	if (game) {
-		memcpy(b->static_nodes, b->nodes, (size_t)b->n_static * sizeof *b->nodes);
-		memcpy(b->static_nx, b->nx, (size_t)b->n_static * sizeof *b->nx);
-	}
-	/* big-city neighbourhoods (MAP-BIGCITY unlock) and island squares:
-	 * bucketed by one counting pass and one filling pass over the squares,
-	 * each bucket in square order, so the cost is linear whatever the
-	 * number of big cities and islands */
-	size_t n_bc = m->n_bigcities, n_isl = m->n_islands;
-	memset(b->bc_adj_start, 0, (n_bc + 1) * sizeof *b->bc_adj_start);
-	for (int s = 0; n_bc && s < N; s++) {
-		while (s + 8 <= N && !load8(b->sq_links + s))
-			s += 8; /* eight squares with no link at once (most) */
-		if (s >= N)
-			break;
-		if (!b->sq_links[s])
-			continue;
-		for (int k = 0; k < 4; k++) {
-			int v = b->side_bc[s * 4 + k];
-			if (v < 0 || bc_side_seen(b, s, k, v))
-				continue;
-			b->bc_adj_start[v + 1]++;
-		}
-	}
-	for (size_t c = 0; c < n_bc; c++)
-		b->bc_adj_start[c + 1] += b->bc_adj_start[c];
-	int32_t total = b->bc_adj_start[n_bc];
-	ALLOC(b->bc_adj, total);
-	int32_t *fill = calloc(n_bc + n_isl + 1, sizeof *fill);
-	if (!fill)
-		goto nomem;
-	for (size_t c = 0; c < n_bc; c++)
-		fill[c] = b->bc_adj_start[c];
-	for (int s = 0; n_bc && s < N; s++) {
-		while (s + 8 <= N && !load8(b->sq_links + s))
-			s += 8; /* eight squares with no link at once (most) */
-		if (s >= N)
-			break;
-		if (!b->sq_links[s])
-			continue;
-		for (int k = 0; k < 4; k++) {
-			int v = b->side_bc[s * 4 + k];
-			if (v < 0 || bc_side_seen(b, s, k, v))
-				continue;
-			b->bc_adj[fill[v]++] = s;
-		}
-	}
-	memset(b->isl_start, 0, (n_isl + 1) * sizeof *b->isl_start);
-	for (int s = 0; n_isl && s < N; s++) {
-		while (s + 8 <= N && !has_byte8(load8(b->sq_kind + s), CM_SQ_ISLAND))
-			s += 8;
-		if (s < N && b->sq_kind[s] == CM_SQ_ISLAND && b->island[s] >= 0)
-			b->isl_start[b->island[s] + 1]++;
-	}
-	for (size_t i = 0; i < n_isl; i++)
-		b->isl_start[i + 1] += b->isl_start[i];
-	for (size_t i = 0; i < n_isl; i++)
-		fill[n_bc + i] = b->isl_start[i];
-	for (int s = 0; n_isl && s < N; s++) {
-		while (s + 8 <= N && !has_byte8(load8(b->sq_kind + s), CM_SQ_ISLAND))
-			s += 8;
-		if (s < N && b->sq_kind[s] == CM_SQ_ISLAND && b->island[s] >= 0)
-			b->isl_sq[fill[n_bc + (size_t)b->island[s]]++] = s;
-	}
-	free(fill);
-out:
-	free(piece_city);
-	free(mark);
-	free(col);
-	return rc;
-nomem:
-	free(piece_city);
-	free(mark);
-	free(col);
-	return CM_ENOMEM;
+	return (x >= 0 && y >= 0 && x < b->L.cols && y < b->L.rows) ? y * b->L.cols + x : -1;
 }
 
 static int take_from_pile(cm_board *b, int t)
@@ -1212,7 +417,7 @@ static CM__INLINE void log_move(cm_board *b, cm_move_kind k, int t, int s, int r
 	mv->type = (uint8_t)(t < 0 ? 0 : t);
 	mv->rot = (uint8_t)r;
 	int y = s >= 0 ? cm__row(b, s) : -1;
-	mv->x = (int16_t)(s >= 0 ? s - y * b->cols : -1);
+	mv->x = (int16_t)(s >= 0 ? s - y * b->L.cols : -1);
 	mv->y = (int16_t)y;
 	mv->feature = -1;
 	mv->wagon = 0;
@@ -1238,12 +443,12 @@ static int pick_rot(cm_board *b, uint8_t mask)
 /* A setup error about start square s (-1: the map). */
 static int setup_err(const cm_board *b, cm_diags *d, int s, const char *msg)
 {
-	const char *mid = b->map->id ? b->map->id : "?";
+	const char *mid = b->L.map->id ? b->L.map->id : "?";
 	char where[160];
 	if (s < 0)
 		snprintf(where, sizeof where, "map %s", mid);
 	else
-		snprintf(where, sizeof where, "map %s, start square (%d,%d)", mid, s % b->cols, s / b->cols);
+		snprintf(where, sizeof where, "map %s, start square (%d,%d)", mid, s % b->L.cols, s / b->L.cols);
 	err(d, where, msg);
 	return CM_EINVAL;
 }
@@ -1251,17 +456,17 @@ static int setup_err(const cm_board *b, cm_diags *d, int s, const char *msg)
 /* MAP-START, as documented at cm_board_new. */
 static int setup(cm_board *b, cm_diags *d)
 {
-	if (b->n_start == 0)
+	if (b->L.n_start == 0)
 		return setup_err(b, d, -1, "map has no start square");
-	int k = b->map->setup.starts_used;
+	int k = b->L.map->setup.starts_used;
 	if (k < 1)
 		k = 1;
-	if (k > b->n_start)
-		k = b->n_start;
+	if (k > b->L.n_start)
+		k = b->L.n_start;
 	int32_t *pick = b->start_pick;
-	memcpy(pick, b->start_sq, (size_t)b->n_start * sizeof *pick);
+	memcpy(pick, b->L.start_sq, (size_t)b->L.n_start * sizeof *pick);
 	for (int i = 0; i < k; i++) {
-		int j = i + (int)cm__rng_below(&b->rng, (uint32_t)(b->n_start - i));
+		int j = i + (int)cm__rng_below(&b->rng, (uint32_t)(b->L.n_start - i));
 		int32_t t = pick[i];
 		pick[i] = pick[j];
 		pick[j] = t;
@@ -1297,8 +502,8 @@ static int setup(cm_board *b, cm_diags *d)
 /* One square back to its state before any tile. */
 static void clear_square(cm_board *b, int s)
 {
-	b->req[s] = b->req0[s];
-	b->sflags[s] = b->sflags0[s];
+	b->req[s] = b->L.req0[s];
+	b->sflags[s] = b->L.sflags0[s];
 }
 
 /* The squares back to their state before any tile: a new board clears
@@ -1310,10 +515,10 @@ static void clear_square(cm_board *b, int s)
  * a reset costs what the game did, not the map. */
 static void clear_squares(cm_board *b)
 {
-	int N = b->n_sq;
+	int N = b->L.n_sq;
 	if (b->reset_all || (size_t)N <= 16 * ((size_t)b->n_filled + 1)) {
-		memcpy(b->req, b->req0, (size_t)N);
-		memcpy(b->sflags, b->sflags0, (size_t)N);
+		memcpy(b->req, b->L.req0, (size_t)N);
+		memcpy(b->sflags, b->L.sflags0, (size_t)N);
 		for (int s = 0; s < N; s++) {
 			b->tile[s] = -1;
 			b->base[s] = -1;
@@ -1331,8 +536,8 @@ static void clear_squares(cm_board *b)
 	 * cheaper than finding what changed */
 	bool bulk = (size_t)N <= 256 * ((size_t)b->n_filled + 1);
 	if (bulk) {
-		memcpy(b->req, b->req0, (size_t)N);
-		memcpy(b->sflags, b->sflags0, (size_t)N);
+		memcpy(b->req, b->L.req0, (size_t)N);
+		memcpy(b->sflags, b->L.sflags0, (size_t)N);
 	}
 	/* the arrays in locals: the byte stores may alias anything, b too */
 	const int32_t *front = b->front, *filled = b->filled;
@@ -1366,24 +571,24 @@ static void clear_squares(cm_board *b)
 				clear_square(b, q);
 		}
 	}
-	const cm_map *m = b->map;
+	const cm_map *m = b->L.map;
 	for (size_t c = 0; c < m->n_bigcities && !bulk; c++) {
 		if (!b->bc_connected[c])
 			continue;
-		for (int32_t i = b->bc_adj_start[c]; i < b->bc_adj_start[c + 1]; i++)
-			clear_square(b, b->bc_adj[i]);
+		for (int32_t i = b->L.bc_adj_start[c]; i < b->L.bc_adj_start[c + 1]; i++)
+			clear_square(b, b->L.bc_adj[i]);
 	}
 	for (size_t k = 0; k < m->n_islands && !bulk; k++) {
 		if (!b->isl_open[k])
 			continue;
-		for (int32_t i = b->isl_start[k]; i < b->isl_start[k + 1]; i++)
-			clear_square(b, b->isl_sq[i]);
+		for (int32_t i = b->L.isl_start[k]; i < b->L.isl_start[k + 1]; i++)
+			clear_square(b, b->L.isl_sq[i]);
 	}
 	for (size_t f = 0; f < m->n_ferries && !bulk; f++)
 		if (b->ferry_used[f]) {
 			const cm_ferry *fr = &m->ferries[f];
-			clear_square(b, fr->y1 * b->cols + fr->x1);
-			clear_square(b, fr->y2 * b->cols + fr->x2);
+			clear_square(b, fr->y1 * b->L.cols + fr->x1);
+			clear_square(b, fr->y2 * b->L.cols + fr->x2);
 		}
 	b->n_front = 0;
 	b->n_filled = 0;
@@ -1391,16 +596,16 @@ static void clear_squares(cm_board *b)
 
 int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
 {
-	memcpy(b->nodes, b->static_nodes, (size_t)b->n_static * sizeof *b->nodes);
-	memcpy(b->nx, b->static_nx, (size_t)b->n_static * sizeof *b->nx);
-	b->n_nodes = b->n_static;
+	memcpy(b->nodes, b->L.static_nodes, (size_t)b->L.n_static * sizeof *b->nodes);
+	memcpy(b->nx, b->L.static_nx, (size_t)b->L.n_static * sizeof *b->nx);
+	b->n_nodes = b->L.n_static;
 	clear_squares(b);
 	/* stamp, nstamp and epoch carry over: stamps only compare to the
 	 * current epoch, which keeps rising (cm__epoch clears on wrap) */
-	memset(b->bc_connected, 0, b->map->n_bigcities + 1);
-	memset(b->isl_open, 0, b->map->n_islands + 1);
-	memset(b->ferry_used, 0, b->map->n_ferries + 1);
-	int fol = b->map->setup.followers > 0 ? b->map->setup.followers : 9;
+	memset(b->bc_connected, 0, b->L.map->n_bigcities + 1);
+	memset(b->isl_open, 0, b->L.map->n_islands + 1);
+	memset(b->ferry_used, 0, b->L.map->n_ferries + 1);
+	int fol = b->L.map->setup.followers > 0 ? b->L.map->setup.followers : 9;
 	if (fol > 255)
 		fol = 255;
 	for (int p = 0; p < CM_MAX_PLAYERS; p++) {
@@ -1419,7 +624,7 @@ int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
 	b->n_items = 0;
 	b->n_log = 0;
 	memset(&b->stats, 0, sizeof b->stats);
-	b->stats.squares_playable = b->n_playable;
+	b->stats.squares_playable = b->L.n_playable;
 	b->seed = seed;
 	/* the pile: the deck's order (pile0), shuffled; the generator in a
 	 * local while it draws, so its state stays in registers (stores to
@@ -1444,68 +649,66 @@ int cm_board_reset(cm_board *b, uint64_t seed, cm_diags *d)
 	return 0;
 }
 
-int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int n_players,
-                 uint64_t seed, unsigned flags, cm_diags *d, cm_board **out)
+#define ALLOC(p, n)                                                   \
+	do {                                                          \
+		(p) = calloc((size_t)(n) + ((n) == 0), sizeof *(p)); \
+		if (!(p))                                             \
+			goto nomem;                                   \
+	} while (0)
+/* An array every square writes: in huge pages where the system grants
+ * them (cm_calloc_big). */
+#define ALLOC_DENSE(p, n)                                                   \
+	do {                                                                \
+		(p) = cm_calloc_big((size_t)(n) + ((n) == 0), sizeof *(p)); \
+		if (!(p))                                                   \
+			goto nomem;                                         \
+	} while (0)
+
+/* The per-square arrays of a game (a board's squares; the layout has the
+ * map's). */
+static int alloc_squares(cm_board *b)
 {
-	*out = NULL;
-	if (n_players < 2 || n_players > CM_MAX_PLAYERS) {
-		err(d, "board", "a game needs 2 to 6 players");
-		return CM_EINVAL;
-	}
-	/* every index the board follows is in range: the map passed the
-	 * model's one checker when it was built (a partial map did not) */
-	if (map->partial) {
-		err(d, "board", "the map failed its checks: a partial map cannot be played");
-		return CM_EINVAL;
-	}
-	cm_board *b = calloc(1, sizeof *b);
-	if (!b)
-		return CM_ENOMEM;
-	b->map = map;
-	b->deck = deck;
-	b->rules = rules ? *rules : map->rules;
-	b->n_players = n_players;
-	b->flags = flags;
-	b->cols = map->cols;
-	b->cols_inv = map->cols > 0 ? ((1ull << 42) + (uint64_t)map->cols - 1) / (uint64_t)map->cols : 0;
-	b->rows = map->rows;
-	b->n_sq = map->cols * map->rows;
-	int rc;
-	int N = b->n_sq;
-	/* a static board (the validator's, engine.h) has no game state: the
-	 * tiles only where build_static joins big-city pieces */
-	bool game = !(flags & CM__BOARD_STATIC);
-	if (game) {
-		ALLOC_DENSE(b->tile, N);
-		ALLOC(b->stamp, N);
-		ALLOC_DENSE(b->rot, N);
-		ALLOC_DENSE(b->base, N);
-		ALLOC_DENSE(b->req, N);
-		ALLOC_DENSE(b->sflags, N);
-		ALLOC_DENSE(b->mon, N);
-		ALLOC(b->front, N);
-		ALLOC_DENSE(b->front_pos, N);
-		ALLOC(b->front_req, N + 15); /* spare entries: random play's scans read 4 or 16 at a time */
-		ALLOC(b->front_cum, N + 3);
-		ALLOC(b->front_fit, N + 15);
-		ALLOC(b->filled, N);
-		ALLOC_DENSE(b->mon_near, N);
-		for (int s = 0; s < N; s++)
-			b->tile[s] = -1; /* build_static joins big-city pieces */
-	}
-	b->reset_all = true;
-	rc = build_static(b, d);
-	if (rc < 0)
-		goto fail;
-	if (!game) {
-		*out = b;
-		return 0;
-	}
-	ALLOC(b->side_cls, N);
-	side_classes(b);
+	int N = b->L.n_sq;
+	ALLOC_DENSE(b->tile, N);
+	ALLOC(b->stamp, N);
+	ALLOC_DENSE(b->rot, N);
+	ALLOC_DENSE(b->base, N);
+	ALLOC_DENSE(b->req, N);
+	ALLOC_DENSE(b->sflags, N);
+	ALLOC_DENSE(b->mon, N);
+	ALLOC(b->front, N);
+	ALLOC_DENSE(b->front_pos, N);
+	ALLOC(b->front_req, N + 15); /* spare entries: random play's scans read 4 or 16 at a time */
+	ALLOC(b->front_cum, N + 3);
+	ALLOC(b->front_fit, N + 15);
+	ALLOC(b->filled, N);
+	ALLOC_DENSE(b->mon_near, N);
+	ALLOC(b->start_pick, b->L.n_start);
+	const cm_map *map = b->L.map;
 	ALLOC(b->bc_connected, map->n_bigcities + 1);
 	ALLOC(b->isl_open, map->n_islands + 1);
 	ALLOC(b->ferry_used, map->n_ferries + 1);
+	return 0;
+nomem:
+	return CM_ENOMEM;
+}
+
+/* The deck's part: node capacity, the tiles' templates, the pile in deck
+ * order, the abbey. */
+static int alloc_deck(cm_board *b, cm_diags *d)
+{
+	const cm_deck *deck = b->deck;
+	/* node capacity: the static nodes and every tile of the deck */
+	int64_t cap = b->L.n_static;
+	for (size_t i = 0; i < deck->n_types; i++)
+		cap += (int64_t)deck->count[i] * deck->info[i].n_feat;
+	if (cap > 0x7fffffff / 2) {
+		err(d, "deck", "deck too large");
+		return CM_ELIMIT;
+	}
+	b->max_nodes = (int)cap;
+	ALLOC(b->nodes, b->max_nodes + NODE_PAD);
+	ALLOC(b->nx, b->max_nodes + NODE_PAD);
 	ALLOC(b->proto_at, deck->n_types + 1);
 	for (size_t i = 0; i < deck->n_types; i++)
 		b->proto_at[i + 1] = b->proto_at[i] + deck->info[i].n_feat;
@@ -1514,8 +717,8 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 		const type_info *ti = &deck->info[i];
 		node_x x; /* cm__put_tile sets node_x itself */
 		for (int f = 0; f < ti->n_feat; f++) /* index f: cm__put_tile adds the tile's first */
-			init_node(&b->proto[b->proto_at[i] + f], &x, f, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
-			          ti->open0[f], ti->arms[f]);
+			cm__init_node(&b->proto[b->proto_at[i] + f], &x, f, 0, ti->kind[f], ti->nflags[f], (uint8_t)f,
+			              ti->open0[f], ti->arms[f]);
 	}
 	ALLOC(b->pile, deck->total + 1);
 	ALLOC(b->pile0, deck->total + 1);
@@ -1527,57 +730,127 @@ int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, 
 			b->pile0[b->pile0_n++] = (uint8_t)i;
 	}
 	ALLOC(b->nstamp, b->max_nodes);
-	int fol = map->setup.followers > 0 ? map->setup.followers : 9;
-	if (fol > 255)
-		fol = 255;
-	/* one wagon each, whether or not the option is on: cm_board_set_rules
-	 * may turn it on later */
-	ALLOC(b->fol, (fol + 1) * n_players);
-	ALLOC(b->fol_node, (fol + 1) * n_players);
-	ALLOC(b->froots, (fol + 1) * n_players);
-	b->max_items = (size_t)b->max_nodes + 64;
-	ALLOC(b->items, b->max_items);
 	b->abbey_type = -1;
 	for (size_t i = 0; i < deck->n_types && b->abbey_type < 0; i++)
 		if (deck->info[i].abbey && deck->count[i] > 0) {
 			b->abbey_type = (int)i;
 			b->abbey_count = deck->count[i];
 		}
+	return 0;
+nomem:
+	return CM_ENOMEM;
+}
+
+/* The followers, score items, the move log and the wagons' scratch. */
+static int alloc_play(cm_board *b)
+{
+	int np = b->n_players;
+	int fol = b->L.map->setup.followers > 0 ? b->L.map->setup.followers : 9;
+	if (fol > 255)
+		fol = 255;
+	/* one wagon each, whether or not the option is on: cm_board_set_rules
+	 * may turn it on later */
+	ALLOC(b->fol, (fol + 1) * np);
+	ALLOC(b->fol_node, (fol + 1) * np);
+	ALLOC(b->froots, (fol + 1) * np);
+	b->max_items = (size_t)b->max_nodes + 64;
+	ALLOC(b->items, b->max_items);
 	/* every turn logs a move and at most one wagon move per player */
-	int turns = deck->total + n_players + 2;
-	b->max_log = turns * (1 + n_players);
+	int turns = b->deck->total + np + 2;
+	b->max_log = turns * (1 + np);
 	ALLOC(b->log, b->max_log);
 	ALLOC(b->wmark, b->max_nodes);
 	ALLOC(b->wvia, b->max_nodes);
 	ALLOC(b->wvsq, b->max_nodes);
-	rc = cm_board_reset(b, seed, d);
-	if (rc < 0)
-		goto fail;
-	*out = b;
 	return 0;
 nomem:
-	rc = CM_ENOMEM;
-fail:
-	cm_board_free(b);
+	return CM_ENOMEM;
+}
+
+/* A board on lay without its first game: what changes during a game, the
+ * layout shared. */
+static int board_alloc(cm__layout *lay, const cm_deck *deck, const cm_rules *rules, int n_players,
+                       unsigned flags, cm_diags *d, cm_board **out)
+{
+	*out = NULL;
+	cm_board *b = calloc(1, sizeof *b);
+	if (!b)
+		return CM_ENOMEM;
+	b->lay = cm__layout_ref(lay);
+	b->L = lay->L;
+	b->deck = deck;
+	b->rules = rules ? *rules : lay->L.map->rules;
+	b->n_players = n_players;
+	b->flags = flags;
+	b->reset_all = true;
+	int rc = alloc_squares(b);
+	if (!rc)
+		rc = alloc_deck(b, d);
+	if (!rc)
+		rc = alloc_play(b);
+	if (rc < 0) {
+		cm_board_free(b);
+		return rc;
+	}
+	*out = b;
+	return 0;
+}
+
+static int players_ok(int n_players, cm_diags *d)
+{
+	if (n_players >= 2 && n_players <= CM_MAX_PLAYERS)
+		return 0;
+	err(d, "board", "a game needs 2 to 6 players");
+	return CM_EINVAL;
+}
+
+int cm__board_new_on(cm__layout *lay, const cm_deck *deck, const cm_rules *rules, int n_players,
+                     uint64_t seed, unsigned flags, cm_diags *d, cm_board **out)
+{
+	*out = NULL;
+	int rc = players_ok(n_players, d);
+	cm_board *b = NULL;
+	if (!rc)
+		rc = board_alloc(lay, deck, rules, n_players, flags, d, &b);
+	if (!rc && (rc = cm_board_reset(b, seed, d)) < 0)
+		cm_board_free(b);
+	else if (!rc)
+		*out = b;
 	return rc;
+}
+
+int cm_board_new(const cm_map *map, const cm_deck *deck, const cm_rules *rules, int n_players,
+                 uint64_t seed, unsigned flags, cm_diags *d, cm_board **out)
+{
+	*out = NULL;
+	int rc = players_ok(n_players, d);
+	if (rc < 0)
+		return rc;
+	cm__layout *lay = NULL;
+	if ((rc = cm__layout_new(map, d, &lay)) < 0)
+		return rc;
+	rc = cm__board_new_on(lay, deck, rules, n_players, seed, flags, d, out);
+	cm__layout_free(lay); /* the board holds its own reference */
+	return rc;
+}
+
+cm__layout *cm__board_layout(const cm_board *b)
+{
+	return b->lay;
 }
 
 void cm_board_free(cm_board *b)
 {
 	if (!b)
 		return;
-	void *p[] = { b->slab, b->island, b->island_arms, b->side_static, b->side_bc,
-		      b->side_ferry, b->bc_type, b->bc_info, b->bc_adj_start, b->bc_adj,
-		      b->isl_start, b->isl_sq, b->start_sq, b->start_pick, b->bc8,
-		      b->static_nodes, b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front,
-		      b->front_pos, b->bc_connected, b->isl_open, b->ferry_used, b->nodes, b->stamp,
-		      b->nstamp, b->pile, b->fol, b->fol_node, b->items, b->log, b->bc_tile, b->wmark, b->wvia, b->wvsq,
-		      b->front_req, b->front_cum, b->front_fit, b->side_cls, b->filled, b->mon_near, b->sq_links, b->froots, b->pile0,
-		      b->proto, b->proto_at, b->nx, b->static_nx };
+	void *p[] = { b->tile, b->rot, b->base, b->req, b->sflags, b->mon, b->front, b->front_pos, b->front_req,
+		      b->front_cum, b->front_fit, b->filled, b->mon_near, b->start_pick, b->bc_connected,
+		      b->isl_open, b->ferry_used, b->nodes, b->nx, b->proto, b->proto_at, b->stamp, b->nstamp,
+		      b->pile, b->pile0, b->fol, b->fol_node, b->froots, b->items, b->log, b->wmark, b->wvia,
+		      b->wvsq };
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		free(p[i]);
-	if ((void *)b->bc_base != b->slab)
-		free(b->bc_base); /* a static board's, outside the slab */
+	cm__layout_free(b->lay);
 	free(b);
 }
 
@@ -1587,10 +860,9 @@ int cm_board_copy_into(cm_board *dst, const cm_board *src)
 {
 	if (dst == src)
 		return 0;
-	if (dst->map != src->map || dst->deck != src->deck || dst->n_players != src->n_players || !dst->nodes ||
-	    !src->nodes)
+	if (dst->L.map != src->L.map || dst->deck != src->deck || dst->n_players != src->n_players)
 		return CM_EINVAL;
-	size_t N = (size_t)src->n_sq;
+	size_t N = (size_t)src->L.n_sq;
 	memcpy(dst->tile, src->tile, N * sizeof *dst->tile);
 	memcpy(dst->rot, src->rot, N);
 	memcpy(dst->base, src->base, N * sizeof *dst->base);
@@ -1602,9 +874,9 @@ int cm_board_copy_into(cm_board *dst, const cm_board *src)
 	memcpy(dst->front, src->front, (size_t)src->n_front * sizeof *dst->front);
 	memcpy(dst->front_req, src->front_req, (size_t)src->n_front);
 	memcpy(dst->filled, src->filled, (size_t)src->n_filled * sizeof *dst->filled);
-	memcpy(dst->bc_connected, src->bc_connected, src->map->n_bigcities + 1);
-	memcpy(dst->isl_open, src->isl_open, src->map->n_islands + 1);
-	memcpy(dst->ferry_used, src->ferry_used, src->map->n_ferries + 1);
+	memcpy(dst->bc_connected, src->bc_connected, src->L.map->n_bigcities + 1);
+	memcpy(dst->isl_open, src->isl_open, src->L.map->n_islands + 1);
+	memcpy(dst->ferry_used, src->ferry_used, src->L.map->n_ferries + 1);
 	memcpy(dst->nodes, src->nodes, (size_t)src->n_nodes * sizeof *dst->nodes);
 	memcpy(dst->nx, src->nx, (size_t)src->n_nodes * sizeof *dst->nx);
 	memcpy(dst->pile, src->pile, (size_t)src->pile_n);
@@ -1642,12 +914,9 @@ int cm_board_copy_into(cm_board *dst, const cm_board *src)
 
 int cm_board_copy(const cm_board *b, cm_board **out)
 {
-	*out = NULL;
-	if (!b->nodes)
-		return CM_EINVAL; /* a static board (engine.h) has no game to copy */
 	cm_board *c = NULL;
-	int rc = cm_board_new(b->map, b->deck, &b->rules, b->n_players, b->seed, b->flags | CM_BOARD_NO_SETUP, NULL, &c);
-	if (rc == CM_EINVAL)
+	int rc = board_alloc(b->lay, b->deck, &b->rules, b->n_players, b->flags, NULL, &c);
+	if (rc == CM_EINVAL || rc == CM_ELIMIT)
 		return CM_EINTERNAL; /* b was made from them */
 	if (rc < 0)
 		return rc;
@@ -1658,7 +927,7 @@ int cm_board_copy(const cm_board *b, cm_board **out)
 
 /* ---- queries ---- */
 
-const cm_map *cm_board_map(const cm_board *b) { return b->map; }
+const cm_map *cm_board_map(const cm_board *b) { return b->L.map; }
 const cm_deck *cm_board_deck(const cm_board *b) { return b->deck; }
 const cm_rules *cm_board_rules(const cm_board *b) { return &b->rules; }
 int cm_board_players(const cm_board *b) { return b->n_players; }
@@ -1705,8 +974,8 @@ int cm_board_last_placed(const cm_board *b, int *x, int *y)
 {
 	if (b->last_sq < 0)
 		return CM_ENOTFOUND;
-	*x = b->last_sq % b->cols;
-	*y = b->last_sq / b->cols;
+	*x = b->last_sq % b->L.cols;
+	*y = b->last_sq / b->L.cols;
 	return 0;
 }
 
@@ -1739,15 +1008,15 @@ size_t cm_board_placements(const cm_board *b, int type, cm_placement *out, size_
 		}
 		return n;
 	}
-	for (int s = 0; s < b->n_sq; s++) {
+	for (int s = 0; s < b->L.n_sq; s++) {
 		if (b->front_pos[s] < 0)
 			continue;
 		unsigned m = rm[b->req[s]];
 		for (int r = 0; r < 4; r++)
 			if ((m >> r) & 1) {
 				if (n < max) {
-					out[n].x = s % b->cols;
-					out[n].y = s / b->cols;
+					out[n].x = s % b->L.cols;
+					out[n].y = s / b->L.cols;
 					out[n].rot = r;
 				}
 				n++;
@@ -1795,7 +1064,7 @@ int cm_board_place(cm_board *b, int type, int x, int y, int rot)
 		return CM_EINVAL;
 	if (take_from_pile(b, type) < 0)
 		return CM_ENOTFOUND;
-	int s = y * b->cols + x;
+	int s = y * b->L.cols + x;
 	cm__put_tile(b, type, s, rot);
 	b->last_sq = s;
 	b->deployed = false;
@@ -1897,15 +1166,15 @@ uint32_t cm__free_if(const cm_board *b, int type, int s, int rot)
 	for (int f = 0; f < ti->n_feat; f++)
 		uf[f] = (int8_t)f;
 	for (int d = 0; d < 4; d++) {
-		int key = s * 4 + d, q = cm__nb(b, s, d);
+		int q = cm__nb(b, s, d);
 		int32_t c = -1;
 		const int8_t *sc = NULL;
 		if (q >= 0 && b->tile[q] >= 0) {
 			c = b->base[q];
 			sc = b->deck->info[b->tile[q]].slot[b->rot[q]];
-		} else if (q >= 0 && b->bc_base[q] >= 0) {
-			c = b->bc_base[q];
-			sc = b->bc_info[b->bc_type[q]].slot[0];
+		} else if (q >= 0 && (b->L.sflags0[q] & SF_BIGCITY)) {
+			c = b->L.bc_base[q];
+			sc = b->L.bc_info[b->L.bc_type[q]].slot[0];
 		} else if (q >= 0 && (b->sflags[q] & SF_PLAYABLE)) {
 			continue; /* an empty square: nothing to join */
 		}
@@ -1920,7 +1189,7 @@ uint32_t cm__free_if(const cm_board *b, int type, int s, int rot)
 				if (kx != CM_FEAT_FIELD && !(p == 1 && (kx == CM_FEAT_ROAD || kx == CM_FEAT_CITY)))
 					continue;
 			} else { /* the map edge: a printed segment or a ferry of the same kind */
-				other = b->side_static[key];
+				other = cm__side_static(&b->L, s, d);
 				if (p != 1 || other < 0 || (kx != CM_FEAT_ROAD && kx != CM_FEAT_CITY) ||
 				    n[other].kind != kx)
 					continue;
@@ -1971,7 +1240,7 @@ int cm_board_spots_if(const cm_board *b, int type, int x, int y, int rot, cm_fol
 	if (!cm__in_supply(b, kind))
 		return 0;
 	const type_info *ti = &b->deck->info[type];
-	uint32_t m = cm__free_if(b, type, y * b->cols + x, rot) &
+	uint32_t m = cm__free_if(b, type, y * b->L.cols + x, rot) &
 	             (kind == CM_FOLLOWER_WAGON ? ti->spot_wagon : ti->spot_meeple);
 	int cnt = 0;
 	for (; m; m &= m - 1) {
@@ -2031,7 +1300,7 @@ void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd
 {
 	int s = b->nx[nd].sq;
 	int y = cm__row(b, s);
-	add_follower(b, player, kind, nd, cm__find(b->nodes, nd), s - y * b->cols, y);
+	add_follower(b, player, kind, nd, cm__find(b->nodes, nd), s - y * b->L.cols, y);
 }
 
 size_t cm_board_followers(const cm_board *b, const cm_follower **out)
@@ -2058,7 +1327,7 @@ int cm_board_feature(const cm_board *b, int x, int y, int f, cm_feature_info *ou
 	out->arms = n[r].arms;
 	out->tiles = n[r].tiles;
 	if (n[r].kind == CM_FEAT_MONASTERY || n[r].kind == CM_FEAT_ABBEY) {
-		out->tiles = b->play8[s] - n[r].open + b->bc8[s];
+		out->tiles = b->L.around8[s] - n[r].open;
 		out->complete = n[r].open == 0;
 	} else if (n[r].kind == CM_FEAT_ROAD || n[r].kind == CM_FEAT_CITY) {
 		out->complete = n[r].open == 0;
@@ -2094,8 +1363,8 @@ void cm__item_where(const cm_board *b, int32_t r, cm_score_item *it)
 	r = n[r].parent;
 	int32_t best = n[r].minp; /* kept by unite */
 	if (best >= 0) {
-		it->x = b->nx[best].sq % b->cols;
-		it->y = b->nx[best].sq / b->cols;
+		it->x = b->nx[best].sq % b->L.cols;
+		it->y = b->nx[best].sq / b->L.cols;
 		it->feature = b->nx[best].feat;
 	}
 }

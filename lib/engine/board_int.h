@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* board_int.h: the engine's private structures, shared by deck.c, board.c,
- * score.c, play.c and replay.c. Everything a turn touches is a flat array
+/* board_int.h: the engine's private structures, shared by its modules:
+ * the map's layout (layout.c) and the board over it. Everything a turn touches is a flat array
  * sized when the board is made: no allocation per turn. */
 #ifndef CM_BOARD_INT_H
 #define CM_BOARD_INT_H
 
+#include <string.h>
 #include "carcamap/board.h"
 #include "carcamap/play.h"
 #include "carcamap/replay.h"
@@ -135,8 +136,11 @@ typedef struct {
 	uint8_t fol[CM_MAX_PLAYERS]; /* roots with nfol > 0 (set by the first follower) */
 } node_x;
 
-/* What lies across a side of a square (cm_board.side_cls). */
-enum { SC_PLAYABLE = 0, SC_BIGCITY = 1, SC_NONE = 2 };
+/* What lies across a side of a playable square (layout.side_cls): a
+ * playable square, a big-city piece, nothing a tile joins (the grid edge,
+ * water, a landmark), or such a side with a printed segment or a ferry's
+ * end (the static node in layout.side_static). */
+enum { SC_PLAYABLE = 0, SC_BIGCITY = 1, SC_NONE = 2, SC_STATIC = 3 };
 
 /* Square flags. */
 enum {
@@ -164,55 +168,82 @@ typedef struct {
 	int32_t root;   /* the scored feature */
 } wagon_wait;
 
-struct cm_board {
+/* The map's layout (layout.c): everything that depends on the map alone,
+ * built once in named steps (the grid, big cities, ferries, their
+ * nodes, the squares' sides, the neighbourhoods a connection unlocks) and
+ * read-only from then on. One layout serves the validator, every board on
+ * the map and every thread that plays on it (cm__layout, engine.h: the
+ * layout with a reference count). A board keeps a copy of this view: the
+ * pointers are borrowed and never written through, and the turn reads a
+ * static array at one load from the board, as it reads its own fields.
+ *
+ * Neighbours are computed, not stored (a 1024x1024 map would spend 48 MB
+ * on them): cm__nb and cm__nb8 below. Most of a big map is land among
+ * land: the arrays marked "sparse" are written only where they mean
+ * something and read only there (elsewhere they hold 0, unspecified), so
+ * a million squares cost no memory in them. */
+typedef struct {
 	const cm_map *map;
+	int cols, rows, n_sq;
+	uint64_t cols_inv;  /* ceil(2^42 / cols): cm__row divides by a multiply */
+	int32_t off4[4];    /* index steps to the neighbours N E S W */
+	int32_t off8[8];    /* to the 8 around, clockwise from the north-west */
+	/* per square, every square written (one block) */
+	const uint8_t *border;   /* BD_ bits of the grid edges it lies on */
+	const uint8_t *sq_kind;
+	const uint8_t *sflags0;  /* SF_ flags before any tile */
+	const uint8_t *req0;     /* printed requirements (REQ_ per side) before any tile */
+	const uint8_t *side_cls; /* 2 bits per side d, what lies across it (SC_) */
+	const uint8_t *around8;  /* playable and big-city squares among the 8 around
+	                          * (MAP-MONASTERY-EDGE counts them) */
+	const uint8_t *sq_links; /* bit d when side d ends a ferry or faces a big city */
+	const int32_t *island;   /* sparse, island squares: island index, -1 (up to
+	                          * CM_ITEMS_MAX islands); read through cm__island_of */
+	const uint8_t *island_arms; /* sparse, island squares: coats of arms (MAP-ISLAND) */
+	const int32_t *side_static; /* sparse, n_sq*4, SC_STATIC sides: the static node the
+	                          * side meets (printed segment, ferry); read through
+	                          * cm__side_static */
+	const int16_t *side_bc;  /* sparse, n_sq*4, squares with sq_links: big city faced on
+	                          * that side, -1 (CM_BOARD_MAX_LINKS) */
+	const int16_t *side_ferry; /* sparse like side_bc: ferry whose end is that side, -1 */
+	const int32_t *bc_base;  /* sparse, big-city squares (SF_BIGCITY): first node of
+	                          * the piece there */
+	const int32_t *bc_type;  /* sparse, big-city squares: index into bc_info */
+	const type_info *bc_info; /* one per big-city piece */
+	const cm_tile_type *const *bc_tile; /* per big-city piece: its tile (contacts, WAGON-C1) */
+	size_t n_bc_pieces;
+	const int32_t *bc_adj_start, *bc_adj; /* per big city: playable squares next to it */
+	const int32_t *isl_start, *isl_sq;    /* per island: its squares */
+	const int32_t *start_sq; /* start squares, row-major */
+	int n_start;
+	int n_playable;
+	const node *static_nodes; /* the static pieces (big-city pieces joined, ferries,
+	                           * printed segments) as a new game starts: nodes
+	                           * 0..n_static-1 of every board */
+	const node_x *static_nx;
+	int n_static;
+} layout;
+
+/* The layout with its owner's count (layout.c): shared by reference,
+ * freed with the last. */
+struct cm__layout {
+	layout L;
+	void *slab;   /* the per-square block the dense arrays lie in */
+	int refs;     /* atomic (__atomic builtins) */
+};
+
+/* Takes another reference to l (safe from any thread); returns l. */
+struct cm__layout *cm__layout_ref(struct cm__layout *l);
+
+struct cm_board {
+	layout L;                 /* the map's layout, borrowed from lay (read only) */
+	struct cm__layout *lay;   /* holds a reference */
 	const cm_deck *deck;
 	cm_rules rules;
 	int n_players;
 	unsigned flags;
 	uint64_t seed;
 	cm_rng rng;
-
-	/* static, per map */
-	int cols, rows, n_sq;
-	uint64_t cols_inv;  /* ceil(2^42 / cols): cm__row divides by a multiply */
-	/* Neighbours are computed, not stored (a 1024x1024 map would spend
-	 * 48 MB on them): cm__nb and cm__nb8 below. */
-	void *slab;         /* one block holding bc_base (a static board: not), border, sq_kind, play8 (static: none), req0, sflags0 */
-	uint8_t *border;    /* per square: BD_ bits of the grid edges it lies on */
-	int32_t off4[4];    /* index steps to the neighbours N E S W */
-	int32_t off8[8];    /* to the 8 around, clockwise from the north-west */
-	/* Most of a big map is land among land: the per-square arrays below
-	 * marked "sparse" are written only where they mean something and read
-	 * only there (elsewhere they hold 0 or -1, unspecified), so a million
-	 * squares cost no memory in them. */
-	uint8_t *sq_kind;
-	int32_t *island;    /* sparse, island squares: island index, -1 (up to CM_ITEMS_MAX
-	                     * islands); read through cm__island_of */
-	uint8_t *island_arms;
-	int32_t *side_static; /* sparse, n_sq*4, sides of playable squares that face no playable
-	                     * square: the static node the side meets (print, ferry, big city
-	                     * piece base), -1 */
-	int16_t *side_bc;   /* sparse, n_sq*4, squares with sq_links: big city faced on that
-	                     * side, -1 (CM_BOARD_MAX_LINKS) */
-	int16_t *side_ferry;/* sparse like side_bc: ferry whose end is that side, -1 */
-	int32_t *bc_base;   /* per square: first node of the big-city piece there, -1 */
-	int32_t *bc_type;   /* sparse, squares with bc_base >= 0: index into bc_info (any
-	                     * number of pieces) */
-	type_info *bc_info; /* one per big-city piece */
-	const cm_tile_type **bc_tile; /* per big-city piece: its tile (contacts, WAGON-C1) */
-	size_t n_bc_pieces;
-	int32_t *bc_adj_start, *bc_adj; /* per big city: playable squares next to it */
-	int32_t *isl_start, *isl_sq;    /* per island: its squares */
-	int32_t *start_sq;  /* start squares, row-major */
-	int32_t *start_pick;/* scratch for choosing them */
-	int n_start;
-	uint8_t *play8, *bc8; /* per square: playable / big-city squares among the 8 around */
-	uint8_t *req0, *sflags0;
-	node *static_nodes;
-	node_x *static_nx;
-	int n_static;
-	int n_playable;
 
 	/* game state */
 	int16_t *tile;      /* per square: deck type, -1 */
@@ -233,8 +264,6 @@ struct cm_board {
 	                     * statistics walk these, never the whole map */
 	bool reset_all;     /* the next reset clears every square (a new board) */
 	uint8_t *mon_near;  /* per square: bit k when its k-th of the 8 around (cm__nb8) holds a monastery or abbey */
-	uint8_t *sq_links;  /* static, per square: bit d when side d ends a ferry or faces a big city */
-	uint8_t *side_cls;  /* static, per square: 2 bits per side d, what lies across it (SC_) */
 	uint8_t *bc_connected;
 	uint8_t *isl_open;
 	uint8_t *ferry_used;
@@ -251,6 +280,7 @@ struct cm_board {
 	uint8_t *pile0;     /* the pile before shuffling, in deck order */
 	int pile0_n;
 	bool start_used;
+	int32_t *start_pick;/* scratch for choosing the start squares */
 
 	int cur;
 	int score[CM_MAX_PLAYERS];
@@ -307,6 +337,13 @@ struct cm_board {
 #define CM__NOINLINE
 #endif
 
+/* The static node (printed segment, ferry) across side d of playable
+ * square s, or -1. */
+static inline int32_t cm__side_static(const layout *L, int s, int d)
+{
+	return ((L->side_cls[s] >> (2 * d)) & 3) == SC_STATIC ? L->side_static[s * 4 + d] : -1;
+}
+
 /* The index of the lowest set bit of m (m not 0). */
 static inline int cm__ctz(unsigned m)
 {
@@ -327,28 +364,43 @@ enum { BD_N = 1, BD_E = 2, BD_S = 4, BD_W = 8 };
  * (CM_GRID_MAX), as cols_inv * cols - 2^42 < cols. */
 static inline int cm__row(const cm_board *b, int s)
 {
-	return (int)(((uint64_t)s * b->cols_inv) >> 42);
+	return (int)(((uint64_t)s * b->L.cols_inv) >> 42);
 }
 
 /* The neighbour of square s across side d (N E S W), -1 off the grid. */
+static inline int32_t cm__lnb(const layout *L, int s, int d)
+{
+	return (L->border[s] >> d) & 1 ? -1 : s + L->off4[d];
+}
+
 static inline int32_t cm__nb(const cm_board *b, int s, int d)
 {
-	return (b->border[s] >> d) & 1 ? -1 : s + b->off4[d];
+	return cm__lnb(&b->L, s, d);
 }
 
 /* The k-th of the 8 squares around s, clockwise from the north-west, -1
  * off the grid. */
-static inline int32_t cm__nb8(const cm_board *b, int s, int k)
+static inline int32_t cm__lnb8(const layout *L, int s, int k)
 {
 	static const uint8_t block[8] = { BD_N | BD_W, BD_N, BD_N | BD_E, BD_E,
 		                          BD_S | BD_E, BD_S, BD_S | BD_W, BD_W };
-	return b->border[s] & block[k] ? -1 : s + b->off8[k];
+	return L->border[s] & block[k] ? -1 : s + L->off8[k];
 }
 
-/* The island of square s, -1 (board->island is sparse). */
+static inline int32_t cm__nb8(const cm_board *b, int s, int k)
+{
+	return cm__lnb8(&b->L, s, k);
+}
+
+/* The island of square s, -1 (the layout's island is sparse). */
+static inline int32_t cm__lisland_of(const layout *L, int s)
+{
+	return L->sq_kind[s] == CM_SQ_ISLAND ? L->island[s] : -1;
+}
+
 static inline int32_t cm__island_of(const cm_board *b, int s)
 {
-	return b->sq_kind[s] == CM_SQ_ISLAND ? b->island[s] : -1;
+	return cm__lisland_of(&b->L, s);
 }
 
 /* union-find: every piece's parent is its root (unite relabels the
@@ -363,13 +415,15 @@ static inline int32_t cm__find(const node *n, int32_t a)
  * the first in *lo (0 and 0 when none). */
 static inline int cm__sq_nodes(const cm_board *b, int s, int32_t *lo)
 {
+	/* a big-city square never takes a tile (and the layout's builder
+	 * asks this of big-city squares on a board without tiles) */
+	if (b->L.sflags0[s] & SF_BIGCITY) {
+		*lo = b->L.bc_base[s];
+		return b->L.bc_info[b->L.bc_type[s]].n_feat;
+	}
 	if (b->tile[s] >= 0) {
 		*lo = b->base[s];
 		return b->deck->info[b->tile[s]].n_feat;
-	}
-	if (b->bc_base[s] >= 0) {
-		*lo = b->bc_base[s];
-		return b->bc_info[b->bc_type[s]].n_feat;
 	}
 	*lo = 0;
 	return 0;
@@ -378,16 +432,49 @@ static inline int cm__sq_nodes(const cm_board *b, int s, int32_t *lo)
 /* What square s holds: its tile's type, its big-city piece, or NULL. */
 static inline const type_info *cm__sq_info(const cm_board *b, int s)
 {
+	if (b->L.sflags0[s] & SF_BIGCITY)
+		return &b->L.bc_info[b->L.bc_type[s]];
 	if (b->tile[s] >= 0)
 		return &b->deck->info[b->tile[s]];
-	if (b->bc_base[s] >= 0)
-		return &b->bc_info[b->bc_type[s]];
 	return NULL;
+}
+
+/* A new piece i on square sq (n_sq + k for a print or ferry): its own
+ * root, one tile, the open edges and coats of arms given. */
+static inline void cm__init_node(node *nd, node_x *x, int32_t i, int32_t sq, uint8_t kind, uint8_t flags,
+                                 uint8_t feat, int open, int arms)
+{
+	memset(nd, 0, sizeof *nd);
+	memset(x, 0, sizeof *x);
+	nd->parent = i;
+	nd->next = i;
+	x->mnext = i;
+	x->mhead = (flags & NF_MULTI) ? i : -1;
+	x->nmulti = (flags & NF_MULTI) ? 1 : 0;
+	x->sq = sq;
+	nd->kind = kind;
+	nd->flags = flags;
+	x->feat = feat;
+	nd->open = open;
+	nd->tiles = 1;
+	nd->arms = arms;
+	nd->size = 1;
+	nd->minp = feat != 255 ? i : -1; /* prints and ferries lie on no square */
+}
+
+/* A fresh stamp value for stamp and nstamp (both cleared when it wraps). */
+static inline uint32_t cm__epoch(cm_board *b)
+{
+	if (++b->epoch == 0) {
+		memset(b->stamp, 0, (size_t)b->L.n_sq * sizeof *b->stamp);
+		memset(b->nstamp, 0, (size_t)b->max_nodes * sizeof *b->nstamp);
+		b->epoch = 1;
+	}
+	return b->epoch;
 }
 
 /* board.c */
 void cm__item_where(const cm_board *b, int32_t nd, cm_score_item *it); /* a score item's square */
-uint32_t cm__epoch(cm_board *b); /* a fresh stamp value for stamp and nstamp */
 /* Records a follower of player on node nd (not its supply). */
 void cm__put_follower(cm_board *b, int player, cm_follower_kind kind, int32_t nd);
 /* cm_board_deploy without its checks: feature f of last_sq's tile, whose

@@ -324,9 +324,9 @@ static void abbeys(eval *e, double cost)
 	const cm_board *b = e->b;
 	cm_place_if q;
 	for (int i = 0, s; (s = cm__abbey_front(b, i)) >= 0; i++) {
-		if (cm_board_abbey_if(b, s % b->cols, s / b->cols, &q) < 0)
+		if (cm_board_abbey_if(b, s % b->L.cols, s / b->L.cols, &q) < 0)
 			continue;
-		cm_choice c = { .kind = CM_CHOICE_ABBEY, .x = s % b->cols, .y = s / b->cols };
+		cm_choice c = { .kind = CM_CHOICE_ABBEY, .x = s % b->L.cols, .y = s / b->L.cols };
 		weigh(e, b->abbey_type, &q, c, -cost);
 	}
 }
@@ -357,7 +357,7 @@ static int decide(greedy *g, const cm_board *b, int tile, cm_rng *rng, eval *ev)
 		for (unsigned m = rm[b->front_req[i]]; m; m &= m - 1) {
 			int r = cm__ctz(m), y = cm__row(b, s);
 			cm__place_if(b, tile, s, r, &q); /* a legal placement (the frontier's rotations) */
-			cm_choice c = { .kind = CM_CHOICE_TILE, .x = s - y * b->cols, .y = y, .rot = r };
+			cm_choice c = { .kind = CM_CHOICE_TILE, .x = s - y * b->L.cols, .y = y, .rot = r };
 			weigh(e, tile, &q, c, 0.0);
 		}
 	}

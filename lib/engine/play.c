@@ -9,7 +9,9 @@
 #include <string.h>
 #include "carcamap/player.h"
 #include "engine/board_int.h"
+#include "engine/engine.h"
 #include "engine/rng_int.h"
+#include "base/cpu_int.h"
 
 /* The k-th rotation (rising) in a mask of legal rotations. */
 static const uint8_t kth_rot[16][4] = {
@@ -21,8 +23,8 @@ static const uint8_t kth_rot[16][4] = {
  * at a time, each split into its nibbles, looked up in the fit table's
  * halves (pshufb) and intersected, the rotation masks counted by a third
  * lookup; the same counts as rotcnt, so the same games. Elsewhere, and on
- * a processor without SSSE3 or built with -DCM_NO_SIMD, the scalar scan
- * below. */
+ * a processor without SSSE3 (base/cpu_int.h) or built with -DCM_NO_SIMD,
+ * the scalar scan below. */
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(CM_NO_SIMD)
 #include <tmmintrin.h>
 #define SCAN16 1
@@ -162,13 +164,11 @@ static void move_wagons(cm_board *b, cm_rng *rng)
 static void abbey_turn(cm_board *b, cm_rng *rng, int nth)
 {
 	int s = cm__abbey_front(b, nth);
-	cm_board_place_abbey(b, s % b->cols, s / b->cols);
+	cm_board_place_abbey(b, s % b->L.cols, s / b->L.cols);
 	deploy_random(b, rng);
 	cm_board_end_turn(b, NULL, NULL);
 	move_wagons(b, rng);
 }
-
-bool cm__play_scalar_scan = false;
 
 /* The turns of random play till the pile is empty. Inlined into two
  * copies, simd a constant in each: the SSSE3 one (play_turns16) inlines
@@ -259,16 +259,17 @@ static void play_turns1(cm_board *b, cm_rng *rng)
 	play_turns(b, rng, false);
 }
 
-int cm_board_play_random(cm_board *b, cm_rng *rng)
+int cm__board_play_random_cpu(cm_board *b, cm_rng *rng, unsigned cpu)
 {
 	if (b->last_sq >= 0 || b->final_done || b->n_wait)
 		return CM_EINVAL;
 #ifdef SCAN16
-	if (!cm__play_scalar_scan && __builtin_cpu_supports("ssse3"))
+	if (cpu & CM_CPU_SSSE3)
 		play_turns16(b, rng);
 	else
 #endif
 		play_turns1(b, rng);
+	(void)cpu;
 	/* players still holding an abbey may place it at the end */
 	for (int i = 0, p = b->cur, np = b->n_players; i < np; i++, p = (p + 1) % np) {
 		if (!b->abbeys[p])
@@ -279,6 +280,11 @@ int cm_board_play_random(cm_board *b, cm_rng *rng)
 			abbey_turn(b, rng, (int)cm__rng_below(rng, (uint32_t)k));
 	}
 	return cm_board_final(b, NULL, NULL);
+}
+
+int cm_board_play_random(cm_board *b, cm_rng *rng)
+{
+	return cm__board_play_random_cpu(b, rng, cm_cpu_features());
 }
 
 /* ---- the random player: random play's choices one at a time ---- */
@@ -326,8 +332,8 @@ static void random_abbey(const cm_board *b, int nth, cm_rng *rng, cm_choice *c)
 {
 	int s = cm__abbey_front(b, nth);
 	c->kind = CM_CHOICE_ABBEY;
-	c->x = s % b->cols;
-	c->y = s / b->cols;
+	c->x = s % b->L.cols;
+	c->y = s / b->L.cols;
 	random_follower(b, b->abbey_type, UINT32_MAX, rng, c);
 }
 
@@ -378,8 +384,8 @@ static int random_choose(cm_player *self, const cm_board *b, int tile, cm_rng *r
 		k -= rc[fr[i]];
 	int s = b->front[i], r = kth_rot[rc[256 + fr[i]]][k];
 	c->kind = CM_CHOICE_TILE;
-	c->x = s % b->cols;
-	c->y = s / b->cols;
+	c->x = s % b->L.cols;
+	c->y = s / b->L.cols;
 	c->rot = r;
 	random_follower(b, tile, cm__free_if(b, tile, s, r), rng, c);
 	return 0;

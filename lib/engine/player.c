@@ -47,7 +47,7 @@ int cm_board_apply(cm_board *b, int tile, const cm_choice *c, const cm_score_ite
 		/* cm_board_legal refuses while a wagon waits */
 		if (open || !cm_board_legal(b, tile, c->x, c->y, c->rot) || !cm__pile_has(b, tile))
 			return CM_EINVAL;
-		if (!follower_ok(b, tile, cm__free_if(b, tile, c->y * b->cols + c->x, c->rot), c))
+		if (!follower_ok(b, tile, cm__free_if(b, tile, c->y * b->L.cols + c->x, c->rot), c))
 			return CM_EINVAL;
 		if (cm_board_place(b, tile, c->x, c->y, c->rot) < 0)
 			return CM_EINTERNAL; /* checked above */

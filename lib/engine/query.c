@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* query.c: the engine's answers to the validator (engine/engine.h): static
- * facts of a board made without setup, and the square-unlock rules (start,
- * neighbours, big cities, ferries, islands) run over the whole map at once.
+/* query.c: the engine's answers to the layers above it (engine/engine.h):
+ * the square-unlock rules (start, neighbours, big cities, ferries,
+ * islands) run over the map's layout at once, and a few facts of a deck
+ * and a board.
  * The rules themselves stay where the engine plays them (board.c). */
 #include <stdlib.h>
 #include <string.h>
 #include "engine/engine.h"
 #include "engine/board_int.h"
+#include "base/mem_int.h"
 #include "base/util_int.h"
 #include "model/map_struct_int.h"
 
@@ -15,51 +17,11 @@ bool cm__deck_abbey(const cm_deck *deck, size_t t)
 	return t < deck->n_types && deck->info[t].abbey;
 }
 
-int cm__board_squares(const cm_board *b)
+unsigned cm__deck_fit_req(const cm_deck *deck, size_t t, unsigned req)
 {
-	return b->n_sq;
-}
-
-int cm__board_playable_count(const cm_board *b)
-{
-	return b->n_playable;
-}
-
-bool cm__board_playable(const cm_board *b, int s)
-{
-	return s >= 0 && s < b->n_sq && (b->sflags0[s] & SF_PLAYABLE);
-}
-
-_Static_assert(SF_PLAYABLE == 1, "cm__board_playable_flags: bit 0");
-const uint8_t *cm__board_playable_flags(const cm_board *b)
-{
-	return b->sflags0;
-}
-
-const uint8_t *cm__board_printed_reqs(const cm_board *b)
-{
-	return b->req0;
-}
-
-unsigned cm__board_printed_req(const cm_board *b, int s)
-{
-	return b->req0[s];
-}
-
-unsigned cm__board_fit_rotations(const cm_board *b, size_t t, int s)
-{
-	const cm_deck *dk = b->deck;
-	if (t >= dk->n_types || dk->info[t].abbey)
+	if (t >= deck->n_types || deck->info[t].abbey || req > 255)
 		return 0;
-	return dk->info[t].rotmask[b->req0[s]];
-}
-
-unsigned cm__board_fit_req(const cm_board *b, size_t t, unsigned req)
-{
-	const cm_deck *dk = b->deck;
-	if (t >= dk->n_types || dk->info[t].abbey || req > 255)
-		return 0;
-	return dk->info[t].rotmask[req];
+	return deck->info[t].rotmask[req];
 }
 
 int cm__board_filled(const cm_board *b, const int32_t **sq)
@@ -68,28 +30,8 @@ int cm__board_filled(const cm_board *b, const int32_t **sq)
 	return b->n_filled;
 }
 
-int cm__board_start_count(const cm_board *b)
-{
-	return b->n_start;
-}
-
-int cm__board_start_square(const cm_board *b, int i)
-{
-	return b->start_sq[i];
-}
-
-int cm__board_island(const cm_board *b, int s)
-{
-	return cm__island_of(b, s);
-}
-
-bool cm__board_island_empty(const cm_board *b, int island)
-{
-	return b->isl_start[island] == b->isl_start[island + 1];
-}
-
 typedef struct {
-	const cm_board *b;
+	const layout *L;
 	const int *takes;           /* per square, or NULL: */
 	const uint8_t *takes_req;   /* per printed requirement */
 	uint8_t *reach, *isl_open;
@@ -110,15 +52,6 @@ enum {
 
 _Static_assert(ST_REACHED == 4, "reached: the one state with bit 2 (the last pass reads it)");
 
-/* Eight states at once (runs of open land go a word at a time). */
-#define BYTES8(v) (0x0101010101010101ull * (uint64_t)(v))
-static inline uint64_t load8(const uint8_t *p)
-{
-	uint64_t x;
-	memcpy(&x, p, 8);
-	return x;
-}
-
 /* Whether square q, in state t, is reached when a neighbour is: it takes
  * a tile and is no island square of an island still closed. */
 static inline bool passable(const walk *w, int q, uint8_t t)
@@ -127,7 +60,7 @@ static inline bool passable(const walk *w, int q, uint8_t t)
 		return true;
 	if (t != ST_ISLAND && t != ST_WAITING)
 		return false;
-	int32_t isl = w->b->island[q];
+	int32_t isl = w->L->island[q];
 	return isl >= 0 && w->isl_open[isl];
 }
 
@@ -169,8 +102,8 @@ static void touch_row(walk *w, int lo, int hi)
 		/* eight squares that change nothing: open ones in a stretch with
 		 * a seed, or reached and tileless ones outside any */
 		while (q + 8 <= hi + 1) {
-			uint64_t x = load8(st + q);
-			if (in ? x != BYTES8(ST_OPEN) : (x & ~BYTES8(ST_REACHED)) != 0)
+			uint64_t x = cm_load8(st + q);
+			if (in ? x != CM_BYTES8(ST_OPEN) : (x & ~CM_BYTES8(ST_REACHED)) != 0)
 				break;
 			q += 8;
 		}
@@ -196,29 +129,29 @@ static void touch_row(walk *w, int lo, int hi)
 /* The big cities and ferries beside reached square s (sq_links[s] set). */
 static void links(walk *w, uint8_t *bc_done, int s)
 {
-	const cm_board *b = w->b;
-	const cm_map *m = b->map;
+	const layout *L = w->L;
+	const cm_map *m = L->map;
 	uint8_t *isl_open = w->isl_open;
 	for (int k = 0; k < 4; k++) {
 		int key = s * 4 + k;
-		int bc = b->side_bc[key];
+		int bc = L->side_bc[key];
 		if (bc >= 0 && !bc_done[bc]) {
 			bc_done[bc] = 1;
-			for (int32_t i = b->bc_adj_start[bc]; i < b->bc_adj_start[bc + 1]; i++)
-				touch(w, b->bc_adj[i]);
+			for (int32_t i = L->bc_adj_start[bc]; i < L->bc_adj_start[bc + 1]; i++)
+				touch(w, L->bc_adj[i]);
 		}
-		int fe = b->side_ferry[key];
+		int fe = L->side_ferry[key];
 		if (fe < 0)
 			continue;
 		const cm_ferry *fr = &m->ferries[fe];
-		int s1 = fr->y1 * b->cols + fr->x1, s2 = fr->y2 * b->cols + fr->x2;
+		int s1 = fr->y1 * L->cols + fr->x1, s2 = fr->y2 * L->cols + fr->x2;
 		int o = s1 == s && (int)fr->s1 == k ? s2 : s1;
-		int isl = cm__island_of(b, o);
+		int isl = cm__lisland_of(L, o);
 		if (isl >= 0 && !isl_open[isl]) {
 			isl_open[isl] = 1;
-			for (int32_t i = b->isl_start[isl]; i < b->isl_start[isl + 1]; i++)
-				if (w->st[b->isl_sq[i]] == ST_WAITING)
-					push_seed(w, b->isl_sq[i]);
+			for (int32_t i = L->isl_start[isl]; i < L->isl_start[isl + 1]; i++)
+				if (w->st[L->isl_sq[i]] == ST_WAITING)
+					push_seed(w, L->isl_sq[i]);
 		}
 		touch(w, o);
 	}
@@ -236,9 +169,9 @@ static void links(walk *w, uint8_t *bc_done, int s)
  * arrays. */
 static int reach_walk(walk w)
 {
-	const cm_board *b = w.b;
-	const cm_map *m = b->map;
-	int N = b->n_sq, C = b->cols;
+	const layout *L = w.L;
+	const cm_map *m = L->map;
+	int N = L->n_sq, C = L->cols;
 	/* the states live in reach itself, made 0 or 1 at the end */
 	w.st = w.reach;
 	w.cap_seed = 1024;
@@ -253,23 +186,23 @@ static int reach_walk(walk w)
 	/* per flags: playable and allowed open, playable alone an island
 	 * square (not allowed until connected), else no tile */
 	static const uint8_t by_flags[8] = { [SF_PLAYABLE | SF_ALLOWED] = ST_OPEN, [SF_PLAYABLE] = ST_ISLAND };
-	const uint8_t *fl = b->sflags0, *rq = b->req0;
+	const uint8_t *fl = L->sflags0, *rq = L->req0;
 	if (w.takes)
 		for (int q = 0; q < N; q++)
 			st[q] = w.takes[q] ? by_flags[fl[q] & (SF_PLAYABLE | SF_ALLOWED)] : ST_NO;
 	else {
 		/* eight at a time where they take no tile, or are all open land
 		 * with no requirement (most of a map); the others one by one */
-		const uint64_t pa8 = BYTES8(SF_PLAYABLE | SF_ALLOWED), open8 = BYTES8(ST_OPEN), no8 = BYTES8(ST_NO);
+		const uint64_t pa8 = CM_BYTES8(SF_PLAYABLE | SF_ALLOWED), open8 = CM_BYTES8(ST_OPEN), no8 = CM_BYTES8(ST_NO);
 		bool any_takes = w.takes_req[REQ_ANY] != 0;
 		int q = 0;
 		for (; q + 8 <= N; q += 8) {
-			uint64_t f = load8(fl + q) & pa8;
+			uint64_t f = cm_load8(fl + q) & pa8;
 			if (f == 0) {
 				memcpy(st + q, &no8, 8);
 				continue;
 			}
-			if (f == pa8 && any_takes && load8(rq + q) == BYTES8(REQ_ANY)) {
+			if (f == pa8 && any_takes && cm_load8(rq + q) == CM_BYTES8(REQ_ANY)) {
 				memcpy(st + q, &open8, 8);
 				continue;
 			}
@@ -279,15 +212,15 @@ static int reach_walk(walk w)
 		for (; q < N; q++)
 			st[q] = (uint8_t)(by_flags[fl[q] & (SF_PLAYABLE | SF_ALLOWED)] & -(w.takes_req[rq[q]] != 0));
 	}
-	for (int i = 0; i < b->n_start; i++)
-		touch(&w, b->start_sq[i]);
+	for (int i = 0; i < L->n_start; i++)
+		touch(&w, L->start_sq[i]);
 	while (w.n_seed && !w.oom) {
 		int s = w.seed[--w.n_seed];
 		if (!passable(&w, s, st[s]))
 			continue; /* reached already, on another seed's run */
 		int y0 = s - s % C, l = s, r = s;
 		for (;;) {
-			if (l - 8 >= y0 && load8(st + l - 8) == BYTES8(ST_OPEN))
+			if (l - 8 >= y0 && cm_load8(st + l - 8) == CM_BYTES8(ST_OPEN))
 				l -= 8;
 			else if (l > y0 && passable(&w, l - 1, st[l - 1]))
 				l--;
@@ -295,7 +228,7 @@ static int reach_walk(walk w)
 				break;
 		}
 		for (;;) {
-			if (r + 8 < y0 + C && load8(st + r + 1) == BYTES8(ST_OPEN))
+			if (r + 8 < y0 + C && cm_load8(st + r + 1) == CM_BYTES8(ST_OPEN))
 				r += 8;
 			else if (r + 1 < y0 + C && passable(&w, r + 1, st[r + 1]))
 				r++;
@@ -312,9 +245,9 @@ static int reach_walk(walk w)
 		if (y0 + C < N)
 			touch_row(&w, l + C, r + C);
 		for (int q = l; q <= r; q++) {
-			while (q + 8 <= r + 1 && load8(b->sq_links + q) == 0)
+			while (q + 8 <= r + 1 && cm_load8(L->sq_links + q) == 0)
 				q += 8;
-			if (q <= r && b->sq_links[q])
+			if (q <= r && L->sq_links[q])
 				links(&w, bc_done, q);
 		}
 	}
@@ -322,7 +255,7 @@ static int reach_walk(walk w)
 	/* 1 where reached (bit 2, ST_REACHED alone has it), eight at a time */
 	int q = 0;
 	for (; q + 8 <= N; q += 8) {
-		uint64_t x = (load8(st + q) >> 2) & BYTES8(1);
+		uint64_t x = (cm_load8(st + q) >> 2) & CM_BYTES8(1);
 		memcpy(st + q, &x, 8);
 	}
 	for (; q < N; q++)
@@ -332,12 +265,12 @@ static int reach_walk(walk w)
 	return rc;
 }
 
-int cm__board_reach(const cm_board *b, const int *takes, uint8_t *reach, uint8_t *isl_open)
+int cm__layout_reach(const cm__layout *l, const int *takes, uint8_t *reach, uint8_t *isl_open)
 {
-	return reach_walk((walk){ .b = b, .takes = takes, .reach = reach, .isl_open = isl_open });
+	return reach_walk((walk){ .L = &l->L, .takes = takes, .reach = reach, .isl_open = isl_open });
 }
 
-int cm__board_reach_req(const cm_board *b, const uint8_t *takes_req, uint8_t *reach, uint8_t *isl_open)
+int cm__layout_reach_req(const cm__layout *l, const uint8_t *takes_req, uint8_t *reach, uint8_t *isl_open)
 {
-	return reach_walk((walk){ .b = b, .takes_req = takes_req, .reach = reach, .isl_open = isl_open });
+	return reach_walk((walk){ .L = &l->L, .takes_req = takes_req, .reach = reach, .isl_open = isl_open });
 }

@@ -115,8 +115,8 @@ int cm_replay_from_board(const cm_board *b, cm_replay **out)
 	if (!r)
 		return CM_ENOMEM;
 	const cm_deck *k = b->deck;
-	r->map_id = cm_strdup(b->map->id ? b->map->id : "-");
-	r->map_hash = cm_replay_map_hash(b->map);
+	r->map_id = cm_strdup(b->L.map->id ? b->L.map->id : "-");
+	r->map_hash = cm_replay_map_hash(b->L.map);
 	r->deck_hash = cm_deck_hash(k);
 	r->players = b->n_players;
 	r->seed = b->seed;

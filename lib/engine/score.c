@@ -87,10 +87,10 @@ static int visible_towns(cm_board *b, int32_t r)
 	int32_t p = r;
 	do {
 		int s = b->nx[p].sq;
-		if (s < b->n_sq)
+		if (s < b->L.n_sq)
 			for (int d = 0; d < 4; d++) {
 				int q = cm__nb(b, s, d);
-				if (q >= 0 && b->sq_kind[q] == CM_SQ_TOWN && b->tile[q] < 0 && b->stamp[q] != ep) {
+				if (q >= 0 && b->L.sq_kind[q] == CM_SQ_TOWN && b->tile[q] < 0 && b->stamp[q] != ep) {
 					b->stamp[q] = ep;
 					cnt++;
 				}
@@ -175,7 +175,7 @@ void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 {
 	node *nd = &b->nodes[m];
 	/* MAP-MONASTERY-EDGE: tiles and printed big-city squares around */
-	int tiles = b->play8[s] - nd->open + b->bc8[s];
+	int tiles = b->L.around8[s] - nd->open;
 	unsigned players = nd->nfol ? cm__majority(b->nx[m].fol, b->n_players) : 0;
 	if (b->want_items) {
 		cm_score_item *it = cm__item(b);
@@ -184,7 +184,7 @@ void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 		it->complete = !final;
 		it->tiles = tiles;
 		it->points = 1 + tiles;
-		bool edge = b->play8[s] + b->bc8[s] < 8;
+		bool edge = b->L.around8[s] < 8;
 		if (final) {
 			it->rule = "BASE-FINAL";
 			it->reason = "incomplete monastery: 1, 1 per tile around";
@@ -196,8 +196,8 @@ void cm__score_monastery(cm_board *b, int32_t m, int s, bool final, bool give)
 			it->reason = "complete monastery: 9";
 		}
 		it->players = players;
-		it->x = s % b->cols;
-		it->y = s / b->cols;
+		it->x = s % b->L.cols;
+		it->y = s / b->L.cols;
 		it->feature = b->nx[m].feat;
 	}
 	if (give)
@@ -219,8 +219,8 @@ static void placer_item(cm_board *b, cm_item_type type, int points, int arms, co
 		it->points = points;
 		it->arms = arms;
 		it->players = 1u << b->cur;
-		it->x = b->last_sq % b->cols;
-		it->y = b->last_sq / b->cols;
+		it->x = b->last_sq % b->L.cols;
+		it->y = b->last_sq / b->L.cols;
 		it->rule = rule;
 		it->reason = reason;
 	}
@@ -241,10 +241,10 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 	b->n_items = 0;
 	b->want_items = b->hook || items || n_out;
 	node *n = b->nodes;
-	if (b->island_arms[s])
-		placer_item(b, CM_ITEM_ISLAND, 2 * b->island_arms[s], b->island_arms[s], "MAP-ISLAND",
+	if (b->L.island_arms[s])
+		placer_item(b, CM_ITEM_ISLAND, 2 * b->L.island_arms[s], b->L.island_arms[s], "MAP-ISLAND",
 		            "tile on an island square: 2 per coat of arms");
-	bool town = b->sq_kind[s] == CM_SQ_TOWN;
+	bool town = b->L.sq_kind[s] == CM_SQ_TOWN;
 	if (town && b->rules.town_cost)
 		placer_item(b, CM_ITEM_TOWN_COST, -2, 0, "MAP-TOWN", "tile on a town square (town-cost): -2");
 	const type_info *ti = &b->deck->info[b->tile[s]];
@@ -277,7 +277,7 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 		int q = cm__nb(b, s, d);
 		int32_t lo;
 		const type_info *qi = q >= 0 ? cm__sq_info(b, q) : NULL;
-		int32_t st = b->side_static[s * 4 + d];
+		int32_t st = cm__side_static(&b->L, s, d);
 		if (!qi && st >= 0 && (q < 0 || !(b->sflags[q] & SF_PLAYABLE))) {
 			/* a ferry or printed segment at the abbey's side */
 			int32_t r = cm__find(n, st);
@@ -303,7 +303,7 @@ int cm_board_end_turn(cm_board *b, const cm_score_item **items, size_t *n_out)
 			cm__score_monastery(b, m, s, false, true);
 	}
 	for (unsigned bits = b->mon_near[s]; bits; bits &= bits - 1) {
-		int q = s + b->off8[cm__ctz(bits)];
+		int q = s + b->L.off8[cm__ctz(bits)];
 		int32_t m = b->mon[q];
 		if (n[m].open == 0 && !(n[m].flags & NF_DONE))
 			cm__score_monastery(b, m, q, false, true);

@@ -59,12 +59,12 @@ size_t cm_board_abbey_squares(const cm_board *b, cm_placement *out, size_t max)
 	size_t n = 0;
 	if (!may_place_abbey(b))
 		return 0;
-	for (int s = 0; s < b->n_sq; s++) {
+	for (int s = 0; s < b->L.n_sq; s++) {
 		if (!abbey_square(b, s))
 			continue;
 		if (out && n < max) {
-			out[n].x = s % b->cols;
-			out[n].y = s / b->cols;
+			out[n].x = s % b->L.cols;
+			out[n].y = s / b->L.cols;
 			out[n].rot = 0;
 		}
 		n++;
@@ -130,8 +130,8 @@ int cm_board_wagon_pending(const cm_board *b, cm_wagon_pending *out)
 		it.x = it.y = it.feature = -1;
 		cm__item_where(b, w->root, &it);
 		out->player = w->player;
-		out->x = w->sq % b->cols;
-		out->y = w->sq / b->cols;
+		out->x = w->sq % b->L.cols;
+		out->y = w->sq / b->L.cols;
 		out->fx = it.x;
 		out->fy = it.y;
 		out->feature = it.feature;
@@ -167,7 +167,7 @@ static const cm_tile_type *sq_type(const cm_board *b, int s)
 {
 	if (b->tile[s] >= 0)
 		return b->deck->types[b->tile[s]];
-	return b->bc_base[s] >= 0 ? b->bc_tile[b->bc_type[s]] : NULL;
+	return (b->L.sflags0[s] & SF_BIGCITY) ? b->L.bc_tile[b->L.bc_type[s]] : NULL;
 }
 
 static int sq_rot(const cm_board *b, int s)
@@ -212,7 +212,7 @@ static void c1_adjacent(ctx *c)
 	int32_t F = c->w->root, p = F;
 	do {
 		int s = b->nx[p].sq;
-		if (s < b->n_sq) {
+		if (s < b->L.n_sq) {
 			const cm_tile_type *t = sq_type(b, s);
 			const type_info *ti = cm__sq_info(b, s);
 			int32_t lo;
@@ -272,7 +272,7 @@ static bool complete(const node *r)
 
 static bool in_range(const cm_board *b, int s, int centre)
 {
-	int dx = s % b->cols - centre % b->cols, dy = s / b->cols - centre / b->cols;
+	int dx = s % b->L.cols - centre % b->L.cols, dy = s / b->L.cols - centre / b->L.cols;
 	return dx >= -1 && dx <= 1 && dy >= -1 && dy <= 1;
 }
 
@@ -327,8 +327,8 @@ static void fill(const ctx *c, int32_t nd, cm_wagon_dest *o)
 	memset(&it, 0, sizeof it);
 	it.x = it.y = it.feature = -1;
 	cm__item_where(b, r, &it);
-	o->x = b->nx[nd].sq % b->cols;
-	o->y = b->nx[nd].sq / b->cols;
+	o->x = b->nx[nd].sq % b->L.cols;
+	o->y = b->nx[nd].sq / b->L.cols;
 	o->feature = b->nx[nd].feat;
 	o->fx = it.x;
 	o->fy = it.y;
@@ -336,8 +336,8 @@ static void fill(const ctx *c, int32_t nd, cm_wagon_dest *o)
 	o->kind = (cm_feature_kind)n[r].kind;
 	if (c->c1) {
 		o->via = (cm_wagon_via)b->wvia[r];
-		o->vx = b->wvsq[r] % b->cols;
-		o->vy = b->wvsq[r] / b->cols;
+		o->vx = b->wvsq[r] % b->L.cols;
+		o->vy = b->wvsq[r] / b->L.cols;
 		o->rule = "WAGON-C1";
 		o->reason = c1_reason(n[c->w->root].kind, n[r].kind, o->via);
 	} else {
@@ -356,18 +356,18 @@ size_t cm__wagon_dests(const cm_board *cb, cm_wagon_dest *out, size_t max, long 
 		return 0;
 	const cm_board *b = c.b;
 	/* C2: only the 3x3 squares around the wagon can hold a destination */
-	int x0 = 0, x1 = b->cols - 1, y0 = 0, y1 = b->rows - 1;
+	int x0 = 0, x1 = b->L.cols - 1, y0 = 0, y1 = b->L.rows - 1;
 	if (!c.c1) {
-		int wx = c.w->sq % b->cols, wy = c.w->sq / b->cols;
+		int wx = c.w->sq % b->L.cols, wy = c.w->sq / b->L.cols;
 		x0 = wx > 0 ? wx - 1 : 0;
 		y0 = wy > 0 ? wy - 1 : 0;
-		x1 = wx + 1 < b->cols ? wx + 1 : wx;
-		y1 = wy + 1 < b->rows ? wy + 1 : wy;
+		x1 = wx + 1 < b->L.cols ? wx + 1 : wx;
+		y1 = wy + 1 < b->L.rows ? wy + 1 : wy;
 	}
 	size_t n = 0;
 	for (int y = y0; y <= y1; y++)
 		for (int x = x0; x <= x1; x++) {
-			int s = y * b->cols + x;
+			int s = y * b->L.cols + x;
 			int32_t lo;
 			int k = cm__sq_nodes(b, s, &lo);
 			for (int f = 0; f < k; f++) {

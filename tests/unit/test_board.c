@@ -677,7 +677,7 @@ static void test_board__large_indices(void **state)
 	cm_map *m = util_finish(mb);
 	cm_board *b = NULL;
 	assert_int_equal(cm_board_new(m, fx.deck, NULL, 2, 1, 0, NULL, &b), 0);
-	assert_int_equal(cm__board_island(b, s), 39999);
+	assert_int_equal(cm__layout_island(cm__board_layout(b), s), 39999);
 	cm_board_free(b);
 	cm_map_free(m);
 

@@ -226,7 +226,10 @@ int cm_board_remaining(const cm_board *b, int *counts, size_t n);
 
 /* A copy of b (same map, deck, rules, players, seed, generator state and
  * game so far; no score hook) to play forward on its own: what-if and
- * search players. Returns 0 or CM_ENOMEM. */
+ * search players. The copy shares b's read-only layout of the map (what
+ * the engine derives from the map alone, made once by cm_board_new), so
+ * it costs the game state only; a copy may be used and freed on another
+ * thread than b. Returns 0 or CM_ENOMEM. */
 int cm_board_copy(const cm_board *b, cm_board **out);
 /* Makes dst the same game as src without allocating: dst must be a board
  * of the same map, deck and player count (a copy of src, or one made by
