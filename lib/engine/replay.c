@@ -4,6 +4,7 @@
  * on a map and deck to the same board, and the map fingerprint a replay
  * carries. Rule options by name are rules.c's (carcamap/rules.h). */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engine/board_int.h"
@@ -268,219 +269,322 @@ static bool parse_u64(const char *s, int base, uint64_t *out)
 	return true;
 }
 
-/* "player P NAME": who played seat P. NULL, or what is wrong. */
-static const char *player_line(cm_replay *r, char **tok, int n, int *err)
+/* What reading a replay carries from line to line. */
+typedef struct {
+	cm_replay *r;
+	cm_diags *d;
+	const char *file;
+	unsigned ln;     /* the line read */
+	size_t mcap;     /* moves allocated */
+	int rc;          /* CM_EINVAL once a line was bad */
+	bool nomem;
+} reader;
+
+/* A bad line (one diagnostic per fault: a line may have several). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void bad(reader *rd, const char *fmt, ...)
 {
-	int p;
-	*err = 0;
-	if (n != 3 || !parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &p))
-		return "player needs a seat (0 to 5) and a name";
-	if (r->seat_players[p])
-		return "player names a seat twice";
-	if (!player_name_ok(tok[2]))
-		return "player name must be one word of at most 63 bytes";
-	if (!(r->seat_players[p] = cm_strdup(tok[2])))
-		*err = CM_ENOMEM;
-	return NULL;
+	if (rd->d) {
+		va_list ap;
+		va_start(ap, fmt);
+		char *msg = cm_vasprintf(fmt, ap);
+		va_end(ap);
+		cm_diags_add(rd->d, CM_SEV_ERROR, NULL, rd->file, rd->ln, 0, NULL, "%s", msg ? msg : fmt);
+		free(msg);
+	}
+	rd->rc = CM_EINVAL;
 }
 
-static int add_move(cm_replay *r, size_t *cap, cm_move_kind k, const char *tile, unsigned line)
+/* A new move of kind k (tile: its tile id, or NULL) on the line read, or
+ * NULL out of memory. */
+static cm_move *add_move(reader *rd, cm_move_kind k, const char *tile)
 {
-	if (cm_grow((void **)&r->moves, cap, r->n_moves, sizeof *r->moves) < 0)
-		return CM_ENOMEM;
+	cm_replay *r = rd->r;
+	if (cm_grow((void **)&r->moves, &rd->mcap, r->n_moves, sizeof *r->moves) < 0) {
+		rd->nomem = true;
+		return NULL;
+	}
 	cm_move *m = &r->moves[r->n_moves];
 	memset(m, 0, sizeof *m);
 	m->kind = k;
 	m->feature = -1;
-	m->line = line;
-	if (tile && !(m->tile = cm_strdup(tile)))
-		return CM_ENOMEM;
+	m->line = rd->ln;
+	if (tile && !(m->tile = cm_strdup(tile))) {
+		rd->nomem = true;
+		return NULL;
+	}
 	r->n_moves++;
+	return m;
+}
+
+/* ---- the lines ---- */
+
+static void map_line(reader *rd, char **tok, int n)
+{
+	cm_replay *r = rd->r;
+	if (n != 3 || !parse_u64(tok[2], 16, &r->map_hash)) {
+		bad(rd, "map line needs an id and a 16-digit hash");
+		return;
+	}
+	free(r->map_id);
+	rd->nomem = !(r->map_id = cm_strdup(tok[1]));
+}
+
+static void deck_line(reader *rd, char **tok, int n)
+{
+	cm_replay *r = rd->r;
+	if (n < 2 || !parse_u64(tok[1], 16, &r->deck_hash)) {
+		bad(rd, "deck line needs a hash");
+		return;
+	}
+	for (int i = 2; i < n && !rd->nomem; i++) {
+		char **v = realloc(r->tilesets, (r->n_tilesets + 1) * sizeof *v);
+		if (!v || !(v[r->n_tilesets] = cm_strdup(tok[i]))) {
+			if (v)
+				r->tilesets = v;
+			rd->nomem = true;
+			return;
+		}
+		r->tilesets = v;
+		r->n_tilesets++;
+	}
+}
+
+static void players_line(reader *rd, char **tok, int n)
+{
+	if (n != 2 || !parse_int(tok[1], 2, CM_MAX_PLAYERS, &rd->r->players))
+		bad(rd, "players must be 2 to 6");
+}
+
+/* "player P NAME": who played seat P. */
+static void player_line(reader *rd, char **tok, int n)
+{
+	cm_replay *r = rd->r;
+	int p;
+	if (n != 3 || !parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &p)) {
+		bad(rd, "player needs a seat (0 to 5) and a name");
+		return;
+	}
+	if (r->seat_players[p]) {
+		bad(rd, "player names a seat twice");
+		return;
+	}
+	if (!player_name_ok(tok[2])) {
+		bad(rd, "player name must be one word of at most 63 bytes");
+		return;
+	}
+	rd->nomem = !(r->seat_players[p] = cm_strdup(tok[2]));
+}
+
+static void seed_line(reader *rd, char **tok, int n)
+{
+	if (n != 2 || !parse_u64(tok[1], 10, &rd->r->seed))
+		bad(rd, "seed must be an unsigned decimal number");
+}
+
+static void flags_line(reader *rd, char **tok, int n)
+{
+	int v = 0;
+	if (n != 2 || !parse_int(tok[1], 0, 1, &v)) {
+		bad(rd, "flags must be 0 or 1");
+		return;
+	}
+	rd->r->flags = (unsigned)v;
+}
+
+/* Every bad option of the line is reported. */
+static void rules_line(reader *rd, char **tok, int n)
+{
+	unsigned given = 0; /* an option on the line wins over its edition's default */
+	for (int i = 1; i < n; i++) {
+		char *eq = strchr(tok[i], '=');
+		if (!eq) {
+			bad(rd, "rule option %s has no value", tok[i]);
+			continue;
+		}
+		*eq = '\0';
+		if (cm_rules_set(&rd->r->rules, &given, tok[i], eq + 1) < 0)
+			bad(rd, "unknown rule option or value %s=%s", tok[i], eq + 1);
+	}
+}
+
+static void setup_line(reader *rd, char **tok, int n)
+{
+	if (n != 5) {
+		bad(rd, "setup needs tile x y rotation");
+		return;
+	}
+	cm_move *m = add_move(rd, CM_MOVE_SETUP, tok[1]);
+	if (m && (!parse_int(tok[2], 0, 1 << 20, &m->x) || !parse_int(tok[3], 0, 1 << 20, &m->y) ||
+	          !parse_int(tok[4], 0, 3, &m->rot)))
+		bad(rd, "bad setup coordinates or rotation");
+}
+
+static void aside_line(reader *rd, char **tok, int n)
+{
+	if (n != 2) {
+		bad(rd, "aside needs a tile");
+		return;
+	}
+	add_move(rd, CM_MOVE_ASIDE, tok[1]);
+}
+
+static void move_line(reader *rd, char **tok, int n)
+{
+	if (n != 7) {
+		bad(rd, "move needs player tile x y rotation feature");
+		return;
+	}
+	cm_move *m = add_move(rd, CM_MOVE_PLACE, tok[2]);
+	if (m && (!parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &m->player) || !parse_int(tok[3], 0, 1 << 20, &m->x) ||
+	          !parse_int(tok[4], 0, 1 << 20, &m->y) || !parse_int(tok[5], 0, 3, &m->rot) ||
+	          !parse_follower(tok[6], m)))
+		bad(rd, "bad move fields");
+}
+
+static void abbey_line(reader *rd, char **tok, int n)
+{
+	if (n != 6) {
+		bad(rd, "abbey needs player tile x y feature");
+		return;
+	}
+	cm_move *m = add_move(rd, CM_MOVE_ABBEY, tok[2]);
+	if (m && (!parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &m->player) || !parse_int(tok[3], 0, 1 << 20, &m->x) ||
+	          !parse_int(tok[4], 0, 1 << 20, &m->y) || !parse_follower(tok[5], m)))
+		bad(rd, "bad abbey fields");
+}
+
+static void wagon_line(reader *rd, char **tok, int n)
+{
+	if (n != 3 && n != 5) {
+		bad(rd, "wagon needs player x y feature, or player -");
+		return;
+	}
+	cm_move *m = add_move(rd, CM_MOVE_WAGON, NULL);
+	if (!m)
+		return;
+	m->x = m->y = -1;
+	if (!parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &m->player) || (n == 3 && strcmp(tok[2], "-") != 0) ||
+	    (n == 5 && (!parse_int(tok[2], 0, 1 << 20, &m->x) || !parse_int(tok[3], 0, 1 << 20, &m->y) ||
+	                !parse_int(tok[4], 0, CM_MAX_FEATURES - 1, &m->feature))))
+		bad(rd, "bad wagon fields");
+}
+
+/* Every bad score of the line is reported. */
+static void final_line(reader *rd, char **tok, int n)
+{
+	cm_replay *r = rd->r;
+	if (!add_move(rd, CM_MOVE_FINAL, NULL))
+		return;
+	if (n - 1 != r->players) {
+		bad(rd, "final needs one score per player");
+		return;
+	}
+	for (int i = 1; i < n; i++)
+		if (!parse_int(tok[i], -1000000, 1000000, &r->scores[i - 1]))
+			bad(rd, "bad score %s", tok[i]);
+	r->finished = true;
+}
+
+static const struct {
+	const char *key;
+	void (*read)(reader *rd, char **tok, int n);
+} line_kinds[] = {
+	{ "map", map_line },       { "deck", deck_line },   { "players", players_line }, { "player", player_line },
+	{ "seed", seed_line },     { "flags", flags_line }, { "rules", rules_line },     { "setup", setup_line },
+	{ "aside", aside_line },   { "move", move_line },   { "abbey", abbey_line },     { "wagon", wagon_line },
+	{ "final", final_line },
+};
+
+/* The first line: "carcamap-replay 1". 0, CM_EFORMAT or CM_EVERSION. */
+static int header_line(reader *rd, char **tok, int n)
+{
+	if (strcmp(tok[0], "carcamap-replay") != 0 || n != 2) {
+		if (rd->d)
+			cm_diags_add(rd->d, CM_SEV_ERROR, NULL, rd->file, rd->ln, 0, NULL,
+			             "not a carcamap replay (first line must be \"carcamap-replay 1\")");
+		return CM_EFORMAT;
+	}
+	if (strcmp(tok[1], "1") != 0) {
+		if (rd->d)
+			cm_diags_add(rd->d, CM_SEV_ERROR, NULL, rd->file, rd->ln, 0, NULL,
+			             "replay format version %s is newer than this build reads", tok[1]);
+		return CM_EVERSION;
+	}
 	return 0;
+}
+
+/* What a replay read whole must have. */
+static void check_whole(reader *rd, bool header)
+{
+	cm_replay *r = rd->r;
+	if (!header) {
+		if (rd->d)
+			cm_diags_add(rd->d, CM_SEV_ERROR, NULL, rd->file, 0, 0, NULL, "empty replay");
+		rd->rc = CM_EFORMAT;
+		return;
+	}
+	if (!r->map_id || r->players == 0) {
+		if (rd->d)
+			cm_diags_add(rd->d, CM_SEV_ERROR, NULL, rd->file, 0, 0, NULL, "replay lacks a map or players line");
+		rd->rc = CM_EINVAL;
+		return;
+	}
+	for (int p = r->players; p < CM_MAX_PLAYERS; p++)
+		if (r->seat_players[p]) {
+			if (rd->d)
+				cm_diags_add(rd->d, CM_SEV_ERROR, NULL, rd->file, 0, 0, NULL,
+				             "player line for seat %d of a %d-player game", p, r->players);
+			rd->rc = CM_EINVAL;
+			return;
+		}
 }
 
 int cm_replay_read(FILE *f, const char *file, cm_diags *d, cm_replay **out)
 {
 	*out = NULL;
-	cm_replay *r = calloc(1, sizeof *r);
-	if (!r)
+	reader rd = { .d = d, .file = file };
+	if (!(rd.r = calloc(1, sizeof *rd.r)))
 		return CM_ENOMEM;
-	cm_rules_default(&r->rules, CM_EDITION_C2);
+	cm_rules_default(&rd.r->rules, CM_EDITION_C2);
 	char *line = NULL;
-	size_t lcap = 0, mcap = 0;
-	unsigned ln = 0;
-	int rc = 0;
+	size_t lcap = 0;
 	bool header = false;
-	ssize_t len;
-	/* a compound statement, not do-while: continue must reach the loop */
-#define BAD(...)                                                                     \
-	{                                                                            \
-		if (d)                                                               \
-			cm_diags_add(d, CM_SEV_ERROR, NULL, file, ln, 0, NULL, __VA_ARGS__); \
-		rc = CM_EINVAL;                                                      \
-		continue;                                                            \
-	}
-	while ((len = getline(&line, &lcap, f)) >= 0) {
-		ln++;
+	while (!rd.nomem && getline(&line, &lcap, f) >= 0) {
+		rd.ln++;
 		char *tok[MAX_TOK];
 		int n = split(line, tok);
-		if (n < 0)
-			BAD("too many fields on the line");
+		if (n < 0) {
+			bad(&rd, "too many fields on the line");
+			continue;
+		}
 		if (n == 0)
 			continue;
 		if (!header) {
-			if (strcmp(tok[0], "carcamap-replay") != 0 || n != 2) {
-				if (d)
-					cm_diags_add(d, CM_SEV_ERROR, NULL, file, ln, 0, NULL,
-					             "not a carcamap replay (first line must be \"carcamap-replay 1\")");
-				rc = CM_EFORMAT;
+			if ((rd.rc = header_line(&rd, tok, n)) < 0)
 				break;
-			}
-			if (strcmp(tok[1], "1") != 0) {
-				if (d)
-					cm_diags_add(d, CM_SEV_ERROR, NULL, file, ln, 0, NULL,
-					             "replay format version %s is newer than this build reads", tok[1]);
-				rc = CM_EVERSION;
-				break;
-			}
 			header = true;
 			continue;
 		}
-		const char *k = tok[0];
-		if (strcmp(k, "map") == 0) {
-			if (n != 3 || !parse_u64(tok[2], 16, &r->map_hash))
-				BAD("map line needs an id and a 16-digit hash");
-			free(r->map_id);
-			if (!(r->map_id = cm_strdup(tok[1])))
-				goto nomem;
-		} else if (strcmp(k, "deck") == 0) {
-			if (n < 2 || !parse_u64(tok[1], 16, &r->deck_hash))
-				BAD("deck line needs a hash");
-			for (int i = 2; i < n; i++) {
-				char **v = realloc(r->tilesets, (r->n_tilesets + 1) * sizeof *v);
-				if (!v)
-					goto nomem;
-				r->tilesets = v;
-				if (!(v[r->n_tilesets] = cm_strdup(tok[i])))
-					goto nomem;
-				r->n_tilesets++;
-			}
-		} else if (strcmp(k, "players") == 0) {
-			if (n != 2 || !parse_int(tok[1], 2, CM_MAX_PLAYERS, &r->players))
-				BAD("players must be 2 to 6");
-		} else if (strcmp(k, "player") == 0) {
-			int err;
-			const char *why = player_line(r, tok, n, &err);
-			if (err)
-				goto nomem;
-			if (why)
-				BAD("%s", why);
-		} else if (strcmp(k, "seed") == 0) {
-			if (n != 2 || !parse_u64(tok[1], 10, &r->seed))
-				BAD("seed must be an unsigned decimal number");
-		} else if (strcmp(k, "flags") == 0) {
-			int v = 0;
-			if (n != 2 || !parse_int(tok[1], 0, 1, &v))
-				BAD("flags must be 0 or 1");
-			r->flags = (unsigned)v;
-		} else if (strcmp(k, "rules") == 0) {
-			unsigned given = 0; /* an option on the line wins over its edition's default */
-			for (int i = 1; i < n; i++) {
-				char *eq = strchr(tok[i], '=');
-				if (!eq)
-					BAD("rule option %s has no value", tok[i]);
-				*eq = '\0';
-				if (cm_rules_set(&r->rules, &given, tok[i], eq + 1) < 0)
-					BAD("unknown rule option or value %s=%s", tok[i], eq + 1);
-			}
-		} else if (strcmp(k, "setup") == 0) {
-			if (n != 5)
-				BAD("setup needs tile x y rotation");
-			if (add_move(r, &mcap, CM_MOVE_SETUP, tok[1], ln) < 0)
-				goto nomem;
-			cm_move *m = &r->moves[r->n_moves - 1];
-			if (!parse_int(tok[2], 0, 1 << 20, &m->x) || !parse_int(tok[3], 0, 1 << 20, &m->y) ||
-			    !parse_int(tok[4], 0, 3, &m->rot))
-				BAD("bad setup coordinates or rotation");
-		} else if (strcmp(k, "aside") == 0) {
-			if (n != 2)
-				BAD("aside needs a tile");
-			if (add_move(r, &mcap, CM_MOVE_ASIDE, tok[1], ln) < 0)
-				goto nomem;
-		} else if (strcmp(k, "move") == 0) {
-			if (n != 7)
-				BAD("move needs player tile x y rotation feature");
-			if (add_move(r, &mcap, CM_MOVE_PLACE, tok[2], ln) < 0)
-				goto nomem;
-			cm_move *m = &r->moves[r->n_moves - 1];
-			if (!parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &m->player) ||
-			    !parse_int(tok[3], 0, 1 << 20, &m->x) || !parse_int(tok[4], 0, 1 << 20, &m->y) ||
-			    !parse_int(tok[5], 0, 3, &m->rot) || !parse_follower(tok[6], m))
-				BAD("bad move fields");
-		} else if (strcmp(k, "abbey") == 0) {
-			if (n != 6)
-				BAD("abbey needs player tile x y feature");
-			if (add_move(r, &mcap, CM_MOVE_ABBEY, tok[2], ln) < 0)
-				goto nomem;
-			cm_move *m = &r->moves[r->n_moves - 1];
-			if (!parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &m->player) ||
-			    !parse_int(tok[3], 0, 1 << 20, &m->x) || !parse_int(tok[4], 0, 1 << 20, &m->y) ||
-			    !parse_follower(tok[5], m))
-				BAD("bad abbey fields");
-		} else if (strcmp(k, "wagon") == 0) {
-			if (n != 3 && n != 5)
-				BAD("wagon needs player x y feature, or player -");
-			if (add_move(r, &mcap, CM_MOVE_WAGON, NULL, ln) < 0)
-				goto nomem;
-			cm_move *m = &r->moves[r->n_moves - 1];
-			m->x = m->y = -1;
-			if (!parse_int(tok[1], 0, CM_MAX_PLAYERS - 1, &m->player) ||
-			    (n == 3 && strcmp(tok[2], "-") != 0) ||
-			    (n == 5 && (!parse_int(tok[2], 0, 1 << 20, &m->x) || !parse_int(tok[3], 0, 1 << 20, &m->y) ||
-			                !parse_int(tok[4], 0, CM_MAX_FEATURES - 1, &m->feature))))
-				BAD("bad wagon fields");
-		} else if (strcmp(k, "final") == 0) {
-			if (add_move(r, &mcap, CM_MOVE_FINAL, NULL, ln) < 0)
-				goto nomem;
-			if (n - 1 != r->players)
-				BAD("final needs one score per player");
-			for (int i = 1; i < n; i++)
-				if (!parse_int(tok[i], -1000000, 1000000, &r->scores[i - 1]))
-					BAD("bad score %s", tok[i]);
-			r->finished = true;
-		} else {
-			BAD("unknown line \"%s\"", k);
-		}
+		size_t k = 0;
+		while (k < sizeof line_kinds / sizeof line_kinds[0] && strcmp(tok[0], line_kinds[k].key) != 0)
+			k++;
+		if (k == sizeof line_kinds / sizeof line_kinds[0])
+			bad(&rd, "unknown line \"%s\"", tok[0]);
+		else
+			line_kinds[k].read(&rd, tok, n);
 	}
-#undef BAD
-	if (rc == 0 && !header) {
-		if (d)
-			cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL, "empty replay");
-		rc = CM_EFORMAT;
-	}
-	if (rc == 0 && (!r->map_id || r->players == 0)) {
-		if (d)
-			cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL, "replay lacks a map or players line");
-		rc = CM_EINVAL;
-	}
-	for (int p = r->players; rc == 0 && p < CM_MAX_PLAYERS; p++)
-		if (r->seat_players[p]) {
-			if (d)
-				cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL,
-				             "player line for seat %d of a %d-player game", p, r->players);
-			rc = CM_EINVAL;
-		}
 	free(line);
-	if (rc < 0) {
-		cm_replay_free(r);
-		return rc;
+	if (!rd.nomem && rd.rc == 0)
+		check_whole(&rd, header);
+	if (rd.nomem || rd.rc < 0) {
+		cm_replay_free(rd.r);
+		return rd.nomem ? CM_ENOMEM : rd.rc;
 	}
-	*out = r;
+	*out = rd.r;
 	return 0;
-nomem:
-	free(line);
-	cm_replay_free(r);
-	return CM_ENOMEM;
 }
 
 /* ---- playing back ---- */
