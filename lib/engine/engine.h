@@ -23,8 +23,8 @@
 typedef struct cm__layout cm__layout;
 
 /* Makes map's layout. Returns 0, CM_EINVAL (a map the engine cannot play:
- * the model's checks failed, a big-city piece or ferry out of place; see
- * d, which may be NULL), CM_ELIMIT (more than CM_BOARD_MAX_LINKS big
+ * a partial map, a big-city piece or ferry out of place; see d, which may
+ * be NULL), CM_ELIMIT (more than CM_BOARD_MAX_LINKS big
  * cities or ferries) or CM_ENOMEM. The map must outlive it, unchanged. */
 int cm__layout_new(const cm_map *map, cm_diags *d, cm__layout **out);
 /* Drops a reference; the last frees it. NULL is a no-op. */
