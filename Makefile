@@ -21,9 +21,10 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 CFLAGS ?= -O2 -g
-# The one place the version is written: cm_version(), the soname, the man
-# pages, carcamap.pc and the dist tarball all take it from here.
-VERSION := 0.1.0
+# The one place the version is written is lib/include/carcamap/version.h
+# (CM_VERSION_MAJOR, _MINOR, _PATCH, which clients see at compile time): cm_version(), the
+# soname, the man pages, carcamap.pc and the dist tarball take it from there.
+VERSION := $(shell sed -n 's/^\#define CM_VERSION_[MP][A-Z]* \([0-9][0-9]*\)$$/\1/p' lib/include/carcamap/version.h | paste -sd. -)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 
 comma := ,
@@ -85,7 +86,7 @@ BENCH_BIN := $(BENCH_SRC:tests/bench/%.c=$(O)/bench/%)
 
 SOLIB := $(O)/libcarcamap.so.$(VERSION)
 SONAME := libcarcamap.so.$(SOMAJOR)
-GEN_H := $(O)/gen/cm_version.h $(O)/gen/cm_paths.h
+GEN_H := $(O)/gen/cm_paths.h
 
 .SECONDARY:
 .PHONY: all test test-deps headers-test unit-test cli-test scenario-test export-test render-test bench maps install clean
@@ -95,10 +96,6 @@ all: $(BIN) $(SOLIB)
 # Generated headers carry what the Makefile decides (the version, PREFIX);
 # each is rewritten only when its text changes, so a new PREFIX rebuilds
 # what uses it without make clean, and an unchanged one rebuilds nothing.
-%/gen/cm_version.h: FORCE
-	@mkdir -p $(dir $@)
-	@printf '#define CM_VERSION_STRING "%s"\n' '$(VERSION)' > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(O)/gen/cm_paths.h: FORCE
 	@mkdir -p $(dir $@)
 	@printf '#define CM_TILESET_DIR "%s"\n#define CM_FONT_DIR "%s"\n' '$(TILESET_DIR)' '$(FONT_DIR)' > $@.tmp
@@ -187,7 +184,7 @@ cli-test export-test render-test js-test: | test-deps
 headers-test: $(HEADERS:lib/include/carcamap/%.h=$(O)/hdr/%.ok)
 $(O)/hdr/%.ok: lib/include/carcamap/%.h $(CONFIG)
 	@mkdir -p $(dir $@)
-	$(Q)printf '#include <carcamap/%s.h>\n' $* | $(CC) -Ilib/include $(WARN) -fsyntax-only -x c - && touch $@
+	$(Q)printf '#include <carcamap/%s.h>\ntypedef int cm_header_test; /* a header of macros alone */\n' $* | $(CC) -Ilib/include $(WARN) -fsyntax-only -x c - && touch $@
 unit-test: $(UNIT_BIN) $(BIN)
 	$(Q)fail=0; for t in $(UNIT_BIN); do echo "== $$t"; $$t || fail=1; done; exit $$fail
 scenario-test: $(SCEN_BIN) $(BIN)
@@ -309,7 +306,7 @@ FUZZ_TOOLS := $(FZ)/.tools-ok
 $(FUZZ_TOOLS): tools/configure.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh tools/configure.sh --check fuzz && touch $@ # make test-deps installs
-$(FZ)/obj/%.o: %.c $(CONFIG) | $(FUZZ_TOOLS) $(FZ)/gen/cm_version.h
+$(FZ)/obj/%.o: %.c $(CONFIG) | $(FUZZ_TOOLS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $<")
 	$(Q)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@

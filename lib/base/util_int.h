@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include "carcamap/diag.h"
 #include "carcamap/file.h"
-/* CM_VERSION_STRING, written by make from the Makefile's VERSION */
-#include "cm_version.h"
+/* CM_VERSION_STRING */
+#include "carcamap/version.h"
 
 /* Largest input file any reader accepts (XML, PNG, packs are checked apart). */
 #define CM_MAX_INPUT_BYTES (64u * 1024u * 1024u)

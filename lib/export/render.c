@@ -19,7 +19,7 @@
 #include "export/render_int.h"
 #include "base/util_int.h"
 #include "model/map_struct_int.h"
-#include "cm_version.h"
+#include "carcamap/version.h"
 
 typedef struct {
 	uint8_t *px;   /* w*h RGBA */

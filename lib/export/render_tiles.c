@@ -13,7 +13,7 @@
 #include "export/render_int.h"
 #include "export/scene_int.h"
 #include "base/util_int.h"
-#include "cm_version.h"
+#include "carcamap/version.h"
 
 #define S CM_SCENE_CELL
 #define MARGIN_UM 10000  /* unprinted edge of the page, at least */

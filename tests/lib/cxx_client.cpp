@@ -2,7 +2,9 @@
 /* cxx_client.cpp: a C++17 game client using both public faces of carcamap,
  * libcarcamap (carcamap.h) and the client reader (cmap.h): it reads a pack's
  * first map with the library, exports it to the binary format in memory,
- * reads that back with the reader and compares the two. tests/lib/run.sh
+ * reads that back with the reader and compares the two, and checks that the
+ * library it runs with is the version it was compiled against
+ * (carcamap/version.h). tests/lib/run.sh
  * builds it with g++ -Wall -Wextra -Werror and runs it on a bundled map. */
 #include <carcamap/carcamap.h>
 #include "cmap.h"
@@ -13,8 +15,16 @@
 #include <string>
 #include <vector>
 
+/* the compile-time version: the library's, as a number too */
+static_assert(CM_VERSION_NUMBER == CM_VERSION_MAJOR * 10000 + CM_VERSION_MINOR * 100 + CM_VERSION_PATCH,
+              "CM_VERSION_NUMBER");
+
 int main(int argc, char **argv)
 {
+	if (std::string(cm_version()) != CM_VERSION_STRING) {
+		std::fprintf(stderr, "cxx_client: built against %s, runs with %s\n", CM_VERSION_STRING, cm_version());
+		return 1;
+	}
 	if (argc != 2) {
 		std::fprintf(stderr, "usage: cxx_client PACK\n");
 		return 2;

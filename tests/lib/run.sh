@@ -3,7 +3,7 @@
 # The library as a client sees it, from the build tree:
 #   - libcarcamap.so exports exactly the functions the public headers
 #     declare (nm -D): all cm_, none of the private helpers;
-#   - the soname is libcarcamap.so.MAJOR of the Makefile's VERSION;
+#   - the soname is libcarcamap.so.MAJOR of CM_VERSION_MAJOR (carcamap/version.h);
 #   - carcamap.h and cmap.h compile as C++17 with -Wall -Wextra -Werror and a
 #     C++ program links against both (tests/lib/cxx_client.cpp) and runs.
 # usage: run.sh BUILD_DIR VERSION   (SANFLAGS: those the library was built with)

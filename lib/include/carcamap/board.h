@@ -13,7 +13,10 @@
  * exist when the rule option `wagons` is on (cm_rules.wagons, default off:
  * MAP-TILES says maps use the expansions' tiles only); abbey tiles are
  * dealt, one per player, when the deck holds an abbey tile type (see
- * "Wagons and abbeys" below). */
+ * "Wagons and abbeys" below).
+ * Threads: a board belongs to one thread at a time (it keeps scratch space,
+ * even for its questions); boards over one shared map and deck may run on
+ * different threads. */
 #ifndef CARCAMAP_BOARD_H
 #define CARCAMAP_BOARD_H
 

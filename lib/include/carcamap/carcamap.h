@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* carcamap/carcamap.h: the whole public API of libcarcamap, and the few
- * functions that belong to no single module (version, file detection). */
+ * functions that belong to no single module (version, file detection).
+ * Threads: each module's header says what may be shared. The library keeps
+ * no mutable global state, only caches filled once and thread-safely
+ * (processor features, CRC tables, compiled schemas). */
 #ifndef CARCAMAP_H
 #define CARCAMAP_H
 
+#include "version.h"
 #include "common.h"
 #include "diag.h"
 #include "json.h"
@@ -34,7 +38,8 @@
 extern "C" {
 #endif
 
-/* The version, "MAJOR.MINOR.PATCH": the Makefile's VERSION (no copy here). */
+/* The version of the library linked, "MAJOR.MINOR.PATCH": CM_VERSION_STRING
+ * when it was built (carcamap/version.h has the one compiled against). */
 const char *cm_version(void);
 
 typedef enum {

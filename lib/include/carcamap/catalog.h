@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* carcamap/catalog.h: the catalogue of checks. Every diagnostic that comes
  * from a check carries one of these ids; ids never change meaning once
- * released (retired ids stay, marked retired). */
+ * released (retired ids stay, marked retired).
+ * Threads: a read-only table: safe from any thread. */
 #ifndef CARCAMAP_CATALOG_H
 #define CARCAMAP_CATALOG_H
 

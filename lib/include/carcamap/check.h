@@ -3,7 +3,9 @@
  * "Validator"): playability against the deck (CM05xx) and statistics from
  * simulated games (CM06xx), and the whole pipeline over a workspace, which
  * `carcamap check` and `carcamap compile` run on every map they load. The
- * thresholds below are documented in schemas/checks.md. */
+ * thresholds below are documented in schemas/checks.md.
+ * Threads: the checks only read their map and tile sets; the games of
+ * --games run on threads of the library's own (cm_play_games_jobs). */
 #ifndef CARCAMAP_CHECK_H
 #define CARCAMAP_CHECK_H
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* carcamap/common.h: error codes and small types shared by every module. */
+/* carcamap/common.h: error codes and small types shared by every module.
+ * Threads: these functions keep no state: safe from any thread. */
 #ifndef CARCAMAP_COMMON_H
 #define CARCAMAP_COMMON_H
 

@@ -2,7 +2,9 @@
 /* carcamap/deck.h: the deck of a game (DESIGN.md "Rules engine"; MAP-START,
  * MAP-TILES): built from a map's deck entries and tile sets, or from explicit
  * types and counts. A deck borrows the tile types of the sets it was built
- * from: keep them alive and unchanged while the deck lives. */
+ * from: keep them alive and unchanged while the deck lives.
+ * Threads: a deck is only read once built: many threads may share one (play
+ * --jobs does). */
 #ifndef CARCAMAP_DECK_H
 #define CARCAMAP_DECK_H
 

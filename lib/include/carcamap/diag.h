@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* carcamap/diag.h: the diagnostics sink. Every module reports problems here
- * instead of printing; the command renders them as text, JSON or SARIF. */
+ * instead of printing; the command renders them as text, JSON or SARIF.
+ * Threads: a sink belongs to one thread at a time; threads report into
+ * sinks of their own. */
 #ifndef CARCAMAP_DIAG_H
 #define CARCAMAP_DIAG_H
 

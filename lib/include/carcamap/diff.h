@@ -5,7 +5,9 @@
  * library compares and answers with a list of items, each with its
  * place; the command only formats them (schemas/diff-json.md). Nothing
  * here prints. Linear in the maps' size (squares, pieces, ferries, deck
- * entries and markers, each list sorted once). */
+ * entries and markers, each list sorted once).
+ * Threads: a diff only reads its maps (which threads may share) and owns
+ * its answer. */
 #ifndef CARCAMAP_DIFF_H
 #define CARCAMAP_DIFF_H
 

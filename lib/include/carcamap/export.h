@@ -4,7 +4,10 @@
  * JSON Schema (export-json.md), a compact little-endian binary with a
  * dependency-free C reader in lib/reader/ (export-bin.md), and Tiled TMX over
  * the shared kinds tileset, read back by carcamap/tmx.h (export-tmx.md). Every writer is deterministic:
- * the same model gives the same bytes. */
+ * the same model gives the same bytes.
+ * Threads: the exporters only read the map and tile sets they are given:
+ * exports of shared maps may run on several threads at once, each to its
+ * own file. */
 #ifndef CARCAMAP_EXPORT_H
 #define CARCAMAP_EXPORT_H
 

@@ -3,7 +3,9 @@
  * library shares, for clients (the command among them) that read and
  * write files beside it the same way: regular files only, written
  * atomically and durably, relative paths kept relative to the file that
- * names them. */
+ * names them.
+ * Threads: safe from any thread, as long as no two threads write the same
+ * path at once. */
 #ifndef CARCAMAP_FILE_H
 #define CARCAMAP_FILE_H
 

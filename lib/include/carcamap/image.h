@@ -3,7 +3,9 @@
  * described in schemas/legend.md) maps colours to square kinds and gives the
  * grid geometry; cm_image_import reads the grid of squares from a PNG, and
  * cm_image_apply fills a descriptor's map from one. Colours are compared as
- * the raw sample values in the file: no gamma or colour management. CM03xx. */
+ * the raw sample values in the file: no gamma or colour management. CM03xx.
+ * Threads: a legend is only read once loaded (share it); an import or apply
+ * fills its own map builder. */
 #ifndef CARCAMAP_IMAGE_H
 #define CARCAMAP_IMAGE_H
 

@@ -3,7 +3,8 @@
  * the library (diagnostics, exports, reports), for a client that writes
  * its own JSON in the same style: compact or indented by two spaces,
  * commas placed by the writer, strings escaped per RFC 8259 (bytes that
- * are not UTF-8 written as \ufffd), so the output is always valid JSON. */
+ * are not UTF-8 written as \ufffd), so the output is always valid JSON.
+ * Threads: a writer belongs to one thread at a time. */
 #ifndef CARCAMAP_JSON_H
 #define CARCAMAP_JSON_H
 

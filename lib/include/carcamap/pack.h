@@ -3,7 +3,9 @@
  * (DESIGN.md "Pack (SQLite)", schema and promises in schemas/pack.md).
  * Writing is atomic (temporary file beside the target, then rename);
  * opening treats the file as hostile and checks it before any read.
- * Problems are reported into a cm_diags sink with ids CM04xx. */
+ * Problems are reported into a cm_diags sink with ids CM04xx.
+ * Threads: a cm_pack, an SQLite connection, belongs to one thread at a
+ * time; packs written to different paths may be written at once. */
 #ifndef CARCAMAP_PACK_H
 #define CARCAMAP_PACK_H
 

@@ -4,7 +4,8 @@
  * square kind, feature kind, edge print, severity and player from here, so a
  * start square is the same colour everywhere. The built-in import legend
  * (cm_legend_default) uses the square colours too, so a render imports back
- * with the built-in legend. */
+ * with the built-in legend.
+ * Threads: constants: safe from any thread. */
 #ifndef CARCAMAP_PALETTE_H
 #define CARCAMAP_PALETTE_H
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* carcamap/play.h: random play on a board and its statistics
  * (DESIGN.md "Rules engine"): the order of every random choice, so the same
- * seed gives the same game. The board API is carcamap/board.h. */
+ * seed gives the same game. The board API is carcamap/board.h.
+ * Threads: a board belongs to one thread at a time (see carcamap/board.h). */
 #ifndef CARCAMAP_PLAY_H
 #define CARCAMAP_PLAY_H
 

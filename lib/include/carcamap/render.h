@@ -9,7 +9,10 @@
  * scores. HTML: that SVG with a hover panel and the diagnostics listed.
  * PDF (and PNG at scale 2 or more): the SVG's scene drawn by cairo, at true
  * size on one sheet or as a poster of pages. Colours come from
- * carcamap/palette.h. */
+ * carcamap/palette.h.
+ * Threads: a render only reads the map, legend, game and diagnostics it is
+ * given: renders may run on several threads at once, each to its own
+ * output. */
 #ifndef CARCAMAP_RENDER_H
 #define CARCAMAP_RENDER_H
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* carcamap/replay.h: replays (schemas/replay.md): the moves of a game as
  * text, read, written, taken from a board and played back on a map and deck,
- * checked against the map's and deck's hashes. */
+ * checked against the map's and deck's hashes.
+ * Threads: a replay is only read once read or taken; playing it back builds
+ * a board of its own. */
 #ifndef CARCAMAP_REPLAY_H
 #define CARCAMAP_REPLAY_H
 

@@ -2,7 +2,8 @@
 /* carcamap/rng.h: the engine's own seeded pseudo-random generator, so games
  * are identical on every platform and C library: xoshiro256** (Blackman and
  * Vigna, 2018), its 256-bit state filled from the 64-bit seed by SplitMix64.
- * Never rand(), never time. */
+ * Never rand(), never time.
+ * Threads: a generator belongs to one thread at a time. */
 #ifndef CARCAMAP_RNG_H
 #define CARCAMAP_RNG_H
 

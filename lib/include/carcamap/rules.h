@@ -3,7 +3,9 @@
  * values a game is played by, and the one table of options (name, kind,
  * default per edition, documentation) that every reader and writer of
  * options works from: map descriptors, packs, the JSON, binary and TMX
- * exports, replays, scenarios and `--rule`. */
+ * exports, replays, scenarios and `--rule`.
+ * Threads: the table is read-only and cm_rules is a plain value: safe from
+ * any thread. */
 #ifndef CARCAMAP_RULES_H
 #define CARCAMAP_RULES_H
 

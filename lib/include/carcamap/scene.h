@@ -5,7 +5,9 @@
  * boards; a tile sheet or a heatmap builds its own with these calls).
  * Geometry is in user units, x right and y down, integers except where a
  * field says hundredths; nothing depends on the machine, so every writer
- * gives the same bytes for the same scene. */
+ * gives the same bytes for the same scene.
+ * Threads: a scene belongs to one thread while it is built; built, writers
+ * only read it. */
 #ifndef CARCAMAP_SCENE_H
 #define CARCAMAP_SCENE_H
 

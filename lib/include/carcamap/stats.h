@@ -4,7 +4,9 @@
  * are played by the rules engine's players (carcamap/player.h; random
  * play unless told otherwise) and summed here, so `play` and `check
  * --games` report the same figures for the same map, deck, rules,
- * players and seed. Nothing here prints. */
+ * players and seed. Nothing here prints.
+ * Threads: cm_play_games_jobs runs threads of its own over the shared map
+ * and deck, each with its own boards and players. */
 #ifndef CARCAMAP_STATS_H
 #define CARCAMAP_STATS_H
 

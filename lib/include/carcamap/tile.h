@@ -6,7 +6,9 @@
  *   Nw Nm Ne En Em Es Se Sm Sw Ws Wm Wn   (bits 0..11)
  * Slot p (0..2) of side s is bit 3*s+p. Rotating 90° clockwise moves every
  * slot 3 places (a 12-bit rotate left by 3). Slot p of side s faces slot 2-p
- * of side (s+2)%4 on the neighbour. */
+ * of side (s+2)%4 on the neighbour.
+ * Threads: a tile type is only read, but by cm_tile_type_derive, which
+ * writes the one it is given. */
 #ifndef CARCAMAP_TILE_H
 #define CARCAMAP_TILE_H
 

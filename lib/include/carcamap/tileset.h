@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* carcamap/tileset.h: tile sets, read from XML (schemas/tileset.xsd), with
  * the semantic checks CM01xx. A tile set is a named, edition-tagged
- * collection of tile types with counts; a map's deck is a list of them. */
+ * collection of tile types with counts; a map's deck is a list of them.
+ * Threads: a tile set is only read once loaded: many threads may read one
+ * (games, exports, hashes); changing one is for a thread no other is
+ * reading it from. */
 #ifndef CARCAMAP_TILESET_H
 #define CARCAMAP_TILESET_H
 

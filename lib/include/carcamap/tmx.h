@@ -2,7 +2,9 @@
 /* carcamap/tmx.h: maps drawn or edited in Tiled. Reads a TMX file in the
  * layout of schemas/export-tmx.md (what cm_export_tmx writes, or what an
  * author drew over the carcamap kinds tileset) into the one map model, with
- * the same safe XML loading and the same structural checks as a descriptor. */
+ * the same safe XML loading and the same structural checks as a descriptor.
+ * Threads: each call reads its own file into a new map: calls on different
+ * threads are independent. */
 #ifndef CARCAMAP_TMX_H
 #define CARCAMAP_TMX_H
 

@@ -2,7 +2,9 @@
 /* carcamap/workspace.h: the maps and tile sets one command works on. A
  * workspace loads descriptors (with their annotated images), tile sets and
  * packs, finds the tile sets that decks name, and hands out each map with
- * the sets its deck uses. Every command that takes map files uses one. */
+ * the sets its deck uses. Every command that takes map files uses one.
+ * Threads: a workspace belongs to one thread while it loads and resolves;
+ * loaded, its maps and tile sets may be read from any thread. */
 #ifndef CARCAMAP_WORKSPACE_H
 #define CARCAMAP_WORKSPACE_H
 
