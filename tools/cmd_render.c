@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_render.c: `carcamap render`: draws a map (from a descriptor or a
- * pack) as a PNG, SVG, HTML or PDF picture with the library's renderers; with
+ * pack) as a PNG, SVG, HTML or PDF picture with the library's renderers, or
+ * tile sets as sheets (to print: PDF; to look at: SVG, HTML, PNG); with
  * --diagnostics the checks' findings on it (also for a map with structural
  * errors: what was understood), with --game one random game's final board,
  * with --watch again whenever an input changes. */
@@ -17,6 +18,7 @@ static void usage(FILE *f)
 	fprintf(f,
 	        "usage: carcamap render [options] (MAP.xml | PACK --map ID) [TILESETS...]\n"
 	        "       carcamap render [options] TILESET.xml -o TILES.pdf\n"
+	        "       carcamap render [options] (TILESET.xml... | PACK --tileset ID|all) -o SHEET.svg|.html|.png\n"
 	        "\n"
 	        "Draws a map as a picture. The format follows -o's extension (.png, .svg,\n"
 	        ".html, .pdf) unless --format names it; the two must agree.\n"
@@ -49,7 +51,17 @@ static void usage(FILE *f)
 	        "every tile type at true size as many times as its count (--printing: C1,\n"
 	        "C2 or C3 counts, default C2), on pages of --paper (default a4) with cut\n"
 	        "lines along every tile edge; --backs adds a page of backs after each page\n"
-	        "of fronts, mirrored for printing two-sided (flip on the long edge).\n"
+	        "of fronts, mirrored for printing two-sided (flip on the long edge).\n");
+	fprintf(f,
+	        "To look at, tile sets are drawn as a tile sheet (svg, html, png): every\n"
+	        "tile type of each set from its features (the drawing of a played board),\n"
+	        "in id order, each with its id, name, copies per edition (C1, C2, C3) and\n"
+	        "markers, a section per set. html: hover a feature to outline it and read\n"
+	        "its id, kind, slots, contacts, touches and coats of arms; click a tile to\n"
+	        "see it turned four ways. With --diagnostics each problem is drawn on its\n"
+	        "tile with its check id (uncovered and doubly covered slots marked on the\n"
+	        "edge), the set's own under its name, also when the file has errors.\n"
+	        "--scale is then the pixels a tile side asks for (default 108).\n"
 	        "Colours are the project's one palette (the same in every format).\n"
 	        "\n");
 	fprintf(f,
@@ -92,12 +104,15 @@ static void usage(FILE *f)
 	        "                     followers in player colours with their numbers,\n"
 	        "                     squares never filled crossed, the final scores, and\n"
 	        "                     each feature's explained score items (hover it)\n"
-	        "  --players P        seats in that game, 2..6 (default 2)\n"
+	        "  --players P        seats in that game, 2..6 (default 2)\n");
+	fprintf(f,
 	        "  --watch            render again whenever the descriptor, its image, its\n"
 	        "                     legend or a tile set it uses changes (inotify, else\n"
 	        "                     polling), printing one line per render with the\n"
 	        "                     error and warning counts, until interrupted\n"
 	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
+	        "  --tileset ID       draw a tile sheet of this tile set of the inputs (a\n"
+	        "                     pack's too); repeat for more, 'all' for every one\n"
 	        "  -h, --help         show this help\n"
 	        "\n"
 	        "Examples:\n"
@@ -112,6 +127,10 @@ static void usage(FILE *f)
 	        "  carcamap render maps/benelux/benelux.xml --paper a4 -o benelux-a4.pdf\n"
 	        "  carcamap render maps/benelux/benelux.xml --paper none --bleed 3 -o print.pdf\n"
 	        "  carcamap render maps/tilesets/inns-cathedrals.xml --backs -o inns.pdf\n"
+	        "  carcamap render maps/tilesets/goldmines.xml -o goldmines.svg\n"
+	        "  carcamap render --diagnostics maps/tilesets/base.xml -o base.html\n"
+	        "  carcamap render maps/tilesets/base.xml maps/tilesets/robbers.xml -o sets.png\n"
+	        "  carcamap render --watch --diagnostics my-tiles.xml -o my-tiles.html\n"
 	        "\n"
 	        "A PDF's creation date is 1970-01-01, or SOURCE_DATE_EPOCH's: the same\n"
 	        "input gives the same bytes.\n"
@@ -138,6 +157,8 @@ typedef struct {
 	long long epoch;
 	int backs;    /* tile sheets */
 	int format_given;
+	char **sets;  /* --tileset ID (repeatable; "all"): a tile sheet of these */
+	size_t n_sets;
 } job;
 
 /* The result of one render, for --watch. */
@@ -284,10 +305,6 @@ static int render_tiles(const job *j, outcome *r)
 		cm_diags_free(d);
 		return cli_usage_error("render", "a tile sheet is one tile set: give one file, not %d", j->argc);
 	}
-	if (j->format != CM_RENDER_PDF && (j->out || j->format_given)) {
-		cm_diags_free(d);
-		return cli_usage_error("render", "a tile set is drawn as a pdf tile sheet: name the output .pdf");
-	}
 	if ((rc = cm_tileset_load_file(j->files[0], d, &ts)) == 0) {
 		cm_render_opts o;
 		cm_render_opts_init(&o);
@@ -318,6 +335,170 @@ static int render_tiles(const job *j, outcome *r)
 	return ec;
 }
 
+/* After the writer returned wrc: whether the picture is written, and the
+ * run's code: the writer's failure, else what loading said. */
+static int wrote(outcome *r, int wrc, int rc)
+{
+	if (!wrc)
+		r->written = 1;
+	return wrc ? wrc : rc;
+}
+
+/* The end of one render: the outcome's counts, the diagnostics printed,
+ * the exit code. */
+static int finish(cm_diags *d, outcome *r, int rc)
+{
+	if (rc == CM_ENOMEM)
+		r->oom = 1;
+	r->errors = cm_diags_errors(d);
+	r->warnings = cm_diags_count_at_least(d, CM_SEV_WARNING) - r->errors;
+	return cli_finish(d, FMT_TEXT, rc);
+}
+
+/* ---- tile sheets ---- */
+
+/* Whether the job draws tile sets: --tileset, or tile set files alone. */
+static int sheet_job(const job *j)
+{
+	return j->n_sets || tilesets_only(j);
+}
+
+/* The sets of the sheet: those --tileset names (all of them for "all"),
+ * else every one, in input order; NULL entries for names not found. */
+static int pick_sets(const job *j, cm_tileset *const *have, size_t n_have, const cm_tileset ***out, size_t *n)
+{
+	int all = !j->n_sets;
+	for (size_t i = 0; i < j->n_sets; i++)
+		all |= strcmp(j->sets[i], "all") == 0;
+	*n = 0;
+	if (!(*out = calloc((all ? n_have : j->n_sets) + 1, sizeof **out)))
+		return CM_ENOMEM;
+	if (all) {
+		for (size_t i = 0; i < n_have; i++)
+			(*out)[(*n)++] = have[i];
+		return 0;
+	}
+	for (size_t i = 0; i < j->n_sets; i++) {
+		const cm_tileset *f = NULL;
+		for (size_t k = 0; k < n_have && !f; k++)
+			if (have[k]->id && strcmp(have[k]->id, j->sets[i]) == 0)
+				f = have[k];
+		if (!f)
+			return cli_usage_error("render", "the input holds no tile set '%s'", j->sets[i]) ? CM_ENOTFOUND : 0;
+		(*out)[(*n)++] = f;
+	}
+	return 0;
+}
+
+/* A stand-in for a tile set file nothing could be read of (--diagnostics):
+ * a set without tiles named after the file, its problems listed. */
+static int unreadable_set(const char *file, cm_tileset **out)
+{
+	cm_tileset *ts = calloc(1, sizeof *ts);
+	if (!ts)
+		return CM_ENOMEM;
+	ts->id = cli_strdup("unreadable");
+	ts->name = cli_asprintf("%s (could not be read)", file);
+	ts->file = cli_strdup(file);
+	for (int e = 0; e < CM_EDITION_COUNT; e++)
+		ts->total[e] = -1;
+	*out = ts;
+	if (!ts->id || !ts->name || !ts->file)
+		return CM_ENOMEM;
+	return 0;
+}
+
+/* A tile sheet of tile set files (with --diagnostics, each read as far as
+ * it goes) or of the sets of packs. */
+static int render_sheet(const job *j, outcome *r)
+{
+	cm_diags *d = NULL;
+	cm_workspace *w = NULL;
+	cm_tileset **own = NULL, **have = NULL;
+	const cm_tileset **sets = NULL;
+	size_t n_own = 0, n_have = 0, n_sets = 0;
+	char *auto_out = NULL;
+	int rc = 0, ec = EXIT_CLEAN;
+	if (j->backs)
+		return cli_usage_error("render", "--backs goes with a pdf to print (one tile set, -o TILES.pdf)");
+	if (cm_diags_new(&d) || cm_workspace_new(&w) || !(own = calloc((size_t)j->argc + 1, sizeof *own))) {
+		ec = EXIT_IO;
+		goto done;
+	}
+	for (int i = 0; i < j->argc && rc != CM_ENOMEM; i++) {
+		int kind = cm_file_detect(j->files[i], NULL);
+		if (j->diagnostics && kind == CM_FILE_TILESET) {
+			/* what was understood of a file with errors is drawn too */
+			int lrc = cm_tileset_load_file_flags(j->files[i], CM_TILESET_LOAD_PARTIAL, d, &own[n_own]);
+			if (lrc == CM_ENOMEM)
+				rc = lrc;
+			else if (!own[n_own] && (rc = unreadable_set(j->files[i], &own[n_own])) != 0)
+				n_own++;
+			if (own[n_own])
+				n_own++;
+		} else {
+			int lrc = cm_workspace_load(w, j->files[i], d);
+			if (lrc == CM_ENOMEM)
+				rc = lrc;
+		}
+	}
+	if (rc || (!j->diagnostics && cm_diags_errors(d)))
+		goto finish;
+	size_t nw = cm_workspace_tileset_count(w);
+	if (!(have = calloc(n_own + nw + 1, sizeof *have))) {
+		rc = CM_ENOMEM;
+		goto finish;
+	}
+	for (size_t i = 0; i < n_own; i++)
+		have[n_have++] = own[i];
+	for (size_t i = 0; i < nw; i++)
+		have[n_have++] = cm_workspace_tileset(w, i);
+	if ((rc = pick_sets(j, have, n_have, &sets, &n_sets)) != 0) {
+		if (rc == CM_ENOTFOUND)
+			ec = EXIT_USAGE;
+		goto done;
+	}
+	if (!n_sets) {
+		ec = cli_usage_error("render", "the input holds no tile set to draw");
+		goto done;
+	}
+	for (size_t i = 0; i < n_sets; i++)
+		dep(r, sets[i]->file);
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.format = j->format;
+	o.scale = j->scale_given ? j->scale : 0;
+	if (j->diagnostics) {
+		cm_diags_sort(d);
+		o.diags = d;
+	}
+	const char *out = j->out;
+	if (!out) {
+		if (!cm_id_valid(sets[0]->id)) {
+			ec = cli_usage_error("render", "the tile set id is not an id: name the picture with -o");
+			goto done;
+		}
+		out = auto_out = cli_asprintf("%s.%s", sets[0]->id, cm_render_format_name(j->format));
+		if (!out) {
+			rc = CM_ENOMEM;
+			goto finish;
+		}
+	}
+	rc = wrote(r, cm_render_tile_sheet(sets, n_sets, &o, out, d), rc);
+finish:
+	ec = finish(d, r, rc);
+done:
+	for (size_t i = 0; i < n_own; i++)
+		cm_tileset_free(own[i]);
+	free(own);
+	free(have);
+	free(sets);
+	free(auto_out);
+	cm_workspace_free(w);
+	cm_diags_free(d);
+	return ec;
+}
+
 /* Renders once: loads, checks, plays, draws, prints the diagnostics.
  * Returns the exit code; *r says what was read and written. */
 static int render_once(const job *j, outcome *r)
@@ -336,8 +517,13 @@ static int render_once(const job *j, outcome *r)
 	int ec = EXIT_CLEAN, rc = 0;
 	for (int i = 0; i < j->argc; i++)
 		dep(r, j->files[i]);
-	if (tilesets_only(j))
-		return render_tiles(j, r);
+	/* tile sets: to print (pdf, also by default) or to look at */
+	if (sheet_job(j)) {
+		if (j->format == CM_RENDER_PDF && j->n_sets)
+			return cli_usage_error("render", "the pdf to print is of one tile set file: give it, not --tileset");
+		return j->format == CM_RENDER_PDF || (!j->out && !j->format_given && !j->n_sets) ? render_tiles(j, r)
+		                                                                                : render_sheet(j, r);
+	}
 	if (j->backs) {
 		ec = cli_usage_error("render", "--backs goes with a tile set (a tile sheet), not a map");
 		goto done;
@@ -489,17 +675,9 @@ static int render_once(const job *j, outcome *r)
 	if ((ec = cli_output_not_input("render", "-o", out, -1, j->argc, j->files, w, d)) != 0)
 		goto done;
 	/* problems in the map are no reason not to draw them */
-	int wrc = cm_render_map(m, lg, &o, out, d);
-	if (!wrc)
-		r->written = 1;
-	if (wrc || !j->diagnostics)
-		rc = wrc ? wrc : rc;
+	rc = wrote(r, cm_render_map(m, lg, &o, out, d), rc);
 finish:
-	if (rc == CM_ENOMEM)
-		r->oom = 1;
-	r->errors = cm_diags_errors(d);
-	r->warnings = cm_diags_count_at_least(d, CM_SEV_WARNING) - r->errors;
-	ec = cli_finish(d, FMT_TEXT, rc);
+	ec = finish(d, r, rc);
 done:
 	free(fits);
 	free(marks);
@@ -647,6 +825,7 @@ int cmd_render(int argc, char **argv)
 		{ "paper", required_argument, NULL, 'A' },
 		{ "bleed", required_argument, NULL, 'B' },
 		{ "backs", no_argument, NULL, 'K' },
+		{ "tileset", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -657,8 +836,12 @@ int cmd_render(int argc, char **argv)
 	int ec = EXIT_CLEAN, c;
 	long v;
 	j.tdirs = calloc((size_t)argc + 1, sizeof *j.tdirs);
-	if (!j.tdirs)
+	j.sets = calloc((size_t)argc + 1, sizeof *j.sets);
+	if (!j.tdirs || !j.sets) {
+		free(j.tdirs);
+		free(j.sets);
 		return EXIT_IO;
+	}
 	cli_opts o = { .cmd = "render", .opts = opts, .usage = usage, .printing = &j.printing };
 	while ((c = cli_next_option(&o, argc, argv, ":ho:T:")) >= 0) {
 		switch (c) {
@@ -670,6 +853,7 @@ int cmd_render(int argc, char **argv)
 		case 'D': j.diagnostics = 1; break;
 		case 'W': watching = 1; break;
 		case 'K': j.backs = 1; break;
+		case 'S': j.sets[j.n_sets++] = optarg; break;
 		case 'f':
 			format_given = 1;
 			if (cm_render_format_parse(optarg, &j.format))
@@ -779,6 +963,10 @@ int cmd_render(int argc, char **argv)
 	j.argc = argc - optind;
 	j.files = argv + optind;
 	j.format_given = format_given;
+	if (sheet_job(&j) && (j.game >= 0 || j.map_id || j.legend)) {
+		ec = cli_usage_error("render", "--game, --map and --legend go with a map, not a tile set");
+		goto done;
+	}
 	if (watching) {
 		ec = watch(&j);
 		goto done;
@@ -788,5 +976,6 @@ int cmd_render(int argc, char **argv)
 	outcome_clear(&r);
 done:
 	free(j.tdirs);
+	free(j.sets);
 	return ec;
 }

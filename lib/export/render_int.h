@@ -64,4 +64,18 @@ typedef struct {
 int cm__label_fit(const char *s, int width, int height, int max_font, int min_font, cm__label *out);
 void cm__label_clear(cm__label *l);
 
+/* A growing string for titles built from parts: cm__sb_add appends
+ * printf-style; on allocation failure oom is set and later adds do
+ * nothing. Free p. */
+typedef struct {
+	char *p;
+	size_t n, cap;
+	int oom;
+} cm__sbuf;
+void cm__sb_add(cm__sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+
 #endif

@@ -90,44 +90,6 @@ static void side_point(int x0, int y0, int s, int along, int out, int *x, int *y
 	*y = y0 + py;
 }
 
-/* A growing string for titles built from parts. */
-typedef struct {
-	char *p;
-	size_t n, cap;
-	int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-	__attribute__((format(printf, 2, 3)))
-#endif
-	;
-static void sb_add(sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int k = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (k < 0 || b->oom)
-		return;
-	if (b->n + (size_t)k + 1 > b->cap) {
-		size_t c = b->cap ? b->cap : 128;
-		while (c < b->n + (size_t)k + 1)
-			c *= 2;
-		char *q = realloc(b->p, c);
-		if (!q) {
-			b->oom = 1;
-			return;
-		}
-		b->p = q;
-		b->cap = c;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
-	va_end(ap);
-	b->n += (size_t)k;
-}
-
 /* ---- symbols ---- */
 
 static void house(svg *v, int cx, int y)
@@ -266,34 +228,34 @@ static void feature_anchor(const cm_feature *fe, int r, int *x, int *y)
 
 /* The explained items of the feature piece (game), as a <title>. */
 /* The explained items of the feature piece (game), as a title line. */
-static void put_item(sbuf *b, const cm_score_item *it)
+static void put_item(cm__sbuf *b, const cm_score_item *it)
 {
 	static const char *const what[] = { "", "island coats of arms", "town cost" };
 	if (it->type == CM_ITEM_FEATURE)
-		sb_add(b, "%s%s", cm_feature_kind_name(it->kind), it->complete ? " (complete)" : " (incomplete)");
+		cm__sb_add(b, "%s%s", cm_feature_kind_name(it->kind), it->complete ? " (complete)" : " (incomplete)");
 	else
-		sb_add(b, "%s", what[it->type <= CM_ITEM_TOWN_COST ? it->type : 0]);
+		cm__sb_add(b, "%s", what[it->type <= CM_ITEM_TOWN_COST ? it->type : 0]);
 	if (it->tiles)
-		sb_add(b, ", %d tiles", it->tiles);
+		cm__sb_add(b, ", %d tiles", it->tiles);
 	if (it->arms)
-		sb_add(b, ", %d coats of arms", it->arms);
+		cm__sb_add(b, ", %d coats of arms", it->arms);
 	if (it->cities)
-		sb_add(b, ", %d cities", it->cities);
+		cm__sb_add(b, ", %d cities", it->cities);
 	if (it->towns)
-		sb_add(b, ", %d towns", it->towns);
-	sb_add(b, ": %d points", it->points);
+		cm__sb_add(b, ", %d towns", it->towns);
+	cm__sb_add(b, ": %d points", it->points);
 	if (it->players) {
-		sb_add(b, " to player");
+		cm__sb_add(b, " to player");
 		const char *sep = " ";
 		for (int p = 0; p < CM_MAX_PLAYERS; p++)
 			if (it->players & (1u << p)) {
-				sb_add(b, "%s%d", sep, p + 1);
+				cm__sb_add(b, "%s%d", sep, p + 1);
 				sep = ", ";
 			}
 	} else {
-		sb_add(b, " to nobody");
+		cm__sb_add(b, " to nobody");
 	}
-	sb_add(b, " (%s: %s)", it->rule ? it->rule : "", it->reason ? it->reason : "");
+	cm__sb_add(b, " (%s: %s)", it->rule ? it->rule : "", it->reason ? it->reason : "");
 }
 
 /* A tile of the game: its square, for the feature groups. */
@@ -318,8 +280,8 @@ static int feature_group(void *arg, int fi)
 	char key[48];
 	snprintf(key, sizeof key, "%d,%d,%d", info.wx, info.wy, info.wfeature);
 	cm_scene_data(v->s, g, "f", key);
-	sbuf b = { 0 };
-	sb_add(&b, "%s", cm_feature_kind_name(info.kind));
+	cm__sbuf b = { 0 };
+	cm__sb_add(&b, "%s", cm_feature_kind_name(info.kind));
 	const cm_score_item *items = v->o->game->items;
 	int any = 0;
 	int sq = info.wy * v->m->cols + info.wx;
@@ -327,12 +289,12 @@ static int feature_group(void *arg, int fi)
 		const cm_score_item *it = &items[i];
 		if (it->type != CM_ITEM_FEATURE || it->feature != info.wfeature)
 			continue;
-		sb_add(&b, "%s", any ? "\n" : ": ");
+		cm__sb_add(&b, "%s", any ? "\n" : ": ");
 		put_item(&b, it);
 		any = 1;
 	}
 	if (!any)
-		sb_add(&b, "%s", info.complete ? ", complete, scored nothing" : ", not scored");
+		cm__sb_add(&b, "%s", info.complete ? ", complete, scored nothing" : ", not scored");
 	if (b.oom)
 		v->oom = 1;
 	else
@@ -1017,12 +979,12 @@ static void diag_frame(svg *v, int s)
 	cm_severity worst = CM_SEV_NOTE;
 	int n = 0;
 	const cm_diag *first = cm_diags_get(d, (size_t)v->dg_first[s]);
-	sbuf ids = { 0 }, title = { 0 };
+	cm__sbuf ids = { 0 }, title = { 0 };
 	for (int i = v->dg_first[s]; i >= 0; i = v->dg_next[i]) {
 		const cm_diag *g = cm_diags_get(d, (size_t)i);
 		worst = g->severity > worst ? g->severity : worst;
-		sb_add(&ids, "%s%d", n ? " " : "", i);
-		sb_add(&title, "%s%s %s: %s", n ? "\n" : "", cm_severity_name(g->severity), g->rule ? g->rule : "",
+		cm__sb_add(&ids, "%s%d", n ? " " : "", i);
+		cm__sb_add(&title, "%s%s %s: %s", n ? "\n" : "", cm_severity_name(g->severity), g->rule ? g->rule : "",
 		       g->message ? g->message : "");
 		n++;
 	}

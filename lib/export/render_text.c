@@ -2,8 +2,11 @@
 /* render_text.c: the words of the vector pictures (render_int.h): escaping
  * for XML text and for script data, estimated text widths of a generic
  * sans-serif font, and fitting a label into its square without breaking a
- * word (smaller, on two lines, or shortened with the full text kept). */
+ * word (smaller, on two lines, or shortened with the full text kept), and
+ * the growing strings titles are built in. */
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "export/render_int.h"
@@ -270,4 +273,31 @@ int cm__label_fit(const char *s, int width, int height, int max_font, int min_fo
 	memcpy(t + keep, "\xe2\x80\xa6", 4);
 	out->line[0] = t;
 	return 0;
+}
+
+
+void cm__sb_add(cm__sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int k = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (k < 0 || b->oom)
+		return;
+	if (b->n + (size_t)k + 1 > b->cap) {
+		size_t c = b->cap ? b->cap : 128;
+		while (c < b->n + (size_t)k + 1)
+			c *= 2;
+		char *q = realloc(b->p, c);
+		if (!q) {
+			b->oom = 1;
+			return;
+		}
+		b->p = q;
+		b->cap = c;
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+	va_end(ap);
+	b->n += (size_t)k;
 }

@@ -164,8 +164,9 @@ out:
 	return 0;
 }
 
-/* Builds and checks the model of a parsed, schema-valid document. */
-static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_tileset **out)
+/* Builds and checks the model of a parsed, schema-valid document; with
+ * CM_TILESET_LOAD_PARTIAL a model with errors is kept. */
+static int load_doc(xmlDoc *doc, const char *file, unsigned flags, cm_diags *d, cm_tileset **out)
 {
 	size_t before = cm_diags_errors(d);
 	loader L = { d, file, NULL, 0 };
@@ -174,6 +175,10 @@ static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_tileset **out
 	if (rc == CM_ENOMEM)
 		cm_diags_add(d, CM_SEV_ERROR, NULL, file, 0, 0, NULL, "out of memory reading the tile set");
 	if (!rc && cm_diags_errors(d) > before) {
+		if (flags & CM_TILESET_LOAD_PARTIAL) {
+			*out = ts; /* what was understood, for pictures of the problems */
+			return CM_EINVAL;
+		}
 		cm_tileset_free(ts);
 		return CM_EINVAL;
 	}
@@ -190,19 +195,24 @@ int cm_tileset_load_memory(const char *buf, size_t len, const char *file, cm_dia
 	int rc = cm_xml_load_memory(buf, len, file, "tileset.xsd", d, &doc);
 	if (rc)
 		return rc;
-	rc = load_doc(doc, file, d, out);
+	rc = load_doc(doc, file, 0, d, out);
 	cm_xml_free_doc(doc);
 	return rc;
 }
 
 int cm_tileset_load_file(const char *path, cm_diags *d, cm_tileset **out)
 {
+	return cm_tileset_load_file_flags(path, 0, d, out);
+}
+
+int cm_tileset_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_tileset **out)
+{
 	*out = NULL;
 	xmlDoc *doc = NULL;
 	int rc = cm_xml_load_file(path, "tileset.xsd", d, &doc);
 	if (rc)
 		return rc;
-	rc = load_doc(doc, path, d, out);
+	rc = load_doc(doc, path, flags, d, out);
 	cm_xml_free_doc(doc);
 	return rc;
 }

@@ -3,7 +3,9 @@
 // browser): a screenshot of every page, no console errors or page errors
 // anywhere, and the page's behaviour: hovering a named square shows its
 // name and coordinates, selecting a diagnostic highlights its square,
-// hovering a feature of a played game shows its score items.
+// hovering a feature of a played game shows its score items; on a tile
+// sheet, hovering a feature describes it and a selected tile shows its
+// four rotations.
 // usage: node browser.js DIR SHOTS   (DIR/*.html and DIR/extra/*.html)
 'use strict';
 const fs = require('fs');
@@ -65,11 +67,12 @@ async function checkDiagnostic(page, file) {
     fail(file + ': selecting the diagnostic on ' + sq + ' highlights ' + JSON.stringify(r));
 }
 
-async function checkFeature(page, file) {
-  // a feature group whose middle is not covered by another element
-  const p = await page.evaluate(() => {
+// A feature group (of those selector finds) whose middle is not covered
+// by another element, scrolled into view: its point and data-f.
+async function featurePoint(page, selector) {
+  return page.evaluate(sel => {
     const view = document.getElementById('view');
-    for (const f of document.querySelectorAll('#tiles .f')) {
+    for (const f of document.querySelectorAll(sel)) {
       f.scrollIntoView({ block: 'center', inline: 'center' });
       const b = f.getBoundingClientRect();
       const x = b.left + b.width / 2, y = b.top + b.height / 2;
@@ -77,7 +80,11 @@ async function checkFeature(page, file) {
       if (e && e.closest('.f') === f && view.contains(e)) return { x, y, key: f.getAttribute('data-f') };
     }
     return null;
-  });
+  }, selector);
+}
+
+async function checkFeature(page, file) {
+  const p = await featurePoint(page, '#tiles .f');
   if (!p) return fail(file + ': no feature to hover');
   await page.mouse.move(p.x, p.y);
   const r = await page.evaluate(key => ({
@@ -86,6 +93,46 @@ async function checkFeature(page, file) {
     all: document.querySelectorAll('.f[data-f="' + key + '"]').length }), p.key);
   if (!r.info.includes('feature ') || r.lit !== r.all || r.lit === 0)
     fail(file + ': hovering feature ' + p.key + ' shows "' + r.info + '" and lights ' + r.lit + ' of ' + r.all);
+}
+
+// A tile sheet: hovering a feature outlines it and describes it (tile,
+// id, kind, slots); clicking a tile shows it turned four ways, each a
+// drawing of the tile's own group; a problem in the list selects its tile.
+async function checkSheet(page, file) {
+  const p = await featurePoint(page, '#cm-sheet .f');
+  if (!p) return fail(file + ': no feature to hover');
+  await page.mouse.move(p.x, p.y);
+  const r = await page.evaluate(key => ({
+    info: document.getElementById('info').textContent,
+    lit: document.querySelectorAll('.f.hi').length,
+    want: window.carcamap.feature(key) }), p.key);
+  if (r.lit !== 1 || r.info !== r.want || !/^tile .*, feature .*\nkind: .*\nslots: /.test(r.info))
+    fail(file + ': hovering feature ' + p.key + ' shows "' + r.info + '" and lights ' + r.lit);
+  await page.mouse.click(p.x, p.y);
+  const t = await page.evaluate(() => {
+    const sel = document.querySelectorAll('.card.sel'), turns = document.querySelectorAll('#rot svg.turn');
+    const key = sel.length ? sel[0].getAttribute('data-t') : '';
+    const href = Array.prototype.map.call(turns, v => v.querySelector('use').getAttribute('href'));
+    const rot = Array.prototype.map.call(turns, v => v.querySelector('g').getAttribute('transform'));
+    const box = turns.length ? turns[3].querySelector('use').getBoundingClientRect() : null;
+    return { sel: sel.length, key, href, rot, tile: document.getElementById('tile').textContent,
+             drawn: box ? box.width > 20 && box.height > 20 : false };
+  });
+  const id = '#t-' + t.key.replace(',', '-');
+  if (t.sel !== 1 || t.href.length !== 4 || t.href.some(h => h !== id) || !t.drawn ||
+      t.rot.join('|').indexOf('rotate(270') < 0 || !t.tile.includes('copies: C1 '))
+    fail(file + ': clicking a tile shows ' + JSON.stringify(t));
+  const li = await page.$('#diags li[data-t]');
+  if (file === 'tiles-bad') {
+    if (!li) return fail(file + ': no problem on a tile to select');
+    const want = await li.evaluate(e => e.getAttribute('data-t'));
+    await li.click();
+    const got = await page.evaluate(() => {
+      const s = document.querySelector('.card.sel');
+      return s ? s.getAttribute('data-t') : null;
+    });
+    if (got !== want) fail(file + ': selecting the problem of tile ' + want + ' selects ' + got);
+  }
 }
 
 (async () => {
@@ -109,6 +156,7 @@ async function checkFeature(page, file) {
     if (name === 'germany' || name === 'every') await checkHover(page, name);
     if (name === 'every' || name === 'many') await checkDiagnostic(page, name);
     if (name === 'benelux-game') await checkFeature(page, name);
+    if (name.startsWith('tiles-')) await checkSheet(page, name);
     if (errors.length) fail(name + ': ' + errors.join('; '));
     await page.close();
   }

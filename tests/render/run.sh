@@ -4,7 +4,8 @@
 # --diagnostics (and one --game), every SVG well-formed (xmllint), every
 # word of every map text in its SVG (names.py) and in its PDF (pdf_names.py,
 # pdftotext); squares measured at 300 dpi, poster overlaps and the words of
-# a picture PNG (pictures.py); and the HTML in Debian's
+# a picture PNG (pictures.py); the tile sheet of every bundled set and of a
+# set with problems, their words (sheet_words.py); and the HTML in Debian's
 # headless chromium driven by puppeteer-core (browser.js: a screenshot of
 # each map's page, hover and diagnostic selection, no console errors).
 # puppeteer-core comes from npm into build/tools/puppeteer on first use and
@@ -35,6 +36,21 @@ mkdir -p "$out/extra"
 "$CM" render --diagnostics tests/fixtures/map/bad/many.xml -o "$out/extra/many.html" 2>/dev/null
 grep -q 'class="follower"' "$out/extra/benelux-game.svg" || no "game svg has no followers"
 grep -q 'id="scores"' "$out/extra/benelux-game.svg" || no "game svg has no score table"
+
+# tile sheets: every bundled set in one sheet (svg and html), and a set
+# with problems drawn with --diagnostics
+mkdir -p "$out/sheets"
+"$CM" render maps/tilesets/*.xml -o "$out/extra/tiles-all.svg" || no "render the tile sheet svg"
+"$CM" render maps/tilesets/*.xml -o "$out/extra/tiles-all.html" || no "render the tile sheet html"
+"$CM" render --diagnostics tests/fixtures/render/bad-tiles.xml -o "$out/extra/tiles-bad.svg" 2>/dev/null
+"$CM" render --diagnostics tests/fixtures/render/bad-tiles.xml -o "$out/extra/tiles-bad.html" 2>/dev/null
+for t in maps/tilesets/*.xml; do
+  "$CM" export --format json "$t" -o "$out/sheets/$(basename "$t" .xml).json" || no "export $t"
+done
+/usr/bin/python3 tests/render/sheet_words.py "$out/extra/tiles-all.svg" \
+  $(for t in maps/tilesets/*.xml; do echo "$out/sheets/$(basename "$t" .xml).json"; done) || fail=1
+/usr/bin/python3 tests/render/sheet_words.py "$out/extra/tiles-bad.svg" --ids CM0101 CM0102 CM0107 CM0113 CM0117 ||
+  fail=1
 
 n=0
 for s in "$out"/*.svg "$out"/extra/*.svg tests/fixtures/render/every.svg; do

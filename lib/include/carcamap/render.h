@@ -96,6 +96,27 @@ typedef struct {
  * diagnostics, deck size unknown, no game; PDF: 45 mm squares, one sheet. */
 void cm_render_opts_init(cm_render_opts *o);
 
+/* A tile sheet: every tile type of each of the n sets drawn from its
+ * features (the drawing of a played board, cm_scene_tile), in id order,
+ * each on a card with its id, name, copies per edition and markers, the
+ * sets one below the other under a line naming each. o->format SVG, PNG
+ * (the scene drawn by cairo) or HTML (a page whose script outlines and
+ * describes the feature under the
+ * pointer, with its slots, contacts, touches and coats of arms, and shows
+ * a selected tile turned four ways); o->scale: pixels per tile side
+ * (below 2: 108; the cards and their words grow with it). o->diags (NULL: none): problems to
+ * draw, each on its tile (the one its line falls in, or the one its
+ * `where` names) with its check id and the tile's uncovered and doubly
+ * covered slots marked on its edge; a set's own problems (no start tile,
+ * totals) under its name. The sets may come from
+ * CM_TILESET_LOAD_PARTIAL and break the checks' rules: what was
+ * understood is drawn. Written like cm_render_map (atomically, the same
+ * bytes for the same input); cost linear in the tiles and diagnostics.
+ * 0, CM_EINVAL (no set, another format), CM_ELIMIT (CM0341: a PNG over the
+ * scene's limits), CM_EIO or CM_ENOMEM. */
+int cm_render_tile_sheet(const cm_tileset *const *sets, size_t n_sets, const cm_render_opts *o, const char *out,
+                         cm_diags *d);
+
 /* Draws m into the file out in o->format. lg gives the PNG's square colours
  * (NULL: the built-in ones of cm_legend_default); a kind without a legend
  * colour is drawn in its built-in colour with a CM0340 warning. SVG and

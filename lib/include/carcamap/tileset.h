@@ -32,6 +32,16 @@ int cm_tileset_load_file(const char *path, cm_diags *d, cm_tileset **out);
 /* The same from memory; file names the text in diagnostics. */
 int cm_tileset_load_memory(const char *buf, size_t len, const char *file, cm_diags *d,
                            cm_tileset **out);
+/* Flags for cm_tileset_load_file_flags. */
+#define CM_TILESET_LOAD_PARTIAL 1u /* when the file parsed and followed the
+                                    * schema but the checks (CM01xx, a grid)
+                                    * found errors, still return the model in
+                                    * *out, with CM_EINVAL: what a tile sheet
+                                    * with --diagnostics draws. Such a model may
+                                    * break any rule the checks enforce (slots
+                                    * uncovered or taken twice, more than 32
+                                    * features, ids twice) */
+int cm_tileset_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_tileset **out);
 /* Runs the semantic checks on a tile set built in memory (cm_tileset_load_*
  * already does). Returns 0 or CM_EINVAL when any error was reported. */
 int cm_tileset_check(const cm_tileset *ts, cm_diags *d);
