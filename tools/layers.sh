@@ -8,7 +8,8 @@
 #     or engine; public headers (lib/include/carcamap) include only public
 #     headers and no dependency header; the validator (check) asks the
 #     engine through its layer-internal engine/engine.h, never its private
-#     engine/*_int.h structures;
+#     engine/*_int.h structures, and the pack (io) asks the exporters
+#     through export/export.h, never their private export/*_int.h;
 #   - the command (tools/*.c, *.h) is a client: it includes only public
 #     headers (carcamap/*.h), its own headers in tools/ and the build's
 #     cm_paths.h, so it builds against an installed library;
@@ -45,7 +46,9 @@ for f in lib/base/* lib/model/* lib/engine/* lib/check/* lib/export/* lib/io/*; 
         if [ "$ir" -eq 99 ]; then echo "layers: $f:$n: includes $inc, which is no layer's header"
         elif [ "$ir" -gt "$r" ]; then echo "layers: $f:$n: $layer includes $inc of the higher layer $il"
         elif [ "$layer" = check ] && case $inc in engine/*_int.h) true ;; *) false ;; esac; then
-          echo "layers: $f:$n: check includes the engine's private $inc (ask engine/engine.h)"; fi ;;
+          echo "layers: $f:$n: check includes the engine's private $inc (ask engine/engine.h)"
+        elif [ "$layer" != export ] && case $inc in export/*_int.h) true ;; *) false ;; esac; then
+          echo "layers: $f:$n: $layer includes the exporters' private $inc (ask export/export.h)"; fi ;;
       cm_paths.h) ;; # written by make into the build tree
       *.h) case $line in *'"'*) echo "layers: $f:$n: includes \"$inc\" without its layer path" ;; esac ;;
     esac

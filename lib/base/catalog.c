@@ -148,7 +148,7 @@ static const cm_check_info checks[] = {
 
 	/* end CM03xx */
 
-	/* ---- CM04xx: packs (lib/io/pack.c) ---- */
+	/* ---- CM04xx: packs (lib/io/pack_*.c) ---- */
 	{ "CM0401", E, "not an sqlite database", "",
 	  "give a pack written by carcamap compile; this file is something else" },
 	{ "CM0402", E, "sqlite database of another application", "",

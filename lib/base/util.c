@@ -49,6 +49,24 @@ char *cm_asprintf(const char *fmt, ...)
 	return p;
 }
 
+int cm_strcmp_p(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+const char *cm_first_duplicate(const char **ids, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ids[i])
+			ids[k++] = ids[i];
+	qsort(ids, k, sizeof *ids, cm_strcmp_p);
+	for (size_t i = 1; i < k; i++)
+		if (strcmp(ids[i - 1], ids[i]) == 0)
+			return ids[i];
+	return NULL;
+}
+
 int cm_grow(void **v, size_t *cap, size_t n, size_t es)
 {
 	if (n < *cap)
@@ -196,7 +214,7 @@ uint64_t cm_hash_bytes(uint64_t h, const void *p, size_t n)
 
 uint64_t cm_hash_str(const char *s)
 {
-	return cm_hash_bytes(0xcbf29ce484222325ull, s ? s : "", s ? strlen(s) : 0);
+	return cm_hash_bytes(CM_HASH_INIT, s ? s : "", s ? strlen(s) : 0);
 }
 
 static bool index_grow(cm_index *ix)

@@ -18,6 +18,11 @@
 #define CM_MAX_INPUT_BYTES (64u * 1024u * 1024u)
 
 char *cm_strdup(const char *s);          /* NULL on failure or NULL input */
+/* qsort and bsearch order of strings (pointers to const char *), bytewise. */
+int cm_strcmp_p(const void *a, const void *b);
+/* The first id that occurs twice among n (NULLs skipped; ids is reordered:
+ * sorted, NULLs gone), or NULL. */
+const char *cm_first_duplicate(const char **ids, size_t n);
 char *cm_strndup(const char *s, size_t n);
 char *cm_asprintf(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -124,6 +129,9 @@ size_t cm_index_find_or_add(cm_index *ix, uint64_t h, size_t item, cm_index_eq e
 /* The item of hash h that eq accepts, or (size_t)-1. */
 size_t cm_index_find(const cm_index *ix, uint64_t h, cm_index_eq eq, const void *ctx);
 void cm_index_free(cm_index *ix);
+/* The library's one string and byte hash, FNV-1a 64: cm_hash_bytes goes
+ * on from h (CM_HASH_INIT to start); the same value on every platform. */
+#define CM_HASH_INIT 0xcbf29ce484222325ull
 uint64_t cm_hash_bytes(uint64_t h, const void *p, size_t n);
 uint64_t cm_hash_str(const char *s); /* NULL hashes as "" */
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/crc32_int.h"
+#include "export/export.h"
 #include "export/export_int.h"
 #include "model/map_int.h"
 
@@ -165,8 +166,8 @@ typedef struct {
 	int err;
 	const uint8_t *has;  /* a bit per square: it has an entry beside the grid */
 	unsigned major;      /* 1 or 2 */
-	const cm_export_grid_hint *hint; /* 2.0: GRID and the squares to visit, or NULL */
-	bool grid_lent;      /* s[S_GRID].p is the hint's GRID itself (not freed) */
+	const cm_map_grid *view; /* 2.0: GRID and the squares to visit, or NULL */
+	bool grid_lent;      /* s[S_GRID].p is the view's GRID itself (not freed) */
 } writer;
 
 static void rec(writer *w, int sec)
@@ -318,11 +319,11 @@ static void put_grid(writer *w, const cm_map *m)
 		w->err = CM_ELIMIT;
 		return;
 	}
-	const cm_export_grid_hint *hint = w->hint;
-	/* with a hint, its GRID is used as it is (no copy of 2 MB) unless a
+	const cm_map_grid *view = w->view;
+	/* with a view, its GRID is used as it is (no copy of 2 MB) unless a
 	 * listed square's bytes differ from the model's */
-	if (hint) {
-		g->p = (unsigned char *)(uintptr_t)hint->grid;
+	if (view) {
+		g->p = (unsigned char *)(uintptr_t)view->grid;
 		w->grid_lent = true;
 	} else if (!(g->p = malloc(2 * n_sq + 1))) {
 		w->err = CM_ENOMEM;
@@ -330,8 +331,8 @@ static void put_grid(writer *w, const cm_map *m)
 	}
 	g->n = g->cap = 2 * n_sq;
 	w->n[S_GRID] = (uint32_t)n_sq;
-	for (size_t j = 0, n = hint ? hint->n_sq : n_sq; j < n && !w->err; j++) {
-		size_t i = hint ? hint->sq[j] : j;
+	for (size_t j = 0, n = view ? view->n_sq : n_sq; j < n && !w->err; j++) {
+		size_t i = view ? view->sq[j] : j;
 		if (i >= n_sq) {
 			w->err = CM_EINTERNAL;
 			break;
@@ -654,7 +655,7 @@ static int assemble_equal(writer *w, const cm_map *m, const unsigned char *data,
 /* With equal, nothing is built: *equal says whether the cmp_len bytes at cmp
  * are the encoding. */
 static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned major,
-                  const cm_export_grid_hint *hint, unsigned char **out, size_t *len, const unsigned char *cmp,
+                  const cm_map_grid *view, unsigned char **out, size_t *len, const unsigned char *cmp,
                   size_t cmp_len, bool *equal)
 {
 	if (out) {
@@ -684,7 +685,7 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 	}
 	w.has = has;
 	w.major = major;
-	w.hint = major == 2 ? hint : NULL;
+	w.view = major == 2 ? view : NULL;
 	(void)str_ref(&w.st, ""); /* offset 0 is the empty string */
 	put_map(&w, m);
 	put_deck(&w, m, &dk);
@@ -715,128 +716,15 @@ int cm_export_bin_version(const cm_map *m, cm_tileset *const *sets, size_t n_set
 	return encode(m, sets, n_sets, false, major, NULL, out, len, NULL, 0, NULL);
 }
 
-int cm_export_bin_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
+int cm__export_bin_encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_bin_opts *o,
                           unsigned char **out, size_t *len)
 {
-	return encode(m, sets, n_sets, true, major, NULL, out, len, NULL, 0, NULL);
+	return encode(m, sets, n_sets, true, o ? o->major : 0, o ? o->grid : NULL, out, len, NULL, 0, NULL);
 }
 
-int cm_export_bin_equal_checked(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
-                                const unsigned char *data, size_t len, bool *equal)
+int cm__export_bin_equal(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_bin_opts *o,
+                         const unsigned char *data, size_t len, bool *equal)
 {
 	*equal = false;
-	return encode(m, sets, n_sets, true, major, NULL, NULL, NULL, data, len, equal);
-}
-
-int cm_export_bin_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *hint,
-                         unsigned char **out, size_t *len)
-{
-	return encode(m, sets, n_sets, true, 2, hint, out, len, NULL, 0, NULL);
-}
-
-/* the hint reads a square's island and big city as one 8-byte word */
-_Static_assert(offsetof(cm_square, bigcity) == offsetof(cm_square, island) + 4,
-               "cm_square: bigcity right after island");
-
-int cm_export_grid_hint_build(const cm_map *m, cm_export_grid_hint *out, bool *in_range)
-{
-	memset(out, 0, sizeof *out);
-	if (in_range)
-		*in_range = false;
-	uint32_t bad = 0; /* a square out of range */
-	size_t n_sq = (size_t)m->cols * (size_t)m->rows, n = 0, cap = 64;
-	if (n_sq >= NONE32 / 2)
-		return CM_ELIMIT;
-	uint8_t *has = calloc(n_sq / 8 + 1, 1), *g = malloc(2 * n_sq + 1);
-	size_t *sq = malloc(cap * sizeof *sq);
-	int rc = has && g && sq ? 0 : CM_ENOMEM;
-	for (size_t i = 0; !rc && i < cm_map_extra_count(m); i++) {
-		size_t k = (size_t)cm_map_extra_nth(m, i)->sq;
-		if (k < n_sq)
-			has[k / 8] = (uint8_t)(has[k / 8] | 1u << (k % 8));
-	}
-	/* eight squares at a time (one byte of has): their GRID records and
-	 * whether any needs a look of its own, without a branch per square;
-	 * the kinds' and print kinds' ranges tested once at the end */
-	uint32_t kmax = 0;
-	uint64_t kor = 0;
-	for (size_t i0 = 0; !rc && i0 < n_sq; i0 += 8) {
-		size_t n8 = n_sq - i0 < 8 ? n_sq - i0 : 8;
-		uint32_t look = has[i0 / 8]; /* bit j: square i0 + j is listed */
-		for (size_t j = 0; j < n8; j++) {
-			const cm_square *s = &m->squares[i0 + j];
-			uint8_t *r = g + 2 * (i0 + j);
-			r[0] = s->kind;
-			kmax = s->kind > kmax ? s->kind : kmax;
-			uint32_t more;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-			/* the four prints as one word: kinds in bytes 0, 2, 4, 6 and arms
-			 * in the others; kind e moved to bits 2e (the same truncated OR) */
-			uint64_t pv;
-			memcpy(&pv, s->print, 8);
-			uint64_t k = pv & 0x00FF00FF00FF00FFull;
-			r[1] = (uint8_t)(k | k >> 14 | k >> 28 | k >> 42);
-			kor |= k;
-			/* island and big city both -1: the one word of all ones */
-			uint64_t ib;
-			memcpy(&ib, &s->island, 8);
-			more = (uint32_t)(((pv & 0xFF00FF00FF00FF00ull) | s->arms | ~ib) != 0);
-#else
-			r[1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 |
-			                 s->print[3].kind << 6);
-			kor |= (uint64_t)(s->print[0].kind | s->print[1].kind | s->print[2].kind | s->print[3].kind);
-			more = (uint32_t)((s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms |
-			                   s->arms | (uint32_t)(s->island + 1) | (uint32_t)(s->bigcity + 1)) != 0);
-#endif
-			look |= more << j;
-		}
-		for (size_t j = 0; look && j < n8; j++) {
-			if (!(look >> j & 1u))
-				continue;
-			size_t i = i0 + j;
-			bad |= (uint32_t)!cm__square_in_range(m, &m->squares[i]);
-			if (n == cap) {
-				size_t *p = realloc(sq, 2 * cap * sizeof *sq);
-				if (!p) {
-					rc = CM_ENOMEM;
-					break;
-				}
-				sq = p;
-				cap *= 2;
-			}
-			sq[n++] = i;
-		}
-	}
-	/* in range without an island or big city: a kind and print kinds */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	bad |= (uint32_t)(kmax >= CM_SQ_KIND_COUNT) | (uint32_t)((kor & 0x00FC00FC00FC00FCull) != 0);
-#else
-	bad |= (uint32_t)(kmax >= CM_SQ_KIND_COUNT) | (uint32_t)(kor > CM_PRINT_CITY);
-#endif
-	free(has);
-	if (rc) {
-		free(g);
-		free(sq);
-		return rc;
-	}
-	out->grid = g;
-	out->sq = sq;
-	out->n_sq = n;
-	if (in_range)
-		*in_range = !bad;
-	return 0;
-}
-
-void cm_export_grid_hint_free(cm_export_grid_hint *h)
-{
-	free((void *)(uintptr_t)h->grid);
-	free((void *)(uintptr_t)h->sq);
-	memset(h, 0, sizeof *h);
-}
-
-int cm_export_bin_equal_hinted(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_grid_hint *hint,
-                               const unsigned char *data, size_t len, bool *equal)
-{
-	*equal = false;
-	return encode(m, sets, n_sets, true, 2, hint, NULL, NULL, data, len, equal);
+	return encode(m, sets, n_sets, true, o ? o->major : 0, o ? o->grid : NULL, NULL, NULL, data, len, equal);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "carcamap/carcamap.h"
 #include "base/util_int.h"
+#include "io/pack_int.h"
 #include "io/xml_int.h"
 
 const char *cm_version(void)
@@ -35,7 +36,7 @@ cm_file_kind cm_file_detect(const char *path, cm_diags *d)
 	char buf[4096];
 	size_t n = fread(buf, 1, sizeof buf, f);
 	fclose(f);
-	if (n >= 16 && memcmp(buf, "SQLite format 3", 16) == 0)
+	if (cm__sqlite_signature(buf, n))
 		return CM_FILE_PACK;
 	if (n >= 8 && memcmp(buf, "\x89PNG\r\n\x1a\n", 8) == 0)
 		return CM_FILE_PNG;

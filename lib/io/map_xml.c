@@ -170,9 +170,9 @@ static int read_grid(reader *r, xmlNode *g, cm_map_builder **out)
 		if (rv[i].n > width)
 			width = rv[i].n;
 	}
-	if (width > CM_MAP_MAX_GRID || nr > CM_MAP_MAX_GRID) {
+	if (width > CM_GRID_MAX || nr > CM_GRID_MAX) {
 		rd_report(r, "CM0216", gline, 0, "grid of %zu x %zu squares is larger than %d x %d", width, nr,
-		          CM_MAP_MAX_GRID, CM_MAP_MAX_GRID);
+		          CM_GRID_MAX, CM_GRID_MAX);
 		rc = CM_EINVAL;
 		goto out;
 	}
@@ -794,9 +794,9 @@ static int new_map(reader *r, xmlNode *root, xmlNode *comb, xmlNode *grid)
 		rd_report_at(r, "CM0216", root, NULL, "map has no size: give a <grid>, or cols and rows");
 		return CM_EINVAL;
 	}
-	if (cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID) {
+	if (cols > CM_GRID_MAX || rows > CM_GRID_MAX) {
 		rd_report(r, "CM0216", cm_xml_line(root), 0, "map of %d x %d squares is larger than %d x %d", cols,
-		          rows, CM_MAP_MAX_GRID, CM_MAP_MAX_GRID);
+		          rows, CM_GRID_MAX, CM_GRID_MAX);
 		return CM_EINVAL;
 	}
 	return cm_map_builder_new(cols, rows, &r->b);

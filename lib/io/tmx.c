@@ -20,7 +20,6 @@
 #include "model/map_int.h"
 #include "model/tilenote_int.h"
 
-#define MAX_GRID CM_GRID_MAX
 #define MAX_POINTS 100000
 #define MAX_WORK 50000000ull /* point-in-polygon steps for placing pieces */
 
@@ -1251,7 +1250,7 @@ static void read_map_properties(rd *r, xmlNode *root)
 /* ---- the whole map ---- */
 
 /* The <map> element: a carcamap TMX of a version this build reads, an
- * orthogonal, finite map of 1 to MAX_GRID squares a side (its size in
+ * orthogonal, finite map of 1 to CM_GRID_MAX squares a side (its size in
  * *cols, *rows, its tile size in r). Each problem reported. */
 static void read_head(rd *r, xmlNode *root, double *cols, double *rows)
 {
@@ -1282,10 +1281,10 @@ static void read_head(rd *r, xmlNode *root, double *cols, double *rows)
 	*rows = attr_num(root, "height", 0, &bad);
 	r->tw = attr_num(root, "tilewidth", 0, &bad);
 	r->th = attr_num(root, "tileheight", 0, &bad);
-	if (bad || *cols < 1 || *rows < 1 || *cols > MAX_GRID || *rows > MAX_GRID || *cols != floor(*cols) ||
+	if (bad || *cols < 1 || *rows < 1 || *cols > CM_GRID_MAX || *rows > CM_GRID_MAX || *cols != floor(*cols) ||
 	    *rows != floor(*rows) || r->tw < 1 || r->th < 1)
 		report(r, "CM0216", line, NULL, "map size %g x %g squares of %g x %g pixels: 1 to %d squares a side and "
-		       "whole pixels are needed", *cols, *rows, r->tw, r->th, MAX_GRID);
+		       "whole pixels are needed", *cols, *rows, r->tw, r->th, CM_GRID_MAX);
 }
 
 /* The map's tilesets, sorted by firstgid, in a new array *out of *n. */

@@ -19,6 +19,7 @@
 #include "carcamap/catalog.h"
 #include "io/schema_int.h"
 #include "base/util_int.h"
+#include "io/pack_int.h"
 #include "io/xml_int.h"
 
 /* ---- one document's memory ----
@@ -930,7 +931,7 @@ const char *cm_xml_other_kind(const char *buf, size_t len)
 	    (len >= 4 && ((u[0] == '<' && u[1] == 0 && u[2] == '?' && u[3] == 0) ||
 	                  (u[0] == 0 && u[1] == '<' && u[2] == 0 && u[3] == '?'))))
 		return "UTF-16 text (carcamap reads XML in UTF-8 only: convert it, e.g. with iconv -f UTF-16 -t UTF-8)";
-	if (len >= 16 && memcmp(buf, "SQLite format 3", 16) == 0)
+	if (cm__sqlite_signature(buf, len))
 		return "an SQLite database (a carcamap pack?)";
 	if (len >= 8 && memcmp(buf, "\x89PNG\r\n\x1a\n", 8) == 0)
 		return "a PNG image";

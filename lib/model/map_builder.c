@@ -27,7 +27,7 @@ struct cm_map_builder {
 static int new_map(int cols, int rows, bool zero, cm_map **out)
 {
 	*out = NULL;
-	if (cols <= 0 || rows <= 0 || cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID)
+	if (cols <= 0 || rows <= 0 || cols > CM_GRID_MAX || rows > CM_GRID_MAX)
 		return CM_EINVAL;
 	cm_map *m = calloc(1, sizeof *m);
 	if (!m)

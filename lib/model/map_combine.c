@@ -175,9 +175,9 @@ int cm_map_combine(const cm_map *w, const cm_map *e, int dy_in, const char *file
 	long long y0 = dy < 0 ? dy : 0;
 	long long cols = (long long)w->cols + e->cols - 1;
 	long long rows = ((long long)w->rows > dy + e->rows ? (long long)w->rows : dy + e->rows) - y0;
-	if (cols > CM_MAP_MAX_GRID || rows > CM_MAP_MAX_GRID) {
+	if (cols > CM_GRID_MAX || rows > CM_GRID_MAX) {
 		report(d, file, line, "CM0217", "combined map of %lld x %lld squares is larger than %d x %d", cols,
-		       rows, CM_MAP_MAX_GRID, CM_MAP_MAX_GRID);
+		       rows, CM_GRID_MAX, CM_GRID_MAX);
 		return CM_EINVAL;
 	}
 	cm_map_builder *b = NULL;

@@ -18,7 +18,6 @@
 #include "model/map_struct_int.h"
 
 #define MAX_SIDE 4
-#define CM_MAP_MAX_GRID CM_GRID_MAX /* cm_map_builder_new's limit, per side */
 
 /* Step from a square to its neighbour across side N, E, S, W. */
 extern const int cm_map_side_dx[4], cm_map_side_dy[4];

@@ -19,7 +19,6 @@
 #define MAX_TEXT CM_TEXT_MAX
 #define MAX_ITEMS CM_ITEMS_MAX
 #define MAX_COUNT CM_COUNT_MAX
-#define MAX_GRID CM_GRID_MAX
 
 
 typedef struct {
@@ -160,25 +159,6 @@ static void check_range(chk *c, const char *where, const char *what, long long v
 		fail(c, where, "%s is %lld%s, outside %lld..%lld", what, v, more, lo, hi);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The first id that occurs twice among n (NULLs skipped), or NULL. */
-static const char *duplicate_id(const char **ids, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (ids[i])
-			ids[k++] = ids[i];
-	qsort(ids, k, sizeof *ids, cmp_str);
-	for (size_t i = 1; i < k; i++)
-		if (strcmp(ids[i - 1], ids[i]) == 0)
-			return ids[i];
-	return NULL;
-}
-
 static void check_feature(chk *c, const char *w, const cm_feature *f, uint32_t known)
 {
 	check_range(c, w, "feature kind", (long long)f->kind, 0, CM_FEAT_KIND_COUNT - 1);
@@ -259,7 +239,7 @@ static void check_tileset(chk *c, const cm_tileset *ts)
 		if (ids)
 			ids[i] = ts->tiles[i].id;
 	}
-	const char *dup = ids ? duplicate_id(ids, ts->n_tiles) : NULL;
+	const char *dup = ids ? cm_first_duplicate(ids, ts->n_tiles) : NULL;
 	if (dup)
 		fail(c, where, "tile id %.100s occurs twice", dup);
 	free(ids);
@@ -359,8 +339,8 @@ static void check_map(chk *c, const cm_map *m, unsigned flags)
 		else
 			check_text(c, where, what, v, false);
 	}
-	if (m->cols < 1 || m->rows < 1 || m->cols > MAX_GRID || m->rows > MAX_GRID || !m->squares) {
-		fail(c, where, "grid %d x %d is outside 1..%d", m->cols, m->rows, MAX_GRID);
+	if (m->cols < 1 || m->rows < 1 || m->cols > CM_GRID_MAX || m->rows > CM_GRID_MAX || !m->squares) {
+		fail(c, where, "grid %d x %d is outside 1..%d", m->cols, m->rows, CM_GRID_MAX);
 		return;
 	}
 	c->line = m->setup.line;

@@ -961,7 +961,7 @@ static int child_status(pid_t pid)
 }
 
 /* The disk fills up in the middle of a compile (the file size limit of the
- * writing process stands in for it, with no hook in lib/io/pack.c: SQLite's
+ * writing process stands in for it, with no hook in lib/io/pack_write.c: SQLite's
  * write fails at the half of the pack, as on a full disk, though it names
  * EFBIG an I/O error rather than "full"): the write fails cleanly, the pack
  * already there is unchanged and no temporary file is left. */
