@@ -493,9 +493,7 @@ bool cm__pile_has(const cm_board *b, int type); /* a copy is left to draw */
 /* Whether the current player has a follower of this kind to deploy. */
 bool cm__in_supply(const cm_board *b, cm_follower_kind kind);
 
-/* deck.c: FNV-1a 64 */
-#define CM__FNV_INIT 0xCBF29CE484222325ull
-uint64_t cm__fnv(uint64_t h, const void *p, size_t n);
+/* deck.c: the library's FNV-1a 64 (cm_hash_bytes, from CM_HASH_INIT) */
 uint64_t cm__fnv_u32(uint64_t h, uint32_t v); /* little-endian bytes */
 uint64_t cm__hash_tile(uint64_t h, const cm_tile_type *t); /* features */
 

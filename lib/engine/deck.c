@@ -395,30 +395,20 @@ int cm_deck_find(const cm_deck *k, const char *id)
 	return -1;
 }
 
-uint64_t cm__fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= c[i];
-		h *= 0x100000001B3ull;
-	}
-	return h;
-}
-
 /* Little-endian bytes, so the hash is the same on every platform. */
 uint64_t cm__fnv_u32(uint64_t h, uint32_t v)
 {
 	unsigned char b[4] = { (unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
 	                       (unsigned char)(v >> 24) };
-	return cm__fnv(h, b, 4);
+	return cm_hash_bytes(h, b, 4);
 }
 
 uint64_t cm_deck_hash(const cm_deck *k)
 {
-	uint64_t h = CM__FNV_INIT;
+	uint64_t h = CM_HASH_INIT;
 	for (size_t i = 0; i < k->n_types; i++) {
 		const cm_tile_type *t = k->types[i];
-		h = cm__fnv(h, t->id, strlen(t->id) + 1);
+		h = cm_hash_bytes(h, t->id, strlen(t->id) + 1);
 		h = cm__fnv_u32(h, (uint32_t)(k->count[i] * 2 + ((int)i == k->start)));
 		h = cm__hash_tile(h, t);
 	}

@@ -15,12 +15,12 @@
 
 static uint64_t hash_str(uint64_t h, const char *s)
 {
-	return cm__fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
+	return cm_hash_bytes(h, s ? s : "", s ? strlen(s) + 1 : 1);
 }
 
 uint64_t cm_replay_map_hash(const cm_map *m)
 {
-	uint64_t h = CM__FNV_INIT;
+	uint64_t h = CM_HASH_INIT;
 	h = cm__fnv_u32(h, (uint32_t)m->cols);
 	h = cm__fnv_u32(h, (uint32_t)m->rows);
 	for (int i = 0; i < m->cols * m->rows; i++) {

@@ -35,7 +35,7 @@ comm -13 "$t/exported" "$t/declared" | sed 's/^/FAIL declared in a public header
 # private helpers stay so; the JSON writer is public (carcamap/json.h) but
 # its stack initialiser is not, and cm_write_to is public only by its
 # documented name cm_file_write (carcamap/file.h)
-for private in cm_strdup cm_json_init cm_json_write_string cm_write_to cm_open_read cm_xml_load_file cm__fnv; do
+for private in cm_strdup cm_json_init cm_json_write_string cm_write_to cm_open_read cm_xml_load_file cm__fnv_u32 cm_hash_bytes; do
   grep -qx "$private" "$t/exported" && no "private helper $private is exported"
 done
 
