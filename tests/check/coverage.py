@@ -60,6 +60,34 @@ def generate(gen, out):
             db = sqlite3.connect(out)
             db.executescript(arg)
             db.close()
+        elif op == "wal-sql":
+            # the statements' changes in a WAL beside the pack, which stays as
+            # it was: run on a copy in WAL mode, its WAL copied before closing
+            copy = out + ".wal-copy"
+            shutil.copyfile(out, copy)
+            db = sqlite3.connect(copy)
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA wal_autocheckpoint = 0")
+            db.executescript(arg)
+            shutil.copyfile(copy + "-wal", out + "-wal")
+            db.close()
+            for f in (copy, copy + "-wal", copy + "-shm"):
+                if os.path.exists(f):
+                    os.remove(f)
+        elif op == "journal-sql":
+            # a write left unfinished: a child runs the statements with a
+            # one-page cache and dies before committing
+            pid = os.fork()
+            if pid == 0:
+                db = sqlite3.connect(out, isolation_level=None)
+                db.execute("PRAGMA cache_size = 1")
+                db.execute("BEGIN")
+                for stmt in arg.split(";"):
+                    if stmt.strip():
+                        db.execute(stmt)
+                os._exit(0)
+            _, status = os.waitpid(pid, 0)
+            assert status == 0 and os.path.exists(out + "-journal"), f"{gen}: journal-sql left no journal"
         elif op in ("text", "repeat"):
             n = 1
             if op == "repeat":

@@ -160,31 +160,90 @@ static int read_check(const char *path, cm_diags *d)
 }
 
 /* The command itself (build/carcamap beside build/tests/, or the
- * sanitizer build's), run on the input: `carcamap list` then `carcamap
- * check`, each in a child under the case's time limit as CPU time
- * (RLIMIT_CPU: the runner's timer counts only its own), output discarded.
- * A command that fails or is killed is a diagnostic; check may exit 1
- * (errors in the input) only when the case says rc EINVAL. */
+ * sanitizer build's), run on the input: the commands of the case's
+ * "commands" line (default: list, then check), each in a child under the
+ * case's time limit as CPU time (RLIMIT_CPU: the runner's timer counts
+ * only its own), its outputs into a directory of its own, standard output
+ * discarded. Each line of standard error that says "error:", "warning:" or
+ * "note:" becomes a diagnostic (its check id from the [CMnnnn] that ends
+ * it), so that the case's expectations hold for every command. A command
+ * that is killed, or exits non-zero with nothing said, is a diagnostic of
+ * its own; exit status 1 is rc EINVAL. */
 static char carcamap_bin[1024];
 static unsigned case_seconds = DEFAULT_SECONDS;
+static char case_commands[256] = "list check";
+
+/* The lines of the text at err as diagnostics of cmd into d: how many. */
+static size_t take_stderr(const char *cmd, const char *path, const char *err, cm_diags *d)
+{
+	size_t len = 0, n = 0;
+	char *text = util_read_file(err, &len);
+	for (char *line = text, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		else
+			next = line + strlen(line);
+		static const struct {
+			const char *tag;
+			cm_severity sev;
+		} kinds[] = { { "error: ", CM_SEV_ERROR }, { "warning: ", CM_SEV_WARNING }, { "note: ", CM_SEV_NOTE } };
+		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+			char *at = strstr(line, kinds[k].tag), rule[8] = "";
+			if (!at)
+				continue;
+			char *msg = at + strlen(kinds[k].tag), *end = msg + strlen(msg);
+			if (end - msg > 9 && end[-1] == ']' && end[-8] == '[' && strncmp(end - 7, "CM", 2) == 0) {
+				memcpy(rule, end - 7, 6);
+				rule[6] = '\0';
+				end[end[-9] == ' ' ? -9 : -8] = '\0';
+			}
+			cm_diags_add(d, kinds[k].sev, rule[0] ? rule : NULL, path, 0, 0, NULL, "carcamap %s: %s", cmd, msg);
+			n++;
+			break;
+		}
+	}
+	free(text);
+	return n;
+}
 
 static int run_command(const char *cmd, const char *path, cm_diags *d)
 {
+	char out[] = "/tmp/cm-hostile-out-XXXXXX", err[64], target[64];
+	assert_non_null(mkdtemp(out));
+	fmt(err, sizeof err, "%s/stderr", out);
+	const char *argv[12] = { carcamap_bin, cmd };
+	int argc = 2;
+	if (strcmp(cmd, "export") == 0) {
+		argv[argc++] = "--format";
+		argv[argc++] = "json";
+	}
+	argv[argc++] = path;
+	if (strcmp(cmd, "list") != 0 && strcmp(cmd, "check") != 0) {
+		fmt(target, sizeof target, "%s/out.%s", out,
+		    strcmp(cmd, "compile") == 0 ? "pack" : strcmp(cmd, "render") == 0 ? "svg" : "json");
+		argv[argc++] = "-o";
+		argv[argc++] = target;
+	}
 	fflush(NULL);
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		struct rlimit rl = { (rlim_t)case_seconds, (rlim_t)case_seconds + 1 };
-		int fd = open("/dev/null", O_WRONLY);
-		if (setrlimit(RLIMIT_CPU, &rl) != 0 || fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0 ||
+		int fd = open("/dev/null", O_WRONLY), fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (setrlimit(RLIMIT_CPU, &rl) != 0 || fd < 0 || fe < 0 || dup2(fd, 1) < 0 || dup2(fe, 2) < 0 ||
 		    setenv("CARCAMAP_TILESETS", "maps/tilesets", 1) != 0)
 			_exit(126);
-		execl(carcamap_bin, carcamap_bin, cmd, path, (char *)NULL);
+		execv(carcamap_bin, (char *const *)(uintptr_t)argv);
 		_exit(127);
 	}
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		assert_int_equal(errno, EINTR);
+	size_t said = take_stderr(cmd, path, err, d);
+	char rm[128];
+	fmt(rm, sizeof rm, "rm -rf %s", out);
+	assert_int_equal(system(rm), 0);
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "carcamap %s: killed by signal %d%s", cmd, sig,
@@ -192,20 +251,32 @@ static int run_command(const char *cmd, const char *path, cm_diags *d)
 		return CM_EINTERNAL;
 	}
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (code != 0 && !said) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "carcamap %s: exit status %d without a diagnostic%s",
+		             cmd, code, code == 127 ? " (cannot run it)" : "");
+		return CM_EINTERNAL;
+	}
 	if (code == 1)
 		return CM_EINVAL;
 	if (code != 0) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "carcamap %s: exit status %d%s", cmd, code,
-		             code == 127 ? " (cannot run it)" : "");
+		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL, "carcamap %s: exit status %d", cmd, code);
 		return CM_EINTERNAL;
 	}
 	return 0;
 }
 
+/* Every command of the case, in turn: the first failure is the result. */
 static int read_command(const char *path, cm_diags *d)
 {
-	int rc = run_command("list", path, d);
-	return rc ? rc : run_command("check", path, d);
+	char list[sizeof case_commands], *save = NULL;
+	int rc = 0;
+	fmt(list, sizeof list, "%s", case_commands);
+	for (char *cmd = strtok_r(list, " ", &save); cmd; cmd = strtok_r(NULL, " ", &save)) {
+		int r = run_command(cmd, path, d);
+		if (r && !rc)
+			rc = r;
+	}
+	return rc;
 }
 
 static const struct {
@@ -349,6 +420,75 @@ static bool run_sql(const char *path, const char *sql, char *err, size_t errsize
 	return ok;
 }
 
+static bool exists(const char *path);
+
+/* Copies the file from to the file to. */
+static bool copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *b = util_read_file(from, &len);
+	FILE *f = b ? fopen(to, "wb") : NULL;
+	bool ok = f && fwrite(b, 1, len, f) == len;
+	if (f)
+		ok = fclose(f) == 0 && ok;
+	free(b);
+	return ok;
+}
+
+/* The changes of sql in a WAL file beside the pack at path (path-wal),
+ * the pack itself as it was: sql runs on a copy in WAL mode, whose WAL is
+ * copied beside path before the copy is closed without a checkpoint. */
+static bool wal_sql(const char *path, const char *sql, char *err, size_t errsize)
+{
+	char copy[1100], copy_wal[1200], copy_shm[1200], wal[1200];
+	fmt(copy, sizeof copy, "%s.wal-copy", path);
+	fmt(copy_wal, sizeof copy_wal, "%s-wal", copy);
+	fmt(copy_shm, sizeof copy_shm, "%s-shm", copy);
+	fmt(wal, sizeof wal, "%s-wal", path);
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+	bool ok = copy_file(path, copy) && sqlite3_open(copy, &db) == SQLITE_OK &&
+	          sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL) == SQLITE_OK &&
+	          sqlite3_exec(db, "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0", NULL, NULL, &msg) ==
+	                  SQLITE_OK &&
+	          sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK && copy_file(copy_wal, wal);
+	if (!ok)
+		fmt(err, errsize, "wal-sql: %s", msg ? msg : db ? sqlite3_errmsg(db) : "cannot copy the pack");
+	sqlite3_free(msg);
+	sqlite3_close(db);
+	remove(copy);
+	remove(copy_wal);
+	remove(copy_shm);
+	return ok;
+}
+
+/* A write of sql into the pack at path left unfinished: a child runs it in
+ * a transaction with a one-page cache (so that changed pages reach the
+ * file) and dies before committing; the pack is half written and its
+ * rollback journal lies beside it. */
+static bool journal_sql(const char *path, const char *sql, char *err, size_t errsize)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		sqlite3 *db = NULL;
+		bool ok = sqlite3_open(path, &db) == SQLITE_OK &&
+		          sqlite3_exec(db, "PRAGMA cache_size = 1; BEGIN", NULL, NULL, NULL) == SQLITE_OK &&
+		          sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
+		_exit(ok ? 0 : 1);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		assert_int_equal(errno, EINTR);
+	char journal[1200];
+	fmt(journal, sizeof journal, "%s-journal", path);
+	bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && exists(journal);
+	if (!ok)
+		fmt(err, errsize, "journal-sql: the writer failed or left no journal");
+	return ok;
+}
+
 /* s with \n \t \r \\ \xHH decoded into out (n bytes); false on a bad escape. */
 static bool unescape(const char *s, char *out, size_t *n)
 {
@@ -422,7 +562,10 @@ static bool png_chunk(FILE *o, const char *arg, bool bad)
  * STR", "repeat-numbered N STR" (%u in STR is the copy's number, from 0),
  * "png-chunk TYPE HEX" and "png-chunk-badcrc TYPE HEX" (a chunk with its
  * length and CRC, or a wrong CRC), "pack" (the file becomes the sample
- * pack), "sql STATEMENTS" (run on the file); '#' starts a comment. Returns false with a message in err. */
+ * pack), "sql STATEMENTS" (run on the file), "wal-sql STATEMENTS" and
+ * "journal-sql STATEMENTS" (their changes in a WAL beside the file, or a
+ * write of them left unfinished with its journal beside it); '#' starts a
+ * comment. Returns false with a message in err. */
 /* A binary recipe writes the file itself: the text so far is flushed and
  * closed first (binary_step), and the file reopened for what follows. */
 static bool binary_step(FILE **o, const char *out, char *err, size_t errsize)
@@ -500,6 +643,13 @@ static bool generate(const char *gen, const char *out, char *err, size_t errsize
 			}
 			ok = binary_step(&o, out, err, errsize) &&
 			     write_many_maps_pack(out, n, end + 1, err, errsize) && reopen(&o, out, err, errsize);
+			if (!ok)
+				break;
+			continue;
+		} else if (strcmp(line, "wal-sql") == 0 || strcmp(line, "journal-sql") == 0) {
+			ok = binary_step(&o, out, err, errsize) &&
+			     (line[0] == 'w' ? wal_sql(out, arg, err, errsize) : journal_sql(out, arg, err, errsize)) &&
+			     reopen(&o, out, err, errsize);
 			if (!ok)
 				break;
 			continue;
@@ -674,7 +824,7 @@ static int check_expect(const char *exp, const char *name, int rc, const cm_diag
 				fprintf(stderr, "hostile %s: the diagnostics show content of %s: \"%s\"\n", name, arg, hit);
 				bad++;
 			}
-		} else if (strcmp(key, "seconds") != 0 && strcmp(key, "megabytes") != 0) {
+		} else if (strcmp(key, "seconds") != 0 && strcmp(key, "megabytes") != 0 && strcmp(key, "commands") != 0) {
 			fprintf(stderr, "hostile %s: %s:%u: unknown key %s\n", name, exp, lineno, key);
 			bad++;
 		}
@@ -702,6 +852,24 @@ static unsigned expect_seconds(const char *exp)
 	if (f)
 		fclose(f);
 	return s;
+}
+
+/* The commands of a command case: "commands CMD..." in its .expect (list,
+ * check, export, render, compile), else list and check. */
+static void expect_commands(const char *exp, char *out, size_t size)
+{
+	fmt(out, size, "list check");
+	FILE *f = fopen(exp, "r");
+	char line[256];
+	while (f && fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "commands ", 9) == 0) {
+			fmt(out, size, "%s", line + 9);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
 }
 
 /* The memory limit of a case: "megabytes N" in its .expect (peak resident
@@ -772,6 +940,97 @@ static bool exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* What a directory holds: each file's name, size and content hash
+ * (FNV-1a 64; the content itself is not kept, so that the children that
+ * measure their resident size do not inherit it). */
+typedef struct {
+	char *name;
+	size_t len;
+	uint64_t hash;
+} snap_file;
+
+static uint64_t file_hash(const char *path, size_t *len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	unsigned char buf[65536];
+	size_t n;
+	*len = 0;
+	FILE *f = fopen(path, "rb");
+	while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+		*len += n;
+	}
+	if (f)
+		fclose(f);
+	return h;
+}
+
+static snap_file *snapshot(const char *dir, size_t *n)
+{
+	char **names = util_list_dir(dir, NULL, n);
+	snap_file *v = calloc(*n + 1, sizeof *v);
+	assert_non_null(v);
+	for (size_t i = 0; i < *n; i++) {
+		char path[1024];
+		fmt(path, sizeof path, "%s/%s", dir, names[i]);
+		v[i].name = strdup(names[i]);
+		v[i].hash = file_hash(path, &v[i].len);
+	}
+	util_names_free(names);
+	return v;
+}
+
+static void snapshot_free(snap_file *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/* The failures (0 or 1) of dir against its snapshot: a file new, gone or
+ * changed, each named. */
+static int snapshot_differs(const char *dir, const snap_file *before, size_t n_before)
+{
+	size_t n = 0;
+	snap_file *now = snapshot(dir, &n);
+	int bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		const snap_file *was = NULL;
+		for (size_t k = 0; k < n_before && !was; k++)
+			if (strcmp(before[k].name, now[i].name) == 0)
+				was = &before[k];
+		if (!was)
+			fprintf(stderr, "hostile %s: reading it left %s beside it\n", current, now[i].name);
+		else if (was->len != now[i].len || was->hash != now[i].hash)
+			fprintf(stderr, "hostile %s: reading it changed %s\n", current, now[i].name);
+		bad |= !was || was->len != now[i].len || was->hash != now[i].hash;
+	}
+	for (size_t k = 0; k < n_before; k++) {
+		bool kept = false;
+		for (size_t i = 0; i < n && !kept; i++)
+			kept = strcmp(before[k].name, now[i].name) == 0;
+		if (!kept)
+			fprintf(stderr, "hostile %s: reading it removed %s\n", current, before[k].name);
+		bad |= !kept;
+	}
+	snapshot_free(now, n);
+	return bad;
+}
+
+/* Removes every file of dir (the built inputs' directory). */
+static void clear_dir(const char *dir)
+{
+	size_t n;
+	char **names = util_list_dir(dir, NULL, &n);
+	for (size_t i = 0; i < n; i++) {
+		char path[1024];
+		fmt(path, sizeof path, "%s/%s", dir, names[i]);
+		remove(path);
+	}
+	util_names_free(names);
+}
+
 /* Runs every case of one reader's directory; returns the cases that failed. */
 static int run_reader(const char *sub, reader_fn read, const char *tmp, int *cases)
 {
@@ -805,13 +1064,16 @@ static int run_reader(const char *sub, reader_fn read, const char *tmp, int *cas
 			if (!exists(gen) || !generate(gen, path, err, sizeof err)) {
 				fprintf(stderr, "hostile %s: no input and %s\n", current,
 				        exists(gen) ? err : "no recipe");
-				remove(path);
+				clear_dir(tmp);
 				failed++;
 				continue;
 			}
 		}
+		size_t n_before = 0;
+		snap_file *before = strncmp(path, tmp, strlen(tmp)) == 0 ? snapshot(tmp, &n_before) : NULL;
 		unsigned mb = expect_megabytes(exp);
 		case_seconds = expect_seconds(exp);
+		expect_commands(exp, case_commands, sizeof case_commands);
 		(*cases)++;
 		if (mb) {
 			failed += read_in_child(read, path, exp, expect_seconds(exp), mb);
@@ -826,18 +1088,13 @@ static int run_reader(const char *sub, reader_fn read, const char *tmp, int *cas
 			cm_diags_free(d);
 		}
 		if (strncmp(path, tmp, strlen(tmp)) == 0) {
-			/* a reader writes nothing beside its input (-wal, -shm, ...) */
-			remove(path);
-			size_t left;
-			char **names2 = util_list_dir(tmp, NULL, &left);
-			for (size_t k = 0; k < left; k++) {
-				fprintf(stderr, "hostile %s: reading it left %s beside it\n", current, names2[k]);
-				fmt(path, sizeof path, "%s/%s", tmp, names2[k]);
-				remove(path);
-			}
-			util_names_free(names2);
-			failed += left > 0;
+			/* a reader leaves its input and what the recipe put beside it
+			 * (a -wal, say) as they were, and writes nothing beside them
+			 * (-wal, -shm, ...) */
+			failed += snapshot_differs(tmp, before, n_before);
+			clear_dir(tmp);
 		}
+		snapshot_free(before, n_before);
 	}
 	util_names_free(names);
 	return failed;
