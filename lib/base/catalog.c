@@ -171,8 +171,9 @@ static const cm_check_info checks[] = {
 	  "give each map and tile set in a pack its own id" },
 	{ "CM0411", E, "model value a pack cannot hold", "",
 	  "fix the value in the source file: it is missing, out of range or refers to nothing" },
-	{ "CM0412", E, "pack not in rollback journal mode", "",
-	  "convert it with sqlite3 PACK 'PRAGMA journal_mode=DELETE', or recompile it with carcamap" },
+	{ "CM0412", E, "pack is not one file in rollback journal mode", "",
+	  "convert it with sqlite3 PACK 'PRAGMA journal_mode=DELETE' (which also applies and removes a -wal file "
+	  "beside it), or recompile it with carcamap" },
 	{ "CM0413", E, "stored client binary does not match the map", "",
 	  "recompile the pack from its sources: the client binary is missing or was changed" },
 

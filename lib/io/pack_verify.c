@@ -126,7 +126,7 @@ out:
  * (room for m's deck): read from the pack the first time a map uses one
  * and kept on p for the next (a failed read is tried again, and reported
  * again, for the next map). */
-static int deck_sets(cm_pack *p, const cm_map *m, cm_diags *d, cm_tileset **sets, size_t *n)
+static int deck_sets(cm_pack *p, const cm_map *m, const char *where, cm_diags *d, cm_tileset **sets, size_t *n)
 {
 	*n = 0;
 	if (p->n_sets && !p->vsets && (!(p->vsets = calloc(p->n_sets, sizeof *p->vsets)) ||
@@ -136,8 +136,11 @@ static int deck_sets(cm_pack *p, const cm_map *m, cm_diags *d, cm_tileset **sets
 	for (size_t i = 0; i < m->n_deck; i++) {
 		const char *sid = m->deck[i].tileset;
 		char **at = sid && p->n_sets ? bsearch(&sid, p->sets, p->n_sets, sizeof *p->sets, cm_strcmp_p) : NULL;
-		if (!at)
-			return CM_ENOTFOUND;
+		if (!at) { /* the foreign keys forbid it; said all the same */
+			cm_diags_check(d, "CM0407", p->path, 0, 0, where, "deck entry %zu names tile set %.100s, which the pack"
+			               " does not hold", i, sid ? sid : "?");
+			return CM_EINVAL;
+		}
 		size_t k = (size_t)(at - p->sets);
 		if (p->vstamp[k] == p->vcall)
 			continue;
@@ -157,20 +160,25 @@ int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **
 	size_t n = 0;
 	uint8_t stored[32], got[32];
 	cm_map_grid g;
+	char where[256];
+	snprintf(where, sizeof where, "map %.100s", id);
 	*out = NULL;
 	int rc = cm__pack_read_map(p, id, d, &m, &g);
-	if (rc || (rc = cm_pack_map_hash(p, id, stored)) != 0)
+	if (rc)
 		goto out;
+	if (cm_pack_map_hash(p, id, stored) != 0) { /* a CHECK of pack.sql's, never evaluated */
+		cm_diags_check(d, "CM0407", p->path, 0, 0, where, "the stored content hash is not 32 bytes");
+		rc = CM_EINVAL;
+		goto out;
+	}
 	if (!(sets = calloc(m->n_deck + 1, sizeof *sets))) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
-	if ((rc = deck_sets(p, m, d, sets, &n)) != 0 ||
+	if ((rc = deck_sets(p, m, where, d, sets, &n)) != 0 ||
 	    (rc = cm__map_hash_grid(m, sets, n, false, g.grid ? &g : NULL, cm__pack_hash_version(p), got)) != 0)
 		goto out;
 	if (memcmp(stored, got, 32) != 0) {
-		char where[256];
-		snprintf(where, sizeof where, "map %.100s", id);
 		cm_diags_check(d, "CM0408", p->path, 0, 0, where,
 		               "stored content hash differs from the hash of the stored content");
 		rc = CM_EINVAL;

@@ -902,6 +902,69 @@ static void test_pack__schema_other_text(void **state)
 	expect_open_fails(f, CM_EFORMAT, "CM0405", "table map_grids has other columns");
 }
 
+/* The schema is compared with pack.sql before anything that evaluates it
+ * runs (quick_check computes a generated column for every row and checks
+ * every CHECK constraint): a generated or hidden column, which
+ * pragma table_info does not show, an unknown table or an index of the
+ * pack's own are refused; a shadow of a pragma is an unknown table. */
+static void test_pack__schema_refused_before_evaluated(void **state)
+{
+	fx *f = *state;
+	char clean[4300];
+	snprintf(clean, sizeof clean, "%s/clean.pack", f->dir);
+	assert_int_equal(write_sample(f, clean), 0);
+	static const struct {
+		const char *sql, *msg;
+	} cases[] = {
+		{ "ALTER TABLE squares ADD COLUMN g INTEGER GENERATED ALWAYS AS"
+		  " (instr(printf('%.*c', 20000000 + x, 'x'), 'y')) VIRTUAL",
+		  "column g of table squares is generated" },
+		{ "CREATE TABLE extra (a INTEGER) STRICT", "table extra is not one of format version 4's" },
+		{ "CREATE INDEX by_name ON squares (printf('%.*c', 1000, name))",
+		  "index by_name is not one of format version 4's" },
+		{ "CREATE TABLE pragma_foreign_key_check (\"table\" TEXT, rowid INTEGER, parent TEXT, fkid INTEGER);"
+		  " PRAGMA foreign_keys = OFF; UPDATE deck_entries SET tileset_id = 'gone' WHERE seq = 0",
+		  "table pragma_foreign_key_check is not one of format version 4's" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t len;
+		char *b = util_read_file(clean, &len);
+		FILE *fp = fopen(f->path, "wb");
+		assert_non_null(fp);
+		assert_int_equal(fwrite(b, 1, len, fp), len);
+		fclose(fp);
+		free(b);
+		run_sql(f->path, cases[i].sql);
+		expect_open_fails(f, CM_EFORMAT, "CM0405", cases[i].msg);
+	}
+}
+
+/* A CHECK constraint that is not pack.sql's (a table made by another
+ * statement, with the same columns) is never evaluated, whatever it costs:
+ * the reader checks every value itself. */
+static void test_pack__check_constraint_not_evaluated(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	run_sql(f->path, "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = replace(sql, 'kind TEXT NOT NULL,',"
+	                 " 'kind TEXT NOT NULL CHECK (length(kind) < 0),') WHERE name = 'squares'");
+	cm_pack *p = NULL;
+	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	cm_pack_close(p);
+}
+
+/* The foreign key check is the pragma itself, never a table of the pack:
+ * a dangling deck reference is reported, and a deck that names a set the
+ * pack lacks is never a failure without a diagnostic. */
+static void test_pack__dangling_deck_reported(void **state)
+{
+	fx *f = *state;
+	assert_int_equal(write_sample(f, f->path), 0);
+	run_sql(f->path, "PRAGMA foreign_keys = OFF; UPDATE deck_entries SET tileset_id = 'gone' WHERE seq = 0");
+	expect_open_fails(f, CM_EFORMAT, "CM0407", "row 1 of table deck_entries refers to a missing row of tilesets");
+}
+
 static void test_pack__corrupt_page(void **state)
 {
 	fx *f = *state;
@@ -1044,6 +1107,10 @@ static const struct {
 	{ "UPDATE squares SET name = CAST(x'41FF42' AS TEXT) WHERE x = 1 AND y = 1", "CM0407",
 	  "map sample, square (1,1)", "name holds invalid UTF-8" },
 	{ "UPDATE maps SET hash = zeroblob(32)", "CM0408", "map sample", "stored content hash differs" },
+	/* the CHECK of pack.sql's maps table holds it to 32 bytes, but the
+	 * reader never evaluates a CHECK: it says what is wrong itself */
+	{ "PRAGMA ignore_check_constraints = ON; UPDATE maps SET hash = zeroblob(31)", "CM0407", "map sample",
+	  "the stored content hash is not 32 bytes" },
 	{ "UPDATE squares SET name = 'Bremen' WHERE x = 1 AND y = 1", "CM0408", "map sample", NULL },
 	{ "UPDATE map_binary SET data = randomblob(64)", "CM0413", "map sample",
 	  "stored client binary (format version 2, 64 bytes) differs" },
@@ -1150,6 +1217,141 @@ static void test_pack__write_stores_client_binary(void **state)
 	free(data);
 	free(want);
 	cm_pack_close(p);
+}
+
+/* The bytes of path (NULL when there is no such file). */
+static char *bytes_of(const char *path, size_t *len)
+{
+	struct stat st;
+	*len = 0;
+	return stat(path, &st) == 0 ? util_read_file(path, len) : NULL;
+}
+
+static void write_bytes(const char *path, const char *b, size_t len)
+{
+	FILE *fp = fopen(path, "wb");
+	assert_non_null(fp);
+	assert_int_equal(fwrite(b, 1, len, fp), len);
+	assert_int_equal(fclose(fp), 0);
+}
+
+/* path's files now are the bytes given (pack, and the one beside it with
+ * suffix beside), and no -shm, -wal or -journal file has appeared. */
+static void assert_untouched(const char *path, const char *pack, size_t pack_len, const char *beside,
+                             const char *side, size_t side_len)
+{
+	char other[4400];
+	size_t len;
+	char *now = bytes_of(path, &len);
+	assert_non_null(now);
+	assert_true(len == pack_len && memcmp(now, pack, len) == 0);
+	free(now);
+	static const char *const suffixes[] = { "-wal", "-journal", "-shm" };
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(other, sizeof other, "%s%s", path, suffixes[i]);
+		now = bytes_of(other, &len);
+		if (beside && strcmp(beside, suffixes[i]) == 0) {
+			assert_non_null(now);
+			assert_true(len == side_len && memcmp(now, side, len) == 0);
+		} else if (now) {
+			fail_msg("%s appeared beside the pack", other);
+		}
+		free(now);
+	}
+}
+
+/* A pack is one file (issue 33.4): a -wal file beside it, here the WAL of
+ * a copy whose map was renamed, is never applied (SQLite would read the
+ * map's name from it) and never written, and no -shm is made beside it:
+ * the opener refuses the pack and names the file (CM0412). */
+static void test_pack__wal_beside_refused(void **state)
+{
+	fx *f = *state;
+	char copy[4300], copy_wal[4400], wal[4400];
+	assert_int_equal(write_sample(f, f->path), 0);
+	snprintf(copy, sizeof copy, "%s/copy.pack", f->dir);
+	snprintf(copy_wal, sizeof copy_wal, "%s-wal", copy);
+	snprintf(wal, sizeof wal, "%s-wal", f->path);
+	size_t pack_len, wal_len;
+	char *pack = bytes_of(f->path, &pack_len);
+	write_bytes(copy, pack, pack_len);
+	sqlite3 *db = NULL;
+	assert_int_equal(sqlite3_open_v2(copy, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = WAL; UPDATE maps SET name = 'From the WAL'", NULL,
+	                              NULL, NULL),
+	                 SQLITE_OK);
+	char *w = bytes_of(copy_wal, &wal_len);
+	assert_non_null(w);
+	assert_true(wal_len > 0);
+	write_bytes(wal, w, wal_len);
+	sqlite3_close(db);
+	expect_open_fails(f, CM_EFORMAT, "CM0412", "x.pack-wal");
+	assert_untouched(f->path, pack, pack_len, "-wal", w, wal_len);
+	/* nor does loading it into a workspace (what compile, list, check do) */
+	cm_workspace *ws = NULL;
+	assert_int_equal(cm_workspace_new(&ws), 0);
+	assert_int_equal(cm_workspace_load(ws, f->path, f->d), CM_EFORMAT);
+	assert_int_equal(cm_workspace_map_count(ws), 0);
+	cm_workspace_free(ws);
+	assert_untouched(f->path, pack, pack_len, "-wal", w, wal_len);
+	free(w);
+	free(pack);
+}
+
+/* A rollback journal beside a pack (a write another program left
+ * unfinished: pages of the file already changed, the journal holding the
+ * old ones) is never applied and never removed: the opener says so (an I/O
+ * failure to try again, no check id) and leaves both files as they are. */
+static void test_pack__journal_beside_refused(void **state)
+{
+	fx *f = *state;
+	char journal[4400];
+	assert_int_equal(write_sample(f, f->path), 0);
+	snprintf(journal, sizeof journal, "%s-journal", f->path);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) { /* a writer that dies in the middle of its transaction */
+		sqlite3 *db = NULL;
+		if (sqlite3_open_v2(f->path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK ||
+		    sqlite3_exec(db, "PRAGMA cache_size = 1; BEGIN; UPDATE squares SET name = 'half';"
+		                     " UPDATE map_binary SET data = zeroblob(length(data))",
+		                 NULL, NULL, NULL) != SQLITE_OK)
+			_exit(2);
+		_exit(0);
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	size_t pack_len, j_len;
+	char *pack = bytes_of(f->path, &pack_len), *j = bytes_of(journal, &j_len);
+	assert_non_null(j);
+	expect_open_fails(f, CM_EIO, NULL, "x.pack-journal");
+	assert_false(has_diag(f->d, "CM0404", NULL, NULL));
+	assert_untouched(f->path, pack, pack_len, "-journal", j, j_len);
+	free(pack);
+	free(j);
+}
+
+/* The pack is opened as a file: URI (immutable): a path with the URI's
+ * own characters in it, relative or absolute, names the file it names. */
+static void test_pack__odd_path_opens(void **state)
+{
+	fx *f = *state;
+	char odd[4400], rel[4400], cwd[4096];
+	snprintf(odd, sizeof odd, "%s/a b%%20?x=1#y&immutable=0;.pack", f->dir);
+	assert_int_equal(write_sample(f, odd), 0);
+	cm_pack *p = NULL;
+	assert_int_equal(cm_pack_open(odd, f->d, &p), 0);
+	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+	cm_pack_close(p);
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	assert_int_equal(chdir(f->dir), 0);
+	snprintf(rel, sizeof rel, "./%s", strrchr(odd, '/') + 1);
+	int rc = cm_pack_open(rel, f->d, &p);
+	cm_pack_close(p);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(rc, 0);
 }
 
 /* A pack another process holds in a write transaction (BEGIN EXCLUSIVE):
@@ -1278,6 +1480,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pack__old_pack_binary_1_0, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__trigger_or_view_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__schema_mismatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__schema_refused_before_evaluated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__check_constraint_not_evaluated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__dangling_deck_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__wal_beside_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__odd_path_opens, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__journal_beside_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__corrupt_page, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__hostile_values, setup, teardown),

@@ -38,14 +38,20 @@ typedef struct cm_pack cm_pack;
 int cm_pack_write(const char *path, const cm_map *const *maps, size_t n_maps, cm_tileset *const *sets,
                   size_t n_sets, cm_diags *d);
 
-/* Opens a pack read-only as untrusted input: SQLite defensive mode, no
- * trusted schema, cell size checks, no extensions. Checks, in order: the
- * SQLite header (CM0401), the application id (CM0402), the format version
- * (CM0403, CM_EVERSION), PRAGMA quick_check and foreign keys (CM0404),
- * triggers or views (CM0406), tables and columns against schemas/pack.sql
- * (CM0405), and the id lists. *out is set only on success; free it with
- * cm_pack_close. Returns 0, CM_EIO (cannot open), CM_EFORMAT (not a
- * carcamap pack or damaged), CM_EVERSION, CM_ENOMEM. */
+/* Opens a pack read-only and immutable as untrusted input: SQLite
+ * defensive mode, no trusted schema, cell size checks, no extensions, no
+ * lock, and nothing ever read from or written beside the file. Checks, in
+ * order (schemas/pack.md "Opening a pack"): the SQLite header (CM0401, a
+ * WAL-mode pack CM0412), a -wal file beside it (CM0412) or a -journal
+ * (CM_EIO: another program writing it), the application id (CM0402), the
+ * format version (CM0403, CM_EVERSION), the schema against
+ * schemas/pack.sql before anything evaluates it (an unknown table or
+ * index, a generated column, other columns: CM0405; triggers or views:
+ * CM0406), PRAGMA quick_check (CM0404), the foreign keys (CM0407), and the
+ * id lists: time and memory bounded by the file's size. *out is set only
+ * on success; free it with cm_pack_close. Returns 0, CM_EIO (cannot open,
+ * or a journal beside it), CM_EFORMAT (not a carcamap pack, or damaged),
+ * CM_EVERSION, CM_ENOMEM. */
 int cm_pack_open(const char *path, cm_diags *d, cm_pack **out);
 /* Closes the pack; NULL is a no-op. */
 void cm_pack_close(cm_pack *p);
