@@ -4,8 +4,10 @@
  * placements of a tile with their follower spots, the joined features on a
  * square, the final scoring if the game ended now, where a waiting wagon
  * may go and why a feature is refused, or what the library's players would
- * do next and why (--advise); as text or JSON (schemas/rules-json.md). All
- * game logic is the library's. */
+ * do next and why (--advise); as text or JSON (schemas/rules-json.md). The
+ * answers and their JSON are the library's (cm_board_ask,
+ * cm_answer_write_json in carcamap/answer.h): this file plays the replay
+ * back, asks, and formats an answer as text. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -65,10 +67,9 @@ static void usage(FILE *f)
 	        "  carcamap rules game.txt maps/benelux/benelux.xml --moves 40 --advise\n"
 	        "\n"
 	        "Exit status: 0 answered, 1 problems in the input (a replay that does not\n"
-	        "apply), 2 usage error, 3 I/O or internal failure.\n");
+	        "apply), 2 usage error (also a question the board cannot take: --score\n"
+	        "while a wagon waits to move), 3 I/O or internal failure.\n");
 }
-
-typedef enum { Q_NONE = 0, Q_LEGAL, Q_SQUARE, Q_SCORE, Q_WAGON, Q_WHY, Q_ADVISE } query;
 
 typedef struct {
 	const cm_map *m;
@@ -76,7 +77,6 @@ typedef struct {
 	cm_board *b;
 	int moves, moves_total;
 	cli_format fmt;
-	cm_json *j; /* --format json */
 } ctx;
 
 /* The replay up to and including its k-th move line, as a shallow copy of
@@ -124,141 +124,46 @@ static int play_back(const cm_map *m, const cm_deck *deck, const cm_replay *r, c
 	return rc;
 }
 
-/* Meeple spots (out) and wagon spots (*n_wagon into wagon) of tile t
- * placed as p, asked of the board without placing (cm_board_spots_if: one
- * board for every placement). Returns the meeple spot count, or -1 when t
- * has no copy left to draw (or the placement cannot be made now). */
-static int spots_for(const ctx *c, int t, const cm_placement *p, int *out, int *wagon, int *n_wagon)
+/* ---- The answers as text (the library writes the JSON) ---- */
+
+static void head(const cm_answer *a)
 {
-	int n = cm_board_spots_if(c->b, t, p->x, p->y, p->rot, CM_FOLLOWER_MEEPLE, out, CM_MAX_FEATURES);
-	int w = n < 0 ? 0 : cm_board_spots_if(c->b, t, p->x, p->y, p->rot, CM_FOLLOWER_WAGON, wagon, CM_MAX_FEATURES);
-	*n_wagon = w < 0 ? 0 : w;
-	return n < 0 ? -1 : n;
+	printf("map %s after %d of %d moves: player %d to move, %d tiles to draw; scores", a->map, a->moves,
+	       a->moves_total, a->player, a->pile);
+	for (int p = 0; p < a->players; p++)
+		printf(" %d", a->scores[p]);
+	printf("\n");
 }
 
 /* Spots as text: " NAME 0 road, 3 field" after the first. */
-static void spots_text(const cm_tile_type *tt, const char *name, const int *spots, int k)
+static void spots_text(const char *name, const cm_answer_spot *s, int k)
 {
-	for (int s = 0; s < k; s++)
-		printf("%s %d %s", s ? "," : name, spots[s], cm_feature_kind_name(tt->features[spots[s]].kind));
+	for (int i = 0; i < k; i++)
+		printf("%s %d %s", i ? "," : name, s[i].feature, cm_feature_kind_name(s[i].kind));
 }
 
-/* Spots as JSON under key: null when unknown (k < 0). */
-static void spots_json(cm_json *j, const char *key, const cm_tile_type *tt, const int *spots, int k)
+static void legal(const cm_answer *a)
 {
-	cm_json_key(j, key);
-	if (k < 0) {
-		cm_json_null(j);
-		return;
-	}
-	cm_json_arr_begin(j);
-	for (int s = 0; s < k; s++) {
-		cm_json_obj_begin(j);
-		cm_json_kv_int(j, "feature", spots[s]);
-		cm_json_kv_str(j, "kind", cm_feature_kind_name(tt->features[spots[s]].kind));
-		cm_json_obj_end(j);
-	}
-	cm_json_arr_end(j);
-}
-
-static void head(ctx *c, const char *q)
-{
-	int players = cm_board_players(c->b);
-	if (c->fmt == FMT_TEXT) {
-		printf("map %s after %d of %d moves: player %d to move, %d tiles to draw; scores",
-		       cm_map_id(c->m), c->moves, c->moves_total, cm_board_current(c->b), cm_board_pile(c->b));
-		for (int p = 0; p < players; p++)
-			printf(" %d", cm_board_score(c->b, p));
-		printf("\n");
-		return;
-	}
-	cm_json_obj_begin(c->j);
-	cm_json_key(c->j, "format"); /* name and version: schemas/rules-json.md */
-	cm_json_obj_begin(c->j);
-	cm_json_kv_str(c->j, "name", "carcamap-rules");
-	cm_json_kv_str(c->j, "version", "1.3");
-	cm_json_obj_end(c->j);
-	cm_json_kv_str(c->j, "map", cm_map_id(c->m));
-	cm_json_kv_int(c->j, "moves", c->moves);
-	cm_json_kv_int(c->j, "moves_total", c->moves_total);
-	cm_json_kv_int(c->j, "player", cm_board_current(c->b));
-	cm_json_kv_int(c->j, "pile", cm_board_pile(c->b));
-	cm_json_key(c->j, "scores");
-	cm_json_arr_begin(c->j);
-	for (int p = 0; p < players; p++)
-		cm_json_int(c->j, cm_board_score(c->b, p));
-	cm_json_arr_end(c->j);
-	cm_json_kv_str(c->j, "query", q);
-}
-
-static int legal(ctx *c, int t)
-{
-	const cm_tile_type *tt = cm_deck_type(c->deck, (size_t)t);
-	size_t n = cm_board_placements(c->b, t, NULL, 0);
-	cm_placement *pl = malloc((n ? n : 1) * sizeof *pl);
-	if (!pl)
-		return CM_ENOMEM;
-	cm_board_placements(c->b, t, pl, n);
-	/* wagon spots only where a wagon could be deployed at all
-	 * (WAGON-DEPLOY): the option on and the player's wagon in the supply */
-	int cur = cm_board_current(c->b);
-	bool wagon = cm_board_rules(c->b)->wagons && cm_board_wagons(c->b, cur) > 0;
-	head(c, "legal");
-	cm_json *j = c->j;
-	if (c->fmt == FMT_TEXT) {
-		printf("tile %s: %zu legal placement%s%s\n", tt->id, n, n == 1 ? "" : "s",
-		       cm_board_wagon_pending(c->b, NULL) ? " (a wagon waits to move first: see --wagon)" : "");
-	} else {
-		cm_json_kv_str(j, "tile", tt->id);
-		cm_json_key(j, "placements");
-		cm_json_arr_begin(j);
-	}
-	/* spots need the tile drawn: without a copy left, none is known */
-	bool drawable = true;
+	size_t n = a->legal.n_placements;
+	bool wagon = a->legal.wagon;
+	printf("tile %s: %zu legal placement%s%s\n", a->legal.tile, n, n == 1 ? "" : "s",
+	       a->legal.wagon_waits ? " (a wagon waits to move first: see --wagon)" : "");
 	for (size_t i = 0; i < n; i++) {
-		int spots[CM_MAX_FEATURES], wspots[CM_MAX_FEATURES], nw = 0;
-		int k = drawable ? spots_for(c, t, &pl[i], spots, wspots, &nw) : -1;
-		drawable = k >= 0;
-		if (c->fmt == FMT_TEXT) {
-			printf("  (%d,%d) rotation %d:", pl[i].x, pl[i].y, pl[i].rot);
-			if (k < 0)
-				printf(" spots unknown (no copy left to draw)");
-			else if (k == 0)
-				printf(" no %s spot", wagon ? "meeple" : "follower");
-			spots_text(tt, " spots", spots, k);
-			if (wagon && k >= 0) {
-				printf(";");
-				if (nw == 0)
-					printf(" no wagon spot");
-				spots_text(tt, " wagon spots", wspots, nw);
-			}
-			printf("\n");
-			continue;
+		const cm_answer_placement *p = &a->legal.placements[i];
+		printf("  (%d,%d) rotation %d:", p->x, p->y, p->rot);
+		if (p->n_spots < 0)
+			printf(" spots unknown (no copy left to draw)");
+		else if (p->n_spots == 0)
+			printf(" no %s spot", wagon ? "meeple" : "follower");
+		spots_text(" spots", p->spots, p->n_spots);
+		if (wagon && p->n_spots >= 0) {
+			printf(";");
+			if (p->n_wagon_spots == 0)
+				printf(" no wagon spot");
+			spots_text(" wagon spots", p->wagon_spots, p->n_wagon_spots);
 		}
-		cm_json_obj_begin(j);
-		cm_json_kv_int(j, "x", pl[i].x);
-		cm_json_kv_int(j, "y", pl[i].y);
-		cm_json_kv_int(j, "rotation", pl[i].rot);
-		spots_json(j, "spots", tt, spots, k);
-		if (wagon)
-			spots_json(j, "wagon_spots", tt, wspots, k < 0 ? -1 : nw);
-		cm_json_obj_end(j);
+		printf("\n");
 	}
-	if (c->fmt == FMT_JSON)
-		cm_json_arr_end(j);
-	free(pl);
-	return 0;
-}
-
-/* The follower standing on feature f of square (x,y), or -1. */
-static int follower_on(const cm_board *b, int x, int y, int f)
-{
-	const cm_follower *fl;
-	size_t n = cm_board_followers(b, &fl);
-	for (size_t i = 0; i < n; i++)
-		if (fl[i].x == x && fl[i].y == y && fl[i].feature == f)
-			return fl[i].player;
-	return -1;
 }
 
 /* Fields are never complete: no state is shown for them. */
@@ -269,11 +174,12 @@ static const char *state(const cm_feature_info *fi)
 	return fi->scored ? "scored, " : fi->complete ? "complete, " : "incomplete, ";
 }
 
-static void feature_text(const cm_board *b, int x, int y, int f, const char *id, const cm_feature_info *fi)
+static void feature_text(const cm_answer *a, const cm_answer_feature *af)
 {
-	printf("  feature %d%s%s %s: %s%d tile%s, %d open, %d arms", f, id ? " " : "", id ? id : "",
-	       cm_feature_kind_name(fi->kind), state(fi), fi->tiles, fi->tiles == 1 ? "" : "s", fi->open,
-	       fi->arms);
+	const cm_feature_info *fi = &af->info;
+	printf("  feature %d%s%s %s: %s%d tile%s, %d open, %d arms", af->index, af->id ? " " : "",
+	       af->id ? af->id : "", cm_feature_kind_name(fi->kind), state(fi), fi->tiles, fi->tiles == 1 ? "" : "s",
+	       fi->open, fi->arms);
 	const char *flags[] = { fi->inn ? "inn" : NULL, fi->cathedral ? "cathedral" : NULL,
 		                fi->bigcity ? "big city" : NULL, fi->print ? "edge print" : NULL,
 		                fi->ferry ? "ferry" : NULL };
@@ -282,526 +188,168 @@ static void feature_text(const cm_board *b, int x, int y, int f, const char *id,
 			printf(", %s", flags[i]);
 	printf("; followers");
 	int any = 0;
-	for (int p = 0; p < cm_board_players(b); p++)
+	for (int p = 0; p < a->players; p++)
 		if (fi->followers[p]) {
 			printf(" player %d: %d", p, fi->followers[p]);
 			any = 1;
 		}
 	if (!any)
 		printf(" none");
-	int who = follower_on(b, x, y, f);
-	if (who >= 0)
-		printf("; player %d's follower stands here", who);
+	if (af->follower_here >= 0)
+		printf("; player %d's follower stands here", af->follower_here);
 	printf("\n");
 }
 
-static void feature_json(cm_json *j, const cm_board *b, int x, int y, int f, const char *id,
-                         const cm_feature_info *fi)
+static void square(const cm_answer *a)
 {
-	cm_json_obj_begin(j);
-	cm_json_kv_int(j, "index", f);
-	cm_json_kv_str(j, "id", id);
-	cm_json_kv_str(j, "kind", cm_feature_kind_name(fi->kind));
-	cm_json_kv_bool(j, "complete", fi->complete);
-	cm_json_kv_bool(j, "scored", fi->scored);
-	cm_json_kv_int(j, "open", fi->open);
-	cm_json_kv_int(j, "tiles", fi->tiles);
-	cm_json_kv_int(j, "arms", fi->arms);
-	cm_json_kv_bool(j, "inn", fi->inn);
-	cm_json_kv_bool(j, "cathedral", fi->cathedral);
-	cm_json_kv_bool(j, "bigcity", fi->bigcity);
-	cm_json_kv_bool(j, "print", fi->print);
-	cm_json_kv_bool(j, "ferry", fi->ferry);
-	cm_json_key(j, "followers");
-	cm_json_arr_begin(j);
-	for (int p = 0; p < cm_board_players(b); p++)
-		cm_json_int(j, fi->followers[p]);
-	cm_json_arr_end(j);
-	cm_json_key(j, "follower_here");
-	int who = follower_on(b, x, y, f);
-	if (who >= 0)
-		cm_json_int(j, who);
+	const char *name = a->square.name;
+	printf("square (%d,%d) %s%s%s: ", a->square.x, a->square.y, cm_square_kind_name(a->square.kind),
+	       name ? " " : "", name ? name : "");
+	if (a->square.tile)
+		printf("tile %s rotation %d\n", a->square.tile, a->square.rot);
+	else if (a->square.kind == CM_SQ_BIGCITY)
+		printf("printed big city\n");
 	else
-		cm_json_null(j);
-	cm_json_obj_end(j);
+		printf("%s\n", a->square.open ? "empty, open" : "empty");
+	for (size_t i = 0; i < a->square.n_features; i++)
+		feature_text(a, &a->square.features[i]);
 }
 
-static void square(ctx *c, int x, int y)
+static void score(const cm_answer *a)
 {
-	const cm_square *sq = cm_map_at(c->m, x, y);
-	const char *name = cm_map_square_name(c->m, x, y);
-	int t = -1, rot = 0;
-	cm_board_tile_at(c->b, x, y, &t, &rot);
-	const char *tile = t >= 0 ? cm_deck_type(c->deck, (size_t)t)->id : NULL;
-	head(c, "square");
-	cm_json *j = c->j;
-	if (c->fmt == FMT_TEXT) {
-		printf("square (%d,%d) %s%s%s: ", x, y, cm_square_kind_name(sq->kind), name ? " " : "",
-		       name ? name : "");
-		if (tile)
-			printf("tile %s rotation %d\n", tile, rot);
-		else if (sq->kind == CM_SQ_BIGCITY)
-			printf("printed big city\n");
-		else
-			printf("%s\n", cm_board_open_square(c->b, x, y) ? "empty, open" : "empty");
-	} else {
-		cm_json_kv_int(j, "x", x);
-		cm_json_kv_int(j, "y", y);
-		cm_json_kv_str(j, "kind", cm_square_kind_name(sq->kind));
-		cm_json_kv_str(j, "name", name);
-		cm_json_kv_str(j, "tile", tile);
-		cm_json_key(j, "rotation");
-		if (tile)
-			cm_json_int(j, rot);
-		else
-			cm_json_null(j);
-		cm_json_kv_bool(j, "open", cm_board_open_square(c->b, x, y));
-		cm_json_key(j, "features");
-		cm_json_arr_begin(j);
-	}
-	cm_feature_info fi;
-	for (int f = 0; cm_board_feature(c->b, x, y, f, &fi) == 0; f++) {
-		/* a printed big-city piece has features but no tile type */
-		const char *id = t >= 0 ? cm_deck_type(c->deck, (size_t)t)->features[f].id : NULL;
-		if (c->fmt == FMT_TEXT)
-			feature_text(c->b, x, y, f, id, &fi);
-		else
-			feature_json(j, c->b, x, y, f, id, &fi);
-	}
-	if (c->fmt == FMT_JSON)
-		cm_json_arr_end(j);
-}
-
-static const char *item_type(cm_item_type t)
-{
-	switch (t) {
-	case CM_ITEM_FEATURE: return "feature";
-	case CM_ITEM_ISLAND: return "island";
-	case CM_ITEM_TOWN_COST: return "town-cost";
-	}
-	return "?";
-}
-
-static int score(ctx *c)
-{
-	int players = cm_board_players(c->b);
-	head(c, "score");
-	const cm_score_item *it = NULL;
-	size_t n = 0;
-	/* the board is this command's own: scoring it is the "copy" */
-	if (cm_board_final(c->b, &it, &n) < 0)
-		return CM_EINTERNAL;
-	cm_json *j = c->j;
-	if (c->fmt == FMT_JSON) {
-		cm_json_key(j, "items");
-		cm_json_arr_begin(j);
-	} else {
-		printf("final scoring now: %zu item%s\n", n, n == 1 ? "" : "s");
-	}
+	size_t n = a->score.n_items;
+	printf("final scoring now: %zu item%s\n", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
-		const cm_score_item *s = &it[i];
-		const char *what = s->type == CM_ITEM_FEATURE ? cm_feature_kind_name(s->kind) : item_type(s->type);
-		if (c->fmt == FMT_TEXT) {
-			printf("  %s at (%d,%d)", what, s->x, s->y);
-			if (s->feature >= 0)
-				printf(" feature %d", s->feature);
-			int k = 0;
-			for (int p = 0; p < players; p++)
-				k += (s->players >> p) & 1;
-			printf(": %d to %s", s->points, k == 0 ? "nobody" : k == 1 ? "player" : "each of players");
-			for (int p = 0, first = 1; p < players; p++)
-				if (s->players & (1u << p)) {
-					printf("%s %d", first ? "" : ",", p);
-					first = 0;
-				}
-			printf(" [%s] %s\n", s->rule ? s->rule : "", s->reason ? s->reason : "");
-			continue;
-		}
-		cm_json_obj_begin(j);
-		cm_json_kv_str(j, "type", item_type(s->type));
-		cm_json_kv_str(j, "kind", s->type == CM_ITEM_FEATURE ? cm_feature_kind_name(s->kind) : NULL);
-		cm_json_kv_bool(j, "complete", s->complete);
-		cm_json_kv_int(j, "x", s->x);
-		cm_json_kv_int(j, "y", s->y);
-		cm_json_kv_int(j, "feature", s->feature);
-		cm_json_kv_int(j, "tiles", s->tiles);
-		cm_json_kv_int(j, "arms", s->arms);
-		cm_json_kv_int(j, "cities", s->cities);
-		cm_json_kv_int(j, "towns", s->towns);
-		cm_json_kv_int(j, "points", s->points);
-		cm_json_key(j, "players");
-		cm_json_arr_begin(j);
-		for (int p = 0; p < players; p++)
-			if (s->players & (1u << p))
-				cm_json_int(j, p);
-		cm_json_arr_end(j);
-		cm_json_kv_str(j, "rule", s->rule);
-		cm_json_kv_str(j, "reason", s->reason);
-		cm_json_obj_end(j);
+		const cm_score_item *s = &a->score.items[i];
+		const char *what = s->type == CM_ITEM_FEATURE ? cm_feature_kind_name(s->kind) : cm_item_type_name(s->type);
+		printf("  %s at (%d,%d)", what, s->x, s->y);
+		if (s->feature >= 0)
+			printf(" feature %d", s->feature);
+		int k = 0;
+		for (int p = 0; p < a->players; p++)
+			k += (s->players >> p) & 1;
+		printf(": %d to %s", s->points, k == 0 ? "nobody" : k == 1 ? "player" : "each of players");
+		for (int p = 0, first = 1; p < a->players; p++)
+			if (s->players & (1u << p)) {
+				printf("%s %d", first ? "" : ",", p);
+				first = 0;
+			}
+		printf(" [%s] %s\n", s->rule ? s->rule : "", s->reason ? s->reason : "");
 	}
-	if (c->fmt == FMT_TEXT) {
-		printf("final scores:");
-		for (int p = 0; p < players; p++)
-			printf(" %d", cm_board_score(c->b, p));
-		printf("\n");
-		return 0;
-	}
-	cm_json_arr_end(j);
-	cm_json_key(j, "final_scores");
-	cm_json_arr_begin(j);
-	for (int p = 0; p < players; p++)
-		cm_json_int(j, cm_board_score(c->b, p));
-	cm_json_arr_end(j);
-	return 0;
-}
-
-static const char *via_name(cm_wagon_via v)
-{
-	return v == CM_WAGON_VIA_CONTACT ? "contact" : v == CM_WAGON_VIA_ABBEY ? "abbey" : "range";
-}
-
-static void wagon_json(cm_json *j, const cm_wagon_pending *w, const char *rule)
-{
-	cm_json_key(j, "wagon");
-	cm_json_obj_begin(j);
-	cm_json_kv_int(j, "player", w->player);
-	cm_json_kv_int(j, "x", w->x);
-	cm_json_kv_int(j, "y", w->y);
-	cm_json_key(j, "scored");
-	cm_json_obj_begin(j);
-	cm_json_kv_str(j, "kind", cm_feature_kind_name(w->kind));
-	cm_json_kv_int(j, "x", w->fx);
-	cm_json_kv_int(j, "y", w->fy);
-	cm_json_kv_int(j, "feature", w->feature);
-	cm_json_obj_end(j);
-	cm_json_kv_str(j, "rule", rule);
-	cm_json_obj_end(j);
-}
-
-static void dest_json(cm_json *j, const cm_wagon_dest *d)
-{
-	cm_json_obj_begin(j);
-	cm_json_kv_int(j, "x", d->x);
-	cm_json_kv_int(j, "y", d->y);
-	cm_json_kv_int(j, "feature", d->feature);
-	cm_json_kv_str(j, "kind", cm_feature_kind_name(d->kind));
-	cm_json_key(j, "of");
-	cm_json_obj_begin(j);
-	cm_json_kv_int(j, "x", d->fx);
-	cm_json_kv_int(j, "y", d->fy);
-	cm_json_kv_int(j, "feature", d->ffeature);
-	cm_json_obj_end(j);
-	cm_json_kv_str(j, "via", via_name(d->via));
-	cm_json_kv_int(j, "via_x", d->vx);
-	cm_json_kv_int(j, "via_y", d->vy);
-	cm_json_kv_str(j, "rule", d->rule);
-	cm_json_kv_str(j, "reason", d->reason);
-	cm_json_obj_end(j);
+	printf("final scores:");
+	for (int p = 0; p < a->players; p++)
+		printf(" %d", a->score.final_scores[p]);
+	printf("\n");
 }
 
 static void dest_text(const cm_wagon_dest *d)
 {
 	printf("  (%d,%d) feature %d %s, of the %s named (%d,%d) feature %d: %s [%s, %s on (%d,%d)]\n", d->x,
 	       d->y, d->feature, cm_feature_kind_name(d->kind), cm_feature_kind_name(d->kind), d->fx, d->fy,
-	       d->ffeature, d->reason, d->rule, via_name(d->via), d->vx, d->vy);
+	       d->ffeature, d->reason, d->rule, cm_wagon_via_name(d->via), d->vx, d->vy);
 }
 
-/* --wagon, and --why X,Y,F (why is true). */
-static int wagon(ctx *c, bool why, int x, int y, int f)
+/* --wagon and --why X,Y,F */
+static void wagon(const cm_answer *a)
 {
-	cm_wagon_pending w;
-	int waiting = cm_board_wagon_pending(c->b, &w);
-	const char *rule = cm_board_rules(c->b)->edition == CM_EDITION_C1 ? "WAGON-C1" : "WAGON-C2";
-	cm_json *j = c->j;
-	head(c, why ? "why" : "wagon");
-	if (!waiting) {
-		if (c->fmt == FMT_TEXT)
-			printf("no wagon waits to move\n");
-		else
-			cm_json_kv_str(j, "wagon", NULL);
-		return 0;
+	if (!a->wagon.waiting) {
+		printf("no wagon waits to move\n");
+		return;
 	}
-	if (c->fmt == FMT_TEXT)
-		printf("player %d's wagon waits on (%d,%d): its %s, named (%d,%d) feature %d, scored; %s\n",
-		       w.player, w.x, w.y, cm_feature_kind_name(w.kind), w.fx, w.fy, w.feature, rule);
-	else
-		wagon_json(j, &w, rule);
-	if (why) {
-		cm_wagon_why a;
-		cm_wagon_dest how;
-		if (cm_board_wagon_why(c->b, x, y, f, &a, &how) < 0)
-			return CM_ENOTFOUND;
-		cm_feature_info fi;
-		cm_board_feature(c->b, x, y, f, &fi);
-		const char *reason = a == CM_WAGON_ALLOWED ? how.reason : cm_wagon_why_text(a);
-		if (c->fmt == FMT_TEXT) {
-			printf("(%d,%d) feature %d %s: %s: %s", x, y, f, cm_feature_kind_name(fi.kind),
-			       a == CM_WAGON_ALLOWED ? "allowed" : "refused", reason);
-			if (a == CM_WAGON_ALLOWED)
-				printf(" [%s, %s on (%d,%d)]", how.rule, via_name(how.via), how.vx, how.vy);
-			printf("\n");
-			return 0;
-		}
-		cm_json_key(j, "piece");
-		cm_json_obj_begin(j);
-		cm_json_kv_int(j, "x", x);
-		cm_json_kv_int(j, "y", y);
-		cm_json_kv_int(j, "feature", f);
-		cm_json_kv_str(j, "kind", cm_feature_kind_name(fi.kind));
-		cm_json_obj_end(j);
-		cm_json_kv_bool(j, "allowed", a == CM_WAGON_ALLOWED);
-		cm_json_kv_str(j, "answer", cm_wagon_why_name(a));
-		cm_json_kv_str(j, "reason", reason);
-		cm_json_key(j, "destination");
-		if (a == CM_WAGON_ALLOWED)
-			dest_json(j, &how);
-		else
-			cm_json_null(j);
-		return 0;
+	const cm_wagon_pending *w = &a->wagon.pending;
+	printf("player %d's wagon waits on (%d,%d): its %s, named (%d,%d) feature %d, scored; %s\n", w->player,
+	       w->x, w->y, cm_feature_kind_name(w->kind), w->fx, w->fy, w->feature, a->wagon.rule);
+	if (a->kind == CM_ASK_WHY) {
+		bool allowed = a->wagon.why == CM_WAGON_ALLOWED;
+		const cm_wagon_dest *how = &a->wagon.how;
+		printf("(%d,%d) feature %d %s: %s: %s", a->wagon.x, a->wagon.y, a->wagon.feature,
+		       cm_feature_kind_name(a->wagon.kind), allowed ? "allowed" : "refused", a->wagon.reason);
+		if (allowed)
+			printf(" [%s, %s on (%d,%d)]", how->rule, cm_wagon_via_name(how->via), how->vx, how->vy);
+		printf("\n");
+		return;
 	}
-	size_t n = cm_board_wagon_moves(c->b, NULL, 0);
-	cm_wagon_dest *dv = malloc((n ? n : 1) * sizeof *dv);
-	if (!dv)
-		return CM_ENOMEM;
-	cm_board_wagon_moves(c->b, dv, n);
-	if (c->fmt == FMT_TEXT) {
-		printf("%zu destination%s:\n", n, n == 1 ? "" : "s");
-		for (size_t i = 0; i < n; i++)
-			dest_text(&dv[i]);
-	} else {
-		cm_json_key(j, "destinations");
-		cm_json_arr_begin(j);
-		for (size_t i = 0; i < n; i++)
-			dest_json(j, &dv[i]);
-		cm_json_arr_end(j);
-	}
-	free(dv);
-	return 0;
+	size_t n = a->wagon.n_destinations;
+	printf("%zu destination%s:\n", n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++)
+		dest_text(&a->wagon.destinations[i]);
 }
 
-/* ---- --advise ---- */
-
-#define MAX_TOP 100
-#define ADVISORS "greedy,mcts"
-
-/* The feature kind of a choice's feature: of the tile (tile), of the
- * abbey, or of the board's feature a wagon goes to. */
-static const char *choice_kind(const ctx *c, int tile, const cm_choice *ch)
+static void choice_text(const cm_answer *a, const cm_answer_choice *c)
 {
-	if (ch->feature < 0)
-		return NULL;
-	if (ch->kind == CM_CHOICE_TILE && tile >= 0)
-		return cm_feature_kind_name(cm_deck_type(c->deck, (size_t)tile)->features[ch->feature].kind);
-	if (ch->kind == CM_CHOICE_ABBEY)
-		return cm_feature_kind_name(CM_FEAT_ABBEY);
-	cm_feature_info fi;
-	if (ch->kind == CM_CHOICE_WAGON && cm_board_feature(c->b, ch->x, ch->y, ch->feature, &fi) == 0)
-		return cm_feature_kind_name(fi.kind);
-	return NULL;
-}
-
-static void choice_text(const ctx *c, int tile, const cm_choice *ch)
-{
+	const cm_choice *ch = &c->choice;
 	const char *who = ch->follower == CM_FOLLOWER_WAGON ? "the wagon" : "a meeple";
+	const char *kind = c->feature_kind >= 0 ? cm_feature_kind_name((cm_feature_kind)c->feature_kind) : "?";
 	switch (ch->kind) {
-	case CM_CHOICE_TILE:
-		printf("tile %s on (%d,%d) rotation %d", cm_deck_type(c->deck, (size_t)tile)->id, ch->x, ch->y, ch->rot);
-		break;
+	case CM_CHOICE_TILE: printf("tile %s on (%d,%d) rotation %d", a->advise.tile_id, ch->x, ch->y, ch->rot); break;
 	case CM_CHOICE_ABBEY: printf("abbey on (%d,%d)", ch->x, ch->y); break;
 	case CM_CHOICE_WAGON:
 		if (ch->feature < 0)
 			printf("wagon back to the supply");
 		else
-			printf("wagon to (%d,%d) feature %d %s", ch->x, ch->y, ch->feature, choice_kind(c, tile, ch));
+			printf("wagon to (%d,%d) feature %d %s", ch->x, ch->y, ch->feature, kind);
 		return;
 	case CM_CHOICE_PASS: printf("keep the abbey"); return;
 	}
 	if (ch->feature >= 0)
-		printf(", %s on feature %d %s", who, ch->feature, choice_kind(c, tile, ch));
+		printf(", %s on feature %d %s", who, ch->feature, kind);
 	else
 		printf(", no follower");
 }
 
-static void choice_json(const ctx *c, int tile, const cm_choice *ch)
+static void advise(const cm_answer *a)
 {
-	static const char *const kinds[] = { "tile", "abbey", "wagon", "pass" };
-	cm_json *j = c->j;
-	cm_json_kv_str(j, "kind", kinds[ch->kind]);
-	bool where = ch->kind != CM_CHOICE_PASS && !(ch->kind == CM_CHOICE_WAGON && ch->feature < 0);
-	cm_json_key(j, "x");
-	where ? cm_json_int(j, ch->x) : cm_json_null(j);
-	cm_json_key(j, "y");
-	where ? cm_json_int(j, ch->y) : cm_json_null(j);
-	cm_json_key(j, "rotation");
-	ch->kind == CM_CHOICE_TILE ? cm_json_int(j, ch->rot) : cm_json_null(j);
-	cm_json_key(j, "feature");
-	ch->feature >= 0 ? cm_json_int(j, ch->feature) : cm_json_null(j);
-	cm_json_kv_str(j, "feature_kind", choice_kind(c, tile, ch));
-	cm_json_kv_str(j, "follower", ch->feature < 0 || ch->kind == CM_CHOICE_WAGON ? NULL
-	                               : ch->follower == CM_FOLLOWER_WAGON ? "wagon" : "meeple");
-}
-
-/* One player's advice: its choice and its best top choices with values. */
-static int advise_one(ctx *c, const char *spec, int tile, uint64_t seed, int top)
-{
-	cm_player *p = NULL;
-	int rc = cm_player_new_from_spec(spec, &p);
-	cm_json *j = c->j;
-	if (rc == CM_ENOTSUP) {
-		if (c->fmt == FMT_TEXT) {
-			printf("%s: not in this build\n", spec);
-		} else {
-			cm_json_obj_begin(j);
-			cm_json_kv_str(j, "player", spec);
-			cm_json_kv_bool(j, "available", false);
-			cm_json_obj_end(j);
-		}
-		return 0;
-	}
-	if (rc < 0)
-		return rc;
-	cm_advice adv[MAX_TOP];
-	cm_choice ch;
-	cm_rng rng;
-	cm_rng_seed(&rng, seed);
-	rc = cm_player_choose(p, c->b, tile, &rng, &ch);
-	cm_rng_seed(&rng, seed);
-	int n = rc < 0 ? rc : cm_player_advise(p, c->b, tile, &rng, adv, (size_t)top);
-	cm_player_free(p);
-	if (rc < 0 || (n < 0 && n != CM_ENOTSUP))
-		return rc < 0 ? rc : n;
-	int shown = n < 0 ? 0 : n < top ? n : top;
-	if (c->fmt == FMT_TEXT) {
-		printf("%s would play: ", spec);
-		choice_text(c, tile, &ch);
+	const char *what = a->advise.decision;
+	int who = a->advise.decides;
+	if (a->advise.n_aside) {
+		printf("put aside first (no legal placement):");
+		for (size_t i = 0; i < a->advise.n_aside; i++)
+			printf(" %s", a->advise.aside[i]);
 		printf("\n");
-		if (n == CM_ENOTSUP) {
-			printf("  (%s does not say what it weighed)\n", spec);
-			return 0;
+	}
+	if (strcmp(what, "wagon") == 0)
+		printf("player %d's wagon waits to move from (%d,%d)\n", who, a->advise.wagon.x, a->advise.wagon.y);
+	else if (strcmp(what, "tile") == 0)
+		printf("player %d %s tile %s\n", who, a->advise.given ? "is given" : "draws", a->advise.tile_id);
+	else if (strcmp(what, "abbey") == 0)
+		printf("the pile is empty: player %d may place its abbey\n", who);
+	else if (a->advise.given)
+		printf("tile %s has no legal placement now: it would be put aside\n", a->advise.tile_id);
+	else
+		printf("nothing to decide: the game ends\n");
+	for (size_t i = 0; i < a->advise.n_advice; i++) {
+		const cm_answer_advice *v = &a->advise.advice[i];
+		if (!v->available) {
+			printf("%s: not in this build\n", v->player);
+			continue;
 		}
-		printf("  the best %d of the %d choices it weighed (values in points):\n", shown, n);
-		for (int i = 0; i < shown; i++) {
-			printf("  %3d. %8.2f  ", i + 1, adv[i].value);
-			choice_text(c, tile, &adv[i].choice);
+		printf("%s would play: ", v->player);
+		choice_text(a, &v->choice);
+		printf("\n");
+		if (v->weighed < 0) {
+			printf("  (%s does not say what it weighed)\n", v->player);
+			continue;
+		}
+		printf("  the best %d of the %d choices it weighed (values in points):\n", v->n_best, v->weighed);
+		for (int k = 0; k < v->n_best; k++) {
+			printf("  %3d. %8.2f  ", k + 1, v->best[k].value);
+			choice_text(a, &v->best[k]);
 			printf("\n");
 		}
-		return 0;
 	}
-	cm_json_obj_begin(j);
-	cm_json_kv_str(j, "player", spec);
-	cm_json_kv_bool(j, "available", true);
-	cm_json_key(j, "choice");
-	cm_json_obj_begin(j);
-	choice_json(c, tile, &ch);
-	cm_json_obj_end(j);
-	cm_json_key(j, "weighed");
-	n == CM_ENOTSUP ? cm_json_null(j) : cm_json_int(j, n);
-	cm_json_key(j, "best");
-	cm_json_arr_begin(j);
-	for (int i = 0; i < shown; i++) {
-		cm_json_obj_begin(j);
-		cm_json_kv_fixed(j, "value", adv[i].value, 4);
-		choice_json(c, tile, &adv[i].choice);
-		cm_json_obj_end(j);
-	}
-	cm_json_arr_end(j);
-	cm_json_obj_end(j);
-	return 0;
 }
 
-/* --advise: the decision the board waits for (a waiting wagon, the next
- * tile or the one given, the abbey after the last tile) and what each
- * player of specs (comma-separated) would do. */
-static int advise(ctx *c, int given, const char *specs, uint64_t seed, int top)
+static void answer_text(const cm_answer *a)
 {
-	cm_wagon_pending w;
-	int tile = -1, who = cm_board_current(c->b);
-	const char *what;
-	size_t nt = cm_deck_types(c->deck);
-	int *before = calloc(nt + 1, sizeof *before), *after = calloc(nt + 1, sizeof *after);
-	if (!before || !after) {
-		free(before);
-		free(after);
-		return CM_ENOMEM;
+	head(a);
+	switch (a->kind) {
+	case CM_ASK_LEGAL: legal(a); break;
+	case CM_ASK_SQUARE: square(a); break;
+	case CM_ASK_SCORE: score(a); break;
+	case CM_ASK_WAGON:
+	case CM_ASK_WHY: wagon(a); break;
+	case CM_ASK_ADVISE: advise(a); break;
 	}
-	if (cm_board_wagon_pending(c->b, &w)) {
-		who = w.player;
-		what = "wagon";
-	} else if (given >= 0) {
-		tile = given;
-		what = cm_board_placements(c->b, tile, NULL, 0) ? "tile" : "none";
-	} else {
-		/* the next tile: tiles without a legal placement are put aside first */
-		cm_board_remaining(c->b, before, nt);
-		what = cm_board_draw(c->b, &tile) == 0 ? "tile" : "none";
-		cm_board_remaining(c->b, after, nt);
-		/* the pile empty: the players from the current one on who hold an
-		 * abbey place it or not, in turn (cm_board_play) */
-		for (int i = 0, np = cm_board_players(c->b); tile < 0 && i < np && strcmp(what, "none") == 0; i++) {
-			int p = (who + i) % np;
-			if (!cm_board_abbeys(c->b, p))
-				continue;
-			cm_board_set_current(c->b, p);
-			if (cm_board_abbey_squares(c->b, NULL, 0)) {
-				who = p;
-				what = "abbey";
-			}
-		}
-		cm_board_set_current(c->b, who);
-	}
-	head(c, "advise");
-	cm_json *j = c->j;
-	bool aside = false;
-	for (size_t t = 0; t < nt; t++)
-		aside |= before[t] != after[t];
-	if (c->fmt == FMT_TEXT) {
-		if (aside) {
-			printf("put aside first (no legal placement):");
-			for (size_t t = 0; t < nt; t++)
-				for (int k = after[t]; k < before[t]; k++)
-					printf(" %s", cm_deck_type(c->deck, t)->id);
-			printf("\n");
-		}
-		if (strcmp(what, "wagon") == 0)
-			printf("player %d's wagon waits to move from (%d,%d)\n", who, w.x, w.y);
-		else if (strcmp(what, "tile") == 0)
-			printf("player %d %s tile %s\n", who, given >= 0 ? "is given" : "draws",
-			       cm_deck_type(c->deck, (size_t)tile)->id);
-		else if (strcmp(what, "abbey") == 0)
-			printf("the pile is empty: player %d may place its abbey\n", who);
-		else if (given >= 0)
-			printf("tile %s has no legal placement now: it would be put aside\n",
-			       cm_deck_type(c->deck, (size_t)given)->id);
-		else
-			printf("nothing to decide: the game ends\n");
-	} else {
-		cm_json_kv_str(j, "decision", what);
-		cm_json_kv_int(j, "decides", who);
-		cm_json_kv_str(j, "tile", tile >= 0 ? cm_deck_type(c->deck, (size_t)tile)->id : NULL);
-		cm_json_key(j, "aside");
-		cm_json_arr_begin(j);
-		for (size_t t = 0; t < nt; t++)
-			for (int k = after[t]; k < before[t]; k++)
-				cm_json_str(j, cm_deck_type(c->deck, t)->id);
-		cm_json_arr_end(j);
-		cm_json_key(j, "advice");
-		cm_json_arr_begin(j);
-	}
-	free(before);
-	free(after);
-	int rc = 0;
-	if (strcmp(what, "none") != 0) {
-		char buf[256];
-		snprintf(buf, sizeof buf, "%s", specs);
-		for (char *p = buf, *comma; !rc && p; p = comma ? comma + 1 : NULL) {
-			if ((comma = strchr(p, ',')))
-				*comma = '\0';
-			rc = advise_one(c, p, strcmp(what, "tile") == 0 ? tile : -1, seed, top);
-		}
-	}
-	if (c->fmt == FMT_JSON)
-		cm_json_arr_end(j);
-	return rc;
 }
 
 /* "X,Y" into *x, *y; false when malformed. */
@@ -861,10 +409,10 @@ int cmd_rules(int argc, char **argv)
 		cm_diags_free(d);
 		return EXIT_IO;
 	}
-	const char *tile = NULL, *advise_tile = NULL, *advisors = ADVISORS;
+	const char *tile = NULL, *advise_tile = NULL, *advisors = CM_ASK_ADVISORS;
 	long top = 5;
 	bool advise_opts = false; /* --tile, --players or --top given */
-	query q = Q_NONE;
+	cm_ask_kind q = CM_ASK_LEGAL;
 	int queries = 0, x = 0, y = 0, f = 0, ec = EXIT_CLEAN, opt;
 	const char *edition = NULL;
 	cm_edition ed = CM_EDITION_C2;
@@ -876,17 +424,17 @@ int cmd_rules(int argc, char **argv)
 			if ((moves = cli_parse_uint(optarg, 1L << 30)) < 0)
 				ec = cli_usage_error("rules", "--moves takes a whole number, not '%s'", optarg);
 			break;
-		case 'L': q = Q_LEGAL; queries++; tile = optarg; break;
+		case 'L': q = CM_ASK_LEGAL; queries++; tile = optarg; break;
 		case 'S':
-			q = Q_SQUARE;
+			q = CM_ASK_SQUARE;
 			queries++;
 			if (!parse_xy(optarg, &x, &y))
 				ec = cli_usage_error("rules", "--square takes X,Y (two whole numbers), not '%s'", optarg);
 			break;
-		case 'C': q = Q_SCORE; queries++; break;
-		case 'W': q = Q_WAGON; queries++; break;
+		case 'C': q = CM_ASK_SCORE; queries++; break;
+		case 'W': q = CM_ASK_WAGON; queries++; break;
 		case 'Y': {
-			q = Q_WHY;
+			q = CM_ASK_WHY;
 			queries++;
 			/* X,Y,F: the last comma splits off F */
 			char *last = strrchr(optarg, ',');
@@ -898,12 +446,12 @@ int cmd_rules(int argc, char **argv)
 			f = (int)fv;
 			break;
 		}
-		case 'A': q = Q_ADVISE; queries++; break;
+		case 'A': q = CM_ASK_ADVISE; queries++; break;
 		case 't': advise_tile = optarg; advise_opts = true; break;
 		case 'p':
 			advisors = optarg;
 			advise_opts = true;
-			if (strlen(optarg) >= 256)
+			if (strlen(optarg) > CM_ASK_PLAYERS_MAX)
 				ec = cli_usage_error("rules", "--players is too long");
 			for (const char *p = optarg; !ec && p;) {
 				const char *comma = strchr(p, ',');
@@ -922,8 +470,8 @@ int cmd_rules(int argc, char **argv)
 			break;
 		case 'n':
 			advise_opts = true;
-			if ((top = cli_parse_uint(optarg, MAX_TOP)) < 1)
-				ec = cli_usage_error("rules", "--top takes a number from 1 to %d, not '%s'", MAX_TOP, optarg);
+			if ((top = cli_parse_uint(optarg, CM_ASK_MAX_TOP)) < 1)
+				ec = cli_usage_error("rules", "--top takes a number from 1 to %d, not '%s'", CM_ASK_MAX_TOP, optarg);
 			break;
 		case 'e':
 			edition = optarg;
@@ -948,7 +496,7 @@ int cmd_rules(int argc, char **argv)
 		                             "--why X,Y,F or --advise");
 		goto done;
 	}
-	if (q != Q_ADVISE && advise_opts) {
+	if (q != CM_ASK_ADVISE && advise_opts) {
 		ec = cli_usage_error("rules", "--tile, --players and --top go with --advise");
 		goto done;
 	}
@@ -975,7 +523,7 @@ int cmd_rules(int argc, char **argv)
 			goto done;
 		}
 		c.moves = moves < 0 ? c.moves_total : (int)moves;
-		int t = q == Q_LEGAL ? cm_deck_find(c.deck, tile) : 0;
+		int t = q == CM_ASK_LEGAL ? cm_deck_find(c.deck, tile) : 0;
 		if (t < 0) {
 			ec = cli_usage_error("rules", "no tile '%s' in the deck of map %s", tile, cm_map_id(c.m));
 			goto done;
@@ -985,7 +533,7 @@ int cmd_rules(int argc, char **argv)
 			ec = cli_usage_error("rules", "no tile '%s' in the deck of map %s", advise_tile, cm_map_id(c.m));
 			goto done;
 		}
-		if ((q == Q_SQUARE || q == Q_WHY) && !cm_map_at(c.m, x, y)) {
+		if ((q == CM_ASK_SQUARE || q == CM_ASK_WHY) && !cm_map_at(c.m, x, y)) {
 			ec = cli_usage_error("rules", "square (%d,%d) is off the %dx%d grid of map %s", x, y,
 			                     cm_map_cols(c.m), cm_map_rows(c.m), cm_map_id(c.m));
 			goto done;
@@ -998,34 +546,40 @@ int cmd_rules(int argc, char **argv)
 			cm_board_set_rules(c.b, &ru);
 		}
 		cm_feature_info fi;
-		if (!rc && q == Q_WHY && cm_board_feature(c.b, x, y, f, &fi) < 0) {
+		if (!rc && q == CM_ASK_WHY && cm_board_feature(c.b, x, y, f, &fi) < 0) {
 			ec = cli_usage_error("rules", "no feature %d on square (%d,%d)", f, x, y);
 			goto done;
 		}
-		if (!rc && c.fmt == FMT_JSON && !(c.j = cm_json_new(stdout, true)))
-			rc = CM_ENOMEM;
+		if (!rc && q == CM_ASK_SCORE && cm_board_wagon_pending(c.b, NULL)) {
+			ec = cli_usage_error("rules", "--score: after move %d a wagon waits to move; no final scoring "
+			                              "before it moves (ask --wagon)", c.moves);
+			goto done;
+		}
 		if (!rc) {
-			if (q == Q_LEGAL)
-				rc = legal(&c, t);
-			else if (q == Q_SQUARE)
-				square(&c, x, y);
-			else if (q == Q_WAGON || q == Q_WHY)
-				rc = wagon(&c, q == Q_WHY, x, y, f);
-			else if (q == Q_ADVISE)
-				rc = advise(&c, given, advisors, r->seed, (int)top);
-			else
-				rc = score(&c);
-			if (!rc && c.fmt == FMT_JSON) {
-				cm_json_obj_end(c.j);
-				cm_json_finish(c.j);
-			}
+			cm_ask ask;
+			cm_ask_init(&ask, q);
+			ask.tile = q == CM_ASK_LEGAL ? t : given;
+			ask.x = x;
+			ask.y = y;
+			ask.feature = f;
+			ask.players = advisors;
+			ask.top = (int)top;
+			ask.seed = r->seed;
+			ask.moves = c.moves;
+			ask.moves_total = c.moves_total;
+			cm_answer *a = NULL;
+			rc = cm_board_ask(c.b, &ask, &a);
+			if (!rc && c.fmt == FMT_JSON)
+				rc = cm_answer_write_json(a, stdout);
+			else if (!rc)
+				answer_text(a);
+			cm_answer_free(a);
 			if (fflush(stdout) && !rc)
 				rc = CM_EIO;
 		}
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
 done:
-	cm_json_free(c.j);
 	cm_board_free(c.b);
 	cm_deck_free(tg.deck);
 	cm_replay_free(r);

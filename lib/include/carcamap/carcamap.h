@@ -27,6 +27,7 @@
 #include "board.h"
 #include "play.h"
 #include "player.h"
+#include "answer.h"
 #include "replay.h"
 #include "stats.h"
 #include "check.h"
