@@ -574,3 +574,53 @@ int cli_output_not_input(const char *cmd, const char *opt, const char *out, int 
 	}
 	return 0;
 }
+
+int cli_apply_rules(const char *cmd, char *const *args, int n, cm_rules *rules)
+{
+	unsigned given = 0; /* --rule NAME=V wins over --rule edition=E in any order */
+	for (int i = 0; i < n; i++) {
+		char name[64];
+		const char *eq = strchr(args[i], '=');
+		size_t len = eq ? (size_t)(eq - args[i]) : strlen(args[i]);
+		snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), args[i]);
+		if (!eq)
+			return cli_usage_error(cmd, "--rule takes NAME=VALUE, not '%s'", args[i]);
+		int r = cm_rules_set(rules, &given, name, eq + 1);
+		if (r == CM_ENOTFOUND || len >= sizeof name)
+			return cli_usage_error(cmd, "unknown rule option '%s'", name);
+		if (r < 0)
+			return cli_usage_error(cmd, "rule option %s cannot be '%s'", name, eq + 1);
+	}
+	return 0;
+}
+
+cm_json *cli_json_begin(const char *name, const char *version)
+{
+	cm_json *j = cm_json_new(stdout, true);
+	if (!j)
+		return NULL;
+	cm_json_obj_begin(j);
+	cm_json_key(j, "format");
+	cm_json_obj_begin(j);
+	cm_json_kv_str(j, "name", name);
+	cm_json_kv_str(j, "version", version);
+	cm_json_obj_end(j);
+	return j;
+}
+
+int cli_json_end(cm_json *j)
+{
+	cm_json_obj_end(j);
+	int rc = cm_json_finish(j) ? CM_EIO : 0;
+	cm_json_free(j);
+	return rc;
+}
+
+int cli_parse_jobs(const char *cmd, const char *arg, int *out)
+{
+	long v = cli_parse_uint(arg, CM_PLAY_MAX_JOBS);
+	if (v < 1)
+		return cli_usage_error(cmd, "--jobs takes a number from 1 to %d, not '%s'", CM_PLAY_MAX_JOBS, arg);
+	*out = (int)v;
+	return 0;
+}

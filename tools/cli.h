@@ -153,6 +153,21 @@ int cli_output_not_input(const char *cmd, const char *opt, const char *out, int 
  * EXIT_IO when printing failed, else cli_exit_code(rc, d). */
 int cli_finish(cm_diags *d, cli_format fmt, int rc);
 
+/* Applies --rule NAME=VALUE arguments to rules, in order (an explicit
+ * option wins over the defaults of --rule edition=E whatever their
+ * order). Returns 0, or EXIT_USAGE after printing the usage error. */
+int cli_apply_rules(const char *cmd, char *const *args, int n, cm_rules *rules);
+
+/* A JSON report on stdout: the writer (NULL when out of memory) with the
+ * document's object open and its "format" member ({name, version})
+ * written; cli_json_end closes the object, finishes and frees the
+ * writer: 0, or CM_EIO when writing failed. */
+cm_json *cli_json_begin(const char *name, const char *version);
+int cli_json_end(cm_json *j);
+/* --jobs N: 1..CM_PLAY_MAX_JOBS into *out; 0, or EXIT_USAGE after the
+ * usage error. */
+int cli_parse_jobs(const char *cmd, const char *arg, int *out);
+
 /* Parses a whole non-negative decimal int (no sign, no junk); -1 on error. */
 long cli_parse_uint(const char *s, long max);
 /* The default of --jobs: the processors online (1 when unknown). */
@@ -194,5 +209,6 @@ int cmd_render(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_balance(int argc, char **argv);
 
 #endif

@@ -186,15 +186,9 @@ static void json_side(cm_json *j, const char *key, const side *s, const cm_diff 
 
 static int print_json(const side *a, const side *b, const cm_diff *df)
 {
-	cm_json *j = cm_json_new(stdout, true);
+	cm_json *j = cli_json_begin("carcamap-diff", "1.0");
 	if (!j)
 		return CM_ENOMEM;
-	cm_json_obj_begin(j);
-	cm_json_key(j, "format");
-	cm_json_obj_begin(j);
-	cm_json_kv_str(j, "name", "carcamap-diff");
-	cm_json_kv_str(j, "version", "1.0");
-	cm_json_obj_end(j);
 	json_side(j, "a", a, df, 0);
 	json_side(j, "b", b, df, 1);
 	cm_json_kv_bool(j, "equal", cm_diff_equal(df));
@@ -226,10 +220,7 @@ static int print_json(const side *a, const side *b, const cm_diff *df)
 		cm_json_obj_end(j);
 	}
 	cm_json_arr_end(j);
-	cm_json_obj_end(j);
-	int rc = cm_json_finish(j) ? CM_EIO : 0;
-	cm_json_free(j);
-	return rc;
+	return cli_json_end(j);
 }
 
 /* One input and no map chosen for B: B is the input's other map (the

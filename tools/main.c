@@ -23,6 +23,7 @@ static const command commands[] = {
 	{ "render", cmd_render, "draw a map as a picture: PNG, SVG, HTML or PDF" },
 	{ "play", cmd_play, "play random games on a map and report fill, scores and winners" },
 	{ "rules", cmd_rules, "answer rules questions on the board state of a replay" },
+	{ "balance", cmd_balance, "is a map fair to every seat? win rates with confidence intervals" },
 	{ "diff", cmd_diff, "show the differences between two maps or two printings of a board" },
 	{ "list", cmd_list, "list the tiles of a tile set, or the maps and tile sets of a pack" },
 };

@@ -80,4 +80,21 @@ int cm__board_filled(const cm_board *b, const int32_t **sq);
  * which the tests compare. */
 int cm__board_play_random_cpu(cm_board *b, cm_rng *rng, unsigned cpu);
 
+/* The balance report's hooks (seating.c). */
+/* Setup (MAP-START) on k chosen start squares (square indices; k at most
+ * the map's start squares), for a board made with CM_BOARD_NO_SETUP right
+ * after cm_board_new or cm_board_reset: as cm_board_new's setup with the
+ * squares given instead of drawn (which of them takes the start tile is
+ * drawn from the board's generator, then each tile's rotation; the other
+ * squares take the first tile of the pile that fits). 0, or CM_EINVAL
+ * (a square that is no start square, a setup that fails: see d). */
+int cm__board_setup_on(cm_board *b, const int32_t *squares, int k, cm_diags *d);
+/* Deals the pile to the seats in rotation r of a game of seats players:
+ * in every whole round of the pile (seats tiles from its top on) the tile
+ * seat s draws is the one seat (s + r) % seats would draw unrotated. So
+ * the rotations 0..seats-1 of one shuffled pile give each seat each
+ * seat's tiles once (seat 0 moves first after setup). Call it after the
+ * setup, before the first turn. */
+void cm__board_rotate_deal(cm_board *b, int seats, int r);
+
 #endif

@@ -31,6 +31,7 @@
 #include "replay.h"
 #include "stats.h"
 #include "check.h"
+#include "balance.h"
 #include "diff.h"
 #include "palette.h"
 #include "tmx.h"

@@ -1,1 +1,1 @@
-for c in check compile diff export import list play render rules; do for a in "-h" "--bogus" "-x" "-hx" "--help=1" "--printing" "--printing C9 f" "-T" "-T no/such/dir f" "--printing C2 --bogus"; do $CM $c $a >/dev/null; echo "$c $a: exit $?"; done; done 2>&1
+for c in balance check compile diff export import list play render rules; do for a in "-h" "--bogus" "-x" "-hx" "--help=1" "--printing" "--printing C9 f" "-T" "-T no/such/dir f" "--printing C2 --bogus"; do $CM $c $a >/dev/null; echo "$c $a: exit $?"; done; done 2>&1

@@ -1,0 +1,1 @@
+$CM balance --help

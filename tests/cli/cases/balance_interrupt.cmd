@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=$PWD/maps/tilesets; $CM balance tests/fixtures/cli/tiny/tiny.xml --players random --precision 0.01 --max-games 10000000 --jobs 1 > $TMPDIR_CASE/out 2>$TMPDIR_CASE/err & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo "exit $?"; grep -c "^PARTIAL" $TMPDIR_CASE/out; grep -c "interrupted$" $TMPDIR_CASE/out; grep -c "not played" $TMPDIR_CASE/out

@@ -1,0 +1,1 @@
+export CARCAMAP_TILESETS=$PWD/maps/tilesets; for f in tests/fixtures/map/bad/grid.xml tests/fixtures/check/CM0503-unreachable.xml; do $CM balance $f -T tests/fixtures/check/tilesets; echo "exit $?"; done
