@@ -96,7 +96,7 @@ all: $(BIN) $(SOLIB)
 # Generated headers carry what the Makefile decides (the version, PREFIX);
 # each is rewritten only when its text changes, so a new PREFIX rebuilds
 # what uses it without make clean, and an unchanged one rebuilds nothing.
-$(O)/gen/cm_paths.h: FORCE
+$(O)/gen/cm_paths.h build/fuzz/gen/cm_paths.h: FORCE
 	@mkdir -p $(dir $@)
 	@printf '#define CM_TILESET_DIR "%s"\n#define CM_FONT_DIR "%s"\n' '$(TILESET_DIR)' '$(FONT_DIR)' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
@@ -306,7 +306,7 @@ FUZZ_TOOLS := $(FZ)/.tools-ok
 $(FUZZ_TOOLS): tools/configure.sh
 	@mkdir -p $(dir $@)
 	$(Q)sh tools/configure.sh --check fuzz && touch $@ # make test-deps installs
-$(FZ)/obj/%.o: %.c $(CONFIG) | $(FUZZ_TOOLS)
+$(FZ)/obj/%.o: %.c $(CONFIG) | $(FUZZ_TOOLS) $(FZ)/gen/cm_paths.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZCC  $<")
 	$(Q)$(FUZZ_CC) $(FUZZ_CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
