@@ -192,15 +192,23 @@ static int deck_size(cm_workspace *w, const cm_map *m)
 	return total;
 }
 
-static void print_map(cm_workspace *w, const cm_map *m)
+/* One pass over the squares: how many of each kind, of each print kind,
+ * playable, and on each island (island_squares: one count per island). */
+static int print_map(cm_workspace *w, const cm_map *m)
 {
 	int counts[CM_SQ_KIND_COUNT] = { 0 }, prints[4] = { 0 }, playable = 0;
+	size_t n_islands = cm_map_island_count(m);
+	int *island_squares = calloc(n_islands + 1, sizeof *island_squares);
+	if (!island_squares)
+		return CM_ENOMEM;
 	for (int i = 0; i < cm_map_cols(m) * cm_map_rows(m); i++) {
 		const cm_square *q = cm_map_at(m, i % cm_map_cols(m), i / cm_map_cols(m));
 		counts[q->kind]++;
 		playable += cm_square_kind_playable(q->kind);
 		for (int e = 0; e < 4; e++)
 			prints[q->print[e].kind]++;
+		if (q->island >= 0 && (size_t)q->island < n_islands)
+			island_squares[q->island]++;
 	}
 	/* a board's printing is its rules edition (schemas/map.md "Printings") */
 	printf("map %s: %s, printing %s, %d x %d squares\n", E(cm_map_id(m)), E(cm_map_name(m)), cm_edition_name(cm_map_rules(m)->edition),
@@ -237,10 +245,8 @@ static void print_map(cm_workspace *w, const cm_map *m)
 			printf(", arms %u", (unsigned)f->arms);
 		printf("\n");
 	}
-	for (size_t i = 0; i < cm_map_island_count(m); i++) {
-		int n = 0;
-		for (int k = 0; k < cm_map_cols(m) * cm_map_rows(m); k++)
-			n += cm_map_at(m, k % cm_map_cols(m), k / cm_map_cols(m))->island == (int)i;
+	for (size_t i = 0; i < n_islands; i++) {
+		int n = island_squares[i];
 		const cm_island *is = cm_map_island(m, i);
 		printf("    island    %s%s%s%s, %d square%s\n", E(is->name), is->title ? " \"" : "", E(is->title),
 		       is->title ? "\"" : "", n, n == 1 ? "" : "s");
@@ -264,6 +270,8 @@ static void print_map(cm_workspace *w, const cm_map *m)
 	char h[65];
 	map_hash(w, m, h);
 	printf("    hash      %s\n", *h ? h : "(tile sets not found)");
+	free(island_squares);
+	return 0;
 }
 
 static void json_map(cm_json *j, cm_workspace *w, const cm_map *m)
@@ -373,8 +381,8 @@ static int list_maps(const char *path, cli_format fmt, cm_diags *d)
 				rc = CM_EIO;
 			cm_json_free(j);
 		} else {
-			for (size_t i = 0; i < cm_workspace_map_count(w); i++)
-				print_map(w, cm_workspace_map(w, i));
+			for (size_t i = 0; i < cm_workspace_map_count(w) && !rc; i++)
+				rc = print_map(w, cm_workspace_map(w, i));
 			/* tile sets that came with the input (a pack's), not those found */
 			for (size_t i = 0; i < own_sets; i++) {
 				const cm_tileset *ts = cm_workspace_tileset(w, i);
