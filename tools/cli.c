@@ -403,6 +403,9 @@ int cli_load_map(cli_target *t, cm_workspace *w, int n, char **files, cm_diags *
 {
 	t->map = NULL;
 	cm_workspace_set_printing(w, t->printing - 1);
+	/* --map: a pack's other maps are not read */
+	if (t->map_id && cm_workspace_set_map_only(w, t->map_id))
+		return CM_ENOMEM;
 	int rc = cli_workspace_load(w, n, files, t->decks, d);
 	if (rc || cm_diags_errors(d))
 		return rc ? rc : CM_EINVAL;

@@ -44,6 +44,9 @@ static void usage(FILE *f)
 	        "  --seed N       seed of the first game (game i plays seed+i; default %d)\n"
 	        "  --jobs N       play the games on N threads, 1..64 (default: the\n"
 	        "                 processors); the results are the same for every N\n"
+	        "  --map ID       of the packs given, read and check only map ID and its\n"
+	        "                 printings (ID-c2, ID-c3): their other maps are not read\n"
+	        "                 (exit 2 when no file holds it)\n"
 	        "  --printing ED  read map descriptors in that printing only, C2 or C3\n"
 	        "                 (default: every printing a descriptor describes)\n"
 	        "  -T, --tilesets DIR\n"
@@ -201,6 +204,7 @@ int cmd_check(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "tilesets", required_argument, NULL, 'T' },
 		{ "printing", required_argument, NULL, 'P' },
+		{ "map", required_argument, NULL, 'm' },
 		{ "games", required_argument, NULL, 'g' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -216,6 +220,7 @@ int cmd_check(int argc, char **argv)
 	cm_check_opts_init(&co);
 	co.jobs = cli_default_jobs();
 	int list = 0, markdown = 0, ec = EXIT_CLEAN, c;
+	const char *map_id = NULL;
 	long v;
 	cm_workspace *w = NULL;
 	if (cm_workspace_new(&w)) {
@@ -243,6 +248,11 @@ int cmd_check(int argc, char **argv)
 			break;
 		case 'A':
 			co.listed = -1;
+			break;
+		case 'm':
+			map_id = optarg;
+			if (cm_workspace_set_map_only(w, map_id))
+				ec = EXIT_IO;
 			break;
 		case 'g':
 			if ((v = cli_parse_uint(optarg, CM_CHECK_MAX_GAMES)) < 1)
@@ -313,6 +323,10 @@ int cmd_check(int argc, char **argv)
 	}
 	int wrc = cli_workspace_load(w, n_files, inputs, 1, d);
 	free(inputs);
+	if (map_id && wrc != CM_ENOMEM && !cli_select_map("check", w, map_id, -1)) {
+		ec = EXIT_USAGE;
+		goto out;
+	}
 	if (wrc == CM_ENOMEM || wrc == CM_EIO || !worst)
 		worst = wrc ? wrc : worst;
 	/* the maps that loaded: playability and, with --games, simulated games */

@@ -553,6 +553,10 @@ static int render_once(const job *j, outcome *r)
 	if (j->diagnostics) {
 		/* a descriptor with errors still gives its model (CM_MAP_LOAD_PARTIAL) */
 		cm_workspace_set_printing(w, j->printing - 1);
+		if (j->map_id && cm_workspace_set_map_only(w, j->map_id)) {
+			rc = CM_ENOMEM;
+			goto finish;
+		}
 		rc = cli_workspace_load(w, j->argc, j->files, decks, d);
 		if (rc == CM_ENOMEM)
 			goto finish;

@@ -12,6 +12,13 @@
  * CM_MAP_HASH_VERSION from format 3 on. */
 int cm__pack_hash_version(const cm_pack *p);
 
+/* cm_pack_read_tileset, handing over the copy that verifying a map read
+ * when there is one (the pack reads the set again if a later map needs
+ * it): a pack's sets are then read once when its maps are read first.
+ * With read_only, a set no verification has read is left (CM_ENOTFOUND,
+ * nothing reported). */
+int cm__pack_take_tileset(cm_pack *p, const char *id, bool read_only, cm_diags *d, cm_tileset **out);
+
 /* Whether the n bytes at head begin with the SQLite signature: the file is
  * an SQLite database, so a pack or another program's (file detection, the
  * XML readers' refusals and the pack opener ask the same question). */

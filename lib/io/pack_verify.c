@@ -153,6 +153,19 @@ static int deck_sets(cm_pack *p, const cm_map *m, const char *where, cm_diags *d
 	return 0;
 }
 
+int cm__pack_take_tileset(cm_pack *p, const char *id, bool read_only, cm_diags *d, cm_tileset **out)
+{
+	*out = NULL;
+	char **at = id && p->n_sets ? bsearch(&id, p->sets, p->n_sets, sizeof *p->sets, cm_strcmp_p) : NULL;
+	size_t k = at ? (size_t)(at - p->sets) : 0;
+	if (at && p->vsets && p->vsets[k]) {
+		*out = p->vsets[k];
+		p->vsets[k] = NULL;
+		return 0;
+	}
+	return read_only ? CM_ENOTFOUND : cm_pack_read_tileset(p, id, d, out);
+}
+
 int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 {
 	cm_map *m = NULL;

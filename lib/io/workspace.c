@@ -65,25 +65,49 @@ static int take_map(cm_workspace *w, cm_map *m, const char *src, cm_diags *d)
 	return cm_workspace_take_map(w, m, src, d);
 }
 
+int cm_workspace_set_map_only(cm_workspace *w, const char *id)
+{
+	char *copy = NULL;
+	if (id && !(copy = cm_strdup(id)))
+		return CM_ENOMEM;
+	free(w->only_map);
+	w->only_map = copy;
+	return 0;
+}
+
+/* Whether a pack's map id is one cm_workspace_set_map_only asks for: the
+ * id itself or one of its printings (id-c1, id-c2, id-c3). */
+static bool map_wanted(const cm_workspace *w, const char *id)
+{
+	const char *only = w->only_map;
+	size_t n = only ? strlen(only) : 0;
+	return !only || strcmp(id, only) == 0 ||
+	       (strncmp(id, only, n) == 0 && id[n] == '-' && id[n + 1] == 'c' && id[n + 2] >= '1' &&
+	        id[n + 2] <= '3' && !id[n + 3]);
+}
+
+/* The maps of the pack at path (those map_wanted asks for), each verified,
+ * then its tile sets: each read once, the copy verifying a map read taken
+ * over (cm__pack_take_tileset); with one map asked for, only the sets its
+ * deck names. */
 static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 {
 	cm_pack *p = NULL;
 	int rc = cm_pack_open(path, d, &p);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < cm_pack_tileset_count(p) && rc != CM_ENOMEM; i++) {
-		cm_tileset *ts = NULL;
-		int r = cm_pack_read_tileset(p, cm_pack_tileset_id(p, i), d, &ts);
-		if (!r)
-			r = take_set(w, ts, path, d);
-		if (r && !rc)
-			rc = r;
-	}
+	/* one map asked for: the others are not read (unless the pack holds
+	 * none of them, and the missing one is said with the maps it holds) */
+	bool some = false;
+	for (size_t i = 0; i < cm_pack_map_count(p) && !some && w->only_map; i++)
+		some = map_wanted(w, cm_pack_map_id(p, i));
 	for (size_t i = 0; i < cm_pack_map_count(p) && rc != CM_ENOMEM; i++) {
 		cm_map *m = NULL;
 		/* the stored hash must match the content: a pack edited outside
 		 * carcamap is reported (CM0408) before anything uses it */
 		const char *id = cm_pack_map_id(p, i);
+		if (some && !map_wanted(w, id))
+			continue;
 		int r = cm_pack_read_map_verified(p, id, d, &m);
 		uint8_t h[32];
 		bool known = !r && cm__pack_hash_version(p) == CM_MAP_HASH_VERSION &&
@@ -97,6 +121,16 @@ static int load_pack(cm_workspace *w, const char *path, cm_diags *d)
 			memcpy(w->hashes[at].h, h, 32);
 			w->hashes[at].known = true;
 		}
+		if (r && !rc)
+			rc = r;
+	}
+	for (size_t i = 0; i < cm_pack_tileset_count(p) && rc != CM_ENOMEM; i++) {
+		cm_tileset *ts = NULL;
+		int r = cm__pack_take_tileset(p, cm_pack_tileset_id(p, i), some, d, &ts);
+		if (r == CM_ENOTFOUND && some)
+			continue; /* no deck of the maps read names it */
+		if (!r)
+			r = take_set(w, ts, path, d);
 		if (r && !rc)
 			rc = r;
 	}

@@ -38,6 +38,7 @@ void cm_workspace_free(cm_workspace *w)
 	free(w->sets);
 	free(w->set_src);
 	free(w->dirs);
+	free(w->only_map);
 	free(w->hashes);
 	cm_idindex_free(&w->map_ix);
 	cm_idindex_free(&w->set_ix);

@@ -18,6 +18,8 @@ struct cm_workspace {
 	size_t n_dirs, cap_dirs;
 	unsigned map_flags; /* cm_workspace_set_map_flags */
 	int printing;       /* cm_workspace_set_printing: a cm_edition, -1 every printing */
+	char *only_map;     /* cm_workspace_set_map_only: the one map (and its
+	                     * printings) a pack's maps are read for, or NULL */
 	/* map i's content hash as its reading verified (a map read from a
 	 * pack of format 3 or later: cm_workspace_map_hash), parallel to maps */
 	struct cm_ws_hash {

@@ -15,6 +15,7 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#include <sqlite3.h>
 #include "carcamap/carcamap.h"
 #include "base/idindex_int.h"
 #include "base/util_int.h"
@@ -137,6 +138,59 @@ static void test_workspace__many_maps_and_a_duplicate(void **state)
  * is still the verified one; a map edited after loading keeps it (the
  * documented limit: carcamap/workspace.h), one the workspace does not
  * hold is hashed from its content. */
+/* cm_workspace_set_map_only: a pack's other maps are never read (a damaged
+ * one says nothing), only the sets the maps read name are loaded, a
+ * printing of the map comes with it, and a pack without the map is read
+ * whole. */
+static void test_workspace__one_map_of_a_pack(void **state)
+{
+	(void)state;
+	char *dir = util_tempdir();
+	assert_non_null(dir);
+	char path[4200];
+	snprintf(path, sizeof path, "%s/four.pack", dir);
+	cm_tileset *sets[2] = { util_tileset_base(), util_tileset_inns() };
+	cm_map *maps[4] = { util_map_one_square("a", "inns"), util_map_one_square("a-c3", "inns"),
+		            util_map_one_square("b", "base"), util_map_one_square("c", "base") };
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_pack_write(path, UTIL_MAPS(maps), 4, sets, 2, d), 0);
+	sqlite3 *db = NULL;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE maps SET name = 'edited' WHERE id = 'b'", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	static const struct {
+		const char *only;
+		int rc;
+		size_t maps, sets, diags;
+	} cases[] = {
+		{ "a", 0, 2, 1, 0 },             /* a and a-c3; inns; b never read */
+		{ "c", 0, 1, 1, 0 },             /* c; base */
+		{ "b", CM_EINVAL, 0, 1, 1 },     /* b's hash: CM0408 */
+		{ "zzz", CM_EINVAL, 3, 2, 1 },   /* none: every map read, b refused */
+		{ NULL, CM_EINVAL, 3, 2, 1 },    /* every map */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cm_workspace *w = NULL;
+		cm_diags_clear(d);
+		assert_int_equal(cm_workspace_new(&w), 0);
+		assert_int_equal(cm_workspace_set_map_only(w, cases[i].only), 0);
+		assert_int_equal(cm_workspace_load(w, path, d), cases[i].rc);
+		assert_int_equal(cm_workspace_map_count(w), cases[i].maps);
+		assert_int_equal(cm_workspace_tileset_count(w), cases[i].sets);
+		assert_int_equal(cm_diags_count(d), cases[i].diags);
+		if (cases[i].diags)
+			assert_string_equal(cm_diags_get(d, 0)->rule, "CM0408");
+		cm_workspace_free(w);
+	}
+	cm_diags_free(d);
+	for (int i = 0; i < 4; i++)
+		cm_map_free(maps[i]);
+	cm_tileset_free(sets[0]);
+	cm_tileset_free(sets[1]);
+	util_rmtree(dir);
+}
+
 static void test_workspace__pack_maps_keep_their_hashes(void **state)
 {
 	(void)state;
@@ -411,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_workspace__read_buffer_fits_the_file),
 		cmocka_unit_test(test_workspace__many_maps_and_a_duplicate),
 		cmocka_unit_test(test_workspace__pack_maps_keep_their_hashes),
+		cmocka_unit_test(test_workspace__one_map_of_a_pack),
 		cmocka_unit_test(test_workspace__missing_set_said_once),
 		cmocka_unit_test(test_workspace__search_dir_read_once_in_name_order),
 		cmocka_unit_test(test_workspace__diagnostic_counts),

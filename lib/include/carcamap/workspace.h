@@ -37,14 +37,25 @@ int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir);
 void cm_workspace_set_printing(cm_workspace *w, int printing);
 
 /* Loads a file by its kind: a tile set; a map descriptor (its <image>
- * applied: CM_MAP_LOAD_IMAGE; every printing, see above); a pack (every map and tile set in it, each
- * map's stored content hash verified: CM0408).
+ * applied: CM_MAP_LOAD_IMAGE; every printing, see above); a pack (every map and tile set in it, or the
+ * maps cm_workspace_set_map_only asks for, each map's stored content hash
+ * verified: CM0408).
  * An id defined twice across the inputs with different content is an
  * error (CM0006); the same content twice (a file given twice, two packs
  * built from the same sets) is kept once. Problems go
  * to d. Returns 0, CM_EINVAL (see d), CM_EFORMAT (unknown kind: CM0005),
  * CM_EIO, CM_EVERSION, CM_ENOMEM. */
 int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d);
+
+/* Packs loaded after this read and verify only map id and its other
+ * printings (id-c1, id-c2, id-c3), as a command that works on one map asks
+ * (--map): the other maps of a pack of many are never read. A pack that
+ * holds none of them is read whole, so that the missing map can be said
+ * with the maps it holds; of the pack's tile sets, only those the decks of
+ * the maps read name are loaded. Descriptors, Tiled maps and tile set
+ * files are not filtered. NULL (the default): every map. The id is copied;
+ * 0 or CM_ENOMEM. */
+int cm_workspace_set_map_only(cm_workspace *w, const char *id);
 
 /* Extra flags for the map descriptors cm_workspace_load reads; only
  * CM_MAP_LOAD_PARTIAL is taken: a descriptor whose checks fail is still
