@@ -28,27 +28,12 @@ static char dir[] = "/tmp/cm-bench-render-XXXXXX";
 /* CPU seconds and peak resident MB of one run of argv. */
 static double run_child(char *const *argv, double *mb)
 {
-	struct rusage r0, r1;
-	getrusage(RUSAGE_CHILDREN, &r0);
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	int status;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	double t = bench_run(argv, mb);
+	if (t < 0) {
 		fprintf(stderr, "bench_render: %s failed\n", argv[0]);
 		exit(1);
 	}
-	getrusage(RUSAGE_CHILDREN, &r1);
-	*mb = (double)r1.ru_maxrss / 1024.0;
-	return (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) + (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) * 1e-6 +
-	       (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) + (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) * 1e-6;
+	return t;
 }
 
 /* Reads in row by row and, when out is set, writes each row to out with

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* bench_util.h: what the benchmarks share: this process's CPU time and
- * the median of a few runs (sorted in place). Header-only, test code. */
+/* bench_util.h: what the benchmarks share: this process's CPU time, a
+ * child's, and the median of a few runs (sorted in place). Header-only,
+ * test code. */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
 
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline double bench_cpu_s(void)
 {
@@ -24,6 +30,34 @@ static inline double bench_median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
 	return v[n / 2];
+}
+
+/* CPU seconds (user and system) of one run of argv (NULL-terminated, found
+ * on PATH), run directly with its output discarded, and with peak_mb its
+ * peak resident MB; -1 when it could not run or exited non-zero. */
+static inline double bench_run(char *const *argv, double *peak_mb)
+{
+	struct rusage r0, r1;
+	getrusage(RUSAGE_CHILDREN, &r0);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	int status;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	getrusage(RUSAGE_CHILDREN, &r1);
+	if (peak_mb)
+		*peak_mb = (double)r1.ru_maxrss / 1024.0;
+	return (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) + (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) * 1e-6 +
+	       (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) + (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) * 1e-6;
 }
 
 #endif
