@@ -39,15 +39,17 @@ static void usage(FILE *f)
 	        "  --why X,Y,F    whether that waiting wagon may go to feature index F of\n"
 	        "                 the tile on (X,Y), and why not\n"
 	        "  --advise       what the library's players would do next on that board:\n"
-	        "                 with the next tile of the pile (or --tile), the waiting\n"
-	        "                 wagon, or the abbey after the last tile; each player's\n"
-	        "                 choice and the values it saw for its best choices\n"
+	        "                 the waiting wagon, the abbey of a player who holds one\n"
+	        "                 (asked before the draw, or after the last tile), or the\n"
+	        "                 next tile of the pile (or --tile); each player's choice\n"
+	        "                 and the values it saw for its best choices\n"
 	        "\n"
 	        "Options:\n"
 	        "  --moves K          the state after the first K moves (default: all)\n"
 	        "  --edition ED       judge by edition ED's rules (C1, C2, C3) instead of\n"
 	        "                     the replay's (wagon moves differ: WAGON-C1/C2)\n"
 	        "  --tile TILE        --advise: weigh this tile instead of the pile's next\n"
+	        "                     (drawn: an abbey is no longer a choice)\n"
 	        "  --players P        --advise: the players to ask, comma-separated (random,\n"
 	        "                     greedy, mcts, mcts:N; default greedy,mcts: the ones\n"
 	        "                     this build has)\n"
@@ -289,7 +291,7 @@ static void choice_text(const cm_answer *a, const cm_answer_choice *c)
 		else
 			printf("wagon to (%d,%d) feature %d %s", ch->x, ch->y, ch->feature, kind);
 		return;
-	case CM_CHOICE_PASS: printf("keep the abbey"); return;
+	case CM_CHOICE_PASS: printf(a->pile ? "draw (keep the abbey)" : "keep the abbey"); return;
 	}
 	if (ch->feature >= 0)
 		printf(", %s on feature %d %s", who, ch->feature, kind);
@@ -311,6 +313,8 @@ static void advise(const cm_answer *a)
 		printf("player %d's wagon waits to move from (%d,%d)\n", who, a->advise.wagon.x, a->advise.wagon.y);
 	else if (strcmp(what, "tile") == 0)
 		printf("player %d %s tile %s\n", who, a->advise.given ? "is given" : "draws", a->advise.tile_id);
+	else if (strcmp(what, "abbey") == 0 && a->pile)
+		printf("player %d may place its abbey instead of drawing (the tile on top unseen)\n", who);
 	else if (strcmp(what, "abbey") == 0)
 		printf("the pile is empty: player %d may place its abbey\n", who);
 	else if (a->advise.given)

@@ -276,9 +276,10 @@ static int advise_one(const cm_board *b, const char *spec, int tile, uint64_t se
 	return 0;
 }
 
-/* The decision the board waits for: a waiting wagon, the given tile or
- * the pile's next (drawn: tiles without a legal placement are put aside
- * into before/after), or the abbey after the last tile. */
+/* The decision the board waits for: a waiting wagon; the given tile; the
+ * abbey of the player to move before the draw (the tiles without a legal
+ * placement on top put aside first, into before/after); the pile's next
+ * tile; or the abbey after the last tile. */
 static void decide(cm_board *b, int given, int *before, int *after, size_t nt, cm_answer *a)
 {
 	cm_wagon_pending w;
@@ -295,6 +296,12 @@ static void decide(cm_board *b, int given, int *before, int *after, size_t nt, c
 		cm_board_remaining(b, before, nt);
 		what = cm_board_draw(b, &tile) == 0 ? "tile" : "none";
 		cm_board_remaining(b, after, nt);
+		/* a player holding an abbey some square takes is asked for it
+		 * first, without seeing the tile on top */
+		if (tile >= 0 && cm_board_abbeys(b, who) && cm_board_abbey_squares(b, NULL, 0)) {
+			what = "abbey";
+			tile = -1;
+		}
 		/* the pile empty: the players from the current one on who hold an
 		 * abbey place it or not, in turn (cm_board_play) */
 		for (int i = 0, np = cm_board_players(b); tile < 0 && i < np && strcmp(what, "none") == 0; i++) {

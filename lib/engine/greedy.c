@@ -236,7 +236,8 @@ static CM__INLINE void offer(eval *e, double v, const cm_choice *c)
 		e->choice = *c;
 	} else if (v >= e->best - W.tie) {
 		e->ties++;
-		if (cm__rng_below(e->rng, (uint32_t)e->ties) == 0)
+		/* without a generator only the best value is asked (draw_value) */
+		if (e->rng && cm__rng_below(e->rng, (uint32_t)e->ties) == 0)
 			e->choice = *c;
 	}
 }
@@ -331,25 +332,10 @@ static void abbeys(eval *e, double cost)
 	}
 }
 
-/* Every choice of the decision weighed; the best into e->choice. */
-static int decide(greedy *g, const cm_board *b, int tile, cm_rng *rng, eval *ev)
+/* Every legal placement of tile with every follower choice on it. */
+static void placements(eval *e, int tile)
 {
-	int rc = tables(g, b);
-	if (rc < 0)
-		return rc;
-	eval *e = ev;
-	setup_eval(e, g, b, rng);
-	if (b->n_wait)
-		return wagon_choice(e);
-	if (tile < 0) {
-		/* the pile is empty: the best abbey, or a pass when none is worth it */
-		cm_choice pass = { .kind = CM_CHOICE_PASS, .feature = -1 };
-		offer(e, 0.0, &pass);
-		abbeys(e, 0.0);
-		return 0;
-	}
-	if ((size_t)tile >= b->deck->n_types || b->deck->info[tile].abbey || b->last_sq >= 0 || b->final_done)
-		return CM_EINVAL;
+	const cm_board *b = e->b;
 	const uint8_t *rm = b->deck->info[tile].rotmask;
 	cm_place_if q;
 	for (int i = 0; i < b->n_front; i++) {
@@ -361,8 +347,62 @@ static int decide(greedy *g, const cm_board *b, int tile, cm_rng *rng, eval *ev)
 			weigh(e, tile, &q, c, 0.0);
 		}
 	}
-	if (b->abbeys[b->cur])
-		abbeys(e, W.abbey);
+}
+
+/* What drawing is worth before the draw: the best value of each tile
+ * type left that some square takes (the tile on top is one of those:
+ * the others are put aside as they come up), averaged over the copies
+ * left (e's tables: setup_eval). No generator is drawn from. */
+static double draw_value(const eval *e)
+{
+	const greedy *g = e->g;
+	double sum = 0.0;
+	long copies = 0;
+	for (size_t t = 0; t < g->n_types; t++) {
+		if (!g->left[t] || e->b->deck->info[t].abbey)
+			continue;
+		eval et = *e;
+		et.rng = NULL;
+		et.record = false;
+		et.best = -INFINITY;
+		et.ties = 0;
+		placements(&et, (int)t);
+		if (!et.ties)
+			continue; /* no legal placement: put aside when it comes up */
+		sum += et.best * g->left[t];
+		copies += g->left[t];
+	}
+	return copies ? sum / (double)copies : 0.0;
+}
+
+/* Every choice of the decision weighed; the best into e->choice. */
+static int decide(greedy *g, const cm_board *b, int tile, cm_rng *rng, eval *ev)
+{
+	int rc = tables(g, b);
+	if (rc < 0)
+		return rc;
+	eval *e = ev;
+	setup_eval(e, g, b, rng);
+	if (b->n_wait)
+		return wagon_choice(e);
+	if (b->last_sq >= 0 || b->final_done)
+		return CM_EINVAL;
+	if (tile < 0) {
+		/* the abbey question, the tile on top unseen: the best abbey, or
+		 * a pass, worth what drawing is expected to be worth while tiles
+		 * are left (the abbey costs its keeping then), nothing after the
+		 * last tile (a pass keeps the abbey) */
+		bool draw = b->pile_top < b->pile_n;
+		bool any = b->abbeys[b->cur] && cm__abbey_front(b, -1) > 0; /* else only a pass */
+		cm_choice pass = { .kind = CM_CHOICE_PASS, .feature = -1 };
+		offer(e, draw && any ? draw_value(e) : 0.0, &pass);
+		if (any)
+			abbeys(e, draw ? W.abbey : 0.0);
+		return 0;
+	}
+	if ((size_t)tile >= b->deck->n_types || b->deck->info[tile].abbey)
+		return CM_EINVAL;
+	placements(e, tile);
 	return e->ties ? 0 : CM_EINVAL; /* no legal placement: not a drawn tile */
 }
 

@@ -356,20 +356,15 @@ static int random_choose(cm_player *self, const cm_board *b, int tile, cm_rng *r
 		}
 		return 0;
 	}
-	if (tile < 0) { /* the pile is empty: an abbey where one goes */
+	if (tile < 0) {
+		/* the abbey question: before a draw (step 1: the abbey instead
+		 * of drawing, with random play's draws) or after the last tile
+		 * (an abbey where one goes) */
 		int k = cm__abbey_front(b, -1);
-		if (k)
+		c->kind = CM_CHOICE_PASS;
+		if (k && (b->pile_top == b->pile_n || cm__rng_below(rng, 100) < CM_PLAY_ABBEY_PERCENT))
 			random_abbey(b, (int)cm__rng_below(rng, (uint32_t)k), rng, c);
-		else
-			c->kind = CM_CHOICE_PASS;
 		return 0;
-	}
-	if (b->abbeys[b->cur]) { /* step 1 */
-		int k = cm__abbey_front(b, -1);
-		if (k && cm__rng_below(rng, 100) < CM_PLAY_ABBEY_PERCENT) {
-			random_abbey(b, (int)cm__rng_below(rng, (uint32_t)k), rng, c);
-			return 0;
-		}
 	}
 	/* step 2: the k-th legal placement in frontier order, rotations rising */
 	const uint8_t *rc = b->deck->info[tile].fit, *fr = b->front_req;

@@ -63,8 +63,9 @@ int cm_board_apply(cm_board *b, int tile, const cm_choice *c, const cm_score_ite
 	case CM_CHOICE_WAGON:
 		return cm_board_wagon_move(b, c->x, c->y, c->feature);
 	case CM_CHOICE_PASS:
-		/* only after the last tile, with no wagon waiting */
-		return open || b->n_wait || b->pile_top < b->pile_n ? CM_EINVAL : 0;
+		/* the abbey declined (a draw follows, or it is kept after the
+		 * last tile): between turns, with no wagon waiting */
+		return open || b->n_wait ? CM_EINVAL : 0;
 	}
 	return CM_EINVAL;
 }
@@ -167,15 +168,21 @@ static const char *choice_kind_name(cm_choice_kind k)
 }
 
 /* Asks seat p and plays its choice, which must be one of the kinds in
- * allowed (bit per cm_choice_kind). */
-static int ask(cm_board *b, cm_player *const *seats, int p, int tile, unsigned allowed, cm_rng *rng, cm_diags *d)
+ * allowed (bit per cm_choice_kind); its kind into *kind (may be NULL). A
+ * player that leaves *out as it found it declines the abbey question
+ * (the answer is prefilled with a pass) and fails any other. */
+static int ask(cm_board *b, cm_player *const *seats, int p, int tile, unsigned allowed, cm_rng *rng, cm_diags *d,
+               cm_choice_kind *kind)
 {
 	cm_choice c;
 	memset(&c, 0, sizeof c);
 	c.feature = -1;
+	c.kind = tile < 0 && !b->n_wait ? CM_CHOICE_PASS : CM_CHOICE_TILE;
 	int rc = cm_player_choose(seats[p], b, tile, rng, &c);
 	if (rc < 0)
 		return rc;
+	if (kind)
+		*kind = c.kind;
 	if ((unsigned)c.kind > CM_CHOICE_PASS || !((allowed >> c.kind) & 1) ||
 	    cm_board_apply(b, tile, &c, NULL, NULL) < 0) {
 		if (d) {
@@ -199,7 +206,7 @@ static int move_wagons(cm_board *b, cm_player *const *seats, cm_rng *rng, cm_dia
 {
 	int rc = 0;
 	while (!rc && b->n_wait)
-		rc = ask(b, seats, b->wait[0].player, -1, ALLOW(CM_CHOICE_WAGON), rng, d);
+		rc = ask(b, seats, b->wait[0].player, -1, ALLOW(CM_CHOICE_WAGON), rng, d, NULL);
 	return rc;
 }
 
@@ -213,9 +220,19 @@ int cm_board_play(cm_board *b, cm_player *const *seats, cm_rng *rng, cm_diags *d
 	if (all_random)
 		return cm_board_play_random(b, rng); /* the same choices, without the asking */
 	int rc = 0, t;
-	while (!(rc = move_wagons(b, seats, rng, d)) && cm_board_draw(b, &t) == 0)
-		if ((rc = ask(b, seats, b->cur, t, ALLOW(CM_CHOICE_TILE) | ALLOW(CM_CHOICE_ABBEY), rng, d)) < 0)
+	const unsigned abbey_or_pass = ALLOW(CM_CHOICE_ABBEY) | ALLOW(CM_CHOICE_PASS);
+	/* a turn: the tiles on top that no square takes are put aside
+	 * (cm_board_draw, as random play does), then a seat holding an abbey
+	 * some square takes is asked for it without seeing the tile on top,
+	 * which it is shown only when it declines */
+	while (!(rc = move_wagons(b, seats, rng, d)) && cm_board_draw(b, &t) == 0) {
+		cm_choice_kind k = CM_CHOICE_PASS;
+		if (b->abbeys[b->cur] && cm__abbey_front(b, -1) > 0 &&
+		    (rc = ask(b, seats, b->cur, -1, abbey_or_pass, rng, d, &k)) < 0)
 			break;
+		if (k == CM_CHOICE_PASS && (rc = ask(b, seats, b->cur, t, ALLOW(CM_CHOICE_TILE), rng, d, NULL)) < 0)
+			break;
+	}
 	/* players still holding an abbey may place it at the end, in turn from the current one */
 	for (int i = 0, p = b->cur, np = b->n_players; !rc && i < np; i++, p = (p + 1) % np) {
 		if (!b->abbeys[p])
@@ -223,7 +240,7 @@ int cm_board_play(cm_board *b, cm_player *const *seats, cm_rng *rng, cm_diags *d
 		cm_board_set_current(b, p);
 		if (cm__abbey_front(b, -1) == 0)
 			continue;
-		rc = ask(b, seats, p, -1, ALLOW(CM_CHOICE_ABBEY) | ALLOW(CM_CHOICE_PASS), rng, d);
+		rc = ask(b, seats, p, -1, abbey_or_pass, rng, d, NULL);
 		if (!rc)
 			rc = move_wagons(b, seats, rng, d);
 	}

@@ -447,26 +447,55 @@ static int wagon_step(run *r, char **tok, int n)
 	return -1;
 }
 
+/* The deck's abbey tile type (the first with an abbey), or -1. */
+static int abbey_type(const run *r)
+{
+	for (size_t t = 0; t < cm_deck_types(r->deck); t++) {
+		const cm_tile_type *tt = cm_deck_type(r->deck, t);
+		for (size_t f = 0; f < tt->n_features; f++)
+			if (tt->features[f].kind == CM_FEAT_ABBEY)
+				return (int)t;
+	}
+	return -1;
+}
+
 /* "choose SPEC TILE X Y ROT [on FEATURE|wagon FEATURE|none]": player SPEC,
  * asked for the current player with TILE drawn (a generator seeded with
  * the scenario's seed), chooses that placement (and that follower); with
- * avoid: it does not choose that placement. Nothing is played. */
+ * avoid: it does not choose that placement. "choose SPEC abbey X Y
+ * [...]" and "choose SPEC pass": asked the abbey question (no tile shown:
+ * before the draw, or after the last tile), it places the abbey on (X,Y)
+ * (and that follower), or declines; "avoid SPEC abbey X Y": it does not
+ * place it there. Nothing is played. */
 static bool choose_step(run *r, char **tok, int n, bool avoid)
 {
-	int t, x, y, rot, feature = -2;
+	int t = -1, x = 0, y = 0, rot = 0, feature = -2, at = 6; /* at: the follower's words */
 	cm_follower_kind kind = CM_FOLLOWER_MEEPLE;
-	if (n < 6 || (t = tile_of(r, tok[2])) < 0 || !int_arg(tok[3], &x) || !int_arg(tok[4], &y) ||
-	    !int_arg(tok[5], &rot) || (avoid && n != 6)) {
-		snprintf(r->msg, sizeof r->msg, "%s needs SPEC TILE X Y ROT", avoid ? "avoid" : "choose");
+	cm_choice_kind want = CM_CHOICE_TILE;
+	if (n >= 3 && strcmp(tok[2], "pass") == 0) {
+		want = CM_CHOICE_PASS;
+		at = 3;
+	} else if (n >= 3 && strcmp(tok[2], "abbey") == 0) {
+		want = CM_CHOICE_ABBEY;
+		at = 5;
+	}
+	bool ok_args = want == CM_CHOICE_PASS ? !avoid && n == 3
+	             : want == CM_CHOICE_ABBEY ? n >= 5 && int_arg(tok[3], &x) && int_arg(tok[4], &y)
+	                                       : n >= 6 && (t = tile_of(r, tok[2])) >= 0 && int_arg(tok[3], &x) &&
+	                                                 int_arg(tok[4], &y) && int_arg(tok[5], &rot);
+	if (!ok_args || (avoid && n != at)) {
+		snprintf(r->msg, sizeof r->msg, "%s needs SPEC TILE X Y ROT, SPEC abbey X Y or SPEC pass",
+		         avoid ? "avoid" : "choose");
 		return false;
 	}
-	if (n == 7 && strcmp(tok[6], "none") == 0) {
+	if (n == at + 1 && strcmp(tok[at], "none") == 0) {
 		feature = -1;
-	} else if (n == 8 && (strcmp(tok[6], "on") == 0 || strcmp(tok[6], "wagon") == 0)) {
-		kind = tok[6][0] == 'w' ? CM_FOLLOWER_WAGON : CM_FOLLOWER_MEEPLE;
-		feature = int_arg(tok[7], &feature) ? feature
-		                                    : cm_scenario_feature(cm_deck_type(r->deck, (size_t)t), tok[7]);
-	} else if (n != 6) {
+	} else if (n == at + 2 && (strcmp(tok[at], "on") == 0 || strcmp(tok[at], "wagon") == 0)) {
+		int tt = t >= 0 ? t : abbey_type(r);
+		kind = tok[at][0] == 'w' ? CM_FOLLOWER_WAGON : CM_FOLLOWER_MEEPLE;
+		if (!int_arg(tok[at + 1], &feature))
+			feature = tt < 0 ? -1 : cm_scenario_feature(cm_deck_type(r->deck, (size_t)tt), tok[at + 1]);
+	} else if (n != at) {
 		snprintf(r->msg, sizeof r->msg, "choose takes on FEATURE, wagon FEATURE or none");
 		return false;
 	}
@@ -478,14 +507,17 @@ static bool choose_step(run *r, char **tok, int n, bool avoid)
 	cm_rng rng;
 	cm_rng_seed(&rng, r->scn->seed);
 	cm_choice c;
+	memset(&c, 0, sizeof c);
 	int rc = cm_player_choose(p, r->board, t, &rng, &c);
 	cm_player_free(p);
-	bool same = rc == 0 && c.kind == CM_CHOICE_TILE && c.x == x && c.y == y && c.rot == rot;
+	bool same = rc == 0 && c.kind == want &&
+	            (want == CM_CHOICE_PASS || (c.x == x && c.y == y && (want == CM_CHOICE_ABBEY || c.rot == rot)));
 	bool ok = avoid ? rc == 0 && !same
 	                : same && (feature == -2 || (c.feature == feature && (feature < 0 || c.follower == kind)));
+	static const char *const kinds[] = { "the tile on", "the abbey on", "a wagon to", "a pass" };
 	if (!ok)
 		snprintf(r->msg, sizeof r->msg, "%s chose %s (%d,%d) rotation %d, %s on feature %d (rc %d)", tok[1],
-		         c.kind == CM_CHOICE_TILE ? "the tile on" : "not a tile", c.x, c.y, c.rot,
+		         (unsigned)c.kind <= CM_CHOICE_PASS ? kinds[c.kind] : "?", c.x, c.y, c.rot,
 		         c.follower == CM_FOLLOWER_WAGON ? "wagon" : "meeple", c.feature, rc);
 	return ok;
 }

@@ -3,9 +3,10 @@
  * player asked one choice at a time plays random play's games exactly
  * (wagons, abbeys, both editions, 2 to 6 seats); player specs; choices
  * checked whole before the board changes; a client's own player, written
- * against the public API, plugs into the driver; an illegal choice stops
- * the game with a diagnostic; games with players are the same for every
- * number of jobs. */
+ * against the public API, plugs into the driver (also one that ignores the
+ * abbey question); the abbey is asked for before the draw, the tile on top
+ * unseen; an illegal choice stops the game with a diagnostic; games with
+ * players are the same for every number of jobs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "carcamap/player.h"
 #include "carcamap/play.h"
 #include "carcamap/stats.h"
+#include "engine/board_int.h" /* the pile's order, to change the tile on top */
 
 /* A client's player that asks another player: the driver cannot tell it
  * is random underneath, so it takes the general path (the choice asked
@@ -24,7 +26,7 @@
 typedef struct {
 	cm_player base;
 	cm_player *inner;
-	long asked, wagons, late_abbeys; /* all questions, wagon ones, abbeys after the last tile */
+	long asked, wagons, abbeys; /* all questions, wagon ones, abbey questions (no tile shown) */
 } wrapper;
 
 static int wrapper_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
@@ -32,7 +34,7 @@ static int wrapper_choose(cm_player *self, const cm_board *b, int tile, cm_rng *
 	wrapper *w = (wrapper *)self;
 	w->asked++;
 	w->wagons += cm_board_wagon_pending(b, NULL) > 0;
-	w->late_abbeys += tile < 0 && !cm_board_wagon_pending(b, NULL);
+	w->abbeys += tile < 0 && !cm_board_wagon_pending(b, NULL);
 	return cm_player_choose(w->inner, b, tile, rng, out);
 }
 
@@ -55,8 +57,9 @@ static cm_player *wrap(cm_player *inner)
 }
 
 /* Games on fx's map with random play and with wrapped random seats, from
- * the same seeds: the same replays, scores and statistics. Returns the
- * wrapper's counts of wagon questions and late abbeys, summed. */
+ * the same seeds: the same replays, scores and statistics (the abbey
+ * question before the draw takes random play's draws for its step 1).
+ * Returns the wrapper's counts of wagon and abbey questions, summed. */
 static long same_games(const util_fixture *fx, cm_edition ed, int players, int games)
 {
 	cm_rules ru = *cm_map_rules(fx->scn->map);
@@ -89,7 +92,7 @@ static long same_games(const util_fixture *fx, cm_edition ed, int players, int g
 	}
 	wrapper *wr = (wrapper *)w;
 	assert_true(wr->asked > 0);
-	long special = wr->wagons * 1000 + wr->late_abbeys;
+	long special = wr->wagons * 1000 + wr->abbeys;
 	cm_player_free(w);
 	cm_board_free(a);
 	cm_board_free(b);
@@ -114,7 +117,7 @@ static void test_player__random_is_random_play_with_wagons_and_abbeys(void **sta
 	long n = same_games(&fx, CM_EDITION_C2, 2, 30) + same_games(&fx, CM_EDITION_C1, 3, 30) +
 	         same_games(&fx, CM_EDITION_C2, 6, 10);
 	assert_true(n / 1000 > 0); /* wagons moved */
-	assert_true(n % 1000 > 0); /* abbeys placed after the last tile */
+	assert_true(n % 1000 > 0); /* abbey questions */
 	util_fixture_unload(&fx);
 }
 
@@ -171,7 +174,7 @@ static void test_player__apply_checks_first(void **state)
 	if (!cm_board_legal(b, t, c.x, c.y, c.rot))
 		assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), CM_EINVAL);
 	c.kind = CM_CHOICE_PASS;
-	assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), CM_EINVAL); /* the pile is not empty */
+	assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), 0); /* declines an abbey: changes nothing */
 	c.kind = CM_CHOICE_WAGON;
 	assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), CM_EINVAL); /* no wagon waits */
 	c.kind = CM_CHOICE_ABBEY;
@@ -191,6 +194,12 @@ static void test_player__apply_checks_first(void **state)
 	assert_int_equal(cm_board_apply(b, t, &c, &items, &ni), 0);
 	assert_int_equal(cm_board_current(b), 1);
 	assert_int_equal(cm_board_supply(b, 0), 8);
+	/* while a turn is open (placed, not ended) nothing is declined */
+	assert_int_equal(cm_board_draw(b, &t), 0);
+	assert_true(cm_board_placements(b, t, pl, 1) > 0);
+	assert_int_equal(cm_board_place(b, t, pl[0].x, pl[0].y, pl[0].rot), 0);
+	c = (cm_choice){ .kind = CM_CHOICE_PASS, .feature = -1 };
+	assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), CM_EINVAL);
 	free(before);
 	free(after);
 	cm_board_free(b);
@@ -266,6 +275,141 @@ static void test_player__client_player_plugs_in(void **state)
 	assert_int_equal(cm_diags_errors(d), 1);
 	assert_non_null(strstr(cm_diags_get(d, 0)->message, "player 1 (bad) chose an illegal tile move"));
 	cm_diags_free(d);
+	cm_board_free(b);
+	cm_player_free(random);
+	util_fixture_unload(&fx);
+}
+
+/* A spy around a player: it records what the player was shown, checks
+ * that a seat holding an abbey some square takes is asked for it before
+ * it sees a tile, and that the answer is the same with another tile on
+ * top of the pile (the player cannot see it). */
+typedef struct {
+	cm_player base;
+	cm_player *inner;
+	long before, placed, swapped, tiles, tiles_holding;
+	int asked_pile, asked_player; /* the last abbey question declined: pile and player */
+} spy;
+
+static int spy_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
+{
+	spy *s = (spy *)self;
+	int me = cm_board_current(b);
+	bool holds = cm_board_abbeys(b, me) > 0 && cm_board_abbey_squares(b, NULL, 0) > 0;
+	if (cm_board_wagon_pending(b, NULL))
+		return cm_player_choose(s->inner, b, tile, rng, out);
+	if (tile >= 0) {
+		/* a tile shown: the abbey was asked for first and declined */
+		s->tiles++;
+		if (holds) {
+			s->tiles_holding++;
+			assert_int_equal(s->asked_pile, cm_board_pile(b));
+			assert_int_equal(s->asked_player, me);
+		}
+		s->asked_pile = -1;
+		int rc = cm_player_choose(s->inner, b, tile, rng, out);
+		assert_int_equal(out->kind, CM_CHOICE_TILE);
+		return rc;
+	}
+	assert_true(holds);
+	if (cm_board_pile(b) == 0) /* after the last tile */
+		return cm_player_choose(s->inner, b, tile, rng, out);
+	s->before++;
+	/* the same question with another tile on top (one some square takes) */
+	cm_board *c = NULL;
+	assert_int_equal(cm_board_copy(b, &c), 0);
+	for (int j = c->pile_top + 1; j < c->pile_n; j++) {
+		if (c->pile[j] == c->pile[c->pile_top] || !cm_board_placements(c, c->pile[j], NULL, 0))
+			continue;
+		uint8_t t = c->pile[j];
+		c->pile[j] = c->pile[c->pile_top];
+		c->pile[c->pile_top] = t;
+		s->swapped++;
+		break;
+	}
+	cm_rng r2 = *rng;
+	cm_choice other;
+	assert_int_equal(cm_player_choose(s->inner, c, -1, &r2, &other), 0);
+	cm_board_free(c);
+	int rc = cm_player_choose(s->inner, b, tile, rng, out);
+	assert_int_equal(rc, 0);
+	assert_true(out->kind == CM_CHOICE_ABBEY || out->kind == CM_CHOICE_PASS);
+	assert_true(other.kind == out->kind && other.x == out->x && other.y == out->y && other.feature == out->feature);
+	s->placed += out->kind == CM_CHOICE_ABBEY;
+	s->asked_pile = out->kind == CM_CHOICE_PASS ? cm_board_pile(b) : -1;
+	s->asked_player = me;
+	return 0;
+}
+
+static void spy_free(cm_player *self)
+{
+	cm_player_free(((spy *)self)->inner);
+	free(self);
+}
+
+static spy *new_spy(const char *spec)
+{
+	spy *s = calloc(1, sizeof *s);
+	assert_non_null(s);
+	assert_int_equal(cm_player_new_from_spec(spec, &s->inner), 0);
+	s->base = (cm_player){ .choose = spy_choose, .free = spy_free, .name = "spy" };
+	s->asked_pile = -1;
+	return s;
+}
+
+/* The abbey is decided before the draw, without the tile: greedy and
+ * random seats are asked with no tile, answer the same whatever tile is
+ * on top, and see a tile only after declining; greedy places abbeys
+ * before the draw. */
+static void test_player__abbey_before_the_draw_unseen(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
+	spy *g = new_spy("greedy"), *r = new_spy("random");
+	cm_player *seats[3] = { &g->base, &r->base, &g->base };
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 3, 1, 0, NULL, &b), 0);
+	for (int game = 0; game < 6; game++) {
+		cm_rng rng;
+		cm_rng_seed(&rng, 70 + (uint64_t)game);
+		assert_int_equal(cm_board_reset(b, 70 + (uint64_t)game, NULL), 0);
+		assert_int_equal(cm_board_play(b, seats, &rng, NULL), 0);
+	}
+	print_message("greedy: %ld abbey questions before a draw, %ld abbeys placed; random: %ld, %ld\n", g->before,
+	              g->placed, r->before, r->placed);
+	assert_true(g->before > 0 && g->placed > 0 && r->before > 0 && g->swapped > 0);
+	assert_true(g->tiles_holding > 0 && g->tiles > 0);
+	cm_board_free(b);
+	cm_player_free(&g->base);
+	cm_player_free(&r->base);
+	util_fixture_unload(&fx);
+}
+
+/* A client's player that does not answer the abbey question (it leaves
+ * the choice as it finds it) declines it: it draws, and keeps its abbey
+ * after the last tile. */
+static int lazy_choose(cm_player *self, const cm_board *b, int tile, cm_rng *rng, cm_choice *out)
+{
+	if (tile < 0 && !cm_board_wagon_pending(b, NULL))
+		return 0;
+	return first_choose(self, b, tile, rng, out);
+}
+
+static void test_player__client_player_ignores_the_abbey(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
+	cm_player lazy = { .choose = lazy_choose, .name = "lazy" };
+	cm_player *random = NULL;
+	assert_int_equal(cm_player_new_random(&random), 0);
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 2, 3, 0, NULL, &b), 0);
+	cm_player *seats[2] = { random, &lazy };
+	cm_rng rng;
+	cm_rng_seed(&rng, 3);
+	assert_int_equal(cm_board_play(b, seats, &rng, NULL), 0);
+	assert_true(cm_board_stats(b)->tiles_placed > 50);
+	assert_int_equal(cm_board_abbeys(b, 1), 1);
 	cm_board_free(b);
 	cm_player_free(random);
 	util_fixture_unload(&fx);
@@ -534,6 +678,8 @@ int main(void)
 		cmocka_unit_test(test_player__specs),
 		cmocka_unit_test(test_player__apply_checks_first),
 		cmocka_unit_test(test_player__client_player_plugs_in),
+		cmocka_unit_test(test_player__abbey_before_the_draw_unseen),
+		cmocka_unit_test(test_player__client_player_ignores_the_abbey),
 		cmocka_unit_test(test_player__play_run_jobs),
 		cmocka_unit_test(test_player__replay_players),
 		cmocka_unit_test(test_player__greedy_beats_random),

@@ -151,7 +151,9 @@ typedef struct {
 	} wagon;
 
 	struct {
-		const char *decision; /* "wagon", "tile", "abbey" (after the last tile), "none" */
+		const char *decision; /* "wagon", "tile", "abbey" (before the draw, the tile on
+		                       * top unseen, while the pile is not empty; else after
+		                       * the last tile), "none" */
 		int decides;          /* the player who decides */
 		cm_wagon_pending wagon; /* "wagon": the first waiting wagon */
 		int tile;             /* the tile weighed (deck index), -1 for none; with the

@@ -31,7 +31,7 @@ typedef enum {
 	CM_CHOICE_TILE = 0, /* place the drawn tile on (x,y) in rotation rot */
 	CM_CHOICE_ABBEY,    /* place the seat's abbey on (x,y) instead of drawing (ABBEY-PLACE) */
 	CM_CHOICE_WAGON,    /* move the first waiting wagon (WAGON-MOVE) */
-	CM_CHOICE_PASS      /* after the last tile: keep the abbey (the one time a seat may pass) */
+	CM_CHOICE_PASS      /* decline the abbey: draw a tile (tiles left) or keep it (after the last tile) */
 } cm_choice_kind;
 
 /* One decision of a seat: everything a turn decides (the tile's place and
@@ -54,7 +54,7 @@ typedef struct {
  * choice is checked whole before anything changes: returns 0, or
  * CM_EINVAL with the board unchanged when the choice is not legal now
  * (the placement, the follower's spot, the abbey's square, the wagon's
- * destination; a pass while a tile is drawn or a wagon waits; a tile
+ * destination; a pass while a turn is open or a wagon waits; a tile
  * choice while a wagon waits). */
 int cm_board_apply(cm_board *b, int tile, const cm_choice *c, const cm_score_item **items, size_t *n);
 
@@ -79,14 +79,22 @@ struct cm_player {
 	 *     first waiting wagon is this seat's): a CM_CHOICE_WAGON, to a
 	 *     destination of cm_board_wagon_moves or back (feature -1); tile
 	 *     is -1;
-	 *   - tile >= 0: it is this seat's turn and tile (a deck type index)
-	 *     is the top of the pile, which has a legal placement: a
-	 *     CM_CHOICE_TILE, or a CM_CHOICE_ABBEY when the seat holds an
-	 *     abbey and cm_board_abbey_legal accepts the square (the tile
-	 *     then stays on the pile for the next turn);
-	 *   - tile is -1 and no wagon waits: the pile is empty and this seat
-	 *     holds an abbey some square takes: CM_CHOICE_ABBEY or
-	 *     CM_CHOICE_PASS.
+	 *   - the abbey question: tile is -1, no wagon waits, and this seat
+	 *     holds an abbey some square takes (cm_board_abbey_squares): a
+	 *     CM_CHOICE_ABBEY on such a square (and its follower), or a
+	 *     CM_CHOICE_PASS. Asked at the start of each of the seat's turns
+	 *     while tiles are left (cm_board_pile(b) > 0), before any tile
+	 *     is shown, as at the table: a pass draws the tile and asks again
+	 *     (below); the tiles on top that no square takes were put aside
+	 *     already (cm_board_draw), so the tile on top, unseen, is one some
+	 *     square takes. And once after the last tile (cm_board_pile(b) is
+	 *     0), for each seat still holding an abbey, in turn from the
+	 *     current one: a pass keeps it. *out comes filled with a pass: a
+	 *     player that leaves it declines;
+	 *   - tile >= 0: it is this seat's turn, tile (a deck type index) is
+	 *     the top of the pile, drawn, and has a legal placement: a
+	 *     CM_CHOICE_TILE (an abbey is no answer now: it was asked for
+	 *     first).
 	 * Every random choice must come from rng (the game's generator,
 	 * shared by all seats), so a game depends only on the board, the
 	 * players and the generator's seed: the same for every --jobs. A
@@ -122,14 +130,18 @@ int cm_player_advise(cm_player *self, const cm_board *b, int tile, cm_rng *rng, 
 /* random: every choice uniform among the legal ones, in the order
  * cm_board_play_random documents (carcamap/play.h): a board played by
  * random seats with a generator gives exactly cm_board_play_random's game
- * with that generator. Returns 0 or CM_ENOMEM. */
+ * with that generator (random play's step 1, the abbey instead of the
+ * draw, is its answer to the abbey question, which the driver asks after
+ * putting aside the tiles no square takes, as random play does). Returns
+ * 0 or CM_ENOMEM. */
 int cm_player_new_random(cm_player **out);
 
 /* greedy: one turn ahead. For the drawn tile it weighs every legal
  * placement with every follower choice on it (none, a meeple or the wagon
- * on each free feature), and its abbey on every square that takes one,
- * asking the engine what each would do (cm_board_place_if,
- * cm_board_abbey_if), and takes the best by this value, in points:
+ * on each free feature); for the abbey question its abbey on every square
+ * that takes one against a pass; it asks the engine what each would do
+ * (cm_board_place_if, cm_board_abbey_if), and takes the best by this
+ * value, in points:
  *   - the points the turn scores now, the player's own counted for and
  *     each opponent's against (shared over the opponents);
  *   - for every feature the placement joins or changes and that stays
@@ -144,9 +156,12 @@ int cm_player_new_random(cm_player **out);
  *     many turns to go, less the likelier the feature completes); a
  *     farmer is worth 3 points per city its piece touches, by that city's
  *     chance to complete, and a little for the rest of its field;
- *   - the abbey costs a few points while tiles are left (it could be
- *     played later); after the last tile it is played where it is worth
- *     most, or kept when nowhere it is worth anything.
+ *   - before the draw (the tile on top unseen), a pass is worth what a
+ *     draw is expected to be worth: the best value above of each tile
+ *     type left that some square takes, averaged over the copies left
+ *     (cm_board_remaining); the abbey costs a few points more (it could
+ *     be played later). After the last tile it is played where it is
+ *     worth most, or kept when nowhere it is worth anything.
  * A waiting wagon goes where it is worth most, or back. Ties (values
  * within 1e-9) are broken by rng. The weights are one table in
  * lib/engine/greedy.c; README "Players" lists them. Returns 0 or
@@ -187,15 +202,18 @@ int cm_player_new_from_spec(const char *text, cm_player **out);
 /* Plays b from its current state to the end and scores it, seats[p]
  * choosing for player p (cm_board_players(b) of them; seats may repeat a
  * player object), rng the game's generator. Each turn: the waiting
- * wagons move first (their owners choose, in order); then the pile's top
- * tile without a legal placement is put aside (cm_board_draw) and the
- * current player chooses a tile or abbey choice for the next. When the
- * pile is empty, each player from the current one on who still holds an
- * abbey that some square takes chooses to place it or pass. Then final
- * scoring. With every seat the library's random player this is
- * cm_board_play_random. Returns 0; CM_EINVAL when a turn was left open or
- * the game was scored, or a seat's choice was not legal (said in d, which
- * may be NULL; the board is left where it stopped); or a seat's error. */
+ * wagons move first (their owners choose, in order); then the tiles on
+ * top of the pile without a legal placement are put aside
+ * (cm_board_draw); a current player holding an abbey that some square
+ * takes is asked the abbey question (tile -1: place it instead of
+ * drawing, or pass), and on a pass is shown the tile on top and chooses
+ * its placement. When the pile is empty, each player from the current
+ * one on who still holds an abbey that some square takes is asked again
+ * (place it or keep it). Then final scoring. With every seat the
+ * library's random player this is cm_board_play_random. Returns 0;
+ * CM_EINVAL when a turn was left open or the game was scored, or a seat's
+ * choice was not legal (said in d, which may be NULL; the board is left
+ * where it stopped); or a seat's error. */
 int cm_board_play(cm_board *b, cm_player *const *seats, cm_rng *rng, cm_diags *d);
 
 /* The most seats a game on map with deck takes: CM_MAX_PLAYERS, fewer
