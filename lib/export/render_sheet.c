@@ -2,8 +2,9 @@
 /* render_sheet.c: tile sheets (cm_render_tile_sheet, carcamap/render.h):
  * every tile type of a set drawn from its features by the scene's tile (the
  * drawing of a played board), in id order, on a card with its id, name,
- * counts per edition and markers, a section per set; the problems of a set
- * drawn on their tiles with their check ids. SVG is the scene; HTML puts it
+ * counts per edition and markers, a section per set, and the key of the
+ * prints the tiles show; the problems of a set drawn on their tiles with
+ * their check ids. Every feature is a group with its key and description. SVG is the scene; HTML puts it
  * in a page whose script outlines the feature under the pointer, describes
  * it, and shows a selected tile's four rotations; PNG is the scene drawn
  * by cairo. */
@@ -44,6 +45,8 @@ typedef struct {
 	int *set_y;             /* per set, the top of its section */
 	int w, h;
 	int cols;               /* cards a row: COLS, fewer for small sets */
+	unsigned prints;        /* what the tiles show, for the key */
+	int key_y;
 	int oom;
 } sheet;
 
@@ -170,6 +173,7 @@ static int layout(sheet *sh)
 	sh->w = 2 * MARGIN + sh->cols * CARD_W + (sh->cols - 1) * GAP;
 	if (sh->w < 2 * MARGIN + 320) /* room for a set's line */
 		sh->w = 2 * MARGIN + 320;
+	sh->key_y = y + GAP; /* the key's height is known once the tiles are drawn */
 	sh->h = y + MARGIN - GAP;
 	return 0;
 }
@@ -334,8 +338,7 @@ static void card(sheet *sh, size_t si, size_t ti, int x, int y)
 	cm_scene_rect(s, x, y, CARD_W, CARD_H, &frame);
 	tile_ctx c = { sh, si, ti };
 	if (t->n_features <= CM_MAX_FEATURES) {
-		cm_node tg = cm__scene_tile(s, x + TILE_X, y + TILE_Y, t, 0, sh->o->format == CM_RENDER_HTML ? feature_group : NULL,
-		                            &c);
+		cm_node tg = cm__scene_tile(s, x + TILE_X, y + TILE_Y, t, 0, feature_group, &c, &sh->prints);
 		snprintf(key, sizeof key, "t-%zu-%zu", si, ti);
 		cm_scene_id(s, tg, key);
 	} else { /* CM0116: more than a tile can say */
@@ -427,7 +430,7 @@ static int build(sheet *sh)
 		cm__sb_add(&title, "%s%s", i ? ", " : "tile sheet: ", sh->sets[i]->name ? sh->sets[i]->name : "?");
 	cm_scene_set_title(s, title.p ? title.p : "tile sheet", "every tile type drawn from its features, by carcamap");
 	free(title.p);
-	cm_scene_rect(s, 0, 0, sh->w, sh->h, &(cm_style){ .fill = CM_PAINT_RGB(250, 250, 246) });
+	cm_node bg = cm_scene_rect(s, 0, 0, sh->w, sh->h, &(cm_style){ .fill = CM_PAINT_RGB(250, 250, 246) });
 	for (size_t i = 0; i < sh->n_sets; i++) {
 		cm_node g = cm_scene_group(s, NULL);
 		cm_scene_class(s, g, "set");
@@ -439,6 +442,13 @@ static int build(sheet *sh)
 		}
 		cm_scene_end(s);
 		cm_scene_break(s);
+	}
+	int kh = cm__scene_tile_key(s, MARGIN, sh->key_y, sh->w - 2 * MARGIN, sh->prints);
+	if (kh) { /* the page grows by the key, its background with it */
+		sh->h = sh->key_y + kh + MARGIN;
+		cm_scene_set_size(s, sh->w, sh->h);
+		if (bg != CM_NODE_NONE)
+			s->n[bg].d = sh->h;
 	}
 	return sh->oom ? CM_ENOMEM : cm_scene_error(s);
 }

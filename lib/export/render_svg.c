@@ -399,8 +399,8 @@ static void bigcities(svg *v)
 		cm_scene_title(v->s, g, bc->name ? bc->name : "big city");
 		for (size_t k = 0; k < bc->n_pieces; k++)
 			if (valid_piece(v, &bc->pieces[k]))
-				cm__scene_tile(v->s, v->ox + bc->pieces[k].x * S, v->oy + bc->pieces[k].y * S,
-				               &bc->pieces[k].tile, 0, NULL, NULL);
+				cm__scene_piece(v->s, v->ox + bc->pieces[k].x * S, v->oy + bc->pieces[k].y * S,
+				                &bc->pieces[k].tile);
 		char id[32];
 		snprintf(id, sizeof id, "bigcity-%zu", i);
 		outline(v, id, in_bigcity, (int)i, cm_palette_print(CM_PRINT_CITY), 0, 250);
@@ -431,7 +431,7 @@ static void given_tiles(svg *v)
 	for (size_t i = 0; i < v->o->n_tiles; i++) {
 		const cm_render_tile *t = &v->o->tiles[i];
 		if (t->type && cm__map_at(m, t->x, t->y))
-			cm__scene_tile(v->s, v->ox + t->x * S, v->oy + t->y * S, t->type, t->rotation, NULL, NULL);
+			cm__scene_tile(v->s, v->ox + t->x * S, v->oy + t->y * S, t->type, t->rotation, NULL, NULL, NULL);
 	}
 	cm_scene_end(v->s);
 }
@@ -453,7 +453,7 @@ static void game_tiles(svg *v)
 			game_tile gt = { v, x, y };
 			if (cm_board_tile_at(v->b, x, y, &t, &r) == 0)
 				cm__scene_tile(v->s, v->ox + x * S, v->oy + y * S, cm_deck_type(dk, (size_t)t), r, feature_group,
-				               &gt);
+				               &gt, NULL);
 		}
 	cm_scene_end(v->s);
 }

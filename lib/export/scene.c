@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* scene.c: the scene of a picture (carcamap/scene.h): its builder (nodes,
- * styles stored once each, strings in one arena), the tile drawn from its
- * features, and the SVG writer, which writes every node in one pass
+ * styles stored once each, strings in one arena), a printed big city's
+ * pieces, and the SVG writer, which writes every node in one pass
  * (linear in the nodes) with the attributes in a fixed order. */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -437,39 +437,18 @@ void cm__scene_shield(cm_scene *s, int x, int y)
 	                                 .stroke_width = 80 });
 }
 
-static void tile_fields(cm_scene *s, const cm_tile_type *t, size_t nf, int r, int (*feature)(void *, int), void *arg)
-{
-	for (size_t fi = 0; feature && fi < nf; fi++) {
-		const cm_feature *fe = &t->features[fi];
-		if (fe->kind != CM_FEAT_FIELD || !fe->slots)
-			continue;
-		int g = feature(arg, (int)fi);
-		cm_slots m = cm_slots_rotate(fe->slots, r);
-		for (int b = 0; b < 12; b++) {
-			if (!(m & (1u << b)))
-				continue;
-			int ax = 12 * (b % 3), ay = 0, cx = ax + 12, cy = 0;
-			rot(b / 3, &ax, &ay);
-			rot(b / 3, &cx, &cy);
-			cm_scene_path_add(s, "M%d %dL%d %dL%d %dz", ax, ay, cx, cy, S / 2, S / 2);
-		}
-		cm_style st = fill_of(cm_palette_feature(CM_FEAT_FIELD));
-		cm_scene_path_end(s, &st);
-		if (g)
-			cm_scene_end(s);
-	}
-}
-
-static void tile_cities(cm_scene *s, const cm_tile_type *t, size_t nf, int r, int (*feature)(void *, int), void *arg)
+/* The classic drawing of a printed big city's piece: cities over their
+ * sides, roads to the centre. Maps' pictures keep it byte for byte; tiles
+ * are drawn by scene_tile.c. */
+static void piece_cities(cm_scene *s, const cm_tile_type *t, size_t nf)
 {
 	for (size_t fi = 0; fi < nf; fi++) {
 		const cm_feature *fe = &t->features[fi];
 		if (fe->kind != CM_FEAT_CITY)
 			continue;
-		unsigned sides = cm_slots_sides(cm_slots_rotate(fe->slots, r));
+		unsigned sides = cm_slots_sides(fe->slots);
 		if (!sides)
 			continue;
-		int g = feature ? feature(arg, (int)fi) : 0;
 		int one = !(sides & (sides - 1));
 		for (int sd = 0; sd < 4; sd++) {
 			if (!(sides & (1u << sd)))
@@ -483,7 +462,7 @@ static void tile_cities(cm_scene *s, const cm_tile_type *t, size_t nf, int r, in
 			else
 				cm_scene_path_add(s, "M%d %dL%d %dL%d %dz", ax, ay, cx, cy, qx, qy);
 		}
-		/* a city across the tile (two opposite sides) joins in the middle */
+		/* a city across the piece (two opposite sides) joins in the middle */
 		if (((sides & 5u) == 5u || (sides & 10u) == 10u))
 			cm_scene_path_add(s, "M%d %dh%dv%dh-%dz", S / 4, S / 4, S / 2, S / 2, S / 2);
 		cm_style st = fill_of(cm_palette_feature(CM_FEAT_CITY));
@@ -498,8 +477,6 @@ static void tile_cities(cm_scene *s, const cm_tile_type *t, size_t nf, int r, in
 			rot(sd, &qx, &qy);
 			cm__scene_shield(s, px < qx ? px : qx, py < qy ? py : qy);
 		}
-		if (g)
-			cm_scene_end(s);
 	}
 }
 
@@ -519,20 +496,18 @@ static void road_path(cm_scene *s, const int *ends, int n)
 	}
 }
 
-static void tile_roads(cm_scene *s, const cm_tile_type *t, size_t nf, int r, int (*feature)(void *, int), void *arg)
+static void piece_roads(cm_scene *s, const cm_tile_type *t, size_t nf)
 {
 	for (size_t fi = 0; fi < nf; fi++) {
 		const cm_feature *fe = &t->features[fi];
 		if (fe->kind != CM_FEAT_ROAD)
 			continue;
-		cm_slots m = cm_slots_rotate(fe->slots, r);
 		int ends[4], n = 0;
 		for (int sd = 0; sd < 4; sd++)
-			if (m & CM_SIDE_MID(sd))
+			if (fe->slots & CM_SIDE_MID(sd))
 				ends[n++] = sd;
 		if (!n)
 			continue;
-		int g = feature ? feature(arg, (int)fi) : 0;
 		road_path(s, ends, n);
 		cm_scene_path_end(s, &(cm_style){ .fill = CM_PAINT_NONE, .stroke = cm_paint_rgb(cm_palette_grid()),
 		                                  .stroke_width = 600 });
@@ -544,18 +519,15 @@ static void tile_roads(cm_scene *s, const cm_tile_type *t, size_t nf, int r, int
 			cm_style st = fill_of(cm_palette_grid());
 			cm_scene_rect(s, S / 2 - 4, S / 2 - 4, 8, 8, &st);
 		}
-		if (g)
-			cm_scene_end(s);
 	}
 }
 
-static void tile_cloisters(cm_scene *s, const cm_tile_type *t, size_t nf, int (*feature)(void *, int), void *arg)
+static void piece_cloisters(cm_scene *s, const cm_tile_type *t, size_t nf)
 {
 	for (size_t fi = 0; fi < nf; fi++) {
 		const cm_feature *fe = &t->features[fi];
 		if (fe->kind != CM_FEAT_MONASTERY && fe->kind != CM_FEAT_ABBEY && fe->kind != CM_FEAT_GARDEN)
 			continue;
-		int g = feature ? feature(arg, (int)fi) : 0;
 		cm_style st = { .fill = cm_paint_rgb(cm_palette_feature(fe->kind)), .stroke = CM_PAINT_RGB(255, 255, 255),
 			        .stroke_width = 80 };
 		if (fe->kind == CM_FEAT_GARDEN) {
@@ -565,30 +537,21 @@ static void tile_cloisters(cm_scene *s, const cm_tile_type *t, size_t nf, int (*
 			snprintf(d, sizeof d, "M%d %dh12v-8l-6-6l-6 6z", S / 2 - 6, S / 2 + 7);
 			cm_scene_path(s, d, &st);
 		}
-		if (g)
-			cm_scene_end(s);
 	}
 }
 
-cm_node cm__scene_tile(cm_scene *s, int x, int y, const cm_tile_type *t, int r, int (*feature)(void *, int),
-                       void *arg)
+cm_node cm__scene_piece(cm_scene *s, int x, int y, const cm_tile_type *t)
 {
 	cm_node g = cm_scene_group(s, NULL);
 	cm_scene_translate(s, g, x, y);
 	cm_style st = fill_of(cm_palette_feature(CM_FEAT_FIELD));
 	cm_scene_rect(s, 0, 0, S, S, &st);
 	size_t nf = t->n_features < CM_MAX_FEATURES ? t->n_features : CM_MAX_FEATURES;
-	tile_fields(s, t, nf, r, feature, arg);
-	tile_cities(s, t, nf, r, feature, arg);
-	tile_roads(s, t, nf, r, feature, arg);
-	tile_cloisters(s, t, nf, feature, arg);
+	piece_cities(s, t, nf);
+	piece_roads(s, t, nf);
+	piece_cloisters(s, t, nf);
 	cm_scene_end(s);
 	return g;
-}
-
-cm_node cm_scene_tile(cm_scene *s, int x, int y, const cm_tile_type *t, int r)
-{
-	return cm__scene_tile(s, x, y, t, r, NULL, NULL);
 }
 
 /* ---- SVG ---- */

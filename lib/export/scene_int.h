@@ -61,11 +61,20 @@ static inline const cm__smeta *cm__snode_meta(const cm_scene *s, const cm__snode
 	return n->meta ? &s->meta[n->meta] : NULL;
 }
 
-/* The tile of cm_scene_tile; feature(arg, fi) (when not NULL) opens a group
- * around feature fi and returns 1 (closed by the caller), or returns 0, and
- * fields are then drawn as their slots' triangles. */
+/* The tile of cm_scene_tile (scene_tile.c); feature(arg, fi) (when not
+ * NULL) opens a group around the drawing of feature fi and returns 1
+ * (closed by the caller), or returns 0. The prints the tile shows
+ * (junctions, bridges, coats of arms, markers, ...), a bit each, are added
+ * to *prints when it is not NULL, for a key. */
 cm_node cm__scene_tile(cm_scene *s, int x, int y, const cm_tile_type *t, int r, int (*feature)(void *, int),
-                       void *arg);
+                       void *arg, unsigned *prints);
+/* The key of prints: its height in a width of w units, and the key drawn
+ * from (x, y) (returns the same height). */
+int cm__tile_key_height(int w, unsigned prints);
+int cm__scene_tile_key(cm_scene *s, int x, int y, int w, unsigned prints);
+/* A printed big city's piece (its tile drawn at (x, y), unturned) in the
+ * drawing maps have always had (scene.c). */
+cm_node cm__scene_piece(cm_scene *s, int x, int y, const cm_tile_type *t);
 
 /* A coat of arms, 8 wide and 9 high, its top-left corner at (x, y). */
 void cm__scene_shield(cm_scene *s, int x, int y);

@@ -239,7 +239,10 @@ def backs(cm, out):
     occ = []
     for page in (1, 2):
         w, h, g = pgm(pdf, dpi, page, os.path.join(out, "tiles%d" % page))
-        occ.append([[g[int(px(y0 + (r + 0.5) * t)) * w + int(px(x0 + (c + 0.5) * t))] < 240 for c in range(cols)]
+        # a tile is there when any of nine points inside its square is not
+        # paper (its centre alone may be a light road or print)
+        occ.append([[min(g[int(px(y0 + (r + 0.5 + dy) * t)) * w + int(px(x0 + (c + 0.5 + dx) * t))]
+                         for dx in (-0.25, 0, 0.25) for dy in (-0.25, 0, 0.25)) < 240 for c in range(cols)]
                     for r in range(rows)])
     fronts, back = occ
     mirrored = [row[::-1] for row in fronts]

@@ -77,7 +77,9 @@ static void test_render_sheet__every_tile_with_its_words(void **state)
 	assert_true(strstr(svg, ">E</text>") < strstr(svg, ">Eg</text>"));
 	assert_true(strstr(svg, ">Eg</text>") < strstr(svg, ">F</text>"));
 	assert_true(strstr(svg, ">GM-01</text>") < strstr(svg, ">GM-08</text>"));
-	assert_null(strstr(svg, "class=\"f\"")); /* feature groups are for the page */
+	/* every feature a group with its description, in the SVG as on the page */
+	assert_non_null(strstr(svg, "class=\"f\" data-f=\"0,3,0\""));
+	assert_non_null(strstr(svg, "<title>c1: city, Nw Nm Ne</title>"));
 	char *again = sheet(dir, "b.svg", sets, 2, CM_RENDER_SVG, NULL);
 	assert_string_equal(svg, again);
 	free(again);

@@ -86,8 +86,9 @@ static void test_scene__svg_bytes(void **state)
 	cm_scene_free(NULL);
 }
 
-/* A city cap with a road: a translated group with the field, the city and
- * its arms, the road (dark under light) and no field triangles. */
+/* A city cap with a road, turned once: a translated group with the ground,
+ * each field its own area, the city (east) with its wall and its arms
+ * named, the road north-south (dark under light), no junction. */
 static void test_scene__tile_from_features(void **state)
 {
 	(void)state;
@@ -96,18 +97,24 @@ static void test_scene__tile_from_features(void **state)
 	cm_feature *c = util_feature_add(tt, CM_FEAT_CITY, "c", CM_SIDE_SLOTS(CM_N));
 	c->arms = 1;
 	util_feature_add(tt, CM_FEAT_ROAD, "r", CM_SIDE_MID(CM_E) | CM_SIDE_MID(CM_W));
-	util_feature_add(tt, CM_FEAT_FIELD, "f", CM_SLOTS_ALL & ~CM_SIDE_SLOTS(CM_N) & ~CM_SIDE_MID(CM_E) &
-	                                             ~CM_SIDE_MID(CM_W));
+	util_feature_add(tt, CM_FEAT_FIELD, "f", CM_SLOT(CM_E, 0) | CM_SLOT(CM_W, 2));
+	util_feature_add(tt, CM_FEAT_FIELD, "g", CM_SLOT(CM_E, 2) | CM_SIDE_SLOTS(CM_S) | CM_SLOT(CM_W, 0));
 	cm_scene *s;
 	assert_int_equal(cm_scene_new(&s), 0);
 	cm_scene_set_size(s, 36, 36);
 	cm_scene_tile(s, 36, 72, tt, 1);
 	char *svg = svg_of(s);
-	assert_non_null(strstr(svg, "<g transform=\"translate(36 72)\"><rect width=\"36\" height=\"36\""));
+	assert_non_null(strstr(svg, "<g transform=\"translate(36 72)\"><rect class=\"ground\" width=\"36\" height=\"36\""));
 	/* turned once: the city is on the east side, the road runs north-south */
-	assert_non_null(strstr(svg, "<path d=\"M36 0L36 36Q12 18 36 0z\""));
-	assert_non_null(strstr(svg, "<path d=\"M18 0Q18 18 18 36\" fill=\"none\""));
-	assert_null(strstr(svg, "L18 18z")); /* no field triangles */
+	assert_non_null(strstr(svg, "<path class=\"area\" d=\"M36 0L36 36Q14 18 36 0Z\" fill=\"#c8783c\""));
+	assert_non_null(strstr(svg, "class=\"wall\""));
+	assert_non_null(strstr(svg, "<title>coat of arms</title>"));
+	assert_non_null(strstr(svg, "<path class=\"road\" d=\"M18 0L18 36\" fill=\"none\""));
+	assert_null(strstr(svg, "junction"));
+	assert_null(strstr(svg, "bridge"));
+	const char *f1 = strstr(svg, "class=\"area\""), *f2 = f1 ? strstr(f1 + 1, "class=\"area\"") : NULL;
+	assert_non_null(f2); /* two fields, then the city */
+	assert_non_null(strstr(f2 + 1, "class=\"area\""));
 	free(svg);
 	cm_scene_free(s);
 	cm_tileset_free(ts);

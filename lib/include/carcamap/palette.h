@@ -40,6 +40,26 @@ cm_rgb cm_palette_arms(void);
 cm_rgb cm_palette_ferry(void);
 cm_rgb cm_palette_grid(void);
 cm_rgb cm_palette_text(void);
+/* The inks of a tile drawn from its features (carcamap/scene.h,
+ * cm_scene_tile): its walls, the lines between fields, ground that is no
+ * feature, and the small prints it carries. */
+typedef enum {
+	CM_INK_WALL = 0,  /* a city's wall, on its inner edge */
+	CM_INK_HEDGE,     /* where two fields meet with nothing between them */
+	CM_INK_GROUND,    /* ground no feature covers */
+	CM_INK_CROP,      /* a crop field (Crop Circles) */
+	CM_INK_ROOF,      /* an inn's roof */
+	CM_INK_WINE,
+	CM_INK_GRAIN,
+	CM_INK_CLOTH,
+	CM_INK_GOLD,      /* a gold mine's ingot */
+	CM_INK_HAT,       /* the mage's hat */
+	CM_INK_BAG,       /* the robbers' bag */
+	CM_INK_STONE,     /* a cathedral's stone */
+	CM_INK_DARK       /* outlines of small prints, symbols */
+} cm_ink;
+#define CM_INK_COUNT 13
+cm_rgb cm_palette_ink(cm_ink k);
 /* Writes "#rrggbb" and a NUL into buf (8 bytes); returns buf. */
 char *cm_rgb_hex(cm_rgb c, char buf[8]);
 

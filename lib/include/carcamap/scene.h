@@ -109,9 +109,13 @@ void cm_scene_pattern_end(cm_scene *s);
 
 /* Draws tile type t turned r quarter turns clockwise from its features
  * into the 36-unit square at (x, y), as carcamap draws placed tiles and
- * printed big-city pieces: a field, cities over their sides with their
- * coats of arms, roads to the centre (a square where they stop),
- * monasteries, abbeys and gardens. One group. */
+ * tile sheets: each field its own area (a boundary line where two meet
+ * with nothing between), each city its own shape with a wall on its inner
+ * edge, roads ending where their contacts say (junction, city gate,
+ * monastery, crop field, dead end) and crossing on a bridge where they do
+ * not meet, and the tile's prints named in titles (coats of arms,
+ * cathedral, inn, goods, monastery, abbey, garden, markers). One group
+ * (schemas/render.md, "A tile drawn from its features"). */
 cm_node cm_scene_tile(cm_scene *s, int x, int y, const cm_tile_type *t, int r);
 #define CM_SCENE_CELL 36
 
