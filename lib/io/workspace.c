@@ -237,9 +237,11 @@ static int cmp_cstr(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* One search directory as cm_workspace_resolve goes through it: its
+/* One search directory as cm_workspace_resolve goes through it: for an
+ * id, the file named after it (base.xml for base) first, then the other
  * tile set files in name order, read one after the other as ids are asked
- * for and never read twice to no purpose. The ids of the files read so far
+ * for and never read twice to no purpose: a deck's sets are found without
+ * reading the directory's other sets. The ids of the files read so far
  * are indexed (the first file of an id wins, as in a scan), so a set asked
  * for again, or missing, costs a lookup instead of another pass over the
  * directory: resolving D deck entries against a directory of F files reads
@@ -247,7 +249,8 @@ static int cmp_cstr(const void *a, const void *b)
 typedef struct {
 	char *dir;
 	char **names; /* dir/name of each .xml, sorted */
-	size_t n, next; /* files; the first not read yet */
+	size_t n, next; /* files; the first not read yet in name order */
+	bool *done;     /* by file: read already */
 	char **ids;   /* the ids met, owned (the index's keys) */
 	size_t *file; /* by id: the first file holding it */
 	size_t cap_ids, cap_file;
@@ -275,6 +278,7 @@ static void dir_scans_free(dir_scans *s)
 		for (size_t k = 0; k < c->n; k++)
 			free(c->names[k]);
 		free(c->names);
+		free(c->done);
 		for (size_t k = 0; k < c->ix.n; k++)
 			free(c->ids[k]);
 		free(c->ids);
@@ -337,13 +341,15 @@ static int dir_scan_list(dir_scan *c)
 	closedir(dp);
 	if (c->n)
 		qsort(c->names, c->n, sizeof *c->names, cmp_cstr);
+	if (!rc && c->n && !(c->done = calloc(c->n, sizeof *c->done)))
+		rc = CM_ENOMEM;
 	return rc;
 }
 
 /* Reads file fi of c as a tile set: *ts when it is one (NULL otherwise),
- * its id recorded when new. A broken tile set file gets a note naming the
+ * its id recorded when new and record is set. A broken tile set file gets a note naming the
  * set looked for (it might have been the one). */
-static int dir_scan_read(dir_scan *c, size_t fi, const char *want, cm_tileset **ts, cm_diags *d)
+static int dir_scan_read(dir_scan *c, size_t fi, const char *want, bool record, cm_tileset **ts, cm_diags *d)
 {
 	*ts = NULL;
 	cm_diags *q = NULL;
@@ -352,7 +358,7 @@ static int dir_scan_read(dir_scan *c, size_t fi, const char *want, cm_tileset **
 	int rc = 0;
 	if (cm_file_detect(c->names[fi], q) == CM_FILE_TILESET) {
 		if (cm_tileset_load_file(c->names[fi], q, ts) == 0) {
-			if ((*ts)->id && cm_idindex_find(&c->ix, (*ts)->id) == CM_IDINDEX_NONE) {
+			if (record && (*ts)->id && cm_idindex_find(&c->ix, (*ts)->id) == CM_IDINDEX_NONE) {
 				char *id = cm_strdup((*ts)->id);
 				if (!id || cm_grow((void **)&c->ids, &c->cap_ids, c->ix.n, sizeof *c->ids) ||
 				    cm_grow((void **)&c->file, &c->cap_file, c->ix.n, sizeof *c->file)) {
@@ -381,8 +387,9 @@ static int dir_scan_read(dir_scan *c, size_t fi, const char *want, cm_tileset **
 }
 
 /* Loads, from dir, the tile set file whose id is wanted (not loaded yet):
- * the first such file in name order, so the result does not depend on the
- * directory's order. Unreadable or foreign files are skipped silently: a
+ * the file named after the id when it holds that id, else the first such
+ * file in name order, so the result does not depend on the directory's
+ * order. Unreadable or foreign files are skipped silently: a
  * search directory may hold anything. */
 static int search_dir(cm_workspace *w, dir_scans *s, const char *dir, const char *want, cm_diags *d)
 {
@@ -392,11 +399,31 @@ static int search_dir(cm_workspace *w, dir_scans *s, const char *dir, const char
 	int rc = c->listed ? 0 : dir_scan_list(c);
 	if (rc)
 		return rc;
+	/* the file named after the id first (base.xml for base) */
+	char *named = cm_asprintf("%s/%s.xml", c->dir, want);
+	if (!named)
+		return CM_ENOMEM;
+	char **hit = c->n ? bsearch(&named, c->names, c->n, sizeof *c->names, cmp_cstr) : NULL;
+	free(named);
+	if (hit && !c->done[hit - c->names]) {
+		size_t fi = (size_t)(hit - c->names);
+		cm_tileset *ts = NULL;
+		if ((rc = dir_scan_read(c, fi, want, false, &ts, d)) != 0)
+			return rc;
+		if (ts && ts->id && strcmp(ts->id, want) == 0) {
+			c->done[fi] = true;
+			return cm_workspace_take_set(w, ts, c->names[fi], d);
+		}
+		/* another id: read again, and its id recorded, in its turn;
+		 * not a tile set (noted when broken): never again */
+		c->done[fi] = !ts;
+		cm_tileset_free(ts);
+	}
 	size_t at = cm_idindex_find(&c->ix, want);
 	if (at != CM_IDINDEX_NONE) { /* met while looking for another: read it again */
 		cm_tileset *ts = NULL;
 		const char *name = c->names[c->file[at]];
-		if ((rc = dir_scan_read(c, c->file[at], want, &ts, d)) != 0 || !ts)
+		if ((rc = dir_scan_read(c, c->file[at], want, true, &ts, d)) != 0 || !ts)
 			return rc;
 		if (ts->id && strcmp(ts->id, want) == 0)
 			return cm_workspace_take_set(w, ts, name, d);
@@ -404,8 +431,11 @@ static int search_dir(cm_workspace *w, dir_scans *s, const char *dir, const char
 	}
 	while (c->next < c->n) {
 		size_t fi = c->next++;
+		if (c->done[fi])
+			continue;
+		c->done[fi] = true;
 		cm_tileset *ts = NULL;
-		if ((rc = dir_scan_read(c, fi, want, &ts, d)) != 0)
+		if ((rc = dir_scan_read(c, fi, want, true, &ts, d)) != 0)
 			return rc;
 		if (ts && ts->id && strcmp(ts->id, want) == 0)
 			return cm_workspace_take_set(w, ts, c->names[fi], d);

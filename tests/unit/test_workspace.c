@@ -374,6 +374,59 @@ static void test_workspace__search_dir_read_once_in_name_order(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* A set is looked for first in the file named after it (x.xml for x), so
+ * a deck's sets are found without reading the directory's others (check
+ * loads only what the deck names); a set in a file named otherwise is
+ * still found in name order. */
+static void test_workspace__search_dir_named_file_first(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/cm-ws-named-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[512];
+	snprintf(path, sizeof path, "%s/a.xml", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("<tileset format=\"1\" id=\"broken\"", f); /* cut short */
+	assert_int_equal(fclose(f), 0);
+	write_set(dir, "b.xml", "x", "x in b");
+	write_set(dir, "x.xml", "x", "x in x");
+	write_set(dir, "y.xml", "z", "z in y");
+	cm_workspace *w = NULL;
+	cm_diags *d = NULL;
+	assert_int_equal(cm_workspace_new(&w), 0);
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_workspace_add_tileset_dir(w, dir), 0);
+	cm_map_builder *b = util_map_one_square_builder("named", "x");
+	util_deck_add(b, "z", NULL, -1);
+	cm_map *m = util_finish(b);
+	assert_int_equal(cm_workspace_take_map(w, m, "named.xml", d), 0);
+	assert_int_equal(cm_workspace_resolve(w, d), 0);
+	const cm_tileset *x = cm_workspace_find_tileset(w, "x"), *z = cm_workspace_find_tileset(w, "z");
+	assert_non_null(x);
+	assert_non_null(z);
+	assert_string_equal(x->name, "x in x");
+	assert_string_equal(z->name, "z in y");
+	size_t notes_x = 0, notes_z = 0;
+	for (size_t i = 0; i < cm_diags_count(d); i++) {
+		const cm_diag *g = cm_diags_get(d, i);
+		notes_x += g->severity == CM_SEV_NOTE && strstr(g->message, "'x'") != NULL;
+		notes_z += g->severity == CM_SEV_NOTE && strstr(g->message, "'z'") != NULL;
+	}
+	assert_int_equal(notes_x, 0); /* a.xml never read for x */
+	assert_int_equal(notes_z, 1); /* but read, once, while z was looked for */
+	/* only the deck's sets are loaded: b.xml's x never was */
+	assert_int_equal(cm_workspace_tileset_count(w), 2);
+	cm_diags_free(d);
+	cm_workspace_free(w);
+	const char *files[] = { "a.xml", "b.xml", "x.xml", "y.xml" };
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		assert_int_equal(remove(path), 0);
+	}
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* The error count cm_check asks after every map is kept as diagnostics
  * come, and cleared with them. */
 static void test_workspace__diagnostic_counts(void **state)
@@ -468,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_workspace__one_map_of_a_pack),
 		cmocka_unit_test(test_workspace__missing_set_said_once),
 		cmocka_unit_test(test_workspace__search_dir_read_once_in_name_order),
+		cmocka_unit_test(test_workspace__search_dir_named_file_first),
 		cmocka_unit_test(test_workspace__diagnostic_counts),
 		cmocka_unit_test(test_workspace__pack_of_too_many_maps_refused),
 	};

@@ -26,7 +26,10 @@ void cm_workspace_free(cm_workspace *w);
  * root) when a deck names a set that no loaded file defines. Directories
  * are searched in the order added, after the files given to
  * cm_workspace_load, and before each map descriptor's ../tilesets (the
- * layout of the bundled maps/). The string is copied. 0 or CM_ENOMEM. */
+ * layout of the bundled maps/). In a directory, set ID is looked for in
+ * ID.xml first, then in the other .xml files in name order (the first
+ * holding it wins); files are read only as sets are looked for. The
+ * string is copied. 0 or CM_ENOMEM. */
 int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir);
 
 /* The printing map descriptors are read in (a cm_edition; schemas/map.md
