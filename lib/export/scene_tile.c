@@ -224,6 +224,7 @@ typedef struct {
 	int dist[NC];
 	int heap[NC], pos[NC];           /* the growth's heap of cells by dist */
 	int from[NC];                    /* the seed each grown cell is nearest */
+	int one[NC];                     /* per free area: the one field its seeds are, -2 several */
 	uint8_t vtx[NV];
 } geo;
 
@@ -863,7 +864,13 @@ static void grow_under(geo *g, int nq)
 	}
 }
 
-/* Fields grown from their edge slots through the free cells. */
+static int components(geo *g);
+
+/* Fields grown from their edge slots through the free cells. A free area
+ * that the seeds of one field alone reach is that field's without growing
+ * (most are: roads and cities part most fields); only an area two fields
+ * share is grown, cell by cell, and gets the same cells as growing the
+ * whole tile would give, since areas never reach each other. */
 static void grow_fields(geo *g)
 {
 	int nq = 0;
@@ -880,7 +887,28 @@ static void grow_fields(geo *g)
 		seed(g, (N - 1) * N + i, seed_field(g, 2, S - (i + 0.5) / RES), &nq);
 	for (int j = N - 1; j >= 0; j--)
 		seed(g, j * N, seed_field(g, 3, S - (j + 0.5) / RES), &nq);
-	grow_free(g, nq);
+	int n = components(g), *one = g->one, shared = 0;
+	for (int k = 0; k < n; k++)
+		one[k] = -1; /* the field of the area's seeds, -2 several */
+	for (int h = 0; h < nq; h++) {
+		int k = g->comp[g->heap[h]], f = g->fld[g->heap[h]];
+		one[k] = one[k] == -1 || one[k] == f ? f : -2;
+	}
+	for (int c = 0; c < NC; c++)
+		if (g->comp[c] >= 0 && one[g->comp[c]] >= 0)
+			g->fld[c] = (int8_t)one[g->comp[c]];
+	for (int h = 0; h < nq; h++) { /* the heap keeps the shared areas' seeds */
+		int c = g->heap[h];
+		g->pos[c] = -1;
+		if (one[g->comp[c]] == -2)
+			g->heap[shared++] = c;
+	}
+	for (int h = 0; h < shared; h++) {
+		g->pos[g->heap[h]] = h;
+		heap_up(g, h);
+	}
+	if (shared)
+		grow_free(g, shared);
 }
 
 /* Connected free cells: a component number per cell (-1 blocked); the count. */
