@@ -667,6 +667,7 @@ static void put_data(const cm_scene *s, FILE *f, const cm__smeta *m)
 /* A leaf's end: "/>" or its title and the closing tag. */
 static void leaf_end(const cm_scene *s, FILE *f, const cm__smeta *m, const char *tag)
 {
+	put_data(s, f, m);
 	if (m && m->title) {
 		fputc('>', f);
 		put_title(s, f, m);
