@@ -597,9 +597,9 @@ int cli_apply_rules(const char *cmd, char *const *args, int n, cm_rules *rules)
 	return 0;
 }
 
-cm_json *cli_json_begin(const char *name, const char *version)
+cm_json *cli_json_begin(FILE *f, const char *name, const char *version)
 {
-	cm_json *j = cm_json_new(stdout, true);
+	cm_json *j = cm_json_new(f, true);
 	if (!j)
 		return NULL;
 	cm_json_obj_begin(j);

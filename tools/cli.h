@@ -158,11 +158,11 @@ int cli_finish(cm_diags *d, cli_format fmt, int rc);
  * order). Returns 0, or EXIT_USAGE after printing the usage error. */
 int cli_apply_rules(const char *cmd, char *const *args, int n, cm_rules *rules);
 
-/* A JSON report on stdout: the writer (NULL when out of memory) with the
+/* A JSON report on f: the writer (NULL when out of memory) with the
  * document's object open and its "format" member ({name, version})
  * written; cli_json_end closes the object, finishes and frees the
  * writer: 0, or CM_EIO when writing failed. */
-cm_json *cli_json_begin(const char *name, const char *version);
+cm_json *cli_json_begin(FILE *f, const char *name, const char *version);
 int cli_json_end(cm_json *j);
 /* --jobs N: 1..CM_PLAY_MAX_JOBS into *out; 0, or EXIT_USAGE after the
  * usage error. */

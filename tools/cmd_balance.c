@@ -45,8 +45,7 @@ static void usage(FILE *f)
 	        "                     setup uses)\n"
 	        "  --players P        the players: one spec for every seat, or one per seat\n"
 	        "                     (comma-separated; one seat count then); specs are\n"
-	        "                     random, greedy, mcts, mcts:N (default greedy; random\n"
-	        "                     while this build has no greedy player)\n"
+	        "                     random, greedy, mcts, mcts:N (default greedy)\n"
 	        "  --compare P        a second strength on the same cells, one spec for every\n"
 	        "                     seat, to flag verdicts that change with skill (default\n"
 	        "                     random; none for no comparison)\n"
@@ -60,7 +59,27 @@ static void usage(FILE *f)
 	        "  --rule NAME=VALUE  set a rule option (repeatable; see carcamap play --help)\n"
 	        "  --jobs N           threads, 1..64 (default: the processors); the report is\n"
 	        "                     the same for every N\n"
-	        "  --format FMT       text (default) or json (schemas/balance-json.md)\n"
+	        , (long)CM_CHECK_MAX_GAMES, CM_BALANCE_MAX_GAMES);
+	fprintf(f,
+	        "  --heatmaps         also per square (filled, turn filled, points) and per\n"
+	        "                     printed big city, edge print, ferry and island\n"
+	        "                     (connected, completed, scored) over the games of\n"
+	        "                     --players; elements never connected or completed are\n"
+	        "                     CM0605 warnings (always on with --format html)\n"
+	        "  --fit-deck         also play decks of the map's mix and other sizes, and\n"
+	        "                     recommend the tile range whose games fill 82%% to 87%%\n"
+	        "                     of the playable squares (--players' first spec, the\n"
+	        "                     smallest seat count, %d games a size)\n"
+	        "  --curve FILE.svg   with --fit-deck: draw the fill curve\n"
+	        "  --shard K/N        play only the cells i with i %% N = K - 1 and write a\n"
+	        "                     partial result (a part) for --merge\n"
+	        "  --merge            the files after the map are the parts of every shard\n"
+	        "                     of this same request: report as one run would, byte\n"
+	        "                     for byte, playing nothing but --fit-deck's games\n"
+	        "  --format FMT       text (default), json (schemas/balance-json.md) or html\n"
+	        "                     (the map with its heatmaps, the tables, the curve)\n"
+	        "  -o, --output FILE  write the report (or the part) there (default: standard\n"
+	        "                     output)\n"
 	        "  --map ID           the map when the input holds several\n"
 	        "  --printing ED      the printing of the board, C2 or C3\n"
 	        "  -T, --tilesets DIR search DIR for the tile sets the deck names\n"
@@ -70,12 +89,17 @@ static void usage(FILE *f)
 	        "  carcamap balance maps/germany --seats 2 --precision 3\n"
 	        "  carcamap balance maps/iberia --seats 3 --starts 3,0:10,0:1,7 --precision 3 --format json\n"
 	        "  carcamap balance maps/france --players random --compare none --seats 2,4\n"
+	        "  carcamap balance maps/taiwan --seats 2 --precision 4 --format html -o taiwan.html\n"
+	        "  carcamap balance maps/nordics --seats 2 --precision 4 --fit-deck --curve fit.svg\n"
+	        "  carcamap balance maps/benelux --seats 2,3 --precision 5 --shard 1/2 -o b1.part\n"
+	        "  carcamap balance maps/benelux --seats 2,3 --precision 5 --shard 2/2 -o b2.part\n"
+	        "  carcamap balance maps/benelux --seats 2,3 --precision 5 --merge b1.part b2.part\n"
 	        "\n"
 	        "Exit status: 0 reported, 1 problems in the input (a map with errors: its\n"
 	        "diagnostics), 2 usage error (among them more seats than the map takes, a\n"
 	        "square that is no start square, a precision of 0), 3 I/O or internal\n"
 	        "failure, 130 interrupted (the report so far, marked partial).\n",
-	        (long)CM_CHECK_MAX_GAMES, CM_BALANCE_MAX_GAMES);
+	        CM_FIT_GAMES);
 }
 
 static volatile sig_atomic_t interrupted;
@@ -155,21 +179,21 @@ static double parse_pp(const char *text, double max)
 
 /* A value and its interval: "48.0% [45.2, 50.9]". decimals places; unit
  * after the value; sign: with a + on positive values. */
-static void print_interval(const cm_interval *v, double scale, int decimals, const char *unit, bool sign)
+static void print_interval(FILE *f, const cm_interval *v, double scale, int decimals, const char *unit, bool sign)
 {
 	if (isnan(v->value)) {
-		printf("n/a");
+		fprintf(f, "n/a");
 		return;
 	}
-	printf(sign ? "%+.*f%s" : "%.*f%s", decimals, scale * v->value, unit);
+	fprintf(f, sign ? "%+.*f%s" : "%.*f%s", decimals, scale * v->value, unit);
 	if (!isnan(v->lo))
-		printf(sign ? " [%+.*f, %+.*f]" : " [%.*f, %.*f]", decimals, scale * v->lo, decimals, scale * v->hi);
+		fprintf(f, sign ? " [%+.*f, %+.*f]" : " [%.*f, %.*f]", decimals, scale * v->lo, decimals, scale * v->hi);
 }
 
-static void print_starts(const cm_balance_report *r, const cm_balance_cell *c)
+static void print_starts(FILE *f, const cm_balance_report *r, const cm_balance_cell *c)
 {
 	for (int i = 0; i < c->n_starts; i++)
-		printf("%s(%d,%d)", i ? " " : "", c->starts[i] % r->cols, c->starts[i] / r->cols);
+		fprintf(f, "%s(%d,%d)", i ? " " : "", c->starts[i] % r->cols, c->starts[i] / r->cols);
 }
 
 static const char *strength_players(const cm_balance_report *r, int strength, char *buf, size_t size)
@@ -185,70 +209,107 @@ static const char *strength_players(const cm_balance_report *r, int strength, ch
 	return buf;
 }
 
-static void print_verdict(const cm_balance_cell *c)
+static void print_verdict(FILE *f, const cm_balance_cell *c)
 {
-	printf("%s: seat %d wins ", cm_balance_verdict_name(c->verdict), c->best);
-	print_interval(&c->gap, 100, 1, " pp", false);
-	printf(" more than seat %d; ", c->worst);
+	fprintf(f, "%s: seat %d wins ", cm_balance_verdict_name(c->verdict), c->best);
+	print_interval(f, &c->gap, 100, 1, " pp", false);
+	fprintf(f, " more than seat %d; ", c->worst);
 	if (c->sure)
-		printf("the gap's interval lies %s the tolerance", c->verdict == CM_BALANCE_FAIR ? "below" : "above");
+		fprintf(f, "the gap's interval lies %s the tolerance", c->verdict == CM_BALANCE_FAIR ? "below" : "above");
 	else
-		printf("not sure: the gap's interval reaches %s the tolerance",
+		fprintf(f, "not sure: the gap's interval reaches %s the tolerance",
 		       c->verdict == CM_BALANCE_FAIR ? "above" : "below");
 }
 
-static void print_cell(const cm_balance_report *r, const cm_balance_cell *c)
+static void print_cell(FILE *f, const cm_balance_report *r, const cm_balance_cell *c)
 {
 	char buf[256];
-	printf("\n%d seats, start squares ", c->seats);
-	print_starts(r, c);
-	printf(", %s players: ", strength_players(r, c->strength, buf, sizeof buf));
+	fprintf(f, "\n%d seats, start squares ", c->seats);
+	print_starts(f, r, c);
+	fprintf(f, ", %s players: ", strength_players(r, c->strength, buf, sizeof buf));
 	if (c->stop == CM_BALANCE_NOT_RUN) {
-		printf("not played\n");
+		fprintf(f, "not played\n");
 		return;
 	}
-	printf("%lld games in %lld groups, %s\n", c->games, c->groups,
+	fprintf(f, "%lld games in %lld groups, %s\n", c->games, c->groups,
 	       c->stop == CM_BALANCE_PRECISE ? "stopped at the precision"
 	       : c->stop == CM_BALANCE_CAPPED ? "stopped at --max-games, before the precision"
 	                                      : "interrupted");
 	for (int p = 0; p < c->seats; p++) {
 		const char *who = c->strength ? r->compare : r->players[r->n_players > 1 ? p : 0];
-		printf("  seat %d (%s): wins ", p, who);
-		print_interval(&c->win[p], 100, 1, "%", false);
-		printf(", score ");
-		print_interval(&c->score[p], 1, 1, "", false);
-		printf("\n");
+		fprintf(f, "  seat %d (%s): wins ", p, who);
+		print_interval(f, &c->win[p], 100, 1, "%", false);
+		fprintf(f, ", score ");
+		print_interval(f, &c->score[p], 1, 1, "", false);
+		fprintf(f, "\n");
 	}
-	printf("  first-seat advantage ");
-	print_interval(&c->first_seat_advantage, 100, 1, " pp", true);
-	printf(", balance ");
-	print_interval(&c->balance, 1, 3, "", false);
-	printf("\n  draws ");
-	print_interval(&c->draws, 100, 1, "%", false);
-	printf(", game length ");
-	print_interval(&c->length, 1, 1, " turns", false);
-	printf(", lead changes ");
-	print_interval(&c->lead_changes, 1, 2, " a game", false);
-	printf("\n  ");
-	print_verdict(c);
-	printf("%s%s\n", c->fairest ? "; the fairest choice for this seat count" : "",
+	fprintf(f, "  first-seat advantage ");
+	print_interval(f, &c->first_seat_advantage, 100, 1, " pp", true);
+	fprintf(f, ", balance ");
+	print_interval(f, &c->balance, 1, 3, "", false);
+	fprintf(f, "\n  draws ");
+	print_interval(f, &c->draws, 100, 1, "%", false);
+	fprintf(f, ", game length ");
+	print_interval(f, &c->length, 1, 1, " turns", false);
+	fprintf(f, ", lead changes ");
+	print_interval(f, &c->lead_changes, 1, 2, " a game", false);
+	fprintf(f, "\n  ");
+	print_verdict(f, c);
+	fprintf(f, "%s%s\n", c->fairest ? "; the fairest choice for this seat count" : "",
 	       c->flagged ? "; FLAGGED: the other strength's verdict differs" : "");
 }
 
-static void print_text(const cm_balance_report *r, const char *rules)
+static const char *const side_names[] = { "N", "E", "S", "W" };
+
+/* The printed elements' use. */
+static void print_elements(FILE *f, const cm_balance_heat *h)
+{
+	fprintf(f, "\nprinted elements over %lld games (connected, completed, scored)\n", cm_balance_heat_games(h));
+	for (size_t i = 0; i < cm_balance_heat_element_count(h); i++) {
+		const cm_heat_element *e = cm_balance_heat_element(h, i);
+		fprintf(f, "  %-7s %-24s (%d,%d)%s%s: ", cm_element_kind_name(e->kind), e->name ? e->name : "-", e->x, e->y,
+		        e->side >= 0 ? " " : "", e->side >= 0 ? side_names[e->side & 3] : "");
+		print_interval(f, &e->connected, 100, 1, "%", false);
+		fprintf(f, ", ");
+		print_interval(f, &e->completed, 100, 1, "%", false);
+		fprintf(f, ", ");
+		print_interval(f, &e->scored, 100, 1, "%", false);
+		fprintf(f, "%s\n", !e->n_connected ? "  NEVER CONNECTED" : !e->n_completed ? "  NEVER COMPLETED" : "");
+	}
+}
+
+static void print_fit(FILE *f, const cm_fit *fit)
+{
+	fprintf(f, "\ndeck fitting: %d games a size; criterion: the sizes whose games fill %.0f%% to %.0f%% of the %d "
+	        "playable squares\n",
+	        fit->games, 100 * fit->fill_low, 100 * fit->fill_high, fit->playable);
+	if (fit->tiles_min >= 0)
+		fprintf(f, "  recommended: %d-%d tiles", fit->tiles_min, fit->tiles_max);
+	else
+		fprintf(f, "  recommended: none (no size reaches a fill of %.0f%%)", 100 * fit->fill_low);
+	if (fit->declared_min > 0)
+		fprintf(f, "; declared: %d-%d%s", fit->declared_min, fit->declared_max,
+		        cm_fit_far(fit) ? " (far from the recommendation)" : "");
+	fprintf(f, "; the map's deck: %d tiles\n  %6s %6s %9s %8s\n", fit->deck, "tiles", "fill", "stranded", "placed");
+	for (size_t i = 0; i < fit->n_curve; i++)
+		fprintf(f, "  %6d %5.1f%% %8.1f%% %8.1f\n", fit->curve[i].size, 100 * fit->curve[i].fill,
+		        100 * fit->curve[i].stranded, fit->curve[i].length);
+}
+
+static void print_text(FILE *f, const cm_balance_report *r, const char *rules)
 {
 	char buf[256];
-	printf("map %s: balance of %s players", r->map, strength_players(r, 0, buf, sizeof buf));
+	fprintf(f, "map %s: balance of %s players", r->map, strength_players(r, 0, buf, sizeof buf));
 	if (r->compare)
-		printf(", compared with %s players", r->compare);
-	printf("\nseed %llu, precision +-%.2g pp, tolerance %.2g pp, at most %ld games a cell\n",
+		fprintf(f, ", compared with %s players", r->compare);
+	fprintf(f, "\nseed %llu, precision +-%.2g pp, tolerance %.2g pp, at most %ld games a cell\n",
 	       (unsigned long long)r->seed, 100 * r->precision, 100 * r->tolerance, r->max_games);
-	printf("rules: %s\n", rules);
+	fprintf(f, "rules: %s\n", rules);
 	if (r->partial)
-		printf("PARTIAL: interrupted; the cells not finished are marked\n");
+		fprintf(f, "PARTIAL: interrupted; the cells not finished are marked\n");
 	for (size_t i = 0; i < r->n_cells; i++)
-		print_cell(r, &r->cells[i]);
-	printf("\nsummary\n%-6s %-22s %-9s %8s %-9s %-8s %s\n", "seats", "start squares", "players", "games", "balance",
+		print_cell(f, r, &r->cells[i]);
+	fprintf(f, "\nsummary\n%-6s %-22s %-9s %8s %-9s %-8s %s\n", "seats", "start squares", "players", "games", "balance",
 	       "verdict", "");
 	for (size_t i = 0; i < r->n_cells; i++) {
 		const cm_balance_cell *c = &r->cells[i];
@@ -259,11 +320,11 @@ static void print_text(const cm_balance_report *r, const char *rules)
 			                 c->starts[k] / r->cols);
 			at += w > 0 ? (size_t)w : 0;
 		}
-		printf("%-6d %-22s %-9s %8lld ", c->seats, st, strength_players(r, c->strength, buf, sizeof buf), c->games);
+		fprintf(f, "%-6d %-22s %-9s %8lld ", c->seats, st, strength_players(r, c->strength, buf, sizeof buf), c->games);
 		if (c->stop == CM_BALANCE_NOT_RUN || isnan(c->balance.value))
-			printf("%-9s %-8s\n", "-", "-");
+			fprintf(f, "%-9s %-8s\n", "-", "-");
 		else
-			printf("%-9.3f %-8s %s%s\n", c->balance.value, cm_balance_verdict_name(c->verdict),
+			fprintf(f, "%-9.3f %-8s %s%s\n", c->balance.value, cm_balance_verdict_name(c->verdict),
 			       c->fairest ? "fairest" : "", c->flagged ? (c->fairest ? ", flagged" : "flagged") : "");
 	}
 }
@@ -339,9 +400,102 @@ static const cm_balance_cell *other_strength(const cm_balance_report *r, const c
 	return NULL;
 }
 
-static int print_json(const cm_balance_report *r, const char *rules)
+/* The heatmaps: each square that takes tiles or is a big city's, then
+ * the printed elements. */
+static void json_heat(cm_json *j, const cm_map *m, const cm_balance_heat *h)
 {
-	cm_json *j = cli_json_begin("carcamap-balance", "1.0");
+	cm_json_key(j, "heatmaps");
+	cm_json_obj_begin(j);
+	cm_json_kv_int(j, "games", cm_balance_heat_games(h));
+	cm_json_key(j, "squares");
+	cm_json_arr_begin(j);
+	for (int y = 0; y < cm_map_rows(m); y++)
+		for (int x = 0; x < cm_map_cols(m); x++) {
+			const cm_square *q = cm_map_at(m, x, y);
+			if (!cm_square_kind_playable((cm_square_kind)q->kind) && q->kind != CM_SQ_BIGCITY)
+				continue;
+			cm_json_obj_begin(j);
+			cm_json_key(j, "square");
+			cm_json_arr_begin(j);
+			cm_json_int(j, x);
+			cm_json_int(j, y);
+			cm_json_arr_end(j);
+			static const char *const keys[3][2] = { { "fill", "fill_ci" }, { "turn", "turn_ci" },
+				                                { "points", "points_ci" } };
+			for (int k = 0; k < 3; k++) {
+				cm_interval v = { NAN, NAN, NAN };
+				cm_balance_heat_square(h, (cm_heat_kind)k, x, y, &v);
+				json_interval(j, keys[k][0], keys[k][1], &v);
+			}
+			cm_json_obj_end(j);
+		}
+	cm_json_arr_end(j);
+	cm_json_key(j, "elements");
+	cm_json_arr_begin(j);
+	for (size_t i = 0; i < cm_balance_heat_element_count(h); i++) {
+		const cm_heat_element *e = cm_balance_heat_element(h, i);
+		cm_json_obj_begin(j);
+		cm_json_kv_str(j, "kind", cm_element_kind_name(e->kind));
+		cm_json_kv_str(j, "name", e->name);
+		cm_json_key(j, "square");
+		cm_json_arr_begin(j);
+		cm_json_int(j, e->x);
+		cm_json_int(j, e->y);
+		cm_json_arr_end(j);
+		cm_json_kv_str(j, "side", e->side >= 0 ? side_names[e->side & 3] : NULL);
+		json_interval(j, "connected", "connected_ci", &e->connected);
+		json_interval(j, "completed", "completed_ci", &e->completed);
+		json_interval(j, "scored", "scored_ci", &e->scored);
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
+	cm_json_obj_end(j);
+}
+
+static void json_fit(cm_json *j, const cm_fit *fit)
+{
+	cm_json_key(j, "deck_fit");
+	cm_json_obj_begin(j);
+	cm_json_key(j, "tiles_min");
+	fit->tiles_min >= 0 ? cm_json_int(j, fit->tiles_min) : cm_json_null(j);
+	cm_json_key(j, "tiles_max");
+	fit->tiles_max >= 0 ? cm_json_int(j, fit->tiles_max) : cm_json_null(j);
+	char crit[160];
+	snprintf(crit, sizeof crit, "the deck sizes whose games fill %.0f%% to %.0f%% of the playable squares on average",
+	         100 * fit->fill_low, 100 * fit->fill_high);
+	cm_json_kv_str(j, "criterion", crit);
+	cm_json_kv_fixed(j, "fill_low", fit->fill_low, 4);
+	cm_json_kv_fixed(j, "fill_high", fit->fill_high, 4);
+	cm_json_key(j, "declared");
+	if (fit->declared_min > 0) {
+		cm_json_arr_begin(j);
+		cm_json_int(j, fit->declared_min);
+		cm_json_int(j, fit->declared_max);
+		cm_json_arr_end(j);
+	} else {
+		cm_json_null(j);
+	}
+	cm_json_kv_bool(j, "far", cm_fit_far(fit));
+	cm_json_kv_int(j, "deck", fit->deck);
+	cm_json_kv_int(j, "playable", fit->playable);
+	cm_json_kv_int(j, "games", fit->games);
+	cm_json_key(j, "curve");
+	cm_json_arr_begin(j);
+	for (size_t i = 0; i < fit->n_curve; i++) {
+		cm_json_obj_begin(j);
+		cm_json_kv_int(j, "tiles", fit->curve[i].size);
+		cm_json_kv_fixed(j, "fill", fit->curve[i].fill, 4);
+		cm_json_kv_fixed(j, "stranded", fit->curve[i].stranded, 4);
+		cm_json_kv_fixed(j, "placed", fit->curve[i].length, 4);
+		cm_json_obj_end(j);
+	}
+	cm_json_arr_end(j);
+	cm_json_obj_end(j);
+}
+
+static int print_json(FILE *f, const cm_map *m, const cm_balance_report *r, const cm_fit *fit, const char *rules)
+{
+	cm_json *j = cli_json_begin(f, "carcamap-balance", "1.1");
 	if (!j)
 		return CM_ENOMEM;
 	cm_json_kv_str(j, "map", r->map);
@@ -388,7 +542,51 @@ static int print_json(const cm_balance_report *r, const char *rules)
 		cm_json_obj_end(j);
 	}
 	cm_json_arr_end(j);
+	if (r->heat)
+		json_heat(j, m, r->heat);
+	if (fit)
+		json_fit(j, fit);
 	return cli_json_end(j);
+}
+
+/* What the report is written from. */
+typedef struct {
+	cli_format fmt;
+	const cm_map *m;
+	const cm_balance_report *r;
+	const cm_fit *fit;
+	const char *rules;
+} report_out;
+
+static int write_report(FILE *f, void *arg)
+{
+	const report_out *o = arg;
+	if (o->fmt == FMT_JSON)
+		return print_json(f, o->m, o->r, o->fit, o->rules);
+	print_text(f, o->r, o->rules);
+	if (o->r->heat)
+		print_elements(f, o->r->heat);
+	if (o->fit)
+		print_fit(f, o->fit);
+	return ferror(f) ? CM_EIO : 0;
+}
+
+static int write_part(FILE *f, void *arg)
+{
+	return cm_balance_part_write(arg, f);
+}
+
+/* Whether path is a balance part (its first line). */
+static bool is_part(const char *path)
+{
+	static const char magic[] = "carcamap-balance-part 1\n";
+	char buf[sizeof magic] = "";
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	size_t n = fread(buf, 1, sizeof magic - 1, f);
+	fclose(f);
+	return n == sizeof magic - 1 && memcmp(buf, magic, n) == 0;
 }
 
 /* The default players: greedy when this build has it, else random. */
@@ -414,6 +612,12 @@ int cmd_balance(int argc, char **argv)
 		{ "rule", required_argument, NULL, 'R' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "heatmaps", no_argument, NULL, 'H' },
+		{ "fit-deck", no_argument, NULL, 'F' },
+		{ "curve", required_argument, NULL, 'C' },
+		{ "shard", required_argument, NULL, 'k' },
+		{ "merge", no_argument, NULL, 'M' },
 		{ "map", required_argument, NULL, 'm' },
 		{ "printing", required_argument, NULL, 'P' },
 		{ "tilesets", required_argument, NULL, 'T' },
@@ -424,6 +628,10 @@ int cmd_balance(int argc, char **argv)
 	cm_workspace *w = NULL;
 	cli_target t = { .cmd = "balance", .decks = 1, .build_deck = 1 };
 	cm_balance_report *rep = NULL;
+	cm_fit *fit = NULL;
+	cm_balance_part **parts = NULL;
+	size_t n_parts = 0;
+	char **inputs = NULL;
 	char *players_buf = NULL;
 	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
 		cm_diags_free(d);
@@ -434,13 +642,14 @@ int cmd_balance(int argc, char **argv)
 	bo.jobs = cli_default_jobs();
 	char *rule_args[MAX_RULES];
 	int n_rules = 0, seats[CM_MAX_PLAYERS], n_seats = 0, ec = EXIT_CLEAN, c;
-	const char *starts_text = NULL, *players_text = NULL, *compare = NULL;
+	const char *starts_text = NULL, *players_text = NULL, *compare = NULL, *out = NULL, *curve = NULL;
+	bool heatmaps = false, fit_deck = false, merge = false, format_given = false, html = false;
 	const char *player_list[CM_MAX_PLAYERS];
 	cli_format fmt = FMT_TEXT;
 	long v;
 	double x;
 	cli_opts o = { .cmd = "balance", .opts = opts, .usage = usage, .tilesets = w, .printing = &t.printing };
-	while ((c = cli_next_option(&o, argc, argv, ":hT:")) >= 0) {
+	while ((c = cli_next_option(&o, argc, argv, ":hT:o:")) >= 0) {
 		switch (c) {
 		case 'S':
 			if ((n_seats = parse_seats(optarg, seats, CM_MAX_PLAYERS)) < 1)
@@ -481,9 +690,35 @@ int cmd_balance(int argc, char **argv)
 			break;
 		case 'j': ec = cli_parse_jobs("balance", optarg, &bo.jobs); break;
 		case 'f':
-			if (cli_parse_format("balance", optarg, 1u << FMT_TEXT | 1u << FMT_JSON, &fmt) < 0)
+			format_given = true;
+			html = strcmp(optarg, "html") == 0;
+			if (!html && strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0)
+				ec = cli_usage_error("balance", "unknown output format '%s' (use text, json, html)", optarg);
+			else if (!html && cli_parse_format("balance", optarg, 1u << FMT_TEXT | 1u << FMT_JSON, &fmt) < 0)
 				ec = EXIT_USAGE;
 			break;
+		case 'o': out = optarg; break;
+		case 'H': heatmaps = true; break;
+		case 'F': fit_deck = true; break;
+		case 'C': {
+			size_t n = strlen(optarg);
+			curve = optarg;
+			fit_deck = true;
+			if (n < 4 || strcmp(optarg + n - 4, ".svg") != 0)
+				ec = cli_usage_error("balance", "--curve draws an SVG: give a FILE.svg, not '%s'", optarg);
+			break;
+		}
+		case 'M': merge = true; break;
+		case 'k': {
+			char *end;
+			long k = strtol(optarg, &end, 10), n = *end == '/' ? strtol(end + 1, &end, 10) : 0;
+			if (*end || k < 1 || n < 1 || k > n || n > CM_BALANCE_MAX_CELLS)
+				ec = cli_usage_error("balance", "--shard takes K/N with 1 <= K <= N <= %d, not '%s'",
+				                     CM_BALANCE_MAX_CELLS, optarg);
+			bo.shard = (int)k;
+			bo.shards = (int)n;
+			break;
+		}
 		case 'm': t.map_id = optarg; break;
 		}
 		if (ec)
@@ -494,6 +729,42 @@ int cmd_balance(int argc, char **argv)
 		goto done;
 	}
 	if (optind >= argc) {
+		ec = cli_usage_error("balance", "no map to study");
+		goto done;
+	}
+	if (bo.shards && (merge || fit_deck || format_given)) {
+		ec = cli_usage_error("balance", "--shard writes a part for --merge: --fit-deck, --format and --merge go "
+		                                "with --merge, not with --shard");
+		goto done;
+	}
+	bool stream = false;
+	if ((ec = cli_output_check("balance", "-o", out, NULL, false, &stream)) != 0 ||
+	    (ec = cli_output_check("balance", "--curve", curve, NULL, false, &stream)) != 0)
+		goto done;
+	/* with --merge, the parts among the files (by their first line) */
+	int n_in = 0;
+	if (!(inputs = calloc((size_t)(argc - optind) + 1, sizeof *inputs)) ||
+	    !(parts = calloc((size_t)(argc - optind) + 1, sizeof *parts))) {
+		ec = EXIT_IO;
+		goto done;
+	}
+	for (int i = optind; i < argc; i++) {
+		if (merge && is_part(argv[i])) {
+			int prc = cm_balance_part_read(argv[i], d, &parts[n_parts]);
+			if (prc) {
+				ec = cli_finish(d, FMT_TEXT, prc);
+				goto done;
+			}
+			n_parts++;
+		} else {
+			inputs[n_in++] = argv[i];
+		}
+	}
+	if (merge && !n_parts) {
+		ec = cli_usage_error("balance", "--merge needs the parts written by --shard after the map");
+		goto done;
+	}
+	if (n_in == 0) {
 		ec = cli_usage_error("balance", "no map to study");
 		goto done;
 	}
@@ -528,7 +799,7 @@ int cmd_balance(int argc, char **argv)
 		bo.seats = seats;
 		bo.n_seats = (size_t)n_seats;
 	}
-	int rc = cli_load_map(&t, w, argc - optind, argv + optind, d);
+	int rc = cli_load_map(&t, w, n_in, inputs, d);
 	if (rc == CLI_NO_MAP) {
 		ec = EXIT_USAGE;
 		goto done;
@@ -577,6 +848,16 @@ int cmd_balance(int argc, char **argv)
 	}
 	char rules_text[256];
 	cm_rules_format(&rules, rules_text, sizeof rules_text);
+	/* parts must come from the same map: its content hash names it */
+	uint8_t hash[32];
+	char key[65] = "";
+	if (cm_workspace_map_hash(w, t.map, hash) == 0)
+		for (int i = 0; i < 32; i++)
+			snprintf(key + 2 * i, 3, "%02x", hash[i]);
+	bo.map_key = key[0] ? key : NULL;
+	bo.heat = heatmaps || html;
+	bo.parts = (const cm_balance_part *const *)parts;
+	bo.n_parts = n_parts;
 	bo.interrupted = was_interrupted;
 	struct sigaction sa, old;
 	memset(&sa, 0, sizeof sa);
@@ -586,21 +867,45 @@ int cmd_balance(int argc, char **argv)
 	if (isatty(2))
 		bo.progress = progress;
 	rc = cm_balance_run(t.map, t.deck, &bo, d, &rep);
+	if (!rc && fit_deck && !rep->partial) {
+		/* the deck fitting: --players' first spec in every seat, the
+		 * smallest seat count */
+		const char *fit_specs[CM_MAX_PLAYERS];
+		for (int p = 0; p < CM_MAX_PLAYERS; p++)
+			fit_specs[p] = player_list[0];
+		cm_fit_opts fo;
+		cm_fit_opts_init(&fo);
+		fo.rules = &rules;
+		fo.seats = rep->n_cells ? rep->cells[0].seats : 2;
+		fo.players = fit_specs;
+		fo.seed = bo.seed;
+		fo.jobs = bo.jobs;
+		rc = cm_fit_deck(t.map, t.deck, &fo, d, &fit);
+		if (!rc && curve)
+			rc = cm_fit_write_svg(fit, cm_map_name(t.map) ? cm_map_name(t.map) : cm_map_id(t.map), curve, d);
+	}
 	sigaction(SIGINT, &old, NULL);
 	if (isatty(2))
 		fprintf(stderr, "\r%*s\r", 72, "");
-	if (!rc) {
-		if (fmt == FMT_JSON)
-			rc = print_json(rep, rules_text);
-		else
-			print_text(rep, rules_text);
-		if (fflush(stdout) && !rc)
-			rc = CM_EIO;
+	if (!rc && rep->heat)
+		cm_balance_heat_findings(rep->heat, t.map, d);
+	if (!rc && bo.shards) {
+		rc = cm_file_write(out, write_part, rep, d);
+	} else if (!rc && html) {
+		rc = cm_balance_write_html(t.map, rep, fit, rules_text, out, d);
+	} else if (!rc) {
+		report_out ro = { fmt, t.map, rep, fit, rules_text };
+		rc = cm_file_write(out, write_report, &ro, d);
 	}
 	ec = cli_finish(d, FMT_TEXT, rc);
 	if (!ec && rep && rep->partial)
 		ec = EXIT_INTERRUPTED;
 done:
+	for (size_t i = 0; i < n_parts; i++)
+		cm_balance_part_free(parts[i]);
+	free(parts);
+	free(inputs);
+	cm_fit_free(fit);
 	cm_balance_report_free(rep);
 	free(players_buf);
 	cm_deck_free(t.deck);

@@ -119,6 +119,8 @@ static int list_markdown(void)
 	       "| CM0602 | the square was filled in fewer than %d per mille of the games |\n"
 	       "| CM0603 | the mean fill ratio (squares holding a tile at the end / playable squares) is below %d.%03d |\n"
 	       "| CM0604 | the games strand (draw tiles that fit nowhere) more than %d%% of the deck's tiles on average |\n"
+	       "| CM0605 | a printed big city, road or city print, ferry or island was never connected, or never completed, in any of the games |\n"
+	       "| CM0606 | the declared tile range's midpoint is more than %d%% from the midpoint of the recommended range: the deck sizes whose random games fill %d%% to %d%% of the playable squares (at most %d games a size) |\n"
 	       "\n"
 	       "CM0502 and CM0602 name the first %d squares of one cause (for CM0502\n"
 	       "the same printed constraints, for CM0602 the games of the map) and count\n"
@@ -134,7 +136,9 @@ static int list_markdown(void)
 	       "| id | severity | rule | title | fix |\n"
 	       "|---|---|---|---|---|\n",
 	       CM_CHECK_FEW_TILES, CM_CHECK_RARE_PERMILLE, CM_CHECK_LOW_FILL_PERMILLE / 1000,
-	       CM_CHECK_LOW_FILL_PERMILLE % 1000, CM_CHECK_STRAND_PERCENT, CM_CHECK_LISTED, o.players, (int)o.seed);
+	       CM_CHECK_LOW_FILL_PERMILLE % 1000, CM_CHECK_STRAND_PERCENT, (int)(100 * CM_FIT_FAR + 0.5),
+	       (int)(100 * CM_FIT_FILL_LOW + 0.5), (int)(100 * CM_FIT_FILL_HIGH + 0.5), CM_CHECK_FIT_GAMES, CM_CHECK_LISTED,
+	       o.players, (int)o.seed);
 	for (size_t i = 0; i < cm_catalog_count(); i++) {
 		const cm_check_info *c = cm_catalog_get(i);
 		printf("| %s | %s | %s | ", c->id, cm_severity_name(c->severity), *c->rule ? c->rule : "-");

@@ -186,7 +186,7 @@ static void json_side(cm_json *j, const char *key, const side *s, const cm_diff 
 
 static int print_json(const side *a, const side *b, const cm_diff *df)
 {
-	cm_json *j = cli_json_begin("carcamap-diff", "1.0");
+	cm_json *j = cli_json_begin(stdout, "carcamap-diff", "1.0");
 	if (!j)
 		return CM_ENOMEM;
 	json_side(j, "a", a, df, 0);

@@ -104,7 +104,20 @@ static void usage(FILE *f)
 	        "                     followers in player colours with their numbers,\n"
 	        "                     squares never filled crossed, the final scores, and\n"
 	        "                     each feature's explained score items (hover it)\n"
-	        "  --players P        seats in that game, 2..6 (default 2)\n");
+	        "  --players P        seats in that game (or the heatmap's), 2..6 (default 2)\n"
+	        "  --heatmap KIND     svg, html: colour the squares by what --games games of\n"
+	        "                     --heat-players did there: fill (share of games that\n"
+	        "                     filled the square), turn (mean turn it was filled),\n"
+	        "                     points (mean points of the features covering it), use\n"
+	        "                     (share of games that completed each big city, edge\n"
+	        "                     print, ferry and island); a legend below the map, each\n"
+	        "                     value with its 95%% interval on hover (schemas/balance-\n"
+	        "                     json.md \"Heatmaps\"); printed elements never connected\n"
+	        "                     or completed are CM0605 warnings\n"
+	        "  --games N          the heatmap's games, 1..1000000 (default 500): seeds 1\n"
+	        "                     to N, the games carcamap play --games N plays\n"
+	        "  --heat-players P   the heatmap's players, one spec for every seat (default\n"
+	        "                     greedy; random, greedy, mcts, mcts:N)\n");
 	fprintf(f,
 	        "  --watch            render again whenever the descriptor, its image, its\n"
 	        "                     legend or a tile set it uses changes (inotify, else\n"
@@ -127,6 +140,8 @@ static void usage(FILE *f)
 	        "  carcamap render maps/benelux/benelux.xml --paper a4 -o benelux-a4.pdf\n"
 	        "  carcamap render maps/benelux/benelux.xml --paper none --bleed 3 -o print.pdf\n"
 	        "  carcamap render maps/tilesets/inns-cathedrals.xml --backs -o inns.pdf\n"
+	        "  carcamap render maps/germany/germany.xml --heatmap fill -o germany-fill.html\n"
+	        "  carcamap render maps/iberia/iberia.xml --heatmap use --games 200 -o use.svg\n"
 	        "  carcamap render maps/tilesets/goldmines.xml -o goldmines.svg\n"
 	        "  carcamap render --diagnostics maps/tilesets/base.xml -o base.html\n"
 	        "  carcamap render maps/tilesets/base.xml maps/tilesets/robbers.xml -o sets.png\n"
@@ -159,6 +174,10 @@ typedef struct {
 	int format_given;
 	char **sets;  /* --tileset ID (repeatable; "all"): a tile sheet of these */
 	size_t n_sets;
+	int games_given;
+	int heatmap;  /* a cm_heat_kind, or -1 */
+	long games;   /* the heatmap's games */
+	const char *heat_players;
 } job;
 
 /* The result of one render, for --watch. */
@@ -499,6 +518,35 @@ done:
 	return ec;
 }
 
+/* The heatmap's games (cm_balance_heat_play): --games games of
+ * --heat-players (greedy when this build has it, else random) in every
+ * seat, seeds 1 to N; printed elements never connected or completed are
+ * said (CM0605). */
+static int heat_games(const job *j, const cm_map *m, const cm_deck *deck, cm_diags *d, cm_balance_heat **out)
+{
+	const char *spec = j->heat_players;
+	cm_player *probe = NULL;
+	if (!spec)
+		spec = cm_player_new_from_spec("greedy", &probe) == 0 ? "greedy" : "random";
+	cm_player_free(probe);
+	const char *specs[CM_MAX_PLAYERS];
+	for (int p = 0; p < CM_MAX_PLAYERS; p++)
+		specs[p] = spec;
+	cm_play_opts po;
+	cm_play_opts_init(&po);
+	po.seats = (int)j->players;
+	po.players = specs;
+	po.seed = 1; /* --game and --heatmap are one or the other */
+	po.games = (int)j->games;
+	po.jobs = cli_default_jobs();
+	int rc = cm_balance_heat_play(m, deck, &po, d, out);
+	if (rc == CM_ENOTSUP || rc == CM_ENOTFOUND)
+		cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, "render", "player '%s' is not available", spec);
+	if (!rc)
+		cm_balance_heat_findings(*out, m, d);
+	return rc;
+}
+
 /* Renders once: loads, checks, plays, draws, prints the diagnostics.
  * Returns the exit code; *r says what was read and written. */
 static int render_once(const job *j, outcome *r)
@@ -514,6 +562,7 @@ static int render_once(const job *j, outcome *r)
 	int *fits = NULL;
 	char *auto_out = NULL, *legend_path = NULL, *image_path = NULL;
 	items_acc acc = { 0 };
+	cm_balance_heat *heat = NULL;
 	int ec = EXIT_CLEAN, rc = 0;
 	for (int i = 0; i < j->argc; i++)
 		dep(r, j->files[i]);
@@ -547,7 +596,7 @@ static int render_once(const job *j, outcome *r)
 	o.paper_h_um = j->paper_h_um;
 	o.bleed_um = j->bleed_um;
 	o.epoch = j->epoch;
-	int decks = j->game >= 0 || j->diagnostics;
+	int decks = j->game >= 0 || j->diagnostics || j->heatmap >= 0;
 	cli_target t = { .cmd = "render", .map_id = j->map_id, .decks = decks, .printing = j->printing };
 	const cm_map *m = NULL;
 	if (j->diagnostics) {
@@ -615,7 +664,7 @@ static int render_once(const job *j, outcome *r)
 	}
 	for (size_t i = 0; i < cm_workspace_tileset_count(w); i++)
 		dep(r, cm_workspace_tileset(w, i)->file);
-	if (clean && cm_play_deck(w, m, j->game >= 0 ? d : q, &deck) == 0)
+	if (clean && cm_play_deck(w, m, j->game >= 0 || j->heatmap >= 0 ? d : q, &deck) == 0)
 		o.deck_size = cm_deck_total(deck);
 	if (clean && j->game >= 0) {
 		if (!deck) {
@@ -649,6 +698,14 @@ static int render_once(const job *j, outcome *r)
 		}
 		o.fits = fits;
 	}
+	if (clean && j->heatmap >= 0) {
+		if (!deck) {
+			rc = CM_EINVAL;
+			goto finish;
+		}
+		if ((rc = heat_games(j, m, deck, d, &heat)) != 0)
+			goto finish;
+	}
 	cm_render_game game = { board, acc.v, acc.n, (uint64_t)(j->game >= 0 ? j->game : 0) };
 	if (board)
 		o.game = &game;
@@ -679,7 +736,7 @@ static int render_once(const job *j, outcome *r)
 	if ((ec = cli_output_not_input("render", "-o", out, -1, j->argc, j->files, w, d)) != 0)
 		goto done;
 	/* problems in the map are no reason not to draw them */
-	rc = wrote(r, cm_render_map(m, lg, &o, out, d), rc);
+	rc = wrote(r, heat ? cm_render_heatmap(m, heat, (cm_heat_kind)j->heatmap, &o, out, d) : cm_render_map(m, lg, &o, out, d), rc);
 finish:
 	ec = finish(d, r, rc);
 done:
@@ -688,6 +745,7 @@ done:
 	free(tiles);
 	free(acc.v);
 	cm_board_free(board);
+	cm_balance_heat_free(heat);
 	cm_deck_free(deck);
 	cm_legend_free(lg);
 	cm_map_free(stand_in);
@@ -829,12 +887,15 @@ int cmd_render(int argc, char **argv)
 		{ "paper", required_argument, NULL, 'A' },
 		{ "bleed", required_argument, NULL, 'B' },
 		{ "backs", no_argument, NULL, 'K' },
+		{ "heatmap", required_argument, NULL, 'H' },
+		{ "games", required_argument, NULL, 'N' },
+		{ "heat-players", required_argument, NULL, 'Y' },
 		{ "tileset", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	job j = { .format = CM_RENDER_PNG, .scale = 24, .flags = CM_RENDER_GRID | CM_RENDER_FEATURES, .game = -1,
-		  .players = 2, .square_um = 45000 };
+		  .players = 2, .square_um = 45000, .heatmap = -1, .games = 500 };
 	int players_given = 0, format_given = 0, watching = 0, paper_given = 0;
 	long um;
 	int ec = EXIT_CLEAN, c;
@@ -857,6 +918,19 @@ int cmd_render(int argc, char **argv)
 		case 'D': j.diagnostics = 1; break;
 		case 'W': watching = 1; break;
 		case 'K': j.backs = 1; break;
+		case 'H': {
+			cm_heat_kind k;
+			if (cm_heat_kind_parse(optarg, &k) != 0)
+				ec = cli_usage_error("render", "--heatmap takes fill, turn, points or use, not '%s'", optarg);
+			j.heatmap = (int)k;
+			break;
+		}
+		case 'N':
+			j.games_given = 1;
+			if ((j.games = cli_parse_uint(optarg, 1000000)) < 1)
+				ec = cli_usage_error("render", "--games takes a whole number from 1 to 1000000, not '%s'", optarg);
+			break;
+		case 'Y': j.heat_players = optarg; break;
 		case 'S': j.sets[j.n_sets++] = optarg; break;
 		case 'f':
 			format_given = 1;
@@ -908,9 +982,23 @@ int cmd_render(int argc, char **argv)
 		ec = o.status;
 		goto done;
 	}
-	if (players_given && j.game < 0) {
-		ec = cli_usage_error("render", "--players goes with --game SEED");
+	if (players_given && j.game < 0 && j.heatmap < 0) {
+		ec = cli_usage_error("render", "--players goes with --game SEED or --heatmap");
 		goto done;
+	}
+	if ((j.games_given || j.heat_players) && j.heatmap < 0) {
+		ec = cli_usage_error("render", "--games and --heat-players go with --heatmap");
+		goto done;
+	}
+	if (j.heat_players) {
+		cm_player *probe = NULL;
+		int prc = cm_player_new_from_spec(j.heat_players, &probe);
+		cm_player_free(probe);
+		if (prc) {
+			ec = cli_usage_error("render", "--heat-players takes one player spec (%s), not '%s'",
+			                     CM_PLAYER_SPEC_FORMS, j.heat_players);
+			goto done;
+		}
 	}
 	if (optind >= argc) {
 		ec = cli_usage_error("render", "no map to render");
@@ -940,6 +1028,14 @@ int cmd_render(int argc, char **argv)
 			goto done;
 		}
 		j.format = by_ext;
+	}
+	if (j.heatmap >= 0 && (j.format == CM_RENDER_PNG || j.format == CM_RENDER_PDF)) {
+		ec = cli_usage_error("render", "--heatmap draws svg and html pictures, not %s", cm_render_format_name(j.format));
+		goto done;
+	}
+	if (j.heatmap >= 0 && j.game >= 0) {
+		ec = cli_usage_error("render", "--heatmap and --game draw different pictures: give one");
+		goto done;
 	}
 	if (paper_given && j.format != CM_RENDER_PDF) {
 		ec = cli_usage_error("render", "--square-mm, --paper and --bleed are for pdf");

@@ -76,6 +76,9 @@ test)
     cmd=${t%%:*}; pkg=${t#*:}
     command -v "$cmd" >/dev/null 2>&1 || missing="$missing $pkg"
   done
+  # GNU parallel runs the README's shards example (moreutils has a
+  # parallel of its own, with other options)
+  parallel --version 2>/dev/null | grep -q '^GNU parallel' || missing="$missing parallel"
   [ -z "$missing" ] || install_missing "$missing"
   exit 0 ;;
 esac

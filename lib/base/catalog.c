@@ -211,6 +211,10 @@ static const cm_check_info checks[] = {
 	  "use more tiles for the map, or fewer squares, or looser printed constraints" },
 	{ "CM0604", W, "simulated games strand many tiles", "BASE-PLACE",
 	  "loosen printed constraints near the squares that stay empty, or change the deck's mix" },
+	{ "CM0605", W, "printed element never connected or completed in simulated games", "",
+	  "open the way to the big city, edge print, ferry or island (the squares next to it, their printed constraints, the deck's tiles), or leave it out of the map" },
+	{ "CM0606", W, "declared tile range far from the recommended one", "MAP-TILES",
+	  "set <setup tiles-min tiles-max> near the recommendation (carcamap balance --fit-deck shows the curve), or change the squares or the deck" },
 
 	/* end CM06xx */
 

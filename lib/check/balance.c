@@ -17,6 +17,7 @@
 #include "carcamap/balance.h"
 #include "carcamap/player.h"
 #include "carcamap/stats.h"
+#include "check/balance_int.h"
 #include "engine/engine.h"
 #include "base/util_int.h"
 #include "model/map_struct_int.h"
@@ -42,67 +43,6 @@ void cm_balance_opts_init(cm_balance_opts *o)
 	o->jobs = 1;
 }
 
-/* ---- intervals ---- */
-
-/* The standard normal quantile (Acklam's rational approximation, relative
- * error below 1.2e-9), for 0 < p < 1. */
-static double normal_quantile(double p)
-{
-	static const double a[] = { -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-		                    1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00 };
-	static const double b[] = { -5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-		                    6.680131188771972e+01, -1.328068155288572e+01 };
-	static const double c[] = { -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-		                    -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00 };
-	static const double d[] = { 7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
-		                    3.754408661907416e+00 };
-	double q, r;
-	if (p < 0.02425) {
-		q = sqrt(-2 * log(p));
-		return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-		       ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-	}
-	if (p > 1 - 0.02425)
-		return -normal_quantile(1 - p);
-	q = p - 0.5;
-	r = q * q;
-	return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-	       (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
-}
-
-/* Student's t quantile with df degrees of freedom, from the normal one by
- * the Cornish-Fisher expansion (Abramowitz and Stegun 26.7.5): within
- * 1e-5 from df 30 on, which CM_BALANCE_MIN_GROUPS guarantees; rough
- * below. */
-static double t_quantile(double p, double df)
-{
-	double z = normal_quantile(p), z2 = z * z;
-	double g1 = (z2 + 1) * z / 4;
-	double g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
-	double g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
-	double g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
-	return z + g1 / df + g2 / (df * df) + g3 / (df * df * df) + g4 / (df * df * df * df);
-}
-
-/* The mean of a per-group value x (its sum and sum of squares over n
- * groups), divided by scale, with the interval mean +- q * sd / sqrt(n).
- * Fewer than 2 groups: no interval (NAN). */
-static cm_interval mean_interval(long long sum, long long sum_sq, long long n, double scale, double q)
-{
-	cm_interval v = { NAN, NAN, NAN };
-	if (n < 1)
-		return v;
-	long double m = (long double)sum / n;
-	v.value = (double)(m / scale);
-	if (n < 2)
-		return v;
-	long double var = ((long double)sum_sq - m * (long double)sum) / (n - 1);
-	double half = var > 0 ? q * (double)sqrtl(var / n) / scale : 0.0;
-	v.lo = v.value - half;
-	v.hi = v.value + half;
-	return v;
-}
-
 static void clamp01(cm_interval *v)
 {
 	if (v->lo < 0)
@@ -123,12 +63,12 @@ void cm_balance_cell_figures(cm_balance_cell *c, double tolerance)
 	long long G = s->groups;
 	c->groups = G;
 	c->games = s->games;
-	double q = G > 1 ? t_quantile(0.975, (double)(G - 1)) : 0;
+	double q = G > 1 ? cm__t_quantile(0.975, (double)(G - 1)) : 0;
 	double per_win = (double)CM_BALANCE_SHARE * n; /* a group's win units per game */
 	for (int p = 0; p < n; p++) {
-		c->win[p] = mean_interval(s->win[p], s->win_sq[p][p], G, per_win, q);
+		c->win[p] = cm__mean_interval_q(s->win[p], s->win_sq[p][p], G, per_win, q);
 		clamp01(&c->win[p]);
-		c->score[p] = mean_interval(s->score[p], s->score_sq[p], G, n, q);
+		c->score[p] = cm__mean_interval_q(s->score[p], s->score_sq[p], G, n, q);
 	}
 	double fair_share = 1.0 / n;
 	c->first_seat_advantage = c->win[0];
@@ -149,17 +89,17 @@ void cm_balance_cell_figures(cm_balance_cell *c, double tolerance)
 	c->best = best;
 	c->worst = worst;
 	double pairs = n * (n - 1) / 2.0;
-	double qg = G > 1 ? t_quantile(1 - 0.025 / pairs, (double)(G - 1)) : 0;
+	double qg = G > 1 ? cm__t_quantile(1 - 0.025 / pairs, (double)(G - 1)) : 0;
 	long long dsum = s->win[best] - s->win[worst];
 	long long dsq = s->win_sq[best][best] + s->win_sq[worst][worst] - 2 * s->win_sq[best][worst];
-	c->gap = mean_interval(dsum, dsq, G, per_win, qg);
+	c->gap = cm__mean_interval_q(dsum, dsq, G, per_win, qg);
 	if (c->gap.lo < 0)
 		c->gap.lo = 0;
 	c->balance = (cm_interval){ 1 - c->gap.value, 1 - c->gap.hi, 1 - c->gap.lo };
-	c->draws = mean_interval(s->draws, s->draws_sq, G, n, q);
+	c->draws = cm__mean_interval_q(s->draws, s->draws_sq, G, n, q);
 	clamp01(&c->draws);
-	c->length = mean_interval(s->turns, s->turns_sq, G, n, q);
-	c->lead_changes = mean_interval(s->leads, s->leads_sq, G, n, q);
+	c->length = cm__mean_interval_q(s->turns, s->turns_sq, G, n, q);
+	c->lead_changes = cm__mean_interval_q(s->leads, s->leads_sq, G, n, q);
 	c->verdict = G > 1 && c->gap.value <= tolerance ? CM_BALANCE_FAIR : CM_BALANCE_UNFAIR;
 	c->sure = G > 1 && (c->verdict == CM_BALANCE_FAIR ? c->gap.hi <= tolerance : c->gap.lo > tolerance);
 }
@@ -198,6 +138,8 @@ typedef struct {
 	long long g0, g1;
 	int rc;
 	cm_diags *d;
+	cm_balance_heat *heat; /* this thread's heatmap sums of the batch, or NULL */
+	cm__heat_acc *acc;
 	/* the game being played, kept by the score hook */
 	int score[CM_MAX_PLAYERS];
 	int leader, leads;
@@ -218,6 +160,8 @@ static void on_score(void *arg, const cm_score_item *items, size_t n)
 {
 	worker *w = arg;
 	int np = w->R->cell->seats;
+	if (w->acc)
+		cm__heat_acc_items(w->acc, items, n);
 	for (size_t i = 0; i < n; i++)
 		for (int p = 0; p < np; p++)
 			if ((items[i].players >> p) & 1u)
@@ -278,7 +222,11 @@ static int play_group(worker *w, long long g)
 		draws += k > 1;
 		turns += cm_board_stats(w->b)->turns;
 		leads += w->leads;
+		if (w->acc)
+			cm__heat_acc_game(w->acc, w->b);
 	}
+	if (w->acc)
+		cm__heat_acc_group(w->acc, n);
 	cm_balance_sums *s = &w->sums;
 	s->groups++;
 	s->games += n;
@@ -329,6 +277,8 @@ static void workers_free(worker *w, int n)
 {
 	for (int k = 0; k < n; k++) {
 		cm_board_free(w[k].b);
+		cm__heat_acc_free(w[k].acc);
+		cm_balance_heat_free(w[k].heat);
 		for (int p = 0; p < CM_MAX_PLAYERS; p++)
 			cm_player_free(w[k].seat[p]);
 		cm_diags_free(w[k].d);
@@ -347,8 +297,10 @@ static int new_player(const char *spec, cm_diags *d, cm_player **out)
 	return rc == CM_ENOTFOUND ? CM_EINVAL : rc;
 }
 
-/* Plays cell c to its stop. *played adds its games (progress). */
-static int run_cell(run *R, cm_balance_cell *c, int cells_done, int cells, long long *played, cm_diags *d)
+/* Plays cell c to its stop, adding to heat (NULL: none) its heatmaps.
+ * *played adds its games (progress). */
+static int run_cell(run *R, cm_balance_cell *c, cm_balance_heat *heat, int cells_done, int cells, long long *played,
+                    cm_diags *d)
 {
 	const cm_balance_opts *o = R->o;
 	int jobs = o->jobs < 1 ? 1 : o->jobs > CM_PLAY_MAX_JOBS ? CM_PLAY_MAX_JOBS : o->jobs;
@@ -366,6 +318,8 @@ static int run_cell(run *R, cm_balance_cell *c, int cells_done, int cells, long 
 		rc = cm_board_new(R->map, R->deck, R->rules, c->seats, o->seed, CM_BOARD_NO_SETUP, d, &w[k].b);
 		for (int p = 0; !rc && p < c->seats; p++)
 			rc = new_player(R->specs[p], d, &w[k].seat[p]);
+		if (!rc && heat && !(rc = cm__heat_new(R->map, &w[k].heat)))
+			rc = cm__heat_acc_new(w[k].heat, R->map, R->deck, &w[k].acc);
 		if (!rc)
 			cm_board_set_score_hook(w[k].b, on_score, &w[k]);
 	}
@@ -396,11 +350,11 @@ static int run_cell(run *R, cm_balance_cell *c, int cells_done, int cells, long 
 			if (!rc && w[k].rc < 0)
 				rc = w[k].rc;
 			sums_add(&c->sums, &w[k].sums);
-			for (size_t i = 0; i < cm_diags_count(w[k].d); i++) {
-				const cm_diag *g = cm_diags_get(w[k].d, i);
-				cm_diags_add(d, g->severity, g->rule, g->file, g->line, g->col, g->where, "%s",
-				             g->message ? g->message : "");
+			if (heat) {
+				cm__heat_add(heat, w[k].heat);
+				cm__heat_zero(w[k].heat);
 			}
+			cm__diags_append(d, w[k].d);
 			cm_diags_clear(w[k].d);
 		}
 		*played += batch * c->seats;
@@ -630,6 +584,59 @@ static int plan(const cm_map *map, const cm_deck *deck, const cm_balance_opts *o
 	return rc;
 }
 
+/* The request in one line (cm_balance_report.request). */
+static char *request_text(const cm_map *map, const cm_deck *deck, const cm_balance_opts *o, const cm_balance_report *r)
+{
+	char rules[512], players[512] = "", seats[64] = "", starts[512] = "";
+	cm_rules_format(o->rules ? o->rules : &map->rules, rules, sizeof rules);
+	size_t at = 0;
+	for (size_t p = 0; p < o->n_players && at < sizeof players; p++)
+		at += (size_t)snprintf(players + at, sizeof players - at, "%s%s", p ? "," : "", o->players[p]);
+	at = 0;
+	for (size_t i = 0; i < r->n_cells && at < sizeof seats; i++)
+		if (i == 0 || r->cells[i].seats > r->cells[i - 1].seats)
+			at += (size_t)snprintf(seats + at, sizeof seats - at, "%s%d", i ? "," : "", r->cells[i].seats);
+	at = 0;
+	for (size_t i = 0; o->starts && i < o->n_starts && at < sizeof starts; i++)
+		at += (size_t)snprintf(starts + at, sizeof starts - at, "%s%d", i ? "," : "", (int)o->starts[i]);
+	return cm_asprintf("map=%s %dx%d key=%s deck=%016llx rules=[%s] seats=%s starts=%s players=%s compare=%s "
+	                   "precision=%.17g tolerance=%.17g max_games=%ld seed=%llu heat=%d cells=%zu",
+	                   map->id ? map->id : "", map->cols, map->rows, o->map_key ? o->map_key : "-",
+	                   (unsigned long long)cm_deck_hash(deck), rules, seats, o->starts ? starts : "all",
+	                   o->players ? players : "random", o->compare ? o->compare : "none", o->precision,
+	                   o->tolerance, o->max_games, (unsigned long long)o->seed, o->heat ? 1 : 0, r->n_cells);
+}
+
+/* The merge: every cell's stop and sums from the part of the shard that
+ * played it, the heatmaps' sums added up. */
+static int merge_parts(const cm_map *map, const cm_balance_opts *o, cm_balance_report *r, cm_diags *d)
+{
+	int rc = cm__balance_parts_check(r, o->parts, o->n_parts, d);
+	if (rc)
+		return rc;
+	int shards = o->parts[0]->shards;
+	for (size_t i = 0; i < r->n_cells; i++) {
+		const cm_balance_part *p = NULL;
+		for (size_t k = 0; k < o->n_parts && !p; k++)
+			if (o->parts[k]->shard == (int)(i % (size_t)shards) + 1)
+				p = o->parts[k];
+		cm_balance_cell *c = &r->cells[i];
+		c->stop = p->cells[i].stop;
+		c->sums = p->cells[i].sums;
+		r->partial |= p->partial;
+		if (c->stop != CM_BALANCE_NOT_RUN)
+			cm_balance_cell_figures(c, o->tolerance);
+	}
+	if (o->heat && (rc = cm__heat_new(map, &r->heat)) != 0)
+		return rc;
+	for (size_t k = 0; o->heat && k < o->n_parts; k++)
+		if (cm__heat_add_part(r->heat, o->parts[k]) != 0) {
+			cm_diags_add(d, CM_SEV_ERROR, NULL, NULL, 0, 0, NULL, "part %zu holds heatmaps of another map", k + 1);
+			return CM_EINVAL;
+		}
+	return 0;
+}
+
 int cm_balance_check_request(const cm_map *map, const cm_deck *deck, const cm_balance_opts *o, cm_diags *d)
 {
 	cm_balance_report *r = calloc(1, sizeof *r);
@@ -663,8 +670,14 @@ int cm_balance_run(const cm_map *map, const cm_deck *deck, const cm_balance_opts
 	r->seed = o->seed;
 	r->shard = o->shard;
 	r->shards = o->shards;
-	if (!r->map || (o->compare && !r->compare)) {
+	r->request = request_text(map, deck, o, r);
+	if (!r->map || (o->compare && !r->compare) || !r->request) {
 		rc = CM_ENOMEM;
+		goto done;
+	}
+	if (o->n_parts) {
+		if ((rc = merge_parts(map, o, r, d)) == 0)
+			cm_balance_report_compare(r);
 		goto done;
 	}
 	/* the cells this run plays, then each in turn */
@@ -685,7 +698,9 @@ int cm_balance_run(const cm_map *map, const cm_deck *deck, const cm_balance_opts
 		for (int p = 0; p < c->seats; p++)
 			specs[p] = c->strength ? o->compare : r->players[r->n_players > 1 ? p : 0];
 		R.specs = specs;
-		rc = run_cell(&R, c, done_cells, todo, &played, d);
+		if (o->heat && c->strength == 0 && !r->heat && (rc = cm__heat_new(map, &r->heat)) != 0)
+			break;
+		rc = run_cell(&R, c, c->strength == 0 ? r->heat : NULL, done_cells, todo, &played, d);
 		r->partial |= c->stop == CM_BALANCE_INTERRUPTED;
 		done_cells++;
 	}
@@ -742,5 +757,7 @@ void cm_balance_report_free(cm_balance_report *r)
 	for (int p = 0; p < CM_MAX_PLAYERS; p++)
 		free(r->players[p]);
 	free(r->compare);
+	free(r->request);
+	cm_balance_heat_free(r->heat);
 	free(r);
 }

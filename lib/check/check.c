@@ -13,6 +13,7 @@
 #include <string.h>
 #include "engine/engine.h"
 #include "check/stats_int.h"
+#include "carcamap/balance.h"
 #include "carcamap/catalog.h"
 #include "carcamap/check.h"
 #include "carcamap/stats.h"
@@ -319,6 +320,40 @@ static void relay(const ctx *c, const cm_diags *q, const char *what)
 
 /* ---- simulated games (CM06xx) ---- */
 
+/* The printed elements the games never connected or completed (CM0605),
+ * from the same games again with heatmaps (balance_heat.c), and the
+ * declared tile range against the one the deck-fitting criterion
+ * recommends (CM0606; random play, at most CM_CHECK_FIT_GAMES games a
+ * size: the mean fill of 40 games is within a point, and a map's check
+ * stays a fraction of a second). */
+static int elements_and_range(const ctx *c, const cm_deck *deck, const cm_play_opts *po)
+{
+	const cm_map *m = c->m;
+	cm_balance_heat *h = NULL;
+	int rc = cm_balance_heat_play(m, deck, po, NULL, &h);
+	if (!rc)
+		cm_balance_heat_findings(h, m, c->d);
+	cm_balance_heat_free(h);
+	if (rc == CM_ENOMEM || m->setup.tiles_min <= 0 || m->setup.tiles_max <= 0)
+		return rc == CM_ENOMEM ? rc : 0;
+	cm_fit_opts fo;
+	cm_fit_opts_init(&fo);
+	fo.seats = po->seats;
+	fo.seed = po->seed;
+	fo.games = po->games < CM_CHECK_FIT_GAMES ? po->games : CM_CHECK_FIT_GAMES;
+	fo.jobs = po->jobs;
+	cm_fit *f = NULL;
+	rc = cm_fit_deck(m, deck, &fo, NULL, &f);
+	if (!rc && cm_fit_far(f))
+		map_report(c, "CM0606", m->setup.line, "setup",
+		           "the declared range of %d-%d tiles is far from the %d-%d tiles whose random games fill "
+		           "%.0f%% to %.0f%% of the %d playable squares (%d games a deck size)",
+		           f->declared_min, f->declared_max, f->tiles_min, f->tiles_max, 100 * f->fill_low,
+		           100 * f->fill_high, f->playable, f->games);
+	cm_fit_free(f);
+	return rc == CM_ENOMEM ? rc : 0;
+}
+
 static int simulate(const ctx *c, cm__layout *l, const cm_deck *deck, const cm_check_opts *o)
 {
 	const cm_map *m = c->m;
@@ -377,6 +412,7 @@ static int simulate(const ctx *c, cm__layout *l, const cm_deck *deck, const cm_c
 		           "stranded tiles: %.2f of the deck's %d tiles per game (threshold %d%%); %d of %d "
 		           "games stranded some",
 		           (double)st->stranded / G, tiles, CM_CHECK_STRAND_PERCENT, st->stranded_games, G);
+	rc = elements_and_range(c, deck, &po);
 out:
 	cm_play_stats_free(st);
 	cm_diags_free(q);

@@ -5,7 +5,8 @@
 // name and coordinates, selecting a diagnostic highlights its square,
 // hovering a feature of a played game shows its score items; on a tile
 // sheet, hovering a feature describes it and a selected tile shows its
-// four rotations.
+// four rotations; on a heatmap, hovering a value shows it with its
+// interval.
 // usage: node browser.js DIR SHOTS   (DIR/*.html and DIR/extra/*.html)
 'use strict';
 const fs = require('fs');
@@ -135,6 +136,35 @@ async function checkSheet(page, file) {
   }
 }
 
+// A heatmap page: hovering a coloured square (or printed element) shows
+// its value with the interval in #info, the title the square carries.
+async function checkHeat(page, file) {
+  const p = await page.evaluate(() => {
+    const n = document.querySelector('g.heat [data-value]');
+    if (!n) return null;
+    n.scrollIntoView({ block: 'center', inline: 'center' });
+    const b = n.getBoundingClientRect();
+    const t = n.querySelector(':scope>title');
+    return { x: b.left + Math.min(6, b.width / 2), y: b.top + Math.min(6, b.height / 2),
+             title: t ? t.textContent : '' };
+  });
+  if (!p) return fail(file + ': no heatmap value to hover');
+  await page.mouse.move(p.x, p.y);
+  const info = await page.$eval('#info', e => e.textContent);
+  if (info !== p.title || !/\[[-0-9.]+, [-0-9.]+\]/.test(info))
+    fail(file + ': hovering a heatmap value shows "' + info + '", not "' + p.title + '" with its interval');
+  const legend = await page.evaluate(() => document.querySelectorAll('g.heat text').length);
+  if (legend < 3) fail(file + ': the heatmap has no legend');
+  // a report's page switches between its heatmaps
+  const b = await page.$('button[data-layer="heat-use"]');
+  if (!b) return;
+  await b.click();
+  const vis = await page.evaluate(() => Array.prototype.map.call(document.querySelectorAll('g.heat'),
+    g => g.id + ':' + getComputedStyle(g).visibility).join(' '));
+  if (vis !== 'heat-fill:hidden heat-turn:hidden heat-points:hidden heat-use:visible')
+    fail(file + ': the use button shows ' + vis);
+}
+
 (async () => {
   const t0 = Date.now();
   const browser = await puppeteer.launch({
@@ -157,6 +187,7 @@ async function checkSheet(page, file) {
     if (name === 'every' || name === 'many') await checkDiagnostic(page, name);
     if (name === 'benelux-game') await checkFeature(page, name);
     if (name.startsWith('tiles-')) await checkSheet(page, name);
+    if (name.startsWith('heat-')) await checkHeat(page, name);
     if (errors.length) fail(name + ': ' + errors.join('; '));
     await page.close();
   }

@@ -34,6 +34,18 @@ mkdir -p "$out/extra"
 "$CM" render --game 1 maps/benelux/benelux.xml -o "$out/extra/benelux-game.html" || no "render --game html"
 "$CM" render --diagnostics tests/fixtures/render/every.xml -o "$out/extra/every.html" 2>/dev/null
 "$CM" render --diagnostics tests/fixtures/map/bad/many.xml -o "$out/extra/many.html" 2>/dev/null
+# heatmaps (SVG and HTML): fill of Germany, use of Iberia (big cities,
+# prints, ferries, an island)
+for k in fill:germany use:iberia turn:benelux points:france; do
+  "$CM" render --heatmap ${k%%:*} --games 40 "maps/${k#*:}/${k#*:}.xml" -o "$out/extra/heat-${k%%:*}.html" 2>/dev/null ||
+    no "render --heatmap ${k%%:*} html"
+  "$CM" render --heatmap ${k%%:*} --games 40 "maps/${k#*:}/${k#*:}.xml" -o "$out/extra/heat-${k%%:*}.svg" 2>/dev/null ||
+    no "render --heatmap ${k%%:*} svg"
+  grep -q 'data-value=' "$out/extra/heat-${k%%:*}.svg" || no "heat-${k%%:*}.svg carries no values"
+done
+# the balance report's page: the map with its heatmaps, tables, the curve
+"$CM" balance maps/carca-isles --seats 2 --precision 10 --compare none --fit-deck --format html \
+  -o "$out/extra/heat-balance.html" 2>/dev/null || no "balance --format html"
 grep -q 'class="follower"' "$out/extra/benelux-game.svg" || no "game svg has no followers"
 grep -q 'id="scores"' "$out/extra/benelux-game.svg" || no "game svg has no score table"
 

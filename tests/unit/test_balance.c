@@ -362,6 +362,113 @@ static void test_balance__interrupted_run_is_partial(void **state)
 	cm_balance_report_free(NULL);
 }
 
+/* ---- heatmaps ---- */
+
+/* Every square's fill, turn and points and every element's figures, as
+ * text. */
+static void heat_text(const cm_map *m, const cm_balance_heat *h, char *buf, size_t size)
+{
+	size_t at = 0;
+	for (int y = 0; y < cm_map_rows(m); y++)
+		for (int x = 0; x < cm_map_cols(m); x++)
+			for (int k = CM_HEAT_FILL; k <= CM_HEAT_POINTS; k++) {
+				cm_interval v;
+				if (cm_balance_heat_square(h, (cm_heat_kind)k, x, y, &v) == 0 && at < size)
+					at += (size_t)snprintf(buf + at, size - at, "%.6f %.6f %.6f;", v.value, v.lo, v.hi);
+			}
+	for (size_t i = 0; i < cm_balance_heat_element_count(h) && at < size; i++) {
+		const cm_heat_element *e = cm_balance_heat_element(h, i);
+		at += (size_t)snprintf(buf + at, size - at, "%lld %lld %lld %.6f;", e->n_connected, e->n_completed,
+		                       e->n_scored, e->completed.hi);
+	}
+}
+
+static cm_balance_heat *heat_of(const fixture *fx, int games, int jobs)
+{
+	static const char *const specs[CM_MAX_PLAYERS] = { "random", "random", "random",
+		                                           "random", "random", "random" };
+	cm_play_opts po;
+	cm_play_opts_init(&po);
+	po.seats = 3;
+	po.players = specs;
+	po.games = games;
+	po.jobs = jobs;
+	cm_balance_heat *h = NULL;
+	assert_int_equal(cm_balance_heat_play(fx->m, fx->deck, &po, NULL, &h), 0);
+	assert_int_equal(cm_balance_heat_games(h), games);
+	return h;
+}
+
+/* The heatmaps of the same games are the same for every number of
+ * threads (integer sums per game), and differ for other games. */
+static void test_balance__heatmaps_the_same_for_every_jobs(void **state)
+{
+	const fixture *fx = *state;
+	static char a[1 << 16], b[1 << 16];
+	cm_balance_heat *h = heat_of(fx, 30, 1);
+	heat_text(fx->m, h, a, sizeof a);
+	cm_balance_heat_free(h);
+	for (int jobs = 2; jobs <= 7; jobs += 5) {
+		h = heat_of(fx, 30, jobs);
+		heat_text(fx->m, h, b, sizeof b);
+		assert_string_equal(a, b);
+		cm_balance_heat_free(h);
+	}
+	h = heat_of(fx, 31, 2);
+	heat_text(fx->m, h, b, sizeof b);
+	assert_string_not_equal(a, b);
+	cm_balance_heat_free(h);
+}
+
+/* The fill of every square adds up to the tiles a game leaves on the
+ * board (setup included) as cm_play_run counts them for the same games;
+ * turns lie between the setup (0) and the tiles placed; the elements'
+ * counts are games. */
+static void test_balance__heatmap_figures_add_up(void **state)
+{
+	const fixture *fx = *state;
+	const int games = 40;
+	cm_balance_heat *h = heat_of(fx, games, 2);
+	static const char *const specs[CM_MAX_PLAYERS] = { "random", "random", "random",
+		                                           "random", "random", "random" };
+	cm_play_opts po;
+	cm_play_opts_init(&po);
+	po.seats = 3;
+	po.players = specs;
+	po.games = games;
+	cm_play_stats *st = NULL;
+	assert_int_equal(cm_play_run(fx->m, fx->deck, &po, NULL, &st), 0);
+	double sum = 0;
+	int filled_squares = 0;
+	for (int y = 0; y < cm_map_rows(fx->m); y++)
+		for (int x = 0; x < cm_map_cols(fx->m); x++) {
+			cm_interval f, t;
+			if (cm_balance_heat_square(h, CM_HEAT_FILL, x, y, &f) != 0)
+				continue;
+			assert_true(f.value >= 0 && f.value <= 1 && f.lo <= f.value && f.value <= f.hi);
+			int n = st->fill[y * cm_map_cols(fx->m) + x]; /* -1: takes no tile */
+			assert_true(fabs(f.value - (n < 0 ? 0 : (double)n / games)) < 1e-9);
+			sum += f.value;
+			if (cm_balance_heat_square(h, CM_HEAT_TURN, x, y, &t) == 0) {
+				filled_squares++;
+				assert_true(t.value >= 0 && t.value <= (double)st->tiles_placed / games * 3);
+			}
+		}
+	assert_true(filled_squares > 0);
+	assert_true(fabs(sum - (double)st->squares_filled / games) < 1e-6);
+	assert_int_equal(cm_balance_heat_square(h, CM_HEAT_FILL, -1, 0, &(cm_interval){ 0 }), CM_ENOTFOUND);
+	assert_int_equal(cm_balance_heat_square(h, CM_HEAT_USE, 0, 0, &(cm_interval){ 0 }), CM_ENOTFOUND);
+	assert_true(cm_balance_heat_element_count(h) > 0);
+	for (size_t i = 0; i < cm_balance_heat_element_count(h); i++) {
+		const cm_heat_element *e = cm_balance_heat_element(h, i);
+		assert_true(e->n_connected >= 0 && e->n_connected <= games);
+		assert_true(e->n_completed >= 0 && e->n_completed <= games && e->n_scored <= games);
+		assert_true(fabs(e->connected.value - (double)e->n_connected / games) < 1e-9);
+	}
+	cm_play_stats_free(st);
+	cm_balance_heat_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +479,8 @@ int main(void)
 		cmocka_unit_test(test_balance__same_report_for_every_jobs),
 		cmocka_unit_test(test_balance__refused_requests),
 		cmocka_unit_test(test_balance__interrupted_run_is_partial),
+		cmocka_unit_test(test_balance__heatmaps_the_same_for_every_jobs),
+		cmocka_unit_test(test_balance__heatmap_figures_add_up),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

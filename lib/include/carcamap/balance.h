@@ -23,6 +23,7 @@
 #include "deck.h"
 #include "diag.h"
 #include "map.h"
+#include "stats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -123,6 +124,11 @@ typedef struct {
 	                               * i % shards == shard - 1; 0 0: all */
 	void (*progress)(void *arg, const cm_balance_progress *p); /* NULL: none */
 	void *arg;
+	bool heat;                    /* collect heatmaps from the first strength's games */
+	const char *map_key;          /* names the map's content in the request
+	                               * (its content hash); NULL: the id alone */
+	const struct cm_balance_part *const *parts; /* merge these parts of one */
+	size_t n_parts;               /* request instead of playing (Shards) */
 	bool (*interrupted)(void *arg); /* asked after every batch (with arg):
 	                               * true stops the run there, the report
 	                               * partial (Ctrl-C); NULL: never */
@@ -146,6 +152,10 @@ typedef struct {
 	bool partial;                 /* interrupted: some cells unfinished */
 	cm_balance_cell *cells;       /* strength 0 first; within one, by seats, */
 	size_t n_cells;               /* then choices in order (rising squares) */
+	struct cm_balance_heat *heat; /* with cm_balance_opts.heat: over every
+	                               * cell of strength 0; else NULL */
+	char *request;                /* the request in one line: map, deck, rules,
+	                               * options (what parts must share) */
 } cm_balance_report;
 
 /* Whether the request can be played on map with deck: the seat counts
@@ -177,6 +187,143 @@ void cm_balance_cell_figures(cm_balance_cell *c, double tolerance);
 /* The fairest choice of each seat count and strength, and the flags
  * (verdicts that differ between the strengths), over the played cells. */
 void cm_balance_report_compare(cm_balance_report *r);
+
+
+/* ---- Heatmaps ------------------------------------------------------- */
+
+/* Per square and per printed element, over games: the games of the
+ * report's first strength (cm_balance_opts.heat), or games with the map's
+ * own setup (cm_balance_heat_play). Sums over groups of games, as the
+ * balance figures: the intervals take the group as the unit. */
+typedef struct cm_balance_heat cm_balance_heat;
+
+typedef enum {
+	CM_HEAT_FILL = 0, /* share of games that ended with a tile on the square */
+	CM_HEAT_TURN,     /* mean turn the square was filled (setup 0), over the games that filled it */
+	CM_HEAT_POINTS,   /* mean points a game awards to the features that cover the
+	                   * square (each once; times the players scoring), with the
+	                   * coats of arms scored on it (MAP-ISLAND) and its town cost */
+	CM_HEAT_USE       /* the printed elements: cm_balance_heat_element */
+} cm_heat_kind;
+const char *cm_heat_kind_name(cm_heat_kind k); /* "fill", "turn", "points", "use" */
+int cm_heat_kind_parse(const char *s, cm_heat_kind *out); /* 0 or CM_EINVAL */
+
+long long cm_balance_heat_games(const cm_balance_heat *h);
+/* Square (x,y)'s figure k with its 95% interval: 0, or CM_ENOTFOUND off
+ * the grid, for CM_HEAT_USE, for a turn of a square no game filled, and
+ * before any game. A square that never takes a tile has fill 0. */
+int cm_balance_heat_square(const cm_balance_heat *h, cm_heat_kind k, int x, int y, cm_interval *out);
+
+typedef enum { CM_ELEMENT_BIGCITY = 0, CM_ELEMENT_PRINT, CM_ELEMENT_FERRY, CM_ELEMENT_ISLAND } cm_element_kind;
+const char *cm_element_kind_name(cm_element_kind k); /* "bigcity", "print", "ferry", "island" */
+
+/* A printed element and how the games used it: connected (a big city: a
+ * tile next to it, MAP-BIGCITY; a road or city print: a tile on its
+ * square; a ferry: a tile on one of its ends, MAP-FERRY; an island: a
+ * square of it open or filled, MAP-ISLAND), completed (the city feature
+ * of a big city's pieces, the feature through a print or a ferry, every
+ * square of an island filled) and scored (points awarded for it: its
+ * feature, or on an island's squares). */
+typedef struct {
+	cm_element_kind kind;
+	int index;         /* big city, ferry or island index; -1 for a print */
+	int x, y, side;    /* a print's square and side; a ferry's first end; a
+	                    * big city's or island's first square (side -1) */
+	const char *name;  /* big city or ferry name, island id, print label; or NULL */
+	long long n_connected, n_completed, n_scored; /* games */
+	cm_interval connected, completed, scored;     /* shares of games */
+} cm_heat_element;
+/* The elements in kind order (big cities, prints by square and side,
+ * ferries, islands), each in the map's order; borrowed from h (the
+ * figures are filled in when asked). */
+size_t cm_balance_heat_element_count(const cm_balance_heat *h);
+const cm_heat_element *cm_balance_heat_element(const cm_balance_heat *h, size_t i);
+
+/* CM0605 (warning) for every element never connected or never completed
+ * in any of h's games, naming the games; at the element's line when m
+ * came from a descriptor. */
+void cm_balance_heat_findings(const cm_balance_heat *h, const cm_map *m, cm_diags *d);
+
+/* Heatmaps of games played as `carcamap play` plays them (cm_play_run:
+ * game i by cm_play_game_seats with o->seed + i, the map's own setup,
+ * o->players per seat or random play; o->progress unused), each game its
+ * own group. The same for every o->jobs. 0, CM_EINVAL (bad options, a
+ * setup that fails: see d), CM_ENOTSUP or CM_ENOMEM. */
+int cm_balance_heat_play(const cm_map *map, const cm_deck *deck, const cm_play_opts *o, cm_diags *d,
+                         cm_balance_heat **out);
+void cm_balance_heat_free(cm_balance_heat *h); /* NULL is a no-op */
+
+/* ---- Shards --------------------------------------------------------- */
+
+/* A shard's partial result (cm_balance_opts.shard): its cells' exact sums
+ * and its heatmaps' sums, written by cm_balance_part_write (a line format
+ * of its own: schemas/balance-json.md "Shards") and read back. A run
+ * given the parts of every shard of the same request
+ * (cm_balance_opts.parts) plays nothing and reports exactly what one run
+ * of the whole request reports. */
+typedef struct cm_balance_part cm_balance_part;
+/* Writes r (a shard's report) as a part. 0 or CM_EIO. */
+int cm_balance_part_write(const cm_balance_report *r, FILE *f);
+/* Reads the part at path. 0, CM_EINVAL (not a part, malformed: said in d
+ * at path:line), CM_EIO or CM_ENOMEM. */
+int cm_balance_part_read(const char *path, cm_diags *d, cm_balance_part **out);
+void cm_balance_part_free(cm_balance_part *p); /* NULL is a no-op */
+
+/* ---- Deck fitting --------------------------------------------------- */
+
+/* The criterion, the same for every map: a deck size is recommended when
+ * its games fill, on average, between CM_FIT_FILL_LOW and CM_FIT_FILL_HIGH
+ * of the playable squares (schemas/balance-json.md "Deck fitting"). */
+#define CM_FIT_FILL_LOW 0.82
+#define CM_FIT_FILL_HIGH 0.87
+#define CM_FIT_GAMES 200   /* games per deck size */
+/* A declared range is far from the recommendation when their midpoints
+ * differ by more than this fraction of the recommended midpoint. */
+#define CM_FIT_FAR 0.10
+
+/* One deck size of the curve: means over its games. */
+typedef struct {
+	int size;          /* tiles in the deck (start tile included, abbeys not) */
+	double fill;       /* squares filled at the end / playable squares */
+	double stranded;   /* tiles put aside (no legal placement) / size */
+	double length;     /* tiles placed by the players */
+} cm_fit_point;
+
+typedef struct {
+	int playable;      /* the map's playable squares */
+	int deck;          /* the map's own deck size */
+	int declared_min, declared_max; /* <setup tiles-min tiles-max>; 0 unset */
+	int games;         /* per size */
+	double fill_low, fill_high;     /* the criterion */
+	int tiles_min, tiles_max;       /* the recommendation; -1 when the curve
+	                                 * never reaches fill_low */
+	cm_fit_point *curve;
+	size_t n_curve;
+} cm_fit;
+
+typedef struct {
+	const cm_rules *rules;        /* NULL: the map's */
+	int seats;                    /* 2..CM_MAX_PLAYERS */
+	const char *const *players;   /* seats specs, or NULL: random play */
+	uint64_t seed;
+	int games;                    /* per deck size */
+	int jobs;
+} cm_fit_opts;
+/* Defaults: the map's rules, 2 random seats, seed 1, CM_FIT_GAMES, 1 job. */
+void cm_fit_opts_init(cm_fit_opts *o);
+
+/* The deck of size tiles with deck's mix: each drawable type's share of
+ * size, rounded by largest remainder (the first type on a tie), the start
+ * tile kept, abbeys as they are. 0, CM_EINVAL or CM_ENOMEM. */
+int cm_fit_deck_of_size(const cm_deck *deck, int size, cm_diags *d, cm_deck **out);
+/* Plays map with decks of deck's mix from half its playable squares to
+ * 130% of them (about 40 sizes; game i of each size with seed o->seed +
+ * i, as cm_play_run) and reads the recommendation off the fill curve
+ * (linear between sizes). 0, CM_EINVAL, CM_ENOTSUP or CM_ENOMEM. */
+int cm_fit_deck(const cm_map *map, const cm_deck *deck, const cm_fit_opts *o, cm_diags *d, cm_fit **out);
+void cm_fit_free(cm_fit *f); /* NULL is a no-op */
+/* Whether f's map declares a range far from the recommendation (CM_FIT_FAR). */
+bool cm_fit_far(const cm_fit *f);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,7 @@
 #include "check.h"
 #include "balance.h"
 #include "diff.h"
+#include "heatmap.h"
 #include "palette.h"
 #include "tmx.h"
 

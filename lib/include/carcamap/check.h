@@ -36,6 +36,9 @@ extern "C" {
 /* CM0604: the games put aside (drawn with no legal placement) more than
  * this percent of the deck, on average. */
 #define CM_CHECK_STRAND_PERCENT 10
+/* CM0606: the deck-fitting curve check --games reads the recommended
+ * tile range off plays at most this many random games a deck size. */
+#define CM_CHECK_FIT_GAMES 40
 /* The first game's seed when none is given; game i plays seed + i. */
 #define CM_CHECK_DEFAULT_SEED 1
 /* --games of check and play take 1..CM_CHECK_MAX_GAMES */
