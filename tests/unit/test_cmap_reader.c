@@ -130,6 +130,10 @@ static const patch patches[] = {
 	{ 0, "section offset past the file", "tab:META", 4, 4, V_FILE_LEN, 0, 1, CMAP_EBOUNDS },
 	{ 0, "section length past the file", "tab:DECK", 8, 4, V_ABS, 0x7FFFFFFF, 1, CMAP_EBOUNDS },
 	{ 0, "section offset wraps around", "tab:FERY", 4, 4, V_ABS, 0xFFFFFFF0, 1, CMAP_EBOUNDS },
+	/* offset + length past 2^32: a bounds check that adds them (o + len >
+	 * size) sees a small sum and lets 4 GB be read */
+	{ 0, "section length wraps around", "tab:DECK", 8, 4, V_ABS, 0xFFFFFFF8, 1, CMAP_EBOUNDS },
+	{ 0, "section length wraps to its own offset", "tab:META", 8, 4, V_ABS, 0xFFFFFFFF, 1, CMAP_EBOUNDS },
 	{ 1, "record count overflows", "SQRS", 0, 4, V_ABS, 0x80000000, 1, CMAP_ECOUNT },
 	{ 2, "record count overflows", "GRID", 0, 4, V_ABS, 0x80000000, 1, CMAP_ECOUNT },
 	{ 0, "record count past the section", "ISLD", 0, 4, V_ABS, 2, 1, CMAP_ECOUNT },

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,120 @@ static void test_diag__quotes_source_line(void **state)
 	                       "        |   ^\n");
 	free(t);
 	cm_diags_free(d);
+}
+
+/* The first and the last line (with and without a final newline, with
+ * CRLF), a line past the end, and a line at and past the 200 bytes a
+ * quote shows: what is quoted and where the caret goes. */
+static void test_diag__quotes_first_last_and_long_lines(void **state)
+{
+	(void)state;
+	static const char *const srcs[3] = { "first\nsecond\nlast", "first\r\nlast\r\n", NULL };
+	static const char *const lasts[2] = { "last", "last" };
+	static const unsigned n_lines[2] = { 3, 2 };
+	for (int k = 0; k < 2; k++) {
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		assert_int_equal(cm_diags_set_source(d, "f.xml", srcs[k], strlen(srcs[k])), 0);
+		cm_diags_add(d, CM_SEV_ERROR, NULL, "f.xml", 1, 1, NULL, "one");
+		cm_diags_add(d, CM_SEV_ERROR, NULL, "f.xml", n_lines[k], 4, NULL, "last");
+		cm_diags_add(d, CM_SEV_ERROR, NULL, "f.xml", n_lines[k] + 1, 1, NULL, "past the end");
+		char *t = render(d, cm_diags_write_text);
+		char *want = cm_asprintf("f.xml:1:1: error: one\n"
+		                         "      1 | first\n"
+		                         "        | ^\n"
+		                         "f.xml:%u:4: error: last\n"
+		                         "      %u | %s\n"
+		                         "        |    ^\n"
+		                         "f.xml:%u:1: error: past the end\n",
+		                         n_lines[k], n_lines[k], lasts[k], n_lines[k] + 1);
+		assert_string_equal(t, want);
+		free(want);
+		free(t);
+		cm_diags_free(d);
+	}
+	/* 200 bytes are shown: a caret at the 200th, right after it, not beyond */
+	char line[260];
+	memset(line, 'a', 250);
+	line[250] = '\0';
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_diags_set_source(d, "g.xml", line, 250), 0);
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "g.xml", 1, 200, NULL, "at");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "g.xml", 1, 201, NULL, "after");
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "g.xml", 1, 202, NULL, "beyond");
+	char *t = render(d, cm_diags_write_text);
+	char quote[256], caret[256];
+	snprintf(quote, sizeof quote, "      1 | %.200s\n", line);
+	memset(caret, ' ', 199);
+	caret[199] = '\0';
+	char *want = cm_asprintf("g.xml:1:200: error: at\n%s        | %s^\n"
+	                         "g.xml:1:201: error: after\n%s        | %s ^\n"
+	                         "g.xml:1:202: error: beyond\n%s",
+	                         quote, caret, quote, caret, quote);
+	assert_string_equal(t, want);
+	free(want);
+	free(t);
+	cm_diags_free(d);
+}
+
+/* cm_diags_point remembers its answers by source, line and name: the same
+ * name on other lines and in other files is looked for again. */
+static void test_diag__point_remembers_per_line_and_file(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	const char *f = "<a>\n<b x='1'/>\n  <b x='2'/>\n<b y='1' x='3'/>\n</a>\n";
+	const char *g = "<a>\n<b  x='1'/>\n</a>\n";
+	assert_int_equal(cm_diags_set_source(d, "f.xml", f, strlen(f)), 0);
+	assert_int_equal(cm_diags_set_source(d, "g.xml", g, strlen(g)), 0);
+	static const struct { const char *file; unsigned line, col; } want[] = {
+		{ "f.xml", 2, 4 }, { "f.xml", 3, 6 }, { "f.xml", 2, 4 }, { "g.xml", 2, 5 }, { "f.xml", 4, 10 }, { "f.xml", 3, 6 },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, want[i].file, want[i].line, 0, NULL, "x");
+		cm_diags_point(d, "x");
+		assert_int_equal(cm_diags_get(d, i)->col, want[i].col);
+	}
+	cm_diags_add(d, CM_SEV_ERROR, NULL, "f.xml", 2, 0, NULL, "y");
+	cm_diags_point(d, "y"); /* another name on a line already asked about */
+	assert_int_equal(cm_diags_get(d, cm_diags_count(d) - 1)->col, 0);
+	cm_diags_free(d);
+}
+
+/* Bytes the heap holds in use (glibc's count; 0 where there is none, as
+ * under AddressSanitizer, which finds leaks itself). */
+static size_t heap_in_use(void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+	return mallinfo2().uordblks;
+#else
+	return 0;
+#endif
+}
+
+/* A sink with filters and sources, freed, gives every byte back: a leak in
+ * the ignore or only list (or a source) shows without a sanitizer. */
+static void test_diag__free_gives_every_byte_back(void **state)
+{
+	(void)state;
+	for (int round = 0; round < 2; round++) { /* the first round warms the allocator */
+		size_t before = heap_in_use();
+		for (int i = 0; i < 200; i++) {
+			cm_diags *d;
+			assert_int_equal(cm_diags_new(&d), 0);
+			assert_int_equal(cm_diags_ignore(d, "CM0001"), 0);
+			assert_int_equal(cm_diags_ignore(d, "CM0002"), 0);
+			assert_int_equal(cm_diags_only(d, "CM0003"), 0);
+			assert_int_equal(cm_diags_set_source(d, "f.xml", "<a/>\n", 5), 0);
+			cm_diags_add(d, CM_SEV_ERROR, "CM0003", "f.xml", 1, 1, NULL, "kept");
+			cm_diags_add(d, CM_SEV_ERROR, "CM0001", "f.xml", 1, 1, NULL, "dropped");
+			cm_diags_free(d);
+		}
+		if (round == 1 && heap_in_use() != before)
+			fail_msg("the heap grew by %zu bytes over 200 sinks", heap_in_use() - before);
+	}
 }
 
 static void test_diag__point_only_when_certain(void **state)
@@ -241,6 +356,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag__text_format_and_counts),
 		cmocka_unit_test(test_diag__quotes_source_line),
+		cmocka_unit_test(test_diag__quotes_first_last_and_long_lines),
+		cmocka_unit_test(test_diag__point_remembers_per_line_and_file),
+		cmocka_unit_test(test_diag__free_gives_every_byte_back),
 		cmocka_unit_test(test_diag__text_written_in_few_pieces),
 		cmocka_unit_test(test_diag__point_only_when_certain),
 		cmocka_unit_test(test_diag__filters_and_strict),

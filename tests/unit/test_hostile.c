@@ -808,6 +808,16 @@ static int check_expect(const char *exp, const char *name, int rc, const cm_diag
 				fprintf(stderr, "hostile %s: no diagnostic %s\n", name, arg);
 				bad++;
 			}
+		} else if (strcmp(key, "absent") == 0) {
+			/* the case just inside a limit: that diagnostic must not come */
+			for (size_t i = 0; i < cm_diags_count(d); i++) {
+				const cm_diag *g = cm_diags_get(d, i);
+				if (g->rule && strcmp(g->rule, arg) == 0) {
+					fprintf(stderr, "hostile %s: diagnostic %s, which must be absent: %s\n", name, arg,
+					        g->message ? g->message : "");
+					bad++;
+				}
+			}
 		} else if (strcmp(key, "message") == 0) {
 			bool found = false;
 			for (size_t i = 0; i < cm_diags_count(d) && !found; i++) {

@@ -1111,6 +1111,16 @@ static const struct {
 	 * reader never evaluates a CHECK: it says what is wrong itself */
 	{ "PRAGMA ignore_check_constraints = ON; UPDATE maps SET hash = zeroblob(31)", "CM0407", "map sample",
 	  "the stored content hash is not 32 bytes" },
+	/* one byte changed, at either end: the whole hash is compared */
+	{ "UPDATE maps SET hash = CAST(substr(hash, 1, 31) || CASE WHEN substr(hash, 32) = x'00' THEN x'01' ELSE x'00' END "
+	  "AS BLOB)",
+	  "CM0408", "map sample", "stored content hash differs" },
+	{ "UPDATE maps SET hash = CAST(CASE WHEN substr(hash, 1, 1) = x'00' THEN x'01' ELSE x'00' END || substr(hash, 2) "
+	  "AS BLOB)",
+	  "CM0408", "map sample", "stored content hash differs" },
+	{ "UPDATE maps SET hash = CAST(substr(hash, 1, 16) || CASE WHEN substr(hash, 17, 1) = x'00' THEN x'01' ELSE "
+	  "x'00' END || substr(hash, 18) AS BLOB)",
+	  "CM0408", "map sample", "stored content hash differs" },
 	{ "UPDATE squares SET name = 'Bremen' WHERE x = 1 AND y = 1", "CM0408", "map sample", NULL },
 	{ "UPDATE map_binary SET data = randomblob(64)", "CM0413", "map sample",
 	  "stored client binary (format version 2, 64 bytes) differs" },

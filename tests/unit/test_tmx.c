@@ -183,6 +183,86 @@ static void expect_refusal(const char *text, const char *id, unsigned line, cons
 	cm_diags_free(d);
 }
 
+/* Tiled keeps a tile's flips and rotation in the gid's four high bits
+ * (horizontal, vertical, diagonal, hexagonal 120 degrees): every one, and
+ * all at once, leaves the kind as it is; bit 27 is part of the tile id. */
+static void test_tmx__gid_flags_are_not_the_kind(void **state)
+{
+	(void)state;
+	static const uint32_t flags[6] = { 0x80000000u, 0x40000000u, 0x20000000u, 0x10000000u, 0xF0000000u, 0 };
+	char csv[512] = "<data encoding=\"csv\">";
+	for (int i = 0; i < 12; i++) {
+		char t[24];
+		snprintf(t, sizeof t, "%s%u", i ? "," : "", (unsigned)(gids[i] | flags[i % 6]));
+		strcat(csv, t);
+	}
+	strcat(csv, "</data>");
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	char *t = tmx_text("0", "../tilesets/carcamap-kinds.tsx", csv, objects);
+	cm_map *m = NULL;
+	if (load(t, d, &m) != 0)
+		fail_msg("flagged gids refused: %s", cm_diags_count(d) ? cm_diags_get(d, 0)->message : "");
+	expect_small(m, t);
+	cm_map_free(m);
+	free(t);
+	/* just past the flags: bit 27 makes another tile, which the kinds
+	 * tileset does not have */
+	char *bad = cm_asprintf("<data encoding=\"csv\">1,%u,2,1,2,3,4,1,1,2,2,1</data>", 0x08000002u);
+	t = tmx_text("0", "../tilesets/carcamap-kinds.tsx", bad, objects);
+	m = NULL;
+	assert_int_equal(load(t, d, &m), CM_EINVAL);
+	assert_null(m);
+	free(t);
+	free(bad);
+	cm_diags_free(d);
+}
+
+/* Objects on the map's right and bottom edges: a print on the east side
+ * of the last column (x = width in pixels) and on the south side of the
+ * last row belongs to those squares; a point exactly on the edge lies
+ * outside the map (CM0201), one just inside it on the last square. */
+static void test_tmx__objects_on_the_right_and_bottom_edges(void **state)
+{
+	(void)state;
+	const char *land = "<data encoding=\"csv\">2,2,2,2,2,3,2,2,2,2,2,2</data>";
+	const char *edge_prints =
+		" <objectgroup id=\"2\" name=\"prints-road\">\n"
+		"  <object id=\"1\" x=\"128\" y=\"32\"><polyline points=\"0,0 0,32\"/></object>\n"
+		"  <object id=\"2\" x=\"64\" y=\"96\"><polyline points=\"0,0 32,0\"/></object>\n"
+		" </objectgroup>\n"
+		" <objectgroup id=\"3\" name=\"markers\">\n"
+		"  <object id=\"3\" name=\"east\" x=\"127.5\" y=\"40\"><point/></object>\n"
+		"  <object id=\"4\" name=\"south\" x=\"40\" y=\"95.5\"><point/></object>\n"
+		" </objectgroup>\n";
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	char *t = tmx_text("0", "../tilesets/carcamap-kinds.tsx", land, edge_prints);
+	cm_map *m = NULL;
+	if (load(t, d, &m) != 0)
+		fail_msg("edge objects refused: %s", cm_diags_count(d) ? cm_diags_get(d, 0)->message : "");
+	assert_int_equal(cm_map_at(m, 3, 1)->print[CM_E].kind, CM_PRINT_ROAD);
+	assert_int_equal(cm_map_at(m, 2, 2)->print[CM_S].kind, CM_PRINT_ROAD);
+	assert_int_equal(cm_map_at(m, 2, 1)->print[CM_E].kind, CM_PRINT_NONE); /* an inner side: no print */
+	assert_int_equal(util_marker_count(m, 3, 1), 1);
+	assert_int_equal(util_marker_count(m, 1, 2), 1);
+	cm_map_free(m);
+	free(t);
+	/* exactly on the edge: outside */
+	static const char *const outside[2] = {
+		" <objectgroup id=\"3\" name=\"markers\">\n  <object id=\"3\" name=\"east\" x=\"128\" y=\"40\"><point/></object>\n"
+		" </objectgroup>\n",
+		" <objectgroup id=\"3\" name=\"markers\">\n  <object id=\"4\" name=\"south\" x=\"40\" y=\"96\"><point/></object>\n"
+		" </objectgroup>\n",
+	};
+	for (int k = 0; k < 2; k++) {
+		t = tmx_text("0", "../tilesets/carcamap-kinds.tsx", land, outside[k]);
+		expect_refusal(t, "CM0201", 12, "outside the 4 x 3 map");
+		free(t);
+	}
+	cm_diags_free(d);
+}
+
 static void test_tmx__what_tiled_can_say_and_carcamap_cannot_read(void **state)
 {
 	(void)state;
@@ -403,6 +483,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tmx__every_layer_format_tiled_writes),
+		cmocka_unit_test(test_tmx__gid_flags_are_not_the_kind),
+		cmocka_unit_test(test_tmx__objects_on_the_right_and_bottom_edges),
 		cmocka_unit_test(test_tmx__what_tiled_can_say_and_carcamap_cannot_read),
 		cmocka_unit_test(test_tmx__layer_offsets_move_objects),
 		cmocka_unit_test(test_tmx__foreign_layers_are_named_not_read),

@@ -1,0 +1,1 @@
+python3 tests/cli/export_ferries.py $CM $(grep -l "<ferry" maps/*/*.xml) tests/fixtures/check/ok-CM0503-ferry.xml tests/fixtures/check/CM0503-island-cut-off.xml tests/fixtures/cli/ferry/crossing.xml; echo "exit $?"
