@@ -2,7 +2,8 @@
 /* greedy.c: the greedy player (carcamap/player.h cm_player_new_greedy):
  * one turn ahead. Every legal placement of the drawn tile and every
  * follower choice on it (none, a meeple or the wagon on each free spot),
- * and the abbey on each square that takes it, valued from the engine's
+ * or, before the draw, the abbey on each square that takes it against the
+ * expected draw over the tiles left, valued from the engine's
  * answer to "what would this do" (cm_board_place_if, cm_board_abbey_if):
  * points scored now, plus an estimate for the features touched that stay
  * open, less the value of a follower locked away; the weights in one
@@ -53,6 +54,8 @@ typedef struct {
 	const cm_deck *deck;   /* the deck the tables below are for */
 	uint8_t *closes;       /* per deck type: bit 0 a road side, bit 1 a city side */
 	int *left;             /* per deck type: copies left to draw */
+	int *order;            /* abbey_or_draw: deck types, most copies left first */
+	double *floor;         /* draw_value: per deck type, floor_of's bound, then the value */
 	size_t n_types;
 } greedy;
 
@@ -83,10 +86,13 @@ static int tables(greedy *g, const cm_board *b)
 		return 0;
 	size_t n = dk->n_types;
 	uint8_t *cl = calloc(n + 1, 1);
-	int *left = calloc(n + 1, sizeof *left);
-	if (!cl || !left) {
+	int *left = calloc(n + 1, sizeof *left), *order = calloc(n + 1, sizeof *order);
+	double *floor = calloc(n + 1, sizeof *floor);
+	if (!cl || !left || !order || !floor) {
 		free(cl);
 		free(left);
+		free(order);
+		free(floor);
 		return CM_ENOMEM;
 	}
 	for (size_t t = 0; t < n; t++)
@@ -96,8 +102,12 @@ static int tables(greedy *g, const cm_board *b)
 		}
 	free(g->closes);
 	free(g->left);
+	free(g->order);
+	free(g->floor);
 	g->closes = cl;
 	g->left = left;
+	g->order = order;
+	g->floor = floor;
 	g->n_types = n;
 	g->deck = dk;
 	return 0;
@@ -242,14 +252,10 @@ static CM__INLINE void offer(eval *e, double v, const cm_choice *c)
 	}
 }
 
-/* Every follower choice on a placement (or abbey) whose answer is q:
- * base is the choice without a follower (kind, square, rotation). */
-static void weigh(eval *e, int type, const cm_place_if *q, cm_choice c, double extra)
+/* extra plus the turn whose answer is q without a follower: points now,
+ * and the change in what the features touched are worth. */
+static double turn_value(const eval *e, const cm_place_if *q, double extra)
 {
-	const cm_board *b = e->b;
-	const type_info *ti = &b->deck->info[type];
-	/* the turn without a follower: points now, and the change in what
-	 * the features touched are worth */
 	double v = extra;
 	for (int p = 0; p < e->np; p++)
 		v += e->sign[p] * q->scores[p];
@@ -262,6 +268,16 @@ static void weigh(eval *e, int type, const cm_place_if *q, cm_choice c, double e
 		if (t->after.set < 0)
 			v += worth(e, &t->after.after, t->after.complete, 0);
 	}
+	return v;
+}
+
+/* Every follower choice on a placement (or abbey) whose answer is q:
+ * base is the choice without a follower (kind, square, rotation). */
+static void weigh(eval *e, int type, const cm_place_if *q, cm_choice c, double extra)
+{
+	const cm_board *b = e->b;
+	const type_info *ti = &b->deck->info[type];
+	double v = turn_value(e, q, extra);
 	c.feature = -1;
 	offer(e, v, &c);
 	/* a follower on a free set of the tile */
@@ -349,30 +365,118 @@ static void placements(eval *e, int tile)
 	}
 }
 
-/* What drawing is worth before the draw: the best value of each tile
- * type left that some square takes (the tile on top is one of those:
- * the others are put aside as they come up), averaged over the copies
- * left (e's tables: setup_eval). No generator is drawn from. */
-static double draw_value(const eval *e)
+/* A fresh evaluation like e that only finds the best value: nothing
+ * recorded, no generator (no tie broken). */
+static eval value_only(const eval *e)
 {
-	const greedy *g = e->g;
-	double sum = 0.0;
+	eval v = *e;
+	v.rng = NULL;
+	v.record = false;
+	v.best = -INFINITY;
+	v.ties = 0;
+	return v;
+}
+
+/* The best value of tile type t on this board (every placement and
+ * follower choice), -INFINITY when no square takes it. No generator is
+ * drawn from. */
+static double best_of(const eval *e, int t)
+{
+	eval et = value_only(e);
+	placements(&et, t);
+	return et.ties ? et.best : -INFINITY;
+}
+
+/* A bound below best_of(e, t), cheap: the best choice on t's first
+ * legal placement (every follower choice on it); -INFINITY when no
+ * square takes t. */
+static double floor_of(const eval *e, int t)
+{
+	const cm_board *b = e->b;
+	const uint8_t *rm = b->deck->info[t].rotmask;
+	cm_place_if q;
+	for (int i = 0; i < b->n_front; i++) {
+		unsigned m = rm[b->front_req[i]];
+		if (!m)
+			continue;
+		int s = b->front[i], r = cm__ctz(m), y = cm__row(b, s);
+		eval et = value_only(e);
+		cm__place_if(b, t, s, r, &q);
+		cm_choice c = { .kind = CM_CHOICE_TILE, .x = s - y * b->L.cols, .y = y, .rot = r };
+		weigh(&et, t, &q, c, 0.0);
+		return et.best;
+	}
+	return -INFINITY;
+}
+
+/* What drawing is worth before the draw: the best value of each tile
+ * type left that some square takes (the tile on top is one of those: the
+ * others are put aside as they come up), averaged over the copies left
+ * (e's tables: setup_eval), summed in deck order. With stop finite, a
+ * bound below it instead, as soon as that bound passes stop: the types
+ * with most copies are valued first, the others counted by floor_of
+ * meanwhile. */
+static double draw_value(const eval *e, double stop)
+{
+	greedy *g = e->g;
+	const bool bound = isfinite(stop);
+	int n = 0;
 	long copies = 0;
+	double sum = 0.0; /* with bound: the bound times copies */
 	for (size_t t = 0; t < g->n_types; t++) {
+		g->floor[t] = -INFINITY;
 		if (!g->left[t] || e->b->deck->info[t].abbey)
 			continue;
-		eval et = *e;
-		et.rng = NULL;
-		et.record = false;
-		et.best = -INFINITY;
-		et.ties = 0;
-		placements(&et, (int)t);
-		if (!et.ties)
-			continue; /* no legal placement: put aside when it comes up */
-		sum += et.best * g->left[t];
-		copies += g->left[t];
+		if (bound) {
+			if ((g->floor[t] = floor_of(e, (int)t)) == -INFINITY)
+				continue; /* no legal placement: put aside when it comes up */
+			sum += g->floor[t] * g->left[t];
+			copies += g->left[t];
+		}
+		/* insertion: most copies first, then deck order */
+		int k = n++;
+		for (; k > 0 && g->left[g->order[k - 1]] < g->left[t]; k--)
+			g->order[k] = g->order[k - 1];
+		g->order[k] = (int)t;
 	}
+	for (int i = 0; i < n; i++) {
+		if (bound && sum > stop * (double)copies)
+			return sum / (double)copies;
+		int t = g->order[i];
+		double v = best_of(e, t); /* -INFINITY: no legal placement (floor_of said so too) */
+		if (bound)
+			sum += (v - g->floor[t]) * g->left[t];
+		g->floor[t] = v; /* now the value */
+	}
+	/* the whole average, the same sum whether bounded or not */
+	sum = 0.0;
+	copies = 0;
+	for (size_t t = 0; t < g->n_types; t++)
+		if (g->floor[t] != -INFINITY) {
+			sum += g->floor[t] * g->left[t];
+			copies += g->left[t];
+		}
 	return copies ? sum / (double)copies : 0.0;
+}
+
+/* The abbey question before the draw: a pass worth the expected draw
+ * against the abbey on each square. Choosing, the expected draw is
+ * valued only until it is sure to beat every abbey by more than a tie
+ * (then the pass is the choice whatever the rest, and no tie is broken:
+ * the generator is untouched); advice values it whole. */
+static void abbey_or_draw(eval *e)
+{
+	cm_choice pass = { .kind = CM_CHOICE_PASS, .feature = -1 };
+	double stop = INFINITY;
+	if (!e->record) {
+		eval a = value_only(e);
+		abbeys(&a, W.abbey);
+		stop = a.best + W.tie;
+	}
+	double v = draw_value(e, stop);
+	offer(e, v, &pass);
+	if (!(v > stop))
+		abbeys(e, W.abbey);
 }
 
 /* Every choice of the decision weighed; the best into e->choice. */
@@ -394,10 +498,14 @@ static int decide(greedy *g, const cm_board *b, int tile, cm_rng *rng, eval *ev)
 		 * last tile (a pass keeps the abbey) */
 		bool draw = b->pile_top < b->pile_n;
 		bool any = b->abbeys[b->cur] && cm__abbey_front(b, -1) > 0; /* else only a pass */
+		if (draw && any) {
+			abbey_or_draw(e);
+			return 0;
+		}
 		cm_choice pass = { .kind = CM_CHOICE_PASS, .feature = -1 };
-		offer(e, draw && any ? draw_value(e) : 0.0, &pass);
+		offer(e, 0.0, &pass);
 		if (any)
-			abbeys(e, draw ? W.abbey : 0.0);
+			abbeys(e, 0.0);
 		return 0;
 	}
 	if ((size_t)tile >= b->deck->n_types || b->deck->info[tile].abbey)
@@ -465,6 +573,8 @@ static void greedy_free(cm_player *self)
 		return;
 	free(g->closes);
 	free(g->left);
+	free(g->order);
+	free(g->floor);
 	free(g->seen);
 	free(g);
 }

@@ -160,8 +160,11 @@ int cm_player_new_random(cm_player **out);
  *     draw is expected to be worth: the best value above of each tile
  *     type left that some square takes, averaged over the copies left
  *     (cm_board_remaining); the abbey costs a few points more (it could
- *     be played later). After the last tile it is played where it is
- *     worth most, or kept when nowhere it is worth anything.
+ *     be played later). That is a turn's evaluation per tile type left
+ *     (the types with most copies first, and only until the draw surely
+ *     wins), the dearest question greedy answers. After the last tile
+ *     the abbey is played where it is worth most, or kept when nowhere
+ *     it is worth anything.
  * A waiting wagon goes where it is worth most, or back. Ties (values
  * within 1e-9) are broken by rng. The weights are one table in
  * lib/engine/greedy.c; README "Players" lists them. Returns 0 or
