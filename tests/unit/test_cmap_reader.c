@@ -442,6 +442,44 @@ static void test_cmap_reader__known_sections_do_not_overlap(void **state)
 	free(b);
 }
 
+/* Sections overlapping by a single byte are refused too, whichever comes
+ * first in the table: each known section in turn is grown to end one byte
+ * inside the next one in the file. The file as written, whose sections
+ * touch without overlapping, opens (every other test). */
+static void test_cmap_reader__sections_overlapping_by_one_byte(void **state)
+{
+	(void)state;
+	size_t len;
+	unsigned char *b0 = valid_file(&len);
+	uint32_t n = get32(b0 + 16);
+	int grown = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const unsigned char *ei = b0 + HEADER_SIZE + (size_t)i * ENTRY_SIZE;
+		uint32_t oi = get32(ei + 4), next = 0;
+		for (uint32_t k = 0; k < n; k++) { /* the section that follows it in the file */
+			uint32_t ok = get32(b0 + HEADER_SIZE + (size_t)k * ENTRY_SIZE + 4);
+			uint32_t lk = get32(b0 + HEADER_SIZE + (size_t)k * ENTRY_SIZE + 8);
+			if (ok > oi && lk && (!next || ok < next))
+				next = ok;
+		}
+		if (!next || !get32(ei + 8))
+			continue;
+		unsigned char *b = malloc(len);
+		assert_non_null(b);
+		memcpy(b, b0, len);
+		put32le(b + HEADER_SIZE + (size_t)i * ENTRY_SIZE + 8, next - oi + 1);
+		fix_crcs(b, len);
+		cmap_map *m = NULL;
+		int rc = cmap_open(b, len, &m);
+		if (rc != CMAP_EFORMAT)
+			fail_msg("section %.4s grown one byte into the next opens with %d", (const char *)ei, rc);
+		free(b);
+		grown++;
+	}
+	assert_true(grown >= 10);
+	free(b0);
+}
+
 static void test_cmap_reader__null_arguments(void **state)
 {
 	(void)state;
@@ -1103,6 +1141,7 @@ int main(void)
 		cmocka_unit_test(test_cmap_reader__null_arguments),
 		cmocka_unit_test(test_cmap_reader__open_is_linear),
 		cmocka_unit_test(test_cmap_reader__known_sections_do_not_overlap),
+		cmocka_unit_test(test_cmap_reader__sections_overlapping_by_one_byte),
 		cmocka_unit_test(test_cmap_reader__strings_are_checked_utf8),
 		cmocka_unit_test(test_cmap_reader__names_match_the_library),
 		cmocka_unit_test(test_cmap_reader__rule_constants_match_the_table),
