@@ -418,6 +418,16 @@ static void test_map__in_memory_checks_say_where(void **state)
 
 /* ---- the bad fixtures ---- */
 
+/* The near misses of bad/'s setup and ferry fixtures: limits met exactly
+ * load clean (good/setup-limits.xml says which). */
+static void test_map__limits_met_exactly_are_clean(void **state)
+{
+	(void)state;
+	cm_map *m = load_clean(GOOD "setup-limits.xml");
+	assert_int_equal(cm_map_ferry_count(m), 1);
+	cm_map_free(m);
+}
+
 static void test_map__bad_fixtures_report_exactly_what_they_expect(void **state)
 {
 	(void)state;
@@ -1049,6 +1059,7 @@ int main(void)
 		cmocka_unit_test(test_map__image_without_grid),
 		cmocka_unit_test(test_map__in_memory_checks_say_where),
 		cmocka_unit_test(test_map__bad_fixtures_report_exactly_what_they_expect),
+		cmocka_unit_test(test_map__limits_met_exactly_are_clean),
 		cmocka_unit_test(test_map__every_check_has_a_fixture),
 		cmocka_unit_test(test_map__named_decks),
 		cmocka_unit_test(test_map__kind_chars_round_trip),

@@ -239,6 +239,39 @@ static cm_map *rebuild(const cm_map *m)
  * good fixtures and every bundled board, built again from nothing and
  * copied, are equal to what was read (lines and paths too), and their
  * content hashes the same. */
+/* Limits met exactly pass, one step over is refused: a text of exactly
+ * CM_TEXT_MAX bytes (one more: "is longer than", above), one follower
+ * per player (none: CM0214; the schema keeps 0 out of descriptors, not
+ * out of packs, TMX or the API). */
+static void test_map_builder__limits_met_exactly(void **state)
+{
+	(void)state;
+	static char text[CM_TEXT_MAX + 1];
+	memset(text, 'x', CM_TEXT_MAX);
+	for (int c = 0; c < 3; c++) {
+		cm_map_builder *b = util_map_one_square_builder("edge", "base");
+		cm_setup su = *cm_map_builder_setup(b);
+		if (c == 0)
+			util_marker_add(b, 0, 0, text);
+		su.followers = c == 2 ? 0 : 1;
+		assert_int_equal(cm_map_builder_set_setup(b, &su), 0);
+		cm_diags *d;
+		cm_map *m = NULL;
+		assert_int_equal(cm_diags_new(&d), 0);
+		int rc = cm_map_builder_finish(b, "CM0219", "edge.xml", d, &m);
+		if (!rc && m)
+			rc = cm_map_check(m, NULL, 0, d);
+		if (c < 2 && (rc != 0 || cm_diags_count(d))) {
+			char *t = util_diags_text(d);
+			fail_msg("case %d: rc %d\n%s", c, rc, t);
+		}
+		if (c == 2)
+			assert_true(says(d, "CM0214", "at least 1 is needed"));
+		cm_map_free(m);
+		cm_diags_free(d);
+	}
+}
+
 static void test_map_builder__built_equals_read(void **state)
 {
 	(void)state;
@@ -452,6 +485,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map_builder__setters_refuse_what_no_map_holds),
 		cmocka_unit_test(test_map_builder__finish_refuses_an_inconsistent_model),
+		cmocka_unit_test(test_map_builder__limits_met_exactly),
 		cmocka_unit_test(test_map_builder__built_equals_read),
 		cmocka_unit_test(test_map_builder__island_index),
 		cmocka_unit_test(test_map_builder__accessors),
