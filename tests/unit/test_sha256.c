@@ -37,6 +37,31 @@ static void test_sha256__nist_vectors(void **state)
 	      "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
 }
 
+/* Messages of 'a' whose padding sits at the edge of a block: 55 bytes
+ * leave room for the 0x80 byte and the length in their one block, 56 do
+ * not (NIST's 56-byte vector above has the same length as the second);
+ * 63, 64 and 119 around the next edges. */
+static void test_sha256__padding_edges(void **state)
+{
+	(void)state;
+	static const struct {
+		size_t n;
+		const char *want;
+	} v[] = {
+		{ 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318" },
+		{ 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a" },
+		{ 63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34" },
+		{ 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb" },
+		{ 119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb" },
+	};
+	char msg[120];
+	for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+		memset(msg, 'a', v[i].n);
+		msg[v[i].n] = 0;
+		check(msg, v[i].want);
+	}
+}
+
 static void test_sha256__million_a(void **state)
 {
 	(void)state;
@@ -152,6 +177,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sha256__nist_vectors),
+		cmocka_unit_test(test_sha256__padding_edges),
 		cmocka_unit_test(test_sha256__million_a),
 		cmocka_unit_test(test_sha256__portable_and_native_agree),
 		cmocka_unit_test(test_sha256__split_updates),

@@ -54,6 +54,11 @@ static void test_text__problems(void **state)
 	assert_string_equal(cm_text_problem("\xc0\xaf"), "invalid UTF-8");  /* overlong '/' */
 	assert_string_equal(cm_text_problem("\xed\xa0\x80"), "invalid UTF-8"); /* surrogate */
 	assert_string_equal(cm_text_problem("\xe2\x80"), "invalid UTF-8");     /* cut */
+	/* the last code point, and one past it */
+	assert_null(cm_text_problem("a\xf4\x8f\xbf\xbf"));                      /* U+10FFFF */
+	assert_string_equal(cm_text_problem("a\xf4\x90\x80\x80"), "invalid UTF-8"); /* U+110000 */
+	assert_string_equal(cm_text_problem("\xe0\x9f\xbf"), "invalid UTF-8");     /* overlong U+07FF */
+	assert_null(cm_text_problem("\xe0\xa0\x80"));                             /* U+0800 */
 }
 
 static void expect_escape(const char *in, const char *want)
