@@ -186,6 +186,37 @@ static void expect_refusal(const char *text, const char *id, unsigned line, cons
 /* Tiled keeps a tile's flips and rotation in the gid's four high bits
  * (horizontal, vertical, diagonal, hexagonal 120 degrees): every one, and
  * all at once, leaves the kind as it is; bit 27 is part of the tile id. */
+/* A tileset's firstgid starts at 1: 0 is CM0705 (gid 0 is "no tile"). */
+static void test_tmx__firstgid_zero_refused(void **state)
+{
+	(void)state;
+	char csv[512] = "<data encoding=\"csv\">";
+	for (int i = 0; i < 12; i++) {
+		char t[16];
+		snprintf(t, sizeof t, "%s%u", i ? "," : "", (unsigned)gids[i]);
+		strcat(csv, t);
+	}
+	strcat(csv, "</data>");
+	char *t = tmx_text("0", "../tilesets/carcamap-kinds.tsx", csv, objects);
+	char *at = strstr(t, "firstgid=\"1\"");
+	assert_non_null(at);
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_map *m = NULL;
+	assert_int_equal(load(t, d, &m), 0); /* firstgid 1: the near miss */
+	cm_map_free(m);
+	m = NULL;
+	at[strlen("firstgid=\"")] = '0';
+	assert_int_not_equal(load(t, d, &m), 0);
+	assert_null(m);
+	bool said = false;
+	for (size_t i = 0; i < cm_diags_count(d); i++)
+		said |= cm_diags_get(d, i)->rule && strcmp(cm_diags_get(d, i)->rule, "CM0705") == 0;
+	assert_true(said);
+	free(t);
+	cm_diags_free(d);
+}
+
 static void test_tmx__gid_flags_are_not_the_kind(void **state)
 {
 	(void)state;
@@ -484,6 +515,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tmx__every_layer_format_tiled_writes),
 		cmocka_unit_test(test_tmx__gid_flags_are_not_the_kind),
+		cmocka_unit_test(test_tmx__firstgid_zero_refused),
 		cmocka_unit_test(test_tmx__objects_on_the_right_and_bottom_edges),
 		cmocka_unit_test(test_tmx__what_tiled_can_say_and_carcamap_cannot_read),
 		cmocka_unit_test(test_tmx__layer_offsets_move_objects),
