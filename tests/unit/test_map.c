@@ -426,6 +426,9 @@ static void test_map__limits_met_exactly_are_clean(void **state)
 	cm_map *m = load_clean(GOOD "setup-limits.xml");
 	assert_int_equal(cm_map_ferry_count(m), 1);
 	cm_map_free(m);
+	m = load_clean(GOOD "size-limits.xml");
+	assert_int_equal(cm_map_cols(m), CM_GRID_MAX);
+	cm_map_free(m);
 }
 
 static void test_map__bad_fixtures_report_exactly_what_they_expect(void **state)
