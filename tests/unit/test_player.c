@@ -481,6 +481,15 @@ static void test_player__replay_players(void **state)
 	assert_int_equal(cm_replay_set_players(r, bad), CM_EINVAL);
 	assert_int_equal(cm_replay_set_players(r, hash), CM_EINVAL);
 	assert_null(r->seat_players[0]);
+	/* a name of CM_REPLAY_NAME_MAX bytes is taken, one more is not */
+	char longest[CM_REPLAY_NAME_MAX + 2];
+	memset(longest, 'n', CM_REPLAY_NAME_MAX + 1);
+	longest[CM_REPLAY_NAME_MAX + 1] = 0;
+	const char *over[] = { longest, NULL, NULL };
+	assert_int_equal(cm_replay_set_players(r, over), CM_EINVAL);
+	longest[CM_REPLAY_NAME_MAX] = 0;
+	assert_int_equal(cm_replay_set_players(r, over), 0);
+	assert_int_equal(strlen(r->seat_players[0]), CM_REPLAY_NAME_MAX);
 	assert_int_equal(cm_replay_set_players(r, names), 0);
 	char *text = NULL;
 	size_t len = 0;
