@@ -414,6 +414,28 @@ static void test_board__rng_range_and_determinism(void **state)
 
 /* Deck: per-edition counts, explicit counts, the start tile set aside,
  * and errors for an unknown set or tile. */
+/* A deck of exactly CM_DECK_MAX_TILES copies is built; one copy more is
+ * CM_ELIMIT, however the counts are split. */
+static void test_board__deck_limit_on_both_sides(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	const cm_tile_type *types[2] = { cm_deck_type(fx.deck, 0), cm_deck_type(fx.deck, 1) };
+	static const int at[2] = { CM_DECK_MAX_TILES - 7, 7 }, over[2] = { CM_DECK_MAX_TILES - 7, 8 },
+			 one[2] = { CM_DECK_MAX_TILES + 1, 0 };
+	cm_deck *k = NULL;
+	assert_int_equal(cm_deck_from_types(types, at, 2, -1, NULL, &k), 0);
+	assert_int_equal(cm_deck_total(k), CM_DECK_MAX_TILES);
+	cm_deck_free(k);
+	k = NULL;
+	assert_int_equal(cm_deck_from_types(types, over, 2, -1, NULL, &k), CM_ELIMIT);
+	cm_deck_free(k);
+	k = NULL;
+	assert_int_equal(cm_deck_from_types(types, one, 2, -1, NULL, &k), CM_ELIMIT);
+	cm_deck_free(k);
+	util_fixture_unload(&fx);
+}
+
 static void test_board__deck_counts_and_errors(void **state)
 {
 	(void)state;
@@ -702,6 +724,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_board__rng_range_and_determinism),
 		cmocka_unit_test(test_board__deck_counts_and_errors),
+		cmocka_unit_test(test_board__deck_limit_on_both_sides),
 		cmocka_unit_test(test_board__random_play_stats),
 		cmocka_unit_test(test_board__same_seed_same_game),
 		cmocka_unit_test(test_board__replay_errors),
