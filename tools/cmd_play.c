@@ -34,8 +34,10 @@ static void usage(FILE *f)
 	        "  --seed S           seed of the first game; game i uses S+i (default 1)\n"
 	        "  --players P        the seats' players, one per seat, comma-separated:\n"
 	        "                     random, greedy, mcts or mcts:N (N playouts per move,\n"
-	        "                     1 to %d); one player for every seat (with\n"
-	        "                     --seats); or a number of random seats, 2..6\n"
+	        "                     1 to %d; mcts alone: %d, about a second per\n"
+	        "                     Germany game of two mcts seats on one core); one\n"
+	        "                     player for every seat (with --seats); or a number\n"
+	        "                     of random seats, 2..6\n"
 	        "                     (default 2 random seats)\n"
 	        "  --seats N          seats, 2..6: with one player in --players, every\n"
 	        "                     seat plays it; with a list, its length must be N\n"
@@ -63,10 +65,11 @@ static void usage(FILE *f)
 	        "  carcamap play maps/france/france.xml --players 4 --format json\n"
 	        "  carcamap play maps/germany/germany.xml --players greedy,random --games 200\n"
 	        "  carcamap play maps/germany/germany.xml --players greedy --seats 4\n"
+	        "  carcamap play maps/germany/germany.xml --players mcts:200,greedy --games 10\n"
 	        "  carcamap play my-map.xml --rule farmers=C1 --replay game1.txt\n"
 	        "\n"
 	        "Exit status: 0 played, 1 problems in the input, 2 usage error, 3 I/O or\n"
-	        "internal failure.\n", MAX_GAMES, CM_PLAYER_MAX_BUDGET);
+	        "internal failure.\n", MAX_GAMES, CM_PLAYER_MAX_BUDGET, CM_PLAYER_MCTS_BUDGET);
 }
 
 /* Progress on a terminal only: "\rplaying 340/1000", about 100 updates. */

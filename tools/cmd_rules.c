@@ -334,9 +334,18 @@ static void advise(const cm_answer *a)
 			printf("  (%s does not say what it weighed)\n", v->player);
 			continue;
 		}
-		printf("  the best %d of the %d choices it weighed (values in points):\n", v->n_best, v->weighed);
+		/* a player that samples (mcts) gives each choice's playouts */
+		bool sampled = v->n_best > 0 && v->best[0].visits > 0;
+		if (sampled)
+			printf("  the best %d of the %d choices it searched (mean playout result, 0 to 1; playouts):\n",
+			       v->n_best, v->weighed);
+		else
+			printf("  the best %d of the %d choices it weighed (values in points):\n", v->n_best, v->weighed);
 		for (int k = 0; k < v->n_best; k++) {
-			printf("  %3d. %8.2f  ", k + 1, v->best[k].value);
+			if (sampled)
+				printf("  %3d. %8.4f %6d  ", k + 1, v->best[k].value, v->best[k].visits);
+			else
+				printf("  %3d. %8.2f  ", k + 1, v->best[k].value);
 			choice_text(a, &v->best[k]);
 			printf("\n");
 		}

@@ -10,7 +10,7 @@
 #include "carcamap/answer.h"
 #include "carcamap/json.h"
 
-#define RULES_JSON_VERSION "1.3"
+#define RULES_JSON_VERSION "1.4"
 
 void cm_ask_init(cm_ask *q, cm_ask_kind kind)
 {
@@ -272,7 +272,8 @@ static int advise_one(const cm_board *b, const char *spec, int tile, uint64_t se
 	if (!(v->best = calloc(v->n_best ? (size_t)v->n_best : 1, sizeof *v->best)))
 		return CM_ENOMEM;
 	for (int i = 0; i < v->n_best; i++)
-		v->best[i] = (cm_answer_choice){ adv[i].choice, adv[i].value, choice_kind(b, tile, &adv[i].choice) };
+		v->best[i] = (cm_answer_choice){ adv[i].choice, adv[i].value, adv[i].visits,
+		                                  choice_kind(b, tile, &adv[i].choice) };
 	return 0;
 }
 
@@ -634,6 +635,7 @@ static void advice_json(cm_json *j, const cm_answer_advice *v)
 	for (int i = 0; i < v->n_best; i++) {
 		cm_json_obj_begin(j);
 		cm_json_kv_fixed(j, "value", v->best[i].value, 4);
+		cm_json_kv_int(j, "visits", v->best[i].visits);
 		choice_json(j, &v->best[i]);
 		cm_json_obj_end(j);
 	}

@@ -3,10 +3,11 @@
  * placement would do"): what a placement or an abbey would join, close and
  * score, answered by mirroring cm__put_tile's joins and cm_board_end_turn's
  * scoring on the features touched, never on the board; the tiles left to
- * draw; copies of a board to play forward. */
+ * draw and a determinization of their order. */
 #include <assert.h>
 #include <string.h>
 #include "engine/board_int.h"
+#include "engine/rng_int.h"
 
 /* cm_slot_facing as a table (board.c's) */
 static const int8_t facing[12] = { 8, 7, 6, 11, 10, 9, 2, 1, 0, 5, 4, 3 };
@@ -475,4 +476,20 @@ int cm_board_remaining(const cm_board *b, int *counts, size_t n)
 		if ((size_t)b->pile[i] < n)
 			counts[b->pile[i]]++;
 	return b->pile_n - b->pile_top;
+}
+
+int cm_board_shuffle_pile(cm_board *b, int keep, cm_rng *rng)
+{
+	int lo = b->pile_top + (keep > 0 ? keep : 0);
+	if (lo >= b->pile_n)
+		return 0;
+	uint8_t *p = b->pile + lo;
+	int n = b->pile_n - lo;
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)cm__rng_below(rng, (uint32_t)(i + 1));
+		uint8_t t = p[i];
+		p[i] = p[j];
+		p[j] = t;
+	}
+	return n;
 }

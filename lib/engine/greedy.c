@@ -233,7 +233,7 @@ static CM__NOINLINE void record(greedy *g, double v, const cm_choice *c)
 		g->seen = a;
 		g->cap_seen = cap;
 	}
-	g->seen[g->n_seen++] = (cm_advice){ *c, v };
+	g->seen[g->n_seen++] = (cm_advice){ .choice = *c, .value = v };
 }
 
 static CM__INLINE void offer(eval *e, double v, const cm_choice *c)

@@ -141,7 +141,7 @@ int cm_player_new(const cm_player_spec *spec, cm_player **out)
 	case CM_PLAYER_GREEDY:
 		return cm_player_new_greedy(out);
 	case CM_PLAYER_MCTS:
-		return CM_ENOTSUP;
+		return cm_player_new_mcts(spec->budget, out);
 	}
 	return CM_EINVAL;
 }

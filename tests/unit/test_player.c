@@ -6,7 +6,9 @@
  * against the public API, plugs into the driver (also one that ignores the
  * abbey question); the abbey is asked for before the draw, the tile on top
  * unseen; an illegal choice stops the game with a diagnostic; games with
- * players are the same for every number of jobs. */
+ * players are the same for every number of jobs; mcts plays the same
+ * games for a seed and every number of jobs, legal choices with wagons and
+ * abbeys, and advises its choice. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -148,7 +150,15 @@ static void test_player__specs(void **state)
 	assert_int_equal(cm_player_new_from_spec("random", &p), 0);
 	assert_string_equal(p->name, "random");
 	cm_player_free(p);
-	assert_int_equal(cm_player_new_from_spec("mcts:30", &p), CM_ENOTSUP);
+	assert_int_equal(cm_player_new_from_spec("mcts:30", &p), 0);
+	assert_string_equal(p->name, "mcts:30");
+	cm_player_free(p);
+	assert_int_equal(cm_player_new_from_spec("mcts", &p), 0);
+	assert_string_equal(p->name, "mcts");
+	cm_player_free(p);
+	assert_int_equal(cm_player_new_mcts(-1, &p), CM_EINVAL);
+	assert_null(p);
+	assert_int_equal(cm_player_new_mcts(CM_PLAYER_MAX_BUDGET + 1L, &p), CM_EINVAL);
 	assert_null(p);
 	assert_int_equal(cm_player_new_from_spec("nobody", &p), CM_ENOTFOUND);
 	cm_player_free(NULL);
@@ -449,13 +459,13 @@ static void test_player__play_run_jobs(void **state)
 		assert_memory_equal(one->seat_ties, s->seat_ties, sizeof one->seat_ties);
 		cm_play_stats_free(s);
 	}
-	/* a spec the build lacks, or none at all */
-	static const char *const bad[] = { "random", "mcts:5", "random" };
+	/* a spec that names no player */
+	static const char *const bad[] = { "random", "minimax", "random" };
 	o.players = bad;
 	cm_diags *d = NULL;
 	cm_play_stats *s = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
-	assert_int_equal(cm_play_run(fx.scn->map, fx.deck, &o, d, &s), CM_ENOTSUP);
+	assert_int_equal(cm_play_run(fx.scn->map, fx.deck, &o, d, &s), CM_ENOTFOUND);
 	assert_null(s);
 	assert_true(cm_diags_errors(d) >= 1);
 	cm_diags_free(d);
@@ -671,6 +681,113 @@ static void test_player__greedy_advice_is_its_choice(void **state)
 	util_fixture_unload(&fx);
 }
 
+/* mcts, small budgets: the same games for a seed, once more and for every
+ * number of jobs; its choices are legal wherever the rules allow more
+ * (wagons, abbeys before the draw and after the last tile, both editions:
+ * cm_board_play checks each), and its games replay. */
+static void test_player__mcts_same_games(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/unit/wagon120.scn");
+	static const char *const mg[] = { "mcts:12", "greedy", "mcts:5" };
+	cm_play_opts o;
+	cm_play_opts_init(&o);
+	o.seats = 3;
+	o.players = mg;
+	o.seed = 21;
+	o.games = 3;
+	cm_play_stats *one = NULL;
+	assert_int_equal(cm_play_run(fx.scn->map, fx.deck, &o, NULL, &one), 0);
+	for (int jobs = 1; jobs <= 3; jobs++) {
+		cm_play_stats *s = NULL;
+		o.jobs = jobs;
+		assert_int_equal(cm_play_run(fx.scn->map, fx.deck, &o, NULL, &s), 0);
+		assert_memory_equal(one->scores, s->scores, sizeof one->scores);
+		assert_memory_equal(one->scores_sq, s->scores_sq, sizeof one->scores_sq);
+		assert_memory_equal(one->seat_wins, s->seat_wins, sizeof one->seat_wins);
+		assert_memory_equal(one->fill, s->fill, (size_t)one->cols * (size_t)one->rows * sizeof *one->fill);
+		cm_play_stats_free(s);
+	}
+	cm_play_stats_free(one);
+	/* one player object for two seats and both editions, with wagons and
+	 * abbeys; the same replay twice */
+	cm_player *m = NULL, *r = NULL;
+	assert_int_equal(cm_player_new_from_spec("mcts:8", &m), 0);
+	assert_int_equal(cm_player_new_random(&r), 0);
+	long abbeys = 0, moves = 0;
+	for (int ed = 0; ed < 2; ed++) {
+		cm_rules ru = *cm_map_rules(fx.scn->map);
+		ru.edition = ed ? CM_EDITION_C1 : CM_EDITION_C2;
+		cm_board *b = NULL;
+		assert_int_equal(cm_board_new(fx.scn->map, fx.deck, &ru, 3, 1, 0, NULL, &b), 0);
+		cm_player *seats[3] = { m, r, m };
+		char *first = NULL;
+		for (int k = 0; k < 2; k++) {
+			cm_rng rng;
+			cm_rng_seed(&rng, 5 + (uint64_t)ed);
+			assert_int_equal(cm_board_reset(b, 60 + (uint64_t)ed, NULL), 0);
+			assert_int_equal(cm_board_play(b, seats, &rng, NULL), 0);
+			char *t = util_replay_text(b);
+			if (k == 0) {
+				first = t;
+				abbeys += cm_board_stats(b)->abbeys_placed;
+				moves += cm_board_stats(b)->wagon_moves;
+				cm_board_free(util_replay_again(&fx, b));
+			} else {
+				assert_string_equal(first, t);
+				free(t);
+			}
+		}
+		free(first);
+		cm_board_free(b);
+	}
+	print_message("mcts games: abbeys %ld, wagon moves %ld\n", abbeys, moves);
+	assert_true(abbeys > 0 && moves > 0);
+	cm_player_free(m);
+	cm_player_free(r);
+	util_fixture_unload(&fx);
+}
+
+/* mcts's advice: the choices its playouts tried, most tried first, the
+ * first its choice; visits add up to the budget; means 0 to 1. */
+static void test_player__mcts_advice_is_its_choice(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	cm_player *m = NULL;
+	assert_int_equal(cm_player_new_from_spec("mcts:40", &m), 0);
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(fx.scn->map, fx.deck, NULL, 2, 3, 0, NULL, &b), 0);
+	int t, searched = 0;
+	for (int turn = 0; turn < 12 && cm_board_draw(b, &t) == 0; turn++) {
+		cm_advice adv[64];
+		cm_choice c;
+		cm_rng r1, r2;
+		cm_rng_seed(&r1, 99 + (uint64_t)turn);
+		r2 = r1;
+		assert_int_equal(cm_player_choose(m, b, t, &r1, &c), 0);
+		int n = cm_player_advise(m, b, t, &r2, adv, 64);
+		assert_true(n >= 1);
+		assert_true(same_choice(&adv[0].choice, &c));
+		assert_true(cm_rng_next(&r1) == cm_rng_next(&r2));
+		long visits = 0;
+		for (int i = 0; i < n && i < 64; i++) {
+			visits += adv[i].visits;
+			if (adv[i].visits) {
+				assert_true(adv[i].value >= 0 && adv[i].value <= 1);
+				assert_true(i == 0 || adv[i].visits <= adv[i - 1].visits);
+			}
+		}
+		assert_true(visits == 40 || (n == 1 && visits == 0));
+		searched += visits > 0;
+		assert_int_equal(cm_board_apply(b, t, &c, NULL, NULL), 0);
+	}
+	assert_true(searched > 6);
+	cm_board_free(b);
+	cm_player_free(m);
+	util_fixture_unload(&fx);
+}
+
 static void test_player__max_seats(void **state)
 {
 	(void)state;
@@ -695,6 +812,8 @@ int main(void)
 		cmocka_unit_test(test_player__greedy_with_wagons_and_abbeys),
 		cmocka_unit_test(test_player__greedy_advice_is_its_choice),
 		cmocka_unit_test(test_player__max_seats),
+		cmocka_unit_test(test_player__mcts_same_games),
+		cmocka_unit_test(test_player__mcts_advice_is_its_choice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

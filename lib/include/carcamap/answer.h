@@ -87,7 +87,10 @@ typedef struct {
 /* ADVISE: one choice and what it touches. */
 typedef struct {
 	cm_choice choice;
-	double value;         /* best choices: the player's value (greedy: points); 0 for the choice */
+	double value;         /* best choices: the player's value (greedy: points; mcts: the
+	                       * mean result of its playouts, 0 to 1); 0 for the choice */
+	int visits;           /* best choices: the playouts that tried it (mcts); 0 for
+	                       * players that do not sample, and for the choice */
 	int feature_kind;     /* the cm_feature_kind of the choice's feature (the tile's, the
 	                       * abbey's, the wagon destination's), -1 for none */
 } cm_answer_choice;

@@ -226,6 +226,14 @@ int cm_board_abbey_if(const cm_board *b, int x, int y, cm_place_if *out);
  * players; the composition is not): counts[i] for type i < n (n up to
  * cm_deck_types). Returns the total left. */
 int cm_board_remaining(const cm_board *b, int *counts, size_t n);
+/* A determinization, for players that search: the players know which
+ * tiles are left (cm_board_remaining), not their order. Shuffles the tiles
+ * left to draw after the first keep of them (keep 1: the tile drawn now,
+ * which its player sees, stays on top) by Fisher-Yates with rng, each
+ * order equally likely; on a copy (cm_board_copy_into), it makes one of
+ * the games the player cannot tell from the real one. Returns how many
+ * tiles it shuffled. */
+int cm_board_shuffle_pile(cm_board *b, int keep, cm_rng *rng);
 
 /* A copy of b (same map, deck, rules, players, seed, generator state and
  * game so far; no score hook) to play forward on its own: what-if and

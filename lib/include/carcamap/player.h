@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* carcamap/player.h: players (DESIGN.md "The next pieces": Players): one
  * interface that chooses a seat's decisions on a board, the library's
- * players behind it (random, greedy; mcts to come), player specs as the
+ * players behind it (random, greedy, mcts), player specs as the
  * command line names them ("greedy", "mcts:200"), and the game driver
  * that plays a board to its end with one player per seat.
  *
@@ -63,10 +63,13 @@ int cm_board_apply(cm_board *b, int tile, const cm_choice *c, const cm_score_ite
 typedef struct cm_player cm_player;
 
 /* One choice a player weighed, and its value on the player's own scale
- * (greedy: points; higher is better). */
+ * (greedy: points; mcts: the mean result of its playouts; higher is
+ * better). */
 typedef struct {
 	cm_choice choice;
 	double value;
+	int visits; /* mcts: the playouts that tried it (value: their mean
+	             * result, 0 to 1); 0 for players that do not sample */
 } cm_advice;
 
 /* A player: a client's player embeds this struct as its first member
@@ -171,12 +174,37 @@ int cm_player_new_random(cm_player **out);
  * CM_ENOMEM. */
 int cm_player_new_greedy(cm_player **out);
 
+/* mcts: Monte Carlo search for imperfect information, with budget
+ * playouts per decision (0: CM_PLAYER_MCTS_BUDGET; at most
+ * CM_PLAYER_MAX_BUDGET). For the drawn tile (or a waiting wagon's move)
+ * it ranks every choice as greedy values it (above), then spends its
+ * playouts on greedy's best 3, one more of the next best every 200
+ * playouts (progressive widening), choosing which to try by UCB1 with a
+ * progressive bias toward greedy's value. A playout copies the board,
+ * deals the tiles the player has not seen in an order of its own (the
+ * determinization: cm_board_shuffle_pile), plays the choice, and plays the
+ * game to its end by random play; its result is the player's final margin
+ * over the best opponent m, as 1 / (1 + exp(-m / 10)). The choice with
+ * the most playouts is played (the better mean, then greedy's order, on a
+ * tie). A decision with one choice takes no playout; the abbey after the
+ * last tile is greedy's choice. Every random draw comes from a generator
+ * seeded by one draw of rng per decision: the same games for a seed,
+ * whatever the threads. advise lists the choices searched, most playouts
+ * first, with their mean result (0 to 1) and playouts (cm_advice.visits).
+ * Cost: a playout is a random game from the decision on, about 8
+ * microseconds from mid-game on Germany (2 seats); the default budget
+ * makes a Germany game between two mcts seats about a second on one
+ * core. The weights are one table in lib/engine/mcts.c; README "Players"
+ * lists them. Returns 0, CM_EINVAL (budget out of range) or CM_ENOMEM. */
+#define CM_PLAYER_MCTS_BUDGET 1000
+int cm_player_new_mcts(long budget, cm_player **out);
+
 /* Player specs: the text that names a player on the command line and in
  * replays:
  *   random        uniform legal choices
  *   greedy        one turn ahead (cm_player_new_greedy)
- *   mcts, mcts:N  Monte Carlo tree search with N playouts per move
- *                 (1..CM_PLAYER_MAX_BUDGET; mcts alone: its default budget)
+ *   mcts, mcts:N  Monte Carlo search with N playouts per move
+ *                 (1..CM_PLAYER_MAX_BUDGET; mcts alone: CM_PLAYER_MCTS_BUDGET)
  * Names are lowercase; nothing else is accepted (no blanks, no sign, no
  * leading '+'). CM_PLAYER_SPEC_FORMS says the accepted forms, for usage
  * messages. */
@@ -195,7 +223,7 @@ typedef struct {
 int cm_player_spec_parse(const char *text, cm_player_spec *out);
 /* A new player for spec, named by its spec text ("random", "mcts:200").
  * Free it with cm_player_free. Returns 0, CM_ENOMEM, or CM_ENOTSUP for a
- * player this build does not have yet (mcts, until it lands). */
+ * player this build does not have. */
 int cm_player_new(const cm_player_spec *spec, cm_player **out);
 /* cm_player_spec_parse, then cm_player_new: its codes. */
 int cm_player_new_from_spec(const char *text, cm_player **out);
