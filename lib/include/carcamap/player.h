@@ -191,7 +191,7 @@ int cm_player_new_greedy(cm_player **out);
  * seeded by one draw of rng per decision: the same games for a seed,
  * whatever the threads. advise lists the choices searched, most playouts
  * first, with their mean result (0 to 1) and playouts (cm_advice.visits).
- * Cost: a playout is a random game from the decision on, about 8
+ * Cost: a playout is a random game from the decision on, about 10
  * microseconds from mid-game on Germany (2 seats); the default budget
  * makes a Germany game between two mcts seats about a second on one
  * core. The weights are one table in lib/engine/mcts.c; README "Players"
