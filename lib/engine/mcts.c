@@ -126,7 +126,10 @@ static int select_arm(const mcts *m, int active, long t)
 }
 
 /* One playout of choice c on a determinization of b (keep: the tiles on
- * top its player has seen); the game ends on m->sim. */
+ * top its player has seen); the game ends on m->sim. A pass of the abbey
+ * question draws, and the tile drawn is placed as greedy places it (the
+ * abbey's arms are choices greedy ranked: a pass followed by a random
+ * placement would be judged against a worse move). */
 static int playout(mcts *m, const cm_board *b, int tile, int keep, const cm_choice *c, cm_rng *r)
 {
 	cm_board *s = m->sim;
@@ -134,6 +137,17 @@ static int playout(mcts *m, const cm_board *b, int tile, int keep, const cm_choi
 	cm_board_shuffle_pile(s, keep, r);
 	if (cm_board_apply(s, tile, c, NULL, NULL) < 0)
 		return CM_EINTERNAL; /* greedy offered a legal choice */
+	int t;
+	if (tile < 0 && c->kind == CM_CHOICE_PASS && cm_board_draw(s, &t) == 0) {
+		cm_choice d;
+		memset(&d, 0, sizeof d);
+		d.feature = -1;
+		int rc = cm_player_choose(m->greedy, s, t, r, &d);
+		if (rc < 0)
+			return rc;
+		if (cm_board_apply(s, t, &d, NULL, NULL) < 0)
+			return CM_EINTERNAL;
+	}
 	if (!s->n_wait)
 		return cm_board_play_random(s, r);
 	cm_player *seats[CM_MAX_PLAYERS];
@@ -142,8 +156,9 @@ static int playout(mcts *m, const cm_board *b, int tile, int keep, const cm_choi
 	return cm_board_play(s, seats, r, NULL);
 }
 
-/* The search of a tile decision (tile >= 0) or a waiting wagon's move
- * (tile -1), for its player: the arms with their playouts. */
+/* The search of a tile decision (tile >= 0), a waiting wagon's move or
+ * the abbey question before the draw (tile -1), for its player: the arms
+ * with their playouts. */
 static int search(mcts *m, const cm_board *b, int tile, cm_rng *rng)
 {
 	int rc = playout_board(m, b);
@@ -186,11 +201,12 @@ static int best_arm(const mcts *m)
 }
 
 /* The decision searched: the arms ready, or 1 when greedy decides (the
- * abbey after the last tile). The search's generator is seeded from the
+ * abbey after the last tile: a one-turn look ahead sees all of it but the
+ * other seats' last abbeys). The search's generator is seeded from the
  * game's: one draw per decision. */
 static int decide(mcts *m, const cm_board *b, int tile, cm_rng *rng)
 {
-	if (tile < 0 && !b->n_wait)
+	if (tile < 0 && !b->n_wait && b->pile_top >= b->pile_n)
 		return 1;
 	cm_rng r;
 	cm_rng_seed(&r, cm_rng_next(rng));

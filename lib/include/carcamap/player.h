@@ -176,13 +176,16 @@ int cm_player_new_greedy(cm_player **out);
 
 /* mcts: Monte Carlo search for imperfect information, with budget
  * playouts per decision (0: CM_PLAYER_MCTS_BUDGET; at most
- * CM_PLAYER_MAX_BUDGET). For the drawn tile (or a waiting wagon's move)
- * it ranks every choice as greedy values it (above), then spends its
- * playouts on greedy's best 3, one more of the next best every 200
- * playouts (progressive widening), choosing which to try by UCB1 with a
- * progressive bias toward greedy's value. A playout copies the board,
+ * CM_PLAYER_MAX_BUDGET). For the drawn tile, a waiting wagon's move or
+ * the abbey question before the draw, it ranks every choice as greedy
+ * values it (above), then spends its playouts on greedy's best 3, one
+ * more of the next best every 200 playouts (progressive widening),
+ * choosing which to try by UCB1 with a progressive bias toward greedy's
+ * value. A playout copies the board,
  * deals the tiles the player has not seen in an order of its own (the
- * determinization: cm_board_shuffle_pile), plays the choice, and plays the
+ * determinization: cm_board_shuffle_pile; the tile on top too when
+ * the abbey question is asked, before the draw), plays the choice (a pass
+ * draws, and the tile drawn is placed as greedy would), and plays the
  * game to its end by random play; its result is the player's final margin
  * over the best opponent m, as 1 / (1 + exp(-m / 10)). The choice with
  * the most playouts is played (the better mean, then greedy's order, on a
