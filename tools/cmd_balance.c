@@ -810,13 +810,13 @@ int cmd_balance(int argc, char **argv)
 	}
 	/* a map with errors is refused with its diagnostics: the checks of
 	 * `carcamap check` (structure, playability), before any game */
-	cm_tileset **sets = NULL;
+	const cm_tileset **sets = NULL;
 	size_t n_sets = 0;
 	if (cm_workspace_map_sets(w, t.map, &sets, &n_sets)) {
 		ec = EXIT_IO;
 		goto done;
 	}
-	rc = cm_check_map(t.map, (const cm_tileset *const *)sets, n_sets, NULL, d);
+	rc = cm_check_map(t.map, sets, n_sets, NULL, d);
 	free(sets);
 	if (rc || cm_diags_errors(d)) {
 		ec = cli_finish(d, FMT_TEXT, rc ? rc : CM_EINVAL);

@@ -120,7 +120,7 @@ int cmd_compile(int argc, char **argv)
 	char *auto_out = NULL;
 	const cm_map **maps = NULL;
 	cm_map **own = NULL; /* the maps rebuilt with the options' about fields */
-	cm_tileset **sets = NULL;
+	const cm_tileset **sets = NULL;
 	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
 		cm_diags_free(d);
 		return EXIT_IO;

@@ -74,42 +74,28 @@ enum { X_NONE, X_JSON, X_BIN, X_TMX, X_XML };
 
 typedef struct {
 	const cm_map *m;
-	cm_tileset **sets;
-	size_t n;
-	int fmt;
-	const unsigned char *bin;
-	size_t len;
-	cm_diags *d; /* the XML writer's refusals */
+	cm_exporter fn; /* json, bin, tmx; NULL: the descriptor (XML) */
+	const cm_export_opts *o;
+	cm_diags *d;
 } job;
 
 static int write_job(FILE *f, void *arg)
 {
 	const job *j = arg;
-	if (j->fmt == X_BIN)
-		return fwrite(j->bin, 1, j->len, f) == j->len ? 0 : CM_EIO;
-	if (j->fmt == X_JSON)
-		return cm_export_json(j->m, j->sets, j->n, f);
-	return cm_map_write_xml_diag(j->m, f, j->d);
+	return j->fn ? j->fn(j->m, j->o, f, j->d) : cm_map_write_xml_diag(j->m, f, j->d);
 }
 
 /* Writes the export to path atomically, or to stdout when path is NULL. */
-static int write_out(const char *path, const cm_map *m, cm_tileset **sets, size_t n, int fmt, unsigned major,
-                     cm_diags *d)
+static int write_out(const char *path, const cm_map *m, const cm_export_opts *o, int fmt, cm_diags *d)
 {
-	job j = { m, sets, n, fmt, NULL, 0, d };
-	unsigned char *bin = NULL;
-	int rc = 0;
-	if (fmt == X_BIN && (rc = cm_export_bin_version(m, sets, n, major, &bin, &j.len)) != 0) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, cm_map_file(m), 0, 0, NULL, "cannot encode map %s: %s", cm_map_id(m),
-		             cm_strerror(rc));
-		return rc;
-	}
-	j.bin = bin;
-	rc = cm_file_write(path, write_job, &j, d);
-	free(bin);
-	if (rc && rc != CM_EIO)
-		cm_diags_add(d, CM_SEV_ERROR, NULL, cm_map_file(m), 0, 0, NULL, "cannot export map %s: %s", cm_map_id(m),
-		             cm_strerror(rc));
+	static const cm_exporter exporters[] = { [X_JSON] = cm_export_json, [X_BIN] = cm_export_bin,
+		                                 [X_TMX] = cm_export_tmx, [X_XML] = NULL };
+	job j = { m, exporters[fmt], o, d };
+	int rc = cm_file_write(path, write_job, &j, d);
+	/* the TMX says its own refusals */
+	if (rc && rc != CM_EIO && fmt != X_TMX)
+		cm_diags_add(d, CM_SEV_ERROR, NULL, cm_map_file(m), 0, 0, NULL, "cannot %s map %s: %s",
+		             fmt == X_BIN ? "encode" : "export", cm_map_id(m), cm_strerror(rc));
 	return rc;
 }
 
@@ -198,7 +184,7 @@ int cmd_export(int argc, char **argv)
 	static const char *const names[] = { "", "json", "bin", "tmx", "xml" };
 	cm_diags *d = NULL;
 	cm_workspace *w = NULL;
-	cm_tileset **sets = NULL;
+	const cm_tileset **sets = NULL;
 	cli_target t = { .cmd = "export" };
 	if (cm_diags_new(&d) || cm_workspace_new(&w)) {
 		cm_diags_free(d);
@@ -309,11 +295,14 @@ int cmd_export(int argc, char **argv)
 		goto done;
 	if (t.map) {
 		const cm_map *m = t.map;
-		size_t n = 0;
-		if (cm_workspace_map_sets(w, m, &sets, &n)) {
+		cm_export_opts eo;
+		cm_export_opts_init(&eo);
+		eo.bin_major = major;
+		if (cm_workspace_map_sets(w, m, &sets, &eo.n_sets)) {
 			ec = EXIT_IO;
 			goto done;
 		}
+		eo.sets = sets;
 		if (fmt == X_TMX) {
 			/* the shared kinds tileset, where the tile sets are */
 			char *kinds = cli_default_dirs(w) ? NULL : cm_workspace_find_file(w, m, CM_TMX_KINDS);
@@ -325,19 +314,21 @@ int cmd_export(int argc, char **argv)
 				                               "CARCAMAP_TILESETS",
 				                     CM_TMX_KINDS);
 				goto done;
-			} else {
-				rc = cm_export_tmx(m, out, kinds, d);
 			}
+			/* the TMX names it relative to its own directory */
+			char *ref = cm_path_relative(out, kinds);
+			eo.kinds = ref;
+			rc = ref ? write_out(out, m, &eo, fmt, d) : CM_ENOMEM;
+			free(ref);
 			free(kinds);
-		}
-		else {
+		} else {
 			/* a descriptor names its image and legend from its own
 			 * directory: the copy written elsewhere names the same files */
 			cm_map *rebased = NULL;
 			if (fmt == X_XML && out && !stream && (rc = rebase_paths(m, out, d, &rebased)) == 0)
 				m = rebased;
 			if (!rc)
-				rc = write_out(out, m, sets, n, fmt, major, d);
+				rc = write_out(out, m, &eo, fmt, d);
 			cm_map_free(rebased);
 		}
 	}

@@ -181,7 +181,7 @@ static int deck_size(cm_workspace *w, const cm_map *m)
 	int total = 0;
 	for (size_t i = 0; i < cm_map_deck_count(m); i++) {
 		const cm_deck_entry *e = cm_map_deck_entry(m, i);
-		cm_tileset *ts = cm_workspace_find_tileset(w, e->tileset);
+		const cm_tileset *ts = cm_workspace_find_tileset(w, e->tileset);
 		if (!ts)
 			return -1;
 		if (e->tile)

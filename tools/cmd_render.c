@@ -384,7 +384,7 @@ static int sheet_job(const job *j)
 
 /* The sets of the sheet: those --tileset names (all of them for "all"),
  * else every one, in input order; NULL entries for names not found. */
-static int pick_sets(const job *j, cm_tileset *const *have, size_t n_have, const cm_tileset ***out, size_t *n)
+static int pick_sets(const job *j, const cm_tileset *const *have, size_t n_have, const cm_tileset ***out, size_t *n)
 {
 	int all = !j->n_sets;
 	for (size_t i = 0; i < j->n_sets; i++)
@@ -433,7 +433,8 @@ static int render_sheet(const job *j, outcome *r)
 {
 	cm_diags *d = NULL;
 	cm_workspace *w = NULL;
-	cm_tileset **own = NULL, **have = NULL;
+	cm_tileset **own = NULL;
+	const cm_tileset **have = NULL;
 	const cm_tileset **sets = NULL;
 	size_t n_own = 0, n_have = 0, n_sets = 0;
 	char *auto_out = NULL;
@@ -679,7 +680,7 @@ static int render_once(const job *j, outcome *r)
 		o.n_tiles = n;
 	}
 	if (clean && (j->diagnostics || j->format == CM_RENDER_HTML)) {
-		cm_tileset **sets = NULL;
+		const cm_tileset **sets = NULL;
 		size_t n_sets = 0;
 		if (!(fits = malloc(((size_t)cm_map_cols(m) * (size_t)cm_map_rows(m) + 1) * sizeof *fits)) ||
 		    cm_workspace_map_sets(w, m, &sets, &n_sets)) {
@@ -690,7 +691,7 @@ static int render_once(const job *j, outcome *r)
 		cm_check_opts_init(&co);
 		co.structure = cm_map_file(m) == NULL;
 		co.fits = fits;
-		int crc = cm_check_map(m, (const cm_tileset *const *)sets, n_sets, &co, j->diagnostics ? d : q);
+		int crc = cm_check_map(m, sets, n_sets, &co, j->diagnostics ? d : q);
 		free(sets);
 		if (crc == CM_ENOMEM) {
 			rc = crc;

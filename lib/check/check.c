@@ -504,12 +504,12 @@ int cm_check_workspace(const cm_workspace *w, const cm_check_opts *o, cm_diags *
 	int rc = 0;
 	for (size_t i = 0; i < cm_workspace_map_count(w); i++) {
 		const cm_map *m = cm_workspace_map(w, i);
-		cm_tileset **sets = NULL;
+		const cm_tileset **sets = NULL;
 		size_t n = 0;
 		if (cm_workspace_map_sets(w, m, &sets, &n))
 			return CM_ENOMEM;
 		mo.structure = m->file == NULL;
-		int r = cm_check_map(m, (const cm_tileset *const *)sets, n, &mo, d);
+		int r = cm_check_map(m, sets, n, &mo, d);
 		free(sets);
 		if (r == CM_ENOMEM)
 			return r;

@@ -328,11 +328,11 @@ double cm_play_stats_fill(const cm_play_stats *s)
 int cm_play_deck(const cm_workspace *w, const cm_map *m, cm_diags *d, cm_deck **out)
 {
 	*out = NULL;
-	cm_tileset **sets = NULL;
+	const cm_tileset **sets = NULL;
 	size_t n = 0;
 	if (cm_workspace_map_sets(w, m, &sets, &n))
 		return CM_ENOMEM;
-	int rc = cm_deck_build(m, (const cm_tileset *const *)sets, n, d, out);
+	int rc = cm_deck_build(m, sets, n, d, out);
 	free(sets);
 	return rc;
 }

@@ -92,7 +92,7 @@ static int count_in_deck(const cm_map *m, cm_export_deck *dk)
 	return 0;
 }
 
-int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool sets_checked,
+int cm_export_deck_resolve(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, bool sets_checked,
                            cm_export_deck *dk)
 {
 	memset(dk, 0, sizeof *dk);
@@ -191,7 +191,7 @@ out:
 	return rc;
 }
 
-int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk)
+int cm_export_prepare(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk)
 {
 	memset(dk, 0, sizeof *dk);
 	/* every map but a partial one passed the model's checker when built */
@@ -494,10 +494,22 @@ static void json_deck(cm_json *j, const cm_map *m, const cm_export_deck *dk)
 	cm_json_obj_end(j);
 }
 
-int cm_export_json(const cm_map *m, cm_tileset *const *sets, size_t n_sets, FILE *f)
+void cm_export_opts_init(cm_export_opts *o)
 {
+	memset(o, 0, sizeof *o);
+	o->kinds = CM_TMX_KINDS;
+}
+
+int cm_export_json(const cm_map *m, const cm_export_opts *o, FILE *f, cm_diags *d)
+{
+	(void)d; /* the return code says it all */
+	cm_export_opts dflt;
+	if (!o) {
+		cm_export_opts_init(&dflt);
+		o = &dflt;
+	}
 	cm_export_deck dk;
-	int rc = cm_export_prepare(m, sets, n_sets, &dk);
+	int rc = cm_export_prepare(m, o->sets, o->n_sets, &dk);
 	if (rc)
 		return rc;
 	cm_json j;

@@ -22,18 +22,18 @@ typedef struct {
 	                          * square (the same bytes); NULL: none */
 } cm_export_bin_opts;
 
-/* cm_export_bin_version for tile sets that cm_tileset_check_model has
+/* cm_export_bin_mem for tile sets that cm_tileset_check_model has
  * passed (the pack writer and reader check every set they hold once), not
  * checked again, and a map that is not partial. o NULL: the defaults.
- * Same returns as cm_export_bin_version. */
-int cm__export_bin_encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_bin_opts *o,
+ * Same returns as cm_export_bin_mem. */
+int cm__export_bin_encode(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, const cm_export_bin_opts *o,
                           unsigned char **out, size_t *len);
 /* Whether the len bytes at data are, byte for byte, cm__export_bin_encode
  * of m, compared without building the file (1.0's square records in place
  * as they are encoded; 2.0's sections from their buffers): 0 and *equal,
  * or the error the encoding would give (the pack reader's check of a
  * stored binary). */
-int cm__export_bin_equal(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_bin_opts *o,
+int cm__export_bin_equal(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, const cm_export_bin_opts *o,
                          const unsigned char *data, size_t len, bool *equal);
 
 #endif

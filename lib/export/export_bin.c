@@ -654,7 +654,7 @@ static int assemble_equal(writer *w, const cm_map *m, const unsigned char *data,
  * just run them (cm_export_prepare). */
 /* With equal, nothing is built: *equal says whether the cmp_len bytes at cmp
  * are the encoding. */
-static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool checked, unsigned major,
+static int encode(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, bool checked, unsigned major,
                   const cm_map_grid *view, unsigned char **out, size_t *len, const unsigned char *cmp,
                   size_t cmp_len, bool *equal)
 {
@@ -704,25 +704,31 @@ static int encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool 
 	return rc;
 }
 
-int cm_export_bin(const cm_map *m, cm_tileset *const *sets, size_t n_sets,
-                  unsigned char **out, size_t *len)
+int cm_export_bin_mem(const cm_map *m, const cm_export_opts *o, unsigned char **out, size_t *len)
 {
-	return encode(m, sets, n_sets, false, CM_EXPORT_BIN_MAJOR, NULL, out, len, NULL, 0, NULL);
+	return encode(m, o ? o->sets : NULL, o ? o->n_sets : 0, false, o ? o->bin_major : 0, NULL, out, len, NULL, 0,
+	              NULL);
 }
 
-int cm_export_bin_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets, unsigned major,
-                          unsigned char **out, size_t *len)
+int cm_export_bin(const cm_map *m, const cm_export_opts *o, FILE *f, cm_diags *d)
 {
-	return encode(m, sets, n_sets, false, major, NULL, out, len, NULL, 0, NULL);
+	(void)d; /* the return code says it all */
+	unsigned char *bin = NULL;
+	size_t len = 0;
+	int rc = cm_export_bin_mem(m, o, &bin, &len);
+	if (!rc && fwrite(bin, 1, len, f) != len)
+		rc = CM_EIO;
+	free(bin);
+	return rc;
 }
 
-int cm__export_bin_encode(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_bin_opts *o,
+int cm__export_bin_encode(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, const cm_export_bin_opts *o,
                           unsigned char **out, size_t *len)
 {
 	return encode(m, sets, n_sets, true, o ? o->major : 0, o ? o->grid : NULL, out, len, NULL, 0, NULL);
 }
 
-int cm__export_bin_equal(const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_export_bin_opts *o,
+int cm__export_bin_equal(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, const cm_export_bin_opts *o,
                          const unsigned char *data, size_t len, bool *equal)
 {
 	*equal = false;

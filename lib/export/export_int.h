@@ -29,13 +29,13 @@ typedef struct {
  * map: a check per map would cost maps x set size). 0, CM_EINVAL (a set
  * fails the check), CM_ENOTFOUND or CM_ENOMEM (then *dk is empty).
  * Release with cm_export_deck_clear. */
-int cm_export_deck_resolve(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool sets_checked,
+int cm_export_deck_resolve(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, bool sets_checked,
                            cm_export_deck *dk);
 void cm_export_deck_clear(cm_export_deck *dk);
 /* Both of the above, as every writer starts, after refusing a partial map
  * (cm_map_partial): 0, CM_EINVAL, CM_ENOTFOUND or CM_ENOMEM (then *dk is
  * empty). */
-int cm_export_prepare(const cm_map *m, cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk);
+int cm_export_prepare(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, cm_export_deck *dk);
 /* Copies of tile type ti of used set si in the deck: the sum over the deck
  * entries naming it or its whole set (an entry count of -1 means the set's
  * count for the map's edition). */

@@ -4,8 +4,9 @@
  * (carcamap-kinds.tsx, written by cm_export_tmx_kinds in the project
  * palette), object layers for everything else, and setup, deck and rules as
  * map properties, named by carcamap/tmx.h's one table of TMX names.
- * lib/io/tmx.c reads it back. Built in memory with libxml2's writer; every
- * file goes through the atomic writer (cm_write_to). */
+ * lib/io/tmx.c reads it back. Built in memory with libxml2's writer, then
+ * written to the caller's stream whole (nothing on a refusal); the kinds
+ * tileset's files go through the atomic writer (cm_write_to). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <limits.h>
@@ -678,7 +679,7 @@ static int write_spliced(FILE *f, void *arg)
 	           : CM_EIO;
 }
 
-int cm_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, cm_diags *d)
+int cm_export_tmx(const cm_map *m, const cm_export_opts *o, FILE *f, cm_diags *d)
 {
 	/* every map but a partial one passed the model's checker when built */
 	if (m->partial) {
@@ -687,11 +688,11 @@ int cm_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, 
 		return CM_EINVAL;
 	}
 	int rc = 0;
-	char *ref = cm_path_relative(tmx_path, kinds_tsx);
+	const char *ref = o && o->kinds ? o->kinds : CM_TMX_KINDS;
 	xmlBufferPtr xb = xmlBufferCreate();
 	const char *bad = NULL;
 	int ids = 1;
-	if (!ref || !xb) {
+	if (!xb) {
 		rc = CM_ENOMEM;
 		goto out;
 	}
@@ -715,10 +716,9 @@ int cm_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, 
 	sp.head = (size_t)(at - sp.doc) + sizeof mark - 3; /* up to the opening quote */
 	sp.tail_at = sp.head + 1;                          /* past the 0 */
 	snprintf(sp.value, sizeof sp.value, "%d", ids);
-	rc = cm_write_to(tmx_path, write_spliced, &sp, d);
+	rc = write_spliced(f, &sp);
 out:
 	xmlBufferFree(xb);
-	free(ref);
 	return rc;
 }
 

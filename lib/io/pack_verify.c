@@ -74,9 +74,9 @@ static int stored_binary(cm_pack *p, const char *id, const char *where, sqlite3_
 }
 
 /* The client binary the pack stores for a map must be, byte for byte, the
- * encoding cm_export_bin_version gives of the verified model in its
+ * encoding cm_export_bin_mem gives of the verified model in its
  * version (stored_binary); a missing or altered binary is CM0413. */
-static int check_binary(cm_pack *p, const char *id, const cm_map *m, cm_tileset *const *sets, size_t n_sets,
+static int check_binary(cm_pack *p, const char *id, const cm_map *m, const cm_tileset *const *sets, size_t n_sets,
                         const cm_map_grid *g, cm_diags *d)
 {
 	unsigned char *want = NULL;
@@ -126,7 +126,7 @@ out:
  * (room for m's deck): read from the pack the first time a map uses one
  * and kept on p for the next (a failed read is tried again, and reported
  * again, for the next map). */
-static int deck_sets(cm_pack *p, const cm_map *m, const char *where, cm_diags *d, cm_tileset **sets, size_t *n)
+static int deck_sets(cm_pack *p, const cm_map *m, const char *where, cm_diags *d, const cm_tileset **sets, size_t *n)
 {
 	*n = 0;
 	if (p->n_sets && !p->vsets && (!(p->vsets = calloc(p->n_sets, sizeof *p->vsets)) ||
@@ -169,7 +169,7 @@ int cm__pack_take_tileset(cm_pack *p, const char *id, bool read_only, cm_diags *
 int cm_pack_read_map_verified(cm_pack *p, const char *id, cm_diags *d, cm_map **out)
 {
 	cm_map *m = NULL;
-	cm_tileset **sets = NULL;
+	const cm_tileset **sets = NULL;
 	size_t n = 0;
 	uint8_t stored[32], got[32];
 	cm_map_grid g;

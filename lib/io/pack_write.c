@@ -435,7 +435,7 @@ static int put_map(wr *w, const cm_map *m, const uint8_t hash[32], const cm_map_
 }
 
 /* Every check cm_pack_write makes before touching the file system. */
-static int check_inputs(const cm_map *const *maps, size_t n_maps, cm_tileset *const *sets, size_t n_sets, cm_diags *d)
+static int check_inputs(const cm_map *const *maps, size_t n_maps, const cm_tileset *const *sets, size_t n_sets, cm_diags *d)
 {
 	/* what every reader takes (load_ids): a pack of more would be written
 	 * and then refused */
@@ -475,7 +475,7 @@ static int check_inputs(const cm_map *const *maps, size_t n_maps, cm_tileset *co
 	int bad = dup || dup2;
 	/* the sets by id, and each one's tiles by id, for the deck entries:
 	 * their lookups cost the ids, not the number of sets or tiles */
-	cm_tileset **byid = malloc((n_sets + 1) * sizeof *byid);
+	const cm_tileset **byid = malloc((n_sets + 1) * sizeof *byid);
 	cm_idindex *tiles = calloc(n_sets + 1, sizeof *tiles);
 	if (!byid || !tiles) {
 		free(byid);
@@ -509,7 +509,7 @@ static int check_inputs(const cm_map *const *maps, size_t n_maps, cm_tileset *co
 				for (size_t t = 0; t < ts->n_tiles && !found; t++)
 					found = strcmp(ts->tiles[t].id, e->tile) == 0;
 			} else if (!found) {
-				cm_tileset *const *at = bsearch(&ts, byid, n_sets, sizeof *byid, cm__tileset_cmp_id);
+				const cm_tileset *const *at = bsearch(&ts, byid, n_sets, sizeof *byid, cm__tileset_cmp_id);
 				found = at && cm_idindex_find(&tiles[at - byid], e->tile) != CM_IDINDEX_NONE;
 			}
 			if (!found) {
@@ -529,7 +529,7 @@ static int check_inputs(const cm_map *const *maps, size_t n_maps, cm_tileset *co
 
 /* Stores the client binary encoding of a map (export-bin.md), in the same
  * transaction as its model, so a pack never holds one without the other. */
-static int put_binary(wr *w, const cm_map *m, cm_tileset *const *sets, size_t n_sets, const cm_map_grid *g)
+static int put_binary(wr *w, const cm_map *m, const cm_tileset *const *sets, size_t n_sets, const cm_map_grid *g)
 {
 	unsigned char *buf = NULL;
 	size_t len = 0;
@@ -570,7 +570,7 @@ static int cmp_to_write(const void *a, const void *b)
 
 /* The maps' grid views and hashes into tw, sorted by id (sorted insertion
  * makes the file's bytes depend on the content only); sets sorted by id. */
-static int prepare_maps(const cm_map *const *maps, size_t n_maps, cm_tileset *const *sets, size_t n_sets,
+static int prepare_maps(const cm_map *const *maps, size_t n_maps, const cm_tileset *const *sets, size_t n_sets,
                         to_write *tw)
 {
 	int rc = 0;
@@ -594,7 +594,7 @@ static int prepare_maps(const cm_map *const *maps, size_t n_maps, cm_tileset *co
  * check_inputs has checked every reference, and every reader runs
  * foreign_key_check on opening (cm_pack_open). A 64 MB page cache keeps a
  * large map's b-trees in memory until the commit. */
-static int write_rows(wr *w, const to_write *tw, size_t n_maps, cm_tileset *const *sets, size_t n_sets)
+static int write_rows(wr *w, const to_write *tw, size_t n_maps, const cm_tileset *const *sets, size_t n_sets)
 {
 	const char *schema = cm__pack_sql();
 	if (!schema)
@@ -617,7 +617,7 @@ static int write_rows(wr *w, const to_write *tw, size_t n_maps, cm_tileset *cons
 		rc = flush(w); /* before map_binary's rows */
 	for (size_t i = 0; i < n_maps && !rc; i++) {
 		/* the map's own sets: its deck's lookups cost its sets, not the pack's */
-		cm_tileset **used = NULL;
+		const cm_tileset **used = NULL;
 		size_t n_used = 0;
 		rc = cm__map_deck_sets(tw[i].m, sets, n_sets, true, &used, &n_used);
 		if (!rc)
@@ -639,14 +639,14 @@ static void wr_finalize(wr *w)
 	}
 }
 
-int cm_pack_write(const char *path, const cm_map *const *maps, size_t n_maps, cm_tileset *const *sets_in,
+int cm_pack_write(const char *path, const cm_map *const *maps, size_t n_maps, const cm_tileset *const *sets_in,
                   size_t n_sets, cm_diags *d)
 {
 	int rc = 0, fd = -1;
 	char *tmp = NULL;
 	wr w = { .db = NULL, .d = d, .path = path };
 	to_write *tw = calloc(n_maps + 1, sizeof *tw);
-	cm_tileset **sets = malloc((n_sets + 1) * sizeof *sets);
+	const cm_tileset **sets = malloc((n_sets + 1) * sizeof *sets);
 	if (!tw || !sets) {
 		rc = CM_ENOMEM;
 		goto out;

@@ -145,7 +145,7 @@ int cm_workspace_map_hash(const cm_workspace *w, const cm_map *m, uint8_t out[32
 		memcpy(out, w->hashes[at].h, 32);
 		return 0;
 	}
-	cm_tileset **sets = NULL;
+	const cm_tileset **sets = NULL;
 	size_t n = 0;
 	int rc = cm_workspace_map_sets(w, m, &sets, &n);
 	if (!rc)
@@ -505,7 +505,7 @@ static int resolve(cm_workspace *w, dir_scans *scans, cm_diags *d)
 			if (r == CM_ENOMEM)
 				return r;
 		}
-		cm_tileset **sets = NULL;
+		const cm_tileset **sets = NULL;
 		size_t n = 0;
 		if (cm_workspace_map_sets(w, m, &sets, &n))
 			return CM_ENOMEM;
@@ -516,7 +516,7 @@ static int resolve(cm_workspace *w, dir_scans *scans, cm_diags *d)
 			free(sets);
 			return CM_ENOMEM;
 		}
-		if (cm_map_check_deck(m, (const cm_tileset *const *)sets, n, q))
+		if (cm_map_check_deck(m, sets, n, q))
 			rc = CM_EINVAL;
 		free(sets);
 		cm_idindex told = { 0 }; /* the missing sets said so far */

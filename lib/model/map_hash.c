@@ -209,7 +209,7 @@ static void walk_head(walk *w, const cm_map *m)
 }
 
 /* Item 8: the tile sets the deck uses, sorted by id. */
-static void walk_sets(walk *w, cm_tileset *const *used, size_t n_used)
+static void walk_sets(walk *w, const cm_tileset *const *used, size_t n_used)
 {
 	const encoder *e = w->e;
 	e->num(w, (long long)n_used);
@@ -547,14 +547,14 @@ static int walk_map(walk *w, const cm_map *m, const cm_map_grid *g, int version)
 	return 0;
 }
 
-int cm__map_hash_grid(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool sorted, const cm_map_grid *g,
+int cm__map_hash_grid(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, bool sorted, const cm_map_grid *g,
                       int version, uint8_t out[32])
 {
 	if (version != 1 && version != 2)
 		return CM_EINVAL;
 	if (!m->squares || m->cols < 1 || m->rows < 1)
 		return CM_EINVAL;
-	cm_tileset **used = NULL;
+	const cm_tileset **used = NULL;
 	size_t n_used = 0;
 	int rc = cm__map_deck_sets(m, sets, n_sets, sorted, &used, &n_used);
 	if (rc)
@@ -578,12 +578,12 @@ int cm__map_hash_grid(const cm_map *m, cm_tileset *const *sets, size_t n_sets, b
 	return rc;
 }
 
-int cm_map_hash_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets, int version, uint8_t out[32])
+int cm_map_hash_version(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, int version, uint8_t out[32])
 {
 	return cm__map_hash_grid(m, sets, n_sets, false, NULL, version, out);
 }
 
-int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
+int cm_map_hash(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, uint8_t out[32])
 {
 	return cm__map_hash_grid(m, sets, n_sets, false, NULL, CM_MAP_HASH_VERSION, out);
 }
@@ -592,10 +592,10 @@ int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t
 
 int cm__tileset_cmp_id(const void *a, const void *b)
 {
-	return strcmp((*(cm_tileset *const *)a)->id, (*(cm_tileset *const *)b)->id);
+	return strcmp((*(const cm_tileset *const *)a)->id, (*(const cm_tileset *const *)b)->id);
 }
 
-cm_tileset *cm__tileset_find_in(cm_tileset *const *sets, size_t n, const char *id)
+const cm_tileset *cm__tileset_find_in(const cm_tileset *const *sets, size_t n, const char *id)
 {
 	for (size_t i = 0; i < n; i++)
 		if (sets[i] && sets[i]->id && id && strcmp(sets[i]->id, id) == 0)
@@ -603,7 +603,7 @@ cm_tileset *cm__tileset_find_in(cm_tileset *const *sets, size_t n, const char *i
 	return NULL;
 }
 
-cm_tileset *cm__tileset_find_sorted(cm_tileset *const *sets, size_t n, const char *id)
+const cm_tileset *cm__tileset_find_sorted(const cm_tileset *const *sets, size_t n, const char *id)
 {
 	size_t lo = 0, hi = n;
 	while (id && lo < hi) {
@@ -619,10 +619,10 @@ cm_tileset *cm__tileset_find_sorted(cm_tileset *const *sets, size_t n, const cha
 	return NULL;
 }
 
-int cm__map_deck_sets(const cm_map *m, cm_tileset *const *sets, size_t n_sets, bool sorted, cm_tileset ***out,
+int cm__map_deck_sets(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, bool sorted, const cm_tileset ***out,
                       size_t *n_out)
 {
-	cm_tileset **used = calloc(m->n_deck + 1, sizeof *used);
+	const cm_tileset **used = calloc(m->n_deck + 1, sizeof *used);
 	size_t n_used = 0;
 	*out = NULL;
 	*n_out = 0;
@@ -630,7 +630,7 @@ int cm__map_deck_sets(const cm_map *m, cm_tileset *const *sets, size_t n_sets, b
 		return CM_ENOMEM;
 	for (size_t i = 0; i < m->n_deck; i++) {
 		const char *id = m->deck[i].tileset;
-		cm_tileset *ts = sorted ? cm__tileset_find_sorted(sets, n_sets, id) : cm__tileset_find_in(sets, n_sets, id);
+		const cm_tileset *ts = sorted ? cm__tileset_find_sorted(sets, n_sets, id) : cm__tileset_find_in(sets, n_sets, id);
 		if (!ts) {
 			free(used);
 			return CM_ENOTFOUND;

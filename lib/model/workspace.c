@@ -58,7 +58,7 @@ int cm_workspace_add_tileset_dir(cm_workspace *w, const char *dir)
 size_t cm_workspace_map_count(const cm_workspace *w) { return w->n_maps; }
 const cm_map *cm_workspace_map(const cm_workspace *w, size_t i) { return i < w->n_maps ? w->maps[i] : NULL; }
 size_t cm_workspace_tileset_count(const cm_workspace *w) { return w->n_sets; }
-cm_tileset *cm_workspace_tileset(const cm_workspace *w, size_t i) { return i < w->n_sets ? w->sets[i] : NULL; }
+const cm_tileset *cm_workspace_tileset(const cm_workspace *w, size_t i) { return i < w->n_sets ? w->sets[i] : NULL; }
 const char *cm_workspace_map_source(const cm_workspace *w, size_t i) { return i < w->n_maps ? w->map_src[i] : NULL; }
 
 const cm_map *cm_workspace_find_map(const cm_workspace *w, const char *id)
@@ -73,7 +73,7 @@ size_t cm__workspace_map_pos(const cm_workspace *w, const cm_map *m)
 	return i != CM_IDINDEX_NONE && w->maps[i] == m ? i : CM_IDINDEX_NONE;
 }
 
-cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id)
+const cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id)
 {
 	size_t i = cm_idindex_find(&w->set_ix, id);
 	return i == CM_IDINDEX_NONE ? NULL : w->sets[i];
@@ -152,19 +152,19 @@ void cm_workspace_set_map_flags(cm_workspace *w, unsigned flags)
 
 static int cmp_set_id(const void *a, const void *b)
 {
-	return strcmp((*(cm_tileset *const *)a)->id, (*(cm_tileset *const *)b)->id);
+	return strcmp((*(const cm_tileset *const *)a)->id, (*(const cm_tileset *const *)b)->id);
 }
 
-int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, cm_tileset ***out, size_t *n)
+int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, const cm_tileset ***out, size_t *n)
 {
 	*out = NULL;
 	*n = 0;
-	cm_tileset **v = malloc((m->n_deck + 1) * sizeof *v);
+	const cm_tileset **v = malloc((m->n_deck + 1) * sizeof *v);
 	if (!v)
 		return CM_ENOMEM;
 	size_t k = 0, u = 0;
 	for (size_t i = 0; i < m->n_deck; i++) {
-		cm_tileset *ts = cm_workspace_find_tileset(w, m->deck[i].tileset);
+		const cm_tileset *ts = cm_workspace_find_tileset(w, m->deck[i].tileset);
 		if (ts)
 			v[k++] = ts;
 	}

@@ -28,7 +28,7 @@ static int playable(const cm_map *m)
 /* Best of 5: seconds per check of map i of w with games simulated games. */
 static double time_check(const cm_workspace *w, const cm_map *m, int games, size_t *n_diags)
 {
-	cm_tileset **sets = NULL;
+	const cm_tileset **sets = NULL;
 	size_t n = 0;
 	if (cm_workspace_map_sets(w, m, &sets, &n))
 		exit(1);

@@ -65,7 +65,11 @@ static void export_bin(const cm_map *m)
 {
 	unsigned char *bin = NULL;
 	size_t len = 0;
-	int rc = cm_export_bin(m, sets, n_sets, &bin, &len);
+	cm_export_opts o;
+	cm_export_opts_init(&o);
+	o.sets = (const cm_tileset *const *)sets;
+	o.n_sets = n_sets;
+	int rc = cm_export_bin_mem(m, &o, &bin, &len);
 	if (rc == 0) {
 		cmap_map *cm = NULL;
 		int orc = cmap_open(bin, len, &cm);
@@ -76,7 +80,7 @@ static void export_bin(const cm_map *m)
 		cmap_close(cm);
 	}
 	free(bin);
-	cm_export_json(m, sets, n_sets, fuzz_null());
+	cm_export_json(m, &o, fuzz_null(), NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -49,11 +49,15 @@ int main(int argc, char **argv)
 		size_t len = 0;
 		/* both major versions of the format: the reader reads both */
 		bool ok = false;
-		for (unsigned major = 1; major <= 2; major++) {
-			if (cm_export_bin_version(m, sets, n_sets, major, &bin, &len) != 0)
+		cm_export_opts o;
+		cm_export_opts_init(&o);
+		o.sets = (const cm_tileset *const *)sets;
+		o.n_sets = n_sets;
+		for (o.bin_major = 1; o.bin_major <= 2; o.bin_major++) {
+			if (cm_export_bin_mem(m, &o, &bin, &len) != 0)
 				break;
 			const char *base = strrchr(argv[i], '/');
-			snprintf(path, sizeof path, "%s/cmap/%s-%u.cmap", argv[1], base ? base + 1 : argv[i], major);
+			snprintf(path, sizeof path, "%s/cmap/%s-%u.cmap", argv[1], base ? base + 1 : argv[i], o.bin_major);
 			FILE *f = fopen(path, "wb");
 			if (f && fwrite(bin, 1, len, f) == len && fclose(f) == 0)
 				written++;
@@ -69,14 +73,14 @@ int main(int argc, char **argv)
 			cm_map_free(m);
 	}
 	snprintf(path, sizeof path, "%s/pack/all.pack", argv[1]);
-	if (cm_pack_write(path, (const cm_map *const *)maps, n_maps, sets, n_sets, d) == 0)
+	if (cm_pack_write(path, (const cm_map *const *)maps, n_maps, (const cm_tileset *const *)sets, n_sets, d) == 0)
 		written++;
 	else
 		cm_diags_write_text(d, stderr);
 	/* small packs too: one tile set each, no map */
 	for (size_t i = 0; i < n_sets; i++) {
 		snprintf(path, sizeof path, "%s/pack/set-%s.pack", argv[1], sets[i]->id);
-		if (cm_pack_write(path, NULL, 0, &sets[i], 1, d) == 0)
+		if (cm_pack_write(path, NULL, 0, (const cm_tileset *const *)&sets[i], 1, d) == 0)
 			written++;
 	}
 	for (size_t i = 0; i < n_maps; i++)

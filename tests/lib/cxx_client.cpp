@@ -45,7 +45,11 @@ int main(int argc, char **argv)
 	}
 	unsigned char *bin = nullptr;
 	size_t len = 0;
-	int rc = cm_export_bin(m, sets.data(), sets.size(), &bin, &len);
+	cm_export_opts o;
+	cm_export_opts_init(&o);
+	o.sets = sets.data();
+	o.n_sets = sets.size();
+	int rc = cm_export_bin_mem(m, &o, &bin, &len);
 	std::unique_ptr<unsigned char, void (*)(void *)> own(bin, std::free);
 	cmap_map *c = nullptr;
 	if (rc == 0)

@@ -55,7 +55,7 @@ static void expect_all(const cm_map *m)
 
 static void hash_of(const cm_map *m, cm_tileset *set, uint8_t out[32])
 {
-	assert_int_equal(cm_map_hash(m, &set, 1, out), 0);
+	assert_int_equal(cm_map_hash(m, UTIL_SETS(&set), 1, out), 0);
 }
 
 static void test_about__names(void **state)
@@ -87,7 +87,7 @@ static void test_about__round_trip(void **state)
 	char *dir = util_tempdir();
 	char path[600];
 	snprintf(path, sizeof path, "%s/a.pack", dir);
-	assert_int_equal(cm_pack_write(path, UTIL_MAPS(&m), 1, &set, 1, d), 0);
+	assert_int_equal(cm_pack_write(path, UTIL_MAPS(&m), 1, UTIL_SETS(&set), 1, d), 0);
 	cm_pack *p = NULL;
 	assert_int_equal(cm_pack_open(path, d, &p), 0);
 	cm_map *b = NULL;
@@ -105,7 +105,7 @@ static void test_about__round_trip(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	assert_int_equal(cm_export_json(b, &set, 1, f), 0);
+	assert_int_equal(util_export_json(b, UTIL_SETS(&set), 1, f), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "\"about\": {\n    \"title\": \"A tiny board\",\n"
 	                            "    \"author\": \"Ana Maker\",\n    \"licence\": \"CC-BY-4.0\",\n"
@@ -116,7 +116,7 @@ static void test_about__round_trip(void **state)
 	/* TMX: map properties about.*, read back by the TMX reader */
 	char tmx[640];
 	snprintf(tmx, sizeof tmx, "%s/a.tmx", dir);
-	assert_int_equal(cm_export_tmx(b, tmx, "carcamap-kinds.tsx", d), 0);
+	assert_int_equal(util_export_tmx(b, tmx, "carcamap-kinds.tsx", d), 0);
 	char *text = util_read_file(tmx, &len);
 	assert_non_null(strstr(text, "<property name=\"about.licence\" value=\"CC-BY-4.0\"/>"));
 	free(text);
@@ -238,7 +238,7 @@ static void test_about__older_and_damaged_packs(void **state)
 	static const char *const rule[] = { "CM0407", "CM0407", "CM0407", "CM0407" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		remove(path);
-		assert_int_equal(cm_pack_write(path, UTIL_MAPS(&m), 1, &set, 1, d), 0);
+		assert_int_equal(cm_pack_write(path, UTIL_MAPS(&m), 1, UTIL_SETS(&set), 1, d), 0);
 		run_sql(path, bad[i]);
 		cm_diags *e;
 		assert_int_equal(cm_diags_new(&e), 0);
@@ -254,7 +254,7 @@ static void test_about__older_and_damaged_packs(void **state)
 	}
 	/* the older pack: no table at all */
 	remove(path);
-	assert_int_equal(cm_pack_write(path, UTIL_MAPS(&m), 1, &set, 1, d), 0);
+	assert_int_equal(cm_pack_write(path, UTIL_MAPS(&m), 1, UTIL_SETS(&set), 1, d), 0);
 	run_sql(path, "DROP TABLE map_about");
 	cm_pack *p = NULL;
 	assert_int_equal(cm_pack_open(path, d, &p), 0);

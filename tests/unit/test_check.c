@@ -200,12 +200,12 @@ static void test_check__pack_checks_like_its_descriptors(void **state)
 		assert_true(n_ms >= 1 && n_ms <= CM_EDITION_COUNT);
 		for (size_t k = 0; k < n_ms; k++)
 			ms[k] = cm_workspace_map(w, k);
-		cm_tileset **sets;
+		const cm_tileset **sets;
 		size_t n;
 		assert_int_equal(cm_workspace_map_sets(w, ms[0], &sets, &n), 0);
 		char pack[600];
 		snprintf(pack, sizeof pack, "%s/p%zu.pack", dir, i);
-		assert_int_equal(cm_pack_write(pack, ms, n_ms, sets, n, q), 0);
+		assert_int_equal(cm_pack_write(pack, ms, n_ms, UTIL_SETS(sets), n, q), 0);
 		free(sets);
 		cm_workspace_free(w);
 		cm_diags_free(q);

@@ -51,7 +51,7 @@ static unsigned char *valid_file_v(unsigned major, size_t *len)
 	util_print_set(b, 1, 1, CM_S, CM_PRINT_CITY, 2);
 	cm_map *m = util_finish(b);
 	unsigned char *bin;
-	assert_int_equal(cm_export_bin_version(m, NULL, 0, major, &bin, len), 0);
+	assert_int_equal(util_export_bin(m, NULL, 0, major, &bin, len), 0);
 	assert_int_equal(bin[8], major);
 	cm_map_free(m);
 	return bin;
@@ -656,7 +656,7 @@ static void test_cmap_reader__rule_constants_match_the_table(void **state)
 		cm_map *m = util_finish(b);
 		unsigned char *bin;
 		size_t len;
-		assert_int_equal(cm_export_bin(m, NULL, 0, &bin, &len), 0);
+		assert_int_equal(util_export_bin(m, NULL, 0, 0, &bin, &len), 0);
 		cm_map_free(m);
 		cmap_map *cm = NULL;
 		assert_int_equal(cmap_open(bin, len, &cm), 0);
@@ -721,7 +721,7 @@ static unsigned char *prints_file(unsigned major, size_t *len)
 	util_print_set(b, 3, 2, CM_E, CM_PRINT_ROAD, 3);
 	cm_map *m = util_finish(b);
 	unsigned char *bin;
-	assert_int_equal(cm_export_bin_version(m, NULL, 0, major, &bin, len), 0);
+	assert_int_equal(util_export_bin(m, NULL, 0, major, &bin, len), 0);
 	cm_map_free(m);
 	return bin;
 }
@@ -927,12 +927,12 @@ static void expect_same_maps(const cmap_map *a, const cmap_map *b)
 
 /* m exported in both majors: the files read the same; 2.0 is smaller once
  * the map has a few squares. */
-static void expect_majors_agree(const cm_map *m, cm_tileset *const *sets, size_t n_sets)
+static void expect_majors_agree(const cm_map *m, const cm_tileset *const *sets, size_t n_sets)
 {
 	unsigned char *b1, *b2;
 	size_t l1, l2;
-	assert_int_equal(cm_export_bin_version(m, sets, n_sets, 1, &b1, &l1), 0);
-	assert_int_equal(cm_export_bin(m, sets, n_sets, &b2, &l2), 0);
+	assert_int_equal(util_export_bin(m, sets, n_sets, 1, &b1, &l1), 0);
+	assert_int_equal(util_export_bin(m, sets, n_sets, 0, &b2, &l2), 0);
 	cmap_map *r1, *r2;
 	assert_int_equal(cmap_open(b1, l1, &r1), 0);
 	assert_int_equal(cmap_open(b2, l2, &r2), 0);
@@ -968,7 +968,7 @@ static void test_cmap_reader__majors_agree_on_bundled_maps(void **state)
 			fail_msg("%s does not load", path);
 		const cm_map *m = cm_workspace_find_map(w, ids[i]);
 		assert_non_null(m);
-		cm_tileset **sets;
+		const cm_tileset **sets;
 		size_t n;
 		assert_int_equal(cm_workspace_map_sets(w, m, &sets, &n), 0);
 		expect_majors_agree(m, sets, n);
@@ -1071,14 +1071,14 @@ static void test_cmap_reader__reads_the_1_0_fixture(void **state)
 	assert_int_equal(cm_workspace_resolve(w, d), 0);
 	const cm_map *m = cm_workspace_find_map(w, "tiny");
 	assert_non_null(m);
-	cm_tileset **sets;
+	const cm_tileset **sets;
 	size_t n, l2, l1, lf;
 	assert_int_equal(cm_workspace_map_sets(w, m, &sets, &n), 0);
 	unsigned char *b2, *b1;
-	assert_int_equal(cm_export_bin(m, sets, n, &b2, &l2), 0);
+	assert_int_equal(util_export_bin(m, sets, n, 0, &b2, &l2), 0);
 	assert_int_equal(cmap_open(b2, l2, &now), 0);
 	expect_same_maps(old, now);
-	assert_int_equal(cm_export_bin_version(m, sets, n, 1, &b1, &l1), 0);
+	assert_int_equal(util_export_bin(m, sets, n, 1, &b1, &l1), 0);
 	unsigned char *fx = (unsigned char *)util_read_file("tests/fixtures/export/tiny-1.0.cmap", &lf);
 	assert_int_equal(l1, lf);
 	assert_memory_equal(b1, fx, l1);

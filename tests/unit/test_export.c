@@ -233,7 +233,7 @@ static char *json_of(const cm_map *m, cm_tileset *sets[3], int *rc, size_t *len)
 	char *p = NULL;
 	FILE *f = open_memstream(&p, len);
 	assert_non_null(f);
-	*rc = cm_export_json(m, sets, 3, f);
+	*rc = util_export_json(m, UTIL_SETS(sets), 3, f);
 	assert_int_equal(fclose(f), 0);
 	return p;
 }
@@ -322,7 +322,7 @@ static void test_export__deck_resolves_sets_by_id(void **state)
 			util_deck_add(mb, use[i % 3], i % 2 ? sets[0]->tiles[i % nt].id : NULL, i % 2 ? 1 : -1);
 		cm_map *m = util_finish(mb);
 		cm_export_deck dk;
-		assert_int_equal(cm_export_deck_resolve(m, sets, 4, false, &dk), 0);
+		assert_int_equal(cm_export_deck_resolve(m, UTIL_SETS(sets), 4, false, &dk), 0);
 		assert_int_equal(dk.n_sets, 3);
 		for (size_t si = 0; si < 3; si++)
 			assert_ptr_equal(dk.sets[si], want[si]);
@@ -335,7 +335,7 @@ static void test_export__deck_resolves_sets_by_id(void **state)
 		util_deck_add(mb, "s2", NULL, -1); /* no such set */
 		cm_map_free(m);
 		m = util_finish(mb);
-		assert_int_equal(cm_export_deck_resolve(m, sets, 4, false, &dk), CM_ENOTFOUND);
+		assert_int_equal(cm_export_deck_resolve(m, UTIL_SETS(sets), 4, false, &dk), CM_ENOTFOUND);
 		assert_null(dk.sets);
 		cm_map_free(m);
 	}
@@ -397,7 +397,7 @@ static void test_export__inconsistent_model_is_refused(void **state)
 	assert_int_equal(n, 0);
 	free(p);
 	unsigned char *bin = (unsigned char *)"x";
-	assert_int_equal(cm_export_bin(m, sets, 3, &bin, &n), CM_EINVAL);
+	assert_int_equal(util_export_bin(m, UTIL_SETS(sets), 3, 0, &bin, &n), CM_EINVAL);
 	assert_null(bin);
 	cm_map_free(m);
 	free_sets(sets);
@@ -446,8 +446,8 @@ static void round_trip(const cm_map *m, cm_tileset *sets[3], cm_tileset *const *
 {
 	unsigned char *bin, *bin2;
 	size_t len, len2;
-	assert_int_equal(cm_export_bin(m, sets, 3, &bin, &len), 0);
-	assert_int_equal(cm_export_bin(m, sets, 3, &bin2, &len2), 0);
+	assert_int_equal(util_export_bin(m, UTIL_SETS(sets), 3, 0, &bin, &len), 0);
+	assert_int_equal(util_export_bin(m, UTIL_SETS(sets), 3, 0, &bin2, &len2), 0);
 	assert_int_equal(len, len2);
 	assert_memory_equal(bin, bin2, len);
 	free(bin2);
@@ -601,7 +601,7 @@ static void expect_in_deck(const cm_map *m, cm_tileset *sets[3], const uint32_t 
 	unsigned char *bin;
 	size_t len;
 	cmap_map *r;
-	assert_int_equal(cm_export_bin(m, sets, 3, &bin, &len), 0);
+	assert_int_equal(util_export_bin(m, UTIL_SETS(sets), 3, 0, &bin, &len), 0);
 	assert_int_equal(cmap_open(bin, len, &r), 0);
 	assert_int_equal(cmap_count(r, CMAP_T_TILES), n);
 	for (uint32_t i = 0; i < n; i++) {
@@ -668,7 +668,7 @@ static void test_export__bin_missing_tile_gives_no_buffer(void **state)
 	cm_map *m = make_wide();
 	unsigned char *bin;
 	size_t len = 7;
-	assert_int_equal(cm_export_bin(m, sets, 2, &bin, &len), CM_ENOTFOUND); /* no abbey set */
+	assert_int_equal(util_export_bin(m, UTIL_SETS(sets), 2, 0, &bin, &len), CM_ENOTFOUND); /* no abbey set */
 	assert_null(bin);
 	assert_int_equal(len, 0);
 	cm_map_free(m);
@@ -711,8 +711,8 @@ static void test_export__tmx_files_are_deterministic(void **state)
 	assert_int_equal(cm_diags_new(&d), 0);
 	char *kinds = kinds_in(dir, d);
 	char *t1 = path_in(dir, "a.tmx"), *t2 = path_in(dir, "b.tmx");
-	assert_int_equal(cm_export_tmx(m, t1, kinds, d), 0);
-	assert_int_equal(cm_export_tmx(m, t2, kinds, d), 0);
+	assert_int_equal(util_export_tmx(m, t1, kinds, d), 0);
+	assert_int_equal(util_export_tmx(m, t2, kinds, d), 0);
 	assert_int_equal(cm_diags_count(d), 0);
 	size_t n1, n2;
 	char *a = util_read_file(t1, &n1), *b = util_read_file(t2, &n2);
@@ -767,7 +767,7 @@ static void test_export__tmx_names_the_kinds_tileset_relative_to_itself(void **s
 	assert_int_equal(mkdir(ts, 0777), 0);
 	char *kinds = kinds_in(ts, d);
 	char *t = path_in(sub, "x.tmx");
-	assert_int_equal(cm_export_tmx(m, t, kinds, d), 0);
+	assert_int_equal(util_export_tmx(m, t, kinds, d), 0);
 	char *a = util_read_file(t, NULL);
 	assert_non_null(strstr(a, "source=\"../sets/carcamap-kinds.tsx\""));
 	free(a);
@@ -794,7 +794,7 @@ static void test_export__tmx_failures_leave_no_file(void **state)
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
 	char *t = path_in(dir, "missing/x.tmx");
-	assert_int_equal(cm_export_tmx(m, t, "carcamap-kinds.tsx", d), CM_EIO);
+	assert_int_equal(util_export_tmx(m, t, "carcamap-kinds.tsx", d), CM_EIO);
 	assert_int_equal(cm_diags_errors(d), 1);
 	free(t);
 	cm_diags_clear(d);
@@ -804,7 +804,7 @@ static void test_export__tmx_failures_leave_no_file(void **state)
 	util_name_set(b, 1, 1, "bad \xff byte");
 	cm_map *bad = NULL;
 	assert_int_equal(cm__map_builder_finish(b, NULL, NULL, NULL, CM__FINISH_PARTIAL, &bad), CM_EINVAL);
-	assert_int_equal(cm_export_tmx(bad, t, "carcamap-kinds.tsx", d), CM_EINVAL);
+	assert_int_equal(util_export_tmx(bad, t, "carcamap-kinds.tsx", d), CM_EINVAL);
 	assert_int_equal(cm_diags_errors(d), 1);
 	assert_non_null(strstr(cm_diags_get(d, 0)->message, "partial map"));
 	cm_map_free(bad);
@@ -837,14 +837,14 @@ static void test_export__tmx_never_writes_through_a_planted_link(void **state)
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(symlink(victim, l1), 0);
 	assert_int_equal(symlink(victim, l2), 0);
-	assert_int_equal(cm_export_tmx(m, t, "carcamap-kinds.tsx", d), 0);
+	assert_int_equal(util_export_tmx(m, t, "carcamap-kinds.tsx", d), 0);
 	char *v = util_read_file(victim, NULL);
 	assert_string_equal(v, "precious");
 	free(v);
 	char *want = util_read_file(t, NULL);
 	remove(t);
 	assert_int_equal(symlink("victim", t), 0);
-	assert_int_equal(cm_export_tmx(m, t, "carcamap-kinds.tsx", d), 0);
+	assert_int_equal(util_export_tmx(m, t, "carcamap-kinds.tsx", d), 0);
 	v = util_read_file(victim, NULL);
 	assert_string_equal(v, want);
 	free(v);
@@ -879,7 +879,7 @@ static void test_export__tmx_concurrent_exports_to_one_path(void **state)
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
 	char *t = path_in(dir, "x.tmx"), *ref = path_in(dir, "ref.tmx");
-	assert_int_equal(cm_export_tmx(m, ref, "carcamap-kinds.tsx", d), 0);
+	assert_int_equal(util_export_tmx(m, ref, "carcamap-kinds.tsx", d), 0);
 	enum { KIDS = 8, EACH = 5 };
 	pid_t pids[KIDS];
 	for (int k = 0; k < KIDS; k++) {
@@ -889,7 +889,7 @@ static void test_export__tmx_concurrent_exports_to_one_path(void **state)
 			continue;
 		int bad = 0;
 		for (int i = 0; i < EACH; i++)
-			bad |= cm_export_tmx(m, t, "carcamap-kinds.tsx", d) != 0;
+			bad |= util_export_tmx(m, t, "carcamap-kinds.tsx", d) != 0;
 		_exit(bad);
 	}
 	for (int k = 0; k < KIDS; k++) {
@@ -931,7 +931,7 @@ static void test_export__tmx_full_disk_leaves_nothing(void **state)
 		struct rlimit rl = { 512, 512 };
 		if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
 			_exit(2);
-		int rc = cm_export_tmx(m, t, "carcamap-kinds.tsx", d);
+		int rc = util_export_tmx(m, t, "carcamap-kinds.tsx", d);
 		_exit(rc == CM_EIO && cm_diags_errors(d) == 1 ? 0 : 1);
 	}
 	int st;
@@ -1030,12 +1030,12 @@ static void test_export__write_samples(void **state)
 		char *p = path_in(dir, name);
 		FILE *f = fopen(p, "wb");
 		assert_non_null(f);
-		assert_int_equal(cm_export_json(maps[i], sets, 3, f), 0);
+		assert_int_equal(util_export_json(maps[i], UTIL_SETS(sets), 3, f), 0);
 		assert_int_equal(fclose(f), 0);
 		free(p);
 		snprintf(name, sizeof name, "%s.tmx", maps[i]->id);
 		p = path_in(dir, name);
-		assert_int_equal(cm_export_tmx(maps[i], p, kinds, d), 0);
+		assert_int_equal(util_export_tmx(maps[i], p, kinds, d), 0);
 		free(p);
 		cm_map_free(maps[i]);
 	}

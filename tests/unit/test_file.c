@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include "carcamap/carcamap.h"
 #include "util_files.h"
+#include "util_model.h"
 
 /* fsync, failing with EIO while fail_fsync is set (-Wl,--wrap=fsync) */
 int __real_fsync(int fd);
@@ -388,12 +389,12 @@ static void test_file__failed_sync_keeps_target(void **state)
 	cm_tileset *ts = NULL;
 	assert_int_equal(cm_tileset_load_file("maps/tilesets/base.xml", f->d, &ts), 0);
 	const char *pack = at(f, 1, "t.pack");
-	assert_int_equal(cm_pack_write(pack, NULL, 0, &ts, 1, f->d), 0);
+	assert_int_equal(cm_pack_write(pack, NULL, 0, UTIL_SETS(&ts), 1, f->d), 0);
 	size_t len0, len1;
 	char *before = util_read_file(pack, &len0);
 	cm_diags_clear(f->d);
 	fail_fsync = 1;
-	rc = cm_pack_write(pack, NULL, 0, &ts, 1, f->d);
+	rc = cm_pack_write(pack, NULL, 0, UTIL_SETS(&ts), 1, f->d);
 	fail_fsync = 0;
 	assert_int_equal(rc, CM_EIO);
 	assert_true(said(f->d, "cannot write pack: sync failed"));
@@ -415,7 +416,7 @@ static void test_file__pack_through_symlink(void **state)
 	put(target, "not yet a pack");
 	assert_int_equal(chmod(target, 0600), 0);
 	assert_int_equal(symlink("real.pack", link), 0);
-	assert_int_equal(cm_pack_write(link, NULL, 0, &ts, 1, f->d), 0);
+	assert_int_equal(cm_pack_write(link, NULL, 0, UTIL_SETS(&ts), 1, f->d), 0);
 	struct stat st;
 	assert_int_equal(lstat(link, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));

@@ -335,7 +335,7 @@ static bool write_sample_pack(const char *path, char *err, size_t errsize)
 	cm_diags *d = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
 	remove(path);
-	int rc = cm_pack_write(path, UTIL_MAPS(&m), 1, sets, 2, d);
+	int rc = cm_pack_write(path, UTIL_MAPS(&m), 1, UTIL_SETS(sets), 2, d);
 	if (rc)
 		fmt(err, errsize, "writing the sample pack: %s", cm_strerror(rc));
 	cm_diags_free(d);
@@ -369,7 +369,7 @@ static bool many_maps_pack(const char *path, unsigned long n, const char *ids, c
 	cm_diags *d = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
 	remove(path);
-	int rc = cm_pack_write(path, UTIL_MAPS(maps), n, &base, 1, d);
+	int rc = cm_pack_write(path, UTIL_MAPS(maps), n, UTIL_SETS(&base), 1, d);
 	if (rc)
 		fmt(err, errsize, "writing a pack of %lu maps: %s (%s)", n, cm_strerror(rc),
 		    cm_diags_count(d) && cm_diags_get(d, 0)->message ? cm_diags_get(d, 0)->message : "");
@@ -1181,7 +1181,7 @@ static int out_teardown(void **state)
 /* The pack with the sample map (n_maps 1) or with the tile sets only (0). */
 static int write_pack(out_fx *f, const char *path, size_t n_maps, cm_diags *d)
 {
-	return cm_pack_write(path, UTIL_MAPS(&f->map), n_maps, f->sets, 2, d);
+	return cm_pack_write(path, UTIL_MAPS(&f->map), n_maps, UTIL_SETS(f->sets), 2, d);
 }
 
 /* 0 when path is a pack that opens and reads whole; its map count in *maps. */

@@ -308,7 +308,7 @@ static void test_map_builder__built_equals_read(void **state)
 				}
 		}
 		uint8_t h1[32], h2[32];
-		int r1 = cm_map_hash(read, sets, 2, h1), r2 = cm_map_hash(built, sets, 2, h2);
+		int r1 = cm_map_hash(read, UTIL_SETS(sets), 2, h1), r2 = cm_map_hash(built, UTIL_SETS(sets), 2, h2);
 		assert_int_equal(r1, r2);
 		if (!r1)
 			assert_memory_equal(h1, h2, 32);
@@ -437,7 +437,7 @@ static void *hash_thread(void *arg)
 {
 	hash_job *j = arg;
 	for (int i = 0; i < 20 && !j->rc; i++)
-		j->rc = cm_map_hash(j->m, j->sets, 2, j->h);
+		j->rc = cm_map_hash(j->m, UTIL_SETS(j->sets), 2, j->h);
 	return NULL;
 }
 
@@ -450,8 +450,8 @@ static void test_map_builder__hash_cache_from_many_threads(void **state)
 	cm_tileset *sets[2] = { util_tileset_base(), util_tileset_inns() };
 	cm_map *ref = util_map_sample(), *m = util_map_sample();
 	uint8_t want[32], again[32];
-	assert_int_equal(cm_map_hash(ref, sets, 2, want), 0);
-	assert_int_equal(cm_map_hash(ref, sets, 2, again), 0);
+	assert_int_equal(cm_map_hash(ref, UTIL_SETS(sets), 2, want), 0);
+	assert_int_equal(cm_map_hash(ref, UTIL_SETS(sets), 2, again), 0);
 	assert_memory_equal(want, again, 32);
 	enum { N = 4 };
 	pthread_t t[N];
@@ -467,11 +467,11 @@ static void test_map_builder__hash_cache_from_many_threads(void **state)
 	}
 	/* the sets are not cached: a changed set, another digest */
 	sets[1]->tiles[0].count[2]++;
-	assert_int_equal(cm_map_hash(m, sets, 2, again), 0);
+	assert_int_equal(cm_map_hash(m, UTIL_SETS(sets), 2, again), 0);
 	assert_memory_not_equal(want, again, 32);
 	sets[1]->tiles[0].count[2]--;
 	cm_map *copy = util_finish(util_from(m));
-	assert_int_equal(cm_map_hash(copy, sets, 2, again), 0);
+	assert_int_equal(cm_map_hash(copy, UTIL_SETS(sets), 2, again), 0);
 	assert_memory_equal(want, again, 32);
 	cm_map_free(copy);
 	cm_map_free(m);

@@ -223,7 +223,7 @@ static int deck_total(const cm_workspace *w, const cm_map *m)
 	int n = 0;
 	for (size_t i = 0; i < cm_map_deck_count(m); i++) {
 		const cm_deck_entry *e = cm_map_deck_entry(m, i);
-		cm_tileset *ts = cm_workspace_find_tileset(w, e->tileset);
+		const cm_tileset *ts = cm_workspace_find_tileset(w, e->tileset);
 		assert_non_null(ts);
 		if (!e->tile) {
 			n += cm_tileset_total(ts, cm_map_rules(m)->edition);
@@ -579,7 +579,7 @@ static void test_maps_bundled__published_facts(void **state)
 				fail_msg("map %s is printing %s, not %s", cm_map_id(m), cm_edition_name(cm_map_rules(m)->edition), p);
 			maps++;
 			/* the structural checks and the deck's references: not one diagnostic */
-			cm_tileset **sets = NULL;
+			const cm_tileset **sets = NULL;
 			size_t n_sets = 0;
 			cm_diags *d;
 			assert_int_equal(cm_diags_new(&d), 0);

@@ -76,7 +76,7 @@ static int teardown(void **state)
 
 static int write_sample(fx *f, const char *path)
 {
-	return cm_pack_write(path, UTIL_MAPS(&f->map), 1, f->sets, 2, f->d);
+	return cm_pack_write(path, UTIL_MAPS(&f->map), 1, UTIL_SETS(f->sets), 2, f->d);
 }
 
 static void run_sql(const char *path, const char *sql)
@@ -149,7 +149,7 @@ static void test_pack__round_trip(void **state)
 	}
 	uint8_t stored[32], want[32];
 	assert_int_equal(cm_pack_map_hash(p, "sample", stored), 0);
-	assert_int_equal(cm_map_hash(f->map, f->sets, 2, want), 0);
+	assert_int_equal(cm_map_hash(f->map, UTIL_SETS(f->sets), 2, want), 0);
 	assert_memory_equal(stored, want, 32);
 	assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
 	assert_int_equal(cm_diags_count(f->d), 0);
@@ -213,13 +213,13 @@ static void test_pack__tile_markers(void **state)
 {
 	fx *f = *state;
 	uint8_t plain[32], marked[32], stored[32];
-	assert_int_equal(cm_map_hash(f->map, f->sets, 2, plain), 0);
+	assert_int_equal(cm_map_hash(f->map, UTIL_SETS(f->sets), 2, plain), 0);
 	cm_tile_type *t = &f->sets[1]->tiles[0];
 	t->markers = calloc(2, sizeof *t->markers);
 	assert_non_null(t->markers);
 	t->markers[t->n_markers++] = strdup("gold-mine");
 	t->markers[t->n_markers++] = strdup("crop-circle-club");
-	assert_int_equal(cm_map_hash(f->map, f->sets, 2, marked), 0);
+	assert_int_equal(cm_map_hash(f->map, UTIL_SETS(f->sets), 2, marked), 0);
 	assert_memory_not_equal(plain, marked, 32);
 	assert_int_equal(write_sample(f, f->path), 0);
 	cm_pack *p = NULL;
@@ -269,7 +269,7 @@ static void test_pack__deterministic(void **state)
 	snprintf(b, sizeof b, "%s/b.pack", f->dir);
 	assert_int_equal(write_sample(f, a), 0);
 	cm_tileset *swapped[2] = { f->sets[1], f->sets[0] };
-	assert_int_equal(cm_pack_write(b, UTIL_MAPS(&f->map), 1, swapped, 2, f->d), 0);
+	assert_int_equal(cm_pack_write(b, UTIL_MAPS(&f->map), 1, UTIL_SETS(swapped), 2, f->d), 0);
 	size_t la, lb;
 	char *ba = util_read_file(a, &la), *bb = util_read_file(b, &lb);
 	assert_int_equal(la, lb);
@@ -277,8 +277,8 @@ static void test_pack__deterministic(void **state)
 	free(ba);
 	free(bb);
 	uint8_t h1[32], h2[32];
-	assert_int_equal(cm_map_hash(f->map, f->sets, 2, h1), 0);
-	assert_int_equal(cm_map_hash(f->map, swapped, 2, h2), 0);
+	assert_int_equal(cm_map_hash(f->map, UTIL_SETS(f->sets), 2, h1), 0);
+	assert_int_equal(cm_map_hash(f->map, UTIL_SETS(swapped), 2, h2), 0);
 	assert_memory_equal(h1, h2, 32);
 }
 
@@ -287,7 +287,7 @@ static void test_pack__hash_follows_content(void **state)
 {
 	fx *f = *state;
 	uint8_t base[32], h[32];
-	assert_int_equal(cm_map_hash(f->map, f->sets, 2, base), 0);
+	assert_int_equal(cm_map_hash(f->map, UTIL_SETS(f->sets), 2, base), 0);
 	const cm_map *m0 = f->map;
 	cm_tileset *bs = f->sets[1];
 
@@ -299,7 +299,7 @@ static void test_pack__hash_follows_content(void **state)
 	assert_int_equal(cm_map_builder_set_image(b, "other.png"), 0);
 	bs->line = 3;
 	m = util_finish(b);
-	assert_int_equal(cm_map_hash(m, f->sets, 2, h), 0);
+	assert_int_equal(cm_map_hash(m, UTIL_SETS(f->sets), 2, h), 0);
 	assert_memory_equal(h, base, 32);
 	cm_map_free(m);
 
@@ -311,10 +311,10 @@ static void test_pack__hash_follows_content(void **state)
 		m = raw_of(b);                                           \
 		change;                                                  \
 		m = util_finish(b);                                      \
-		assert_int_equal(cm_map_hash(m, f->sets, 2, h), 0);      \
+		assert_int_equal(cm_map_hash(m, UTIL_SETS(f->sets), 2, h), 0);      \
 		assert_memory_not_equal(h, base, 32);                    \
 		cm_map_free(m);                                          \
-		assert_int_equal(cm_map_hash(m0, f->sets, 2, h), 0);     \
+		assert_int_equal(cm_map_hash(m0, UTIL_SETS(f->sets), 2, h), 0);     \
 		assert_memory_equal(h, base, 32);                        \
 	} while (0)
 	EXPECT_CHANGE(raw_at(m, 1, 2)->kind = CM_SQ_TOWN);
@@ -334,10 +334,10 @@ static void test_pack__hash_follows_content(void **state)
 #define EXPECT_CHANGE(change, undo)                              \
 	do {                                                         \
 		change;                                                  \
-		assert_int_equal(cm_map_hash(m0, f->sets, 2, h), 0);     \
+		assert_int_equal(cm_map_hash(m0, UTIL_SETS(f->sets), 2, h), 0);     \
 		assert_memory_not_equal(h, base, 32);                    \
 		undo;                                                    \
-		assert_int_equal(cm_map_hash(m0, f->sets, 2, h), 0);     \
+		assert_int_equal(cm_map_hash(m0, UTIL_SETS(f->sets), 2, h), 0);     \
 		assert_memory_equal(h, base, 32);                        \
 	} while (0)
 	EXPECT_CHANGE(bs->tiles[1].count[2] = 9, bs->tiles[1].count[2] = 5);
@@ -345,7 +345,7 @@ static void test_pack__hash_follows_content(void **state)
 #undef EXPECT_CHANGE
 
 	/* a deck set that is not given */
-	assert_int_equal(cm_map_hash(m0, f->sets, 1, h), CM_ENOTFOUND);
+	assert_int_equal(cm_map_hash(m0, UTIL_SETS(f->sets), 1, h), CM_ENOTFOUND);
 }
 
 /* A 2x1 map with one plain and one full square, an island, a deck of one
@@ -440,14 +440,14 @@ static void test_pack__hash_v2_defined(void **state)
 	assert_string_equal(hex, want_hex);
 	cm_tileset *ts = NULL;
 	cm_map *m = tiny_map(&ts);
-	assert_int_equal(cm_map_hash(m, &ts, 1, got), 0);
+	assert_int_equal(cm_map_hash(m, UTIL_SETS(&ts), 1, got), 0);
 	assert_memory_equal(got, want, 32);
-	assert_int_equal(cm_map_hash_version(m, &ts, 1, CM_MAP_HASH_VERSION, got), 0);
+	assert_int_equal(cm_map_hash_version(m, UTIL_SETS(&ts), 1, CM_MAP_HASH_VERSION, got), 0);
 	assert_memory_equal(got, want, 32);
 	/* version 1 is another definition, and no other exists */
-	assert_int_equal(cm_map_hash_version(m, &ts, 1, 1, got), 0);
+	assert_int_equal(cm_map_hash_version(m, UTIL_SETS(&ts), 1, 1, got), 0);
 	assert_memory_not_equal(got, want, 32);
-	assert_int_equal(cm_map_hash_version(m, &ts, 1, 3, got), CM_EINVAL);
+	assert_int_equal(cm_map_hash_version(m, UTIL_SETS(&ts), 1, 3, got), CM_EINVAL);
 	/* a value without a code is in no map: the builder refuses it */
 	cm_map_builder *b = util_from(m);
 	assert_int_equal(cm_map_builder_set_print(b, 0, 0, CM_E, (cm_print_kind)7, 0), CM_EINVAL);
@@ -465,8 +465,8 @@ static void test_pack__hash_v2_follows_squares(void **state)
 	cm_tileset *ts = NULL;
 	cm_map *m0 = tiny_map(&ts);
 	uint8_t base[32], h[32];
-	assert_int_equal(cm_map_hash(m0, &ts, 1, base), 0);
-	assert_int_equal(cm_map_hash(m0, &ts, 1, h), 0);
+	assert_int_equal(cm_map_hash(m0, UTIL_SETS(&ts), 1, base), 0);
+	assert_int_equal(cm_map_hash(m0, UTIL_SETS(&ts), 1, h), 0);
 	assert_memory_equal(h, base, 32);
 	cm_map_builder *mb;
 	cm_square *a, *b;
@@ -481,7 +481,7 @@ static void test_pack__hash_v2_follows_squares(void **state)
 		(void)b;                                                 \
 		change;                                                  \
 		m = util_finish(mb);                                     \
-		assert_int_equal(cm_map_hash(m, &ts, 1, h), 0);          \
+		assert_int_equal(cm_map_hash(m, UTIL_SETS(&ts), 1, h), 0);          \
 		assert_memory_not_equal(h, base, 32);                    \
 		cm_map_free(m);                                          \
 	} while (0)
@@ -504,13 +504,13 @@ static void test_pack__hash_v2_follows_squares(void **state)
 	EXPECT_CHANGE(util_marker_add(mb, 1, 0, "n"));
 #undef EXPECT_CHANGE
 	/* the map itself never changed: its hash (cached) is the same */
-	assert_int_equal(cm_map_hash(m0, &ts, 1, h), 0);
+	assert_int_equal(cm_map_hash(m0, UTIL_SETS(&ts), 1, h), 0);
 	assert_memory_equal(h, base, 32);
 	/* a map name, empty against NULL */
 	mb = util_from(m0);
 	assert_int_equal(cm_map_builder_set_name(mb, ""), 0);
 	m = util_finish(mb);
-	assert_int_equal(cm_map_hash(m, &ts, 1, h), 0);
+	assert_int_equal(cm_map_hash(m, UTIL_SETS(&ts), 1, h), 0);
 	assert_memory_not_equal(h, base, 32);
 	cm_map_free(m);
 	cm_map_free(m0);
@@ -534,8 +534,8 @@ static void test_pack__hash_version_by_format(void **state)
 {
 	fx *f = *state;
 	uint8_t v1[32], v2[32], stored[32];
-	assert_int_equal(cm_map_hash_version(f->map, f->sets, 2, 1, v1), 0);
-	assert_int_equal(cm_map_hash_version(f->map, f->sets, 2, 2, v2), 0);
+	assert_int_equal(cm_map_hash_version(f->map, UTIL_SETS(f->sets), 2, 1, v1), 0);
+	assert_int_equal(cm_map_hash_version(f->map, UTIL_SETS(f->sets), 2, 2, v2), 0);
 	assert_memory_not_equal(v1, v2, 32);
 	assert_int_equal(write_sample(f, f->path), 0);
 	cm_pack *p = NULL;
@@ -571,11 +571,11 @@ static bool bin_equal(const cm_map *m, cm_tileset *const *sets, unsigned major, 
 {
 	bool eq = false, eq_view = false;
 	cm_export_bin_opts o = { major, NULL };
-	assert_int_equal(cm__export_bin_equal(m, sets, 2, &o, data, len, &eq), 0);
+	assert_int_equal(cm__export_bin_equal(m, UTIL_SETS(sets), 2, &o, data, len, &eq), 0);
 	cm_map_grid g;
 	assert_int_equal(cm__map_grid_build(m, &g), 0);
 	o.grid = &g;
-	assert_int_equal(cm__export_bin_equal(m, sets, 2, &o, data, len, &eq_view), 0);
+	assert_int_equal(cm__export_bin_equal(m, UTIL_SETS(sets), 2, &o, data, len, &eq_view), 0);
 	cm__map_grid_free(&g);
 	assert_int_equal(eq, eq_view);
 	return eq;
@@ -592,7 +592,7 @@ static void test_pack__binary_compared_in_place(void **state)
 	for (unsigned major = 1; major <= 2; major++) {
 		unsigned char *bin = NULL, *other = NULL;
 		size_t len = 0, other_len = 0;
-		assert_int_equal(cm_export_bin_version(f->map, f->sets, 2, major, &bin, &len), 0);
+		assert_int_equal(util_export_bin(f->map, UTIL_SETS(f->sets), 2, major, &bin, &len), 0);
 		assert_int_equal(bin[8], major);
 		assert_true(len > 100);
 		assert_true(bin_equal(f->map, f->sets, major, bin, len));
@@ -610,14 +610,14 @@ static void test_pack__binary_compared_in_place(void **state)
 		memset(more + len, 0, 4);
 		assert_false(bin_equal(f->map, f->sets, major, more, len + 4));
 		free(more);
-		assert_int_equal(cm_export_bin_version(f->map, f->sets, 2, 3 - major, &other, &other_len), 0);
+		assert_int_equal(util_export_bin(f->map, UTIL_SETS(f->sets), 2, 3 - major, &other, &other_len), 0);
 		assert_false(bin_equal(f->map, f->sets, major, other, other_len));
 		free(other);
 		free(bin);
 	}
 	unsigned char *bin = NULL;
 	size_t len = 0;
-	assert_int_equal(cm_export_bin_version(f->map, f->sets, 2, 3, &bin, &len), CM_EINVAL);
+	assert_int_equal(util_export_bin(f->map, UTIL_SETS(f->sets), 2, 3, &bin, &len), CM_EINVAL);
 	assert_null(bin);
 }
 
@@ -634,17 +634,17 @@ static void test_pack__failed_write_keeps_target(void **state)
 	cm_map *partial = NULL;
 	assert_int_equal(cm__map_builder_finish(util_from(f->map), NULL, NULL, NULL,
 	                                        CM__FINISH_REFUSED | CM__FINISH_PARTIAL, &partial), CM_EINVAL);
-	assert_int_equal(cm_pack_write(f->path, UTIL_MAPS(&partial), 1, f->sets, 2, f->d), CM_EINVAL);
+	assert_int_equal(cm_pack_write(f->path, UTIL_MAPS(&partial), 1, UTIL_SETS(f->sets), 2, f->d), CM_EINVAL);
 	assert_true(has_diag(f->d, "CM0411", NULL, "map sample failed its checks: a partial map is not packed"));
 	cm_map_free(partial);
 
 	cm_diags_clear(f->d);
-	assert_int_equal(cm_pack_write(f->path, UTIL_MAPS(&f->map), 1, f->sets, 1, f->d), CM_EINVAL);
+	assert_int_equal(cm_pack_write(f->path, UTIL_MAPS(&f->map), 1, UTIL_SETS(f->sets), 1, f->d), CM_EINVAL);
 	assert_true(has_diag(f->d, "CM0409", "map sample, deck entry 0", "tile set base is not in the pack"));
 
 	cm_diags_clear(f->d);
 	cm_map *twice[2] = { f->map, f->map };
-	assert_int_equal(cm_pack_write(f->path, UTIL_MAPS(twice), 2, f->sets, 2, f->d), CM_EINVAL);
+	assert_int_equal(cm_pack_write(f->path, UTIL_MAPS(twice), 2, UTIL_SETS(f->sets), 2, f->d), CM_EINVAL);
 	assert_true(has_diag(f->d, "CM0410", NULL, "map id sample occurs twice"));
 
 	char *after = util_read_file(f->path, &l1);
@@ -724,7 +724,7 @@ static void test_pack__workspace_keeps_verified_hash(void **state)
 	fx *f = *state;
 	assert_int_equal(write_sample(f, f->path), 0);
 	uint8_t want[32], got[32], stored[32];
-	assert_int_equal(cm_map_hash(f->map, f->sets, 2, want), 0);
+	assert_int_equal(cm_map_hash(f->map, UTIL_SETS(f->sets), 2, want), 0);
 	cm_pack *p = NULL;
 	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
 	assert_int_equal(cm_pack_map_hash(p, "sample", stored), 0);
@@ -776,9 +776,9 @@ static void test_pack__dense_print_runs(void **state)
 	assert_int_equal(cm_workspace_load(w, xml, f->d), 0);
 	assert_int_equal(cm_workspace_resolve(w, f->d), 0);
 	const cm_map *m = cm_workspace_map(w, 0);
-	cm_tileset *base = cm_workspace_find_tileset(w, "base");
+	const cm_tileset *base = cm_workspace_find_tileset(w, "base");
 	assert_non_null(base);
-	assert_int_equal(cm_pack_write(f->path, UTIL_MAPS(&m), 1, &base, 1, f->d), 0);
+	assert_int_equal(cm_pack_write(f->path, UTIL_MAPS(&m), 1, UTIL_SETS(&base), 1, f->d), 0);
 	cm_pack *p = NULL;
 	cm_map *back = NULL;
 	assert_int_equal(cm_pack_open(f->path, f->d, &p), 0);
@@ -797,7 +797,7 @@ static void test_pack__dense_print_runs(void **state)
 	char tmp[4300];
 	snprintf(tmp, sizeof tmp, "%s/t.pack", f->dir);
 	for (size_t k = 0; k < sizeof edits / sizeof edits[0]; k++) {
-		assert_int_equal(cm_pack_write(tmp, UTIL_MAPS(&m), 1, &base, 1, f->d), 0);
+		assert_int_equal(cm_pack_write(tmp, UTIL_MAPS(&m), 1, UTIL_SETS(&base), 1, f->d), 0);
 		char sql[600];
 		snprintf(sql, sizeof sql, "UPDATE map_grids SET prints = %s", edits[k][0]);
 		run_sql(tmp, sql);
@@ -819,7 +819,7 @@ static void test_pack__old_pack_binary_1_0(void **state)
 	fx *f = *state;
 	unsigned char *v1 = NULL;
 	size_t len1 = 0;
-	assert_int_equal(cm_export_bin_version(f->map, f->sets, 2, 1, &v1, &len1), 0);
+	assert_int_equal(util_export_bin(f->map, UTIL_SETS(f->sets), 2, 1, &v1, &len1), 0);
 	assert_int_equal(write_sample(f, f->path), 0);
 	assert_int_equal(cm_pack_put_map_binary(f->path, "sample", 1, v1, len1, f->d), 0);
 	run_sql(f->path, "UPDATE map_grids SET prints = replace(prints, '.', '----'); PRAGMA user_version = 3");
@@ -1190,7 +1190,7 @@ static void test_pack__path_as_map_id_refused(void **state)
 	assert_int_equal(cm__map_builder_finish(b, "CM0411", NULL, f->d, CM__FINISH_PARTIAL, &escape), CM_EINVAL);
 	assert_true(has_diag(f->d, "CM0411", "map ../escape", "is not an id"));
 	uint8_t h[32];
-	int hrc = cm_map_hash(escape, f->sets, 2, h);
+	int hrc = cm_map_hash(escape, UTIL_SETS(f->sets), 2, h);
 	assert_int_equal(hrc, 0);
 	n += snprintf(sql + n, sizeof sql - (size_t)n, " UPDATE maps SET hash = x'");
 	for (int i = 0; i < 32; i++)
@@ -1203,7 +1203,7 @@ static void test_pack__path_as_map_id_refused(void **state)
 	assert_true(has_diag(f->d, "CM0407", NULL, "an id in table maps is not an id"));
 	/* and the writer refuses to store one */
 	cm_diags_clear(f->d);
-	int wrc = cm_pack_write(f->path, UTIL_MAPS(&escape), 1, f->sets, 2, f->d);
+	int wrc = cm_pack_write(f->path, UTIL_MAPS(&escape), 1, UTIL_SETS(f->sets), 2, f->d);
 	assert_int_not_equal(wrc, 0);
 	assert_true(has_diag(f->d, "CM0411", NULL, "a partial map is not packed"));
 	cm_map_free(escape);
@@ -1216,7 +1216,7 @@ static void test_pack__write_stores_client_binary(void **state)
 	assert_int_equal(write_sample(f, f->path), 0);
 	unsigned char *want = NULL;
 	size_t want_len = 0;
-	assert_int_equal(cm_export_bin(f->map, f->sets, 2, &want, &want_len), 0);
+	assert_int_equal(util_export_bin(f->map, UTIL_SETS(f->sets), 2, 0, &want, &want_len), 0);
 	cm_pack *p = NULL;
 	uint8_t *data = NULL;
 	size_t len = 0;

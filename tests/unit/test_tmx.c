@@ -442,7 +442,7 @@ static void round_trip_dir(const char *dir, int *count)
 		}
 		char out[512];
 		snprintf(out, sizeof out, "%s/x.tmx", tmp);
-		if (cm_export_tmx(m, out, "carcamap-kinds.tsx", d) != 0)
+		if (util_export_tmx(m, out, "carcamap-kinds.tsx", d) != 0)
 			fail_msg("%s: export: %s", path, cm_diags_get(d, 0)->message);
 		cm_map *b = NULL;
 		if (cm_tmx_load_file(out, d, &b) != 0) {

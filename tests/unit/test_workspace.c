@@ -154,7 +154,7 @@ static void test_workspace__one_map_of_a_pack(void **state)
 		            util_map_one_square("b", "base"), util_map_one_square("c", "base") };
 	cm_diags *d = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
-	assert_int_equal(cm_pack_write(path, UTIL_MAPS(maps), 4, sets, 2, d), 0);
+	assert_int_equal(cm_pack_write(path, UTIL_MAPS(maps), 4, UTIL_SETS(sets), 2, d), 0);
 	sqlite3 *db = NULL;
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "UPDATE maps SET name = 'edited' WHERE id = 'b'", NULL, NULL, NULL), SQLITE_OK);
@@ -211,7 +211,7 @@ static void test_workspace__pack_maps_keep_their_hashes(void **state)
 	}
 	cm_diags *d = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
-	assert_int_equal(cm_pack_write(path, UTIL_MAPS(maps), N, sets, 2, d), 0);
+	assert_int_equal(cm_pack_write(path, UTIL_MAPS(maps), N, UTIL_SETS(sets), 2, d), 0);
 	cm_workspace *w = NULL;
 	assert_int_equal(cm_workspace_new(&w), 0);
 	assert_int_equal(cm_workspace_load(w, path, d), 0);
@@ -221,7 +221,7 @@ static void test_workspace__pack_maps_keep_their_hashes(void **state)
 	assert_int_equal(cm_workspace_tileset_count(w), 2);
 	for (unsigned i = 0; i < N; i++) {
 		uint8_t want[32], got[32];
-		assert_int_equal(cm_map_hash(maps[i], sets, 2, want), 0);
+		assert_int_equal(cm_map_hash(maps[i], UTIL_SETS(sets), 2, want), 0);
 		const cm_map *m = cm_workspace_find_map(w, cm_map_id(maps[i]));
 		assert_non_null(m);
 		size_t at = cm__workspace_map_pos(w, m);
@@ -230,7 +230,7 @@ static void test_workspace__pack_maps_keep_their_hashes(void **state)
 		assert_int_equal(cm_workspace_map_hash(w, m, got), 0);
 		assert_memory_equal(got, want, 32);
 		/* the deck's sets, each once, sorted by id */
-		cm_tileset **v = NULL;
+		const cm_tileset **v = NULL;
 		size_t n = 0;
 		assert_int_equal(cm_workspace_map_sets(w, m, &v, &n), 0);
 		assert_int_equal(n, i % 5 == 0 && i % 2 == 0 ? 2 : 1);
@@ -468,7 +468,7 @@ static void test_workspace__pack_of_too_many_maps_refused(void **state)
 	cm_tileset *base = util_tileset_base();
 	cm_diags *d = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
-	assert_int_equal(cm_pack_write(path, UTIL_MAPS(maps), N, &base, 1, d), CM_EINVAL);
+	assert_int_equal(cm_pack_write(path, UTIL_MAPS(maps), N, UTIL_SETS(&base), 1, d), CM_EINVAL);
 	assert_int_equal(cm_diags_count(d), 1);
 	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0411");
 	FILE *f = fopen(path, "rb");

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "util_model.h"
+#include "carcamap/export.h"
+#include "carcamap/file.h"
 
 static char *sdup(const char *s)
 {
@@ -542,4 +544,50 @@ void util_rmtree(char *dir)
 	if (dir)
 		rm_rf(dir);
 	free(dir);
+}
+
+int util_export_json(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, FILE *f)
+{
+	cm_export_opts o;
+	cm_export_opts_init(&o);
+	o.sets = sets;
+	o.n_sets = n_sets;
+	return cm_export_json(m, &o, f, NULL);
+}
+
+int util_export_bin(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, unsigned major, unsigned char **out,
+                    size_t *len)
+{
+	cm_export_opts o;
+	cm_export_opts_init(&o);
+	o.sets = sets;
+	o.n_sets = n_sets;
+	o.bin_major = major;
+	return cm_export_bin_mem(m, &o, out, len);
+}
+
+typedef struct {
+	const cm_map *m;
+	const cm_export_opts *o;
+	cm_diags *d;
+} tmx_job;
+
+static int write_tmx(FILE *f, void *arg)
+{
+	const tmx_job *j = arg;
+	return cm_export_tmx(j->m, j->o, f, j->d);
+}
+
+int util_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, cm_diags *d)
+{
+	cm_export_opts o;
+	cm_export_opts_init(&o);
+	char *ref = cm_path_relative(tmx_path, kinds_tsx);
+	if (!ref)
+		return CM_ENOMEM;
+	o.kinds = ref;
+	tmx_job j = { m, &o, d };
+	int rc = cm_file_write(tmx_path, write_tmx, &j, d);
+	free(ref);
+	return rc;
 }

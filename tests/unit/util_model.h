@@ -6,6 +6,7 @@
 #define UTIL_MODEL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "carcamap/map.h"
 #include "carcamap/tileset.h"
 
@@ -63,6 +64,16 @@ cm_map_builder *util_map_one_square_builder(const char *id, const char *set);
 /* An array of maps as the functions that only read them take it (C does
  * not convert cm_map ** to const cm_map *const * by itself). */
 #define UTIL_MAPS(v) ((const cm_map *const *)(v))
+/* The same for tile sets. */
+#define UTIL_SETS(v) ((const cm_tileset *const *)(v))
+
+/* The exporters (carcamap/export.h) with the options most tests give:
+ * the tile sets; the binary's major version; the TMX written to tmx_path
+ * through cm_file_write, naming kinds_tsx relative to it. */
+int util_export_json(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, FILE *f);
+int util_export_bin(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, unsigned major, unsigned char **out,
+                    size_t *len);
+int util_export_tmx(const cm_map *m, const char *tmx_path, const char *kinds_tsx, cm_diags *d);
 
 /* 1 when equal; otherwise 0 and the first difference written into why. */
 int util_tileset_equal(const cm_tileset *a, const cm_tileset *b, char *why, size_t n);

@@ -35,7 +35,7 @@ typedef struct cm_pack cm_pack;
  * stored in id order and the output bytes depend only on the inputs (no
  * timestamps). Borrowed: maps and sets. Returns 0, CM_EINVAL (see d),
  * CM_EIO (cannot create, write or rename; see d), CM_ENOMEM. */
-int cm_pack_write(const char *path, const cm_map *const *maps, size_t n_maps, cm_tileset *const *sets,
+int cm_pack_write(const char *path, const cm_map *const *maps, size_t n_maps, const cm_tileset *const *sets,
                   size_t n_sets, cm_diags *d);
 
 /* Opens a pack read-only and immutable as untrusted input: SQLite
@@ -79,7 +79,7 @@ int cm_pack_map_hash(cm_pack *p, const char *id, uint8_t out[32]);
  * compares it with the stored one (CM0408 on a mismatch), then compares
  * the stored client binary (format CM_EXPORT_BIN_MAJOR; in a pack of
  * format 3 or older without one, the format 1 binary those wrote) byte for
- * byte with cm_export_bin_version of the model in that format (CM0413 if
+ * byte with cm_export_bin_mem of the model in that format (CM0413 if
  * missing or different). Returns 0,
  * CM_EINVAL (mismatch or unreadable content, see d), CM_ENOTFOUND, CM_ENOMEM. */
 int cm_pack_verify_map(cm_pack *p, const char *id, cm_diags *d);
@@ -112,13 +112,13 @@ int cm_pack_put_map_binary(const char *path, const char *id, int format_version,
  * thread, hashes only the tile sets. Returns 0, CM_ENOTFOUND (a deck set
  * is missing from sets), CM_EINVAL (a value the serialization cannot
  * hold), CM_ENOMEM. */
-int cm_map_hash(const cm_map *m, cm_tileset *const *sets, size_t n_sets, uint8_t out[32]);
+int cm_map_hash(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, uint8_t out[32]);
 /* The content hash definition cm_map_hash computes and packs of format 3
  * and CM_PACK_VERSION store: 2. Packs of format 1 and 2 store version 1. */
 #define CM_MAP_HASH_VERSION 2
 /* cm_map_hash in the given definition (1 or 2, schemas/pack.md); CM_EINVAL
  * for any other version. */
-int cm_map_hash_version(const cm_map *m, cm_tileset *const *sets, size_t n_sets, int version,
+int cm_map_hash_version(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, int version,
                         uint8_t out[32]);
 
 #ifdef __cplusplus

@@ -79,13 +79,13 @@ size_t cm_workspace_map_count(const cm_workspace *w);
 const cm_map *cm_workspace_map(const cm_workspace *w, size_t i);
 const cm_map *cm_workspace_find_map(const cm_workspace *w, const char *id);
 size_t cm_workspace_tileset_count(const cm_workspace *w);
-cm_tileset *cm_workspace_tileset(const cm_workspace *w, size_t i);
-cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id);
+const cm_tileset *cm_workspace_tileset(const cm_workspace *w, size_t i);
+const cm_tileset *cm_workspace_find_tileset(const cm_workspace *w, const char *id);
 
 /* The tile sets m's deck names, found in the workspace, sorted by id, as a
  * new array of borrowed pointers in *out (free the array only). A set that
  * is not loaded is left out (cm_workspace_resolve reports it). 0 or CM_ENOMEM. */
-int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, cm_tileset ***out, size_t *n);
+int cm_workspace_map_sets(const cm_workspace *w, const cm_map *m, const cm_tileset ***out, size_t *n);
 
 /* A file named name (no directory part) in the tile set search path: the
  * directories added, in order, then the directory ../tilesets beside m's
