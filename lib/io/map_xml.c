@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* map_xml.c: map descriptors (schemas/map.md): the reader, which builds
- * the map through a builder (combined maps included; the image importer
- * fills the squares a descriptor leaves open), runs the structural checks
- * (model/map_check.c) and finishes the builder (the model's one check),
- * and the canonical writer. Nothing else reads or writes map XML. */
+/* map_xml.c: map descriptors (schemas/map.md): the reader, which reads
+ * what a descriptor says into a builder and nothing more (io/workspace.c
+ * joins it with its image, printing and checks: io/map_xml_int.h; the
+ * halves of a combined map come through its loader), and the canonical
+ * writer. Nothing else reads or writes map XML. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/tree.h>
 #include "carcamap/catalog.h"
-#include "carcamap/image.h"
 #include "carcamap/map.h"
 #include "io/feature_xml_int.h"
+#include "io/map_xml_int.h"
 #include "model/map_builder_int.h"
 #include "model/map_int.h"
 #include "base/util_int.h"
@@ -45,6 +45,7 @@ typedef struct {
 	uint8_t *kind_to; /* per square: 1 + kind of the printing (land/town), 0 = as printed */
 	bool any_kind_to; /* some square has one */
 	bool oom;
+	cm__map_loader load; /* the halves of a <combine> */
 } reader;
 
 
@@ -239,8 +240,6 @@ out:
 	return rc;
 }
 
-static int load_path(const char *path, int depth, unsigned flags, int printing, cm_diags *d, cm_map **out);
-
 /* <combine>: loads both halves (plain maps, with the reader's flags) and
  * places them on one grid (model/map_combine.c), in a new builder *out. */
 static int combine(reader *r, xmlNode *c, cm_map_builder **out)
@@ -258,7 +257,8 @@ static int combine(reader *r, xmlNode *c, cm_map_builder **out)
 	for (int h = 0; h < 2; h++) {
 		char *rel = rd_attr(r, c, which[h]);
 		char *path = rel ? cm_path_resolve(r->file, rel) : NULL;
-		int lrc = path ? load_path(path, r->depth + 1, r->flags, r->n_printings ? r->printing : -1, r->d, &half[h]) : CM_ENOMEM;
+		cm__map_read_opts ho = { r->flags, r->n_printings ? r->printing : -1, r->depth + 1, r->load };
+		int lrc = path ? r->load(path, &ho, r->d, &half[h]) : CM_ENOMEM;
 		if (lrc == CM_ENOMEM) {
 			r->oom = true;
 			rc = CM_ENOMEM;
@@ -762,25 +762,6 @@ static int read_elements(reader *r, xmlNode *root)
 	return 0;
 }
 
-/* A printing's kinds replace the printed ones (land and town only). */
-static void apply_printing_kinds(reader *r)
-{
-	const cm_map *m = r->m;
-	size_t n = (size_t)m->cols * (size_t)m->rows;
-	for (size_t i = 0; r->any_kind_to && i < n; i++) {
-		if (!r->kind_to[i])
-			continue;
-		const cm_square *sq = &m->squares[i];
-		int x = (int)(i % (size_t)m->cols), y = (int)(i / (size_t)m->cols);
-		if (sq->kind != CM_SQ_LAND && sq->kind != CM_SQ_TOWN)
-			rd_report(r, "CM0220", sq->line, 0,
-			          "square (%d,%d) is %s: a printing may change land and town squares only", x, y,
-			          cm_square_kind_name(sq->kind));
-		else
-			cm_map_builder_set_kind(r->b, x, y, (cm_square_kind)(r->kind_to[i] - 1));
-	}
-}
-
 /* The builder of the map's grid: from <combine>, from <grid>, or of the
  * size the <map> element gives. */
 static int new_map(reader *r, xmlNode *root, xmlNode *comb, xmlNode *grid)
@@ -802,23 +783,20 @@ static int new_map(reader *r, xmlNode *root, xmlNode *comb, xmlNode *grid)
 	return cm_map_builder_new(cols, rows, &r->b);
 }
 
-static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, int printing, cm_diags *d,
-                    cm_map **out)
+/* What the descriptor says, into r->b: everything but the image's
+ * squares, the printing's kinds and the checks, which the caller joins
+ * (io/workspace.c). */
+static int load_doc(reader *r, xmlDoc *doc)
 {
-	*out = NULL;
 	xmlNode *root = xmlDocGetRootElement(doc);
-	reader r = { .d = d, .file = file, .depth = depth, .flags = flags };
-	size_t errors = cm_diags_errors(d);
-	int rc = 0;
-	bool grid_ok = false;
 	unsigned line = cm_xml_line(root);
 	int format = cm_xml_attr_int(root, "format", 1);
 	if (format < 1 || format > CM_MAP_FORMAT) {
-		rd_report_at(&r, "CM0218", root, "format", "map format %d is newer than this build reads (%d)", format,
+		rd_report_at(r, "CM0218", root, "format", "map format %d is newer than this build reads (%d)", format,
 		          CM_MAP_FORMAT);
 		return CM_EVERSION;
 	}
-	r.format = format;
+	r->format = format;
 	xmlNode *about = NULL, *grid = NULL, *comb = NULL, *image = NULL, *setup = NULL, *deck = NULL, *rules = NULL;
 	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
 		if (cm_xml_is(c, "about"))
@@ -836,100 +814,74 @@ static int load_doc(xmlDoc *doc, const char *file, int depth, unsigned flags, in
 		else if (cm_xml_is(c, "rules"))
 			rules = c;
 	}
-	int acols = cm_xml_attr_int(root, "cols", 0), arows = cm_xml_attr_int(root, "rows", 0);
-	if ((rc = read_printings(&r, root, rules, printing)) != 0 || (rc = new_map(&r, root, comb, grid)) != 0)
-		goto out;
-	const cm_map *m = r.m = cm__map_builder_view(r.b);
-	if ((acols && acols != m->cols) || (arows && arows != m->rows))
-		rd_report(&r, "CM0216", line, 0, "map says %d x %d squares, its %s has %d x %d", acols ? acols : m->cols,
-		          arows ? arows : m->rows, comb ? "combination" : "grid", m->cols, m->rows);
-	read_head(&r, root, about, image, line);
-	size_t n = (size_t)m->cols * (size_t)m->rows;
-	r.seen = calloc(n, 1);
-	r.quiet = calloc(n, 1);
-	r.kind_to = calloc(n, 1);
-	if (!r.seen || !r.quiet || !r.kind_to || (rc = read_elements(&r, root)) != 0) {
-		rc = CM_ENOMEM;
-		goto out;
-	}
-	read_setup(&r, setup);
-	read_deck(&r, deck);
-	read_rules(&r, rules);
-	if (r.oom) {
-		rc = CM_ENOMEM;
-		goto out;
-	}
-	/* the image gives the squares the descriptor leaves open; checking
-	 * before it is read would report a board of empty squares */
-	if ((flags & CM_MAP_LOAD_IMAGE) && m->image) {
-		int irc = cm_image_apply_descriptor(r.b, file, d);
-		if (irc) {
-			rc = irc == CM_ENOMEM ? CM_ENOMEM : CM_EINVAL;
-			goto out;
-		}
-	}
-	apply_printing_kinds(&r);
-	/* the default prints and the structure (references with their lines)
-	 * on one pass over the squares, with the grid's part of the model's
-	 * check; then, on a sound structure, the builder's finish checks the
-	 * model's limits (texts, counts, ids) */
-	cm__map_builder_prints_check_structure(r.b, d, r.quiet, &grid_ok);
-	if (cm_diags_errors(d) > errors)
-		rc = CM_EINVAL;
-out:
-	if (r.oom && !rc)
-		rc = CM_ENOMEM;
-	free(r.seen);
-	free(r.quiet);
-	free(r.kind_to);
-	/* with CM_MAP_LOAD_PARTIAL, a map whose checks failed is still what was
-	 * understood, for pictures of the problems */
-	if (!r.b || (rc && !(rc == CM_EINVAL && (flags & CM_MAP_LOAD_PARTIAL)))) {
-		cm_map_builder_free(r.b);
+	int rc, acols = cm_xml_attr_int(root, "cols", 0), arows = cm_xml_attr_int(root, "rows", 0);
+	if ((rc = read_printings(r, root, rules, r->printing)) != 0 || (rc = new_map(r, root, comb, grid)) != 0)
 		return rc;
-	}
-	unsigned fl = (rc ? CM__FINISH_REFUSED : 0) | (grid_ok ? CM__FINISH_GRID_OK : 0) |
-	              (flags & CM_MAP_LOAD_PARTIAL ? CM__FINISH_PARTIAL : 0);
-	return cm__map_builder_finish(r.b, "CM0219", file, d, fl, out);
+	const cm_map *m = r->m = cm__map_builder_view(r->b);
+	if ((acols && acols != m->cols) || (arows && arows != m->rows))
+		rd_report(r, "CM0216", line, 0, "map says %d x %d squares, its %s has %d x %d", acols ? acols : m->cols,
+		          arows ? arows : m->rows, comb ? "combination" : "grid", m->cols, m->rows);
+	read_head(r, root, about, image, line);
+	size_t n = (size_t)m->cols * (size_t)m->rows;
+	r->seen = calloc(n, 1);
+	r->quiet = calloc(n, 1);
+	r->kind_to = calloc(n, 1);
+	if (!r->seen || !r->quiet || !r->kind_to || read_elements(r, root) != 0)
+		return CM_ENOMEM;
+	read_setup(r, setup);
+	read_deck(r, deck);
+	read_rules(r, rules);
+	return r->oom ? CM_ENOMEM : 0;
 }
 
-static int load_path(const char *path, int depth, unsigned flags, int printing, cm_diags *d, cm_map **out)
+/* load_doc of doc into out, which owns what was read from here on. */
+static int read_into(xmlDoc *doc, const char *file, const cm__map_read_opts *o, cm_diags *d, cm__map_read *out)
+{
+	reader r = { .d = d, .file = file, .depth = o->depth, .flags = o->flags, .printing = o->printing,
+		     .load = o->load };
+	memset(out, 0, sizeof *out);
+	out->errors = cm_diags_errors(d);
+	int rc = load_doc(&r, doc);
+	free(r.seen);
+	out->b = r.b;
+	out->quiet = r.quiet;
+	out->kind_to = r.any_kind_to ? r.kind_to : NULL;
+	if (!r.any_kind_to)
+		free(r.kind_to);
+	return rc;
+}
+
+int cm__map_xml_read(const char *path, const cm__map_read_opts *o, cm_diags *d, cm__map_read *out)
 {
 	xmlDoc *doc;
-	*out = NULL;
+	memset(out, 0, sizeof *out);
 	int rc = cm_xml_load_file(path, "map.xsd", d, &doc);
 	if (rc)
 		return rc;
-	rc = load_doc(doc, path, depth, flags, printing, d, out);
+	rc = read_into(doc, path, o, d, out);
 	cm_xml_free_doc(doc);
 	return rc;
 }
 
-int cm_map_load_file(const char *path, cm_diags *d, cm_map **out)
-{
-	return load_path(path, 0, 0, -1, d, out);
-}
-
-int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map **out)
-{
-	return load_path(path, 0, flags, -1, d, out);
-}
-
-int cm_map_load_file_printing(const char *path, unsigned flags, int printing, cm_diags *d, cm_map **out)
-{
-	return load_path(path, 0, flags, printing, d, out);
-}
-
-int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *d, cm_map **out)
+int cm__map_xml_read_memory(const char *buf, size_t len, const char *file, const cm__map_read_opts *o, cm_diags *d,
+                            cm__map_read *out)
 {
 	xmlDoc *doc;
-	*out = NULL;
+	memset(out, 0, sizeof *out);
 	int rc = cm_xml_load_memory(buf, len, file, "map.xsd", d, &doc);
 	if (rc)
 		return rc;
-	rc = load_doc(doc, file, 0, 0, -1, d, out);
+	rc = read_into(doc, file, o, d, out);
 	cm_xml_free_doc(doc);
 	return rc;
+}
+
+void cm__map_read_clear(cm__map_read *r)
+{
+	cm_map_builder_free(r->b);
+	free(r->quiet);
+	free(r->kind_to);
+	memset(r, 0, sizeof *r);
 }
 
 /* ---- the canonical writer ---- */

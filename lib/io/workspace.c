@@ -2,21 +2,114 @@
 /* workspace.c: loading what one command works on (carcamap/workspace.h):
  * tile sets, map descriptors with their images, TMX files and packs into
  * the workspace (model/workspace.c keeps them, ids unique across inputs);
- * resolves decks against loaded sets and search directories. */
+ * resolves decks against loaded sets and search directories. A map
+ * descriptor is loaded here (cm_map_load): what the reader read
+ * (io/map_xml.c) joined with its image's squares and its printing's
+ * kinds, checked, and finished. */
 #include <dirent.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/carcamap.h"
+#include "carcamap/catalog.h"
+#include "carcamap/image.h"
 #include "carcamap/pack.h"
 #include "carcamap/tileset.h"
 #include "carcamap/tmx.h"
 #include "carcamap/workspace.h"
 #include "model/workspace_int.h"
 #include "base/util_int.h"
+#include "io/map_xml_int.h"
 #include "io/pack_int.h"
 #include "io/xml_int.h"
+#include "model/map_builder_int.h"
 #include "model/map_struct_int.h"
+
+/* ---- a map descriptor, loaded ---- */
+
+void cm_map_load_opts_init(cm_map_load_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->printing = -1;
+}
+
+/* A printing's kinds replace the printed ones (land and town only). */
+static void apply_printing_kinds(cm_map_builder *b, const uint8_t *kind_to, const char *file, cm_diags *d)
+{
+	const cm_map *m = cm__map_builder_view(b);
+	size_t n = (size_t)m->cols * (size_t)m->rows;
+	for (size_t i = 0; kind_to && i < n; i++) {
+		if (!kind_to[i])
+			continue;
+		const cm_square *sq = &m->squares[i];
+		int x = (int)(i % (size_t)m->cols), y = (int)(i / (size_t)m->cols);
+		if (sq->kind != CM_SQ_LAND && sq->kind != CM_SQ_TOWN)
+			cm_diags_check(d, "CM0220", file, sq->line, 0, NULL,
+			               "square (%d,%d) is %s: a printing may change land and town squares only", x, y,
+			               cm_square_kind_name(sq->kind));
+		else
+			cm_map_builder_set_kind(b, x, y, (cm_square_kind)(kind_to[i] - 1));
+	}
+}
+
+/* What the reader read (rc its return), joined: the image gives the
+ * squares the descriptor leaves open (checking before it is read would
+ * report a board of empty squares), the printing its kinds, then the
+ * default prints and the structure (references with their lines) on one
+ * pass over the squares, with the grid's part of the model's check; then,
+ * on a sound structure, the builder's finish checks the model's limits
+ * (texts, counts, ids). With CM_MAP_LOAD_PARTIAL, a map whose checks
+ * failed is still what was understood, for pictures of the problems. */
+static int join(cm__map_read *r, int rc, const char *file, unsigned flags, cm_diags *d, cm_map **out)
+{
+	bool grid_ok = false;
+	if (!rc && (flags & CM_MAP_LOAD_IMAGE) && cm__map_builder_view(r->b)->image) {
+		int irc = cm_image_apply_descriptor(r->b, file, d);
+		if (irc)
+			rc = irc == CM_ENOMEM ? CM_ENOMEM : CM_EINVAL;
+	}
+	if (!rc) {
+		apply_printing_kinds(r->b, r->kind_to, file, d);
+		cm__map_builder_prints_check_structure(r->b, d, r->quiet, &grid_ok);
+		if (cm_diags_errors(d) > r->errors)
+			rc = CM_EINVAL;
+	}
+	cm_map_builder *b = r->b;
+	r->b = NULL;
+	cm__map_read_clear(r);
+	if (!b || (rc && !(rc == CM_EINVAL && (flags & CM_MAP_LOAD_PARTIAL)))) {
+		cm_map_builder_free(b);
+		return rc;
+	}
+	unsigned fl = (rc ? CM__FINISH_REFUSED : 0) | (grid_ok ? CM__FINISH_GRID_OK : 0) |
+	              (flags & CM_MAP_LOAD_PARTIAL ? CM__FINISH_PARTIAL : 0);
+	return cm__map_builder_finish(b, "CM0219", file, d, fl, out);
+}
+
+static int load_map(const char *path, const cm__map_read_opts *o, cm_diags *d, cm_map **out)
+{
+	cm__map_read r;
+	*out = NULL;
+	int rc = cm__map_xml_read(path, o, d, &r);
+	return join(&r, rc, path, o->flags, d, out);
+}
+
+int cm_map_load(const char *path, const cm_map_load_opts *o, cm_diags *d, cm_map **out)
+{
+	cm__map_read_opts ro = { o ? o->flags : 0, o ? o->printing : -1, 0, load_map };
+	return load_map(path, &ro, d, out);
+}
+
+int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *d, cm_map **out)
+{
+	cm__map_read_opts ro = { 0, -1, 0, load_map };
+	cm__map_read r;
+	*out = NULL;
+	int rc = cm__map_xml_read_memory(buf, len, file, &ro, d, &r);
+	return join(&r, rc, file, 0, d, out);
+}
+
+/* ---- the workspace ---- */
 
 void cm_workspace_set_printing(cm_workspace *w, int printing)
 {
@@ -167,7 +260,11 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 	}
 	case CM_FILE_MAP: {
 		cm_map *m = NULL;
-		rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE | w->map_flags, w->printing, d, &m);
+		cm_map_load_opts lo;
+		cm_map_load_opts_init(&lo);
+		lo.flags = CM_MAP_LOAD_IMAGE | w->map_flags;
+		lo.printing = w->printing;
+		rc = cm_map_load(path, &lo, d, &m);
 		if (rc && m) { /* CM_MAP_LOAD_PARTIAL: kept with its errors */
 			int arc = take_map(w, m, path, d);
 			return arc ? arc : rc;
@@ -182,7 +279,8 @@ int cm_workspace_load(cm_workspace *w, const char *path, cm_diags *d)
 			return rc;
 		for (size_t i = 1; i < n_more; i++) {
 			cm_map *v = NULL;
-			rc = cm_map_load_file_printing(path, CM_MAP_LOAD_IMAGE | w->map_flags, (int)more[i], d, &v);
+			lo.printing = (int)more[i];
+			rc = cm_map_load(path, &lo, d, &v);
 			if (rc && v) {
 				int arc = take_map(w, v, path, d);
 				return arc ? arc : rc;

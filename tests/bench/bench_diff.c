@@ -32,7 +32,7 @@ static cm_map *load(const char *path)
 {
 	cm_diags *d = NULL;
 	cm_map *m = NULL;
-	if (cm_diags_new(&d) || cm_map_load_file_flags(path, 0, d, &m)) {
+	if (cm_diags_new(&d) || cm_map_load(path, NULL, d, &m)) {
 		cm_diags_write_text(d, stderr);
 		m = NULL;
 	}

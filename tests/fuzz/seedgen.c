@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 	mkdir(path, 0755);
 	for (int i = 2; i < argc && n_maps < 64; i++) {
 		cm_map *m = NULL;
-		if (cm_map_load_file(argv[i], d, &m) != 0)
+		if (cm_map_load(argv[i], NULL, d, &m) != 0)
 			continue;
 		unsigned char *bin = NULL;
 		size_t len = 0;

@@ -417,7 +417,7 @@ static bool header_line(rd *r, char *raw, char **tok, int n)
 		}
 		char *full = resolve(r, tok[1]);
 		cm_map *m = NULL;
-		int rc = full ? cm_map_load_file(full, r->d, &m) : CM_ENOMEM;
+		int rc = full ? cm_map_load(full, NULL, r->d, &m) : CM_ENOMEM;
 		if (rc == CM_ENOMEM)
 			r->rc = CM_ENOMEM;
 		else if (rc < 0)

@@ -70,7 +70,10 @@ static int read_tileset(const char *path, cm_diags *d)
 static int read_map(const char *path, cm_diags *d)
 {
 	cm_map *m = NULL;
-	int rc = cm_map_load_file_flags(path, CM_MAP_LOAD_IMAGE, d, &m);
+	cm_map_load_opts lo;
+	cm_map_load_opts_init(&lo);
+	lo.flags = CM_MAP_LOAD_IMAGE;
+	int rc = cm_map_load(path, &lo, d, &m);
 	if ((rc == 0) != (m != NULL))
 		fail_msg("%s: map reader returned %d with%s a model", path, rc, m ? "" : "out");
 	cm_map_free(m);

@@ -56,7 +56,7 @@ static cm_map *load_clean(const char *path)
 	cm_diags *d;
 	cm_map *m = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
-	int rc = cm_map_load_file(path, d, &m);
+	int rc = cm_map_load(path, NULL, d, &m);
 	if (rc || cm_diags_count(d)) {
 		char *t = util_diags_text(d);
 		print_message("%s: rc %d\n%s", path, rc, t);
@@ -308,7 +308,10 @@ static void test_map__printings(void **state)
 	cm_diags *d;
 	cm_map *c3 = NULL, *c1 = NULL;
 	assert_int_equal(cm_diags_new(&d), 0);
-	assert_int_equal(cm_map_load_file_printing(GOOD "printings.xml", 0, CM_EDITION_C3, d, &c3), 0);
+	cm_map_load_opts lo;
+	cm_map_load_opts_init(&lo);
+	lo.printing = CM_EDITION_C3;
+	assert_int_equal(cm_map_load(GOOD "printings.xml", &lo, d, &c3), 0);
 	assert_int_equal(cm_diags_count(d), 0);
 	assert_string_equal(c2->id, "twice");
 	assert_string_equal(c3->id, "twice-c3");
@@ -339,7 +342,8 @@ static void test_map__printings(void **state)
 	assert_int_equal(cm_map_load_memory(x, strlen(x), NULL, d, &back), 0);
 	assert_true(cm_map_equal(c3, back));
 	assert_int_equal((int)back->n_printings, 0);
-	assert_int_equal(cm_map_load_file_printing(GOOD "printings.xml", 0, CM_EDITION_C1, d, &c1), CM_EINVAL);
+	lo.printing = CM_EDITION_C1;
+	assert_int_equal(cm_map_load(GOOD "printings.xml", &lo, d, &c1), CM_EINVAL);
 	assert_null(c1);
 	assert_int_equal((int)cm_diags_count(d), 1);
 	assert_string_equal(cm_diags_get(d, 0)->rule, "CM0220");
@@ -448,7 +452,7 @@ static void test_map__bad_fixtures_report_exactly_what_they_expect(void **state)
 		cm_diags *d;
 		assert_int_equal(cm_diags_new(&d), 0);
 		cm_map *m = NULL;
-		int rc = cm_map_load_file(path, d, &m);
+		int rc = cm_map_load(path, NULL, d, &m);
 		if (rc == 0)
 			rc = cm_map_check_deck(m, sets, 1, d);
 		cm_map_free(m);

@@ -283,8 +283,10 @@ static void test_map_builder__built_equals_read(void **state)
 		cm_diags *d;
 		assert_int_equal(cm_diags_new(&d), 0);
 		cm_map *read = NULL;
-		unsigned fl = strncmp(paths[i], "maps/", 5) == 0 ? CM_MAP_LOAD_IMAGE : 0; /* the fixtures name no real image */
-		if (cm_map_load_file_flags(paths[i], fl, d, &read)) {
+		cm_map_load_opts lo;
+		cm_map_load_opts_init(&lo);
+		lo.flags = strncmp(paths[i], "maps/", 5) == 0 ? CM_MAP_LOAD_IMAGE : 0; /* the fixtures name no real image */
+		if (cm_map_load(paths[i], &lo, d, &read)) {
 			char *t = util_diags_text(d);
 			fail_msg("%s does not read:\n%s", paths[i], t);
 		}

@@ -436,7 +436,10 @@ static void round_trip_dir(const char *dir, int *count)
 		assert_int_equal(cm_diags_new(&d), 0);
 		cm_file_kind k = cm_file_detect(path, d);
 		cm_map *m = NULL;
-		if (k != CM_FILE_MAP || cm_map_load_file_flags(path, CM_MAP_LOAD_IMAGE, d, &m) != 0) {
+		cm_map_load_opts lo;
+		cm_map_load_opts_init(&lo);
+		lo.flags = CM_MAP_LOAD_IMAGE;
+		if (k != CM_FILE_MAP || cm_map_load(path, &lo, d, &m) != 0) {
 			cm_diags_free(d);
 			continue;
 		}

@@ -157,7 +157,7 @@ int cm_about_find(const char *name);
 
 /* ---- a map ----
  * Opaque. A map is built once, through a cm_map_builder, below, or by one
- * of the readers (cm_map_load_file, cm_tmx_load_file, the pack reader,
+ * of the readers (cm_map_load, cm_tmx_load_file, the pack reader,
  * which build through one), and never changes after. Every map a reader
  * or cm_map_builder_finish hands out has passed the model's one checker
  * (the limits below, ids, texts, every reference in range), so whatever
@@ -350,15 +350,18 @@ int cm_map_builder_finish(cm_map_builder *b, const char *rule, const char *file,
 /* Frees the map and everything it owns; NULL is a no-op. */
 void cm_map_free(cm_map *m);
 
-/* Reads a map descriptor (schemas/map.md): XML syntax, schema (map.xsd),
- * then every structural check that needs no tile set (cm_map_check without
- * sets). A <combine> descriptor loads its two halves (paths relative to
- * path) and joins them. Every problem goes to d with file and line.
- * *out is set only when no error was reported; the caller frees it.
- * Returns 0, CM_EINVAL (see d), CM_EVERSION (newer format), CM_EIO,
- * CM_ENOMEM. */
-int cm_map_load_file(const char *path, cm_diags *d, cm_map **out);
-/* Flags for cm_map_load_file_flags. */
+/* How cm_map_load reads a descriptor; cm_map_load_opts_init sets the
+ * defaults (no flags, the default printing). */
+typedef struct {
+	unsigned flags; /* CM_MAP_LOAD_…; halves of a combined map get the same */
+	int printing;   /* one printing of the board (schemas/map.md
+	                 * "Printings"), a cm_edition: the printing's names,
+	                 * kinds and markers, its edition as the rules edition,
+	                 * and the id ID-c3 (ID-c2, ...) unless it is the
+	                 * descriptor's default (first) printing, which keeps ID.
+	                 * < 0 (the default): the default printing. A printing
+	                 * the descriptor does not describe is CM0220 */
+} cm_map_load_opts;
 #define CM_MAP_LOAD_IMAGE 1u /* read the squares of <image> (paths relative to the
                               * descriptor; the legend, or the built-in one) before
                               * the checks: what every command does */
@@ -368,14 +371,16 @@ int cm_map_load_file(const char *path, cm_diags *d, cm_map **out);
                                 * so far in *out, with CM_EINVAL: what
                                 * `render --diagnostics` draws. Such a map
                                 * is partial (cm_map_partial) */
-/* cm_map_load_file with flags; halves of a combined map get the same flags. */
-int cm_map_load_file_flags(const char *path, unsigned flags, cm_diags *d, cm_map **out);
-/* cm_map_load_file_flags for one printing of the board (schemas/map.md
- * "Printings"): the printing's names, kinds and markers, its edition as the
- * rules edition, and the id ID-c3 (ID-c2, ...) unless it is the descriptor's
- * default (first) printing, which keeps ID. printing < 0: the default
- * printing. A printing the descriptor does not describe is CM0220. */
-int cm_map_load_file_printing(const char *path, unsigned flags, int printing, cm_diags *d, cm_map **out);
+void cm_map_load_opts_init(cm_map_load_opts *o);
+
+/* Reads a map descriptor (schemas/map.md): XML syntax, schema (map.xsd),
+ * then every structural check that needs no tile set (cm_map_check without
+ * sets). A <combine> descriptor loads its two halves (paths relative to
+ * path) and joins them. o: NULL for the defaults. Every problem goes to d
+ * with file and line. *out is set only when no error was reported (but
+ * see CM_MAP_LOAD_PARTIAL); the caller frees it. Returns 0, CM_EINVAL (see
+ * d), CM_EVERSION (newer format), CM_EIO, CM_ENOMEM. */
+int cm_map_load(const char *path, const cm_map_load_opts *o, cm_diags *d, cm_map **out);
 
 /* The same from memory; file names the text in diagnostics and is the base
  * for <combine> paths (NULL: the current directory). */
@@ -391,7 +396,7 @@ int cm_map_load_memory(const char *buf, size_t len, const char *file, cm_diags *
  * when any error was reported. */
 int cm_map_check(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, cm_diags *d);
 /* Only the deck references (CM0212, CM0213): for a map already loaded with
- * cm_map_load_*, which ran every other check. 0 or CM_EINVAL. */
+ * cm_map_load, which ran every other check. 0 or CM_EINVAL. */
 int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_sets,
                       cm_diags *d);
 
