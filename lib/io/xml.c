@@ -22,267 +22,20 @@
 #include "io/pack_int.h"
 #include "io/xml_int.h"
 
-/* ---- one document's memory ----
- * A tree of a big map is some 100,000 small blocks (an element, each
- * attribute and its value), which glibc's malloc hands out and takes back
- * one by one (a tenth of `check` on a 1000x1000 map, most of it in free).
- * While a document is parsed, validated and freed, libxml2's allocations
- * on this thread go to an arena of that document instead: blocks bumped
- * from large chunks, a freed small block kept for the next of its size
- * (validation frees as much as it takes), realloc in place where it can;
- * the arena goes at once in cm_xml_free_doc. Everything libxml2 allocates
- * in that time belongs to the parse or to the tree, which is why no
- * xmlFreeDoc is needed. Outside those calls (and on other threads) the
- * hooks are malloc and free. Chunks of 2 MB and more start on a huge page
- * (cm_calloc_big): a big tree faults in a few huge pages, not thousands of
- * small ones. */
-typedef struct xml_chunk {
-	struct xml_chunk *prev;
-	size_t cap, used, last; /* bytes; offset of the last block's header */
-	char *base;             /* the blocks, NULL: in data */
-	max_align_t data[];
-} xml_chunk;
-
-#define ARENA_FIRST ((size_t)64 << 10)
-#define ARENA_MAX ((size_t)8 << 20)
-#define ARENA_HUGE ((size_t)2 << 20)
-#define ARENA_ALIGN ((size_t)8)
-#define ARENA_CLASSES 32 /* free lists for blocks of 8..256 bytes */
-
-typedef struct {
-	xml_chunk *top;  /* the chunk bumped from */
-	xml_chunk *big;  /* chunks of one block each, the large ones */
-	size_t next_cap; /* the next chunk's size */
-	void *freed[ARENA_CLASSES]; /* freed blocks by size / 8 - 1, linked through their first bytes */
-} xml_arena;
-/* a block's header: its capacity */
-#define ARENA_HDR sizeof(size_t)
-
-static _Thread_local xml_arena *cur_arena;
-
-static char *chunk_data(xml_chunk *c)
-{
-	return c->base ? c->base : (char *)c->data;
-}
-
-/* The chunk of the arena holding block p, NULL when p is no block of it. */
-static xml_chunk *arena_owner(const xml_arena *a, const void *p, bool *big)
-{
-	const char *q = p;
-	for (int pass = 0; pass < 2; pass++)
-		for (xml_chunk *c = pass ? a->big : a->top; c; c = c->prev)
-			if (q >= chunk_data(c) && q < chunk_data(c) + c->used) {
-				*big = pass;
-				return c;
-			}
-	return NULL;
-}
-
-static void *arena_alloc(xml_arena *a, size_t n)
-{
-	if (n > ARENA_MAX / 4) {
-		if (n > SIZE_MAX - sizeof(xml_chunk) - ARENA_HDR)
-			return NULL;
-		xml_chunk *c = malloc(sizeof *c + ARENA_HDR + n);
-		if (!c)
-			return NULL;
-		c->prev = a->big;
-		c->cap = c->used = ARENA_HDR + n;
-		c->last = 0;
-		c->base = NULL;
-		a->big = c;
-		memcpy(chunk_data(c), &n, sizeof n);
-		return chunk_data(c) + ARENA_HDR;
-	}
-	size_t r = n ? (n + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1) : ARENA_ALIGN, need = ARENA_HDR + r;
-	void **fl = r / ARENA_ALIGN <= ARENA_CLASSES ? &a->freed[r / ARENA_ALIGN - 1] : NULL;
-	if (fl && *fl) {
-		void *p = *fl;
-		memcpy(fl, p, sizeof *fl);
-		return p;
-	}
-	xml_chunk *c = a->top;
-	if (!c || c->cap - c->used < need) {
-		size_t cap = a->next_cap > need ? a->next_cap : need;
-		/* a huge page more than the chunk: the blocks start on one */
-		bool huge = cap >= ARENA_HUGE;
-		c = huge ? cm_calloc_big(1, sizeof *c + ARENA_HUGE + cap) : malloc(sizeof *c + cap);
-		if (!c)
-			return NULL;
-		c->base = NULL;
-		if (huge) {
-			uintptr_t d = (uintptr_t)c->data;
-			c->base = (char *)c->data + (ARENA_HUGE - d % ARENA_HUGE) % ARENA_HUGE;
-		}
-		c->prev = a->top;
-		c->cap = cap;
-		c->used = c->last = 0;
-		a->top = c;
-		if (a->next_cap < ARENA_MAX)
-			a->next_cap *= 2;
-	}
-	char *h = chunk_data(c) + c->used;
-	memcpy(h, &r, sizeof r);
-	c->last = c->used;
-	c->used += need;
-	return h + ARENA_HDR;
-}
-
-static void arena_drop(xml_arena *a)
-{
-	if (!a)
-		return;
-	for (int pass = 0; pass < 2; pass++)
-		for (xml_chunk *c = pass ? a->big : a->top, *prev; c; c = prev) {
-			prev = c->prev;
-			free(c);
-		}
-	free(a);
-}
-
-static void *hook_malloc(size_t n)
-{
-	xml_arena *a = cur_arena;
-	return a ? arena_alloc(a, n) : malloc(n);
-}
-
-/* Block p of chunk c of a is free. */
-static void arena_release(xml_arena *a, xml_chunk *c, bool big, void *p)
-{
-	if (big)
-		return; /* goes with the arena */
-	/* the last block of the chunk bumped from goes back to it, a small
-	 * one to its free list */
-	if (c == a->top && (char *)p == chunk_data(c) + c->last + ARENA_HDR) {
-		c->used = c->last;
-		return;
-	}
-	size_t r;
-	memcpy(&r, (char *)p - ARENA_HDR, sizeof r);
-	if (r / ARENA_ALIGN <= ARENA_CLASSES) {
-		void **fl = &a->freed[r / ARENA_ALIGN - 1];
-		memcpy(p, fl, sizeof *fl);
-		*fl = p;
-	}
-}
-
-static void hook_free(void *p)
-{
-	xml_arena *a = cur_arena;
-	bool big;
-	xml_chunk *c = a && p ? arena_owner(a, p, &big) : NULL;
-	if (c)
-		arena_release(a, c, big, p);
-	else
-		free(p);
-}
-
-static void *hook_realloc(void *p, size_t n)
-{
-	xml_arena *a = cur_arena;
-	bool big;
-	xml_chunk *c = a && p ? arena_owner(a, p, &big) : NULL;
-	if (!c)
-		return a && !p ? arena_alloc(a, n) : realloc(p, n);
-	size_t old;
-	memcpy(&old, (char *)p - ARENA_HDR, sizeof old);
-	if (n <= old)
-		return p;
-	if (big) {
-		/* a chunk of its own: realloc the chunk (mremap for large ones) */
-		if (n > SIZE_MAX - sizeof(xml_chunk) - ARENA_HDR)
-			return NULL;
-		xml_chunk **link = &a->big;
-		while (*link != c)
-			link = &(*link)->prev;
-		xml_chunk *nc = realloc(c, sizeof *nc + ARENA_HDR + n);
-		if (!nc)
-			return NULL;
-		*link = nc;
-		nc->cap = nc->used = ARENA_HDR + n;
-		memcpy(chunk_data(nc), &n, sizeof n);
-		return chunk_data(nc) + ARENA_HDR;
-	}
-	size_t r = (n + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
-	/* the last block of the chunk bumped from grows in place */
-	if (c == a->top && (char *)p == chunk_data(c) + c->last + ARENA_HDR && n <= ARENA_MAX / 4 &&
-	    c->cap - c->last - ARENA_HDR >= r) {
-		memcpy(chunk_data(c) + c->last, &r, sizeof r);
-		c->used = c->last + ARENA_HDR + r;
-		return p;
-	}
-	void *q = arena_alloc(a, n);
-	if (q) {
-		memcpy(q, p, old);
-		arena_release(a, c, big, p);
-	}
-	return q;
-}
-
-static char *hook_strdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	char *p = hook_malloc(n);
-	if (p)
-		memcpy(p, s, n);
-	return p;
-}
-
-/* libxml2's global state first (on the default allocator: it outlives
- * every arena), then the hooks, once per process. A program linking the
- * library that gave libxml2 its own allocator (xmlMemSetup, xmlGcMemSetup)
- * keeps it: the hooks go in only over libxml2's defaults, malloc, realloc
- * and free, which they equal outside an arena. */
-static void mem_init(void)
+/* libxml2's global state, once per process. The library never installs
+ * allocator hooks (xmlMemSetup): libxml2 allocates on whatever allocator
+ * the program gave it, the default one otherwise, and a tree is freed with
+ * xmlFreeDoc. Memory is bounded by what is checked before the parse (the
+ * input's size, CM_MAX_INPUT_BYTES; attributes and namespaces per tag; a
+ * reader's own pre-check) and libxml2's default limits (no
+ * XML_PARSE_HUGE). */
+static void parser_init(void)
 {
 	xmlInitParser();
 	xmlSchemaInitTypes();
-	xmlFreeFunc f = NULL;
-	xmlMallocFunc m = NULL;
-	xmlReallocFunc r = NULL;
-	xmlStrdupFunc s = NULL;
-	if (xmlMemGet(&f, &m, &r, &s) == 0 && f == free && m == malloc && r == realloc)
-		xmlMemSetup(hook_free, hook_malloc, hook_realloc, hook_strdup);
 }
 
-static pthread_once_t mem_once = PTHREAD_ONCE_INIT;
-
-/* Whether libxml2 allocates through the hooks now (a program may have set
- * its own allocator before the first document, or after). */
-static bool hooks_in_place(void)
-{
-	xmlFreeFunc f = NULL;
-	xmlMallocFunc m = NULL;
-	xmlReallocFunc r = NULL;
-	xmlStrdupFunc s = NULL;
-	return xmlMemGet(&f, &m, &r, &s) == 0 && f == hook_free && m == hook_malloc && r == hook_realloc;
-}
-
-/* A new arena, made the current one (the previous one in *prev); NULL
- * when there is no memory or libxml2 allocates through a program's own
- * allocator (the tree is then freed with xmlFreeDoc). */
-static xml_arena *arena_enter(xml_arena **prev)
-{
-	pthread_once(&mem_once, mem_init);
-	*prev = cur_arena;
-	if (!hooks_in_place()) {
-		cur_arena = NULL;
-		return NULL;
-	}
-	xml_arena *a = calloc(1, sizeof *a);
-	if (a)
-		a->next_cap = ARENA_FIRST;
-	cur_arena = a;
-	return a;
-}
-
-/* Leaves arena a: libxml2's last error (thread-global, its strings in the
- * arena) is cleared, so that nothing outside the arena points into it. */
-static void arena_leave(xml_arena *prev)
-{
-	xmlResetLastError();
-	cur_arena = prev;
-}
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 /* Exact source positions of elements and attributes. libxml2 keeps a
  * node's line in an unsigned short: past 65535 it stores 65535, and even
@@ -301,7 +54,6 @@ typedef struct {
 typedef struct {
 	xml_pos *v;
 	size_t n, cap;
-	xml_arena *arena; /* the tree's memory */
 } pos_table;
 
 typedef struct {
@@ -530,7 +282,7 @@ static const cm_embedded_schema *find_schema(const char *name)
 }
 
 /* The embedded schemas, each compiled once per process on the default
- * allocator (outside every arena) and shared by every validation after
+ * allocator and shared by every validation after
  * (a compiled schema is only read by validation; the parse alone took as
  * long as validating a small file). */
 static struct {
@@ -550,8 +302,6 @@ static xmlSchema *schema_get(const cm_embedded_schema *es, err_ctx *pcx, bool *o
 	if (i < sizeof schemas / sizeof schemas[0] && schemas[i].es == es) {
 		s = schemas[i].s;
 	} else {
-		xml_arena *a = cur_arena;
-		cur_arena = NULL;
 		xmlSchemaParserCtxt *pc = xmlSchemaNewMemParserCtxt((const char *)es->data, (int)es->size);
 		if (pc) {
 			xmlSetStructuredErrorFunc(pcx, on_error);
@@ -565,7 +315,6 @@ static xmlSchema *schema_get(const cm_embedded_schema *es, err_ctx *pcx, bool *o
 			*own = s != NULL; /* a full table: for this time only */
 		}
 		xmlResetLastError();
-		cur_arena = a;
 	}
 	pthread_mutex_unlock(&schemas_lock);
 	return s;
@@ -599,12 +348,8 @@ static int validate(xmlDoc *doc, const char *file, const char *schema, cm_diags 
 		cm_diags_add(d, CM_SEV_ERROR, "CM0002", file, 0, 0, NULL, "document does not follow %s", schema);
 out:
 	xmlSchemaFreeValidCtxt(vc);
-	if (own) {
-		xml_arena *a = cur_arena;
-		cur_arena = NULL; /* it was made outside the arena */
+	if (own)
 		xmlSchemaFree(s);
-		cur_arena = a;
-	}
 	return rc;
 }
 
@@ -839,11 +584,9 @@ int cm_xml_load_memory_checked(const char *buf, size_t len, const char *file, co
 	pos_table *pos = calloc(1, sizeof *pos);
 	if (!pos)
 		return CM_ENOMEM;
-	xml_arena *prev, *arena = arena_enter(&prev);
+	pthread_once(&init_once, parser_init);
 	xmlParserCtxt *ctxt = xmlNewParserCtxt();
 	if (!ctxt) {
-		arena_leave(prev);
-		arena_drop(arena);
 		free(pos);
 		return CM_ENOMEM;
 	}
@@ -902,15 +645,12 @@ out:
 			free(t->v);
 			free(t);
 		}
-		if (!arena)
-			xmlFreeDoc(doc);
+		xmlFreeDoc(doc);
 	}
-	arena_leave(prev);
-	if (rc) {
-		arena_drop(arena);
+	/* libxml2's last error (thread-global) would keep its strings */
+	xmlResetLastError();
+	if (rc)
 		return rc;
-	}
-	((pos_table *)doc->_private)->arena = arena;
 	*out = doc;
 	return 0;
 }
@@ -1332,16 +1072,12 @@ void cm_xml_free_doc(xmlDoc *doc)
 	if (!doc)
 		return;
 	pos_table *t = doc->_private;
-	xml_arena *a = t ? t->arena : NULL;
 	if (t) {
 		free(t->v);
 		free(t);
 		doc->_private = NULL;
 	}
-	if (a)
-		arena_drop(a); /* the tree with it */
-	else
-		xmlFreeDoc(doc);
+	xmlFreeDoc(doc);
 }
 
 unsigned cm_xml_line(const xmlNode *n)

@@ -680,15 +680,21 @@ static void test_map__xml_positions(void **state)
 	free(buf);
 }
 
-/* Each tree lives in memory of its own (io/xml.c's arena): two trees at
- * once, freed in either order, a big text (grown in place), a refused
- * document (its error strings), and libxml2 after them all. */
-static void test_map__xml_documents_own_memory(void **state)
+/* Trees are independent: two trees at once, freed in either order, a big
+ * text, a refused document (libxml2's last error keeps none of its
+ * strings), and libxml2 after them all, on the allocator it had: the
+ * library installs no process-wide hook (xmlMemSetup). */
+static void test_map__xml_trees_apart_no_allocator_hooks(void **state)
 {
 	(void)state;
 	cm_diags *d;
 	assert_int_equal(cm_diags_new(&d), 0);
-	size_t big = 600000; /* past the arena's largest chunk */
+	xmlFreeFunc f0;
+	xmlMallocFunc m0;
+	xmlReallocFunc r0;
+	xmlStrdupFunc s0;
+	assert_int_equal(xmlMemGet(&f0, &m0, &r0, &s0), 0);
+	size_t big = 600000;
 	char *text = malloc(big + 64);
 	assert_non_null(text);
 	strcpy(text, "<a v=\"first\">");
@@ -725,6 +731,12 @@ static void test_map__xml_documents_own_memory(void **state)
 	xmlChar *s = xmlStrdup((const xmlChar *)"after");
 	assert_string_equal((const char *)s, "after");
 	xmlFree(s);
+	xmlFreeFunc f1;
+	xmlMallocFunc m1;
+	xmlReallocFunc r1;
+	xmlStrdupFunc s1;
+	assert_int_equal(xmlMemGet(&f1, &m1, &r1, &s1), 0);
+	assert_true(f1 == f0 && m1 == m0 && r1 == r0 && s1 == s0);
 	cm_diags_free(d);
 	free(text);
 }
@@ -769,7 +781,7 @@ static void test_map__xml_keeps_a_programs_allocator(void **state)
 	assert_int_equal(cm_diags_new(&d), 0);
 	const char *t = "<b><c w=\"7\"/><c w=\"8\"/></b>";
 	xmlDoc *doc = NULL;
-	assert_int_equal(cm_xml_load_memory(t, strlen(t), "b.xml", NULL, d, &doc), 0); /* the hooks are in */
+	assert_int_equal(cm_xml_load_memory(t, strlen(t), "b.xml", NULL, d, &doc), 0); /* libxml2 is set up */
 	cm_xml_free_doc(doc);
 	xmlFreeFunc f;
 	xmlMallocFunc m;
@@ -1075,7 +1087,7 @@ int main(void)
 		cmocka_unit_test(test_map__writer_escapes_markup),
 		cmocka_unit_test(test_map__writer_refuses_control_atomically),
 		cmocka_unit_test(test_map__square_fits_64_bytes),
-		cmocka_unit_test(test_map__xml_documents_own_memory),
+		cmocka_unit_test(test_map__xml_trees_apart_no_allocator_hooks),
 		cmocka_unit_test(test_map__xml_keeps_a_programs_allocator),
 		cmocka_unit_test(test_map__rare_square_data_beside_the_grid),
 	};
