@@ -900,34 +900,9 @@ int cm_map_write_xml(const cm_map *m, FILE *f)
 	return cm_map_write_xml_diag(m, f, NULL);
 }
 
-int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
+/* The <grid>: a line of kind letters per row. false when out of memory. */
+static bool write_grid(cm_xw *x, const cm_map *m)
 {
-	/* every other map has passed the model's checker: no text XML cannot
-	 * hold, no dangling index */
-	if (m->partial) {
-		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL,
-		             "map %s failed its checks: a partial map is not written", m->id ? m->id : "?");
-		return CM_EINVAL;
-	}
-	cm_xw *x = cm_xw_new();
-	if (!x)
-		return CM_ENOMEM;
-	cm_xw_open(x, 0, "map");
-	cm_xw_attr(x, "format", "1");
-	cm_xw_attr(x, "id", m->id ? m->id : "");
-	cm_xw_attr(x, "name", m->name ? m->name : "");
-	if (cm_about_present(&m->about)) {
-		cm_xw_open(x, 1, "about");
-		for (int i = 0; i < CM_ABOUT_FIELDS; i++)
-			cm_xw_attr(x, cm_about_name(i), cm_about_get(&m->about, i));
-		cm_xw_close(x, 1);
-	}
-	if (m->image) {
-		cm_xw_open(x, 1, "image");
-		cm_xw_attr(x, "src", m->image);
-		cm_xw_attr(x, "legend", m->legend);
-		cm_xw_close(x, 1);
-	}
 	cm_xw_open(x, 1, "grid");
 	char *grid = malloc((size_t)m->rows * ((size_t)m->cols + 5) + 4);
 	if (grid) {
@@ -943,12 +918,12 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 		free(grid);
 	}
 	cm_xw_close(x, 1);
-	for (size_t i = 0; i < m->n_islands; i++) {
-		cm_xw_open(x, 1, "island");
-		cm_xw_attr(x, "id", m->islands[i].name);
-		cm_xw_attr(x, "name", m->islands[i].title);
-		cm_xw_close(x, 1);
-	}
+	return grid != NULL;
+}
+
+/* A <square> for each square with a name, an island, arms or markers. */
+static void write_squares(cm_xw *x, const cm_map *m)
+{
 	for (int y = 0; y < m->rows; y++)
 		for (int xx = 0; xx < m->cols; xx++) {
 			const cm_square *sq = cm__map_at(m, xx, y);
@@ -972,7 +947,12 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 			}
 			cm_xw_close(x, 1);
 		}
-	/* only prints the reader would not derive: plain neutral is the default */
+}
+
+/* An <edge> for each print the reader would not derive: plain neutral is
+ * the default. */
+static void write_edges(cm_xw *x, const cm_map *m)
+{
 	for (int y = 0; y < m->rows; y++)
 		for (int xx = 0; xx < m->cols; xx++)
 			for (int s = 0; s < MAX_SIDE; s++) {
@@ -992,13 +972,10 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 				cm_xw_attr(x, "label", label);
 				cm_xw_close(x, 1);
 			}
-	for (size_t i = 0; i < m->n_bigcities; i++) {
-		cm_xw_open(x, 1, "bigcity");
-		cm_xw_attr(x, "name", m->bigcities[i].name ? m->bigcities[i].name : "");
-		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++)
-			write_piece(x, &m->bigcities[i].pieces[k]);
-		cm_xw_close(x, 1);
-	}
+}
+
+static void write_ferries(cm_xw *x, const cm_map *m)
+{
 	for (size_t i = 0; i < m->n_ferries; i++) {
 		const cm_ferry *fe = &m->ferries[i];
 		cm_xw_open(x, 1, "ferry");
@@ -1013,6 +990,11 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 			cm_xw_attr_int(x, "arms", (long)fe->arms);
 		cm_xw_close(x, 1);
 	}
+}
+
+/* <setup>, <deck> and <rules>. */
+static void write_play(cm_xw *x, const cm_map *m)
+{
 	const cm_setup *su = &m->setup;
 	cm_xw_open(x, 1, "setup");
 	cm_xw_attr_int(x, "starts", su->starts_used);
@@ -1046,6 +1028,54 @@ int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
 			cm_xw_attr(x, o->name, cm_rules_value_name(i, cm_rules_get(&m->rules, i), true));
 	}
 	cm_xw_close(x, 1);
+}
+
+int cm_map_write_xml_diag(const cm_map *m, FILE *f, cm_diags *d)
+{
+	/* every other map has passed the model's checker: no text XML cannot
+	 * hold, no dangling index */
+	if (m->partial) {
+		cm_diags_add(d, CM_SEV_ERROR, NULL, m->file, 0, 0, NULL,
+		             "map %s failed its checks: a partial map is not written", m->id ? m->id : "?");
+		return CM_EINVAL;
+	}
+	cm_xw *x = cm_xw_new();
+	if (!x)
+		return CM_ENOMEM;
+	cm_xw_open(x, 0, "map");
+	cm_xw_attr(x, "format", "1");
+	cm_xw_attr(x, "id", m->id ? m->id : "");
+	cm_xw_attr(x, "name", m->name ? m->name : "");
+	if (cm_about_present(&m->about)) {
+		cm_xw_open(x, 1, "about");
+		for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+			cm_xw_attr(x, cm_about_name(i), cm_about_get(&m->about, i));
+		cm_xw_close(x, 1);
+	}
+	if (m->image) {
+		cm_xw_open(x, 1, "image");
+		cm_xw_attr(x, "src", m->image);
+		cm_xw_attr(x, "legend", m->legend);
+		cm_xw_close(x, 1);
+	}
+	bool grid = write_grid(x, m);
+	for (size_t i = 0; i < m->n_islands; i++) {
+		cm_xw_open(x, 1, "island");
+		cm_xw_attr(x, "id", m->islands[i].name);
+		cm_xw_attr(x, "name", m->islands[i].title);
+		cm_xw_close(x, 1);
+	}
+	write_squares(x, m);
+	write_edges(x, m);
+	for (size_t i = 0; i < m->n_bigcities; i++) {
+		cm_xw_open(x, 1, "bigcity");
+		cm_xw_attr(x, "name", m->bigcities[i].name ? m->bigcities[i].name : "");
+		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++)
+			write_piece(x, &m->bigcities[i].pieces[k]);
+		cm_xw_close(x, 1);
+	}
+	write_ferries(x, m);
+	write_play(x, m);
 	cm_xw_close(x, 0);
 	if (!grid) {
 		cm_xw_finish(x, NULL, m->file, NULL);
