@@ -117,11 +117,7 @@ static int play_back(const cm_map *m, const cm_deck *deck, const cm_replay *r, c
 	if (cm_diags_new(&tmp))
 		return CM_ENOMEM;
 	int rc = cm_board_replay(m, deck, r, tmp, out);
-	for (size_t i = 0; i < cm_diags_count(tmp); i++) {
-		const cm_diag *g = cm_diags_get(tmp, i);
-		cm_diags_add(d, g->severity, g->rule, g->file ? g->file : path, g->line, g->col, g->where,
-		             "%s", g->message ? g->message : "");
-	}
+	cm_diags_append(d, tmp, path);
 	cm_diags_free(tmp);
 	return rc;
 }

@@ -190,6 +190,42 @@ void cm_diags_add(cm_diags *d, cm_severity sev, const char *rule, const char *fi
 	va_end(ap);
 }
 
+void cm_diag_scope_init(cm_diag_scope *s, cm_diags *d, const char *file)
+{
+	memset(s, 0, sizeof *s);
+	s->d = d;
+	s->file = file;
+}
+
+void cm_diag_scope_vadd(const cm_diag_scope *s, const char *rule, unsigned line, unsigned col, const char *where,
+                        const char *fmt, va_list ap)
+{
+	if (!rule)
+		rule = s->rule;
+	const cm_check_info *ci = rule ? cm_catalog_find(rule) : NULL;
+	vadd(s->d, ci ? ci->severity : CM_SEV_ERROR, rule, s->file, line ? line : s->line, col, where ? where : s->where,
+	     fmt, ap);
+}
+
+void cm_diag_scope_add(const cm_diag_scope *s, const char *rule, unsigned line, unsigned col, const char *where,
+                       const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cm_diag_scope_vadd(s, rule, line, col, where, fmt, ap);
+	va_end(ap);
+}
+
+void cm_diags_append(cm_diags *d, const cm_diags *src, const char *file)
+{
+	for (size_t i = 0; d && i < cm_diags_count(src); i++) {
+		const cm_diag *g = cm_diags_get(src, i);
+		cm_diags_add(d, g->severity, g->rule, g->file ? g->file : file, g->line, g->col, g->where, "%s",
+		             g->message ? g->message : "");
+		cm_diags_set_square(d, g->x, g->y);
+	}
+}
+
 void cm_diags_check(cm_diags *d, const char *id, const char *file, unsigned line, unsigned col,
                     const char *where, const char *fmt, ...)
 {

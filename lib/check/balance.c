@@ -354,7 +354,7 @@ static int run_cell(run *R, cm_balance_cell *c, cm_balance_heat *heat, int cells
 				cm__heat_add(heat, w[k].heat);
 				cm__heat_zero(w[k].heat);
 			}
-			cm__diags_append(d, w[k].d);
+			cm_diags_append(d, w[k].d, NULL);
 			cm_diags_clear(w[k].d);
 		}
 		*played += batch * c->seats;

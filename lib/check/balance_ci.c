@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* balance_ci.c: the statistics the balance report's modules share
  * (balance_int.h): Student's t quantile, the mean of per-group values
- * with its 95% interval, and the copy of a worker's diagnostics. One
+ * with its 95% interval (a worker's diagnostics go over with
+ * cm_diags_append). One
  * file below balance.c, balance_heat.c and balance_part.c, so that none
  * of them uses another in a circle. */
 #include <math.h>
@@ -76,14 +77,4 @@ double cm__t975(long long df)
 cm_interval cm__mean_interval(long long sum, long long sum_sq, long long groups, double scale)
 {
 	return cm__mean_interval_q(sum, sum_sq, groups, scale, cm__t975(groups - 1));
-}
-
-void cm__diags_append(cm_diags *to, const cm_diags *from)
-{
-	for (size_t i = 0; i < cm_diags_count(from); i++) {
-		const cm_diag *g = cm_diags_get(from, i);
-		cm_diags_add(to, g->severity, g->rule, g->file, g->line, g->col, g->where, "%s", g->message ? g->message : "");
-		if (g->x >= 0)
-			cm_diags_set_square(to, g->x, g->y);
-	}
 }

@@ -753,7 +753,7 @@ int cm_balance_heat_play(const cm_map *map, const cm_deck *deck, const cm_play_o
 		if (!rc && j[k].rc < 0)
 			rc = j[k].rc;
 		cm__heat_add(h, j[k].h);
-		cm__diags_append(d, j[k].d);
+		cm_diags_append(d, j[k].d, NULL);
 		cm_diags_free(j[k].d);
 		cm_balance_heat_free(j[k].h);
 	}

@@ -20,8 +20,6 @@ cm_interval cm__mean_interval_q(long long sum, long long sum_sq, long long n, do
  * groups) divided by scale, with its 95% interval (Student); NAN where
  * there are too few groups. */
 cm_interval cm__mean_interval(long long sum, long long sum_sq, long long groups, double scale);
-/* Adds every diagnostic of from to to. */
-void cm__diags_append(cm_diags *to, const cm_diags *from);
 
 /* The heatmaps' sums (balance_heat.c; balance_part.c writes and reads
  * them): per square over groups (HS_*), and per element (HE_*). */

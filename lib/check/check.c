@@ -56,13 +56,13 @@ static void sq_report(const ctx *c, const char *id, int x, int y, const char *fm
 	/* the printings of one descriptor share its lines: each names its map */
 	char *where = !line ? cm_asprintf("map %s, square (%d,%d)", c->m->id ? c->m->id : "?", x, y)
 	              : c->m->n_printings > 1 ? cm_asprintf("map %s", c->m->id ? c->m->id : "?") : NULL;
+	cm_diag_scope s;
+	cm_diag_scope_init(&s, c->d, c->m->file);
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	cm_diag_scope_vadd(&s, id, line, 0, where, fmt, ap);
 	va_end(ap);
-	cm_diags_check(c->d, id, c->m->file, line, 0, where, "%s", msg ? msg : "out of memory");
 	cm_diags_set_square(c->d, x, y);
-	free(msg);
 	free(where);
 }
 
@@ -78,12 +78,12 @@ static void map_report(const ctx *c, const char *id, unsigned line, const char *
 	if (!c->m->file)
 		line = 0;
 	char *where = !line || c->m->n_printings > 1 ? cm_asprintf("map %s, %s", c->m->id ? c->m->id : "?", what) : NULL;
+	cm_diag_scope s;
+	cm_diag_scope_init(&s, c->d, c->m->file);
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	cm_diag_scope_vadd(&s, id, line, 0, where, fmt, ap);
 	va_end(ap);
-	cm_diags_check(c->d, id, c->m->file, line, 0, where, "%s", msg ? msg : "out of memory");
-	free(msg);
 	free(where);
 }
 

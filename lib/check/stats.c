@@ -273,11 +273,7 @@ int cm__play_run_on(cm__layout *lay, const cm_map *map, const cm_deck *deck, con
 				rc = j[k].rc;
 			if (j[k].s)
 				merge(s, j[k].s);
-			for (size_t i = 0; d && j[k].d && i < cm_diags_count(j[k].d); i++) {
-				const cm_diag *g = cm_diags_get(j[k].d, i);
-				cm_diags_add(d, g->severity, g->rule, g->file, g->line, g->col, g->where, "%s",
-				             g->message ? g->message : "");
-			}
+			cm_diags_append(d, j[k].d, NULL);
 			cm_diags_free(j[k].d);
 			cm_play_stats_free(j[k].s);
 		}

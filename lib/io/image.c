@@ -458,14 +458,14 @@ static void cell_diag(reader *r, const char *id, int cc, int cr, int px, int py,
 {
 	if (++r->cell_diags > MAX_CELL_DIAGS)
 		return;
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
-	va_end(ap);
 	char where[96];
 	snprintf(where, sizeof where, "cell (%d,%d), pixel (%d,%d)", cc, cr, px, py);
-	cm_diags_check(r->d, id, r->path, 0, 0, where, "%s", msg ? msg : "");
-	free(msg);
+	cm_diag_scope s;
+	cm_diag_scope_init(&s, r->d, r->path);
+	va_list ap;
+	va_start(ap, fmt);
+	cm_diag_scope_vadd(&s, id, 0, 0, where, fmt, ap);
+	va_end(ap);
 }
 
 static void describe(const cm_legend_colour *c, char *buf, size_t size)

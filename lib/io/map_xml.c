@@ -46,6 +46,7 @@ typedef struct {
 	bool any_kind_to; /* some square has one */
 	bool oom;
 	cm__map_loader load; /* the halves of a <combine> */
+	cm_diag_scope ds;    /* d and file */
 } reader;
 
 
@@ -58,10 +59,8 @@ static void rd_report(reader *r, const char *id, unsigned line, unsigned col, co
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	cm_diag_scope_vadd(&r->ds, id, line, col, NULL, fmt, ap);
 	va_end(ap);
-	cm_diags_check(r->d, id, r->file, line, col, NULL, "%s", msg ? msg : "out of memory");
-	free(msg);
 }
 
 static void rd_report_at(reader *r, const char *id, const xmlNode *n, const char *attr, const char *fmt, ...)
@@ -73,15 +72,13 @@ static void rd_report_at(reader *r, const char *id, const xmlNode *n, const char
  * attr is NULL or absent. */
 static void rd_report_at(reader *r, const char *id, const xmlNode *n, const char *attr, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
-	va_end(ap);
 	unsigned col = 0, line = attr ? cm_xml_attr_pos(n, attr, &col) : cm_xml_line(n);
 	if (!col)
 		col = cm_xml_col(n);
-	cm_diags_check(r->d, id, r->file, line, col, NULL, "%s", msg ? msg : "out of memory");
-	free(msg);
+	va_list ap;
+	va_start(ap, fmt);
+	cm_diag_scope_vadd(&r->ds, id, line, col, NULL, fmt, ap);
+	va_end(ap);
 }
 
 static char *rd_attr(reader *r, const xmlNode *n, const char *name)
@@ -839,6 +836,7 @@ static int read_into(xmlDoc *doc, const char *file, const cm__map_read_opts *o, 
 {
 	reader r = { .d = d, .file = file, .depth = o->depth, .flags = o->flags, .printing = o->printing,
 		     .load = o->load };
+	cm_diag_scope_init(&r.ds, d, file);
 	memset(out, 0, sizeof *out);
 	out->errors = cm_diags_errors(d);
 	int rc = load_doc(&r, doc);

@@ -80,12 +80,13 @@ static void rd_bad(rd *r, const char *fmt, ...)
 		snprintf(w, sizeof w, "%s, %s %zu", r->it_base ? r->it_base : "?", r->it_what, r->it_i);
 		at = w;
 	}
+	cm_diag_scope s;
+	cm_diag_scope_init(&s, r->d, r->p->path);
+	s.rule = "CM0407";
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	cm_diag_scope_vadd(&s, NULL, 0, 0, at, fmt, ap);
 	va_end(ap);
-	cm_diags_check(r->d, "CM0407", r->p->path, 0, 0, at, "%s", msg ? msg : "invalid value");
-	free(msg);
 	if (!r->rc)
 		r->rc = CM_EINVAL;
 }

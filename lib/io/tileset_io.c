@@ -32,12 +32,12 @@ static void load_error(loader *L, const char *id, unsigned line, const char *fmt
 
 static void load_error(loader *L, const char *id, unsigned line, const char *fmt, ...)
 {
+	cm_diag_scope s;
+	cm_diag_scope_init(&s, L->d, L->file);
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	cm_diag_scope_vadd(&s, id, line, 0, NULL, fmt, ap);
 	va_end(ap);
-	cm_diags_check(L->d, id, L->file, line, 0, NULL, "%s", msg ? msg : "(out of memory)");
-	free(msg);
 }
 
 static bool has_attr(const xmlNode *n, const char *name)

@@ -38,6 +38,7 @@ typedef struct {
 	size_t *city_npts;
 	double *city_box;    /* x0 y0 x1 y1 per big city */
 	unsigned long long work; /* point-in-polygon steps, bounded */
+	cm_diag_scope ds;        /* d and file */
 } rd;
 
 /* One object: what diagnostics and geometry need. */
@@ -68,14 +69,15 @@ static void report(rd *r, const char *id, unsigned line, const obj *o, const cha
 {
 	va_list ap;
 	va_start(ap, fmt);
+	if (!o) {
+		cm_diag_scope_vadd(&r->ds, id, line, 0, NULL, fmt, ap);
+		va_end(ap);
+		return;
+	}
 	char *msg = cm_vasprintf(fmt, ap);
 	va_end(ap);
-	if (o)
-		cm_diags_check(r->d, id, r->file, line, 0, NULL, "object %ld%s%s%s on layer '%s': %s", o->id,
-		               o->name ? " '" : "", o->name ? o->name : "", o->name ? "'" : "", o->layer,
-		               msg ? msg : fmt);
-	else
-		cm_diags_check(r->d, id, r->file, line, 0, NULL, "%s", msg ? msg : fmt);
+	cm_diag_scope_add(&r->ds, id, line, 0, NULL, "object %ld%s%s%s on layer '%s': %s", o->id, o->name ? " '" : "",
+	                  o->name ? o->name : "", o->name ? "'" : "", o->layer, msg ? msg : fmt);
 	free(msg);
 }
 
@@ -1374,6 +1376,7 @@ static void read_objects(rd *r, const layers *L)
 static int load_doc(xmlDoc *doc, const char *file, cm_diags *d, cm_map **out)
 {
 	rd r = { .d = d, .file = file };
+	cm_diag_scope_init(&r.ds, d, file);
 	xmlNode *root = xmlDocGetRootElement(doc);
 	size_t errors = cm_diags_errors(d);
 	tset *ts = NULL;

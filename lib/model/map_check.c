@@ -24,24 +24,35 @@ const cm_feature_rules cm_map_piece_rules = {
 
 /* ---- structural checks (CM02xx) ---- */
 
+/* Reports at the element's line in m->file; the where string goes along
+ * when there is no line (maps from an image, a pack or built in memory). */
+static void vchk(const cm_map *m, cm_diags *d, const char *id, unsigned line, const char *where, const char *fmt,
+                 va_list ap)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 0)))
+#endif
+	;
+static void vchk(const cm_map *m, cm_diags *d, const char *id, unsigned line, const char *where, const char *fmt,
+                 va_list ap)
+{
+	cm_diag_scope s;
+	cm_diag_scope_init(&s, d, m->file);
+	cm_diag_scope_vadd(&s, id, line, 0, line && m->file ? NULL : where, fmt, ap);
+}
+
 static void chk(const cm_map *m, cm_diags *d, const char *id, unsigned line, const char *where,
                 const char *fmt, ...)
 #if defined(__GNUC__)
 	__attribute__((format(printf, 6, 7)))
 #endif
 	;
-/* Reports at the element's line in m->file; the where string goes along
- * when there is no line (maps from an image, a pack or built in memory). */
 static void chk(const cm_map *m, cm_diags *d, const char *id, unsigned line, const char *where,
                 const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	vchk(m, d, id, line, where, fmt, ap);
 	va_end(ap);
-	cm_diags_check(d, id, m->file, line, 0, line && m->file ? NULL : where, "%s",
-	               msg ? msg : "out of memory");
-	free(msg);
 }
 
 static void chk_at(const cm_map *m, cm_diags *d, const char *id, unsigned line, const char *attr,
@@ -58,11 +69,9 @@ static void chk_at(const cm_map *m, cm_diags *d, const char *id, unsigned line, 
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	vchk(m, d, id, line, where, fmt, ap);
 	va_end(ap);
-	chk(m, d, id, line, where, "%s", msg ? msg : "out of memory");
 	cm_diags_point(d, attr);
-	free(msg);
 }
 
 static void chk_sq(const cm_map *m, cm_diags *d, int x, int y, const char *id, unsigned line, const char *where,
@@ -77,11 +86,9 @@ static void chk_sq(const cm_map *m, cm_diags *d, int x, int y, const char *id, u
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	vchk(m, d, id, line, where, fmt, ap);
 	va_end(ap);
-	chk(m, d, id, line, where, "%s", msg ? msg : "out of memory");
 	cm_diags_set_square(d, x, y);
-	free(msg);
 }
 
 static void chk_sq_at(const cm_map *m, cm_diags *d, int x, int y, const char *id, unsigned line,
@@ -96,11 +103,10 @@ static void chk_sq_at(const cm_map *m, cm_diags *d, int x, int y, const char *id
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	vchk(m, d, id, line, where, fmt, ap);
 	va_end(ap);
-	chk_sq(m, d, x, y, id, line, where, "%s", msg ? msg : "out of memory");
+	cm_diags_set_square(d, x, y);
 	cm_diags_point(d, attr);
-	free(msg);
 }
 
 static const char *where_fmt(char *buf, const cm_map *m, const char *fmt, ...)

@@ -66,12 +66,12 @@ static void report(cm_diags *d, const char *file, unsigned line, const char *id,
 	;
 static void report(cm_diags *d, const char *file, unsigned line, const char *id, const char *fmt, ...)
 {
+	cm_diag_scope s;
+	cm_diag_scope_init(&s, d, file);
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	cm_diag_scope_vadd(&s, id, line, 0, NULL, fmt, ap);
 	va_end(ap);
-	cm_diags_check(d, id, file, line, 0, NULL, "%s", msg ? msg : "out of memory");
-	free(msg);
 }
 
 /* The islands, big cities (with their pieces) and ferries of both halves,

@@ -33,14 +33,9 @@ typedef struct {
 static void complain(cm_diags *d, const char *rule, const char *file, unsigned line, const char *where,
                      const char *fmt, va_list ap)
 {
-	if (!d)
-		return;
-	char *msg = cm_vasprintf(fmt, ap);
-	if (rule)
-		cm_diags_check(d, rule, file, line, 0, where, "%s", msg ? msg : "invalid value");
-	else
-		cm_diags_add(d, CM_SEV_ERROR, NULL, file, line, 0, where, "%s", msg ? msg : "invalid value");
-	free(msg);
+	cm_diag_scope s;
+	cm_diag_scope_init(&s, d, file);
+	cm_diag_scope_vadd(&s, rule, line, 0, where, fmt, ap);
 }
 
 static void fail(chk *c, const char *where, const char *fmt, ...)

@@ -83,13 +83,15 @@ static void report(const checker *c, const char *id, unsigned line, const cm_til
 #endif
 	;
 
-static void report(const checker *c, const char *id, unsigned line, const cm_tile_type *t,
-                   const cm_feature *f, const char *fmt, ...)
+static void vreport(const checker *c, const char *id, unsigned line, const cm_tile_type *t, const cm_feature *f,
+                    const char *fmt, va_list ap)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 0)))
+#endif
+	;
+static void vreport(const checker *c, const char *id, unsigned line, const cm_tile_type *t, const cm_feature *f,
+                    const char *fmt, va_list ap)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
-	va_end(ap);
 	char *where = NULL;
 	if (!c->ts->file) {
 		const char *set = c->ts->id ? c->ts->id : "?";
@@ -101,10 +103,19 @@ static void report(const checker *c, const char *id, unsigned line, const cm_til
 		else
 			where = cm_asprintf("tile set %s", set);
 	}
-	cm_diags_check(c->d, id, c->ts->file, c->ts->file ? line : 0, 0, where, "%s",
-	               msg ? msg : "(out of memory)");
+	cm_diag_scope s;
+	cm_diag_scope_init(&s, c->d, c->ts->file);
+	cm_diag_scope_vadd(&s, id, c->ts->file ? line : 0, 0, where, fmt, ap);
 	free(where);
-	free(msg);
+}
+
+static void report(const checker *c, const char *id, unsigned line, const cm_tile_type *t,
+                   const cm_feature *f, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(c, id, line, t, f, fmt, ap);
+	va_end(ap);
 }
 
 static void report_at(const checker *c, const char *id, unsigned line, const char *attr, const cm_tile_type *t,
@@ -120,11 +131,9 @@ static void report_at(const checker *c, const char *id, unsigned line, const cha
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = cm_vasprintf(fmt, ap);
+	vreport(c, id, line, t, f, fmt, ap);
 	va_end(ap);
-	report(c, id, line, t, f, "%s", msg ? msg : "(out of memory)");
 	cm_diags_point(c->d, attr);
-	free(msg);
 }
 
 const cm_feature_rules cm_tileset_tile_rules = {

@@ -227,6 +227,89 @@ static void test_diag__filters_and_strict(void **state)
 	cm_diags_free(d);
 }
 
+/* A scope gives each report its sink, file and the defaults it does not
+ * name; a rule reports at its catalogue severity, no rule as an error. */
+static void test_diag__scope_defaults_and_severity(void **state)
+{
+	(void)state;
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_diag_scope s;
+	cm_diag_scope_init(&s, d, "m.xml");
+	assert_null(s.rule);
+	assert_null(s.where);
+	assert_int_equal(s.line, 0);
+	cm_diag_scope_add(&s, NULL, 3, 4, NULL, "no rule %d", 1);
+	s.rule = "CM0111"; /* a warning */
+	s.where = "tile a";
+	s.line = 9;
+	cm_diag_scope_add(&s, NULL, 0, 0, NULL, "defaults %s", "all");
+	cm_diag_scope_add(&s, "CM0001", 5, 0, "square (1,2)", "own %s", "values");
+	cm_diag_scope nowhere;
+	cm_diag_scope_init(&nowhere, NULL, "x.xml");
+	cm_diag_scope_add(&nowhere, "CM0001", 1, 1, NULL, "a NULL sink takes nothing");
+	assert_int_equal(cm_diags_count(d), 3);
+	const cm_diag *g = cm_diags_get(d, 0);
+	assert_int_equal(g->severity, CM_SEV_ERROR);
+	assert_null(g->rule);
+	assert_string_equal(g->file, "m.xml");
+	assert_int_equal(g->line, 3);
+	assert_int_equal(g->col, 4);
+	assert_null(g->where);
+	assert_string_equal(g->message, "no rule 1");
+	g = cm_diags_get(d, 1);
+	assert_int_equal(g->severity, CM_SEV_WARNING);
+	assert_string_equal(g->rule, "CM0111");
+	assert_int_equal(g->line, 9);
+	assert_string_equal(g->where, "tile a");
+	assert_string_equal(g->message, "defaults all");
+	g = cm_diags_get(d, 2);
+	assert_int_equal(g->severity, CM_SEV_ERROR);
+	assert_string_equal(g->rule, "CM0001");
+	assert_int_equal(g->line, 5);
+	assert_string_equal(g->where, "square (1,2)");
+	assert_string_equal(g->message, "own values");
+	cm_diags_free(d);
+}
+
+/* cm_diags_append copies everything, squares included, in order, through
+ * the target's filters and strictness; the file given fills in for
+ * diagnostics that name none. */
+static void test_diag__append_copies_through_filters(void **state)
+{
+	(void)state;
+	cm_diags *src, *d;
+	assert_int_equal(cm_diags_new(&src), 0);
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_diags_add(src, CM_SEV_WARNING, "CM0111", "a.xml", 2, 3, "here", "first");
+	cm_diags_set_square(src, 4, 5);
+	cm_diags_add(src, CM_SEV_ERROR, "CM0002", NULL, 0, 0, NULL, "ignored by d");
+	cm_diags_add(src, CM_SEV_NOTE, NULL, NULL, 7, 0, NULL, "no file");
+	cm_diags_ignore(d, "CM0002");
+	cm_diags_set_strict(d, 1);
+	cm_diags_append(d, src, "given.xml");
+	cm_diags_append(NULL, src, NULL); /* a NULL sink takes nothing */
+	cm_diags_append(d, NULL, NULL);   /* nor gives */
+	assert_int_equal(cm_diags_count(d), 2);
+	const cm_diag *g = cm_diags_get(d, 0);
+	assert_int_equal(g->severity, CM_SEV_ERROR); /* strict */
+	assert_string_equal(g->file, "a.xml");
+	assert_int_equal(g->line, 2);
+	assert_int_equal(g->col, 3);
+	assert_string_equal(g->where, "here");
+	assert_string_equal(g->message, "first");
+	assert_int_equal(g->x, 4);
+	assert_int_equal(g->y, 5);
+	g = cm_diags_get(d, 1);
+	assert_int_equal(g->severity, CM_SEV_NOTE);
+	assert_string_equal(g->file, "given.xml");
+	assert_int_equal(g->x, -1);
+	assert_string_equal(g->message, "no file");
+	assert_int_equal(cm_diags_count(src), 3);
+	cm_diags_free(src);
+	cm_diags_free(d);
+}
+
 static void test_diag__sort_is_stable(void **state)
 {
 	(void)state;
@@ -355,6 +438,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diag__text_format_and_counts),
+		cmocka_unit_test(test_diag__scope_defaults_and_severity),
+		cmocka_unit_test(test_diag__append_copies_through_filters),
 		cmocka_unit_test(test_diag__quotes_source_line),
 		cmocka_unit_test(test_diag__quotes_first_last_and_long_lines),
 		cmocka_unit_test(test_diag__point_remembers_per_line_and_file),

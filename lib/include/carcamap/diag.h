@@ -6,6 +6,7 @@
 #ifndef CARCAMAP_DIAG_H
 #define CARCAMAP_DIAG_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include "common.h"
 
@@ -53,6 +54,45 @@ void cm_diags_add(cm_diags *d, cm_severity sev, const char *rule, const char *fi
  * nothing when that diagnostic was dropped by a filter (ignore, only), so
  * call it right after the cm_diags_add or cm_diags_check it belongs to. */
 void cm_diags_set_square(cm_diags *d, int x, int y);
+
+/* A diagnostics scope: what the diagnostics of one reader or checker
+ * share (the sink, the file, a default rule, place and line), so that
+ * each report says only what is its own. cm_diag_scope_init sets d and
+ * file and clears the defaults; set the others as the work goes. Every
+ * string is borrowed. */
+typedef struct {
+	cm_diags *d;       /* the sink (NULL: nothing is reported) */
+	const char *file;  /* the file every diagnostic is about; NULL: none */
+	const char *rule;  /* the rule when a report names none; NULL: none */
+	const char *where; /* the place when a report names none; NULL: none */
+	unsigned line;     /* the line when a report gives 0 */
+} cm_diag_scope;
+
+void cm_diag_scope_init(cm_diag_scope *s, cm_diags *d, const char *file);
+/* Adds a diagnostic in scope s: of rule (NULL: s->rule) at the rule's
+ * catalogue severity (carcamap/catalog.h; without a rule, an error), at
+ * line (0: s->line) and col, with where (NULL: s->where), its message
+ * formatted printf-style as cm_diags_add's. */
+void cm_diag_scope_add(const cm_diag_scope *s, const char *rule, unsigned line, unsigned col, const char *where,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 7)))
+#endif
+	;
+/* cm_diag_scope_add with a va_list, for a module's own reporting helper. */
+void cm_diag_scope_vadd(const cm_diag_scope *s, const char *rule, unsigned line, unsigned col, const char *where,
+                        const char *fmt, va_list ap)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 6, 0)))
+#endif
+	;
+
+/* Appends a copy of every diagnostic of src to d, in src's order, with
+ * its square (cm_diags_set_square); d's filters and strictness apply as
+ * to cm_diags_add. file: the file of those that name none (NULL: none).
+ * The sink-to-sink copy for work done in a sink of its own (a thread, a
+ * step whose diagnostics are kept only when it fails). */
+void cm_diags_append(cm_diags *d, const cm_diags *src, const char *file);
 
 size_t cm_diags_count(const cm_diags *d);
 /* The i-th diagnostic (borrowed), in the order added. */
