@@ -24,29 +24,9 @@
 static const char *bin = "build/carcamap";
 static char dir[] = "/tmp/cm-bench-deck-XXXXXX";
 
-static double run(char *const *argv)
-{
-	double t = bench_run(argv, NULL);
-	if (t < 0) {
-		fprintf(stderr, "bench_deck: %s %s failed\n", argv[0], argv[1] ? argv[1] : "");
-		exit(1);
-	}
-	return t;
-}
-
-/* ROUNDS rounds of a then b: the medians into *ta and *tb, the median of
- * the rounds' ratios a/b returned. */
 static double rounds(char *const *a, char *const *b, double *ta, double *tb)
 {
-	double va[ROUNDS], vb[ROUNDS], r[ROUNDS];
-	for (int i = 0; i < ROUNDS; i++) {
-		va[i] = run(a);
-		vb[i] = run(b);
-		r[i] = va[i] / (vb[i] > 1e-6 ? vb[i] : 1e-6);
-	}
-	*ta = bench_median(va, ROUNDS);
-	*tb = bench_median(vb, ROUNDS);
-	return bench_median(r, ROUNDS);
+	return bench_rounds("bench_deck", ROUNDS, a, b, ta, tb);
 }
 
 /* maps/tilesets/base.xml with id and name replaced, into path */

@@ -60,4 +60,36 @@ static inline double bench_run(char *const *argv, double *peak_mb)
 	       (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) + (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) * 1e-6;
 }
 
+/* bench_run for a run that must succeed: a failure names the benchmark
+ * (who) and the command, and ends the benchmark. */
+static inline double bench_run_or_die(const char *who, char *const *argv)
+{
+	double t = bench_run(argv, NULL);
+	if (t < 0) {
+		fprintf(stderr, "%s: %s %s failed\n", who, argv[0], argv[1] ? argv[1] : "");
+		exit(1);
+	}
+	return t;
+}
+
+#define BENCH_ROUNDS_MAX 15
+
+/* n (at most BENCH_ROUNDS_MAX) rounds of a then b, alternated so that a
+ * machine's changing load falls on both: their median CPU seconds into *ta
+ * and *tb, and the median of the rounds' ratios a/b returned. */
+static inline double bench_rounds(const char *who, int n, char *const *a, char *const *b, double *ta, double *tb)
+{
+	double va[BENCH_ROUNDS_MAX], vb[BENCH_ROUNDS_MAX], r[BENCH_ROUNDS_MAX];
+	if (n > BENCH_ROUNDS_MAX)
+		n = BENCH_ROUNDS_MAX;
+	for (int i = 0; i < n; i++) {
+		va[i] = bench_run_or_die(who, a);
+		vb[i] = bench_run_or_die(who, b);
+		r[i] = va[i] / (vb[i] > 1e-6 ? vb[i] : 1e-6);
+	}
+	*ta = bench_median(va, n);
+	*tb = bench_median(vb, n);
+	return bench_median(r, n);
+}
+
 #endif
