@@ -10,7 +10,6 @@
  * threads and shard). A game's facts cost a few hundred feature lookups:
  * a few percent of a greedy game. */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/balance.h"
@@ -18,6 +17,7 @@
 #include "carcamap/player.h"
 #include "carcamap/stats.h"
 #include "check/balance_int.h"
+#include "check/stats_int.h"
 #include "engine/engine.h"
 #include "base/util_int.h"
 #include "model/map_struct_int.h"
@@ -674,47 +674,80 @@ void cm_balance_heat_findings(const cm_balance_heat *h, const cm_map *m, cm_diag
 
 /* ---- heatmaps of games with the map's own setup ---- */
 
+/* The heatmap rides along cm__play_run_on's games (stats_int.h): each
+ * range of games feeds a heatmap of its own through its board's score
+ * hook, added to the result in seed order. */
 typedef struct {
 	const cm_map *map;
 	const cm_deck *deck;
-	const cm_play_opts *o;
-	long long lo, hi;
 	cm_balance_heat *h;
-	int rc;
-	cm_diags *d;
-} heat_job;
+} heat_watch;
+
+typedef struct {
+	cm_balance_heat *h;
+	cm__heat_acc *acc;
+} heat_part;
 
 static void heat_hook(void *arg, const cm_score_item *items, size_t n)
 {
 	cm__heat_acc_items(arg, items, n);
 }
 
-static void *heat_range(void *arg)
+static int heat_begin(void *arg, cm_board *b, void **part)
 {
-	heat_job *j = arg;
-	const cm_play_opts *o = j->o;
-	cm_board *b = NULL;
-	cm__heat_acc *acc = NULL;
-	cm_player *seats[CM_MAX_PLAYERS] = { NULL };
-	int rc = cm_board_new(j->map, j->deck, o->rules, o->seats, o->seed, 0, j->d, &b);
-	if (!rc)
-		rc = cm__heat_acc_new(j->h, j->map, j->deck, &acc);
-	for (int p = 0; !rc && o->players && p < o->seats; p++)
-		rc = cm_player_new_from_spec(o->players[p], &seats[p]);
-	if (!rc)
-		cm_board_set_score_hook(b, heat_hook, acc);
-	for (long long i = j->lo; !rc && i < j->hi; i++) {
-		if ((rc = cm_play_game_seats(b, o->players ? seats : NULL, o->seed + (uint64_t)i, j->d)) < 0)
-			break;
-		cm__heat_acc_game(acc, b);
-		cm__heat_acc_group(acc, 1);
+	const heat_watch *w = arg;
+	heat_part *p = calloc(1, sizeof *p);
+	*part = p;
+	if (!p || cm__heat_new(w->map, &p->h) || cm__heat_acc_new(p->h, w->map, w->deck, &p->acc))
+		return CM_ENOMEM;
+	cm_board_set_score_hook(b, heat_hook, p->acc);
+	return 0;
+}
+
+static void heat_game(void *part, const cm_board *b)
+{
+	heat_part *p = part;
+	cm__heat_acc_game(p->acc, b);
+	cm__heat_acc_group(p->acc, 1);
+}
+
+static int heat_end(void *arg, void *part, bool ok)
+{
+	const heat_watch *w = arg;
+	heat_part *p = part;
+	if (!p)
+		return 0;
+	if (ok)
+		cm__heat_add(w->h, p->h);
+	cm__heat_acc_free(p->acc);
+	cm_balance_heat_free(p->h);
+	free(p);
+	return 0;
+}
+
+int cm__heat_play_on(cm__layout *lay, const cm_map *map, const cm_deck *deck, const cm_play_opts *o, cm_diags *d,
+                     cm_play_stats **stats, cm_balance_heat **out)
+{
+	*out = NULL;
+	if (stats)
+		*stats = NULL;
+	cm_balance_heat *h = NULL;
+	cm_play_stats *st = NULL;
+	if (cm__heat_new(map, &h))
+		return CM_ENOMEM;
+	heat_watch hw = { map, deck, h };
+	cm__play_watch w = { heat_begin, heat_game, heat_end, &hw };
+	int rc = cm__play_run_on(lay, map, deck, o, &w, d, &st);
+	if (rc < 0) {
+		cm_balance_heat_free(h);
+		return rc;
 	}
-	for (int p = 0; p < CM_MAX_PLAYERS; p++)
-		cm_player_free(seats[p]);
-	cm__heat_acc_free(acc);
-	cm_board_free(b);
-	j->rc = rc;
-	return NULL;
+	if (stats)
+		*stats = st;
+	else
+		cm_play_stats_free(st);
+	*out = h;
+	return 0;
 }
 
 int cm_balance_heat_play(const cm_map *map, const cm_deck *deck, const cm_play_opts *o, cm_diags *d,
@@ -723,44 +756,7 @@ int cm_balance_heat_play(const cm_map *map, const cm_deck *deck, const cm_play_o
 	*out = NULL;
 	if (o->seats < 2 || o->seats > CM_MAX_PLAYERS || o->games < 1)
 		return CM_EINVAL;
-	int jobs = o->jobs < 1 ? 1 : o->jobs > CM_PLAY_MAX_JOBS ? CM_PLAY_MAX_JOBS : o->jobs;
-	if (jobs > o->games)
-		jobs = o->games;
-	cm_balance_heat *h = NULL;
-	int rc = cm__heat_new(map, &h);
-	heat_job j[CM_PLAY_MAX_JOBS];
-	pthread_t th[CM_PLAY_MAX_JOBS];
-	bool started[CM_PLAY_MAX_JOBS] = { false };
-	int made = 0;
-	for (int k = 0; !rc && k < jobs; k++, made++) {
-		j[k] = (heat_job){ map, deck, o, (long long)o->games * k / jobs, (long long)o->games * (k + 1) / jobs,
-			           NULL, 0, NULL };
-		if (cm_diags_new(&j[k].d) || cm__heat_new(map, &j[k].h)) {
-			cm_diags_free(j[k].d);
-			rc = CM_ENOMEM;
-			break;
-		}
-	}
-	for (int k = 1; !rc && k < jobs; k++)
-		started[k] = pthread_create(&th[k], NULL, heat_range, &j[k]) == 0;
-	if (!rc)
-		heat_range(&j[0]);
-	for (int k = 0; k < made; k++) {
-		if (started[k])
-			pthread_join(th[k], NULL);
-		else if (!rc && k > 0)
-			heat_range(&j[k]);
-		if (!rc && j[k].rc < 0)
-			rc = j[k].rc;
-		cm__heat_add(h, j[k].h);
-		cm_diags_append(d, j[k].d, NULL);
-		cm_diags_free(j[k].d);
-		cm_balance_heat_free(j[k].h);
-	}
-	if (rc) {
-		cm_balance_heat_free(h);
-		return rc;
-	}
-	*out = h;
-	return 0;
+	cm_play_opts po = *o;
+	po.progress = NULL; /* unused, as documented */
+	return cm__heat_play_on(NULL, map, deck, &po, d, NULL, out);
 }

@@ -7,6 +7,8 @@
 #define CM_BALANCE_INT_H
 
 #include "carcamap/balance.h"
+#include "carcamap/stats.h"
+#include "engine/engine.h"
 
 /* Student's t quantile p with df degrees of freedom (balance_ci.c). */
 double cm__t_quantile(double p, double df);
@@ -82,5 +84,11 @@ struct cm_balance_part {
 int cm__balance_parts_check(const cm_balance_report *r, const cm_balance_part *const *parts, size_t n, cm_diags *d);
 /* h += the part's heatmap sums: 0, or CM_EINVAL when they are another map's. */
 int cm__heat_add_part(cm_balance_heat *h, const cm_balance_part *p);
+
+/* cm_balance_heat_play on lay (NULL: one made here), with the same games'
+ * statistics in *stats (NULL: not wanted), as cm__play_run_on gives them
+ * (o->progress told): check's CM0601-CM0605 from one set of games. */
+int cm__heat_play_on(cm__layout *lay, const cm_map *map, const cm_deck *deck, const cm_play_opts *o, cm_diags *d,
+                     cm_play_stats **stats, cm_balance_heat **out);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/engine.h"
+#include "check/balance_int.h"
 #include "check/stats_int.h"
 #include "carcamap/balance.h"
 #include "carcamap/catalog.h"
@@ -321,21 +322,17 @@ static void relay(const ctx *c, const cm_diags *q, const char *what)
 /* ---- simulated games (CM06xx) ---- */
 
 /* The printed elements the games never connected or completed (CM0605),
- * from the same games again with heatmaps (balance_heat.c), and the
+ * from the heatmap of the simulated games (balance_heat.c), and the
  * declared tile range against the one the deck-fitting criterion
  * recommends (CM0606; random play, at most CM_CHECK_FIT_GAMES games a
  * size: the mean fill of 40 games is within a point, and a map's check
  * stays a fraction of a second). */
-static int elements_and_range(const ctx *c, const cm_deck *deck, const cm_play_opts *po)
+static int elements_and_range(const ctx *c, const cm_deck *deck, const cm_play_opts *po, const cm_balance_heat *h)
 {
 	const cm_map *m = c->m;
-	cm_balance_heat *h = NULL;
-	int rc = cm_balance_heat_play(m, deck, po, NULL, &h);
-	if (!rc)
-		cm_balance_heat_findings(h, m, c->d);
-	cm_balance_heat_free(h);
-	if (rc == CM_ENOMEM || m->setup.tiles_min <= 0 || m->setup.tiles_max <= 0)
-		return rc == CM_ENOMEM ? rc : 0;
+	cm_balance_heat_findings(h, m, c->d);
+	if (m->setup.tiles_min <= 0 || m->setup.tiles_max <= 0)
+		return 0;
 	cm_fit_opts fo;
 	cm_fit_opts_init(&fo);
 	fo.seats = po->seats;
@@ -343,7 +340,7 @@ static int elements_and_range(const ctx *c, const cm_deck *deck, const cm_play_o
 	fo.games = po->games < CM_CHECK_FIT_GAMES ? po->games : CM_CHECK_FIT_GAMES;
 	fo.jobs = po->jobs;
 	cm_fit *f = NULL;
-	rc = cm_fit_deck(m, deck, &fo, NULL, &f);
+	int rc = cm_fit_deck(m, deck, &fo, NULL, &f);
 	if (!rc && cm_fit_far(f))
 		map_report(c, "CM0606", m->setup.line, "setup",
 		           "the declared range of %d-%d tiles is far from the %d-%d tiles whose random games fill "
@@ -359,6 +356,7 @@ static int simulate(const ctx *c, cm__layout *l, const cm_deck *deck, const cm_c
 	const cm_map *m = c->m;
 	int players = o->players >= 2 && o->players <= CM_MAX_PLAYERS ? o->players : 2;
 	cm_play_stats *st = NULL;
+	cm_balance_heat *h = NULL;
 	cm_diags *q = NULL;
 	if (cm_diags_new(&q))
 		return CM_ENOMEM;
@@ -368,7 +366,8 @@ static int simulate(const ctx *c, cm__layout *l, const cm_deck *deck, const cm_c
 	po.seed = o->seed;
 	po.games = o->games;
 	po.jobs = o->jobs;
-	int rc = cm__play_run_on(l, m, deck, &po, q, &st);
+	/* one set of games: their statistics and their heatmap */
+	int rc = cm__heat_play_on(l, m, deck, &po, q, &st, &h);
 	if (rc) {
 		if (cm_diags_count(q))
 			relay(c, q, "simulated games");
@@ -412,8 +411,9 @@ static int simulate(const ctx *c, cm__layout *l, const cm_deck *deck, const cm_c
 		           "stranded tiles: %.2f of the deck's %d tiles per game (threshold %d%%); %d of %d "
 		           "games stranded some",
 		           (double)st->stranded / G, tiles, CM_CHECK_STRAND_PERCENT, st->stranded_games, G);
-	rc = elements_and_range(c, deck, &po);
+	rc = elements_and_range(c, deck, &po, h);
 out:
+	cm_balance_heat_free(h);
 	cm_play_stats_free(st);
 	cm_diags_free(q);
 	return rc == CM_ENOMEM ? rc : 0;

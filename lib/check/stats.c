@@ -121,15 +121,18 @@ static int make_seats(const cm_play_opts *o, cm_player **seats, cm_diags *d)
 }
 
 /* Plays games lo..hi-1 (seed + i) on a board of its own into s, with
- * players of its own. */
-static int play_range(cm__layout *lay, const cm_deck *deck, const cm_play_opts *o, int lo, int hi,
-                      cm_play_progress progress, void *arg, cm_diags *d, cm_play_stats *s)
+ * players of its own, telling o's progress after each game if progress;
+ * w (may be NULL) watches them through *part. */
+static int play_range(cm__layout *lay, const cm_deck *deck, const cm_play_opts *o, int lo, int hi, bool progress,
+                      const cm__play_watch *w, void **part, cm_diags *d, cm_play_stats *s)
 {
 	cm_board *b = NULL;
 	cm_player *seats[CM_MAX_PLAYERS] = { NULL };
 	int rc = make_seats(o, seats, d);
 	if (!rc)
 		rc = cm__board_new_on(lay, deck, o->rules, o->seats, o->seed, 0, d, &b);
+	if (!rc && w)
+		rc = w->begin(w->arg, b, part);
 	if (!rc) {
 		s->squares_playable = cm_board_stats(b)->squares_playable;
 		for (int i = lo; i < hi; i++) {
@@ -137,8 +140,10 @@ static int play_range(cm__layout *lay, const cm_deck *deck, const cm_play_opts *
 			if ((rc = cm_play_game_seats(b, o->players ? seats : NULL, o->seed + (uint64_t)i, d)) < 0)
 				break;
 			add_game(s, b);
-			if (progress)
-				progress(arg, i + 1, o->games);
+			if (w)
+				w->game(*part, b);
+			if (progress && o->progress)
+				o->progress(o->arg, i + 1, o->games);
 		}
 	}
 	cm_board_free(b);
@@ -189,15 +194,17 @@ typedef struct {
 	cm__layout *lay;
 	const cm_deck *deck;
 	const cm_play_opts *o;
+	const cm__play_watch *w;
 	int lo, hi, rc;
 	cm_diags *d;
 	cm_play_stats *s;
+	void *part;
 } job;
 
 static void *run_job(void *arg)
 {
 	job *j = arg;
-	j->rc = play_range(j->lay, j->deck, j->o, j->lo, j->hi, NULL, NULL, j->d, j->s);
+	j->rc = play_range(j->lay, j->deck, j->o, j->lo, j->hi, false, j->w, &j->part, j->d, j->s);
 	return NULL;
 }
 
@@ -208,11 +215,11 @@ void cm_play_opts_init(cm_play_opts *o)
 
 int cm_play_run(const cm_map *map, const cm_deck *deck, const cm_play_opts *o, cm_diags *d, cm_play_stats **out)
 {
-	return cm__play_run_on(NULL, map, deck, o, d, out);
+	return cm__play_run_on(NULL, map, deck, o, NULL, d, out);
 }
 
-int cm__play_run_on(cm__layout *lay, const cm_map *map, const cm_deck *deck, const cm_play_opts *o, cm_diags *d,
-                    cm_play_stats **out)
+int cm__play_run_on(cm__layout *lay, const cm_map *map, const cm_deck *deck, const cm_play_opts *o,
+                    const cm__play_watch *watch, cm_diags *d, cm_play_stats **out)
 {
 	*out = NULL;
 	int games = o->games, jobs = o->jobs, players = o->seats;
@@ -244,17 +251,22 @@ int cm__play_run_on(cm__layout *lay, const cm_map *map, const cm_deck *deck, con
 		cm__layout_free(own);
 		return CM_ENOMEM;
 	}
+	void *part = NULL;
 	if (jobs == 1) {
-		rc = play_range(lay, deck, o, 0, games, o->progress, o->arg, d, s);
+		rc = play_range(lay, deck, o, 0, games, true, watch, &part, d, s);
+		if (watch) {
+			int e = watch->end(watch->arg, part, rc >= 0);
+			rc = rc < 0 ? rc : e;
+		}
 	} else {
 		/* games split by seed into consecutive ranges, one board and one
 		 * set of sums per thread, merged in seed order */
-		job j[CM_PLAY_MAX_JOBS];
+		job j[CM_PLAY_MAX_JOBS] = { { 0 } }; /* ranges not made stay empty */
 		pthread_t th[CM_PLAY_MAX_JOBS];
 		bool started[CM_PLAY_MAX_JOBS] = { false };
 		for (int k = 0; k < jobs; k++) {
-			j[k] = (job){ lay, deck, o, (int)((long long)games * k / jobs),
-				      (int)((long long)games * (k + 1) / jobs), 0, NULL, NULL };
+			j[k] = (job){ lay, deck, o, watch, (int)((long long)games * k / jobs),
+				      (int)((long long)games * (k + 1) / jobs), 0, NULL, NULL, NULL };
 			if (cm_diags_new(&j[k].d) || !(j[k].s = stats_new(map, deck, players))) {
 				rc = CM_ENOMEM;
 				break;
@@ -271,6 +283,10 @@ int cm__play_run_on(cm__layout *lay, const cm_map *map, const cm_deck *deck, con
 		for (int k = 0; k < jobs; k++) {
 			if (!rc && j[k].rc < 0)
 				rc = j[k].rc;
+			if (watch) {
+				int e = watch->end(watch->arg, j[k].part, !rc);
+				rc = rc < 0 ? rc : e;
+			}
 			if (j[k].s)
 				merge(s, j[k].s);
 			cm_diags_append(d, j[k].d, NULL);

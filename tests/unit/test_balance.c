@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/carcamap.h"
+#include "check/balance_int.h"
 #include "engine/board_int.h"
 #include "engine/engine.h"
 
@@ -420,6 +421,57 @@ static void test_balance__heatmaps_the_same_for_every_jobs(void **state)
 	cm_balance_heat_free(h);
 }
 
+static void progress_count(void *arg, int done, int games)
+{
+	(void)done;
+	(void)games;
+	++*(int *)arg;
+}
+
+/* check --games takes its statistics and its heatmap from one set of
+ * games (cm__heat_play_on): both are what cm_play_run and
+ * cm_balance_heat_play give for those games, for every number of
+ * threads, and one thread tells its progress once a game. */
+static void test_balance__one_set_of_games_for_stats_and_heatmap(void **state)
+{
+	const fixture *fx = *state;
+	static char a[1 << 16], b[1 << 16];
+	const int games = 30;
+	cm_play_opts po;
+	cm_play_opts_init(&po);
+	po.seats = 3;
+	po.games = games;
+	cm_play_stats *want = NULL;
+	assert_int_equal(cm_play_run(fx->m, fx->deck, &po, NULL, &want), 0);
+	cm_balance_heat *hw = NULL;
+	assert_int_equal(cm_balance_heat_play(fx->m, fx->deck, &po, NULL, &hw), 0);
+	heat_text(fx->m, hw, a, sizeof a);
+	size_t n_sq = (size_t)want->cols * (size_t)want->rows;
+	for (int jobs = 1; jobs <= 3; jobs += 2) {
+		int told = 0;
+		po.jobs = jobs;
+		po.progress = progress_count;
+		po.arg = &told;
+		cm_play_stats *st = NULL;
+		cm_balance_heat *h = NULL;
+		assert_int_equal(cm__heat_play_on(NULL, fx->m, fx->deck, &po, NULL, &st, &h), 0);
+		assert_int_equal(told, jobs == 1 ? games : 1);
+		assert_int_equal(st->games, games);
+		assert_int_equal(cm_balance_heat_games(h), games);
+		assert_true(st->tiles_placed == want->tiles_placed && st->squares_filled == want->squares_filled);
+		assert_int_equal(st->ties, want->ties);
+		assert_memory_equal(st->scores, want->scores, sizeof st->scores);
+		assert_memory_equal(st->wins, want->wins, sizeof st->wins);
+		assert_memory_equal(st->fill, want->fill, n_sq * sizeof *st->fill);
+		heat_text(fx->m, h, b, sizeof b);
+		assert_string_equal(a, b);
+		cm_play_stats_free(st);
+		cm_balance_heat_free(h);
+	}
+	cm_play_stats_free(want);
+	cm_balance_heat_free(hw);
+}
+
 /* The fill of every square adds up to the tiles a game leaves on the
  * board (setup included) as cm_play_run counts them for the same games;
  * turns lie between the setup (0) and the tiles placed; the elements'
@@ -481,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_balance__interrupted_run_is_partial),
 		cmocka_unit_test(test_balance__heatmaps_the_same_for_every_jobs),
 		cmocka_unit_test(test_balance__heatmap_figures_add_up),
+		cmocka_unit_test(test_balance__one_set_of_games_for_stats_and_heatmap),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
