@@ -3,7 +3,8 @@
 # `render --watch` end to end, in bounded time: starts it in the
 # background, waits for its first line, edits the descriptor (a rename, as
 # editors save), makes it briefly invalid, restores it, and checks one
-# line per render and the pictures' contents. Each wait gives up after 10 s.
+# line per render and the pictures' contents. Each wait gives up after 30 s
+# (a wait of 10 s ran out once on a heavily loaded machine).
 # usage: watch.sh CARCAMAP DIR   (run from the project root; CARCAMAP_WATCH_POLL=1: polling)
 set -u
 CM=$1
@@ -15,7 +16,7 @@ cp tests/fixtures/cli/tiny/tiny.xml "$d/w.xml"
 pid=$!
 lines() { # waits until the log has $1 lines
   i=0
-  while [ "$(wc -l <"$d/log")" -lt "$1" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+  while [ "$(wc -l <"$d/log")" -lt "$1" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 }
 lines 1
 echo "first: $(grep -c '>Beta<' "$d/w.svg") Beta"
