@@ -12,6 +12,7 @@
 #include "carcamap/balance.h"
 #include "carcamap/stats.h"
 #include "check/balance_int.h"
+#include "check/stats_int.h"
 #include "engine/engine.h"
 #include "base/util_int.h"
 #include "model/map_struct_int.h"
@@ -42,11 +43,10 @@ int cm_fit_deck_of_size(const cm_deck *deck, int size, cm_diags *d, cm_deck **ou
 	int total = drawable(deck), start = cm_deck_start(deck);
 	if (total < 1 || size < 1)
 		return CM_EINVAL;
-	const cm_tile_type **types = malloc((n + 1) * sizeof *types);
 	int *counts = malloc((n + 1) * sizeof *counts);
 	long long *rem = malloc((n + 1) * sizeof *rem);
 	int rc = 0;
-	if (!types || !counts || !rem) {
+	if (!counts || !rem) {
 		rc = CM_ENOMEM;
 		goto done;
 	}
@@ -54,7 +54,6 @@ int cm_fit_deck_of_size(const cm_deck *deck, int size, cm_diags *d, cm_deck **ou
 	 * to the largest remainders (the first type on a tie) */
 	int given = 0;
 	for (size_t i = 0; i < n; i++) {
-		types[i] = cm_deck_type(deck, i);
 		int c = cm_deck_count(deck, i);
 		if (cm__deck_abbey(deck, i)) {
 			counts[i] = c;
@@ -79,9 +78,9 @@ int cm_fit_deck_of_size(const cm_deck *deck, int size, cm_diags *d, cm_deck **ou
 	}
 	if (start >= 0 && counts[start] < 1) /* the start tile is always there */
 		counts[start] = 1;
-	rc = cm_deck_from_types(types, counts, n, start, d, out);
+	/* deck's types and start, their facts not derived again */
+	rc = cm__deck_recount(deck, counts, d, out);
 done:
-	free(types);
 	free(counts);
 	free(rem);
 	return rc;
@@ -125,7 +124,10 @@ int cm_fit_deck(const cm_map *map, const cm_deck *deck, const cm_fit_opts *o, cm
 	f->games = o->games;
 	f->fill_low = CM_FIT_FILL_LOW;
 	f->fill_high = CM_FIT_FILL_HIGH;
-	int rc = f->curve ? 0 : CM_ENOMEM;
+	/* one layout of the map for every size's games */
+	cm__layout *lay = NULL;
+	int rc = f->curve ? cm__layout_new(map, d, &lay) : CM_ENOMEM;
+	rc = rc < 0 ? rc : 0;
 	for (int size = lo; !rc && size <= hi && f->n_curve < cap; size += step) {
 		cm_deck *sd = NULL;
 		cm_play_stats *st = NULL;
@@ -139,7 +141,7 @@ int cm_fit_deck(const cm_map *map, const cm_deck *deck, const cm_fit_opts *o, cm
 		po.seed = o->seed;
 		po.games = o->games;
 		po.jobs = o->jobs;
-		rc = cm_play_run(map, sd, &po, d, &st);
+		rc = cm__play_run_on(lay, map, sd, &po, NULL, d, &st);
 		if (!rc) {
 			cm_fit_point *p = &f->curve[f->n_curve++];
 			p->size = size;
@@ -150,6 +152,7 @@ int cm_fit_deck(const cm_map *map, const cm_deck *deck, const cm_fit_opts *o, cm
 		cm_play_stats_free(st);
 		cm_deck_free(sd);
 	}
+	cm__layout_free(lay);
 	if (rc) {
 		cm_fit_free(f);
 		return rc;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engine/board_int.h"
+#include "engine/engine.h"
 #include "base/util_int.h"
 #include "model/map_struct_int.h"
 
@@ -133,6 +134,42 @@ static void deck_err(cm_diags *d, const char *where, const char *msg, const char
 		             arg ? arg : "");
 }
 
+/* Adds type i's count to k's total (abbeys are never drawn: ABBEY-PLACE;
+ * a negative count is 0): 0, or CM_ELIMIT when it would take the total
+ * past CM_DECK_MAX_TILES (said once in d: *too_many), its count then 0. */
+static int count_type(cm_deck *k, size_t i, bool *too_many, cm_diags *d)
+{
+	if (k->count[i] < 0)
+		k->count[i] = 0;
+	if (k->info[i].abbey)
+		return 0;
+	if (k->count[i] > CM_DECK_MAX_TILES - k->total) {
+		/* no count sums past the cap, so no sum overflows */
+		if (!*too_many)
+			deck_err(d, "deck", "the deck holds more than 1000000 tiles", k->types[i]->id);
+		*too_many = true;
+		k->count[i] = 0;
+		return CM_ELIMIT;
+	}
+	k->total += k->count[i];
+	return 0;
+}
+
+/* A deck whose totals are made: its start tile has a copy and it holds a
+ * tile. 0 or CM_EINVAL (said in d). */
+static int deck_checks(const cm_deck *k, cm_diags *d)
+{
+	if (k->start >= 0 && k->count[k->start] < 1) {
+		deck_err(d, "deck", "no copy of the start tile", k->types[k->start]->id);
+		return CM_EINVAL;
+	}
+	if (k->total == 0) {
+		deck_err(d, "deck", "the deck holds no tile", NULL);
+		return CM_EINVAL;
+	}
+	return 0;
+}
+
 /* Shared tail of both constructors: checks, derived info, totals. */
 static int deck_finish(cm_deck *k, cm_diags *d)
 {
@@ -163,21 +200,8 @@ static int deck_finish(cm_deck *k, cm_diags *d)
 			deck_err(d, "deck", "tile type has too many features or an uncovered slot", t->id);
 			rc = CM_EINVAL;
 		}
-		if (k->count[i] < 0)
-			k->count[i] = 0;
-		if (k->info[i].abbey)
-			continue; /* never drawn: ABBEY-PLACE */
-		if (k->count[i] > CM_DECK_MAX_TILES - k->total) {
-			/* no count sums past the cap, so no sum overflows */
-			if (!too_many)
-				deck_err(d, "deck", "the deck holds more than 1000000 tiles",
-				         t->id);
-			too_many = true;
+		if (count_type(k, i, &too_many, d) < 0)
 			rc = CM_ELIMIT;
-			k->count[i] = 0;
-			continue;
-		}
-		k->total += k->count[i];
 	}
 	if (rc == 0 && k->n_types) {
 		/* the fit tables of the distinct edge patterns (edge[0] decides
@@ -205,15 +229,7 @@ static int deck_finish(cm_deck *k, cm_diags *d)
 			k->info[i].fit = f;
 		}
 	}
-	if (rc == 0 && k->start >= 0 && k->count[k->start] < 1) {
-		deck_err(d, "deck", "no copy of the start tile", k->types[k->start]->id);
-		rc = CM_EINVAL;
-	}
-	if (rc == 0 && k->total == 0) {
-		deck_err(d, "deck", "the deck holds no tile", NULL);
-		rc = CM_EINVAL;
-	}
-	return rc;
+	return rc == 0 ? deck_checks(k, d) : rc;
 }
 
 /* Hands k out when everything went well, frees it otherwise. */
@@ -346,6 +362,47 @@ int cm_deck_from_types(const cm_tile_type *const *types, const int *counts, size
 	k->n_types = rc == 0 ? n : 0;
 	k->start = start >= 0 && (size_t)start < n ? start : -1;
 	return deck_done(k, rc, d, out);
+}
+
+int cm__deck_recount(const cm_deck *base, const int *counts, cm_diags *d, cm_deck **out)
+{
+	*out = NULL;
+	size_t n = base->n_types;
+	cm_deck *k = calloc(1, sizeof *k);
+	if (!k)
+		return CM_ENOMEM;
+	k->types = malloc((n ? n : 1) * sizeof *k->types);
+	k->count = malloc((n ? n : 1) * sizeof *k->count);
+	k->info = malloc((n ? n : 1) * sizeof *k->info);
+	k->fit = n ? malloc(n * CM__FIT_SIZE) : NULL;
+	if (!k->types || !k->count || !k->info || (n && !k->fit)) {
+		cm_deck_free(k);
+		return CM_ENOMEM;
+	}
+	k->n_types = n;
+	k->start = base->start;
+	for (size_t i = 0; i < n; i++) {
+		k->types[i] = base->types[i];
+		k->count[i] = counts[i];
+		k->info[i] = base->info[i];
+		/* the same fit table, in k's copy of them */
+		k->info[i].fit = k->fit + (base->info[i].fit - base->fit);
+	}
+	if (n)
+		memcpy(k->fit, base->fit, n * CM__FIT_SIZE);
+	bool too_many = false;
+	int rc = 0;
+	for (size_t i = 0; i < n; i++)
+		if (count_type(k, i, &too_many, d) < 0)
+			rc = CM_ELIMIT;
+	if (rc == 0)
+		rc = deck_checks(k, d);
+	if (rc < 0) {
+		cm_deck_free(k);
+		return rc;
+	}
+	*out = k;
+	return 0;
 }
 
 void cm_deck_free(cm_deck *k)

@@ -68,6 +68,11 @@ int cm__layout_reach_req(const cm__layout *l, const uint8_t *takes_req, uint8_t 
 
 /* Whether deck type t is an abbey (never drawn, never in the pile). */
 bool cm__deck_abbey(const cm_deck *deck, size_t t);
+/* A deck of base's types with counts[i] copies of type i instead (n_sets
+ * none): cm_deck_from_types over base's types and start, without deriving
+ * the types' facts again. 0, CM_ELIMIT, CM_EINVAL (no start copy, no
+ * tile; said in d) or CM_ENOMEM. */
+int cm__deck_recount(const cm_deck *base, const int *counts, cm_diags *d, cm_deck **out);
 /* The rotations (bit r) in which deck type t meets the printed
  * requirement req (0..255, cm__layout_printed_req); 0 for an abbey. */
 unsigned cm__deck_fit_req(const cm_deck *deck, size_t t, unsigned req);

@@ -18,6 +18,7 @@
 #include "engine/engine.h"
 #include "util_model.h"
 #include "carcamap/replay.h"
+#include "carcamap/stats.h"
 #include "scenario.h"
 #include "util_board.h"
 #include "model/map_builder_int.h"
@@ -436,6 +437,76 @@ static void test_board__deck_limit_on_both_sides(void **state)
 	util_fixture_unload(&fx);
 }
 
+/* A game on d with seed: its replay text (the caller frees it). */
+static char *game_on(const cm_map *m, const cm_deck *d, uint64_t seed)
+{
+	cm_board *b = NULL;
+	assert_int_equal(cm_board_new(m, d, NULL, 3, seed, 0, NULL, &b), 0);
+	assert_int_equal(cm_play_game(b, seed, NULL), 0);
+	char *text = util_replay_text(b);
+	cm_board_free(b);
+	return text;
+}
+
+/* cm__deck_recount (deck fitting's decks of other sizes) is
+ * cm_deck_from_types over the same types and start: the same counts,
+ * total, hash and games; its limits and errors are the same too. */
+static void test_board__deck_recount_is_from_types(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	size_t n = cm_deck_types(fx.deck);
+	int start = cm_deck_start(fx.deck);
+	assert_true(n >= 3 && start >= 0);
+	const cm_tile_type **types = calloc(n, sizeof *types);
+	int *counts = calloc(n, sizeof *counts);
+	assert_non_null(types);
+	assert_non_null(counts);
+	for (size_t i = 0; i < n; i++) {
+		types[i] = cm_deck_type(fx.deck, i);
+		counts[i] = (int)(i * 7 % 5);
+	}
+	counts[start] = 2;
+	cm_deck *a = NULL, *b = NULL;
+	assert_int_equal(cm_deck_from_types(types, counts, n, start, NULL, &a), 0);
+	assert_int_equal(cm__deck_recount(fx.deck, counts, NULL, &b), 0);
+	assert_int_equal(cm_deck_total(a), cm_deck_total(b));
+	assert_int_equal(cm_deck_start(b), start);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(cm_deck_count(a, i), cm_deck_count(b, i));
+	assert_true(cm_deck_hash(a) == cm_deck_hash(b));
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		char *ga = game_on(fx.scn->map, a, seed), *gb = game_on(fx.scn->map, b, seed);
+		assert_string_equal(ga, gb);
+		free(ga);
+		free(gb);
+	}
+	cm_deck_free(a);
+	cm_deck_free(b);
+	/* the cap exactly, one past it, no start copy, no tile */
+	for (size_t i = 0; i < n; i++)
+		counts[i] = 0;
+	counts[start] = CM_DECK_MAX_TILES - 7;
+	counts[start == 0 ? 1 : 0] = 7;
+	b = NULL;
+	assert_int_equal(cm__deck_recount(fx.deck, counts, NULL, &b), 0);
+	assert_int_equal(cm_deck_total(b), CM_DECK_MAX_TILES);
+	cm_deck_free(b);
+	counts[start == 0 ? 1 : 0] = 8;
+	b = NULL;
+	assert_int_equal(cm__deck_recount(fx.deck, counts, NULL, &b), CM_ELIMIT);
+	assert_null(b);
+	counts[start] = 0;
+	assert_int_equal(cm__deck_recount(fx.deck, counts, NULL, &b), CM_EINVAL);
+	counts[start == 0 ? 1 : 0] = 0;
+	counts[start] = -3; /* negative counts are none */
+	assert_int_equal(cm__deck_recount(fx.deck, counts, NULL, &b), CM_EINVAL);
+	assert_null(b);
+	free(types);
+	free(counts);
+	util_fixture_unload(&fx);
+}
+
 static void test_board__deck_counts_and_errors(void **state)
 {
 	(void)state;
@@ -725,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_board__rng_range_and_determinism),
 		cmocka_unit_test(test_board__deck_counts_and_errors),
 		cmocka_unit_test(test_board__deck_limit_on_both_sides),
+		cmocka_unit_test(test_board__deck_recount_is_from_types),
 		cmocka_unit_test(test_board__random_play_stats),
 		cmocka_unit_test(test_board__same_seed_same_game),
 		cmocka_unit_test(test_board__replay_errors),
