@@ -366,8 +366,11 @@ static int simulate(const ctx *c, cm__layout *l, const cm_deck *deck, const cm_c
 	po.seed = o->seed;
 	po.games = o->games;
 	po.jobs = o->jobs;
-	/* one set of games: their statistics and their heatmap */
-	int rc = cm__heat_play_on(l, m, deck, &po, q, &st, &h);
+	/* one set of games: their statistics and their heatmap; their boards
+	 * read the rest of the layout */
+	int rc = cm__layout_complete(l);
+	if (rc == 0)
+		rc = cm__heat_play_on(l, m, deck, &po, q, &st, &h);
 	if (rc) {
 		if (cm_diags_count(q))
 			relay(c, q, "simulated games");
@@ -459,7 +462,7 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 		goto out;
 	rc = cm_deck_build(m, sets, n_sets, q, &deck);
 	if (rc == 0)
-		rc = cm__layout_new(m, q, &l);
+		rc = cm__layout_new_reach(m, q, &l);
 	if (rc == CM_ENOMEM)
 		goto out;
 	if (rc) {

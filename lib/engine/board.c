@@ -776,6 +776,7 @@ static int board_alloc(cm__layout *lay, const cm_deck *deck, const cm_rules *rul
 	cm_board *b = calloc(1, sizeof *b);
 	if (!b)
 		return CM_ENOMEM;
+	assert(lay->whole); /* cm__board_new_on's contract */
 	b->lay = cm__layout_ref(lay);
 	b->L = lay->L;
 	b->deck = deck;

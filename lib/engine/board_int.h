@@ -229,7 +229,10 @@ typedef struct {
 struct cm__layout {
 	layout L;
 	void *slab;   /* the per-square block the dense arrays lie in */
+	uint8_t *dense; /* their first, in slab */
 	int refs;     /* atomic (__atomic builtins) */
+	bool whole;   /* boards' steps built too (cm__layout_complete) */
+	int n_bc_nodes, n_prints; /* carried from the validator's steps to the boards' */
 };
 
 /* Takes another reference to l (safe from any thread); returns l. */

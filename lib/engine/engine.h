@@ -27,10 +27,21 @@ typedef struct cm__layout cm__layout;
  * be NULL), CM_ELIMIT (more than CM_BOARD_MAX_LINKS big
  * cities or ferries) or CM_ENOMEM. The map must outlive it, unchanged. */
 int cm__layout_new(const cm_map *map, cm_diags *d, cm__layout **out);
+/* The same with only what the questions below read (the squares, printed
+ * requirements, big cities, ferries, islands, start squares), not the
+ * feature pieces and counts boards read: what the validator asks costs
+ * no more than it needs. Same codes and diagnostics as cm__layout_new. */
+int cm__layout_new_reach(const cm_map *map, cm_diags *d, cm__layout **out);
+/* Adds to a layout made by cm__layout_new_reach what boards read, while
+ * its maker holds the only reference (before a board or a thread shares
+ * it); a no-op on a whole layout. 0 or CM_ENOMEM (the layout then still
+ * answers the questions below, and is freed as usual). */
+int cm__layout_complete(cm__layout *l);
 /* Drops a reference; the last frees it. NULL is a no-op. */
 void cm__layout_free(cm__layout *l);
-/* A board of a game on lay (its map), as cm_board_new, sharing lay (the
- * board takes a reference of its own). Same codes, less the layout's. */
+/* A board of a game on lay (its map; a whole layout: cm__layout_new or
+ * cm__layout_complete), as cm_board_new, sharing lay (the board takes a
+ * reference of its own). Same codes, less the layout's. */
 int cm__board_new_on(cm__layout *lay, const cm_deck *deck, const cm_rules *rules, int n_players,
                      uint64_t seed, unsigned flags, cm_diags *d, cm_board **out);
 /* The layout b plays on (borrowed). */

@@ -2,14 +2,16 @@
 /* layout.c: the map's layout (board_int.h "layout"; engine.h cm__layout):
  * what the engine derives from a map alone, built once in named steps and
  * read-only after, shared by reference by the validator, every board and
- * every thread: the grid (kinds, flags, borders, islands, start squares),
- * the big cities (their pieces), the ferries, the nodes (big-city pieces
- * joined, ferry pieces), the counts the turn reads (what lies across each
- * side, the squares around), the sides (printed requirements, what each
- * side meets, the printed segments' pieces), and the neighbourhoods a
- * connection unlocks; and the validator's questions about it. Each step
- * writes square by square only where every square needs it, the per-side
- * arrays only for the sides that have something. */
+ * every thread. Built in two stages of named steps: what the validator's
+ * reachability reads (the grid: kinds, flags, borders, islands, start
+ * squares; the big cities' pieces; the ferries; the printed requirements
+ * and what each side meets; the neighbourhoods a connection unlocks), then
+ * what boards read besides (the nodes: big-city pieces joined, ferry
+ * pieces; the counts the turn reads: what lies across each side, the
+ * squares around; the printed segments' pieces), only when a board asks
+ * (cm__layout_new, cm__layout_complete). Each step writes square by square
+ * only where every square needs it, the per-side arrays only for the sides
+ * that have something; the validator's questions about it close the file. */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +36,21 @@ typedef struct {
 	node *nodes;
 	node_x *nx;
 	int32_t *piece_city;     /* per big-city piece: its city */
-	uint8_t *mark;           /* per square: bit 0 once its link entries are set */
+	uint8_t *mark;           /* per square: MARK_ bits */
+	int32_t *cand;           /* the squares whose sides may have a requirement
+	                          * (printed ones, next to a big city, ferry ends) */
+	size_t n_cand, cap_cand;
 	size_t n_pieces;         /* big-city pieces */
 	size_t n_bcsq;           /* big-city squares */
 	int n_bc_nodes;          /* the big-city pieces' nodes (numbered first) */
 	int n_prints;            /* road and city prints of playable squares, less ferry ends */
 } build;
+
+/* build.mark bits. */
+enum {
+	MARK_LINKS = 1, /* the square's link entries (side_bc, side_ferry) are set */
+	MARK_CAND = 2   /* the square is in build.cand */
+};
 
 static void err(cm_diags *d, const char *where, const char *msg)
 {
@@ -54,6 +65,24 @@ static void err(cm_diags *d, const char *where, const char *msg)
 		if (!(p))                                             \
 			return CM_ENOMEM;                             \
 	} while (0)
+
+/* Puts square s among the candidates for a requirement once. */
+static int candidate(build *B, int s)
+{
+	if (B->mark[s] & MARK_CAND)
+		return 0;
+	if (B->n_cand == B->cap_cand) {
+		size_t cap = B->cap_cand ? 2 * B->cap_cand : 256;
+		int32_t *v = realloc(B->cand, cap * sizeof *v);
+		if (!v)
+			return CM_ENOMEM;
+		B->cand = v;
+		B->cap_cand = cap;
+	}
+	B->mark[s] |= MARK_CAND;
+	B->cand[B->n_cand++] = s;
+	return 0;
+}
 
 /* ---- the grid ---- */
 
@@ -77,6 +106,7 @@ static int grid(build *B, cm__layout *lay)
 	uint8_t *bytes = lay->slab;
 	if (pad)
 		bytes += (huge - (uintptr_t)bytes % huge) % huge;
+	lay->dense = bytes;
 	uint8_t *border = bytes, *sq_kind = bytes + N;
 	B->sflags0 = bytes + 2 * (size_t)N;
 	B->req0 = bytes + 3 * (size_t)N;
@@ -94,6 +124,7 @@ static int grid(build *B, cm__layout *lay)
 	L->island = island;
 	L->island_arms = island_arms;
 	L->start_sq = start_sq;
+	ALLOC(B->mark, N);
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
 	static const int ex[8] = { -1, 0, 1, 1, 1, 0, -1, -1 }, ey[8] = { -1, -1, -1, 0, 1, 1, 1, 0 };
 	for (int k = 0; k < 4; k++)
@@ -143,9 +174,12 @@ static int grid(build *B, cm__layout *lay)
 			n_playable++;
 			const cm_edge_print *pr = q[x].print;
 			/* in range, road and city are the print kinds with bit 1 */
-			if ((pr[0].kind | pr[1].kind | pr[2].kind | pr[3].kind) & 2)
+			if ((pr[0].kind | pr[1].kind | pr[2].kind | pr[3].kind) & 2) {
 				for (int k = 0; k < 4; k++)
 					n_prints += pr[k].kind == CM_PRINT_ROAD || pr[k].kind == CM_PRINT_CITY;
+				if (candidate(B, s) < 0)
+					return CM_ENOMEM;
+			}
 			if (kind == CM_SQ_ISLAND) {
 				/* the model checker holds the index to -1..n_islands-1;
 				 * an island square without a valid island never opens */
@@ -166,16 +200,12 @@ static int grid(build *B, cm__layout *lay)
 		return CM_ELIMIT;
 	}
 	/* what the next steps fill where they need it */
-	int32_t *side_static;
 	ALLOC(B->sq_links, N);
 	ALLOC(B->side_bc, N * 4);
 	ALLOC(B->side_ferry, N * 4);
-	ALLOC(side_static, N * 4);
-	ALLOC(B->mark, N);
 	L->sq_links = B->sq_links;
 	L->side_bc = B->side_bc;
 	L->side_ferry = B->side_ferry;
-	L->side_static = B->side_static = side_static;
 	return 0;
 }
 
@@ -309,9 +339,9 @@ static int big_cities(build *B)
  * written, so a map without ferries and big cities costs nothing there. */
 static void links_init(build *B, int s)
 {
-	if (B->mark[s] & 1)
+	if (B->mark[s] & MARK_LINKS)
 		return;
-	B->mark[s] |= 1;
+	B->mark[s] |= MARK_LINKS;
 	for (int k = 0; k < 4; k++) {
 		B->side_bc[s * 4 + k] = -1;
 		B->side_ferry[s * 4 + k] = -1;
@@ -445,34 +475,26 @@ static int nodes(build *B)
 	return 0;
 }
 
-/* ---- sides ---- */
+/* ---- requirements ---- */
 
 static uint8_t req_of_edge(int e)
 {
 	return e == CM_EDGE_ABBEY ? REQ_ANY : (uint8_t)(e + 1);
 }
 
-/* Whether playable square s lies inside the grid among playable squares
- * (most of a map): no requirement and nothing static on any side. */
-static inline bool inland(const layout *L, const uint8_t *fl, int s)
-{
-	int C = L->cols;
-	return !L->border[s] && (fl[s - C] & fl[s + C] & fl[s - 1] & fl[s + 1] & SF_PLAYABLE);
-}
-
-/* The sides of playable square s that face no playable square: what each
- * meets (a big-city piece, a ferry, a printed segment, whose piece it
- * makes with number *next: SC_STATIC sides), its requirement and its
- * links. */
-static void square_sides(build *B, int s, int *next)
+/* Square s's printed requirements (REQ_ per side) and the big cities its
+ * sides face (side_bc, sq_links). A side requires what it meets: a
+ * big-city piece its edge there; a playable square nothing; else (the
+ * grid's edge, water, a landmark) a ferry's end a road, a printed road or
+ * city segment its kind, anything else nothing. */
+static void square_reqs(build *B, int s)
 {
 	const layout *L = B->L;
-	const cm_map *m = B->m;
 	const uint8_t *fl = B->sflags0;
+	const cm_edge_print *pr = B->m->squares[s].print;
 	uint8_t req = 0;
 	for (int k = 0; k < 4; k++) {
 		int key = s * 4 + k, q = cm__lnb(L, s, k);
-		const cm_edge_print *pr = &m->squares[s].print[k];
 		uint8_t rq = REQ_ANY;
 		if (q >= 0 && (fl[q] & SF_BIGCITY)) {
 			links_init(B, s);
@@ -483,46 +505,81 @@ static void square_sides(build *B, int s, int *next)
 			rq = REQ_ANY;
 		} else if (((B->sq_links[s] >> k) & 1) && B->side_ferry[key] >= 0) {
 			rq = REQ_ROAD;
-			B->side_static[key] = B->n_bc_nodes + B->side_ferry[key];
-			B->side_cls[s] |= (uint8_t)(1u << (2 * k)); /* SC_NONE becomes SC_STATIC */
-		} else if (pr->kind == CM_PRINT_ROAD || pr->kind == CM_PRINT_CITY) {
-			uint8_t kind = pr->kind == CM_PRINT_ROAD ? CM_FEAT_ROAD : CM_FEAT_CITY;
-			cm__init_node(&B->nodes[*next], &B->nx[*next], *next, L->n_sq + *next, kind, NF_PRINT, 255, 1,
-			              pr->arms);
-			B->side_static[key] = (*next)++;
-			B->side_cls[s] |= (uint8_t)(1u << (2 * k));
-			rq = pr->kind == CM_PRINT_ROAD ? REQ_ROAD : REQ_CITY;
+		} else if (pr[k].kind == CM_PRINT_ROAD || pr[k].kind == CM_PRINT_CITY) {
+			rq = pr[k].kind == CM_PRINT_ROAD ? REQ_ROAD : REQ_CITY;
 		}
 		req |= (uint8_t)(rq << (2 * k));
 	}
 	B->req0[s] = req;
 }
 
-/* Every playable square's sides: the squares inside the grid among
- * playable squares (most) are skipped eight at a time. */
-static void sides(build *B)
+/* The printed requirements of every playable square: only a square with a
+ * road or city print, a ferry's end or a big-city piece beside it can
+ * have one (the others require nothing on any side: req0 stays 0), so
+ * only those are visited, whatever the size of the map. */
+static int requirements(build *B)
 {
 	const layout *L = B->L;
-	const uint8_t *fl = B->sflags0;
-	int N = L->n_sq, C = L->cols;
-	int next = B->n_bc_nodes + (int)B->m->n_ferries;
-	for (int s = 0; s < N; s++) {
-		/* eight at a time: none playable, or all inside the grid among
-		 * playable squares */
-		while (s + 8 <= N) {
-			uint64_t me = cm_load8(fl + s) & CM_BYTES8(SF_PLAYABLE);
-			if (me != 0 && (me != CM_BYTES8(SF_PLAYABLE) || cm_load8(L->border + s) != 0 ||
-			                (cm_load8(fl + s - C) & cm_load8(fl + s + C) & cm_load8(fl + s - 1) &
-			                 cm_load8(fl + s + 1) & CM_BYTES8(SF_PLAYABLE)) != CM_BYTES8(SF_PLAYABLE)))
-				break;
-			s += 8;
+	const cm_map *m = B->m;
+	for (size_t c = 0; c < m->n_bigcities; c++)
+		for (size_t k = 0; k < m->bigcities[c].n_pieces; k++) {
+			const cm_bigcity_piece *p = &m->bigcities[c].pieces[k];
+			int s = p->y * L->cols + p->x;
+			for (int d = 0; d < 4; d++) {
+				int q = cm__lnb(L, s, d);
+				if (q >= 0 && (B->sflags0[q] & SF_PLAYABLE) && candidate(B, q) < 0)
+					return CM_ENOMEM;
+			}
 		}
+	for (size_t f = 0; f < m->n_ferries; f++) {
+		const cm_ferry *fr = &m->ferries[f];
+		if (candidate(B, fr->y1 * L->cols + fr->x1) < 0 || candidate(B, fr->y2 * L->cols + fr->x2) < 0)
+			return CM_ENOMEM;
+	}
+	for (size_t i = 0; i < B->n_cand; i++)
+		square_reqs(B, B->cand[i]);
+	return 0;
+}
+
+/* ---- the static pieces of the sides (boards only) ---- */
+
+/* The sides that meet a ferry's end or a printed segment with nothing
+ * a tile joins across them (SC_NONE, from counts): each becomes SC_STATIC
+ * and meets its static node, the ferry's, or a new printed segment's
+ * piece (numbered in square order, then side order). They are the sides
+ * with a requirement and nothing across, so only squares with a
+ * requirement are looked at (eight at a time skipped). */
+static int statics(build *B)
+{
+	const layout *L = B->L;
+	const cm_map *m = B->m;
+	int N = L->n_sq;
+	ALLOC(B->side_static, (size_t)N * 4);
+	B->L->side_static = B->side_static;
+	const uint8_t *rq = L->req0;
+	int next = B->n_bc_nodes + (int)m->n_ferries;
+	for (int s = 0; s < N; s++) {
+		while (s + 8 <= N && cm_load8(rq + s) == 0)
+			s += 8;
 		if (s >= N)
 			break;
-		if ((fl[s] & SF_PLAYABLE) && !inland(L, fl, s))
-			square_sides(B, s, &next);
+		for (int k = 0; rq[s] && k < 4; k++) {
+			int key = s * 4 + k;
+			if (!((rq[s] >> (2 * k)) & 3) || ((B->side_cls[s] >> (2 * k)) & 3) != SC_NONE)
+				continue;
+			if (((L->sq_links[s] >> k) & 1) && L->side_ferry[key] >= 0) {
+				B->side_static[key] = B->n_bc_nodes + L->side_ferry[key];
+			} else {
+				const cm_edge_print *pr = &m->squares[s].print[k];
+				uint8_t kind = pr->kind == CM_PRINT_ROAD ? CM_FEAT_ROAD : CM_FEAT_CITY;
+				cm__init_node(&B->nodes[next], &B->nx[next], next, N + next, kind, NF_PRINT, 255, 1, pr->arms);
+				B->side_static[key] = next++;
+			}
+			B->side_cls[s] |= (uint8_t)(1u << (2 * k)); /* SC_NONE becomes SC_STATIC */
+		}
 	}
 	assert(next == L->n_static);
+	return 0;
 }
 
 /* ---- neighbourhoods ---- */
@@ -686,8 +743,9 @@ static void layout_free_arrays(cm__layout *l)
 	free(l);
 }
 
-/* The steps in order; each returns 0 or a negative code. */
-static int build_layout(build *B, cm__layout *lay)
+/* What the validator reads, in order; each step returns 0 or a negative
+ * code. */
+static int build_reach(build *B, cm__layout *lay)
 {
 	int rc = grid(B, lay);
 	if (rc < 0)
@@ -698,13 +756,30 @@ static int build_layout(build *B, cm__layout *lay)
 	int rf = ferries(B); /* reported with the big cities' errors */
 	if (rc < 0 || rf < 0)
 		return rc < 0 ? rc : rf;
-	if ((rc = nodes(B)) < 0 || (rc = counts(B)) < 0)
+	if ((rc = requirements(B)) < 0)
 		return rc;
-	sides(B);
+	lay->n_bc_nodes = B->n_bc_nodes;
+	lay->n_prints = B->n_prints;
 	return neighbourhoods(B);
 }
 
-int cm__layout_new(const cm_map *map, cm_diags *d, cm__layout **out)
+/* What boards read besides, on a layout build_reach made: the dense
+ * arrays are the layout's own, written before anyone shares it. */
+static int build_play(cm__layout *lay)
+{
+	layout *L = &lay->L;
+	size_t N = (size_t)L->n_sq;
+	build B = { .L = L, .m = L->map, .mid = L->map->id ? L->map->id : "?", .sflags0 = lay->dense + 2 * N,
+		    .side_cls = lay->dense + 4 * N, .around8 = lay->dense + 5 * N, .n_pieces = L->n_bc_pieces,
+		    .n_bc_nodes = lay->n_bc_nodes, .n_prints = lay->n_prints };
+	int rc;
+	if ((rc = nodes(&B)) < 0 || (rc = counts(&B)) < 0)
+		return rc;
+	return statics(&B);
+}
+
+/* The layout of map, built up to the validator's steps. */
+static int layout_reach(const cm_map *map, cm_diags *d, cm__layout **out)
 {
 	*out = NULL;
 	/* every index the layout follows is in range: the map passed the
@@ -723,9 +798,10 @@ int cm__layout_new(const cm_map *map, cm_diags *d, cm__layout **out)
 	L->n_sq = map->cols * map->rows;
 	L->cols_inv = map->cols > 0 ? ((1ull << 42) + (uint64_t)map->cols - 1) / (uint64_t)map->cols : 0;
 	build B = { .L = L, .m = map, .d = d, .mid = map->id ? map->id : "?" };
-	int rc = build_layout(&B, lay);
+	int rc = build_reach(&B, lay);
 	free(B.piece_city);
 	free(B.mark);
+	free(B.cand);
 	if (rc < 0) {
 		layout_free_arrays(lay);
 		return rc;
@@ -733,6 +809,31 @@ int cm__layout_new(const cm_map *map, cm_diags *d, cm__layout **out)
 	lay->refs = 1;
 	*out = lay;
 	return 0;
+}
+
+int cm__layout_new_reach(const cm_map *map, cm_diags *d, cm__layout **out)
+{
+	return layout_reach(map, d, out);
+}
+
+int cm__layout_complete(cm__layout *l)
+{
+	if (l->whole)
+		return 0;
+	assert(l->refs == 1); /* nobody else reads it yet */
+	int rc = build_play(l);
+	l->whole = rc == 0;
+	return rc;
+}
+
+int cm__layout_new(const cm_map *map, cm_diags *d, cm__layout **out)
+{
+	int rc = layout_reach(map, d, out);
+	if (rc == 0 && (rc = cm__layout_complete(*out)) < 0) {
+		cm__layout_free(*out);
+		*out = NULL;
+	}
+	return rc;
 }
 
 cm__layout *cm__layout_ref(cm__layout *l)

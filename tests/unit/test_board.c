@@ -341,6 +341,64 @@ static void test_board__properties_sample_xml(void **state)
 	properties("tests/scenarios/map-xml-sample.scn", 200, 1500, 2, true);
 }
 
+/* The validator's layout (cm__layout_new_reach: no pieces, no counts)
+ * answers its questions as the whole layout does, and completed
+ * (cm__layout_complete, as check --games does) plays the same games, on
+ * maps with big cities, ferries, an island and prints. */
+static void test_board__layout_in_stages(void **state)
+{
+	(void)state;
+	const char *paths[] = { "tests/bench/map120.scn", "tests/scenarios/islands.map",
+		                "tests/scenarios/map-xml-sample.scn" };
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+		util_fixture fx = util_fixture_load(paths[i]);
+		const cm_map *m = fx.scn->map;
+		cm__layout *whole = NULL, *part = NULL;
+		assert_int_equal(cm__layout_new(m, NULL, &whole), 0);
+		assert_int_equal(cm__layout_new_reach(m, NULL, &part), 0);
+		int n = cm__layout_squares(whole);
+		assert_int_equal(cm__layout_squares(part), n);
+		assert_int_equal(cm__layout_playable_count(part), cm__layout_playable_count(whole));
+		assert_memory_equal(cm__layout_playable_flags(part), cm__layout_playable_flags(whole), (size_t)n);
+		assert_memory_equal(cm__layout_printed_reqs(part), cm__layout_printed_reqs(whole), (size_t)n);
+		assert_int_equal(cm__layout_start_count(part), cm__layout_start_count(whole));
+		for (int s = 0; s < n; s++)
+			assert_int_equal(cm__layout_island(part, s), cm__layout_island(whole, s));
+		size_t ni = cm_map_island_count(m) + 1;
+		uint8_t *reach[2], *isl[2];
+		uint8_t takes[256];
+		memset(takes, 1, sizeof takes);
+		for (int k = 0; k < 2; k++) {
+			reach[k] = calloc((size_t)n, 1);
+			isl[k] = calloc(ni, 1);
+			assert_true(reach[k] && isl[k]);
+			assert_int_equal(cm__layout_reach_req(k ? part : whole, takes, reach[k], isl[k]), 0);
+		}
+		assert_memory_equal(reach[0], reach[1], (size_t)n);
+		assert_memory_equal(isl[0], isl[1], ni);
+		assert_int_equal(cm__layout_complete(part), 0);
+		assert_int_equal(cm__layout_complete(part), 0); /* a no-op once whole */
+		char *text[2];
+		for (int k = 0; k < 2; k++) {
+			cm_board *b = NULL;
+			assert_int_equal(cm__board_new_on(k ? part : whole, fx.deck, NULL, 3, 42, 0, NULL, &b), 0);
+			cm_rng rng;
+			cm_rng_seed(&rng, 9);
+			assert_int_equal(cm_board_play_random(b, &rng), 0);
+			text[k] = util_replay_text(b);
+			cm_board_free(b);
+			free(reach[k]);
+			free(isl[k]);
+		}
+		assert_string_equal(text[0], text[1]);
+		free(text[0]);
+		free(text[1]);
+		cm__layout_free(part);
+		cm__layout_free(whole);
+		util_fixture_unload(&fx);
+	}
+}
+
 /* Same seed, same game (random play and replay text); another seed, another. */
 static void test_board__same_seed_same_game(void **state)
 {
@@ -806,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_board__properties_map120),
 		cmocka_unit_test(test_board__properties_islands),
 		cmocka_unit_test(test_board__properties_sample_xml),
+		cmocka_unit_test(test_board__layout_in_stages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
