@@ -99,7 +99,7 @@ static inline void putch(cm_json *j, char c)
 
 static inline void indent(cm_json *j)
 {
-	/* a newline and two spaces a level; depth < CM_JSON_MAX_DEPTH */
+	/* a newline and two spaces a level; depth <= CM_JSON_MAX_DEPTH */
 	static const char nl[] = "\n"
 		"                                                                "
 		"                                                                ";
@@ -138,7 +138,7 @@ static void begin(cm_json *j, char c)
 {
 	pre_value(j);
 	putch(j, c);
-	assert(j->depth + 1 < CM_JSON_MAX_DEPTH);
+	assert(j->depth < CM_JSON_MAX_DEPTH);
 	j->depth++;
 	j->first[j->depth] = true;
 }

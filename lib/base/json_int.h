@@ -27,7 +27,7 @@ struct cm_json {
 	size_t len; /* bytes in buf */
 	size_t cap; /* CM_JSON_BUF or CM_JSON_SMALL */
 	int depth;
-	bool first[CM_JSON_MAX_DEPTH];
+	bool first[CM_JSON_MAX_DEPTH + 1]; /* per open level, and the top */
 	bool after_key;
 	bool pretty;
 	char small[CM_JSON_SMALL];

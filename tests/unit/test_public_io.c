@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "carcamap/file.h"
 #include "carcamap/json.h"
@@ -57,6 +59,59 @@ static void test_public_io__json_writer(void **state)
 	                       "  \"list\": [\n    true,\n    null,\n    null\n  ],\n  \"empty\": {}\n}\n");
 	free(p);
 	cm_json_free(NULL);
+}
+
+/* Nesting: CM_JSON_MAX_DEPTH arrays one in another are written, compact
+ * and indented (two spaces a level, the innermost value at the deepest
+ * indentation); one level more is a caller's bug the writer asserts. */
+static void test_public_io__json_depth_on_both_sides(void **state)
+{
+	(void)state;
+	enum { N = CM_JSON_MAX_DEPTH };
+	for (int pretty = 0; pretty < 2; pretty++) {
+		char *got = NULL, want[8 * N * N + 64], *w = want;
+		size_t len = 0;
+		FILE *f = open_memstream(&got, &len);
+		assert_non_null(f);
+		cm_json *j = cm_json_new(f, pretty);
+		assert_non_null(j);
+		for (int i = 0; i <= N; i++) { /* N openings, then the value */
+			if (pretty && i)
+				w += sprintf(w, "\n%*s", 2 * i, "");
+			if (i < N) {
+				cm_json_arr_begin(j);
+				*w++ = '[';
+			}
+		}
+		cm_json_int(j, 7);
+		*w++ = '7';
+		for (int i = N - 1; i >= 0; i--) {
+			cm_json_arr_end(j);
+			if (pretty)
+				w += sprintf(w, "\n%*s", 2 * i, "");
+			*w++ = ']';
+		}
+		strcpy(w, "\n");
+		assert_int_equal(cm_json_finish(j), 0);
+		cm_json_free(j);
+		fclose(f);
+		assert_string_equal(got, want);
+		free(got);
+	}
+#ifndef NDEBUG
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		FILE *f = fopen("/dev/null", "w");
+		cm_json *j = f ? cm_json_new(f, false) : NULL;
+		for (int i = 0; j && i <= N; i++)
+			cm_json_arr_begin(j);
+		_exit(0); /* past the limit unnoticed */
+	}
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+#endif
 }
 
 /* The escaping rules spelt out byte by byte (carcamap/json.h): what the
@@ -259,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_public_io__json_writer),
 		cmocka_unit_test(test_public_io__json_escapes_every_byte),
 		cmocka_unit_test(test_public_io__json_long_strings),
+		cmocka_unit_test(test_public_io__json_depth_on_both_sides),
 		cmocka_unit_test(test_public_io__atomic_write),
 		cmocka_unit_test(test_public_io__paths),
 	};
