@@ -272,6 +272,96 @@ static void test_map_builder__limits_met_exactly(void **state)
 	}
 }
 
+/* Finishes b: past a limit (over), CM0219 saying part and no map; at it,
+ * a map and nothing said. */
+static void finish_at_or_over(cm_map_builder *b, bool over, const char *part, const char *what)
+{
+	cm_diags *d;
+	cm_map *m = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	int rc = cm_map_builder_finish(b, "CM0219", "limits.xml", d, &m);
+	if (over ? rc == 0 || m || !says(d, "CM0219", part) : rc != 0 || !m || cm_diags_count(d) != 0) {
+		char *t = util_diags_text(d);
+		fail_msg("%s %s its limit: rc %d\n%s", what, over ? "one past" : "at", rc, t);
+	}
+	cm_map_free(m);
+	cm_diags_free(d);
+}
+
+/* CM_ITEMS_MAX entries in each list a map keeps are built; one more is
+ * CM0219, list by list (markers of a square, deck entries, ferries,
+ * islands, big cities, pieces of a big city). */
+static void test_map_builder__item_limits_on_both_sides(void **state)
+{
+	(void)state;
+	static const char *const lists[] = { "markers", "deck entries", "ferries", "islands", "big cities", "pieces" };
+	cm_feature f = { .kind = CM_FEAT_CITY, .slots = CM_SLOTS_ALL };
+	cm_tile_type piece = { .features = &f, .n_features = 1 };
+	for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
+		for (int over = 0; over < 2; over++) {
+			cm_map_builder *b = util_map_one_square_builder("items", "base"); /* one deck entry */
+			size_t n = (size_t)CM_ITEMS_MAX + (size_t)over, city = 0;
+			cm_ferry fe = { NULL, 0, 0, CM_N, 0, 0, CM_S, 0, 0 };
+			if (l == 5)
+				assert_int_equal(cm_map_builder_add_bigcity(b, "City", 0, &city), 0);
+			for (size_t i = l == 1 ? 1 : 0; i < n; i++) {
+				char name[32];
+				snprintf(name, sizeof name, "i%zu", i);
+				switch (l) {
+				case 0: util_marker_add(b, 0, 0, "m"); break;
+				case 1: util_deck_add(b, "base", NULL, 1); break;
+				case 2: assert_int_equal(cm_map_builder_add_ferry(b, &fe), 0); break;
+				case 3: util_island_add(b, name, NULL); break;
+				case 4: assert_int_equal(cm_map_builder_add_bigcity(b, NULL, 0, NULL), 0); break;
+				default: assert_int_equal(cm_map_builder_add_piece(b, city, 0, 0, &piece), 0); break;
+				}
+			}
+			const char *part = l == 0 ? "65537 markers, more than 65536"
+			                 : l == 5 ? "65537 pieces, more than 65536"
+			                          : "more than 65536 islands, big cities, ferries or deck entries";
+			finish_at_or_over(b, over, part, lists[l]);
+		}
+}
+
+/* The <about> fields of CM_ABOUT_MAX bytes (the description: CM_TEXT_MAX)
+ * are built, one byte more is CM0219; a count, total or setup figure of
+ * CM_COUNT_MAX is built, one more is CM0219. */
+static void test_map_builder__about_and_count_limits_on_both_sides(void **state)
+{
+	(void)state;
+	static char text[CM_TEXT_MAX + 2];
+	for (int i = 0; i < CM_ABOUT_FIELDS; i++)
+		for (int over = 0; over < 2; over++) {
+			size_t max = strcmp(cm_about_name(i), "description") == 0 ? CM_TEXT_MAX : CM_ABOUT_MAX;
+			memset(text, 'a', max + (size_t)over);
+			text[max + (size_t)over] = '\0';
+			cm_map_builder *b = util_map_one_square_builder("about", "base");
+			assert_int_equal(cm_map_builder_set_about(b, i, text), 0);
+			char part[64];
+			snprintf(part, sizeof part, "about %s is longer than %zu bytes", cm_about_name(i), max);
+			finish_at_or_over(b, over, part, cm_about_name(i));
+		}
+	static const char *const figures[] = { "deck count", "start squares used", "tiles min", "tiles max", "followers" };
+	for (size_t k = 0; k < sizeof figures / sizeof *figures; k++)
+		for (int over = 0; over < 2; over++) {
+			int v = CM_COUNT_MAX + over;
+			cm_map_builder *b = util_map_one_square_builder("count", "base");
+			if (k == 0) {
+				util_deck_add(b, "base", "D", v);
+			} else {
+				cm_setup su = *cm_map_builder_setup(b);
+				int *at[] = { NULL, &su.starts_used, &su.tiles_min, &su.tiles_max, &su.followers };
+				*at[k] = v;
+				if (k == 2)
+					su.tiles_max = v; /* the range stays a range (CM0214 is map_check's) */
+				assert_int_equal(cm_map_builder_set_setup(b, &su), 0);
+			}
+			char part[80];
+			snprintf(part, sizeof part, "%s is %d, outside", figures[k], v);
+			finish_at_or_over(b, over, part, figures[k]);
+		}
+}
+
 static void test_map_builder__built_equals_read(void **state)
 {
 	(void)state;
@@ -488,6 +578,8 @@ int main(void)
 		cmocka_unit_test(test_map_builder__setters_refuse_what_no_map_holds),
 		cmocka_unit_test(test_map_builder__finish_refuses_an_inconsistent_model),
 		cmocka_unit_test(test_map_builder__limits_met_exactly),
+		cmocka_unit_test(test_map_builder__item_limits_on_both_sides),
+		cmocka_unit_test(test_map_builder__about_and_count_limits_on_both_sides),
 		cmocka_unit_test(test_map_builder__built_equals_read),
 		cmocka_unit_test(test_map_builder__island_index),
 		cmocka_unit_test(test_map_builder__accessors),
