@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "carcamap/catalog.h"
 #include "carcamap/render.h"
+#include "carcamap/scene.h"
 #include "util_files.h"
 #include "util_model.h"
 
@@ -422,6 +423,42 @@ static void test_render__tile_sheet(void **state)
 	cm_diags_free(d);
 }
 
+/* A tile sheet of CM_POSTER_MAX_PAGES pages is written, one page more is
+ * refused (CM0342) with no file; with backs, 250 fronts make the 500 pages.
+ * Tiles of 150 mm: one a page of A4. */
+static void test_render__tile_sheet_pages_on_both_sides(void **state)
+{
+	(void)state;
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.format = CM_RENDER_PDF;
+	o.edition = CM_EDITION_C2;
+	o.square_um = 150000;
+	for (int k = 0; k < 4; k++) {
+		int over = k & 1, backs = k >> 1, fronts = (backs ? CM_POSTER_MAX_PAGES / 2 : CM_POSTER_MAX_PAGES) + over;
+		cm_tileset *ts = util_tileset_new("t", "Test", true, -1, -1, -1);
+		util_feature_add(util_tile_add(ts, "A", 0, fronts, 0), CM_FEAT_FIELD, "f", CM_SLOTS_ALL);
+		o.backs = backs;
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		size_t before = util_dir_entries(tmpdir);
+		int rc = cm_render_tileset(ts, &o, tmp("pages.pdf"), d);
+		if (over) {
+			char msg[64];
+			snprintf(msg, sizeof msg, "a tile sheet of %d pages", (backs + 1) * fronts);
+			assert_int_equal(rc, CM_ELIMIT);
+			assert_string_equal(cm_diags_get(d, 0)->rule, "CM0342");
+			assert_non_null(strstr(cm_diags_get(d, 0)->message, msg));
+			assert_int_equal(util_dir_entries(tmpdir), before);
+		} else if (rc || cm_diags_count(d)) {
+			char *t = util_diags_text(d);
+			fail_msg("%d fronts%s: rc %d\n%s", fronts, backs ? " with backs" : "", rc, t);
+		}
+		cm_diags_free(d);
+		cm_tileset_free(ts);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_render__failures_leave_no_file),
 		cmocka_unit_test(test_render__pdf_limits),
 		cmocka_unit_test(test_render__tile_sheet),
+		cmocka_unit_test(test_render__tile_sheet_pages_on_both_sides),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

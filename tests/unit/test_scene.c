@@ -120,11 +120,60 @@ static void test_scene__tile_from_features(void **state)
 	cm_tileset_free(ts);
 }
 
+/* The PDF limits at their edges (CM0342): a poster of CM_POSTER_MAX_PAGES
+ * pages (499 board pages in a row and the assembly page) is written, one
+ * page more is refused; a sheet of CM_SHEET_MAX_UM a side is written, one
+ * with 2 um more (a bleed of 1 um moves both edges) is refused. The scene
+ * is empty, so 500 pages cost little. */
+static void test_scene__pdf_limits_on_both_sides(void **state)
+{
+	(void)state;
+	char *dir = util_tempdir(), path[4200];
+	assert_non_null(dir);
+	snprintf(path, sizeof path, "%s/limits.pdf", dir);
+	cm_scene_opts o;
+	cm_scene_opts_init(&o);
+	o.format = CM_SCENE_PDF;
+	o.cell_um = 1000 * CM_SCENE_CELL; /* a millimetre a unit */
+	o.paper_w_um = o.paper_h_um = 100000; /* 70 mm of board a page past the first: 100 less margins and overlap */
+	for (int k = 0; k < 4; k++) {
+		bool over = k & 1, sheet = k >= 2;
+		cm_scene *s;
+		assert_int_equal(cm_scene_new(&s), 0);
+		if (sheet) {
+			o.paper_w_um = o.paper_h_um = 0;
+			o.bleed_um = over; /* the side: 5060 mm and 10 mm of crop-mark room each side, and the bleed */
+			cm_scene_set_size(s, (CM_SHEET_MAX_UM - 20000) / 1000, 36);
+		} else {
+			cm_scene_set_size(s, 499 * 70 + 10 + over, 36); /* 499 pages' steps and the overlap */
+			int cols, rows, land;
+			assert_int_equal(cm_scene_poster_grid(s, &o, &cols, &rows, &land), 0);
+			assert_int_equal(cols * rows + 1, CM_POSTER_MAX_PAGES + over);
+		}
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		int rc = cm_scene_write(s, &o, path, d);
+		if (over) {
+			assert_int_equal(rc, CM_ELIMIT);
+			assert_int_equal(cm_diags_count(d), 1);
+			assert_string_equal(cm_diags_get(d, 0)->rule, "CM0342");
+			assert_non_null(strstr(cm_diags_get(d, 0)->message, sheet ? "of 5080 mm a side" : "of 501 pages"));
+		} else if (rc || cm_diags_count(d)) {
+			char *t = util_diags_text(d);
+			fail_msg("%s at the limit: rc %d\n%s", sheet ? "sheet" : "poster", rc, t);
+		}
+		cm_diags_free(d);
+		cm_scene_free(s);
+	}
+	util_rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scene__svg_bytes),
 		cmocka_unit_test(test_scene__tile_from_features),
+		cmocka_unit_test(test_scene__pdf_limits_on_both_sides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
