@@ -557,16 +557,18 @@ static int set_kinds(rd *r, const uint32_t *gid, const unsigned *line, tset *ts,
 
 /* ---- objects ---- */
 
-static bool parse_points(const char *s, double ox, double oy, double **pts, size_t *npts)
+/* 0, CM_EINVAL (not "x,y x,y ..."), CM_ELIMIT (more than MAX_POINTS) or
+ * CM_ENOMEM. */
+static int parse_points(const char *s, double ox, double oy, double **pts, size_t *npts)
 {
 	size_t cap = 1;
 	for (const char *p = s; *p; p++)
 		cap += *p == ' ';
 	if (cap > MAX_POINTS)
-		return false;
+		return CM_ELIMIT;
 	double *v = malloc(2 * cap * sizeof *v);
 	if (!v)
-		return false;
+		return CM_ENOMEM;
 	size_t n = 0;
 	const char *p = s;
 	while (*p) {
@@ -578,13 +580,13 @@ static bool parse_points(const char *s, double ox, double oy, double **pts, size
 		double a = strtod(p, &end);
 		if (end == p || *end != ',') {
 			free(v);
-			return false;
+			return CM_EINVAL;
 		}
 		p = end + 1;
 		double b = strtod(p, &end);
 		if (end == p || !isfinite(a) || !isfinite(b) || fabs(a) > 1e9 || fabs(b) > 1e9 || n >= cap) {
 			free(v);
-			return false;
+			return CM_EINVAL;
 		}
 		p = end;
 		v[2 * n] = ox + a;
@@ -593,11 +595,11 @@ static bool parse_points(const char *s, double ox, double oy, double **pts, size
 	}
 	if (!n) {
 		free(v);
-		return false;
+		return CM_EINVAL;
 	}
 	*pts = v;
 	*npts = n;
-	return true;
+	return 0;
 }
 
 /* Reads the common part of an object; false (reported) when unusable. */
@@ -654,9 +656,15 @@ static bool read_obj(rd *r, xmlNode *n, const char *layer, obj *o)
 			o->pts = NULL;
 			o->npts = 0;
 			char *pts = cm_xml_attr(c, "points");
-			bool ok = pts && parse_points(pts, o->x, o->y, &o->pts, &o->npts);
+			int rc = pts ? parse_points(pts, o->x, o->y, &o->pts, &o->npts) : CM_EINVAL;
 			free(pts);
-			if (!ok) {
+			if (rc == CM_ENOMEM) {
+				r->oom = true;
+				return false;
+			} else if (rc == CM_ELIMIT) {
+				report(r, "CM0705", o->line, o, "has more than %d points", MAX_POINTS);
+				return false;
+			} else if (rc) {
 				report(r, "CM0705", o->line, o, "its points are not \"x,y x,y …\"");
 				return false;
 			}
