@@ -268,6 +268,41 @@ static void test_image__cell_diagnostics_capped(void **state)
 	cm_diags_free(d);
 }
 
+/* A legend of 256 colours loads; one colour more is CM0002 on that colour
+ * (schemas/legend.xsd's maxOccurs, checked before CM_LEGEND_MAX_COLOURS,
+ * the loader's own cap, which no legend file can reach). */
+static void test_image__legend_colours_on_both_sides(void **state)
+{
+	(void)state;
+	enum { MOST = 256, PER = 48 };
+	char xml[(MOST + 1) * PER + 64];
+	for (int over = 0; over < 2; over++) {
+		int n = MOST + over;
+		size_t len = (size_t)sprintf(xml, "<legend format=\"1\">\n");
+		for (int i = 0; i < n; i++)
+			len += (size_t)sprintf(xml + len, "<colour value=\"#%06x\" kind=\"land\"/>\n", i * 4);
+		len += (size_t)sprintf(xml + len, "</legend>");
+		assert_true(len < sizeof xml);
+		cm_diags *d;
+		cm_legend *lg = NULL;
+		assert_int_equal(cm_diags_new(&d), 0);
+		int rc = cm_legend_load_memory(xml, len, "many.xml", d, &lg);
+		if (over) {
+			assert_int_not_equal(rc, 0);
+			assert_int_equal(cm_diags_count(d), 1);
+			assert_string_equal(cm_diags_get(d, 0)->rule, "CM0002");
+			assert_int_equal(cm_diags_get(d, 0)->line, MOST + 2);
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(cm_diags_count(d), 0);
+			assert_int_equal(lg->n_colours, MOST);
+		}
+		cm_legend_free(lg);
+		cm_diags_free(d);
+	}
+	assert_true(MOST <= CM_LEGEND_MAX_COLOURS);
+}
+
 static void test_image__missing_file_is_io_error(void **state)
 {
 	(void)state;
@@ -386,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_image__import_names_islands_markers),
 		cmocka_unit_test(test_image__unknown_colour_names_nearest),
 		cmocka_unit_test(test_image__cell_diagnostics_capped),
+		cmocka_unit_test(test_image__legend_colours_on_both_sides),
 		cmocka_unit_test(test_image__missing_file_is_io_error),
 		cmocka_unit_test(test_image__apply_fills_and_reports_conflicts),
 		cmocka_unit_test(test_image__catalogue_rows),

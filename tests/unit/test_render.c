@@ -172,6 +172,47 @@ static void test_render__import_render_import_round_trip(void **state)
 	cm_legend_free(lg);
 }
 
+/* The cap of cell diagnostics at its edge (image.c MAX_CELL_DIAGS, CM0324):
+ * an image with exactly 200 bad cells has them all reported and no CM0324;
+ * with one more, the 200 and the note "1 more cells". A (200 + k) x 1 map
+ * rendered one pixel a square, read with a legend knowing none of its
+ * colours. */
+static void test_render__cell_problems_capped_on_both_sides(void **state)
+{
+	(void)state;
+	cm_legend *lg = load_legend(FIX "colour.xml"), *other;
+	lg->grid = (cm_legend_grid){ 0, 0, 1, 1, 0, 0, 1 };
+	static const char xml[] = "<legend format=\"1\"><colour value=\"#000001\" kind=\"land\"/></legend>";
+	cm_diags *d;
+	assert_int_equal(cm_diags_new(&d), 0);
+	assert_int_equal(cm_legend_load_memory(xml, sizeof xml - 1, "none.xml", d, &other), 0);
+	cm_diags_free(d);
+	for (int over = 0; over < 2; over++) {
+		cm_map_builder *b = util_builder(200 + over, 1);
+		util_id_set(b, "row", NULL);
+		for (int x = 0; x < 200 + over; x++)
+			util_kind_set(b, x, 0, CM_SQ_LAND);
+		cm_map *m = util_finish(b);
+		render_ok(m, lg, NULL, tmp("row.png"));
+		cm_map_builder *got = NULL;
+		assert_int_equal(cm_diags_new(&d), 0);
+		assert_int_equal(cm_image_import(tmp("row.png"), other, d, &got), CM_EINVAL);
+		size_t cells = 0, notes = 0;
+		for (size_t i = 0; i < cm_diags_count(d); i++) {
+			const cm_diag *g = cm_diags_get(d, i);
+			cells += strcmp(g->rule, "CM0320") == 0;
+			notes += strcmp(g->rule, "CM0324") == 0 && strstr(g->message, "1 more cells");
+		}
+		assert_int_equal(cells, 200);
+		assert_int_equal(notes, (size_t)over);
+		assert_int_equal(cm_diags_count(d), 200 + (size_t)over);
+		cm_diags_free(d);
+		cm_map_free(m);
+	}
+	cm_legend_free(other);
+	cm_legend_free(lg);
+}
+
 /* A tile with a city on N and a road W-E, at every rotation: the city is
  * on side r, the road crosses the other axis, fields elsewhere. */
 static void test_render__tile_features_at_every_rotation(void **state)
@@ -463,6 +504,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_render__import_render_import_round_trip),
+		cmocka_unit_test(test_render__cell_problems_capped_on_both_sides),
 		cmocka_unit_test(test_render__tile_features_at_every_rotation),
 		cmocka_unit_test(test_render__decorations_and_deterministic_bytes),
 		cmocka_unit_test(test_render__missing_legend_colour_warns),
