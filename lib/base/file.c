@@ -57,7 +57,9 @@ int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *
 	FILE *f;
 	if (cm_open_read(path, d, &f))
 		return CM_EIO;
-	size_t cap = 65536, n = 0;
+	/* room for max bytes and one more, which tells a file of exactly max
+	 * bytes (read) from a longer one (refused) */
+	size_t cap = max < 65536 ? max + 1 : 65536, n = 0;
 	char *buf = malloc(cap + 1);
 	int rc = 0;
 	if (!buf) {
@@ -66,13 +68,13 @@ int cm_read_file(const char *path, size_t max, cm_diags *d, char **out, size_t *
 	}
 	for (;;) {
 		if (n == cap) {
-			if (cap >= max) {
+			if (cap > max) {
 				cm_diags_add(d, CM_SEV_ERROR, "CM0004", path, 0, 0, NULL,
 				             "file is larger than the limit of %zu bytes", max);
 				rc = CM_ELIMIT;
 				goto out;
 			}
-			size_t ncap = cap * 2 > max ? max : cap * 2;
+			size_t ncap = cap * 2 > max ? max + 1 : cap * 2;
 			char *nb = realloc(buf, ncap + 1);
 			if (!nb) {
 				rc = CM_ENOMEM;

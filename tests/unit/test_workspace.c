@@ -511,11 +511,54 @@ static void test_workspace__read_buffer_fits_the_file(void **state)
 	util_rmtree(dir);
 }
 
+/* cm_read_file reads a file of exactly max bytes ("at most max bytes")
+ * and refuses one byte more with CM0004, for limits below, at and past the
+ * first buffer's size and its doublings (the 64 MiB input limit's own
+ * file is a hostile case: tileset/input-at-limit.xml). */
+static void test_workspace__read_limit_on_both_sides(void **state)
+{
+	(void)state;
+	static const size_t maxes[] = { 1, 10, 65535, 65536, 65537, 131072, 200000 };
+	char *dir = util_tempdir(), path[4200];
+	assert_non_null(dir);
+	snprintf(path, sizeof path, "%s/limit.xml", dir);
+	for (size_t i = 0; i < sizeof maxes / sizeof *maxes; i++)
+		for (int over = 0; over < 2; over++) {
+			size_t size = maxes[i] + (size_t)over;
+			FILE *f = fopen(path, "wb");
+			assert_non_null(f);
+			for (size_t k = 0; k < size; k++)
+				fputc('x', f);
+			assert_int_equal(fclose(f), 0);
+			cm_diags *d = NULL;
+			assert_int_equal(cm_diags_new(&d), 0);
+			char *buf = NULL;
+			size_t len = 0;
+			int rc = cm_read_file(path, maxes[i], d, &buf, &len);
+			if (over) {
+				assert_int_equal(rc, CM_ELIMIT);
+				assert_null(buf);
+				assert_int_equal(cm_diags_count(d), 1);
+				assert_string_equal(cm_diags_get(d, 0)->rule, "CM0004");
+			} else {
+				if (rc)
+					fail_msg("a file of %zu bytes, the limit: rc %d", size, rc);
+				assert_int_equal(len, size);
+				assert_int_equal(buf[len], '\0');
+				assert_int_equal(cm_diags_count(d), 0);
+			}
+			free(buf);
+			cm_diags_free(d);
+		}
+	util_rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_workspace__index_finds_every_key),
 		cmocka_unit_test(test_workspace__read_buffer_fits_the_file),
+		cmocka_unit_test(test_workspace__read_limit_on_both_sides),
 		cmocka_unit_test(test_workspace__many_maps_and_a_duplicate),
 		cmocka_unit_test(test_workspace__pack_maps_keep_their_hashes),
 		cmocka_unit_test(test_workspace__one_map_of_a_pack),
