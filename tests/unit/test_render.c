@@ -213,6 +213,45 @@ static void test_render__cell_problems_capped_on_both_sides(void **state)
 	cm_legend_free(lg);
 }
 
+/* The grid picture's side limit at its edge (CM0341): a 1024 x 1 map
+ * drawn 16 pixels a square is CM_IMAGE_MAX_SIDE wide and written; the
+ * legend's grid moved one pixel right makes it one pixel wider: refused,
+ * no file. */
+static void test_render__png_side_on_both_sides(void **state)
+{
+	(void)state;
+	cm_legend *lg = load_legend(FIX "colour.xml");
+	cm_map_builder *b = util_builder(CM_GRID_MAX, 1);
+	util_id_set(b, "wide", NULL);
+	cm_map *m = util_finish(b);
+	cm_render_opts o;
+	cm_render_opts_init(&o);
+	o.scale = 0; /* the legend's grid */
+	for (int over = 0; over < 2; over++) {
+		lg->grid = (cm_legend_grid){ over, 0, CM_IMAGE_MAX_SIDE / CM_GRID_MAX, 1, 0, 0, 1 };
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		size_t before = util_dir_entries(tmpdir);
+		int rc = cm_render_map(m, lg, &o, tmp("wide.png"), d);
+		if (over) {
+			assert_int_equal(rc, CM_ELIMIT);
+			assert_string_equal(cm_diags_get(d, 0)->rule, "CM0341");
+			assert_non_null(strstr(cm_diags_get(d, 0)->message, "picture of 16385x1 pixels"));
+			assert_int_equal(util_dir_entries(tmpdir), before);
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(cm_diags_errors(d), 0);
+			int w, h;
+			free(read_rgba(tmp("wide.png"), &w, &h));
+			assert_int_equal(w, CM_IMAGE_MAX_SIDE);
+			assert_int_equal(h, 1);
+		}
+		cm_diags_free(d);
+	}
+	cm_map_free(m);
+	cm_legend_free(lg);
+}
+
 /* A tile with a city on N and a road W-E, at every rotation: the city is
  * on side r, the road crosses the other axis, fields elsewhere. */
 static void test_render__tile_features_at_every_rotation(void **state)
@@ -505,6 +544,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_render__import_render_import_round_trip),
 		cmocka_unit_test(test_render__cell_problems_capped_on_both_sides),
+		cmocka_unit_test(test_render__png_side_on_both_sides),
 		cmocka_unit_test(test_render__tile_features_at_every_rotation),
 		cmocka_unit_test(test_render__decorations_and_deterministic_bytes),
 		cmocka_unit_test(test_render__missing_legend_colour_warns),
