@@ -288,6 +288,10 @@ static void test_answer__refusals(void **state)
 	refused(b, &q, CM_EINVAL);
 	q.top = CM_ASK_MAX_TOP + 1;
 	refused(b, &q, CM_EINVAL);
+	q.top = CM_ASK_MAX_TOP; /* the limit itself is taken */
+	cm_answer *top = NULL;
+	assert_int_equal(cm_board_ask(b, &q, &top), 0);
+	cm_answer_free(top);
 	cm_ask_init(&q, CM_ASK_ADVISE);
 	q.tile = (int)cm_deck_types(fx.deck);
 	refused(b, &q, CM_EINVAL);
@@ -297,6 +301,8 @@ static void test_answer__refusals(void **state)
 	cm_ask_init(&q, CM_ASK_ADVISE);
 	q.players = longer;
 	refused(b, &q, CM_EINVAL);
+	longer[CM_ASK_PLAYERS_MAX] = '\0'; /* at the limit: read, and no such player */
+	refused(b, &q, CM_ENOTFOUND);
 	q.players = "greedy,minimax";
 	refused(b, &q, CM_ENOTFOUND);
 	cm_ask_init(&q, (cm_ask_kind)99);
