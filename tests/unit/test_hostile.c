@@ -832,6 +832,16 @@ static int check_expect(const char *exp, const char *name, int rc, const cm_diag
 				fprintf(stderr, "hostile %s: no diagnostic message contains \"%s\"\n", name, arg);
 				bad++;
 			}
+		} else if (strcmp(key, "absent-message") == 0) {
+			/* the case just inside a cap: no diagnostic says this */
+			for (size_t i = 0; i < cm_diags_count(d); i++) {
+				const cm_diag *g = cm_diags_get(d, i);
+				if (g->message && strstr(g->message, arg)) {
+					fprintf(stderr, "hostile %s: a diagnostic says \"%s\", which must be absent: %s\n", name,
+					        arg, g->message);
+					bad++;
+				}
+			}
 		} else if (strcmp(key, "absent-file") == 0) {
 			char hit[1024];
 			if (leaks_file(arg, text, hit, sizeof hit)) {
