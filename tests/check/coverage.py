@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 """Every check id of the catalogue has a fixture that triggers it and a near
-miss that must not (tests/check/coverage.txt says where); an id without a
-row fails. usage: coverage.py CARCAMAP   (from the project root)"""
+miss that must not (tests/check/coverage.txt says where), and every limit
+of lib/ (a MAX or LIMIT constant) names the tests that hold it at the limit
+and one past it, or why none can; an id or constant without a row, a row
+whose test is gone, fails. usage: coverage.py CARCAMAP   (from the project
+root)"""
 import json
 import os
 import re
@@ -122,10 +125,23 @@ def ids(args):
 
 
 rows = {}
+limits = {}
 for line in open(table):
     if line.strip() and not line.startswith("#"):
         words = line.replace("$TMP", tmp.name).split()
-        rows.setdefault(words[0], []).append(words[1:])
+        if words[0] == "limit":
+            limits.setdefault(words[1], []).append(words[2:])
+        else:
+            rows.setdefault(words[0], []).append(words[1:])
+def named_tests(id_, path, words):
+    """The test functions a row names (words test_MODULE__BEHAVIOUR) that path does not define."""
+    text = open(path).read()
+    for name in (w for w in words if re.fullmatch(r"test_[a-z0-9_]+__[a-z0-9_]+", w)):
+        if not re.search(r"\bvoid " + name + r"\(void \*\*state\)", text):
+            fails.append(f"{id_}: {path} defines no test {name}")
+
+
+
 listed = subprocess.run([cm, "check", "--list"], capture_output=True, text=True, check=True).stdout
 fails = []
 n = 0
@@ -150,14 +166,41 @@ for id_ in (l.split()[0] for l in listed.splitlines()):
             text = open(rest[0]).read()
             if id_ not in text:
                 fails.append(f"{id_} not in {rest[0]}")
-            # the tests a row names exist: the table stays true when one is renamed
-            for name in (w for w in rest[1:] if re.fullmatch(r"test_[a-z0-9_]+__[a-z0-9_]+", w)):
-                if not re.search(r"\bvoid " + name + r"\(void \*\*state\)", text):
-                    fails.append(f"{id_}: {rest[0]} defines no test {name}")
+            named_tests(id_, rest[0], rest[1:])  # the table stays true when a test is renamed
         elif kind != "exempt":
             fails.append(f"{id_}: unknown row kind {kind}")
+
+# Limits: every MAX or LIMIT constant of lib/ has a row, every row a constant.
+constants = set()
+for root, _, files in os.walk("lib"):
+    for name in files:
+        if name.endswith((".c", ".h")):
+            text = open(os.path.join(root, name)).read()
+            constants.update(re.findall(r"#define\s+((?:[A-Z_][A-Z0-9_]*)?(?:MAX|LIMIT)[A-Z0-9_]*)\b", text))
+            constants.update(re.findall(r"\benum\s*\{\s*((?:[A-Z_][A-Z0-9_]*)?MAX[A-Z0-9_]*)\s*=", text))
+tested = exempt = 0
+for c in sorted(constants):
+    if c not in limits:
+        fails.append(f"limit {c} (lib/) has no row in {table}")
+for c, lrows in sorted(limits.items()):
+    if c not in constants:
+        fails.append(f"limit {c}: no such constant in lib/")
+        continue
+    for row in lrows:
+        if not row:
+            fails.append(f"limit {c}: row names no file")
+        elif row[0] == "exempt":
+            exempt += 1
+            if len(row) < 2:
+                fails.append(f"limit {c}: exempt without a reason")
+        elif not os.path.isfile(row[0]):
+            fails.append(f"limit {c}: no file {row[0]}")
+        else:
+            tested += 1
+            named_tests(f"limit {c}", row[0], row[1:])
 for f in fails:
     print("FAIL", f)
 if not fails:
     print(f"catalogue: {n} checks covered")
+    print(f"limits: {len(constants)} constants, {tested} rows naming their tests, {exempt} exempt")
 sys.exit(1 if fails else 0)
