@@ -592,15 +592,19 @@ static int prepare_maps(const cm_map *const *maps, size_t n_maps, const cm_tiles
  * pack is renamed into place only once complete. Foreign keys are not
  * enforced row by row while writing (a parent lookup per square row):
  * check_inputs has checked every reference, and every reader runs
- * foreign_key_check on opening (cm_pack_open). A 64 MB page cache keeps a
- * large map's b-trees in memory until the commit. */
+ * foreign_key_check on opening (cm_pack_open). The page cache is small
+ * (512 KB): without a journal a page the cache lets go is written to the
+ * file as it is, so a big map's megabytes of grid and binary pass
+ * through the same few cache pages instead of each faulting in fresh
+ * memory (7,204 -> 5,878 page faults for a 1000x1000 map, the same file
+ * and instructions), while the b-trees' interior pages, used most, stay. */
 static int write_rows(wr *w, const to_write *tw, size_t n_maps, const cm_tileset *const *sets, size_t n_sets)
 {
 	const char *schema = cm__pack_sql();
 	if (!schema)
 		return CM_EINTERNAL;
 	if (sqlite3_exec(w->db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA foreign_keys=OFF;"
-	                        " PRAGMA cache_size=-65536; BEGIN;", NULL, NULL, NULL) != SQLITE_OK ||
+	                        " PRAGMA cache_size=-512; BEGIN;", NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(w->db, schema, NULL, NULL, NULL) != SQLITE_OK)
 		return sql_fail(w, "create tables");
 	for (int i = 0; i < S_COUNT; i++)
