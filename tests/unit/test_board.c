@@ -619,6 +619,30 @@ static void test_board__deck_counts_and_errors(void **state)
 }
 
 /* Bad replays: a wrong header, a bad line, another map. */
+/* A replay line of 24 words is read (and said unknown); 25 words are
+ * "too many fields" (replay.c MAX_TOK). */
+static void test_board__replay_line_words_on_both_sides(void **state)
+{
+	(void)state;
+	for (int over = 0; over < 2; over++) {
+		char text[512] = "carcamap-replay 1\nmap x 00000000000000ff\ndeck 1\nplayers 2\nseed 1\nfrobnicate";
+		for (int i = 1; i < 24 + over; i++)
+			strcat(text, " w");
+		strcat(text, "\n");
+		FILE *f = fmemopen(text, strlen(text), "r");
+		assert_non_null(f);
+		cm_diags *d = NULL;
+		assert_int_equal(cm_diags_new(&d), 0);
+		cm_replay *r = NULL;
+		assert_int_equal(cm_replay_read(f, "words", d, &r), CM_EINVAL);
+		fclose(f);
+		assert_null(r);
+		assert_int_equal(cm_diags_errors(d), 1);
+		assert_non_null(strstr(cm_diags_get(d, 0)->message, over ? "too many fields" : "unknown line"));
+		cm_diags_free(d);
+	}
+}
+
 static void test_board__replay_errors(void **state)
 {
 	(void)state;
@@ -858,6 +882,7 @@ int main(void)
 		cmocka_unit_test(test_board__random_play_stats),
 		cmocka_unit_test(test_board__same_seed_same_game),
 		cmocka_unit_test(test_board__replay_errors),
+		cmocka_unit_test(test_board__replay_line_words_on_both_sides),
 		cmocka_unit_test(test_board__broken_model_never_reaches_the_board),
 		cmocka_unit_test(test_board__large_indices),
 		cmocka_unit_test(test_board__spots_if_equals_place_then_spots),

@@ -531,6 +531,41 @@ static void test_tileset__json_lists_tiles(void **state)
 	cm_diags_free(d);
 }
 
+/* The problems of one tile grid said before the rest are counted
+ * (tilegrid.c MAX_REPORTS, CM0117): 8 bad cells are each said and nothing
+ * is counted; with 9, the 8 and "1 more problem in this grid is not
+ * listed". */
+static void test_tileset__grid_reports_capped_on_both_sides(void **state)
+{
+	(void)state;
+	static const char *const rows[2] = { "!!!!!\n!!!..\n", "!!!!!\n!!!!.\n" };
+	for (int over = 0; over < 2; over++) {
+		char xml[512];
+		int len = snprintf(xml, sizeof xml,
+		                   "<tileset format=\"1\" id=\"t\" name=\"t\" kind=\"expansion\">\n<tile id=\"A\" count=\"1\">\n"
+		                   "<grid>\n%s.....\n.....\n.....\n</grid>\n<field id=\"f\"/>\n</tile>\n</tileset>\n",
+		                   rows[over]);
+		cm_diags *d;
+		cm_tileset *ts = NULL;
+		assert_int_equal(cm_diags_new(&d), 0);
+		assert_int_not_equal(cm_tileset_load_memory(xml, (size_t)len, "grid.xml", d, &ts), 0);
+		size_t grid = 0, said = 0, counted = 0; /* CM0117s; the unread cells' slots say more */
+		for (size_t i = 0; i < cm_diags_count(d); i++) {
+			const cm_diag *g = cm_diags_get(d, i);
+			if (strcmp(g->rule, "CM0117") != 0)
+				continue;
+			grid++;
+			said += strstr(g->message, "is not a grid character") != NULL;
+			counted += strstr(g->message, "1 more problem in this grid is not listed") != NULL;
+		}
+		assert_int_equal(said, 8);
+		assert_int_equal(counted, (size_t)over);
+		assert_int_equal(grid, 8 + (size_t)over);
+		cm_tileset_free(ts);
+		cm_diags_free(d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -545,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_tileset__every_check_has_a_bad_fixture),
 		cmocka_unit_test(test_tileset__good_fixtures),
 		cmocka_unit_test(test_tileset__json_lists_tiles),
+		cmocka_unit_test(test_tileset__grid_reports_capped_on_both_sides),
 	};
 	return cmocka_run_group_tests_name("tileset", tests, NULL, NULL);
 }
