@@ -384,8 +384,7 @@ static int simulate(const ctx *c, cm__layout *l, const cm_deck *deck, const cm_c
 		if (st->fill[s] < 0)
 			continue;
 		never += st->fill[s] == 0;
-		/* fill[s] / G < RARE / 1000 */
-		if ((int64_t)st->fill[s] * 1000 < (int64_t)G * CM_CHECK_RARE_PERMILLE && rare++ < listed) {
+		if (cm__check_rare(st->fill[s], G) && rare++ < listed) {
 			int x = s % st->cols, y = s / st->cols;
 			sq_report(c, "CM0602", x, y, "square (%d,%d) was filled in %d of %d simulated games (threshold %d per mille)",
 			          x, y, st->fill[s], G, CM_CHECK_RARE_PERMILLE);
@@ -404,12 +403,12 @@ static int simulate(const ctx *c, cm__layout *l, const cm_deck *deck, const cm_c
 	           G, players, (unsigned long long)o->seed, (unsigned long long)(o->seed + (uint64_t)G - 1), fill,
 	           (double)st->tiles_placed / G, (double)st->setup_tiles / G, (double)st->stranded / G, never,
 	           st->squares_playable);
-	if (fill * 1000 < CM_CHECK_LOW_FILL_PERMILLE)
+	if (cm__check_low_fill(fill))
 		map_report(c, "CM0603", m->line, "simulated games",
 		           "the mean fill ratio over %d simulated games is %.3f, below %.3f", G, fill,
 		           CM_CHECK_LOW_FILL_PERMILLE / 1000.0);
 	int tiles = deck_drawn(deck);
-	if ((double)st->stranded * 100 > (double)G * tiles * CM_CHECK_STRAND_PERCENT)
+	if (cm__check_stranding(st->stranded, G, tiles))
 		map_report(c, "CM0604", m->line, "simulated games",
 		           "stranded tiles: %.2f of the deck's %d tiles per game (threshold %d%%); %d of %d "
 		           "games stranded some",

@@ -5,8 +5,29 @@
 #define CM_STATS_INT_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include "carcamap/check.h"
 #include "carcamap/stats.h"
 #include "engine/engine.h"
+
+/* The thresholds of check's simulated-game findings (carcamap/check.h), in
+ * one place for check.c and its tests. CM0602: a square filled in fewer
+ * than CM_CHECK_RARE_PERMILLE per mille of the games; CM0603: a mean fill
+ * ratio below CM_CHECK_LOW_FILL_PERMILLE per mille; CM0604: more than
+ * CM_CHECK_STRAND_PERCENT percent of the deck's tiles stranded a game, on
+ * average. Exact in integers where the figures are counts. */
+static inline bool cm__check_rare(int filled, int games)
+{
+	return (int64_t)filled * 1000 < (int64_t)games * CM_CHECK_RARE_PERMILLE;
+}
+static inline bool cm__check_low_fill(double fill)
+{
+	return fill * 1000 < CM_CHECK_LOW_FILL_PERMILLE;
+}
+static inline bool cm__check_stranding(long long stranded, int games, int tiles)
+{
+	return (double)stranded * 100 > (double)games * tiles * CM_CHECK_STRAND_PERCENT;
+}
 
 /* Something that watches the games cm__play_run_on plays, alongside its
  * statistics, so that a caller who wants more of the same games (check's

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "carcamap/carcamap.h"
+#include "check/stats_int.h"
 #include "util_files.h"
 #include "util_model.h"
 
@@ -329,6 +330,29 @@ static void test_check__games_are_deterministic(void **state)
 		free(t[k]);
 }
 
+/* The simulated-game findings at their thresholds (check.h): a square
+ * filled in exactly 10 per mille of the games is not rare (CM0602), one
+ * game fewer is; a fill ratio of exactly 0.700 is not low (CM0603), 0.699
+ * is; exactly 10% of the deck stranded a game is not too many (CM0604), one
+ * tile more over the games is. Random games cannot be aimed at a figure,
+ * so the decisions check.c makes are tested on the figures. */
+static void test_check__game_thresholds_on_both_sides(void **state)
+{
+	(void)state;
+	assert_false(cm__check_rare(1, 100));
+	assert_true(cm__check_rare(0, 100));
+	assert_false(cm__check_rare(10, 1000));
+	assert_true(cm__check_rare(9, 1000));
+	assert_false(cm__check_rare(100000, 10000000)); /* no overflow at the most games */
+	assert_true(cm__check_rare(99999, 10000000));
+	assert_false(cm__check_low_fill(7.0 / 10));
+	assert_false(cm__check_low_fill(700.0 / 1000));
+	assert_true(cm__check_low_fill(699.0 / 1000));
+	assert_false(cm__check_stranding(50, 10, 50)); /* 5 of 50 tiles a game: 10% */
+	assert_true(cm__check_stranding(51, 10, 50));
+	assert_false(cm__check_stranding(0, 1, 0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_check__image_squares_say_where),
 		cmocka_unit_test(test_check__square_setter_follows_filters),
 		cmocka_unit_test(test_check__games_are_deterministic),
+		cmocka_unit_test(test_check__game_thresholds_on_both_sides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
