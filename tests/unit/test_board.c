@@ -16,6 +16,7 @@
 #include "carcamap/board.h"
 #include "carcamap/play.h"
 #include "engine/engine.h"
+#include "util_files.h"
 #include "util_model.h"
 #include "carcamap/replay.h"
 #include "carcamap/stats.h"
@@ -826,6 +827,41 @@ static void test_board__broken_model_never_reaches_the_board(void **state)
 	util_fixture_unload(&fx);
 }
 
+/* Exactly CM_BOARD_MAX_LINKS ferries (each between two sides no other
+ * ferry uses, on a 200 x 200 land map) make a board; test_board__large_indices
+ * refuses one more. */
+static void test_board__ferries_at_the_limit(void **state)
+{
+	(void)state;
+	util_fixture fx = util_fixture_load("tests/bench/map120.scn");
+	enum { W = 200 };
+	cm_map_builder *mb = util_builder(W, W);
+	util_id_set(mb, "links", NULL);
+	for (int y = 0; y < W; y++)
+		for (int x = 0; x < W; x++)
+			util_kind_set(mb, x, y, x == 0 && y == 0 ? CM_SQ_START : CM_SQ_LAND);
+	util_setup_starts(mb, 1);
+	for (int i = 0; i < CM_BOARD_MAX_LINKS; i++) {
+		int half = W * W / 2, j = i % half; /* squares 2j and 2j + 1, their north sides, then their south */
+		cm_side e = i < half ? CM_N : CM_S;
+		cm_ferry f = { .x1 = 2 * j % W, .y1 = 2 * j / W, .s1 = e, .x2 = (2 * j + 1) % W, .y2 = (2 * j + 1) / W, .s2 = e };
+		assert_int_equal(cm_map_builder_add_ferry(mb, &f), 0);
+	}
+	cm_map *m = util_finish(mb);
+	assert_int_equal(cm_map_ferry_count(m), CM_BOARD_MAX_LINKS);
+	cm_diags *d = NULL;
+	assert_int_equal(cm_diags_new(&d), 0);
+	cm_board *b = NULL;
+	if (cm_board_new(m, fx.deck, NULL, 2, 1, 0, d, &b)) {
+		char *t = util_diags_text(d);
+		fail_msg("%d ferries refused:\n%.2000s", CM_BOARD_MAX_LINKS, t);
+	}
+	cm_board_free(b);
+	cm_diags_free(d);
+	cm_map_free(m);
+	util_fixture_unload(&fx);
+}
+
 /* Indices the board keeps per square hold every count the model allows:
  * an island index past 32767 stays that island; more big cities or ferries
  * than the board's per-side indices take are refused, not wrapped. */
@@ -885,6 +921,7 @@ int main(void)
 		cmocka_unit_test(test_board__replay_line_words_on_both_sides),
 		cmocka_unit_test(test_board__broken_model_never_reaches_the_board),
 		cmocka_unit_test(test_board__large_indices),
+		cmocka_unit_test(test_board__ferries_at_the_limit),
 		cmocka_unit_test(test_board__spots_if_equals_place_then_spots),
 		cmocka_unit_test(test_board__properties_map120),
 		cmocka_unit_test(test_board__properties_islands),
