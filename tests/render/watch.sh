@@ -3,8 +3,7 @@
 # `render --watch` end to end, in bounded time: starts it in the
 # background, waits for its first line, edits the descriptor (a rename, as
 # editors save), makes it briefly invalid, restores it, and checks one
-# line per render and the pictures' contents. Each wait gives up after 30 s
-# (a wait of 10 s ran out once on a heavily loaded machine).
+# line per render and the pictures' contents. Each wait gives up after 30 s.
 # usage: watch.sh CARCAMAP DIR   (run from the project root; CARCAMAP_WATCH_POLL=1: polling)
 set -u
 CM=$1
@@ -34,7 +33,11 @@ kill -INT "$pid"
 wait "$pid" 2>/dev/null
 echo "stopped by SIGINT after a clean render: exit $?"
 sed "s|$d/||g" "$d/log"
-# and by a kill after a render with errors: 1
+# and by a kill after a render with errors: 1. The log is emptied first:
+# the shell truncates it only once the child runs, and until then the
+# first watcher's four lines would satisfy the waits below (and the kill
+# would come before the new watcher caught SIGTERM: exit 143)
+: >"$d/log"
 "$CM" render --watch "$d/w.xml" -o "$d/w.svg" >"$d/log" 2>"$d/err" &
 pid=$!
 lines 1
