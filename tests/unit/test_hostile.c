@@ -832,6 +832,23 @@ static int check_expect(const char *exp, const char *name, int rc, const cm_diag
 				fprintf(stderr, "hostile %s: no diagnostic message contains \"%s\"\n", name, arg);
 				bad++;
 			}
+		} else if (strcmp(key, "count") == 0) {
+			/* a cap on what is said: exactly N diagnostics of RULE */
+			char rule[32] = "";
+			size_t want = 0, got = 0;
+			if (sscanf(arg, "%31s %zu", rule, &want) != 2) {
+				fprintf(stderr, "hostile %s: %s:%u: count needs a rule and a number\n", name, exp, lineno);
+				bad++;
+				continue;
+			}
+			for (size_t i = 0; i < cm_diags_count(d); i++) {
+				const cm_diag *g = cm_diags_get(d, i);
+				got += g->rule && strcmp(g->rule, rule) == 0;
+			}
+			if (got != want) {
+				fprintf(stderr, "hostile %s: %zu diagnostics %s, expected %zu\n", name, got, rule, want);
+				bad++;
+			}
 		} else if (strcmp(key, "absent-message") == 0) {
 			/* the case just inside a cap: no diagnostic says this */
 			for (size_t i = 0; i < cm_diags_count(d); i++) {
