@@ -559,6 +559,22 @@ static const uint8_t kind_bits[256] = {
 };
 _Static_assert(CM_SQ_KIND_COUNT <= 256, "kinds index a byte table");
 
+/* The four prints (cm_square.print, 8 bytes: kind and arms per side) a
+ * plain square gets by default, by which of its sides face land (bit s:
+ * side s): CM_PRINT_NEUTRAL where not, nothing where so. A plain square's
+ * prints are all zero before, so the whole word can be written. */
+static void default_prints(uint64_t out[16])
+{
+	_Static_assert(sizeof(((cm_square *)0)->print) == 8, "four prints in a word");
+	for (unsigned land = 0; land < 16; land++) {
+		cm_edge_print pr[4] = { { 0, 0 } };
+		for (int s = 0; s < MAX_SIDE; s++)
+			if (!((land >> s) & 1))
+				pr[s].kind = CM_PRINT_NEUTRAL;
+		memcpy(&out[land], pr, 8);
+	}
+}
+
 /* kind_bits of each square of row y at out[x + 1], 0 at out[0],
  * out[cols + 1] and on a row off the grid. */
 static void land_row(const cm_map *m, int y, uint8_t *out)
@@ -572,6 +588,14 @@ static void land_row(const cm_map *m, int y, uint8_t *out)
 	const cm_square *g = m->squares + (size_t)y * (size_t)C;
 	for (int x = 0; x < C; x++)
 		out[x + 1] = kind_bits[g[x].kind];
+}
+
+/* Which sides of square x face land (bit s: side s), from the kind_bits
+ * of the rows above (up), at (me) and below (dn) it, as land_row wrote them. */
+static inline unsigned land_of(const uint8_t *up, const uint8_t *me, const uint8_t *dn, int x)
+{
+	return (unsigned)(up[x + 1] & KB_LAND) | (unsigned)(me[x + 2] & KB_LAND) << 1 |
+	       (unsigned)(dn[x + 1] & KB_LAND) << 2 | (unsigned)(me[x] & KB_LAND) << 3;
 }
 
 /* What the pass over the squares counts for the later checks. */
@@ -597,6 +621,8 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 	 * pass[x]: 1 when square (x,y), if plain, passes at once (KB_NO_TILE,
 	 * or KB_LAND_TOWN with KB_LAND on all four sides), made eight squares a
 	 * word */
+	uint64_t dp[16];
+	default_prints(dp);
 	size_t rl = (size_t)C + 2;
 	uint8_t *lk = malloc(4 * rl), *up = lk, *me = lk + rl, *dn = lk + 2 * rl, *pass = lk + 3 * rl;
 	if (lk) {
@@ -635,10 +661,19 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 			/* eight plain squares that pass at once (pass bytes are 0
 			 * or 1), as below, at a time (tried every eighth square) */
 			while (lk && !(x & 7) && x + 8 <= C) {
-				uint64_t p8;
+				uint64_t p8, k8;
 				memcpy(&p8, pass + x, 8);
-				if (p8 != 0x0101010101010101ull || !cm__squares8_plain(row + x))
+				memcpy(&k8, me + x + 1, 8);
+				/* with mw, also eight plain squares each passing or land
+				 * or a town, as below: the latter get their default
+				 * prints (the land by the water of a big map; mw is m's
+				 * own grid, so these squares are plain there too) */
+				uint64_t lt8 = (k8 >> 2) & 0x0101010101010101ull; /* KB_LAND_TOWN */
+				if ((mw ? (p8 | lt8) : p8) != 0x0101010101010101ull || !cm__squares8_plain(row + x))
 					break;
+				for (int j = 0; mw && lt8 && j < 8; j++)
+					if (me[x + 1 + j] & KB_LAND_TOWN)
+						memcpy(mw[y * C + x + j].print, &dp[land_of(up, me, dn, x + j)], 8);
 				x += 8;
 			}
 			if (x >= C)
@@ -652,15 +687,9 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 			if (lk && cm__square_plain(sq)) {
 				if (pass[x])
 					continue;
-				if (me[x + 1] & KB_LAND_TOWN) {
-					unsigned land = (unsigned)(up[x + 1] & KB_LAND) | (unsigned)(me[x + 2] & KB_LAND) << 1 |
-					                (unsigned)(dn[x + 1] & KB_LAND) << 2 | (unsigned)(me[x] & KB_LAND) << 3;
-					if (mw) {
-						for (int s = 0; s < MAX_SIDE; s++)
-							if (!((land >> s) & 1))
-								mw[y * C + x].print[s].kind = CM_PRINT_NEUTRAL;
-						continue;
-					}
+				if ((me[x + 1] & KB_LAND_TOWN) && mw) {
+					memcpy(mw[y * C + x].print, &dp[land_of(up, me, dn, x)], 8);
+					continue;
 				}
 			}
 			if (grid_ok)
