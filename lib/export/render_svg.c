@@ -427,13 +427,18 @@ static void seam(svg *v)
 static void given_tiles(svg *v)
 {
 	const cm_map *m = v->m;
+	cm__tile_cache *c = NULL;
+	if (cm__tile_cache_new(&c))
+		v->s->oom = 1; /* drawn uncached: cm_scene_error reports it */
 	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "tiles");
 	for (size_t i = 0; i < v->o->n_tiles; i++) {
 		const cm_render_tile *t = &v->o->tiles[i];
 		if (t->type && cm__map_at(m, t->x, t->y))
-			cm__scene_tile(v->s, v->ox + t->x * S, v->oy + t->y * S, t->type, t->rotation, NULL, NULL, NULL);
+			cm__scene_tile_cached(v->s, c, v->ox + t->x * S, v->oy + t->y * S, t->type, t->rotation, NULL, NULL,
+			                      NULL);
 	}
 	cm_scene_end(v->s);
+	cm__tile_cache_free(c);
 }
 
 static void game_tiles(svg *v)
@@ -446,16 +451,20 @@ static void game_tiles(svg *v)
 		return;
 	const cm_map *m = v->m;
 	const cm_deck *dk = cm_board_deck(v->b);
+	cm__tile_cache *c = NULL;
+	if (cm__tile_cache_new(&c))
+		v->s->oom = 1;
 	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "tiles");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			int t, r;
 			game_tile gt = { v, x, y };
 			if (cm_board_tile_at(v->b, x, y, &t, &r) == 0)
-				cm__scene_tile(v->s, v->ox + x * S, v->oy + y * S, cm_deck_type(dk, (size_t)t), r, feature_group,
-				               &gt, NULL);
+				cm__scene_tile_cached(v->s, c, v->ox + x * S, v->oy + y * S, cm_deck_type(dk, (size_t)t), r,
+				                      feature_group, &gt, NULL);
 		}
 	cm_scene_end(v->s);
+	cm__tile_cache_free(c);
 }
 
 static void grid(svg *v)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* render_tiles.c: tile sheets to print and play (carcamap/render.h,
  * cm_render_tileset): every tile of a set at true size, drawn from its
- * features by cm_scene_tile, in a grid centred on each page with cut lines
+ * features by cm_scene_tile (each type once, copied), in a grid centred on each page with cut lines
  * carried into the margin, and optionally a page of backs after each page
  * of fronts, mirrored for long-edge duplex printing. One scene per page,
  * written by cairo (scene_cairo.c). */
@@ -27,6 +27,7 @@ typedef struct {
 	int cols, rows;
 	int total;             /* tiles in all */
 	int pages;             /* pages of fronts */
+	cm__tile_cache *cache; /* a set prints each type several times */
 } sheet;
 
 /* Micrometres as scene units (36 units a tile). */
@@ -89,7 +90,7 @@ static int sheet_page(const sheet *sh, int page, int backs, int first, int n, cm
 	for (int i = 0; i < n; i++) {
 		int c = i % sh->cols, r = i / sh->cols;
 		if (!backs) {
-			cm_scene_tile(s, c * S, r * S, nth_tile(sh, first + i), 0);
+			cm__scene_tile_cached(s, sh->cache, c * S, r * S, nth_tile(sh, first + i), 0, NULL, NULL, NULL);
 			continue;
 		}
 		/* the back of the tile at column c lies at the mirrored column */
@@ -172,8 +173,10 @@ int cm_render_tileset(const cm_tileset *ts, const cm_render_opts *o, const char 
 		return rc;
 	size_t n = (size_t)sh.pages * (o->backs ? 2 : 1), made = 0;
 	cm_scene **pages = calloc(n + 1, sizeof *pages);
-	if (!pages)
+	if (!pages || cm__tile_cache_new(&sh.cache)) {
+		free(pages);
 		return CM_ENOMEM;
+	}
 	int per = sh.cols * sh.rows;
 	for (int p = 0; p < sh.pages && !rc; p++) {
 		int first = p * per, k = sh.total - first < per ? sh.total - first : per;
@@ -197,5 +200,6 @@ int cm_render_tileset(const cm_tileset *ts, const cm_render_opts *o, const char 
 	for (size_t i = 0; i < made; i++)
 		cm_scene_free(pages[i]);
 	free(pages);
+	cm__tile_cache_free(sh.cache);
 	return rc;
 }

@@ -3,6 +3,7 @@
  * styles stored once each, strings in one arena), a printed big city's
  * pieces, and the SVG writer, which writes every node in one pass
  * (linear in the nodes) with the attributes in a fixed order. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,6 +403,51 @@ void cm_scene_translate(cm_scene *s, cm_node n, int tx, int ty)
 	s->n[n].has_xf = 1;
 	s->n[n].a = tx;
 	s->n[n].b = ty;
+}
+
+/* A string of src at offset off, copied into s's arena (0 stays 0). */
+static uint32_t copy_str(cm_scene *s, const cm_scene *src, uint32_t off)
+{
+	return off ? intern(s, src->arena + off, strlen(src->arena + off)) : 0;
+}
+
+/* A data list of src ("name\0value\0...\0\0") copied into s's arena. */
+static uint32_t copy_data(cm_scene *s, const cm_scene *src, uint32_t off)
+{
+	if (!off)
+		return 0;
+	const char *p = src->arena + off;
+	size_t n = 0;
+	while (p[n])
+		n += strlen(p + n) + 1, n += strlen(p + n) + 1;
+	return intern(s, p, n); /* intern adds the list's closing nul */
+}
+
+cm_node cm__scene_copy_node(cm_scene *s, const cm_scene *src, cm_node n)
+{
+	const cm__snode *o = &src->n[n];
+	assert(o->kind != SN_PATTERN);
+	const cm_style *st = o->style ? &src->st[o->style] : NULL;
+	cm_node c = o->kind == SN_GROUP ? open_group(s, SN_GROUP, st) : add(s, o->kind, st);
+	if (c == CM_NODE_NONE)
+		return c;
+	s->n[c].has_xf = o->has_xf;
+	s->n[c].a = o->a;
+	s->n[c].b = o->b;
+	s->n[c].c = o->c;
+	s->n[c].d = o->d;
+	uint32_t str = copy_str(s, src, o->str);
+	s->n[c].str = str;
+	if (o->meta) {
+		const cm__smeta *om = &src->meta[o->meta];
+		cm__smeta m = { .id = copy_str(s, src, om->id), .cls = copy_str(s, src, om->cls),
+			        .title = copy_str(s, src, om->title), .line2 = copy_str(s, src, om->line2),
+			        .data = copy_data(s, src, om->data), .dy = om->dy };
+		cm__smeta *dm = meta_of(s, c);
+		if (dm)
+			*dm = m;
+	}
+	return c;
 }
 
 /* ---- the tile ---- */

@@ -68,6 +68,22 @@ static inline const cm__smeta *cm__snode_meta(const cm_scene *s, const cm__snode
  * to *prints when it is not NULL, for a key. */
 cm_node cm__scene_tile(cm_scene *s, int x, int y, const cm_tile_type *t, int r, int (*feature)(void *, int),
                        void *arg, unsigned *prints);
+/* Tiles drawn once per (type, rotation) and copied where they recur (a
+ * played board repeats a few dozen of them): cm__scene_tile_cached draws
+ * as cm__scene_tile does, with the same nodes, the same feature calls in
+ * the same order and the same prints, but computes each (t, r) once. The
+ * tile types must outlive the cache (it knows them by address); a cache
+ * serves any number of scenes. cm__tile_cache_new: 0 or CM_ENOMEM. */
+typedef struct cm__tile_cache cm__tile_cache;
+int cm__tile_cache_new(cm__tile_cache **out);
+void cm__tile_cache_free(cm__tile_cache *c);
+cm_node cm__scene_tile_cached(cm_scene *s, cm__tile_cache *c, int x, int y, const cm_tile_type *t, int r,
+                              int (*feature)(void *, int), void *arg, unsigned *prints);
+/* Copies node n of src into the group open in s: its kind, style,
+ * geometry, strings and metadata, not its children; a group is opened
+ * (the caller copies its children and closes it with cm_scene_end). Not
+ * for patterns. Returns the new node (CM_NODE_NONE when out of memory). */
+cm_node cm__scene_copy_node(cm_scene *s, const cm_scene *src, cm_node n);
 /* The key of prints: its height in a width of w units, and the key drawn
  * from (x, y) (returns the same height). */
 int cm__tile_key_height(int w, unsigned prints);

@@ -2010,6 +2010,178 @@ cm_node cm_scene_tile(cm_scene *s, int x, int y, const cm_tile_type *t, int r)
 	return cm__scene_tile(s, x, y, t, r, NULL, NULL, NULL);
 }
 
+/* ---- drawn once per type and rotation ---- */
+
+/* The templates are tiles drawn into a scene of their own, each a group at
+ * its root; a feature's group there is a placeholder (feat[node] holds the
+ * feature + 1) that a copy replaces by the caller's own feature call. */
+typedef struct {
+	const cm_tile_type *t;
+	int r;
+	cm_node n;       /* the template's group in the cache's scene */
+	unsigned prints;
+} tile_tpl;
+
+struct cm__tile_cache {
+	cm_scene *s;
+	tile_tpl *e;
+	size_t ne, cap;
+	uint32_t *slot;   /* open addressing: entry index + 1, 0 empty */
+	size_t nslot;
+	int16_t *feat;    /* per node of s: the feature + 1 of a placeholder, 0 others */
+	size_t nfeat, cap_feat;
+	int oom;
+};
+
+int cm__tile_cache_new(cm__tile_cache **out)
+{
+	cm__tile_cache *c = calloc(1, sizeof *c);
+	*out = NULL;
+	if (!c || cm_scene_new(&c->s)) {
+		free(c);
+		return CM_ENOMEM;
+	}
+	*out = c;
+	return 0;
+}
+
+void cm__tile_cache_free(cm__tile_cache *c)
+{
+	if (!c)
+		return;
+	cm_scene_free(c->s);
+	free(c->e);
+	free(c->slot);
+	free(c->feat);
+	free(c);
+}
+
+static size_t tpl_hash(const cm_tile_type *t, int r, size_t nslot)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)t ^ (uint64_t)(r & 3)) * 0x9e3779b97f4a7c15u;
+	return (size_t)(h >> 32) & (nslot - 1);
+}
+
+static tile_tpl *tpl_find(const cm__tile_cache *c, const cm_tile_type *t, int r)
+{
+	if (!c->nslot)
+		return NULL;
+	for (size_t k = tpl_hash(t, r, c->nslot); c->slot[k]; k = (k + 1) & (c->nslot - 1)) {
+		tile_tpl *e = &c->e[c->slot[k] - 1];
+		if (e->t == t && e->r == r)
+			return e;
+	}
+	return NULL;
+}
+
+/* A new entry for (t, r), its template not drawn yet; NULL out of memory. */
+static tile_tpl *tpl_add(cm__tile_cache *c, const cm_tile_type *t, int r)
+{
+	if (2 * (c->ne + 1) > c->nslot) {
+		size_t n = c->nslot ? 2 * c->nslot : 64;
+		uint32_t *sl = calloc(n, sizeof *sl);
+		if (!sl)
+			return NULL;
+		for (size_t i = 0; i < c->ne; i++) {
+			size_t k = tpl_hash(c->e[i].t, c->e[i].r, n);
+			while (sl[k])
+				k = (k + 1) & (n - 1);
+			sl[k] = (uint32_t)i + 1;
+		}
+		free(c->slot);
+		c->slot = sl;
+		c->nslot = n;
+	}
+	if (c->ne == c->cap) {
+		size_t n = c->cap ? 2 * c->cap : 32;
+		tile_tpl *e = realloc(c->e, n * sizeof *e);
+		if (!e)
+			return NULL;
+		c->e = e;
+		c->cap = n;
+	}
+	size_t k = tpl_hash(t, r, c->nslot);
+	while (c->slot[k])
+		k = (k + 1) & (c->nslot - 1);
+	c->slot[k] = (uint32_t)c->ne + 1;
+	c->e[c->ne] = (tile_tpl){ .t = t, .r = r, .n = CM_NODE_NONE };
+	return &c->e[c->ne++];
+}
+
+/* The feature callback while a template is drawn: a placeholder group. */
+static int placeholder(void *arg, int fi)
+{
+	cm__tile_cache *c = arg;
+	cm_node g = cm_scene_group(c->s, NULL);
+	if (g == CM_NODE_NONE)
+		return 1;
+	if (g >= c->cap_feat) {
+		size_t n = c->cap_feat ? c->cap_feat : 256;
+		while (n <= g)
+			n *= 2;
+		int16_t *f = realloc(c->feat, n * sizeof *f);
+		if (!f) {
+			c->oom = 1;
+			return 1;
+		}
+		c->feat = f;
+		c->cap_feat = n;
+	}
+	if (g >= c->nfeat) {
+		memset(c->feat + c->nfeat, 0, (g + 1 - c->nfeat) * sizeof *c->feat);
+		c->nfeat = g + 1;
+	}
+	c->feat[g] = (int16_t)(fi + 1);
+	return 1;
+}
+
+/* The children of template node n copied into s's open group. */
+static void copy_children(cm_scene *s, const cm__tile_cache *c, cm_node n, feature_fn feature, void *arg)
+{
+	for (cm_node k = c->s->n[n].child; k != CM_NODE_NONE; k = c->s->n[k].next) {
+		int fi = k < c->nfeat ? c->feat[k] - 1 : -1;
+		if (fi >= 0) {
+			int grp = open_feature(feature, arg, fi);
+			copy_children(s, c, k, feature, arg);
+			if (grp)
+				cm_scene_end(s);
+		} else if (c->s->n[k].kind == SN_GROUP) {
+			cm__scene_copy_node(s, c->s, k);
+			copy_children(s, c, k, feature, arg);
+			cm_scene_end(s);
+		} else {
+			cm__scene_copy_node(s, c->s, k);
+		}
+	}
+}
+
+cm_node cm__scene_tile_cached(cm_scene *s, cm__tile_cache *c, int x, int y, const cm_tile_type *t, int r,
+                              int (*feature)(void *, int), void *arg, unsigned *prints)
+{
+	if (!c)
+		return cm__scene_tile(s, x, y, t, r, feature, arg, prints);
+	tile_tpl *e = tpl_find(c, t, r);
+	if (!e) {
+		e = tpl_add(c, t, r);
+		if (!e) {
+			s->oom = 1;
+			return CM_NODE_NONE;
+		}
+		e->n = cm__scene_tile(c->s, 0, 0, t, r, placeholder, c, &e->prints);
+	}
+	if (c->oom || cm_scene_error(c->s) || e->n == CM_NODE_NONE) {
+		s->oom = 1;
+		return CM_NODE_NONE;
+	}
+	cm_node n = cm_scene_group(s, NULL);
+	cm_scene_translate(s, n, x, y);
+	copy_children(s, c, e->n, feature, arg);
+	cm_scene_end(s);
+	if (prints)
+		*prints |= e->prints;
+	return n;
+}
+
 /* ---- the key ---- */
 
 #define KEY_ROW 13

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* test_scene.c: the scene (carcamap/scene.h): what the builder stores and
  * the SVG writer writes, byte for byte (attribute order, inherited styles,
- * metadata, patterns, escaping), and a tile drawn from its features. */
+ * metadata, patterns, escaping), a tile drawn from its features, and a
+ * tile copied from the cache drawn the same as one drawn anew. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "carcamap/scene.h"
+#include "carcamap/tileset.h"
+#include "export/scene_int.h"
 #include "util_files.h"
 #include "util_model.h"
 
@@ -168,12 +171,84 @@ static void test_scene__pdf_limits_on_both_sides(void **state)
 	util_rmtree(dir);
 }
 
+/* The feature callback of the copy test: a group with the feature's number
+ * for even features, none for odd ones. */
+static int feature_group(void *arg, int fi)
+{
+	cm_scene *s = arg;
+	if (fi % 2)
+		return 0;
+	char v[16];
+	snprintf(v, sizeof v, "%d", fi);
+	cm_node g = cm_scene_group(s, NULL);
+	cm_scene_class(s, g, "f");
+	cm_scene_data(s, g, "f", v);
+	return 1;
+}
+
+/* Tiles drawn through the cache (each type and rotation computed once,
+ * then copied) are the same nodes, feature calls and prints as tiles drawn
+ * anew: every fifth bundled type in every rotation, twice each, with and
+ * without a feature callback, written as SVG byte for byte. */
+static void test_scene__tile_copies_equal_drawings(void **state)
+{
+	(void)state;
+	size_t n;
+	char **names = util_list_dir("maps/tilesets", ".xml", &n);
+	assert_true(n >= 8);
+	cm_scene *a, *b;
+	assert_int_equal(cm_scene_new(&a), 0);
+	assert_int_equal(cm_scene_new(&b), 0);
+	cm__tile_cache *c;
+	assert_int_equal(cm__tile_cache_new(&c), 0);
+	cm_tileset **sets = calloc(n, sizeof *sets);
+	assert_non_null(sets);
+	unsigned pa = 0, pb = 0;
+	int k = 0, drawn = 0;
+	for (size_t i = 0; i < n; i++) {
+		char path[512];
+		snprintf(path, sizeof path, "maps/tilesets/%s", names[i]);
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		assert_int_equal(cm_tileset_load_file(path, d, &sets[i]), 0);
+		cm_diags_free(d);
+		for (size_t t = 0; t < sets[i]->n_tiles; t++, k++) {
+			if (k % 5)
+				continue;
+			const cm_tile_type *tt = &sets[i]->tiles[t];
+			for (int copy = 0; copy < 2; copy++)
+				for (int r = 0; r < 4; r++) {
+					int x = 40 * (drawn % 16), y = 40 * (drawn / 16), f = (drawn + copy) % 2;
+					cm__scene_tile(a, x, y, tt, r, f ? feature_group : NULL, a, &pa);
+					cm__scene_tile_cached(b, c, x, y, tt, r, f ? feature_group : NULL, b, &pb);
+					drawn++;
+				}
+		}
+	}
+	assert_true(drawn >= 150);
+	assert_int_equal(cm_scene_error(b), 0);
+	assert_int_equal(pa, pb);
+	char *sa = svg_of(a), *sb = svg_of(b);
+	assert_true(strlen(sa) > 100000);
+	assert_string_equal(sa, sb);
+	free(sa);
+	free(sb);
+	cm__tile_cache_free(c);
+	cm_scene_free(a);
+	cm_scene_free(b);
+	for (size_t i = 0; i < n; i++)
+		cm_tileset_free(sets[i]);
+	free(sets);
+	util_names_free(names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scene__svg_bytes),
 		cmocka_unit_test(test_scene__tile_from_features),
 		cmocka_unit_test(test_scene__pdf_limits_on_both_sides),
+		cmocka_unit_test(test_scene__tile_copies_equal_drawings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
