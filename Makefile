@@ -338,15 +338,18 @@ fuzz-smoke: fuzz-build
 
 cli-valgrind: $(BIN)
 	$(Q)sh tools/configure.sh --check valgrind
-	$(Q)sh tests/fuzz/cli-valgrind.sh $(BIN)
+	$(Q)CLI_JOBS=$(CI_JOBS) sh tests/fuzz/cli-valgrind.sh $(BIN)
 
-# What CI runs, in order; each step in its own make so that SAN applies to one.
+# What CI runs, in order; each step in its own make so that SAN applies to
+# one, on every processor (CI_JOBS, default all; a -j given to make wins).
+CI_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+CI_J = $(if $(findstring -j,$(MAKEFLAGS)),,-j$(CI_JOBS))
 ci:
 	$(Q)$(MAKE) --no-print-directory test-deps TEST_DEPS="test fuzz valgrind"
-	$(Q)$(MAKE) --no-print-directory CI=true test
-	$(Q)$(MAKE) --no-print-directory CI=true SAN=address,undefined test
-	$(Q)$(MAKE) --no-print-directory CI=true cli-valgrind
-	$(Q)$(MAKE) --no-print-directory CI=true fuzz-smoke
+	$(Q)$(MAKE) --no-print-directory $(CI_J) CI=true test
+	$(Q)$(MAKE) --no-print-directory $(CI_J) CI=true SAN=address,undefined test
+	$(Q)$(MAKE) --no-print-directory $(CI_J) CI=true cli-valgrind
+	$(Q)$(MAKE) --no-print-directory $(CI_J) CI=true fuzz-smoke
 
 -include $(shell find $(FZ)/obj -name '*.d' 2>/dev/null)
 # ===========================================================================

@@ -4,6 +4,8 @@
 # line run from the project root with $CM set to the carcamap binary; its
 # stdout, stderr and exit status must equal NAME.out, NAME.err and NAME.rc.
 # UPDATE=1 rewrites the golden files from the current output.
+# CLI_CLAIM=DIR: runs side by side share the cases, each taking the next
+# case no other has taken (mkdir DIR/NAME claims it; tests/fuzz/cli-valgrind.sh).
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -u
 CM=${1:?usage: run.sh path/to/carcamap}
@@ -20,6 +22,7 @@ for cmd in "$dir"/*.cmd; do
   [ -e "$cmd" ] || continue
   name=${cmd%.cmd}
   base=$(basename "$name")
+  [ -z "${CLI_CLAIM:-}" ] || mkdir "$CLI_CLAIM/$base" 2>/dev/null || continue
   export TMPDIR_CASE="$tmp/$base.d"
   mkdir -p "$TMPDIR_CASE"
   sh -c "$(cat "$cmd")" >"$tmp/out" 2>"$tmp/err" </dev/null

@@ -56,14 +56,13 @@ seed() {
 }
 
 pass=0 fail=0
-for bin in "$@"; do
-  name=$(basename "$bin")
-  r=${name#fuzz_}
+# One harness, seeded already: its line into $fz/logs/NAME.line, its
+# status into $fz/logs/NAME.rc.
+run_one() {
+  bin=$1 r=$2
   corpus=$fz/corpus/$r
   art=$fz/artifacts/$r
   log=$fz/logs/$r.log
-  mkdir -p "$art" "$fz/logs"
-  seed "$r" "$corpus"
   dict=$fz/$r.dict
   : > "$dict"
   case $r in tileset|map|legend|tmx) cat tests/fuzz/xml.dict >> "$dict" ;; esac
@@ -79,15 +78,40 @@ for bin in "$@"; do
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
   if [ $rc = 0 ]; then
-    pass=$((pass + 1))
     echo "fuzz $r: ok, ${execs:-?} runs in ${secs}s, ${cov:-cov: ?}, corpus $(ls "$corpus" | wc -l)"
   else
-    fail=$((fail + 1))
     echo "fuzz $r: FOUND A PROBLEM (exit $rc), input kept in $art/:"
     ls -t "$art" | head -3 | sed 's/^/  /'
     grep -E 'ERROR|SUMMARY|invariant|#[0-9]+ 0x' "$log" | head -25 | sed 's/^/  /'
     echo "  full log: $log"
-  fi
+  fi > "$fz/logs/$r.line"
+  echo $rc > "$fz/logs/$r.rc"
+}
+
+# Seeds first, one harness after another (pack and cmap share seedgen's
+# output); then FUZZ_JOBS harnesses at a time (default: the machine's
+# processors), each on a core of its own for its SECONDS.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+reader() { r=$(basename "$1"); echo "${r#fuzz_}"; }
+for bin in "$@"; do
+  r=$(reader "$bin")
+  mkdir -p "$fz/artifacts/$r" "$fz/logs"
+  seed "$r" "$fz/corpus/$r"
+done
+set -- "$@" ""
+while [ -n "$1" ]; do
+  n=0 batch=""
+  while [ -n "$1" ] && [ $n -lt "$jobs" ]; do
+    r=$(reader "$1")
+    run_one "$1" "$r" &
+    batch="$batch $r" n=$((n + 1))
+    shift
+  done
+  wait
+  for r in $batch; do
+    cat "$fz/logs/$r.line"
+    if [ "$(cat "$fz/logs/$r.rc")" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+  done
 done
 echo "fuzz: $pass passed, $fail failed"
 [ $fail = 0 ]
