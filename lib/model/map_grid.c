@@ -23,8 +23,8 @@ static uint8_t *extras_bits(const cm_map *m, size_t n_sq)
 	return has;
 }
 
-/* The two bytes of square s at r; whether it carries more than them. */
-static inline uint32_t pack_square(const cm_square *s, uint8_t *r)
+/* The two bytes of square s at r; nonzero when it carries more than them. */
+static inline uint64_t pack_square(const cm_square *s, uint8_t *r)
 {
 	r[0] = s->kind;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -33,15 +33,16 @@ static inline uint32_t pack_square(const cm_square *s, uint8_t *r)
 	uint64_t pv;
 	memcpy(&pv, s->print, 8);
 	uint64_t k = pv & 0x00FF00FF00FF00FFull;
-	r[1] = (uint8_t)(k | k >> 14 | k >> 28 | k >> 42);
+	k |= k >> 14; /* kinds 0 and 1 in bits 0-3, kinds 2 and 3 in bits 32-35 */
+	r[1] = (uint8_t)(k | k >> 28);
 	/* island and big city both -1: the one word of all ones */
 	uint64_t ib;
 	memcpy(&ib, &s->island, 8);
-	return (uint32_t)(((pv & 0xFF00FF00FF00FF00ull) | s->arms | ~ib) != 0);
+	return (pv & 0xFF00FF00FF00FF00ull) | s->arms | ~ib;
 #else
 	r[1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 | s->print[3].kind << 6);
-	return (uint32_t)((s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms | s->arms |
-	                   (uint32_t)(s->island + 1) | (uint32_t)(s->bigcity + 1)) != 0);
+	return (uint64_t)(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms | s->arms |
+	                  (uint32_t)(s->island + 1) | (uint32_t)(s->bigcity + 1));
 #endif
 }
 
@@ -55,12 +56,25 @@ int cm__map_grid_build(const cm_map *m, cm_map_grid *out)
 	size_t *sq = malloc(cap * sizeof *sq);
 	int rc = has && g && sq ? 0 : CM_ENOMEM;
 	/* eight squares at a time (one byte of has): their records and
-	 * whether any needs a look of its own, without a branch per square */
+	 * whether any needs a look of its own, without a branch per square;
+	 * which ones, only when one does (seldom: packed again, the same) */
 	for (size_t i0 = 0; !rc && i0 < n_sq; i0 += 8) {
 		size_t n8 = n_sq - i0 < 8 ? n_sq - i0 : 8;
+		const cm_square *s8 = &m->squares[i0];
+		uint8_t *g8 = g + 2 * i0;
+		uint64_t more = 0;
+		if (n8 == 8) {
+			/* a fixed count, unrolled: no loop step per square */
+#pragma GCC unroll 8
+			for (size_t j = 0; j < 8; j++)
+				more |= pack_square(&s8[j], g8 + 2 * j);
+		} else {
+			for (size_t j = 0; j < n8; j++)
+				more |= pack_square(&s8[j], g8 + 2 * j);
+		}
 		uint32_t look = has[i0 / 8]; /* bit j: square i0 + j is listed */
-		for (size_t j = 0; j < n8; j++)
-			look |= pack_square(&m->squares[i0 + j], g + 2 * (i0 + j)) << j;
+		for (size_t j = 0; more && j < n8; j++)
+			look |= (uint32_t)(pack_square(&s8[j], g8 + 2 * j) != 0) << j;
 		for (size_t j = 0; look && j < n8; j++) {
 			if (!(look >> j & 1u))
 				continue;
