@@ -445,7 +445,7 @@ static void mark_clipped(uint8_t *m, pt a, pt b, double r, uint8_t v, const pt *
 	double dd = dot(d, d);
 	for (int j = j0 < 0 ? 0 : j0; j <= j1 && j < N; j++)
 		for (int i = i0 < 0 ? 0 : i0; i <= i1 && i < N; i++) {
-			pt p = cell_pt(j * N + i);
+			pt p = P((i + 0.5) / RES, (j + 0.5) / RES); /* cell_pt */
 			if ((e0 && dot(sub(p, *e0), n0) > 0) || (e1 && dot(sub(p, *e1), n1) > 0))
 				continue;
 			double t = dd > 1e-12 ? dot(sub(p, a), d) / dd : 0;
@@ -848,15 +848,13 @@ static void grow_free(geo *g, int n)
  * neighbours, first come), so outlines of fields meet under them. */
 static void grow_under(geo *g, int nq)
 {
-	static const int di[4] = { 1, 0, -1, 0 }, dj[4] = { 0, 1, 0, -1 };
 	for (int h = 0; h < nq; h++) {
-		int c = g->queue[h], i = c % N, j = c / N;
+		int c = g->queue[h], i = c % N;
+		/* right, down, left, up: the order of first come */
+		int nb[4] = { i + 1 < N ? c + 1 : -1, c + N < NC ? c + N : -1, i > 0 ? c - 1 : -1, c >= N ? c - N : -1 };
 		for (int k = 0; k < 4; k++) {
-			int x = i + di[k], y = j + dj[k];
-			if (x < 0 || y < 0 || x >= N || y >= N)
-				continue;
-			int n = y * N + x;
-			if (g->fld[n] >= 0 || !g->blk[n])
+			int n = nb[k];
+			if (n < 0 || g->fld[n] >= 0 || !g->blk[n])
 				continue;
 			g->fld[n] = g->fld[c];
 			g->queue[nq++] = n;
@@ -914,7 +912,6 @@ static void grow_fields(geo *g)
 /* Connected free cells: a component number per cell (-1 blocked); the count. */
 static int components(geo *g)
 {
-	static const int di[4] = { 1, 0, -1, 0 }, dj[4] = { 0, 1, 0, -1 };
 	int n = 0;
 	for (int c = 0; c < NC; c++)
 		g->comp[c] = -1;
@@ -925,13 +922,14 @@ static int components(geo *g)
 		g->comp[c0] = n;
 		g->queue[nq++] = c0;
 		for (int h = 0; h < nq; h++) {
-			int c = g->queue[h], i = c % N, j = c / N;
+			int c = g->queue[h], i = c % N;
+			int nb[4] = { i + 1 < N ? c + 1 : -1, c + N < NC ? c + N : -1, i > 0 ? c - 1 : -1, c >= N ? c - N : -1 };
 			for (int k = 0; k < 4; k++) {
-				int x = i + di[k], y = j + dj[k];
-				if (x < 0 || y < 0 || x >= N || y >= N || g->blk[y * N + x] || g->comp[y * N + x] >= 0)
+				int m = nb[k];
+				if (m < 0 || g->blk[m] || g->comp[m] >= 0)
 					continue;
-				g->comp[y * N + x] = n;
-				g->queue[nq++] = y * N + x;
+				g->comp[m] = n;
+				g->queue[nq++] = m;
 			}
 		}
 		n++;
@@ -1119,10 +1117,10 @@ static double roomiest(geo *g, const uint8_t *ok, pt near, pt *at)
 	int best = -1;
 	double bd = 0;
 	for (int c = 0; c < NC; c++) {
-		if (!ok[c])
+		if (!ok[c] || (best >= 0 && g->dist[c] < g->dist[best]))
 			continue;
 		double dn = len(sub(cell_pt(c), near));
-		if (best < 0 || g->dist[c] > g->dist[best] || (g->dist[c] == g->dist[best] && dn < bd - 1e-9)) {
+		if (best < 0 || g->dist[c] > g->dist[best] || dn < bd - 1e-9) {
 			best = c;
 			bd = dn;
 		}
@@ -1139,7 +1137,7 @@ static void use(geo *g, pt at, double r)
 	int j0 = (int)floor((at.y - r) * RES), j1 = (int)ceil((at.y + r) * RES);
 	for (int j = j0 < 0 ? 0 : j0; j <= j1 && j < N; j++)
 		for (int i = i0 < 0 ? 0 : i0; i <= i1 && i < N; i++)
-			if (len(sub(cell_pt(j * N + i), at)) <= r)
+			if (len(sub(P((i + 0.5) / RES, (j + 0.5) / RES), at)) <= r)
 				g->used[j * N + i] = 1;
 }
 
@@ -1639,7 +1637,7 @@ static void trace_field(geo *g, cm_scene *s, int f, poly *p)
 	memset(out, 0, NV);
 	for (int j = 0; j < N; j++)
 		for (int i = 0; i < N; i++) {
-			if (lab(g, i, j) != f)
+			if (g->fld[j * N + i] != f)
 				continue;
 			if (lab(g, i, j - 1) != f)
 				out[j * (N + 1) + i] |= 1; /* east along the top */
