@@ -114,7 +114,7 @@ enum {
 
 static const char *const print_name[PR_COUNT] = {
 	"city wall (each city its own shape)", "field boundary (two fields meet)", "junction (roads end and meet)",
-	"fork (one road, three ways or more)", "bridge (crosses without meeting)", "tunnel (a field passes over it)",
+	"fork (one road, three ways or more)", "bridge (crosses without meeting)", "tunnel (a field or city passes over it)",
 	"city gate (the road ends at the city)", "dead end (the road ends, touching nothing)",
 	"coat of arms", "cathedral", "inn", "wine", "grain", "cloth", "monastery", "garden", "abbey",
 	"crop field, club (crop-circle-club)", "crop field, pitchfork (crop-circle-pitchfork)",
@@ -706,10 +706,29 @@ static void road_bridges(geo *g, int lo, int hi)
 		}
 }
 
-/* A road crossing a city it has no contact with bridges it. */
+/* A crossing of samples from .. to of piece p that meets the piece's
+ * tunnel (the road runs underground up to the city, as AM-12's road comes
+ * out of its tunnel only at the edge): the tunnel goes on under the city
+ * instead of a bridge over it. */
+static int tunnel_on(piece *p, int from, int to)
+{
+	double a = (double)from / SAMPLES, b = (double)to / SAMPLES, step = 1.0 / SAMPLES;
+	if (p->t1 < 1 && b >= p->t1 - step) {
+		p->t1 = a < p->t1 ? a : p->t1;
+		return 1;
+	}
+	if (p->t0 > 0 && a <= p->t0 + step) {
+		p->t0 = b > p->t0 ? b : p->t0;
+		return 1;
+	}
+	return 0;
+}
+
+/* A road crossing a city it has no contact with bridges it, or passes
+ * under it in a tunnel. */
 static void city_bridges(geo *g, int ri)
 {
-	const road *r = &g->r[ri];
+	road *r = &g->r[ri];
 	for (int k = 0; k < r->np; k++) {
 		int from = -1, ci = -1;
 		for (int s = 0; s <= SAMPLES + 1; s++) {
@@ -722,7 +741,7 @@ static void city_bridges(geo *g, int ri)
 				from = s;
 				ci = in;
 			} else if ((in < 0 || in != ci) && from >= 0) {
-				if (s - from >= 3)
+				if (s - from >= 3 && !tunnel_on(&r->p[k], from, s - 1))
 					add_bridge(g, (bridge){ ri, -1, ci, P(0, 0), P(0, 0), from, s - 1, k });
 				from = -1;
 				if (in >= 0) {

@@ -158,6 +158,18 @@ static int cut_cities(const cm_tile_type *t)
 	return n;
 }
 
+/* Whether the tile has a field on both sides of a road's end at the edge
+ * that nothing else parts: the road runs in a tunnel there. */
+static int tunnels_allowed(const cm_tile_type *t)
+{
+	for (int s = 0; s < 4; s++) {
+		int a = t->slot_feature[3 * s], m = t->slot_feature[3 * s + 1];
+		if (a >= 0 && m >= 0 && a == t->slot_feature[3 * s + 2] && t->features[m].kind == CM_FEAT_ROAD)
+			return 1;
+	}
+	return 0;
+}
+
 /* Whether two roads of the tile meet (a contact between roads). */
 static int roads_meet(const cm_tile_type *t)
 {
@@ -274,7 +286,8 @@ static int shapes(const raster *r, int x0, int y0, cm_rgb c, int *stack, uint8_t
 }
 
 /* Each city its own shape (the lower of two crossing cities, or a city a
- * road crosses, in two), each field its own area: for every bundled tile in every rotation. */
+ * road crosses over, in two; one it passes under in a tunnel stays whole),
+ * each field its own area: for every bundled tile in every rotation. */
 static void test_scene_tile__separate_features_look_separate(void **state)
 {
 	(void)state;
@@ -289,7 +302,7 @@ static void test_scene_tile__separate_features_look_separate(void **state)
 	assert_non_null(seen);
 	for (size_t i = 0; i < b.n_tiles; i++) {
 		const cm_tile_type *t = b.tiles[i];
-		int want_c = n_kind(t, CM_FEAT_CITY) + crossings(t) + cut_cities(t), want_f = n_kind(t, CM_FEAT_FIELD);
+		int want_c = n_kind(t, CM_FEAT_CITY) + crossings(t) + (tunnels_allowed(t) ? 0 : cut_cities(t)), want_f = n_kind(t, CM_FEAT_FIELD);
 		for (int rot = 0; rot < 4; rot++) {
 			int x0 = ((int)i % 2 * 4 + rot) * PITCH * PX, y0 = (int)i / 2 * PITCH * PX;
 			int nc = shapes(&r, x0, y0, cm_palette_feature(CM_FEAT_CITY), stack, seen);
@@ -335,18 +348,6 @@ static int count(const char *text, const char *what)
 	for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
 		n++;
 	return n;
-}
-
-/* Whether the tile has a field on both sides of a road's end at the edge
- * that nothing else parts: the road runs in a tunnel there. */
-static int tunnels_allowed(const cm_tile_type *t)
-{
-	for (int s = 0; s < 4; s++) {
-		int a = t->slot_feature[3 * s], m = t->slot_feature[3 * s + 1];
-		if (a >= 0 && m >= 0 && a == t->slot_feature[3 * s + 2] && t->features[m].kind == CM_FEAT_ROAD)
-			return 1;
-	}
-	return 0;
 }
 
 /* Roads that cross without meeting are a bridge (or a tunnel), roads that
@@ -409,11 +410,45 @@ static void test_scene_tile__bridges_junctions_and_prints_named(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* A road across a city it has no contact with: over it on a bridge, or
+ * under it in a tunnel where the road runs in one up to the city (the
+ * fields on both sides of its end are one: AM-12), never both. */
+static void test_scene_tile__tunnel_under_a_city_is_no_bridge(void **state)
+{
+	(void)state;
+	bundle b;
+	bundle_load(&b);
+	char *dir = util_tempdir();
+	int bad = 0, tunnels = 0, bridges = 0;
+	for (size_t i = 0; i < b.n_tiles; i++) {
+		const cm_tile_type *t = b.tiles[i];
+		if (!cut_cities(t))
+			continue;
+		for (int rot = 0; rot < 4; rot++) {
+			char *svg = tile_svg(t, rot, dir);
+			int bridge = count(svg, "class=\"bridge\""), tunnel = count(svg, "class=\"tunnel\"");
+			if (tunnels_allowed(t) ? bridge || !tunnel : !bridge || tunnel) {
+				fprintf(stderr, "tile %s turned %d: %d bridges, %d tunnels\n", t->id, rot, bridge, tunnel);
+				bad++;
+			}
+			tunnels += tunnels_allowed(t) && tunnel;
+			bridges += !tunnels_allowed(t) && bridge;
+			free(svg);
+		}
+	}
+	util_rmtree(dir);
+	bundle_free(&b);
+	assert_true(tunnels >= 4); /* AM-12 */
+	assert_true(bridges >= 4); /* GM-04 */
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scene_tile__separate_features_look_separate),
 		cmocka_unit_test(test_scene_tile__bridges_junctions_and_prints_named),
+		cmocka_unit_test(test_scene_tile__tunnel_under_a_city_is_no_bridge),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
