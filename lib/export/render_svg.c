@@ -47,6 +47,11 @@ typedef struct {
 	int paper;
 	char **short_, **whole;
 	size_t n_short, cap_short;
+	/* the placed tiles: drawn once per type and rotation, and their prints
+	 * for the key of the tiles below the map's key (0: none, no key) */
+	cm__tile_cache *tc;
+	unsigned tile_prints;
+	int tkey_y;
 	int oom;
 } svg;
 
@@ -427,18 +432,14 @@ static void seam(svg *v)
 static void given_tiles(svg *v)
 {
 	const cm_map *m = v->m;
-	cm__tile_cache *c = NULL;
-	if (cm__tile_cache_new(&c))
-		v->s->oom = 1; /* drawn uncached: cm_scene_error reports it */
 	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "tiles");
 	for (size_t i = 0; i < v->o->n_tiles; i++) {
 		const cm_render_tile *t = &v->o->tiles[i];
 		if (t->type && cm__map_at(m, t->x, t->y))
-			cm__scene_tile_cached(v->s, c, v->ox + t->x * S, v->oy + t->y * S, t->type, t->rotation, NULL, NULL,
-			                      NULL);
+			cm__scene_tile_cached(v->s, v->tc, v->ox + t->x * S, v->oy + t->y * S, t->type, t->rotation, NULL,
+			                      NULL, NULL);
 	}
 	cm_scene_end(v->s);
-	cm__tile_cache_free(c);
 }
 
 static void game_tiles(svg *v)
@@ -451,20 +452,44 @@ static void game_tiles(svg *v)
 		return;
 	const cm_map *m = v->m;
 	const cm_deck *dk = cm_board_deck(v->b);
-	cm__tile_cache *c = NULL;
-	if (cm__tile_cache_new(&c))
-		v->s->oom = 1;
 	cm_scene_id(v->s, cm_scene_group(v->s, NULL), "tiles");
 	for (int y = 0; y < m->rows; y++)
 		for (int x = 0; x < m->cols; x++) {
 			int t, r;
 			game_tile gt = { v, x, y };
 			if (cm_board_tile_at(v->b, x, y, &t, &r) == 0)
-				cm__scene_tile_cached(v->s, c, v->ox + x * S, v->oy + y * S, cm_deck_type(dk, (size_t)t), r,
+				cm__scene_tile_cached(v->s, v->tc, v->ox + x * S, v->oy + y * S, cm_deck_type(dk, (size_t)t), r,
 				                      feature_group, &gt, NULL);
 		}
 	cm_scene_end(v->s);
-	cm__tile_cache_free(c);
+}
+
+/* The prints of the tiles game_tiles draws (their templates drawn now,
+ * copied then), for the key of the tiles. 0 or CM_ENOMEM. */
+static int tile_prints(svg *v)
+{
+	const cm_map *m = v->m;
+	if (!v->b && !v->o->n_tiles)
+		return 0;
+	if (cm__tile_cache_new(&v->tc))
+		return CM_ENOMEM;
+	int rc = 0;
+	if (!v->b) {
+		for (size_t i = 0; i < v->o->n_tiles && !rc; i++) {
+			const cm_render_tile *t = &v->o->tiles[i];
+			if (t->type && cm__map_at(m, t->x, t->y))
+				rc = cm__tile_cache_prints(v->tc, t->type, t->rotation, &v->tile_prints);
+		}
+		return rc;
+	}
+	const cm_deck *dk = cm_board_deck(v->b);
+	for (int y = 0; y < m->rows && !rc; y++)
+		for (int x = 0; x < m->cols && !rc; x++) {
+			int t, r;
+			if (cm_board_tile_at(v->b, x, y, &t, &r) == 0)
+				rc = cm__tile_cache_prints(v->tc, cm_deck_type(dk, (size_t)t), r, &v->tile_prints);
+		}
+	return rc;
 }
 
 static void grid(svg *v)
@@ -1522,6 +1547,7 @@ static void layers(svg *v, const char *name, const char *tl, int key_y, int scor
 	diag_frames(v);
 	cm_scene_break(s);
 	key(v, key_y);
+	cm__scene_tile_key(s, COORD, v->tkey_y, v->w - 2 * COORD, v->tile_prints);
 	cm_scene_break(s);
 	scores(v, score_y);
 	diag_list(v, list_y);
@@ -1557,6 +1583,8 @@ int cm__map_scene(const cm_map *m, const cm_render_opts *o, int mode, cm__svg_ge
 		rc = collect_markers(&v);
 	if (!rc)
 		rc = build_index(&v);
+	if (!rc)
+		rc = tile_prints(&v);
 	char *tl = rc ? NULL : title_line(&v);
 	if (!rc && !tl)
 		rc = CM_ENOMEM;
@@ -1575,7 +1603,9 @@ int cm__map_scene(const cm_map *m, const cm_render_opts *o, int mode, cm__svg_ge
 	v.w = v.w < 560 ? 560 : v.w;
 	int key_y = v.oy + m->rows * S + PAD + 8;
 	size_t nk = key_entries(&v, NULL, 0);
-	int score_y = key_y + key_height(nk, v.w) + 8;
+	v.tkey_y = key_y + key_height(nk, v.w) + 8;
+	int tkey_h = cm__tile_key_height(v.w - 2 * COORD, v.tile_prints);
+	int score_y = v.tkey_y + (tkey_h ? tkey_h + 8 : 0);
 	int list_y = score_y + scores_height(&v);
 	v.h = list_y + list_height(&v) + 8;
 	int scale = o->scale > 0 ? o->scale : S;
@@ -1606,6 +1636,7 @@ out:
 	free(v.dg_next);
 	free(v.it_first);
 	free(v.it_next);
+	cm__tile_cache_free(v.tc);
 	if (rc)
 		cm_scene_free(v.s);
 	else

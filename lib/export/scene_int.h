@@ -79,6 +79,9 @@ int cm__tile_cache_new(cm__tile_cache **out);
 void cm__tile_cache_free(cm__tile_cache *c);
 cm_node cm__scene_tile_cached(cm_scene *s, cm__tile_cache *c, int x, int y, const cm_tile_type *t, int r,
                               int (*feature)(void *, int), void *arg, unsigned *prints);
+/* The prints tile type t turned r shows (its template drawn when new),
+ * added to *prints. 0 or CM_ENOMEM. */
+int cm__tile_cache_prints(cm__tile_cache *c, const cm_tile_type *t, int r, unsigned *prints);
 /* Copies node n of src into the group open in s: its kind, style,
  * geometry, strings and metadata, not its children; a group is opened
  * (the caller copies its children and closes it with cm_scene_end). Not

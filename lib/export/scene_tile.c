@@ -2172,21 +2172,35 @@ static void copy_children(cm_scene *s, const cm__tile_cache *c, cm_node n, featu
 	}
 }
 
+/* The template of (t, r), drawn when new; NULL out of memory. */
+static const tile_tpl *tpl_of(cm__tile_cache *c, const cm_tile_type *t, int r)
+{
+	tile_tpl *e = tpl_find(c, t, r);
+	if (!e) {
+		e = tpl_add(c, t, r);
+		if (!e)
+			return NULL;
+		e->n = cm__scene_tile(c->s, 0, 0, t, r, placeholder, c, &e->prints);
+	}
+	return c->oom || cm_scene_error(c->s) || e->n == CM_NODE_NONE ? NULL : e;
+}
+
+int cm__tile_cache_prints(cm__tile_cache *c, const cm_tile_type *t, int r, unsigned *prints)
+{
+	const tile_tpl *e = tpl_of(c, t, r);
+	if (!e)
+		return CM_ENOMEM;
+	*prints |= e->prints;
+	return 0;
+}
+
 cm_node cm__scene_tile_cached(cm_scene *s, cm__tile_cache *c, int x, int y, const cm_tile_type *t, int r,
                               int (*feature)(void *, int), void *arg, unsigned *prints)
 {
 	if (!c)
 		return cm__scene_tile(s, x, y, t, r, feature, arg, prints);
-	tile_tpl *e = tpl_find(c, t, r);
+	const tile_tpl *e = tpl_of(c, t, r);
 	if (!e) {
-		e = tpl_add(c, t, r);
-		if (!e) {
-			s->oom = 1;
-			return CM_NODE_NONE;
-		}
-		e->n = cm__scene_tile(c->s, 0, 0, t, r, placeholder, c, &e->prints);
-	}
-	if (c->oom || cm_scene_error(c->s) || e->n == CM_NODE_NONE) {
 		s->oom = 1;
 		return CM_NODE_NONE;
 	}

@@ -33,7 +33,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	static const char *const names[] = { "a.svg", "a.html", "p.svg", "p.html", "p.png", "p.pdf", "p4.pdf", "g.svg", "g.html", "short.svg", "long.svg", "tag.svg" };
+	static const char *const names[] = { "a.svg", "a.html", "p.svg", "p.html", "p.png", "p.pdf", "p4.pdf", "g.svg", "g.html", "plain.svg", "short.svg", "long.svg", "tag.svg" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char p[256];
 		snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
@@ -299,7 +299,8 @@ static void keep(void *arg, const cm_score_item *it, size_t n)
 }
 
 /* A played game: followers in player colours, a cross per square never
- * filled, the score table, and each scored feature's items as its title. */
+ * filled, the score table, each scored feature's items as its title, and
+ * the key of what its tiles show. */
 static void test_render_svg__game(void **state)
 {
 	(void)state;
@@ -343,6 +344,32 @@ static void test_render_svg__game(void **state)
 	assert_non_null(strstr(svg, "(complete), ")); /* an explained item */
 	assert_non_null(strstr(svg, " points to player "));
 	assert_non_null(strstr(svg, "id=\"empty\""));
+	/* the key of the tiles: each line print the placed tiles show, and
+	 * only those; the map without the game has none */
+	static const char *const line_prints[][2] = {
+		{ "hedge", "field boundary (two fields meet)" }, { "junction", "junction (roads end and meet)" },
+		{ "fork", "fork (one road, three ways or more)" }, { "bridge", "bridge (crosses without meeting)" },
+		{ "tunnel", "tunnel (a field or city passes over it)" }, { "gate", "city gate (the road ends at the city)" },
+		{ "dead", "dead end (the road ends, touching nothing)" },
+	};
+	const char *tkey = strstr(svg, "What the tiles show");
+	assert_non_null(tkey);
+	int shown = 0;
+	for (size_t i = 0; i < sizeof line_prints / sizeof line_prints[0]; i++) {
+		char cls[32], entry[96];
+		snprintf(cls, sizeof cls, "class=\"%s\"", line_prints[i][0]);
+		snprintf(entry, sizeof entry, "class=\"keyentry\"><title>%s</title>", line_prints[i][1]);
+		int drawn = strstr(svg, cls) != NULL && strstr(svg, cls) < tkey;
+		assert_int_equal(drawn, strstr(tkey, entry) != NULL);
+		shown += drawn;
+	}
+	assert_true(shown >= 3);
+	assert_true(count(tkey, "<title>coat of arms</title>") == (count(svg, "<title>coat of arms</title>") > 1));
+	o.game = NULL;
+	assert_int_equal(render(m, CM_RENDER_SVG, &o, tmp("plain.svg"), d), 0);
+	char *plain = slurp(tmp("plain.svg"), NULL);
+	assert_null(strstr(plain, "What the tiles show"));
+	free(plain);
 	free(svg);
 	free(it.v);
 	cm_board_free(b);
