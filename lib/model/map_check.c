@@ -661,18 +661,24 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 			/* eight plain squares that pass at once (pass bytes are 0
 			 * or 1), as below, at a time (tried every eighth square) */
 			while (lk && !(x & 7) && x + 8 <= C) {
-				uint64_t p8, k8;
+				uint64_t p8, fill = 0;
 				memcpy(&p8, pass + x, 8);
-				memcpy(&k8, me + x + 1, 8);
 				/* with mw, also eight plain squares each passing or land
 				 * or a town, as below: the latter get their default
 				 * prints (the land by the water of a big map; mw is m's
 				 * own grid, so these squares are plain there too) */
-				uint64_t lt8 = (k8 >> 2) & 0x0101010101010101ull; /* KB_LAND_TOWN */
-				if ((mw ? (p8 | lt8) : p8) != 0x0101010101010101ull || !cm__squares8_plain(row + x))
+				if (p8 != 0x0101010101010101ull) {
+					uint64_t k8;
+					memcpy(&k8, me + x + 1, 8);
+					/* KB_LAND_TOWN of those that do not pass */
+					fill = mw ? (k8 >> 2) & ~p8 & 0x0101010101010101ull : 0;
+					if ((p8 | fill) != 0x0101010101010101ull)
+						break;
+				}
+				if (!cm__squares8_plain(row + x))
 					break;
-				for (int j = 0; mw && lt8 && j < 8; j++)
-					if (me[x + 1 + j] & KB_LAND_TOWN)
+				for (int j = 0; fill && j < 8; j++)
+					if (!pass[x + j])
 						memcpy(mw[y * C + x + j].print, &dp[land_of(up, me, dn, x + j)], 8);
 				x += 8;
 			}
