@@ -424,14 +424,8 @@ typedef struct {
 
 static int add_cell(cells *cs, int seats, int strength, const int32_t *starts, int k)
 {
-	if (cs->n == cs->cap) {
-		size_t cap = cs->cap ? 2 * cs->cap : 16;
-		cm_balance_cell *v = realloc(cs->v, cap * sizeof *v);
-		if (!v)
-			return CM_ENOMEM;
-		cs->v = v;
-		cs->cap = cap;
-	}
+	if (cm_grow((void **)&cs->v, &cs->cap, cs->n, sizeof *cs->v))
+		return CM_ENOMEM;
 	cm_balance_cell *c = &cs->v[cs->n];
 	memset(c, 0, sizeof *c);
 	if (!(c->starts = malloc((size_t)k * sizeof *c->starts)))
