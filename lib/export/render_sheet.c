@@ -443,7 +443,7 @@ static int build(sheet *sh)
 		cm_scene_end(s);
 		cm_scene_break(s);
 	}
-	int kh = cm__scene_tile_key(s, MARGIN, sh->key_y, sh->w - 2 * MARGIN, sh->prints);
+	int kh = cm__scene_tile_key(s, MARGIN, sh->key_y, sh->w - 2 * MARGIN, sh->prints, CM__TILE_KEY_SHEET);
 	if (kh) { /* the page grows by the key, its background with it */
 		sh->h = sh->key_y + kh + MARGIN;
 		cm_scene_set_size(s, sh->w, sh->h);

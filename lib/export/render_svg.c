@@ -1547,7 +1547,7 @@ static void layers(svg *v, const char *name, const char *tl, int key_y, int scor
 	diag_frames(v);
 	cm_scene_break(s);
 	key(v, key_y);
-	cm__scene_tile_key(s, COORD, v->tkey_y, v->w - 2 * COORD, v->tile_prints);
+	cm__scene_tile_key(s, COORD, v->tkey_y, v->w - 2 * COORD, v->tile_prints, CM__TILE_KEY_BOARD);
 	cm_scene_break(s);
 	scores(v, score_y);
 	diag_list(v, list_y);
@@ -1604,7 +1604,7 @@ int cm__map_scene(const cm_map *m, const cm_render_opts *o, int mode, cm__svg_ge
 	int key_y = v.oy + m->rows * S + PAD + 8;
 	size_t nk = key_entries(&v, NULL, 0);
 	v.tkey_y = key_y + key_height(nk, v.w) + 8;
-	int tkey_h = cm__tile_key_height(v.w - 2 * COORD, v.tile_prints);
+	int tkey_h = cm__tile_key_height(v.w - 2 * COORD, v.tile_prints, CM__TILE_KEY_BOARD);
 	int score_y = v.tkey_y + (tkey_h ? tkey_h + 8 : 0);
 	int list_y = score_y + scores_height(&v);
 	v.h = list_y + list_height(&v) + 8;

@@ -87,10 +87,14 @@ int cm__tile_cache_prints(cm__tile_cache *c, const cm_tile_type *t, int r, unsig
  * (the caller copies its children and closes it with cm_scene_end). Not
  * for patterns. Returns the new node (CM_NODE_NONE when out of memory). */
 cm_node cm__scene_copy_node(cm_scene *s, const cm_scene *src, cm_node n);
-/* The key of prints: its height in a width of w units, and the key drawn
- * from (x, y) (returns the same height). */
-int cm__tile_key_height(int w, unsigned prints);
-int cm__scene_tile_key(cm_scene *s, int x, int y, int w, unsigned prints);
+/* The key of prints at z times its tile-sheet size (a tile sheet's 1, a
+ * played board's 2, so its words match the map's key): its height in a
+ * width of w units, and the key drawn from (x, y) (returns the same
+ * height). */
+#define CM__TILE_KEY_SHEET 1
+#define CM__TILE_KEY_BOARD 2
+int cm__tile_key_height(int w, unsigned prints, int z);
+int cm__scene_tile_key(cm_scene *s, int x, int y, int w, unsigned prints, int z);
 /* A printed big city's piece (its tile drawn at (x, y), unturned) in the
  * drawing maps have always had (scene.c). */
 cm_node cm__scene_piece(cm_scene *s, int x, int y, const cm_tile_type *t);

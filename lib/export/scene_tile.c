@@ -2215,116 +2215,126 @@ cm_node cm__scene_tile_cached(cm_scene *s, cm__tile_cache *c, int x, int y, cons
 
 /* ---- the key ---- */
 
+/* The key is drawn z times its tile-sheet size (z >= 1): a tile sheet's
+ * at 1, beside tiles as large as its samples; a played board's at 2,
+ * beside the map's key. Lengths below are in units of z. */
 #define KEY_ROW 13
 #define KEY_FONT 5
 #define KEY_TEXT_X 15 /* a label's start after its sample */
 
 /* A key column's width: the widest label of prints, its sample and a gap. */
-static int key_col(unsigned prints)
+static int key_col(unsigned prints, int z)
 {
 	long w = 0;
 	for (int pr = 0; pr < PR_COUNT; pr++)
 		if ((prints >> pr) & 1) {
-			long t = cm__text_width(print_name[pr], KEY_FONT);
+			long t = cm__text_width(print_name[pr], KEY_FONT * z);
 			w = t > w ? t : w;
 		}
-	return KEY_TEXT_X + (int)((w + 99) / 100) + 8;
+	return (KEY_TEXT_X + 8) * z + (int)((w + 99) / 100);
 }
 
-static int key_cols(int w, unsigned prints)
+static int key_cols(int w, unsigned prints, int z)
 {
-	int c = w / key_col(prints);
+	int c = w / key_col(prints, z);
 	return c < 1 ? 1 : c;
 }
 
-int cm__tile_key_height(int w, unsigned prints)
+int cm__tile_key_height(int w, unsigned prints, int z)
 {
 	int n = 0;
 	for (int pr = 0; pr < PR_COUNT; pr++)
 		n += (prints >> pr) & 1;
 	if (!n)
 		return 0;
-	int cols = key_cols(w, prints);
-	return 14 + (n + cols - 1) / cols * KEY_ROW;
+	int cols = key_cols(w, prints, z);
+	return (14 + (n + cols - 1) / cols * KEY_ROW) * z;
 }
 
-/* A sample of a line print in the 12-unit box at (x, y). */
-static void key_line(cm_scene *s, int pr, int x, int y)
+/* A sample of a line print in the 12-unit box at (x, y), z times. */
+static void key_line(cm_scene *s, int pr, int x, int y, int z)
 {
+#define X(d) (x + (d) * z)
+#define Y(d) (y + (d) * z)
 	cm_style field = fill_st(cm_palette_feature(CM_FEAT_FIELD));
-	cm_scene_rect(s, x, y, 12, 12, &field);
+	cm_scene_rect(s, x, y, 12 * z, 12 * z, &field);
 	cm_rgb paving = cm_palette_feature(CM_FEAT_ROAD), grid = cm_palette_grid();
 	if (pr == PR_WALL) {
-		cm_style town = fill_st(cm_palette_feature(CM_FEAT_CITY)), wall = line_st(cm_palette_ink(CM_INK_WALL), 120);
-		cm_scene_path_add(s, "M%d %dH%dV%dQ%d %d %d %dZ", x, y, x + 12, y + 2, x + 6, y + 10, x, y + 2);
+		cm_style town = fill_st(cm_palette_feature(CM_FEAT_CITY)),
+		         wall = line_st(cm_palette_ink(CM_INK_WALL), 120 * z);
+		cm_scene_path_add(s, "M%d %dH%dV%dQ%d %d %d %dZ", x, y, X(12), Y(2), X(6), Y(10), x, Y(2));
 		cm_scene_path_end(s, &town);
-		cm_scene_path_add(s, "M%d %dQ%d %d %d %d", x, y + 2, x + 6, y + 10, x + 12, y + 2);
+		cm_scene_path_add(s, "M%d %dQ%d %d %d %d", x, Y(2), X(6), Y(10), X(12), Y(2));
 		cm_scene_path_end(s, &wall);
 	} else if (pr == PR_HEDGE) {
-		cm_style hedge = line_st(cm_palette_ink(CM_INK_HEDGE), 90);
-		cm_scene_path_add(s, "M%d %dL%d %d", x + 2, y, x + 10, y + 12);
+		cm_style hedge = line_st(cm_palette_ink(CM_INK_HEDGE), 90 * z);
+		cm_scene_path_add(s, "M%d %dL%d %d", X(2), y, X(10), Y(12));
 		cm_scene_path_end(s, &hedge);
 	} else {
 		int vert = pr == PR_BRIDGE || pr == PR_JUNCTION || pr == PR_FORK;
 		cm_rgb dark = cm_palette_ink(CM_INK_DARK);
-		cm_style under = line_st(grid, 400), over = line_st(paving, 240), thin = line_st(dark, 100);
-		cm_style dead = line_st(dark, 140), gate = line_st(cm_palette_ink(CM_INK_WALL), 200), dot_st = fill_st(dark);
+		cm_style under = line_st(grid, 400 * z), over = line_st(paving, 240 * z), thin = line_st(dark, 100 * z);
+		cm_style dead = line_st(dark, 140 * z), gate = line_st(cm_palette_ink(CM_INK_WALL), 200 * z),
+		         dot_st = fill_st(dark);
 		cm_style gr = fill_st(grid);
-		cm_scene_path_add(s, "M%d %dH%d", x, y + 6, pr == PR_DEAD || pr == PR_GATE ? x + 8 : x + 12);
+		int end = pr == PR_DEAD || pr == PR_GATE ? X(8) : X(12);
+		cm_scene_path_add(s, "M%d %dH%d", x, Y(6), end);
 		if (vert)
-			cm_scene_path_add(s, "M%d %dV%d", x + 6, y, pr == PR_FORK ? y + 6 : y + 12);
+			cm_scene_path_add(s, "M%d %dV%d", X(6), y, pr == PR_FORK ? Y(6) : Y(12));
 		cm_scene_path_end(s, &under);
-		cm_scene_path_add(s, "M%d %dH%d", x, y + 6, pr == PR_DEAD || pr == PR_GATE ? x + 8 : x + 12);
+		cm_scene_path_add(s, "M%d %dH%d", x, Y(6), end);
 		if (vert && pr != PR_BRIDGE)
-			cm_scene_path_add(s, "M%d %dV%d", x + 6, y, pr == PR_FORK ? y + 6 : y + 12);
+			cm_scene_path_add(s, "M%d %dV%d", X(6), y, pr == PR_FORK ? Y(6) : Y(12));
 		cm_scene_path_end(s, &over);
 		if (pr == PR_BRIDGE) {
-			cm_scene_path_add(s, "M%d %dV%dM%d %dV%d", x + 6, y, y + 12, x + 6, y, y + 12);
+			cm_scene_path_add(s, "M%d %dV%dM%d %dV%d", X(6), y, Y(12), X(6), y, Y(12));
 			cm_scene_path_end(s, &over);
-			cm_scene_path_add(s, "M%d %dV%dM%d %dV%d", x + 3, y + 1, y + 11, x + 9, y + 1, y + 11);
+			cm_scene_path_add(s, "M%d %dV%dM%d %dV%d", X(3), Y(1), Y(11), X(9), Y(1), Y(11));
 			cm_scene_path_end(s, &thin);
 		} else if (pr == PR_JUNCTION) {
-			cm_scene_rect(s, x + 3, y + 3, 6, 6, &gr);
+			cm_scene_rect(s, X(3), Y(3), 6 * z, 6 * z, &gr);
 		} else if (pr == PR_GATE) {
-			cm_scene_path_add(s, "M%d %dV%d", x + 10, y, y + 12);
+			cm_scene_path_add(s, "M%d %dV%d", X(10), y, Y(12));
 			cm_scene_path_end(s, &gate);
-			circle(s, P(x + 9, y + 6), 1.4);
+			circle(s, P(X(9), Y(6)), 1.4 * z);
 			cm_scene_path_end(s, &dot_st);
 		} else if (pr == PR_DEAD) {
-			cm_scene_path_add(s, "M%d %dV%d", x + 8, y + 3, y + 9);
+			cm_scene_path_add(s, "M%d %dV%d", X(8), Y(3), Y(9));
 			cm_scene_path_end(s, &dead);
 		} else if (pr == PR_TUNNEL) {
-			cm_scene_rect(s, x + 3, y, 6, 12, &field);
-			cm_scene_path_add(s, "M%d %dH%dM%d %dH%d", x + 3, y + 4, x + 9, x + 3, y + 8, x + 9);
-			cm_style st = line_st(grid, 60);
-			st.dash[0] = st.dash[1] = 1;
+			cm_scene_rect(s, X(3), y, 6 * z, 12 * z, &field);
+			cm_scene_path_add(s, "M%d %dH%dM%d %dH%d", X(3), Y(4), X(9), X(3), Y(8), X(9));
+			cm_style st = line_st(grid, 60 * z);
+			st.dash[0] = st.dash[1] = z;
 			cm_scene_path_end(s, &st);
 		}
 	}
+#undef X
+#undef Y
 }
 
-int cm__scene_tile_key(cm_scene *s, int x, int y, int w, unsigned prints)
+int cm__scene_tile_key(cm_scene *s, int x, int y, int w, unsigned prints, int z)
 {
-	int h = cm__tile_key_height(w, prints), cols = key_cols(w, prints), col = key_col(prints), k = 0;
+	int h = cm__tile_key_height(w, prints, z), cols = key_cols(w, prints, z), col = key_col(prints, z), k = 0;
 	if (!h)
 		return 0;
 	cm_node g = cm_scene_group(s, NULL);
 	cm_scene_class(s, g, "key");
-	cm_scene_text(s, x, y + 8, "What the tiles show",
-	              &(cm_style){ .fill = cm_paint_rgb(cm_palette_text()), .font_size = 7, .bold = 1 });
+	cm_scene_text(s, x, y + 8 * z, "What the tiles show",
+	              &(cm_style){ .fill = cm_paint_rgb(cm_palette_text()), .font_size = 7 * z, .bold = 1 });
 	for (int pr = 0; pr < PR_COUNT; pr++) {
 		if (!((prints >> pr) & 1))
 			continue;
-		int ix = x + k % cols * col, iy = y + 14 + k / cols * KEY_ROW;
+		int ix = x + k % cols * col, iy = y + (14 + k / cols * KEY_ROW) * z;
 		cm_node e = cm_scene_group(s, NULL);
 		cm_scene_class(s, e, "keyentry");
 		cm_scene_title(s, e, print_name[pr]);
 		if (pr <= PR_DEAD)
-			key_line(s, pr, ix, iy);
+			key_line(s, pr, ix, iy, z);
 		else
-			draw_print(s, pr, P(ix + 6, iy + 6), is_crop(pr) ? 12 : 10);
-		cm_scene_text(s, ix + KEY_TEXT_X, iy + 8, print_name[pr],
-		              &(cm_style){ .fill = cm_paint_rgb(cm_palette_text()), .font_size = KEY_FONT });
+			draw_print(s, pr, P(ix + 6 * z, iy + 6 * z), (is_crop(pr) ? 12 : 10) * z);
+		cm_scene_text(s, ix + KEY_TEXT_X * z, iy + 8 * z, print_name[pr],
+		              &(cm_style){ .fill = cm_paint_rgb(cm_palette_text()), .font_size = KEY_FONT * z });
 		cm_scene_end(s);
 		k++;
 	}

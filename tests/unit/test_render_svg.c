@@ -365,6 +365,13 @@ static void test_render_svg__game(void **state)
 	}
 	assert_true(shown >= 3);
 	assert_true(count(tkey, "<title>coat of arms</title>") == (count(svg, "<title>coat of arms</title>") > 1));
+	/* its labels are as large as the map key's (10 units), not a tile
+	 * sheet's 5, which a picture PNG draws about 3 pixels high */
+	const char *label = strstr(tkey, "class=\"keyentry\">");
+	assert_non_null(label);
+	label = strstr(label, "<text ");
+	assert_non_null(label);
+	assert_true(strncmp(strstr(label, "font-size=\""), "font-size=\"10\"", 14) == 0);
 	o.game = NULL;
 	assert_int_equal(render(m, CM_RENDER_SVG, &o, tmp("plain.svg"), d), 0);
 	char *plain = slurp(tmp("plain.svg"), NULL);
