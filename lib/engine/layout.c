@@ -71,14 +71,8 @@ static int candidate(build *B, int s)
 {
 	if (B->mark[s] & MARK_CAND)
 		return 0;
-	if (B->n_cand == B->cap_cand) {
-		size_t cap = B->cap_cand ? 2 * B->cap_cand : 256;
-		int32_t *v = realloc(B->cand, cap * sizeof *v);
-		if (!v)
-			return CM_ENOMEM;
-		B->cand = v;
-		B->cap_cand = cap;
-	}
+	if (cm_grow((void **)&B->cand, &B->cap_cand, B->n_cand, sizeof *B->cand))
+		return CM_ENOMEM;
 	B->mark[s] |= MARK_CAND;
 	B->cand[B->n_cand++] = s;
 	return 0;

@@ -2109,14 +2109,8 @@ static tile_tpl *tpl_add(cm__tile_cache *c, const cm_tile_type *t, int r)
 		c->slot = sl;
 		c->nslot = n;
 	}
-	if (c->ne == c->cap) {
-		size_t n = c->cap ? 2 * c->cap : 32;
-		tile_tpl *e = realloc(c->e, n * sizeof *e);
-		if (!e)
-			return NULL;
-		c->e = e;
-		c->cap = n;
-	}
+	if (cm_grow((void **)&c->e, &c->cap, c->ne, sizeof *c->e))
+		return NULL;
 	size_t k = tpl_hash(t, r, c->nslot);
 	while (c->slot[k])
 		k = (k + 1) & (c->nslot - 1);
