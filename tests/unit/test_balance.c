@@ -384,7 +384,9 @@ static void heat_text(const cm_map *m, const cm_balance_heat *h, char *buf, size
 	}
 }
 
-static cm_balance_heat *heat_of(const fixture *fx, int games, int jobs)
+/* The heatmap tests' games: 3 seats of random players (by spec, so the
+ * player path is taken), games games on jobs threads. */
+static cm_play_opts random_seats(int games, int jobs)
 {
 	static const char *const specs[CM_MAX_PLAYERS] = { "random", "random", "random",
 		                                           "random", "random", "random" };
@@ -394,6 +396,12 @@ static cm_balance_heat *heat_of(const fixture *fx, int games, int jobs)
 	po.players = specs;
 	po.games = games;
 	po.jobs = jobs;
+	return po;
+}
+
+static cm_balance_heat *heat_of(const fixture *fx, int games, int jobs)
+{
+	cm_play_opts po = random_seats(games, jobs);
 	cm_balance_heat *h = NULL;
 	assert_int_equal(cm_balance_heat_play(fx->m, fx->deck, &po, NULL, &h), 0);
 	assert_int_equal(cm_balance_heat_games(h), games);
@@ -481,13 +489,7 @@ static void test_balance__heatmap_figures_add_up(void **state)
 	const fixture *fx = *state;
 	const int games = 40;
 	cm_balance_heat *h = heat_of(fx, games, 2);
-	static const char *const specs[CM_MAX_PLAYERS] = { "random", "random", "random",
-		                                           "random", "random", "random" };
-	cm_play_opts po;
-	cm_play_opts_init(&po);
-	po.seats = 3;
-	po.players = specs;
-	po.games = games;
+	cm_play_opts po = random_seats(games, 1);
 	cm_play_stats *st = NULL;
 	assert_int_equal(cm_play_run(fx->m, fx->deck, &po, NULL, &st), 0);
 	double sum = 0;
