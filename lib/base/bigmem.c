@@ -42,5 +42,21 @@ void *cm_malloc_big(size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		return NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	/* A block of whole huge pages on a huge page's boundary: all of it
+	 * comes in 2 MB at a time (glibc's block starts 16 bytes into a page,
+	 * so the huge pages inside a plain one leave up to 4 MB at its ends
+	 * in small pages: 750 page faults of a 1000x1000 grid of 24 MB). The
+	 * caller writes every byte, so the rounding is never touched beyond
+	 * the last huge page. */
+	size_t len = n * size;
+	if (len >= 2 * HUGE_BYTES && len <= SIZE_MAX - HUGE_BYTES) {
+		size_t whole = (len + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1);
+		void *p = aligned_alloc(HUGE_BYTES, whole);
+		if (p)
+			(void)madvise(p, whole, MADV_HUGEPAGE);
+		return p;
+	}
+#endif
 	return advise_huge(malloc(n && size ? n * size : 1), n * size);
 }

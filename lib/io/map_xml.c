@@ -182,7 +182,7 @@ static int read_grid(reader *r, xmlNode *g, cm_map_builder **out)
 	}
 	for (size_t y = 0; y < nr; y++)
 		lines[y] = rv[y].line;
-	if ((rc = cm__map_builder_new_rows((int)width, (int)nr, out)) != 0)
+	if ((rc = cm__map_builder_new_unset((int)width, (int)nr, out)) != 0)
 		goto out;
 	cm_square *sqs = cm__map_builder_grid(*out);
 	/* the grid key as a table (cm_square_kind_from_char), 255: none */

@@ -23,8 +23,9 @@ struct cm_map_builder {
 
 /* ---- making one ---- */
 
-/* A map of cols x rows squares, zeroed or (zero false) not yet written. */
-static int new_map(int cols, int rows, bool zero, cm_map **out)
+/* A map of cols x rows squares not yet written (every maker of a builder
+ * writes them all). */
+static int new_map(int cols, int rows, cm_map **out)
 {
 	*out = NULL;
 	if (cols <= 0 || rows <= 0 || cols > CM_GRID_MAX || rows > CM_GRID_MAX)
@@ -32,7 +33,7 @@ static int new_map(int cols, int rows, bool zero, cm_map **out)
 	cm_map *m = calloc(1, sizeof *m);
 	if (!m)
 		return CM_ENOMEM;
-	m->squares = (zero ? cm_calloc_big : cm_malloc_big)((size_t)cols * (size_t)rows, sizeof *m->squares);
+	m->squares = cm_malloc_big((size_t)cols * (size_t)rows, sizeof *m->squares);
 	if (!m->squares) {
 		free(m);
 		return CM_ENOMEM;
@@ -60,29 +61,24 @@ static int wrap(cm_map *m, bool raw_grid, cm_map_builder **out)
 	return 0;
 }
 
-static int new_builder(int cols, int rows, bool zero, bool raw_grid, cm_map_builder **out)
+static int new_builder(int cols, int rows, bool raw_grid, cm_map_builder **out)
 {
 	cm_map *m;
 	*out = NULL;
-	int rc = new_map(cols, rows, zero, &m);
+	int rc = new_map(cols, rows, &m);
 	return rc ? rc : wrap(m, raw_grid, out);
-}
-
-int cm__map_builder_new_rows(int cols, int rows, cm_map_builder **out)
-{
-	return new_builder(cols, rows, true, true, out);
 }
 
 int cm__map_builder_new_unset(int cols, int rows, cm_map_builder **out)
 {
-	return new_builder(cols, rows, false, true, out);
+	return new_builder(cols, rows, true, out);
 }
 
 int cm__map_builder_new_grid(int cols, int rows, const uint8_t *kinds, const uint8_t *prints,
                              const unsigned *row_lines, cm_map_builder **out)
 {
 	/* every square written below, before anything can fail */
-	int rc = new_builder(cols, rows, false, kinds || prints, out);
+	int rc = new_builder(cols, rows, kinds || prints, out);
 	if (rc)
 		return rc;
 	cm_square *sq = (*out)->m->squares;
@@ -569,7 +565,7 @@ int cm_map_builder_from(const cm_map *src, cm_map_builder **out)
 {
 	/* the squares copied whole (a million of them); a finished map's are
 	 * in range, so finish skips their pass unless they change */
-	int rc = new_builder(src->cols, src->rows, false, src->partial, out);
+	int rc = new_builder(src->cols, src->rows, src->partial, out);
 	if (rc)
 		return rc;
 	memcpy((*out)->m->squares, src->squares, (size_t)src->cols * (size_t)src->rows * sizeof *src->squares);

@@ -19,12 +19,12 @@
  * NULL: none), written on one pass. The kinds and prints must be in range. */
 int cm__map_builder_new_grid(int cols, int rows, const uint8_t *kinds, const uint8_t *prints,
                              const unsigned *row_lines, cm_map_builder **out);
-/* The same with the squares' memory zeroed (rows) or not even that (unset):
- * the caller writes every square (cm__square_blank, then its values)
- * through cm__map_builder_grid before anything reads the grid or can
- * fail (a pack's grid made whole from its texts; the descriptor's grid
- * reader, which writes each row's kinds on that pass). */
-int cm__map_builder_new_rows(int cols, int rows, cm_map_builder **out);
+/* The same with the squares' memory not even zeroed: the caller writes
+ * every square (cm__square_blank, then its values) through
+ * cm__map_builder_grid before anything reads the grid or can fail (a
+ * pack's grid made whole from its texts; the descriptor's grid reader,
+ * which writes each row's kinds on that pass). A big grid lies on whole
+ * huge pages (cm_malloc_big). */
 int cm__map_builder_new_unset(int cols, int rows, cm_map_builder **out);
 
 /* The grid (cols*rows squares, row-major) for the caller to write
