@@ -17,6 +17,7 @@
 #include "carcamap/palette.h"
 #include "carcamap/render.h"
 #include "export/render_int.h"
+#include "base/image_int.h"
 #include "base/util_int.h"
 #include "model/map_struct_int.h"
 #include "carcamap/version.h"
@@ -321,11 +322,10 @@ static int render_png(const cm_map *m, const cm_legend *lg, const cm_render_opts
 		ch = g->cell_h;
 	}
 	int64_t w = ox + (int64_t)m->cols * cw, h = oy + (int64_t)m->rows * ch;
-	if (w > CM_IMAGE_MAX_SIDE || h > CM_IMAGE_MAX_SIDE || w * h > CM_IMAGE_MAX_PIXELS) {
+	if (!cm__image_fits(w, h)) {
 		/* the largest scale that fits, to say what to ask for instead */
 		int fit = 256;
-		while (fit > 0 && ((int64_t)m->cols * fit > CM_IMAGE_MAX_SIDE || (int64_t)m->rows * fit > CM_IMAGE_MAX_SIDE ||
-		                   (int64_t)m->cols * fit * m->rows * fit > CM_IMAGE_MAX_PIXELS))
+		while (fit > 0 && !cm__image_fits((int64_t)m->cols * fit, (int64_t)m->rows * fit))
 			fit--;
 		char hint[64] = "";
 		if (fit > 0)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "carcamap/catalog.h"
+#include "base/image_int.h"
 #include "carcamap/image.h"
 #include "carcamap/palette.h"
 #include "model/map_builder_int.h"
@@ -329,8 +330,7 @@ static int precheck(reader *r)
 	}
 	if (n == sizeof b && memcmp(b + 12, "IHDR", 4) == 0) {
 		uint32_t w = be32(b + 16), h = be32(b + 20);
-		if (w > CM_IMAGE_MAX_SIDE || h > CM_IMAGE_MAX_SIDE ||
-		    (uint64_t)w * h > CM_IMAGE_MAX_PIXELS) {
+		if (!cm__image_fits(w, h)) {
 			cm_diags_check(r->d, "CM0311", r->path, 0, 0, NULL,
 			               "png claims %" PRIu32 "x%" PRIu32 " pixels; the limit is %d per side and %u in all",
 			               w, h, CM_IMAGE_MAX_SIDE, CM_IMAGE_MAX_PIXELS);
@@ -615,7 +615,7 @@ static int decode(reader *r)
 	png_read_info(png, info);
 
 	png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
-	if ((uint64_t)w * h > CM_IMAGE_MAX_PIXELS || w > CM_IMAGE_MAX_SIDE || h > CM_IMAGE_MAX_SIDE) {
+	if (!cm__image_fits(w, h)) {
 		r->rc = CM_ELIMIT;
 		cm_diags_check(r->d, "CM0311", r->path, 0, 0, NULL, "png has %ux%u pixels; the limit is %u",
 		               (unsigned)w, (unsigned)h, CM_IMAGE_MAX_PIXELS);

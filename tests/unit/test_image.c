@@ -13,6 +13,7 @@
 #include <string.h>
 #include "carcamap/catalog.h"
 #include "carcamap/image.h"
+#include "base/image_int.h"
 #include "util_files.h"
 #include "util_model.h"
 
@@ -271,6 +272,29 @@ static void test_image__cell_diagnostics_capped(void **state)
 /* A legend of 256 colours loads; one colour more is CM0002 on that colour
  * (schemas/legend.xsd's maxOccurs, checked before CM_LEGEND_MAX_COLOURS,
  * the loader's own cap, which no legend file can reach). */
+/* The picture size limit, read (image.c) and drawn (render.c's grid
+ * pictures), just inside and just outside each of its bounds: pictures this
+ * size cost hundreds of megabytes, so the one test both share is held here,
+ * and cases.txt reads files claiming these sizes (pixels_at, pixels_over,
+ * side_at, side_over). */
+static void test_image__size_limit_on_both_sides(void **state)
+{
+	(void)state;
+	assert_true(cm__image_fits(10000, 10000)); /* exactly CM_IMAGE_MAX_PIXELS */
+	assert_false(cm__image_fits(10000, 10001));
+	assert_false(cm__image_fits(7122, 14041)); /* the fewest pixels past it */
+	assert_true(cm__image_fits(7122, 14040));
+	assert_true(cm__image_fits(CM_IMAGE_MAX_SIDE, 1));
+	assert_false(cm__image_fits(CM_IMAGE_MAX_SIDE + 1, 1));
+	assert_true(cm__image_fits(1, CM_IMAGE_MAX_SIDE));
+	assert_false(cm__image_fits(1, CM_IMAGE_MAX_SIDE + 1));
+	assert_true(cm__image_fits(CM_IMAGE_MAX_SIDE, (int64_t)CM_IMAGE_MAX_PIXELS / CM_IMAGE_MAX_SIDE));
+	assert_false(cm__image_fits(CM_IMAGE_MAX_SIDE, (int64_t)CM_IMAGE_MAX_PIXELS / CM_IMAGE_MAX_SIDE + 1));
+	assert_true(cm__image_fits(0, 0));
+	assert_false(cm__image_fits(-1, 1));
+	assert_false(cm__image_fits(UINT32_MAX, UINT32_MAX)); /* a PNG's largest claim */
+}
+
 static void test_image__legend_colours_on_both_sides(void **state)
 {
 	(void)state;
@@ -421,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_image__import_names_islands_markers),
 		cmocka_unit_test(test_image__unknown_colour_names_nearest),
 		cmocka_unit_test(test_image__cell_diagnostics_capped),
+		cmocka_unit_test(test_image__size_limit_on_both_sides),
 		cmocka_unit_test(test_image__legend_colours_on_both_sides),
 		cmocka_unit_test(test_image__missing_file_is_io_error),
 		cmocka_unit_test(test_image__apply_fills_and_reports_conflicts),
