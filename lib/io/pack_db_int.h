@@ -18,6 +18,14 @@
  * reader; the largest binary a pack stores). */
 #define CM__PACK_MAX_BLOB (256 * 1024 * 1024)
 
+/* cm_pack_open and cm_pack_put_map_binary with that limit at max_value
+ * (max_len) bytes instead of CM__PACK_MAX_BLOB: tests hold the limit at a
+ * size they can afford, just inside and just outside a pack's largest
+ * value (a value of 256 MiB costs more than a test may spend). */
+int cm__pack_open_limited(const char *path, int max_value, cm_diags *d, cm_pack **out);
+int cm__pack_put_map_binary_limited(const char *path, const char *id, int format_version, const void *data,
+                                    size_t len, size_t max_len, cm_diags *d);
+
 /* The print kind characters of map_grids.prints, by cm_print_kind. */
 #define CM__PACK_PRINT_CHARS "-nrc"
 

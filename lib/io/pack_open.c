@@ -618,7 +618,7 @@ static char *immutable_uri(const char *path)
 /* Opens p->path as hostile input: immutable (immutable_uri), defensive
  * (no schema-defined code runs with trust, no extensions, no triggers or
  * views, writes to the schema refused, cells checked), read only. */
-static int open_db(cm_pack *p, cm_diags *d)
+static int open_db(cm_pack *p, int max_value, cm_diags *d)
 {
 	char *uri = immutable_uri(p->path);
 	if (!uri)
@@ -636,7 +636,7 @@ static int open_db(cm_pack *p, cm_diags *d)
 	sqlite3_db_config(p->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
 	sqlite3_db_config(p->db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL);
 	sqlite3_db_config(p->db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL);
-	sqlite3_limit(p->db, SQLITE_LIMIT_LENGTH, CM__PACK_MAX_BLOB);
+	sqlite3_limit(p->db, SQLITE_LIMIT_LENGTH, max_value);
 	sqlite3_limit(p->db, SQLITE_LIMIT_ATTACHED, 0);
 	/* A page cache of up to 32 MB: quick_check reads every page once, and
 	 * the maps' rows are read from the cache after it, not from the file a
@@ -679,6 +679,11 @@ static int check_version(cm_pack *p, cm_diags *d)
 
 int cm_pack_open(const char *path, cm_diags *d, cm_pack **out)
 {
+	return cm__pack_open_limited(path, CM__PACK_MAX_BLOB, d, out);
+}
+
+int cm__pack_open_limited(const char *path, int max_value, cm_diags *d, cm_pack **out)
+{
 	*out = NULL;
 	int rc = sniff(path, d);
 	if (rc || (rc = refuse_beside(path, d)) != 0)
@@ -690,7 +695,7 @@ int cm_pack_open(const char *path, cm_diags *d, cm_pack **out)
 	}
 	/* the schema before anything that evaluates it; the foreign keys by
 	 * the pragma statement, which no table of the pack can stand in for */
-	if ((rc = open_db(p, d)) != 0 || (rc = check_version(p, d)) != 0 ||
+	if ((rc = open_db(p, max_value, d)) != 0 || (rc = check_version(p, d)) != 0 ||
 	    (rc = check_schema(d, p->db, path, p->version)) != 0 ||
 	    (rc = report_rows(d, p->db, path, "PRAGMA main.quick_check(5)", 5, quick_check_row)) != 0 ||
 	    (rc = report_rows(d, p->db, path, "PRAGMA main.foreign_key_check", 5, foreign_key_row)) != 0 ||

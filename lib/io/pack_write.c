@@ -730,6 +730,12 @@ static int copy_file(const char *from, int to, const char *path, cm_diags *d)
 int cm_pack_put_map_binary(const char *path, const char *id, int format_version, const void *data,
                            size_t len, cm_diags *d)
 {
+	return cm__pack_put_map_binary_limited(path, id, format_version, data, len, CM__PACK_MAX_BLOB, d);
+}
+
+int cm__pack_put_map_binary_limited(const char *path, const char *id, int format_version, const void *data,
+                                    size_t len, size_t max_len, cm_diags *d)
+{
 	cm_pack *p = NULL;
 	char *tmp = NULL;
 	int fd = -1;
@@ -745,9 +751,9 @@ int cm_pack_put_map_binary(const char *path, const char *id, int format_version,
 		rc = CM_ENOTFOUND;
 		goto out;
 	}
-	if (len > CM__PACK_MAX_BLOB) {
+	if (len > max_len) {
 		cm_diags_add(d, CM_SEV_ERROR, NULL, path, 0, 0, NULL,
-		             "binary encoding of %zu bytes is larger than the limit of %d", len, CM__PACK_MAX_BLOB);
+		             "binary encoding of %zu bytes is larger than the limit of %zu", len, max_len);
 		rc = CM_ELIMIT;
 		goto out;
 	}

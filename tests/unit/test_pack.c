@@ -21,6 +21,7 @@
 #include "carcamap/workspace.h"
 #include "base/sha256_int.h"
 #include "export/export.h"
+#include "io/pack_db_int.h"
 #include "model/map_grid_int.h"
 #include "genmap.h"
 #include "util_files.h"
@@ -1455,6 +1456,66 @@ static void test_pack__map_binary(void **state)
 	assert_int_equal(cm_diags_count(f->d), 0);
 }
 
+/* The largest value a pack holds (CM__PACK_MAX_BLOB: what the writer
+ * stores, SQLite's SQLITE_LIMIT_LENGTH for the reader), just inside and just
+ * outside, with the limit held at 100000 bytes (cm__pack_open_limited and
+ * cm__pack_put_map_binary_limited; 256 MiB costs more than a test may
+ * spend): a binary of exactly the limit is stored and read back, one byte
+ * more is refused by the writer, which leaves the pack as it was, and by
+ * the reader, without a crash. */
+static void test_pack__value_limit_on_both_sides(void **state)
+{
+	fx *f = *state;
+	enum { LIMIT = 100000 };
+	assert_int_equal(write_sample(f, f->path), 0);
+	uint8_t *blob = malloc(LIMIT + 1);
+	assert_non_null(blob);
+	for (size_t i = 0; i <= LIMIT; i++)
+		blob[i] = (uint8_t)(i * 7 + 1);
+	assert_int_equal(cm__pack_put_map_binary_limited(f->path, "sample", 1, blob, LIMIT, LIMIT, f->d), 0);
+	assert_int_equal(cm_diags_count(f->d), 0);
+	struct stat before, after;
+	assert_int_equal(stat(f->path, &before), 0);
+	assert_int_equal(cm__pack_put_map_binary_limited(f->path, "sample", 1, blob, LIMIT + 1, LIMIT, f->d),
+	                 CM_ELIMIT);
+	assert_true(has_diag(f->d, NULL, NULL, "binary encoding of 100001 bytes is larger than the limit of 100000"));
+	assert_int_equal(stat(f->path, &after), 0);
+	assert_int_equal(after.st_ino, before.st_ino);
+	assert_int_equal(after.st_size, before.st_size);
+	assert_int_equal(util_dir_entries(f->dir), 1);
+	cm_diags_clear(f->d);
+
+	/* the stored binary is the pack's largest value: read at a limit of
+	 * exactly its size, refused at one byte less */
+	for (int over = 0; over < 2; over++) {
+		cm_pack *p = NULL;
+		uint8_t *data = NULL;
+		size_t len = 0;
+		assert_int_equal(cm__pack_open_limited(f->path, LIMIT - over, f->d, &p), 0);
+		int rc = cm_pack_map_binary(p, "sample", 1, &data, &len);
+		if (over) {
+			assert_int_not_equal(rc, 0);
+			assert_null(data);
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(len, LIMIT);
+			assert_memory_equal(data, blob, LIMIT);
+		}
+		free(data);
+		/* the map itself, whose values are all smaller, reads either way */
+		assert_int_equal(cm_pack_verify_map(p, "sample", f->d), 0);
+		cm_pack_close(p);
+	}
+	assert_int_equal(cm_diags_count(f->d), 0);
+	free(blob);
+	/* values past the limit where the pack is opened: refused, and said */
+	cm_pack *p = NULL;
+	assert_int_equal(cm__pack_open_limited(f->path, 10, f->d, &p), CM_EFORMAT);
+	assert_null(p);
+	assert_true(has_diag(f->d, "CM0404", NULL, "string or blob too big"));
+	cm_diags_clear(f->d);
+}
+
 /* Every CM04xx diagnostic raised here is catalogued with a title and a fix. */
 static void test_pack__catalogue_rows(void **state)
 {
@@ -1503,6 +1564,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pack__workspace_keeps_verified_hash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__dense_print_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__map_binary, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__value_limit_on_both_sides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__write_stores_client_binary, setup, teardown),
 		cmocka_unit_test(test_pack__catalogue_rows),
 	};
