@@ -71,7 +71,19 @@ typedef struct {
 	unsigned line, col;   /* its line and column */
 	pos_table *pos;
 	bool oom;
+	/* attribute texts a name may not hold (CM0007), found as each start
+	 * tag is built (its attributes still in the cache) and reported only
+	 * when the document is valid: the first problem of each element, the
+	 * first MAX_TEXT_PROBLEMS in document order */
+	struct text_problem {
+		const xmlNode *el;
+		const xmlAttr *a;
+		const char *why;
+	} problems[100];
+	size_t n_problems;
+	bool text_bad;
 } err_ctx;
+#define MAX_TEXT_PROBLEMS (sizeof ((err_ctx *)0)->problems / sizeof ((err_ctx *)0)->problems[0])
 
 static const xml_pos *node_pos(const void *node, const xmlDoc *doc);
 static unsigned attr_col_in_message(const xmlNode *n, const char *msg, unsigned *line);
@@ -164,17 +176,54 @@ static bool xml_space(char ch)
 	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r';
 }
 
-/* SAX2 start of an element: builds the node as libxml2 does, then records
- * where its start tag and each of its attributes begin. The parser stands
- * at the tag's closing '>' or "/>"; the tag began at the last '<' before
- * it (an attribute value holds no raw '<'). */
+/* What a name may not hold in text v (cm_text_problem), NULL when it is
+ * clean; plain printable ASCII, nearly every value, is passed on sight. */
+static const char *text_problem(const xmlChar *v)
+{
+	const xmlChar *p = v;
+	while (*p >= 0x20 && *p < 0x7F)
+		p++;
+	return *p ? cm_text_problem((const char *)v) : NULL;
+}
+
+/* Notes in c the first attribute of the new element n whose value a name
+ * may not hold (reported by report_texts once the document is valid). */
+static void check_texts(err_ctx *c, const xmlNode *n)
+{
+	for (const xmlAttr *a = n->properties; a; a = a->next) {
+		/* a value of one text node read in place (most), else gathered */
+		const xmlNode *t = a->children;
+		bool direct = t && !t->next && t->type == XML_TEXT_NODE && t->content;
+		xmlChar *v = direct ? t->content : xmlNodeListGetString(n->doc, a->children, 1);
+		const char *why = v ? text_problem(v) : NULL;
+		if (!direct)
+			xmlFree(v);
+		if (why) {
+			c->text_bad = true;
+			if (c->n_problems < MAX_TEXT_PROBLEMS)
+				c->problems[c->n_problems++] = (struct text_problem){ n, a, why };
+			return;
+		}
+	}
+}
+
+/* SAX2 start of an element: builds the node as libxml2 does, checks its
+ * attribute values (check_texts), then records where its start tag and
+ * each of its attributes begin. The parser stands at the tag's closing
+ * '>' or "/>"; the tag began at the last '<' before it (an attribute value
+ * holds no raw '<'). */
 static void start_element(void *ctx, const xmlChar *localname, const xmlChar *prefix, const xmlChar *uri,
                           int nb_ns, const xmlChar **ns, int nb_attr, int nb_def, const xmlChar **attrs)
 {
 	xmlParserCtxt *ctxt = ctx;
 	err_ctx *c = ctxt->_private;
+	const xmlNode *parent = ctxt->node;
 	xmlSAX2StartElementNs(ctx, localname, prefix, uri, nb_ns, ns, nb_attr, nb_def, attrs);
 	xmlNode *n = ctxt->node;
+	/* a new node is pushed before its attributes are added: when the
+	 * node is the parent still, none was made (out of memory) */
+	if (n && n != parent && n->type == XML_ELEMENT_NODE && n->properties)
+		check_texts(c, n);
 	xmlParserInput *in = ctxt->input;
 	if (!c->pos || c->oom || !n || n->type != XML_ELEMENT_NODE || n->_private || !in || !in->buf ||
 	    in->buf->encoder || !xmlStrEqual(n->name, localname) || in->cur < in->base)
@@ -515,46 +564,20 @@ static unsigned too_many_attributes(const char *buf, size_t len, const char **wh
 	return found;
 }
 
-/* Every attribute value of the tree under n is text a name may hold
+/* Every attribute value of the document is text a name may hold
  * (cm_text_problem): XML allows C1 controls, bidi overrides and, as
- * character references, tabs and newlines. Reports the first problem of
- * each element (CM0007); false when there was one. Iterative: the depth
- * libxml2 allows is not bounded by our stack. */
-static bool text_clean(xmlNode *n, const char *file, cm_diags *d)
+ * character references, tabs and newlines. Reports what check_texts found
+ * during the parse, the first problem of each element in document order
+ * (CM0007, at most MAX_TEXT_PROBLEMS); false when there was one. */
+static bool report_texts(const err_ctx *c, const char *file, cm_diags *d)
 {
-	bool ok = true;
-	int reported = 0;
-	while (n) {
-		if (n->type == XML_ELEMENT_NODE)
-			for (xmlAttr *a = n->properties; a; a = a->next) {
-				/* a value of one text node read in place (most), else gathered */
-				const xmlNode *t = a->children;
-				bool direct = t && !t->next && t->type == XML_TEXT_NODE && t->content;
-				xmlChar *v = direct ? t->content : xmlNodeListGetString(n->doc, a->children, 1);
-				const char *why = v ? cm_text_problem((const char *)v) : NULL;
-				if (why) {
-					ok = false;
-					unsigned col, line = cm_xml_attr_pos(n, (const char *)a->name, &col);
-					if (++reported <= 100)
-						cm_diags_check(d, "CM0007", file, line, col, NULL,
-						               "attribute %s of <%s> holds %s", (const char *)a->name,
-						               (const char *)n->name, why);
-				}
-				if (!direct)
-					xmlFree(v);
-				if (why)
-					break;
-			}
-		if (n->children && n->type == XML_ELEMENT_NODE) {
-			n = n->children;
-			continue;
-		}
-		while (n && !n->next)
-			n = n->parent && n->parent->type == XML_ELEMENT_NODE ? n->parent : NULL;
-		if (n)
-			n = n->next;
+	for (size_t i = 0; i < c->n_problems; i++) {
+		const struct text_problem *p = &c->problems[i];
+		unsigned col, line = cm_xml_attr_pos(p->el, (const char *)p->a->name, &col);
+		cm_diags_check(d, "CM0007", file, line, col, NULL, "attribute %s of <%s> holds %s",
+		               (const char *)p->a->name, (const char *)p->el->name, p->why);
 	}
-	return ok;
+	return !c->text_bad;
 }
 
 int cm_xml_load_memory(const char *buf, size_t len, const char *file, const char *schema,
@@ -631,7 +654,7 @@ int cm_xml_load_memory_checked(const char *buf, size_t len, const char *file, co
 	pos = NULL;
 	if (schema)
 		rc = validate(doc, file, schema, d);
-	if (!rc && !text_clean(xmlDocGetRootElement(doc), file, d))
+	if (!rc && !report_texts(&c, file, d))
 		rc = CM_EINVAL;
 out:
 	xmlSetStructuredErrorFunc(NULL, NULL);

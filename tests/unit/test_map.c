@@ -680,6 +680,38 @@ static void test_map__xml_positions(void **state)
 	free(buf);
 }
 
+/* Attribute texts a name may not hold (CM0007, io/xml.c): the first of
+ * each element, in document order, at its attribute's place, the first
+ * MAX_TEXT_PROBLEMS (100) said; 100 and 101 such elements. */
+static void test_map__xml_text_problems_on_both_sides(void **state)
+{
+	(void)state;
+	for (int n = 100; n <= 101; n++) {
+		char *buf = malloc(64 + (size_t)n * 64);
+		assert_non_null(buf);
+		size_t len = (size_t)sprintf(buf, "<a ok=\"fine\">\n");
+		for (int i = 0; i < n; i++)
+			len += (size_t)sprintf(buf + len, "<b i=\"%d\" s=\"x&#%d;\" t=\"&#x85;\"/>\n", i, i % 2 ? 0x202e : 10);
+		len += (size_t)sprintf(buf + len, "</a>\n");
+		cm_diags *d;
+		assert_int_equal(cm_diags_new(&d), 0);
+		xmlDoc *doc = NULL;
+		assert_int_equal(cm_xml_load_memory(buf, len, "t.xml", NULL, d, &doc), CM_EINVAL);
+		assert_null(doc);
+		assert_int_equal(cm_diags_count(d), 100);
+		for (size_t i = 0; i < 100; i++) {
+			const cm_diag *g = cm_diags_get(d, i);
+			assert_string_equal(g->rule, "CM0007");
+			assert_int_equal(g->line, i + 2);
+			assert_int_equal(g->col, 10 + (i >= 10));
+			assert_string_equal(g->message, i % 2 ? "attribute s of <b> holds a bidirectional control or line separator"
+			                                      : "attribute s of <b> holds a control character");
+		}
+		cm_diags_free(d);
+		free(buf);
+	}
+}
+
 /* Trees are independent: two trees at once, freed in either order, a big
  * text, a refused document (libxml2's last error keeps none of its
  * strings), and libxml2 after them all, on the allocator it had: the
@@ -1071,6 +1103,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map__reads_every_feature),
 		cmocka_unit_test(test_map__xml_positions),
+		cmocka_unit_test(test_map__xml_text_problems_on_both_sides),
 		cmocka_unit_test(test_map__round_trip_is_equal_and_stable),
 		cmocka_unit_test(test_map__equal_notices_changes),
 		cmocka_unit_test(test_map__combined_halves_pair),
