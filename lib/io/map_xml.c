@@ -717,44 +717,35 @@ static void read_head(reader *r, xmlNode *root, xmlNode *about, xmlNode *image, 
  * final kinds), then the rest in document order; sorted by kind on one
  * walk over the children (thousands on a big map), each kind in document
  * order. */
-static int read_elements(reader *r, xmlNode *root)
+static int read_elements(reader *r, const cm_xml_top *top, size_t n_el)
 {
-	size_t n_el = 0;
-	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next))
-		n_el++;
-	xmlNode **el = malloc((n_el + 1) * sizeof *el);
 	uint8_t *what = malloc(n_el + 1);
-	if (!el || !what) {
-		free(el);
-		free(what);
+	if (!what)
 		return CM_ENOMEM;
-	}
 	enum { EL_OTHER, EL_ISLAND, EL_SQUARE, EL_EDGE, EL_BIGCITY, EL_FERRY };
-	n_el = 0;
-	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
-		el[n_el] = c;
-		what[n_el++] = cm_xml_is(c, "island")    ? EL_ISLAND
-		               : cm_xml_is(c, "square")  ? EL_SQUARE
-		               : cm_xml_is(c, "edge")    ? EL_EDGE
-		               : cm_xml_is(c, "bigcity") ? EL_BIGCITY
-		               : cm_xml_is(c, "ferry")   ? EL_FERRY
-		                                         : EL_OTHER;
+	for (size_t i = 0; i < n_el; i++) {
+		const char *nm = top[i].name;
+		what[i] = strcmp(nm, "island") == 0    ? EL_ISLAND
+		          : strcmp(nm, "square") == 0  ? EL_SQUARE
+		          : strcmp(nm, "edge") == 0    ? EL_EDGE
+		          : strcmp(nm, "bigcity") == 0 ? EL_BIGCITY
+		          : strcmp(nm, "ferry") == 0   ? EL_FERRY
+		                                       : EL_OTHER;
 	}
 	for (size_t i = 0; i < n_el; i++)
 		if (what[i] == EL_ISLAND)
-			read_island(r, el[i]);
+			read_island(r, top[i].n);
 	for (size_t i = 0; i < n_el; i++)
 		if (what[i] == EL_SQUARE)
-			read_square(r, el[i]);
+			read_square(r, top[i].n);
 	for (size_t i = 0; i < n_el; i++) {
 		if (what[i] == EL_EDGE)
-			read_edge(r, el[i]);
+			read_edge(r, top[i].n);
 		else if (what[i] == EL_BIGCITY)
-			read_bigcity(r, el[i]);
+			read_bigcity(r, top[i].n);
 		else if (what[i] == EL_FERRY)
-			read_ferry(r, el[i]);
+			read_ferry(r, top[i].n);
 	}
-	free(el);
 	free(what);
 	return 0;
 }
@@ -780,12 +771,11 @@ static int new_map(reader *r, xmlNode *root, xmlNode *comb, xmlNode *grid)
 	return cm_map_builder_new(cols, rows, &r->b);
 }
 
-/* What the descriptor says, into r->b: everything but the image's
- * squares, the printing's kinds and the checks, which the caller joins
- * (io/workspace.c). */
-static int load_doc(reader *r, xmlDoc *doc)
+/* What the descriptor says, into r->b, from root and its children top[0..
+ * n_top): everything but the image's squares, the printing's kinds and
+ * the checks, which the caller joins (io/workspace.c). */
+static int load_parts(reader *r, xmlNode *root, const cm_xml_top *top, size_t n_top)
 {
-	xmlNode *root = xmlDocGetRootElement(doc);
 	unsigned line = cm_xml_line(root);
 	int format = cm_xml_attr_int(root, "format", 1);
 	if (format < 1 || format > CM_MAP_FORMAT) {
@@ -795,20 +785,22 @@ static int load_doc(reader *r, xmlDoc *doc)
 	}
 	r->format = format;
 	xmlNode *about = NULL, *grid = NULL, *comb = NULL, *image = NULL, *setup = NULL, *deck = NULL, *rules = NULL;
-	for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
-		if (cm_xml_is(c, "about"))
+	for (size_t i = 0; i < n_top; i++) {
+		xmlNode *c = top[i].n;
+		const char *nm = top[i].name;
+		if (strcmp(nm, "about") == 0)
 			about = c;
-		else if (cm_xml_is(c, "grid"))
+		else if (strcmp(nm, "grid") == 0)
 			grid = c;
-		else if (cm_xml_is(c, "combine"))
+		else if (strcmp(nm, "combine") == 0)
 			comb = c;
-		else if (cm_xml_is(c, "image"))
+		else if (strcmp(nm, "image") == 0)
 			image = c;
-		else if (cm_xml_is(c, "setup"))
+		else if (strcmp(nm, "setup") == 0)
 			setup = c;
-		else if (cm_xml_is(c, "deck"))
+		else if (strcmp(nm, "deck") == 0)
 			deck = c;
-		else if (cm_xml_is(c, "rules"))
+		else if (strcmp(nm, "rules") == 0)
 			rules = c;
 	}
 	int rc, acols = cm_xml_attr_int(root, "cols", 0), arows = cm_xml_attr_int(root, "rows", 0);
@@ -823,12 +815,35 @@ static int load_doc(reader *r, xmlDoc *doc)
 	r->seen = calloc(n, 1);
 	r->quiet = calloc(n, 1);
 	r->kind_to = calloc(n, 1);
-	if (!r->seen || !r->quiet || !r->kind_to || read_elements(r, root) != 0)
+	if (!r->seen || !r->quiet || !r->kind_to || read_elements(r, top, n_top) != 0)
 		return CM_ENOMEM;
 	read_setup(r, setup);
 	read_deck(r, deck);
 	read_rules(r, rules);
 	return r->oom ? CM_ENOMEM : 0;
+}
+
+/* load_parts of doc: the root's children as the parse met them (no walk
+ * over thousands of nodes), or from a walk for a tree made otherwise. */
+static int load_doc(reader *r, xmlDoc *doc)
+{
+	xmlNode *root = xmlDocGetRootElement(doc);
+	size_t n_top;
+	const cm_xml_top *top = cm_xml_top_elements(doc, &n_top);
+	cm_xml_top *walked = NULL;
+	if (!top) {
+		size_t cap = 0;
+		n_top = 0;
+		for (xmlNode *c = cm_xml_elem(root->children); c; c = cm_xml_elem(c->next)) {
+			if (!rd_grow(r, (void **)&walked, &cap, n_top, sizeof *walked))
+				return CM_ENOMEM;
+			walked[n_top++] = (cm_xml_top){ c, (const char *)c->name };
+		}
+		top = walked;
+	}
+	int rc = load_parts(r, root, top, n_top);
+	free(walked);
+	return rc;
 }
 
 /* load_doc of doc into out, which owns what was read from here on. */

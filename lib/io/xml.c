@@ -54,7 +54,20 @@ typedef struct {
 typedef struct {
 	xml_pos *v;
 	size_t n, cap;
+	/* the root's element children, with their names, in document order
+	 * (cm_xml_top): a reader finds them without walking the tree */
+	cm_xml_top *top;
+	size_t n_top, cap_top;
 } pos_table;
+
+static void pos_free(pos_table *t)
+{
+	if (t) {
+		free(t->v);
+		free(t->top);
+		free(t);
+	}
+}
 
 typedef struct {
 	cm_diags *d;
@@ -207,6 +220,17 @@ static void check_texts(err_ctx *c, const xmlNode *n)
 	}
 }
 
+/* Appends n, a child of the root, to the table's list (cm_xml_top). */
+static void add_top(err_ctx *c, xmlNode *n)
+{
+	pos_table *t = c->pos;
+	if (cm_grow((void **)&t->top, &t->cap_top, t->n_top, sizeof *t->top)) {
+		c->oom = true;
+		return;
+	}
+	t->top[t->n_top++] = (cm_xml_top){ n, (const char *)n->name };
+}
+
 /* SAX2 start of an element: builds the node as libxml2 does, checks its
  * attribute values (check_texts), then records where its start tag and
  * each of its attributes begin. The parser stands at the tag's closing
@@ -222,8 +246,12 @@ static void start_element(void *ctx, const xmlChar *localname, const xmlChar *pr
 	xmlNode *n = ctxt->node;
 	/* a new node is pushed before its attributes are added: when the
 	 * node is the parent still, none was made (out of memory) */
-	if (n && n != parent && n->type == XML_ELEMENT_NODE && n->properties)
-		check_texts(c, n);
+	if (n && n != parent && n->type == XML_ELEMENT_NODE) {
+		if (n->properties)
+			check_texts(c, n);
+		if (ctxt->nodeNr == 2 && c->pos)
+			add_top(c, n);
+	}
 	xmlParserInput *in = ctxt->input;
 	if (!c->pos || c->oom || !n || n->type != XML_ELEMENT_NODE || n->_private || !in || !in->buf ||
 	    in->buf->encoder || !xmlStrEqual(n->name, localname) || in->cur < in->base)
@@ -610,7 +638,7 @@ int cm_xml_load_memory_checked(const char *buf, size_t len, const char *file, co
 	pthread_once(&init_once, parser_init);
 	xmlParserCtxt *ctxt = xmlNewParserCtxt();
 	if (!ctxt) {
-		free(pos);
+		pos_free(pos);
 		return CM_ENOMEM;
 	}
 	err_ctx c = { .d = d, .file = file, .rule = "CM0001", .buf = buf, .len = len,
@@ -659,15 +687,9 @@ int cm_xml_load_memory_checked(const char *buf, size_t len, const char *file, co
 out:
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	xmlFreeParserCtxt(ctxt);
-	if (pos)
-		free(pos->v);
-	free(pos);
+	pos_free(pos);
 	if (rc && doc) {
-		pos_table *t = doc->_private;
-		if (t) {
-			free(t->v);
-			free(t);
-		}
+		pos_free(doc->_private);
 		xmlFreeDoc(doc);
 	}
 	/* libxml2's last error (thread-global) would keep its strings */
@@ -1094,13 +1116,16 @@ void cm_xml_free_doc(xmlDoc *doc)
 {
 	if (!doc)
 		return;
-	pos_table *t = doc->_private;
-	if (t) {
-		free(t->v);
-		free(t);
-		doc->_private = NULL;
-	}
+	pos_free(doc->_private);
+	doc->_private = NULL;
 	xmlFreeDoc(doc);
+}
+
+const cm_xml_top *cm_xml_top_elements(const xmlDoc *doc, size_t *n)
+{
+	const pos_table *t = doc ? doc->_private : NULL;
+	*n = t ? t->n_top : 0;
+	return t && t->top ? t->top : NULL;
 }
 
 unsigned cm_xml_line(const xmlNode *n)

@@ -98,6 +98,17 @@ unsigned cm_xml_content_pos(const xmlNode *n, unsigned *col);
 /* Line of attribute name of element n and its column in *col; when the
  * attribute is absent or its place unknown, the element's line and 0. */
 unsigned cm_xml_attr_pos(const xmlNode *n, const char *name, unsigned *col);
+/* The root element's element children in document order, as the parse
+ * met them: a reader takes them without a walk over the tree (thousands
+ * on a big map, each a cache miss). name is the child's n->name. */
+typedef struct {
+	xmlNode *n;
+	const char *name;
+} cm_xml_top;
+/* The children of doc's root (a document of cm_xml_load_*), *n of them;
+ * NULL and 0 for another document (walk the tree then) or a root without
+ * element children. Borrowed from doc. */
+const cm_xml_top *cm_xml_top_elements(const xmlDoc *doc, size_t *n);
 /* Next element sibling starting at n itself (n may be NULL). */
 xmlNode *cm_xml_elem(xmlNode *n);
 /* Whether n is an element with this local name. */
