@@ -37,6 +37,8 @@ typedef struct {
 	node_x *nx;
 	int32_t *piece_city;     /* per big-city piece: its city */
 	uint8_t *mark;           /* per square: MARK_ bits */
+	int32_t *island, *start_sq; /* grid's writable views of L's arrays */
+	uint8_t *island_arms;
 	int32_t *cand;           /* the squares whose sides may have a requirement
 	                          * (printed ones, next to a big city, ferry ends) */
 	size_t n_cand, cap_cand;
@@ -80,6 +82,97 @@ static int candidate(build *B, int s)
 
 /* ---- the grid ---- */
 
+/* What grid's pass over the squares counts. */
+typedef struct {
+	int n_playable, n_prints, n_start;
+	size_t n_bcsq;
+} grid_counts;
+
+/* The flags a square's kind gives (the model checker holds kinds in range). */
+static const uint8_t kflags[CM_SQ_KIND_COUNT] = {
+	[CM_SQ_LAND] = SF_PLAYABLE | SF_ALLOWED, [CM_SQ_START] = SF_PLAYABLE | SF_ALLOWED,
+	[CM_SQ_TOWN] = SF_PLAYABLE | SF_ALLOWED | SF_TOWN, [CM_SQ_ISLAND] = SF_PLAYABLE,
+};
+
+/* Square s (q: its square) into the byte arrays and the counts: what is
+ * not land without a road or city print nor water with nothing else
+ * (the passes below take those at once). 0 or CM_ENOMEM. */
+static int grid_square(build *B, int s, const cm_square *q, uint8_t *sq_kind, uint8_t *sflags0, grid_counts *n)
+{
+	unsigned kind = q->kind;
+	uint8_t f = kflags[kind < CM_SQ_KIND_COUNT ? kind : 0];
+	sq_kind[s] = (uint8_t)kind;
+	sflags0[s] = f;
+	n->n_bcsq += kind == CM_SQ_BIGCITY;
+	if (!(f & SF_PLAYABLE))
+		return 0;
+	n->n_playable++;
+	const cm_edge_print *pr = q->print;
+	/* in range, road and city are the print kinds with bit 1 */
+	if ((pr[0].kind | pr[1].kind | pr[2].kind | pr[3].kind) & 2) {
+		for (int k = 0; k < 4; k++)
+			n->n_prints += pr[k].kind == CM_PRINT_ROAD || pr[k].kind == CM_PRINT_CITY;
+		if (candidate(B, s) < 0)
+			return CM_ENOMEM;
+	}
+	if (kind == CM_SQ_ISLAND) {
+		/* the model checker holds the index to -1..n_islands-1;
+		 * an island square without a valid island never opens */
+		B->island[s] = q->island >= 0 ? (int32_t)q->island : -1;
+		B->island_arms[s] = q->arms;
+	} else if (kind == CM_SQ_START) {
+		B->start_sq[n->n_start++] = s;
+	}
+	return 0;
+}
+
+/* The kinds that take no tile and, with nothing else, get no flags. */
+static inline bool water_kind(unsigned kind)
+{
+	return kind == CM_SQ_NONE || kind == CM_SQ_WAVES || kind == CM_SQ_LANDMARK || kind == CM_SQ_HALF;
+}
+
+/* grid's pass over the map's packed grid view v (two bytes a square, not
+ * the 24 of a square: a million squares read once more cost 2 MB, not
+ * 24): the squares it does not list carry nothing beyond their kind and
+ * print kinds (no arms, island, big city), so their square is made from
+ * the two bytes; the listed ones are read from the grid. */
+static int grid_view(build *B, const cm_map_grid *v, uint8_t *sq_kind, uint8_t *sflags0, grid_counts *n)
+{
+	const cm_map *m = B->m;
+	const uint8_t *g = v->grid;
+	size_t j = 0, N = (size_t)m->cols * (size_t)m->rows;
+	size_t next = j < v->n_sq ? v->sq[j] : N;
+	int playable = 0; /* in a local: a byte store may alias *n */
+	for (size_t s = 0; s < N; s++) {
+		unsigned kind = g[2 * s], pk = g[2 * s + 1];
+		if (s == next) {
+			next = ++j < v->n_sq ? v->sq[j] : N;
+			if (grid_square(B, (int)s, &m->squares[s], sq_kind, sflags0, n) < 0)
+				return CM_ENOMEM;
+			continue;
+		}
+		if (kind == CM_SQ_LAND && !(pk & 0xAAu)) { /* no road or city print */
+			sq_kind[s] = CM_SQ_LAND;
+			sflags0[s] = kflags[CM_SQ_LAND];
+			playable++;
+			continue;
+		}
+		if (water_kind(kind) && pk == 0) {
+			sq_kind[s] = (uint8_t)kind;
+			sflags0[s] = 0;
+			continue;
+		}
+		cm_square t = cm__square_blank((uint8_t)kind, 0);
+		for (int e = 0; e < 4; e++)
+			t.print[e].kind = (uint8_t)(pk >> (2 * e) & 3u);
+		if (grid_square(B, (int)s, &t, sq_kind, sflags0, n) < 0)
+			return CM_ENOMEM;
+	}
+	n->n_playable += playable;
+	return 0;
+}
+
 /* The squares: kinds, flags, borders, islands and start squares, and the
  * counts of playable squares, prints and big-city squares. The arrays
  * every square writes lie in one block (huge pages where the system
@@ -115,9 +208,9 @@ static int grid(build *B, cm__layout *lay)
 	ALLOC(island, N);
 	ALLOC(island_arms, N);
 	ALLOC(start_sq, N);
-	L->island = island;
-	L->island_arms = island_arms;
-	L->start_sq = start_sq;
+	L->island = B->island = island;
+	L->island_arms = B->island_arms = island_arms;
+	L->start_sq = B->start_sq = start_sq;
 	ALLOC(B->mark, N);
 	static const int dx[4] = { 0, 1, 0, -1 }, dy[4] = { -1, 0, 1, 0 };
 	static const int ex[8] = { -1, 0, 1, 1, 1, 0, -1, -1 }, ey[8] = { -1, -1, -1, 0, 1, 1, 1, 0 };
@@ -125,21 +218,20 @@ static int grid(build *B, cm__layout *lay)
 		L->off4[k] = dy[k] * C + dx[k];
 	for (int k = 0; k < 8; k++)
 		L->off8[k] = ey[k] * C + ex[k];
-	/* the flags a square's kind gives (the model checker holds kinds in range) */
-	static const uint8_t kflags[CM_SQ_KIND_COUNT] = {
-		[CM_SQ_LAND] = SF_PLAYABLE | SF_ALLOWED, [CM_SQ_START] = SF_PLAYABLE | SF_ALLOWED,
-		[CM_SQ_TOWN] = SF_PLAYABLE | SF_ALLOWED | SF_TOWN, [CM_SQ_ISLAND] = SF_PLAYABLE,
-	};
-	/* the byte arrays and the counts in locals: a byte store may alias
-	 * anything, so through B they would be read again after each */
+	/* the byte arrays in locals: a byte store may alias anything, so
+	 * through B they would be read again after each */
 	uint8_t *const sflags0 = B->sflags0;
-	int n_playable = 0, n_prints = 0, n_start = 0;
-	size_t n_bcsq = 0;
+	grid_counts n = { 0, 0, 0, 0 };
 	for (int y = 0; y < L->rows; y++) {
 		uint8_t *bd = border + y * C;
 		memset(bd, (y == 0 ? BD_N : 0) | (y == L->rows - 1 ? BD_S : 0), (size_t)C);
 		bd[0] |= BD_W;
 		bd[C - 1] |= BD_E;
+	}
+	const cm_map_grid *v = cm__map_view(m);
+	if (v && grid_view(B, v, sq_kind, sflags0, &n) < 0)
+		return CM_ENOMEM;
+	for (int y = 0; !v && y < L->rows; y++) {
 		const cm_square *q = &m->squares[y * C];
 		for (int x = 0; x < C; x++) {
 			int s = y * C + x;
@@ -147,47 +239,24 @@ static int grid(build *B, cm__layout *lay)
 			if (cm__square_land_unprinted(&q[x])) {
 				sq_kind[s] = CM_SQ_LAND;
 				sflags0[s] = kflags[CM_SQ_LAND];
-				n_playable++;
+				n.n_playable++;
 				continue;
 			}
-			unsigned kind = q[x].kind;
 			/* a square that takes no tile with nothing beside its kind
 			 * (the water): no flags */
-			if ((kind == CM_SQ_NONE || kind == CM_SQ_WAVES || kind == CM_SQ_LANDMARK || kind == CM_SQ_HALF) &&
-			    cm__square_plain(&q[x])) {
-				sq_kind[s] = (uint8_t)kind;
+			if (water_kind(q[x].kind) && cm__square_plain(&q[x])) {
+				sq_kind[s] = q[x].kind;
 				sflags0[s] = 0;
 				continue;
 			}
-			uint8_t f = kflags[kind < CM_SQ_KIND_COUNT ? kind : 0];
-			sq_kind[s] = (uint8_t)kind;
-			sflags0[s] = f;
-			n_bcsq += kind == CM_SQ_BIGCITY;
-			if (!(f & SF_PLAYABLE))
-				continue;
-			n_playable++;
-			const cm_edge_print *pr = q[x].print;
-			/* in range, road and city are the print kinds with bit 1 */
-			if ((pr[0].kind | pr[1].kind | pr[2].kind | pr[3].kind) & 2) {
-				for (int k = 0; k < 4; k++)
-					n_prints += pr[k].kind == CM_PRINT_ROAD || pr[k].kind == CM_PRINT_CITY;
-				if (candidate(B, s) < 0)
-					return CM_ENOMEM;
-			}
-			if (kind == CM_SQ_ISLAND) {
-				/* the model checker holds the index to -1..n_islands-1;
-				 * an island square without a valid island never opens */
-				island[s] = q[x].island >= 0 ? (int32_t)q[x].island : -1;
-				island_arms[s] = q[x].arms;
-			} else if (kind == CM_SQ_START) {
-				start_sq[n_start++] = s;
-			}
+			if (grid_square(B, s, &q[x], sq_kind, sflags0, &n) < 0)
+				return CM_ENOMEM;
 		}
 	}
-	L->n_playable = n_playable;
-	L->n_start = n_start;
-	B->n_prints = n_prints;
-	B->n_bcsq = n_bcsq;
+	L->n_playable = n.n_playable;
+	L->n_start = n.n_start;
+	B->n_prints = n.n_prints;
+	B->n_bcsq = n.n_bcsq;
 	/* The board indexes big cities and ferries per side in 16 bits. */
 	if (m->n_bigcities > CM_BOARD_MAX_LINKS || m->n_ferries > CM_BOARD_MAX_LINKS) {
 		err(B->d, "board", "a map may have at most 32767 big cities and 32767 ferries");

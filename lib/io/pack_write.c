@@ -555,11 +555,14 @@ static int put_binary(wr *w, const cm_map *m, const cm_tileset *const *sets, siz
 	return rc;
 }
 
-/* A map to write: its packed grid view (one pass over its squares, shared
- * by the hash, the grid texts and the client binary) and its hash. */
+/* A map to write: its packed grid view (shared by the hash, the grid
+ * texts and the client binary: the map's own when its builder's structure
+ * pass made one, lent, else made here on one pass over its squares) and
+ * its hash. */
 typedef struct {
 	const cm_map *m;
 	cm_map_grid g;
+	bool lent;
 	uint8_t hash[32];
 } to_write;
 
@@ -575,8 +578,13 @@ static int prepare_maps(const cm_map *const *maps, size_t n_maps, const cm_tiles
 {
 	int rc = 0;
 	for (size_t i = 0; i < n_maps && !rc; i++) {
+		const cm_map_grid *v = cm__map_view(maps[i]);
 		tw[i].m = maps[i];
-		rc = cm__map_grid_build(maps[i], &tw[i].g);
+		tw[i].lent = v != NULL;
+		if (v)
+			tw[i].g = *v;
+		else
+			rc = cm__map_grid_build(maps[i], &tw[i].g);
 	}
 	if (rc)
 		return rc;
@@ -685,7 +693,8 @@ out:
 		unlink(tmp);
 	free(tmp);
 	for (size_t i = 0; tw && i < n_maps; i++)
-		cm__map_grid_free(&tw[i].g);
+		if (!tw[i].lent)
+			cm__map_grid_free(&tw[i].g);
 	free(tw);
 	free(sets);
 	return rc;

@@ -105,6 +105,7 @@ void cm_map_free(cm_map *m)
 		return;
 	cm_map_extras_free(m);
 	free(m->squares);
+	cm__map_grid_free(&m->view);
 	for (size_t i = 0; i < m->n_bigcities; i++) {
 		for (size_t k = 0; k < m->bigcities[i].n_pieces; k++)
 			cm_tile_type_clear(&m->bigcities[i].pieces[k].tile);

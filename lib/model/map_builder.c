@@ -122,8 +122,16 @@ void cm_map_builder_free(cm_map_builder *b)
 	free(b);
 }
 
+/* What changes a square or what lies beside it drops the grid view the
+ * structure pass made (cm_map.view): a view is only ever true. */
+static void drop_view(cm_map_builder *b)
+{
+	cm__map_grid_free(&b->m->view);
+}
+
 cm_square *cm__map_builder_grid(cm_map_builder *b)
 {
+	drop_view(b);
 	b->raw_grid = true;
 	return b->m->squares;
 }
@@ -242,6 +250,7 @@ int cm_map_builder_set_rules(cm_map_builder *b, const cm_rules *rules)
 
 int cm_map_builder_set_square(cm_map_builder *b, int x, int y, const cm_square *sq)
 {
+	drop_view(b);
 	cm_square *t = (cm_square *)cm__map_at(b->m, x, y);
 	if (!t || !cm__square_in_range(b->m, sq))
 		return CM_EINVAL;
@@ -257,6 +266,7 @@ int cm_map_builder_set_square(cm_map_builder *b, int x, int y, const cm_square *
 
 int cm_map_builder_set_kind(cm_map_builder *b, int x, int y, cm_square_kind kind)
 {
+	drop_view(b);
 	cm_square *t = (cm_square *)cm__map_at(b->m, x, y);
 	if (!t || (unsigned)kind >= CM_SQ_KIND_COUNT)
 		return CM_EINVAL;
@@ -266,6 +276,7 @@ int cm_map_builder_set_kind(cm_map_builder *b, int x, int y, cm_square_kind kind
 
 int cm_map_builder_set_print(cm_map_builder *b, int x, int y, cm_side s, cm_print_kind kind, int arms)
 {
+	drop_view(b);
 	cm_square *t = (cm_square *)cm__map_at(b->m, x, y);
 	if (!t || (unsigned)s >= 4 || (unsigned)kind > CM_PRINT_CITY || arms < 0 || arms > 255)
 		return CM_EINVAL;
@@ -276,21 +287,25 @@ int cm_map_builder_set_print(cm_map_builder *b, int x, int y, cm_side s, cm_prin
 
 int cm_map_builder_set_square_name(cm_map_builder *b, int x, int y, const char *name)
 {
+	drop_view(b);
 	return cm__map_set_square_name(b->m, x, y, name);
 }
 
 int cm_map_builder_add_marker(cm_map_builder *b, int x, int y, const char *text)
 {
+	drop_view(b);
 	return cm__map_add_square_marker(b->m, x, y, text);
 }
 
 int cm_map_builder_set_print_label(cm_map_builder *b, int x, int y, cm_side s, const char *label)
 {
+	drop_view(b);
 	return cm__map_set_print_label(b->m, x, y, s, label);
 }
 
 int cm_map_builder_set_print_line(cm_map_builder *b, int x, int y, cm_side s, unsigned line)
 {
+	drop_view(b);
 	return cm__map_set_print_line(b->m, x, y, s, line);
 }
 
@@ -301,6 +316,7 @@ void cm_map_builder_default_prints(cm_map_builder *b)
 	static const uint8_t land[256] = {
 		[CM_SQ_LAND] = 1, [CM_SQ_START] = 1, [CM_SQ_TOWN] = 1, [CM_SQ_ISLAND] = 1, [CM_SQ_BIGCITY] = 1,
 	};
+	drop_view(b);
 	cm_map *m = b->m;
 	int C = m->cols, R = m->rows;
 	cm_square *g = m->squares;
@@ -320,7 +336,10 @@ void cm_map_builder_default_prints(cm_map_builder *b)
 
 void cm__map_builder_prints_check_structure(cm_map_builder *b, cm_diags *d, const uint8_t *quiet, bool *grid_ok)
 {
-	cm__map_prints_check_structure(b->m, b->m->squares, d, quiet, grid_ok);
+	drop_view(b);
+	/* the grid view on the way (the map's last change to its squares);
+	 * without one (no memory) the pack writer makes its own */
+	cm__map_prints_check_structure(b->m, b->m->squares, d, quiet, grid_ok, &b->m->view);
 }
 
 /* ---- islands, big cities, ferries, the deck ---- */

@@ -576,8 +576,9 @@ static void default_prints(uint64_t out[16])
 }
 
 /* kind_bits of each square of row y at out[x + 1], 0 at out[0],
- * out[cols + 1] and on a row off the grid. */
-static void land_row(const cm_map *m, int y, uint8_t *out)
+ * out[cols + 1] and on a row off the grid; with vg, each square's kind
+ * into its byte of the grid view (vg: the view's grid). */
+static void land_row(const cm_map *m, int y, uint8_t *out, uint8_t *vg)
 {
 	int C = m->cols;
 	out[0] = out[C + 1] = 0;
@@ -586,8 +587,17 @@ static void land_row(const cm_map *m, int y, uint8_t *out)
 		return;
 	}
 	const cm_square *g = m->squares + (size_t)y * (size_t)C;
-	for (int x = 0; x < C; x++)
-		out[x + 1] = kind_bits[g[x].kind];
+	if (!vg) {
+		for (int x = 0; x < C; x++)
+			out[x + 1] = kind_bits[g[x].kind];
+		return;
+	}
+	uint8_t *v = vg + 2 * (size_t)y * (size_t)C;
+	for (int x = 0; x < C; x++) {
+		uint8_t k = g[x].kind;
+		out[x + 1] = kind_bits[k];
+		v[2 * x] = k;
+	}
 }
 
 /* Which sides of square x face land (bit s: side s), from the kind_bits
@@ -608,7 +618,7 @@ typedef struct {
 /* Squares and their edge prints and islands (CM0203, CM0205); counts into
  * *n on the same pass (a million squares are read once, not once per check). */
 static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, square_counts *n, cm_square *mw,
-                          bool *grid_ok)
+                          bool *grid_ok, cm_map_grid *view)
 {
 	bool in_range = true;
 	/* the where strings are formatted only for a diagnostic: this loop sees every square */
@@ -623,12 +633,26 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 	 * word */
 	uint64_t dp[16];
 	default_prints(dp);
+	/* the packed grid view (view not NULL; map_grid_int.h), made on the
+	 * way: the kinds as land_row reads them, the print kinds of each square
+	 * as it leaves the pass (a plain square that passes has none: vg starts
+	 * zeroed), the squares that carry more, in order; dpv: dp's print kinds
+	 * as the view's byte */
+	uint8_t *vg = view ? calloc(2 * (size_t)C * (size_t)m->rows + 1, 1) : NULL, dpv[16];
+	size_t *vsq = NULL, vn = 0, vcap = 0;
+	for (int l = 0; l < 16; l++) {
+		cm_square t = cm__square_blank(CM_SQ_LAND, 0);
+		uint8_t b[2];
+		memcpy(t.print, &dp[l], 8);
+		(void)cm__map_grid_pack(&t, b);
+		dpv[l] = b[1];
+	}
 	size_t rl = (size_t)C + 2;
 	uint8_t *lk = malloc(4 * rl), *up = lk, *me = lk + rl, *dn = lk + 2 * rl, *pass = lk + 3 * rl;
 	if (lk) {
-		land_row(m, -1, up);
-		land_row(m, 0, me);
-		land_row(m, 1, dn);
+		land_row(m, -1, up, vg);
+		land_row(m, 0, me, vg);
+		land_row(m, 1, dn, vg);
 	}
 	for (int y = 0; y < m->rows; y++) {
 		if (lk && y > 0) {
@@ -636,7 +660,7 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 			up = me;
 			me = dn;
 			dn = t;
-			land_row(m, y + 1, dn);
+			land_row(m, y + 1, dn, vg);
 		}
 		if (lk) {
 			int x = 0;
@@ -678,8 +702,12 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 				if (!cm__squares8_plain(row + x))
 					break;
 				for (int j = 0; fill && j < 8; j++)
-					if (!pass[x + j])
-						memcpy(mw[y * C + x + j].print, &dp[land_of(up, me, dn, x + j)], 8);
+					if (!pass[x + j]) {
+						unsigned l = land_of(up, me, dn, x + j);
+						memcpy(mw[y * C + x + j].print, &dp[l], 8);
+						if (vg)
+							vg[2 * ((size_t)y * C + x + j) + 1] = dpv[l];
+					}
 				x += 8;
 			}
 			if (x >= C)
@@ -694,7 +722,10 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 				if (pass[x])
 					continue;
 				if ((me[x + 1] & KB_LAND_TOWN) && mw) {
-					memcpy(mw[y * C + x].print, &dp[land_of(up, me, dn, x)], 8);
+					unsigned l = land_of(up, me, dn, x);
+					memcpy(mw[y * C + x].print, &dp[l], 8);
+					if (vg)
+						vg[2 * ((size_t)y * C + x) + 1] = dpv[l];
 					continue;
 				}
 			}
@@ -705,7 +736,17 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 			if (n->has_square && sq->kind == CM_SQ_ISLAND && sq->island >= 0 &&
 			    (size_t)sq->island < m->n_islands)
 				n->has_square[sq->island] = true;
-			if (square_quiet(m, mw, x, y, quiet))
+			bool sq_quiet = square_quiet(m, mw, x, y, quiet);
+			/* the square is final (square_quiet wrote its default prints) */
+			if (vg && cm__map_grid_pack(sq, vg + 2 * ((size_t)y * C + x)) != 0) {
+				if (cm_grow((void **)&vsq, &vcap, vn, sizeof *vsq)) {
+					free(vg); /* no memory: no view */
+					vg = NULL;
+				} else {
+					vsq[vn++] = (size_t)y * C + x;
+				}
+			}
+			if (sq_quiet)
 				continue;
 			const cm_square_extra *e = m->extras ? cm_map_extra_find(m, y * m->cols + x) : NULL;
 			bool playable = cm_square_kind_playable(sq->kind);
@@ -749,6 +790,12 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 				    "square (%d,%d) is %s and has coats of arms: only island squares have them", x, y,
 				    cm_square_kind_name(sq->kind));
 		}
+	}
+	if (vg && lk) {
+		(void)cm__map_grid_adopt(m, vg, vsq, vn, view); /* no memory: no view (the pack writer makes one) */
+	} else {
+		free(vg);
+		free(vsq);
 	}
 	free(lk);
 	if (grid_ok)
@@ -804,13 +851,14 @@ out:
 	free(reached);
 }
 
-static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_square *mw, bool *grid_ok)
+static void structure(const cm_map *m, cm_diags *d, const uint8_t *quiet, cm_square *mw, bool *grid_ok,
+                      cm_map_grid *view)
 {
 	char w[WHERE_MAX];
 	square_counts sc = { 0, 0, m->n_islands ? calloc(m->n_islands, sizeof *sc.has_square) : NULL };
 	if (m->n_islands && !sc.has_square)
 		return;
-	check_squares(m, d, quiet, &sc, mw, grid_ok);
+	check_squares(m, d, quiet, &sc, mw, grid_ok, view);
 	check_ferries(m, d, sc.has_square);
 	free(sc.has_square);
 	int starts = sc.starts;
@@ -891,14 +939,14 @@ out:
 
 void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet)
 {
-	structure(m, d, quiet, NULL, NULL);
+	structure(m, d, quiet, NULL, NULL, NULL);
 }
 
 void cm__map_prints_check_structure(const cm_map *m, cm_square *grid, cm_diags *d, const uint8_t *quiet,
-                                    bool *grid_ok)
+                                    bool *grid_ok, cm_map_grid *view)
 {
 	*grid_ok = false;
-	structure(m, d, quiet, grid, grid_ok);
+	structure(m, d, quiet, grid, grid_ok, view);
 }
 
 int cm_map_check_deck(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, cm_diags *d)

@@ -7,10 +7,6 @@
 #include "model/map_grid_int.h"
 #include "model/map_int.h"
 
-/* the view reads a square's island and big city as one 8-byte word */
-_Static_assert(offsetof(cm_square, bigcity) == offsetof(cm_square, island) + 4,
-               "cm_square: bigcity right after island");
-
 /* A bit per square of m: it has an entry beside the grid. */
 static uint8_t *extras_bits(const cm_map *m, size_t n_sq)
 {
@@ -21,29 +17,6 @@ static uint8_t *extras_bits(const cm_map *m, size_t n_sq)
 			has[k / 8] = (uint8_t)(has[k / 8] | 1u << (k % 8));
 	}
 	return has;
-}
-
-/* The two bytes of square s at r; nonzero when it carries more than them. */
-static inline uint64_t pack_square(const cm_square *s, uint8_t *r)
-{
-	r[0] = s->kind;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	/* the four prints as one word: kinds in bytes 0, 2, 4, 6 and arms
-	 * in the others; kind e moved to bits 2e (the same truncated OR) */
-	uint64_t pv;
-	memcpy(&pv, s->print, 8);
-	uint64_t k = pv & 0x00FF00FF00FF00FFull;
-	k |= k >> 14; /* kinds 0 and 1 in bits 0-3, kinds 2 and 3 in bits 32-35 */
-	r[1] = (uint8_t)(k | k >> 28);
-	/* island and big city both -1: the one word of all ones */
-	uint64_t ib;
-	memcpy(&ib, &s->island, 8);
-	return (pv & 0xFF00FF00FF00FF00ull) | s->arms | ~ib;
-#else
-	r[1] = (uint8_t)(s->print[0].kind | s->print[1].kind << 2 | s->print[2].kind << 4 | s->print[3].kind << 6);
-	return (uint64_t)(s->print[0].arms | s->print[1].arms | s->print[2].arms | s->print[3].arms | s->arms |
-	                  (uint32_t)(s->island + 1) | (uint32_t)(s->bigcity + 1));
-#endif
 }
 
 int cm__map_grid_build(const cm_map *m, cm_map_grid *out)
@@ -67,14 +40,14 @@ int cm__map_grid_build(const cm_map *m, cm_map_grid *out)
 			/* a fixed count, unrolled: no loop step per square */
 #pragma GCC unroll 8
 			for (size_t j = 0; j < 8; j++)
-				more |= pack_square(&s8[j], g8 + 2 * j);
+				more |= cm__map_grid_pack(&s8[j], g8 + 2 * j);
 		} else {
 			for (size_t j = 0; j < n8; j++)
-				more |= pack_square(&s8[j], g8 + 2 * j);
+				more |= cm__map_grid_pack(&s8[j], g8 + 2 * j);
 		}
 		uint32_t look = has[i0 / 8]; /* bit j: square i0 + j is listed */
 		for (size_t j = 0; more && j < n8; j++)
-			look |= (uint32_t)(pack_square(&s8[j], g8 + 2 * j) != 0) << j;
+			look |= (uint32_t)(cm__map_grid_pack(&s8[j], g8 + 2 * j) != 0) << j;
 		for (size_t j = 0; look && j < n8; j++) {
 			if (!(look >> j & 1u))
 				continue;
@@ -100,6 +73,47 @@ int cm__map_grid_build(const cm_map *m, cm_map_grid *out)
 	out->grid = g;
 	out->sq = sq;
 	out->n_sq = n;
+	return 0;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+int cm__map_grid_adopt(const cm_map *m, uint8_t *grid, size_t *sq, size_t n, cm_map_grid *out)
+{
+	memset(out, 0, sizeof *out);
+	size_t n_sq = (size_t)m->cols * (size_t)m->rows, n_x = cm_map_extra_count(m), k = 0;
+	size_t *x = malloc((n_x + 1) * sizeof *x), *all = malloc((n + n_x + 1) * sizeof *all);
+	if (!x || !all) {
+		free(x);
+		free(all);
+		free(grid);
+		free(sq);
+		return CM_ENOMEM;
+	}
+	for (size_t i = 0; i < n_x; i++) {
+		size_t e = (size_t)cm_map_extra_nth(m, i)->sq;
+		if (e < n_sq)
+			x[k++] = e;
+	}
+	qsort(x, k, sizeof *x, cmp_size);
+	/* both increasing: merged, each square once */
+	size_t a = 0, b = 0, o = 0;
+	while (a < n || b < k) {
+		size_t v = b == k || (a < n && sq[a] <= x[b]) ? sq[a] : x[b];
+		a += a < n && sq[a] == v;
+		while (b < k && x[b] == v)
+			b++;
+		all[o++] = v;
+	}
+	free(x);
+	free(sq);
+	out->grid = grid;
+	out->sq = all;
+	out->n_sq = o;
 	return 0;
 }
 

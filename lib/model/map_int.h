@@ -48,14 +48,16 @@ extern const cm_feature_rules cm_map_piece_rules;
 /* The structural checks of cm_map_check (all but the deck's references);
  * quiet is NULL or one flag byte per square (row-major). */
 void cm_map_check_structure(const cm_map *m, cm_diags *d, const uint8_t *quiet);
-/* The same on a builder's map m, on one pass over the grid with two
+/* The same on a builder's map m, on one pass over the grid with three
  * other steps every square needs: the default prints written into grid
  * (m's squares) first (square by square: a square's defaults depend on its
- * neighbours' kinds alone, as cm_map_builder_default_prints), and the
+ * neighbours' kinds alone, as cm_map_builder_default_prints), the
  * model checker's range test of each square (cm__square_in_range),
- * *grid_ok set when every square passes it. */
+ * *grid_ok set when every square passes it, and (view not NULL) the
+ * packed grid view of the squares as they leave the pass, into *view
+ * (empty when out of memory). */
 void cm__map_prints_check_structure(const cm_map *m, cm_square *grid, cm_diags *d, const uint8_t *quiet,
-                                    bool *grid_ok);
+                                    bool *grid_ok, cm_map_grid *view);
 
 /* Whether square s holds only in-range values (kind, island and big-city
  * indices, print kinds): the model checker's test of a square (its extras

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "carcamap/map.h"
+#include "model/map_grid_int.h"
 #include "base/sha256_int.h"
 #include "base/util_int.h"
 
@@ -57,6 +58,10 @@ struct cm_map {
 	cm_edition printings[CM_EDITION_COUNT]; /* cm_map_printings */
 	size_t n_printings;
 	bool partial;        /* cm_map_partial */
+	cm_map_grid view;    /* the packed grid view (map_grid_int.h) the builder's
+	                      * structure pass made on its way (cm__map_view), true
+	                      * of the squares: any change drops it; empty when
+	                      * none was made */
 	/* caches of values that depend on the map alone, filled when first
 	 * asked (the map is const to everyone but the builder) */
 	_Atomic int hash_state; /* 0, 1, 2: see cm__hash_mid */
@@ -68,6 +73,13 @@ struct cm_map {
 static inline const cm_square *cm__map_at(const cm_map *m, int x, int y)
 {
 	return (x >= 0 && y >= 0 && x < m->cols && y < m->rows) ? &m->squares[y * m->cols + x] : NULL;
+}
+
+/* m's packed grid view, or NULL when it has none (then
+ * cm__map_grid_build makes one). */
+static inline const cm_map_grid *cm__map_view(const cm_map *m)
+{
+	return m->view.grid ? &m->view : NULL;
 }
 
 /* The cached part of m's content hash: true and *out filled when some

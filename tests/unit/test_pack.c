@@ -23,6 +23,7 @@
 #include "export/export.h"
 #include "io/pack_db_int.h"
 #include "model/map_grid_int.h"
+#include "model/map_int.h"
 #include "genmap.h"
 #include "util_files.h"
 #include "util_model.h"
@@ -815,6 +816,67 @@ static void test_pack__dense_print_runs(void **state)
 	cm_workspace_free(w);
 }
 
+/* The grid view the descriptor reader's structure pass makes on its way
+ * (cm_map.view, lent to the pack writer and read by the layout) is the
+ * one cm__map_grid_build makes of the loaded map: the same bytes and the
+ * same squares listed, also a named plain square and the islands, big
+ * cities and prints of generated maps; a map copied through a builder has
+ * none (any change drops it). */
+static void test_pack__structure_pass_view(void **state)
+{
+	fx *f = *state;
+	static const char *const specs[] = { NULL, "serpentine 41", "islands 40 30", "bigcities 33 20" };
+	char xml[4300];
+	snprintf(xml, sizeof xml, "%s/v.xml", f->dir);
+	for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+		FILE *o = fopen(xml, "w");
+		assert_non_null(o);
+		if (specs[k]) {
+			assert_int_equal(cm_genmap(o, specs[k]), 0);
+		} else {
+			/* a bundled board (islands, ferries, markers, print
+			 * labels), with a name on a square that has nothing else */
+			cm_map *isles = NULL;
+			assert_int_equal(cm_map_load("maps/carca-isles/carca-isles.xml", NULL, f->d, &isles), 0);
+			cm_map_builder *b = util_from(isles);
+			int px = -1, py = 0;
+			for (int i = 0; px < 0 && i < isles->cols * isles->rows; i++)
+				if (cm__square_plain_land(&isles->squares[i]) && !cm_map_extra_find(isles, i)) {
+					px = i % isles->cols;
+					py = i / isles->cols;
+				}
+			assert_true(px >= 0);
+			util_name_set(b, px, py, "a plain square's name");
+			cm_map *named = util_finish(b);
+			assert_int_equal(cm_map_write_xml(named, o), 0);
+			cm_map_free(named);
+			cm_map_free(isles);
+		}
+		assert_int_equal(fclose(o), 0);
+		cm_map *m = NULL;
+		cm_diags_clear(f->d);
+		if (cm_map_load(xml, NULL, f->d, &m) != 0)
+			cm_diags_write_text(f->d, stderr);
+		assert_non_null(m);
+		const cm_map_grid *v = cm__map_view(m);
+		assert_non_null(v);
+		cm_map_grid g;
+		assert_int_equal(cm__map_grid_build(m, &g), 0);
+		size_t n_sq = (size_t)m->cols * (size_t)m->rows;
+		assert_memory_equal(v->grid, g.grid, 2 * n_sq);
+		assert_int_equal(v->n_sq, g.n_sq);
+		assert_true(v->n_sq > 0 || k == 1); /* the serpentine: nothing beyond the grid */
+		assert_memory_equal(v->sq, g.sq, g.n_sq * sizeof *g.sq);
+		cm__map_grid_free(&g);
+		cm_map *copy = util_finish(util_from(m));
+		assert_null(cm__map_view(copy));
+		assert_true(cm_map_equal(m, copy));
+		cm_map_free(copy);
+		cm_map_free(m);
+	}
+	cm_diags_clear(f->d);
+}
+
 static void test_pack__old_pack_binary_1_0(void **state)
 {
 	fx *f = *state;
@@ -1563,6 +1625,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pack__locked_by_writer_is_io_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__workspace_keeps_verified_hash, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__dense_print_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pack__structure_pass_view, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__map_binary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__value_limit_on_both_sides, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pack__write_stores_client_binary, setup, teardown),
