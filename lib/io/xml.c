@@ -520,6 +520,11 @@ static unsigned count_newlines(const char *p, const char *e)
 	return n;
 }
 
+/* The bytes of a tag too_many_attributes stops at outside a quoted value. */
+static const unsigned char in_tag_special[256] = {
+	['\n'] = 1, ['"'] = 1, ['\''] = 1, ['='] = 1, ['<'] = 1, ['>'] = 1,
+};
+
 static unsigned too_many_attributes(const char *buf, size_t len, const char **what)
 {
 	const char *p = buf, *end = buf + len;
@@ -552,13 +557,29 @@ static unsigned too_many_attributes(const char *buf, size_t len, const char **wh
 		unsigned n = 0, n_ns = 0, tag_line = line;
 		const char *tag = p;
 		char quote = 0;
-		for (p++; p < end && (quote || *p != '>') && (quote || *p != '<'); p++) {
-			line += *p == '\n';
+		/* to the tag's end ('>' or '<' outside a quoted value), by runs
+		 * of bytes that change nothing */
+		for (p++; p < end; p++) {
 			if (quote) {
-				quote = *p == quote ? 0 : quote;
+				while (p < end && *p != quote && *p != '\n')
+					p++;
+				if (p >= end)
+					break;
+				if (*p == '\n')
+					line++;
+				else
+					quote = 0;
+				continue;
+			}
+			while (p < end && !in_tag_special[(unsigned char)*p])
+				p++;
+			if (p >= end || *p == '>' || *p == '<')
+				break;
+			if (*p == '\n') {
+				line++;
 			} else if (*p == '"' || *p == '\'') {
 				quote = *p;
-			} else if (*p == '=') {
+			} else { /* '=' */
 				if (++n > MAX_ATTRIBUTES) {
 					*what = "an element has more than " CM_XSTR(MAX_ATTRIBUTES) " attributes";
 					found = tag_line;
