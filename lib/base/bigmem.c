@@ -48,9 +48,12 @@ void *cm_malloc_big(size_t n, size_t size)
 	 * so the huge pages inside a plain one leave up to 4 MB at its ends
 	 * in small pages: 750 page faults of a 1000x1000 grid of 24 MB). The
 	 * caller writes every byte, so the rounding is never touched beyond
-	 * the last huge page. */
+	 * the last huge page. From 1 MB on: one fault that clears a huge page
+	 * costs less than the 256 or more faults of small pages it stands for
+	 * (the pack writer's megabytes of grid texts and client binary, the
+	 * grid view: compile of a 1000x1000 map 5,132 -> 3,304 page faults). */
 	size_t len = n * size;
-	if (len >= 2 * HUGE_BYTES && len <= SIZE_MAX - HUGE_BYTES) {
+	if (len >= HUGE_BYTES / 2 && len <= SIZE_MAX - HUGE_BYTES) {
 		size_t whole = (len + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1);
 		void *p = aligned_alloc(HUGE_BYTES, whole);
 		if (p)

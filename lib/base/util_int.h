@@ -39,8 +39,9 @@ char *cm_vasprintf(const char *fmt, va_list ap);
 void *cm_calloc_big(size_t n, size_t size);
 /* The same without zeroing, for an array the caller writes whole before
  * anything reads it (a block reused from the heap is not cleared twice:
- * a 1000x1000 grid is 24 MB); from 4 MB on, whole huge pages on a huge
- * page's boundary, so none of it comes in small pages. */
+ * a 1000x1000 grid is 24 MB); from 1 MB on, whole huge pages on a huge
+ * page's boundary, so none of it comes in small pages: also for the
+ * megabytes a big map's pack is written through. */
 void *cm_malloc_big(size_t n, size_t size);
 
 /* Opens a file for reading; a directory is refused. Reports failures into

@@ -547,7 +547,7 @@ static int assemble(writer *w, const cm_map *m, unsigned char **out, size_t *len
 	if (!off)
 		return CM_ELIMIT;
 	int n = n_order[w->major - 1];
-	unsigned char *p = malloc(off);
+	unsigned char *p = cm_malloc_big(off, 1); /* every byte written: 2 MB for a million squares */
 	if (!p)
 		return CM_ENOMEM;
 	memset(p, 0, HEADER_SIZE + ENTRY_SIZE * (size_t)n);

@@ -638,7 +638,10 @@ static void check_squares(const cm_map *m, cm_diags *d, const uint8_t *quiet, sq
 	 * as it leaves the pass (a plain square that passes has none: vg starts
 	 * zeroed), the squares that carry more, in order; dpv: dp's print kinds
 	 * as the view's byte */
-	uint8_t *vg = view ? calloc(2 * (size_t)C * (size_t)m->rows + 1, 1) : NULL, dpv[16];
+	size_t vg_len = 2 * (size_t)C * (size_t)m->rows;
+	uint8_t *vg = view ? cm_malloc_big(vg_len + 1, 1) : NULL, dpv[16];
+	if (vg) /* 2 MB for a million squares: on huge pages, cleared here */
+		memset(vg, 0, vg_len);
 	size_t *vsq = NULL, vn = 0, vcap = 0;
 	for (int l = 0; l < 16; l++) {
 		cm_square t = cm__square_blank(CM_SQ_LAND, 0);
