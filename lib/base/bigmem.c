@@ -42,24 +42,31 @@ void *cm_malloc_big(size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-	/* A block of whole huge pages on a huge page's boundary: all of it
-	 * comes in 2 MB at a time (glibc's block starts 16 bytes into a page,
-	 * so the huge pages inside a plain one leave up to 4 MB at its ends
-	 * in small pages: 750 page faults of a 1000x1000 grid of 24 MB). The
-	 * caller writes every byte, so the rounding is never touched beyond
-	 * the last huge page. From 1 MB on: one fault that clears a huge page
-	 * costs less than the 256 or more faults of small pages it stands for
-	 * (the pack writer's megabytes of grid texts and client binary, the
-	 * grid view: compile of a 1000x1000 map 5,132 -> 3,304 page faults). */
 	size_t len = n * size;
-	if (len >= HUGE_BYTES / 2 && len <= SIZE_MAX - HUGE_BYTES) {
+	void *p = malloc(len ? len : 1);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	/* A block of its own (fresh pages, which the system clears as they
+	 * are first touched; glibc's starts 16 bytes into a page) is better
+	 * as whole huge pages on a huge page's boundary: all of it comes in
+	 * 2 MB at a time (the huge pages inside a plain one leave up to 4 MB
+	 * at its ends in small pages: 750 page faults of a 1000x1000 grid of
+	 * 24 MB), and from 1 MB on one fault that clears a huge page costs
+	 * less than the 256 or more small-page faults it stands for (the pack
+	 * writer's megabytes of grid texts and client binary, the grid view).
+	 * The caller writes every byte, so the rounding is never touched
+	 * beyond the last huge page. A block from the heap is kept: memory
+	 * used before costs no clearing at all (a program that loads one big
+	 * map after another), where a new aligned block would. */
+	if (p && len >= HUGE_BYTES / 2 && len <= SIZE_MAX - HUGE_BYTES &&
+	    (uintptr_t)p % 4096 == 2 * sizeof(size_t)) {
 		size_t whole = (len + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1);
-		void *p = aligned_alloc(HUGE_BYTES, whole);
-		if (p)
-			(void)madvise(p, whole, MADV_HUGEPAGE);
-		return p;
+		void *q = aligned_alloc(HUGE_BYTES, whole);
+		if (q) {
+			free(p);
+			(void)madvise(q, whole, MADV_HUGEPAGE);
+			return q;
+		}
 	}
 #endif
-	return advise_huge(malloc(n && size ? n * size : 1), n * size);
+	return advise_huge(p, len);
 }
