@@ -470,7 +470,7 @@ int cm_check_map(const cm_map *m, const cm_tileset *const *sets, size_t n_sets, 
 		goto out;
 	}
 	size_t N = (size_t)cm__layout_squares(l) + 1;
-	a.reach = cm_calloc_big(N, 1);
+	a.reach = cm_malloc_big(N, 1); /* written whole by the walk (a huge page for a million squares) */
 	a.isl_open = calloc(m->n_islands + 1, 1);
 	if (!a.reach || !a.isl_open) {
 		rc = CM_ENOMEM;

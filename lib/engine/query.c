@@ -183,6 +183,10 @@ static int reach_walk(walk w)
 		return CM_ENOMEM;
 	}
 	uint8_t *st = w.st;
+	/* squares with links only where a big city or a ferry is: without,
+	 * sq_links is all zero, and is not read (a million squares' worth of
+	 * untouched pages, each a page fault when read) */
+	const bool any_links = m->n_bigcities || m->n_ferries;
 	/* per flags: playable and allowed open, playable alone an island
 	 * square (not allowed until connected), else no tile */
 	static const uint8_t by_flags[8] = { [SF_PLAYABLE | SF_ALLOWED] = ST_OPEN, [SF_PLAYABLE] = ST_ISLAND };
@@ -244,7 +248,7 @@ static int reach_walk(walk w)
 			touch_row(&w, l - C, r - C);
 		if (y0 + C < N)
 			touch_row(&w, l + C, r + C);
-		for (int q = l; q <= r; q++) {
+		for (int q = l; any_links && q <= r; q++) {
 			while (q + 8 <= r + 1 && cm_load8(L->sq_links + q) == 0)
 				q += 8;
 			if (q <= r && L->sq_links[q])
