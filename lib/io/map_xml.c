@@ -83,8 +83,9 @@ static void rd_report_at(reader *r, const char *id, const xmlNode *n, const char
 
 static char *rd_attr(reader *r, const xmlNode *n, const char *name)
 {
-	char *s = cm_xml_attr(n, name); /* read in place: one copy, not two */
-	if (!s && cm_xml_has_attr(n, name))
+	bool found;
+	char *s = cm_xml_attr_found(n, name, &found); /* read in place: one copy, not two */
+	if (!s && found)
 		r->oom = true;
 	return s;
 }

@@ -46,6 +46,9 @@ bool cm_xml_root_has_attr(const char *text, size_t len, const char *attr);
 
 /* Attribute value as a malloc'd string, or NULL when absent. */
 char *cm_xml_attr(const xmlNode *n, const char *name);
+/* cm_xml_attr, and in *found whether n has the attribute: NULL with
+ * *found true is out of memory (one look-up, not two). */
+char *cm_xml_attr_found(const xmlNode *n, const char *name, bool *found);
 /* Whether n has attribute name (no namespace), as cm_xml_attr reads it. */
 bool cm_xml_has_attr(const xmlNode *n, const char *name);
 /* The same without white space around it (xs:token values may carry it). */
